@@ -1,0 +1,2 @@
+//! The `ward` command (stub: being written).
+fn main() {}

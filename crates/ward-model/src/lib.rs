@@ -1,0 +1,313 @@
+//! ward's normalized change model.
+//!
+//! Data flows one way through ward:
+//!
+//! ```text
+//! plan JSON ──ward-plan──▶ ward_model::Plan ──ward-classify──▶ verdicts ──ward-report──▶ reports, exit codes
+//! ```
+//!
+//! This crate is the middle of that pipeline: plain data, no I/O. Everything here is already
+//! independent of the plan's `format_version` and of the product (Terraform or OpenTofu) that
+//! wrote it. Names follow Terraform's own plan vocabulary (`resource_changes`, `action_reason`,
+//! `replace_paths`, `previous_address`, `deposed`...).
+//!
+//! Invariant: no value in this model is marked sensitive in the plan. The reader replaces every
+//! sensitive value with [`Shown::Sensitive`] before it builds a [`Plan`], so no later stage can
+//! print one by accident.
+
+mod impact;
+mod path;
+
+pub use impact::{Impact, ParseImpactError};
+pub use path::{AttrPath, PathStep};
+
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// A whole plan, normalized.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Plan {
+    /// The plan's `format_version`, as written.
+    pub format_version: FormatVersion,
+    /// `terraform_version` as written (OpenTofu writes its own version here too).
+    pub terraform_version: Option<String>,
+    /// Which product wrote the plan, as far as the plan tells.
+    pub product: Product,
+    /// Every entry of `resource_changes`, in the plan's order.
+    pub changes: Vec<ResourceChange>,
+    /// Every entry of `resource_drift`: changes made outside Terraform since the last apply.
+    /// Kept as context; ward does not gate on it here (that is `ward drift`'s job).
+    pub drift: Vec<ResourceChange>,
+    /// Every entry of `output_changes`.
+    pub output_changes: Vec<OutputChange>,
+    /// Every resource type declared in `configuration`, across all module calls.
+    pub configured_types: BTreeSet<TypeRef>,
+    /// Every resource type found in `prior_state`, across all modules.
+    pub state_types: BTreeSet<TypeRef>,
+    /// `errored`: the plan is incomplete because planning failed (Terraform ≥ 1.5).
+    pub errored: bool,
+    /// `complete` = false: more plan/apply rounds are needed (deferred changes, Terraform ≥ 1.8).
+    /// `None` when the plan does not say.
+    pub complete: Option<bool>,
+}
+
+/// A plan's `format_version`, `MAJOR.MINOR`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct FormatVersion {
+    /// The major version: ward reads 0 and 1 and refuses anything else.
+    pub major: u64,
+    /// The minor version: additive changes only, so any minor is read.
+    pub minor: u64,
+}
+
+impl fmt::Display for FormatVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// The product that wrote a plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Product {
+    /// HashiCorp Terraform.
+    Terraform,
+    /// OpenTofu (recognised by its provider registry host or its own keys).
+    OpenTofu,
+    /// The plan does not say.
+    #[default]
+    Unknown,
+}
+
+/// `mode` of a resource: managed (`resource`), data (`data`) or ephemeral (`ephemeral`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A `resource` block: an object Terraform creates, updates and destroys.
+    Managed,
+    /// A `data` block: read only, never changed by apply.
+    Data,
+    /// An `ephemeral` block (Terraform ≥ 1.10): never stored in state.
+    Ephemeral,
+}
+
+/// A resource type together with the mode it is used in and its provider.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct TypeRef {
+    /// managed, data or ephemeral.
+    pub mode: Mode,
+    /// The resource type, e.g. `aws_instance`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The provider address as the plan writes it, e.g.
+    /// `registry.terraform.io/hashicorp/aws`; configuration blocks in old formats may only
+    /// give a local name such as `aws`.
+    pub provider: Option<String>,
+}
+
+/// What apply will do to one resource instance (Terraform's `change.actions`, normalized).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// `["no-op"]`: nothing.
+    NoOp,
+    /// `["create"]`.
+    Create,
+    /// `["read"]`: a data source read during apply.
+    Read,
+    /// `["update"]`: changed in place.
+    Update,
+    /// `["delete","create"]`: destroyed, then a new object created (the default replacement).
+    ReplaceDeleteFirst,
+    /// `["create","delete"]`: `create_before_destroy`: the new object exists before the old goes.
+    ReplaceCreateFirst,
+    /// `["delete"]`.
+    Delete,
+    /// `["forget"]` (Terraform ≥ 1.7 `removed { lifecycle { destroy = false } }`): the object is
+    /// dropped from state and left running, unmanaged.
+    Forget,
+    /// `["create","forget"]`: created, and its previous object forgotten.
+    CreateThenForget,
+    /// `["open"]`: an ephemeral resource opened during plan or apply.
+    Open,
+}
+
+impl Action {
+    /// Parses Terraform's `actions` array. Returns `None` for any list ward does not know:
+    /// callers must fail closed on it.
+    pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Option<Action> {
+        let v: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+        Some(match v.as_slice() {
+            ["no-op"] => Action::NoOp,
+            ["create"] => Action::Create,
+            ["read"] => Action::Read,
+            ["update"] => Action::Update,
+            ["delete", "create"] => Action::ReplaceDeleteFirst,
+            ["create", "delete"] => Action::ReplaceCreateFirst,
+            ["delete"] => Action::Delete,
+            ["forget"] => Action::Forget,
+            ["create", "forget"] => Action::CreateThenForget,
+            ["open"] => Action::Open,
+            _ => return None,
+        })
+    }
+
+    /// Terraform's spelling of this action, e.g. `delete,create`.
+    pub fn as_terraform(self) -> &'static str {
+        match self {
+            Action::NoOp => "no-op",
+            Action::Create => "create",
+            Action::Read => "read",
+            Action::Update => "update",
+            Action::ReplaceDeleteFirst => "delete,create",
+            Action::ReplaceCreateFirst => "create,delete",
+            Action::Delete => "delete",
+            Action::Forget => "forget",
+            Action::CreateThenForget => "create,forget",
+            Action::Open => "open",
+        }
+    }
+
+    /// True for both orders of replacement.
+    pub fn is_replace(self) -> bool {
+        matches!(self, Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
+    }
+
+    /// True when an existing object is destroyed (delete or either replacement).
+    pub fn destroys(self) -> bool {
+        matches!(
+            self,
+            Action::Delete | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst
+        )
+    }
+
+    /// A short human word for the action, as ward's reports print it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::NoOp => "no change",
+            Action::Create => "create",
+            Action::Read => "read",
+            Action::Update => "update in place",
+            Action::ReplaceDeleteFirst => "destroy, then create replacement",
+            Action::ReplaceCreateFirst => "create replacement, then destroy (create_before_destroy)",
+            Action::Delete => "destroy",
+            Action::Forget => "forget (remove from state, leave running)",
+            Action::CreateThenForget => "create, and forget the previous object",
+            Action::Open => "open (ephemeral)",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_terraform())
+    }
+}
+
+/// An instance key: `count.index` (a number) or `for_each` key (a string).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(untagged)]
+pub enum InstanceKey {
+    /// `count` index.
+    Int(i64),
+    /// `for_each` key.
+    Str(String),
+}
+
+/// A value as ward may show it. The reader never stores a sensitive value: it stores
+/// [`Shown::Sensitive`] instead.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum Shown {
+    /// A known, non-sensitive value. Long strings are shortened by the reader (see
+    /// [`Shown::MAX_STRING`]) and marked with a trailing `…`.
+    Known(serde_json::Value),
+    /// The value is marked sensitive: never printed.
+    Sensitive,
+    /// "(known after apply)".
+    Unknown,
+    /// The attribute is absent (null, or the object does not exist on this side).
+    Absent,
+}
+
+impl Shown {
+    /// The longest string (in chars) the reader keeps verbatim.
+    pub const MAX_STRING: usize = 200;
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shown::Known(v) => write!(f, "{v}"),
+            Shown::Sensitive => f.write_str("(sensitive)"),
+            Shown::Unknown => f.write_str("(known after apply)"),
+            Shown::Absent => f.write_str("null"),
+        }
+    }
+}
+
+/// One attribute path whose value really changes, with what it was and what it becomes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttrChange {
+    /// The path, e.g. `tags.Name` or `root_block_device[0].volume_size`.
+    pub path: AttrPath,
+    /// The value before the change.
+    pub before: Shown,
+    /// The value after the change.
+    pub after: Shown,
+}
+
+/// The `importing` block of a change (Terraform ≥ 1.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Importing {
+    /// The import id, when given by id.
+    pub id: Option<String>,
+}
+
+/// One entry of `resource_changes` (or `resource_drift`), normalized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResourceChange {
+    /// Full address, e.g. `module.db.aws_db_instance.main[0]`.
+    pub address: String,
+    /// `previous_address` when the object moved (a `moved` block or a rename).
+    pub previous_address: Option<String>,
+    /// The module path, e.g. `module.db`; `None` in the root module.
+    pub module_address: Option<String>,
+    /// managed, data or ephemeral.
+    pub mode: Mode,
+    /// Resource type, e.g. `aws_db_instance`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Resource name, e.g. `main`.
+    pub name: String,
+    /// `count`/`for_each` key.
+    pub index: Option<InstanceKey>,
+    /// Provider address as written, e.g. `registry.terraform.io/hashicorp/aws`.
+    pub provider_name: String,
+    /// Set when this change is to a deposed object (left by a failed create_before_destroy).
+    pub deposed: Option<String>,
+    /// What apply will do.
+    pub action: Action,
+    /// Terraform's `action_reason`, e.g. `replace_because_cannot_update`.
+    pub action_reason: Option<String>,
+    /// Attribute paths that force replacement (`replace_paths`).
+    pub replace_paths: Vec<AttrPath>,
+    /// The attribute paths whose values really change, sorted, leaf level where the values
+    /// allow it. Honours `after_unknown` (an unknown value is a change) and the sensitive
+    /// masks (a sensitive value is shown as [`Shown::Sensitive`]).
+    pub changed: Vec<AttrChange>,
+    /// Set when the change imports an existing object.
+    pub importing: Option<Importing>,
+}
+
+/// One entry of `output_changes`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutputChange {
+    /// Output name.
+    pub name: String,
+    /// What happens to it.
+    pub action: Action,
+    /// Whether the output is marked sensitive (its value is then never kept).
+    pub sensitive: bool,
+}

@@ -1,0 +1,98 @@
+//! Attribute paths inside a resource's values.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// One step of an [`AttrPath`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PathStep {
+    /// An object attribute or map key.
+    Key(String),
+    /// A list or set index.
+    Index(u64),
+}
+
+/// A path to a value inside a resource, as in `replace_paths`: `["tags","Name"]` or
+/// `["root_block_device",0,"volume_size"]`. Displayed as `tags.Name` and
+/// `root_block_device[0].volume_size`; a key that is not a plain identifier is quoted:
+/// `tags["kubernetes.io/role"]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AttrPath(pub Vec<PathStep>);
+
+impl AttrPath {
+    /// The empty path (the whole object).
+    pub fn root() -> Self {
+        AttrPath(Vec::new())
+    }
+
+    /// This path with one more step.
+    pub fn child(&self, step: PathStep) -> Self {
+        let mut v = self.0.clone();
+        v.push(step);
+        AttrPath(v)
+    }
+
+    /// The top-level attribute name, if the path starts with a key.
+    pub fn attribute(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(PathStep::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// True when `self` equals `prefix` or lies inside it.
+    pub fn starts_with(&self, prefix: &AttrPath) -> bool {
+        self.0.len() >= prefix.0.len() && self.0[..prefix.0.len()] == prefix.0[..]
+    }
+}
+
+fn is_ident(k: &str) -> bool {
+    let mut chars = k.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl fmt::Display for AttrPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, step) in self.0.iter().enumerate() {
+            match step {
+                PathStep::Key(k) if is_ident(k) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(k)?;
+                }
+                PathStep::Key(k) => write!(f, "[{}]", serde_json::Value::String(k.clone()))?,
+                PathStep::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for AttrPath {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display() {
+        let p = AttrPath(vec![
+            PathStep::Key("root_block_device".into()),
+            PathStep::Index(0),
+            PathStep::Key("volume_size".into()),
+        ]);
+        assert_eq!(p.to_string(), "root_block_device[0].volume_size");
+        let q = AttrPath(vec![
+            PathStep::Key("tags".into()),
+            PathStep::Key("kubernetes.io/role".into()),
+        ]);
+        assert_eq!(q.to_string(), r#"tags["kubernetes.io/role"]"#);
+        assert!(q.starts_with(&AttrPath(vec![PathStep::Key("tags".into())])));
+    }
+}

@@ -1,0 +1,1 @@
+//! Plan reader (stub: being written).

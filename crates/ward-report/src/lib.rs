@@ -1,0 +1,1 @@
+//! Report rendering (stub: being written).

@@ -13,7 +13,7 @@ pub struct Assessment {
     /// About the plan itself.
     pub plan: PlanInfo,
     /// The knowledge that produced these verdicts: built-in packs and user rule files.
-    pub knowledge: Knowledge,
+    pub knowledge: KnowledgeUsed,
     /// One verdict per `resource_changes` entry (no-ops and reads included, with impact none).
     pub verdicts: Vec<Verdict>,
     /// `resource_drift`, classified the same way, as context.
@@ -57,7 +57,7 @@ pub struct PlanInfo {
 
 /// The knowledge used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Knowledge {
+pub struct KnowledgeUsed {
     /// Built-in packs, by name.
     pub packs: Vec<PackInfo>,
     /// User rule files loaded (`ward.hcl`), in precedence order.

@@ -1,0 +1,1 @@
+//! ward check (being written).

@@ -1,0 +1,298 @@
+//! Version pins on the Ansible side: collections and roles in `requirements.yml`, the version in
+//! `galaxy.yml`, and variables named `*_version` in inventories, `group_vars` and `host_vars`.
+//!
+//! YAML is read with `saphyr`, which keeps the position of every node, so each pin has a line.
+
+use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
+use serde::Serialize;
+
+/// Where a version pin was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PinKind {
+    /// A collection in `requirements.yml`.
+    Collection,
+    /// A role in `requirements.yml`.
+    Role,
+    /// The `version` of a collection's own `galaxy.yml`.
+    Galaxy,
+    /// An inventory / group_vars / host_vars variable named `*_version`.
+    Variable,
+}
+
+/// One version pin.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct VersionPin {
+    /// Repository-relative file.
+    pub file: String,
+    /// 1-based line of the value (or of the entry when the version is missing).
+    pub line: usize,
+    /// What kind of pin.
+    pub kind: PinKind,
+    /// Collection/role name (`acme.platform`), or the variable name.
+    pub name: String,
+    /// The version as written; `None` when the entry names no version at all.
+    pub version: Option<String>,
+}
+
+/// A YAML file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlProblem {
+    /// 1-based line.
+    pub line: usize,
+    /// The parser's message.
+    pub message: String,
+}
+
+/// Which Ansible file a path is, by name and place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnsibleFileKind {
+    /// `requirements.yml` / `requirements.yaml` (any directory).
+    Requirements,
+    /// `galaxy.yml` / `galaxy.yaml`.
+    Galaxy,
+    /// A variables file: under `group_vars/` or `host_vars/`, or a YAML file under a directory
+    /// named `inventory` or `inventories`.
+    Vars,
+}
+
+/// Tells whether a repository-relative path is an Ansible file ward reads.
+pub fn ansible_kind(rel: &str) -> Option<AnsibleFileKind> {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+    if matches!(name, "requirements.yml" | "requirements.yaml") {
+        return Some(AnsibleFileKind::Requirements);
+    }
+    if matches!(name, "galaxy.yml" | "galaxy.yaml") {
+        return Some(AnsibleFileKind::Galaxy);
+    }
+    let dirs: Vec<&str> = rel.split('/').collect();
+    let dirs = &dirs[..dirs.len().saturating_sub(1)];
+    let in_vars = dirs.iter().any(|d| *d == "group_vars" || *d == "host_vars");
+    let in_inv = dirs.iter().any(|d| *d == "inventory" || *d == "inventories");
+    if (in_vars && (yaml || !name.contains('.'))) || (in_inv && yaml) {
+        return Some(AnsibleFileKind::Vars);
+    }
+    None
+}
+
+/// Reads the pins of one Ansible file.
+pub fn read_pins(
+    kind: AnsibleFileKind,
+    text: &str,
+    file: &str,
+) -> Result<Vec<VersionPin>, YamlProblem> {
+    let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| YamlProblem {
+        line: e.marker().line(),
+        message: e.info().to_string(),
+    })?;
+    let ctx = Ctx { text, file };
+    let mut out = Vec::new();
+    for doc in &docs {
+        match kind {
+            AnsibleFileKind::Requirements => ctx.requirements(doc, &mut out),
+            AnsibleFileKind::Galaxy => ctx.galaxy(doc, &mut out),
+            AnsibleFileKind::Vars => ctx.vars(doc, &mut out),
+        }
+    }
+    Ok(out)
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    file: &'a str,
+}
+
+fn get<'n>(node: &'n MarkedYamlOwned, key: &str) -> Option<&'n MarkedYamlOwned> {
+    match &node.data {
+        YamlDataOwned::Mapping(m) => m
+            .iter()
+            .find(|(k, _)| scalar_plain(k).as_deref() == Some(key))
+            .map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn scalar_plain(n: &MarkedYamlOwned) -> Option<String> {
+    match &n.data {
+        YamlDataOwned::Value(ScalarOwned::String(s)) => Some(s.clone()),
+        YamlDataOwned::Value(ScalarOwned::Integer(i)) => Some(i.to_string()),
+        YamlDataOwned::Value(ScalarOwned::FloatingPoint(f)) => Some(f.to_string()),
+        YamlDataOwned::Value(ScalarOwned::Boolean(b)) => Some(b.to_string()),
+        YamlDataOwned::Representation(s, _, _) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+impl Ctx<'_> {
+    /// A scalar as written in the source (so `1.10` stays `1.10`, not the float `1.1`).
+    fn scalar(&self, n: &MarkedYamlOwned) -> Option<String> {
+        match &n.data {
+            YamlDataOwned::Value(ScalarOwned::String(s)) => Some(s.clone()),
+            YamlDataOwned::Value(ScalarOwned::Null) => None,
+            YamlDataOwned::Value(_) => {
+                let (a, b) = (n.span.start.index(), n.span.end.index());
+                let raw: String = self.text.chars().skip(a).take(b.saturating_sub(a)).collect();
+                let raw = raw.trim().trim_matches(['"', '\'']).to_string();
+                if raw.is_empty() {
+                    scalar_plain(n)
+                } else {
+                    Some(raw)
+                }
+            }
+            _ => scalar_plain(n),
+        }
+    }
+
+    fn pin(
+        &self,
+        kind: PinKind,
+        name: String,
+        entry: &MarkedYamlOwned,
+        version: Option<&MarkedYamlOwned>,
+    ) -> VersionPin {
+        VersionPin {
+            file: self.file.to_string(),
+            line: version.unwrap_or(entry).span.start.line(),
+            kind,
+            name,
+            version: version.and_then(|v| self.scalar(v)),
+        }
+    }
+
+    fn requirements(&self, doc: &MarkedYamlOwned, out: &mut Vec<VersionPin>) {
+        match &doc.data {
+            // The old format: a bare list of roles.
+            YamlDataOwned::Sequence(items) => {
+                for it in items {
+                    self.entry(PinKind::Role, it, out);
+                }
+            }
+            YamlDataOwned::Mapping(_) => {
+                for (key, kind) in [("collections", PinKind::Collection), ("roles", PinKind::Role)]
+                {
+                    if let Some(YamlDataOwned::Sequence(items)) = get(doc, key).map(|n| &n.data) {
+                        for it in items {
+                            self.entry(kind, it, out);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn entry(&self, kind: PinKind, it: &MarkedYamlOwned, out: &mut Vec<VersionPin>) {
+        match &it.data {
+            YamlDataOwned::Mapping(_) => {
+                let name = get(it, "name")
+                    .or_else(|| get(it, "src"))
+                    .and_then(|n| self.scalar(n));
+                if let Some(name) = name {
+                    out.push(self.pin(kind, name, it, get(it, "version")));
+                }
+            }
+            _ => {
+                if let Some(s) = self.scalar(it) {
+                    // `acme.platform` or `acme.platform:1.2.3` / `role,v1.2.3`
+                    let (name, version) = match s.split_once([':', ',']) {
+                        Some((n, v)) if !s.contains("://") => {
+                            (n.trim().to_string(), Some(v.trim().to_string()))
+                        }
+                        _ => (s.clone(), None),
+                    };
+                    out.push(VersionPin {
+                        file: self.file.to_string(),
+                        line: it.span.start.line(),
+                        kind,
+                        name,
+                        version,
+                    });
+                }
+            }
+        }
+    }
+
+    fn galaxy(&self, doc: &MarkedYamlOwned, out: &mut Vec<VersionPin>) {
+        let ns = get(doc, "namespace").and_then(|n| self.scalar(n));
+        let name = get(doc, "name").and_then(|n| self.scalar(n));
+        if let (Some(ns), Some(name)) = (ns, name) {
+            out.push(self.pin(PinKind::Galaxy, format!("{ns}.{name}"), doc, get(doc, "version")));
+        }
+    }
+
+    fn vars(&self, node: &MarkedYamlOwned, out: &mut Vec<VersionPin>) {
+        match &node.data {
+            YamlDataOwned::Mapping(m) => {
+                for (k, v) in m.iter() {
+                    let key = scalar_plain(k);
+                    let is_scalar = matches!(
+                        v.data,
+                        YamlDataOwned::Value(_) | YamlDataOwned::Representation(..)
+                    );
+                    match key {
+                        Some(key) if key.ends_with("_version") && is_scalar => {
+                            out.push(self.pin(PinKind::Variable, key, k, Some(v)));
+                        }
+                        _ => self.vars(v, out),
+                    }
+                }
+            }
+            YamlDataOwned::Sequence(items) => items.iter().for_each(|i| self.vars(i, out)),
+            YamlDataOwned::Tagged(_, inner) => self.vars(inner, out),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_path() {
+        assert_eq!(
+            ansible_kind("ansible/requirements.yml"),
+            Some(AnsibleFileKind::Requirements)
+        );
+        assert_eq!(
+            ansible_kind("inventories/prod/group_vars/all.yml"),
+            Some(AnsibleFileKind::Vars)
+        );
+        assert_eq!(
+            ansible_kind("group_vars/all"),
+            Some(AnsibleFileKind::Vars)
+        );
+        assert_eq!(ansible_kind("playbooks/site.yml"), None);
+    }
+
+    #[test]
+    fn reads_requirements() {
+        let t = "collections:\n  - name: acme.platform\n    version: 1.10.0\n  - community.general\n  - name: acme.other\n    version: latest\nroles:\n  - src: geerlingguy.docker\n    version: \"7.1.0\"\n";
+        let p = read_pins(AnsibleFileKind::Requirements, t, "requirements.yml").unwrap();
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[0].version.as_deref(), Some("1.10.0"));
+        assert_eq!(p[0].line, 3);
+        assert_eq!(p[1].version, None);
+        assert_eq!(p[2].version.as_deref(), Some("latest"));
+        assert_eq!(p[3].kind, PinKind::Role);
+    }
+
+    #[test]
+    fn reads_vars_and_galaxy() {
+        let t = "all:\n  vars:\n    platform_version: v1.2.0\n    other: x\n";
+        let p = read_pins(AnsibleFileKind::Vars, t, "inventory/hosts.yml").unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].line, 3);
+        let g = "namespace: acme\nname: platform\nversion: 1.2.0\n";
+        let p = read_pins(AnsibleFileKind::Galaxy, g, "galaxy.yml").unwrap();
+        assert_eq!(p[0].name, "acme.platform");
+    }
+
+    #[test]
+    fn bad_yaml_has_a_line() {
+        let e = read_pins(AnsibleFileKind::Vars, "a: [\n", "x.yml").unwrap_err();
+        assert!(e.line >= 1);
+    }
+}

@@ -1,0 +1,814 @@
+//! ward's view of a repository tree.
+//!
+//! [`discover`] walks a repository, finds every directory holding Terraform/OpenTofu files
+//! (`.tf`, `.tf.json`, `.tofu`, `.tofu.json`, override files included), parses each file with a
+//! real parser (`hcl-edit` for native syntax, `serde_json` for JSON syntax) and builds a
+//! [`Repo`]: the roots and modules, what each declares (versions, providers, backend, module
+//! calls, resources with their `prevent_destroy`, `terraform_remote_state` reads), the state
+//! files lying in the tree, the text files to scan for key material, the Ansible version pins,
+//! and the `root`/`layer`/`check` blocks of `ward.hcl`. Files that cannot be parsed are recorded
+//! as [`FileProblem`]s with their line; discovery itself fails only when the tree or the
+//! configuration cannot be read at all.
+//!
+//! # Roots and modules
+//!
+//! A directory is a **root** when it has a `backend` or `cloud` block, or configures a provider
+//! (`provider "x" { ... }`), or is declared with a `root` block in `ward.hcl`; and no other
+//! directory in the repository calls it as a module by a local path (`source = "../x"`). A
+//! declared root is a root even when called. Every other directory with Terraform files is a
+//! **module** ([`Module::callers`] says who calls it; none for a published, standalone module).
+//!
+//! # File precedence
+//!
+//! As in OpenTofu, `name.tofu` hides `name.tf` (and `name.tofu.json` hides `name.tf.json`) in the
+//! same directory. Override files (`override.tf`, `*_override.tf`, any extension above) are read
+//! after the others, and their `backend` replaces the directory's.
+
+pub mod ansible;
+pub mod config;
+pub mod source;
+mod tree;
+
+pub use ansible::{PinKind, VersionPin};
+pub use config::{ConfigError, WardConfig};
+pub use source::{ModuleSource, RefKind, SourceKind};
+pub use tree::Val;
+
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use tree::{Node, ParseFailure};
+
+/// A place in a file: repository-relative path (`/`-separated) and 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Loc {
+    /// Repository-relative file path.
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+}
+
+/// A file that could not be read or parsed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct FileProblem {
+    /// Where.
+    pub loc: Loc,
+    /// 1-based column, when known.
+    pub column: usize,
+    /// The parser's message.
+    pub message: String,
+}
+
+/// Root or module (see the crate documentation for the rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModuleKind {
+    /// A root: something is applied here.
+    Root,
+    /// A module: called by roots (or published for others to call).
+    Module,
+}
+
+/// One `required_providers` entry (or a legacy `version` in a provider block).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProviderRequirement {
+    /// Local name, e.g. `aws`.
+    pub name: String,
+    /// `source`, when given.
+    pub source: Option<String>,
+    /// The version constraint, when given.
+    pub version: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// A `backend` block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Backend {
+    /// Backend type, e.g. `s3`, `local`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its arguments.
+    pub config: Vec<(String, Val)>,
+    /// Where.
+    pub loc: Loc,
+}
+
+impl Backend {
+    /// A literal string argument.
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        self.config
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.as_str())
+    }
+}
+
+/// A `provider` configuration block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProviderConfig {
+    /// Local name, e.g. `aws`.
+    pub name: String,
+    /// `alias`, when given.
+    pub alias: Option<String>,
+    /// References its arguments make (`aws_instance.web`, `var.region`, `module.x`...).
+    pub refs: Vec<String>,
+    /// A legacy `version` argument.
+    pub version: Option<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// A `module` call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModuleCall {
+    /// The call's name.
+    pub name: String,
+    /// `source`, parsed; `None` when it is not a literal string.
+    pub source: Option<ModuleSource>,
+    /// `version`, when given as a literal string.
+    pub version: Option<String>,
+    /// Where the `source` argument is (the block when missing).
+    pub loc: Loc,
+}
+
+/// A `resource`, `data` or `ephemeral` block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Resource {
+    /// `resource`, `data` or `ephemeral`.
+    pub mode: String,
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Resource name.
+    pub name: String,
+    /// `lifecycle { prevent_destroy = ... }`: `Some(true/false)` when a literal, `None` when
+    /// absent or not a literal.
+    pub prevent_destroy: Option<bool>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// A `data "terraform_remote_state"` block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RemoteState {
+    /// The data source's name.
+    pub name: String,
+    /// `backend`, when a literal.
+    pub backend: Option<String>,
+    /// `config`.
+    pub config: Option<Val>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// One directory with Terraform/OpenTofu files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Module {
+    /// Repository-relative directory (`.` for the repository root).
+    pub dir: String,
+    /// Root or module.
+    pub kind: ModuleKind,
+    /// Why it was classified so, in words.
+    pub reasons: Vec<String>,
+    /// The files read, repository-relative, sorted (hidden `.tf` files excluded).
+    pub files: Vec<String>,
+    /// Whether `.terraform.lock.hcl` is present.
+    pub lock_file: bool,
+    /// Every `required_version`, with where it is (a non-literal is kept as written).
+    pub required_version: Vec<(String, Loc)>,
+    /// `required_providers` entries and legacy provider `version`s.
+    pub required_providers: Vec<ProviderRequirement>,
+    /// The backend (after override files).
+    pub backend: Option<Backend>,
+    /// The `cloud` block, when present.
+    pub cloud: Option<Loc>,
+    /// Provider configuration blocks.
+    pub provider_configs: Vec<ProviderConfig>,
+    /// Module calls.
+    pub module_calls: Vec<ModuleCall>,
+    /// Resources, data sources and ephemeral resources.
+    pub resources: Vec<Resource>,
+    /// `terraform_remote_state` reads.
+    pub remote_states: Vec<RemoteState>,
+    /// Directories that call this one by a local path, sorted.
+    pub callers: Vec<String>,
+}
+
+impl Module {
+    fn new(dir: String) -> Module {
+        Module {
+            dir,
+            kind: ModuleKind::Module,
+            reasons: Vec::new(),
+            files: Vec::new(),
+            lock_file: false,
+            required_version: Vec::new(),
+            required_providers: Vec::new(),
+            backend: None,
+            cloud: None,
+            provider_configs: Vec::new(),
+            module_calls: Vec::new(),
+            resources: Vec::new(),
+            remote_states: Vec::new(),
+            callers: Vec::new(),
+        }
+    }
+}
+
+/// What kind of text file a [`TextFile`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TextKind {
+    /// A configuration file (`.tf`, `.tofu`, `.tf.json`...).
+    Config,
+    /// A variables file (`.tfvars`, `.tfvars.json`).
+    Vars,
+    /// A template (`.tftpl`, `.tpl`, `.tmpl`, or any file under a `templates/` directory).
+    Template,
+}
+
+/// A file whose text other checks read (key material scanning).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct TextFile {
+    /// Repository-relative path.
+    pub path: String,
+    /// Kind.
+    pub kind: TextKind,
+}
+
+/// Everything discovered in a repository.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Repo {
+    /// The repository root as given.
+    pub root: PathBuf,
+    /// `ward.hcl`, when found or given.
+    pub config: Option<WardConfig>,
+    /// Every directory with Terraform files, sorted by directory.
+    pub modules: Vec<Module>,
+    /// Files that could not be read or parsed, sorted.
+    pub problems: Vec<FileProblem>,
+    /// `*.tfstate` / `*.tfstate.backup` files lying in the tree (ignored ones included), sorted.
+    pub state_files: Vec<String>,
+    /// State files tracked by git; `None` when the tree is not a git work tree or git could not
+    /// be run.
+    pub tracked_state_files: Option<Vec<String>>,
+    /// Text files to scan for key material, sorted.
+    pub text_files: Vec<TextFile>,
+    /// Ansible version pins, sorted.
+    pub pins: Vec<VersionPin>,
+    /// `.tf` files hidden by a `.tofu` file of the same name: (hidden, winner).
+    pub shadowed: Vec<(String, String)>,
+    /// How many files were read and parsed.
+    pub files_parsed: usize,
+}
+
+impl Repo {
+    /// The module at a directory.
+    pub fn module(&self, dir: &str) -> Option<&Module> {
+        self.modules
+            .binary_search_by(|m| m.dir.as_str().cmp(dir))
+            .ok()
+            .and_then(|i| self.modules.get(i))
+    }
+
+    /// The roots, sorted.
+    pub fn roots(&self) -> impl Iterator<Item = &Module> {
+        self.modules.iter().filter(|m| m.kind == ModuleKind::Root)
+    }
+}
+
+/// Discovery failed as a whole.
+#[derive(Debug, thiserror::Error)]
+pub enum RepoError {
+    /// The path is not a readable directory.
+    #[error("{path}: not a readable directory: {reason}. Give the repository's top directory.")]
+    NotADirectory {
+        /// The path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// `ward.hcl` could not be parsed.
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+}
+
+/// Options for [`discover`].
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// A `ward.hcl` to read instead of `<root>/ward.hcl`.
+    pub config: Option<PathBuf>,
+}
+
+/// Directories never entered: tool caches and VCS metadata.
+pub const SKIPPED_DIRS: &[&str] = &[".git", ".terraform", ".terragrunt-cache", "node_modules"];
+
+fn is_tf(name: &str) -> bool {
+    name.ends_with(".tf")
+        || name.ends_with(".tofu")
+        || name.ends_with(".tf.json")
+        || name.ends_with(".tofu.json")
+}
+
+fn is_override(name: &str) -> bool {
+    let stem = name
+        .trim_end_matches(".json")
+        .trim_end_matches(".tf")
+        .trim_end_matches(".tofu");
+    stem == "override" || stem.ends_with("_override")
+}
+
+/// `a.tofu` → `a.tf`, `a.tofu.json` → `a.tf.json`.
+fn shadowed_name(name: &str) -> Option<String> {
+    if let Some(s) = name.strip_suffix(".tofu") {
+        Some(format!("{s}.tf"))
+    } else {
+        name.strip_suffix(".tofu.json").map(|s| format!("{s}.tf.json"))
+    }
+}
+
+/// Joins a directory and a relative path lexically, `/`-separated; `None` when it leaves the
+/// repository.
+pub fn join_rel(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if dir == "." {
+        Vec::new()
+    } else {
+        dir.split('/').collect()
+    };
+    for p in rel.split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            x => parts.push(x),
+        }
+    }
+    Some(if parts.is_empty() {
+        ".".to_string()
+    } else {
+        parts.join("/")
+    })
+}
+
+/// Walks `root` and builds the [`Repo`].
+pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
+    let meta = std::fs::metadata(root).map_err(|e| RepoError::NotADirectory {
+        path: root.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    if !meta.is_dir() {
+        return Err(RepoError::NotADirectory {
+            path: root.display().to_string(),
+            reason: "it is a file".to_string(),
+        });
+    }
+
+    // 1. Walk.
+    let mut tf_by_dir: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut lock_dirs: BTreeSet<String> = BTreeSet::new();
+    let mut state_files = Vec::new();
+    let mut text_files = Vec::new();
+    let mut ansible_files = Vec::new();
+    let mut problems = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .follow_links(false)
+        .filter_entry(|e| {
+            !(e.file_type().is_some_and(|t| t.is_dir())
+                && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+        })
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push(FileProblem {
+                    loc: Loc {
+                        file: ".".to_string(),
+                        line: 0,
+                    },
+                    column: 0,
+                    message: format!("cannot read part of the tree: {e}"),
+                });
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let (dir, name) = match rel.rsplit_once('/') {
+            Some((d, n)) => (d.to_string(), n.to_string()),
+            None => (".".to_string(), rel.clone()),
+        };
+        if is_tf(&name) {
+            tf_by_dir.entry(dir.clone()).or_default().push(name.clone());
+            text_files.push(TextFile {
+                path: rel.clone(),
+                kind: TextKind::Config,
+            });
+        } else if name == ".terraform.lock.hcl" {
+            lock_dirs.insert(dir.clone());
+        } else if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") {
+            state_files.push(rel.clone());
+        } else if name.ends_with(".tfvars") || name.ends_with(".tfvars.json") {
+            text_files.push(TextFile {
+                path: rel.clone(),
+                kind: TextKind::Vars,
+            });
+        } else if name.ends_with(".tftpl")
+            || name.ends_with(".tpl")
+            || name.ends_with(".tmpl")
+            || rel.split('/').rev().skip(1).any(|d| d == "templates")
+        {
+            text_files.push(TextFile {
+                path: rel.clone(),
+                kind: TextKind::Template,
+            });
+        }
+        if let Some(k) = ansible::ansible_kind(&rel) {
+            ansible_files.push((rel, k));
+        }
+    }
+
+    // 2. Configuration.
+    let config = match &opts.config {
+        Some(p) => Some(WardConfig::load(p, &p.display().to_string())?),
+        None => {
+            let p = root.join("ward.hcl");
+            if p.is_file() {
+                Some(WardConfig::load(&p, "ward.hcl")?)
+            } else {
+                None
+            }
+        }
+    };
+
+    // 3. Parse every directory.
+    let mut shadowed = Vec::new();
+    let mut modules = Vec::new();
+    let mut files_parsed = 0;
+    for (dir, mut names) in tf_by_dir {
+        names.sort();
+        let set: BTreeSet<String> = names.iter().cloned().collect();
+        let hidden: BTreeSet<String> = names.iter().filter_map(|n| shadowed_name(n)).filter(|h| set.contains(h)).collect();
+        let rel = |n: &str| {
+            if dir == "." {
+                n.to_string()
+            } else {
+                format!("{dir}/{n}")
+            }
+        };
+        for h in &hidden {
+            let winner = if h.ends_with(".json") {
+                format!("{}.tofu.json", h.trim_end_matches(".tf.json"))
+            } else {
+                format!("{}.tofu", h.trim_end_matches(".tf"))
+            };
+            shadowed.push((rel(h), rel(&winner)));
+        }
+        let mut ordered: Vec<&String> = names.iter().filter(|n| !hidden.contains(*n)).collect();
+        ordered.sort_by_key(|n| (is_override(n), (*n).clone()));
+        let mut m = Module::new(dir.clone());
+        m.lock_file = lock_dirs.contains(&dir);
+        for name in ordered {
+            let path = rel(name);
+            m.files.push(path.clone());
+            files_parsed += 1;
+            let text = match std::fs::read(root.join(&path)) {
+                Ok(b) => match String::from_utf8(b) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        problems.push(FileProblem {
+                            loc: Loc { file: path, line: 0 },
+                            column: 0,
+                            message: "not UTF-8 text; Terraform reads only UTF-8".to_string(),
+                        });
+                        continue;
+                    }
+                },
+                Err(e) => {
+                    problems.push(FileProblem {
+                        loc: Loc { file: path, line: 0 },
+                        column: 0,
+                        message: format!("cannot read: {e}"),
+                    });
+                    continue;
+                }
+            };
+            let parsed = if name.ends_with(".json") {
+                tree::parse_json(&text)
+            } else {
+                tree::parse_hcl(&text)
+            };
+            match parsed {
+                Ok(nodes) => absorb(&mut m, &nodes, &path, is_override(name)),
+                Err(ParseFailure {
+                    line,
+                    column,
+                    message,
+                }) => problems.push(FileProblem {
+                    loc: Loc { file: path, line },
+                    column,
+                    message,
+                }),
+            }
+        }
+        m.files.sort();
+        modules.push(m);
+    }
+
+    // 4. Callers and kinds.
+    let dirs: BTreeSet<String> = modules.iter().map(|m| m.dir.clone()).collect();
+    let mut callers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for m in &modules {
+        for c in &m.module_calls {
+            if let Some(ModuleSource {
+                kind: SourceKind::Local { path },
+                ..
+            }) = &c.source
+            {
+                if let Some(target) = join_rel(&m.dir, path) {
+                    if dirs.contains(&target) && target != m.dir {
+                        callers.entry(target).or_default().insert(m.dir.clone());
+                    }
+                }
+            }
+        }
+    }
+    let declared: BTreeSet<String> = config
+        .as_ref()
+        .map(|c| c.roots.iter().map(|r| r.path.clone()).collect())
+        .unwrap_or_default();
+    for m in &mut modules {
+        m.callers = callers.remove(&m.dir).map(|s| s.into_iter().collect()).unwrap_or_default();
+        let mut why = Vec::new();
+        if declared.contains(&m.dir) {
+            why.push("declared in ward.hcl".to_string());
+        }
+        if let Some(b) = &m.backend {
+            why.push(format!("backend \"{}\"", b.kind));
+        }
+        if m.cloud.is_some() {
+            why.push("cloud block".to_string());
+        }
+        if let Some(p) = m.provider_configs.first() {
+            why.push(format!("configures provider \"{}\"", p.name));
+        }
+        let is_declared = declared.contains(&m.dir);
+        if is_declared || (!why.is_empty() && m.callers.is_empty()) {
+            m.kind = ModuleKind::Root;
+            m.reasons = why;
+        } else {
+            m.kind = ModuleKind::Module;
+            m.reasons = if m.callers.is_empty() {
+                vec!["no backend, cloud block or provider configuration, and not declared".to_string()]
+            } else {
+                vec![format!("called by {}", m.callers.join(", "))]
+            };
+        }
+    }
+
+    // 5. State files tracked by git.
+    let tracked_state_files = git_tracked_state(root);
+
+    // 6. Ansible pins.
+    let mut pins = Vec::new();
+    for (rel, kind) in ansible_files {
+        match std::fs::read_to_string(root.join(&rel)) {
+            Ok(text) => match ansible::read_pins(kind, &text, &rel) {
+                Ok(p) => pins.extend(p),
+                Err(e) => problems.push(FileProblem {
+                    loc: Loc {
+                        file: rel,
+                        line: e.line,
+                    },
+                    column: 0,
+                    message: format!("not valid YAML: {}", e.message),
+                }),
+            },
+            Err(e) => problems.push(FileProblem {
+                loc: Loc { file: rel, line: 0 },
+                column: 0,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+
+    problems.sort();
+    state_files.sort();
+    text_files.sort();
+    pins.sort();
+    shadowed.sort();
+    Ok(Repo {
+        root: root.to_path_buf(),
+        config,
+        modules,
+        problems,
+        state_files,
+        tracked_state_files,
+        text_files,
+        pins,
+        shadowed,
+        files_parsed,
+    })
+}
+
+fn git_tracked_state(root: &Path) -> Option<Vec<String>> {
+    let inside = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .output()
+        .ok()?;
+    if !inside.status.success() {
+        return None;
+    }
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args([
+            "-c",
+            "core.quotepath=off",
+            "ls-files",
+            "-z",
+            "--",
+            "*.tfstate",
+            "*.tfstate.backup",
+        ])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let mut v: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect();
+    v.sort();
+    Some(v)
+}
+
+fn lit(v: &Val) -> Option<String> {
+    match v {
+        Val::Str(s) => Some(s.clone()),
+        Val::Number(n) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+fn collect_refs(n: &Node, out: &mut Vec<String>) {
+    for a in &n.attrs {
+        out.extend(a.value.refs());
+    }
+    for b in &n.blocks {
+        collect_refs(b, out);
+    }
+}
+
+/// Adds one file's blocks to its directory's module.
+fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
+    let loc = |line: usize| Loc {
+        file: file.to_string(),
+        line,
+    };
+    for n in nodes {
+        match (n.ident.as_str(), n.labels.as_slice()) {
+            ("terraform", _) => {
+                if let Some(a) = n.attr("required_version") {
+                    let text = match &a.value {
+                        Val::Str(s) => s.clone(),
+                        Val::Expr { text, .. } => text.clone(),
+                        other => format!("{other:?}"),
+                    };
+                    if is_override {
+                        m.required_version.clear();
+                    }
+                    m.required_version.push((text, loc(a.line)));
+                }
+                for rp in n.blocks_named("required_providers") {
+                    for a in &rp.attrs {
+                        let (source, version) = match &a.value {
+                            Val::Str(s) => (None, Some(s.clone())),
+                            Val::Map(_) => (
+                                a.value.get("source").and_then(lit),
+                                a.value.get("version").and_then(|v| match v {
+                                    Val::Str(s) => Some(s.clone()),
+                                    Val::Expr { text, .. } => Some(text.clone()),
+                                    _ => None,
+                                }),
+                            ),
+                            _ => (None, None),
+                        };
+                        m.required_providers.push(ProviderRequirement {
+                            name: a.key.clone(),
+                            source,
+                            version,
+                            loc: loc(a.line),
+                        });
+                    }
+                }
+                for b in n.blocks_named("backend") {
+                    m.backend = Some(Backend {
+                        kind: b.labels.first().cloned().unwrap_or_default(),
+                        config: b.attrs.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+                        loc: loc(b.line),
+                    });
+                }
+                if let Some(c) = n.blocks_named("cloud").next() {
+                    m.cloud = Some(loc(c.line));
+                }
+            }
+            ("provider", [name, ..]) => {
+                let mut refs = Vec::new();
+                collect_refs(n, &mut refs);
+                refs.sort();
+                refs.dedup();
+                let version = n.attr("version").and_then(|a| lit(&a.value));
+                if let Some(v) = &version {
+                    m.required_providers.push(ProviderRequirement {
+                        name: name.clone(),
+                        source: None,
+                        version: Some(v.clone()),
+                        loc: loc(n.line),
+                    });
+                }
+                m.provider_configs.push(ProviderConfig {
+                    name: name.clone(),
+                    alias: n.attr("alias").and_then(|a| lit(&a.value)),
+                    refs,
+                    version,
+                    loc: loc(n.line),
+                });
+            }
+            ("module", [name, ..]) => {
+                let src = n.attr("source");
+                m.module_calls.push(ModuleCall {
+                    name: name.clone(),
+                    source: src.and_then(|a| a.value.as_str()).map(ModuleSource::parse),
+                    version: n.attr("version").and_then(|a| lit(&a.value)),
+                    loc: loc(src.map(|a| a.line).unwrap_or(n.line)),
+                });
+            }
+            (mode @ ("resource" | "data" | "ephemeral"), [t, name, ..]) => {
+                let prevent_destroy = n
+                    .blocks_named("lifecycle")
+                    .filter_map(|l| l.attr("prevent_destroy"))
+                    .find_map(|a| a.value.as_bool());
+                let mode = match mode {
+                    "resource" => "managed",
+                    other => other,
+                };
+                if mode == "data" && t == "terraform_remote_state" {
+                    m.remote_states.push(RemoteState {
+                        name: name.clone(),
+                        backend: n.attr("backend").and_then(|a| lit(&a.value)),
+                        config: n.attr("config").map(|a| a.value.clone()),
+                        loc: loc(n.line),
+                    });
+                }
+                m.resources.push(Resource {
+                    mode: mode.to_string(),
+                    type_name: t.clone(),
+                    name: name.clone(),
+                    prevent_destroy,
+                    loc: loc(n.line),
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_rel_stays_inside() {
+        assert_eq!(join_rel("live/a", "../../modules/x").as_deref(), Some("modules/x"));
+        assert_eq!(join_rel(".", "./m").as_deref(), Some("m"));
+        assert_eq!(join_rel("a", "../..").as_deref(), None);
+        assert_eq!(join_rel("a/b", "..").as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn override_and_shadow_names() {
+        assert!(is_override("override.tf"));
+        assert!(is_override("backend_override.tf.json"));
+        assert!(!is_override("main.tf"));
+        assert_eq!(shadowed_name("main.tofu").as_deref(), Some("main.tf"));
+        assert_eq!(shadowed_name("x.tofu.json").as_deref(), Some("x.tf.json"));
+    }
+}

@@ -50,6 +50,10 @@ pub struct Plan {
     /// `complete` = false: more plan/apply rounds are needed (deferred changes, Terraform ≥ 1.8).
     /// `None` when the plan does not say.
     pub complete: Option<bool>,
+    /// What the reader noticed about the input that a report should mention, one sentence
+    /// each: a missing `format_version`, an HCP Terraform redacted plan, a UTF-16 file that
+    /// was decoded. Empty for an ordinary `show -json` plan.
+    pub reader_notes: Vec<String>,
 }
 
 /// A plan's `format_version`, `MAJOR.MINOR`.

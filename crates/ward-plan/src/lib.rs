@@ -1,1 +1,344 @@
-//! Plan reader (stub: being written).
+//! Reads the JSON output of `terraform show -json PLANFILE` (Terraform 0.12 to 1.15) and
+//! `tofu show -json PLANFILE` (OpenTofu) into ward's change model, [`ward_model::Plan`].
+//!
+//! # What is read
+//!
+//! * `format_version` 0.x and 1.x (any minor: minors only add keys, and unknown keys are
+//!   ignored). Any other major, or a version that is not `MAJOR.MINOR`, is refused
+//!   ([`PlanErrorKind::UnsupportedFormatVersion`]): ward fails closed rather than guess.
+//! * HCP Terraform's "redacted JSON plan", which writes `plan_format_version` instead; the
+//!   model records that in [`ward_model::Plan::reader_notes`].
+//! * A plan-shaped object without any format version (a hand-trimmed plan) is read when it
+//!   clearly is a plan (it has `resource_changes`, `resource_drift` or `planned_values`);
+//!   the model then says so in `reader_notes` and `format_version` is `0.0`. Without those
+//!   keys it is [`PlanErrorKind::NotAPlan`].
+//! * Every `resource_changes` entry becomes a [`ward_model::ResourceChange`]; an `actions`
+//!   list ward does not know is refused ([`PlanErrorKind::UnknownAction`]), as is an unknown
+//!   `mode`. `resource_drift` and `output_changes` are kept as context.
+//! * Resource types (mode, type, provider) from `configuration` (all module calls) and from
+//!   `prior_state` (all child modules).
+//! * `changed` (the attribute paths that really change) is computed for updates, both kinds
+//!   of replacement and drift entries; for a create, delete, read, forget or no-op the whole
+//!   object is the change and `changed` is empty.
+//! * The product: OpenTofu when a provider address is on `registry.opentofu.org`; Terraform
+//!   when one is on `registry.terraform.io` or the plan has Terraform-only keys
+//!   (`applyable`, `complete`); otherwise unknown.
+//!
+//! # Memory
+//!
+//! The input is parsed as a stream. `planned_values`, the values in `prior_state`, the
+//! expressions in `configuration`, `variables` and unknown keys are skipped without being
+//! kept; each `resource_changes` entry is reduced to the model as soon as it is read. Peak
+//! memory is the model plus the largest single entry, not the file.
+//!
+//! # Errors
+//!
+//! Every problem is a [`PlanError`] whose `Display` names the input, says what was wrong and
+//! what to do: a binary plan, a state file, a `plan -json` UI log, an empty file, truncated or
+//! invalid JSON (with the byte offset), nesting deeper than 128 levels, invalid UTF-8, a
+//! directory, an unreadable file. UTF-16 input with a byte order mark (as Windows PowerShell
+//! writes it) is decoded and read; byte offsets then count the decoded UTF-8 text. Nothing
+//! panics on any input.
+
+mod diff;
+mod error;
+mod input;
+mod parse;
+
+pub use error::{PlanError, PlanErrorKind};
+
+use error::HOW_TO_MAKE_A_PLAN;
+use input::Encoding;
+use parse::{Acc, Semantic, Top, STOP};
+use serde::de::DeserializeSeed;
+use std::io::Read;
+use std::path::Path;
+use ward_model::{FormatVersion, Plan, Product};
+
+/// Reads a plan from a file.
+pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| input::read_error(&name, &e))?;
+    if meta.is_dir() {
+        return Err(input::is_directory(&name));
+    }
+    let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
+    read_reader(file, &name)
+}
+
+/// Reads a plan from standard input.
+pub fn read_stdin() -> Result<Plan, PlanError> {
+    read_reader(std::io::stdin().lock(), "<stdin>")
+}
+
+/// Reads a plan from a path, or from standard input when `arg` is `-`.
+pub fn read_path_or_stdin(arg: &str) -> Result<Plan, PlanError> {
+    if arg == "-" {
+        read_stdin()
+    } else {
+        read_file(Path::new(arg))
+    }
+}
+
+/// Reads a plan from any reader; `source_name` names it in errors. The reader need not be
+/// buffered.
+pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanError> {
+    let (mut counted, encoding) = input::prepare(reader, source_name)?;
+    let mut acc = Acc::default();
+    let result = {
+        let mut de = serde_json::Deserializer::from_reader(&mut counted);
+        Top(&mut acc)
+            .deserialize(&mut de)
+            .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
+    };
+    let offset = counted.count();
+    if let Some(problem) = acc.problem.take().filter(|_| acc.stop) {
+        return Err(semantic_error(source_name, problem));
+    }
+    if let Err(e) = result {
+        return Err(json_error(source_name, &e, offset));
+    }
+    finish(acc, source_name, encoding)
+}
+
+/// Turns what was collected into a plan, or says what the document is instead.
+fn finish(mut acc: Acc, name: &str, encoding: Encoding) -> Result<Plan, PlanError> {
+    let has = |k: &str| acc.keys.contains(k);
+    let plan_shaped = has("resource_changes") || has("resource_drift") || has("planned_values");
+
+    if !plan_shaped {
+        if has("values") || has("lineage") || has("serial") || has("encrypted_data") {
+            return Err(state_error(name, &acc));
+        }
+        if has("version") && (has("resources") || has("modules")) {
+            return Err(state_error(name, &acc));
+        }
+        if has("provider_schemas") {
+            return Err(PlanError::new(
+                name,
+                crate::PlanErrorKind::NotAPlan,
+                "this is `providers schema -json` output, not a plan",
+                HOW_TO_MAKE_A_PLAN,
+            ));
+        }
+        return Err(PlanError::new(
+            name,
+            crate::PlanErrorKind::NotAPlan,
+            "this JSON object is not a plan: it has none of `resource_changes`, \
+             `resource_drift` or `planned_values`",
+            HOW_TO_MAKE_A_PLAN,
+        ));
+    }
+    if let Some(problem) = acc.problem.take() {
+        return Err(semantic_error(name, problem));
+    }
+
+    let mut notes = Vec::new();
+    let version_text = match (&acc.format_version, &acc.plan_format_version) {
+        (Some(v), _) => Some(v.clone()),
+        (None, Some(v)) => {
+            notes.push(format!(
+                "read as an HCP Terraform redacted JSON plan (plan_format_version {v}), \
+                 not `show -json` output"
+            ));
+            Some(v.clone())
+        }
+        (None, None) => {
+            notes.push(
+                "the plan has no format_version (hand-trimmed or not written by \
+                 `show -json`); it was read as format 0.0"
+                    .to_string(),
+            );
+            None
+        }
+    };
+    let format_version = match version_text.as_deref().and_then(parse::parse_version) {
+        Some((major, minor)) => FormatVersion { major, minor },
+        None => FormatVersion::default(),
+    };
+    match encoding {
+        Encoding::Utf8 => {}
+        Encoding::Utf16Le | Encoding::Utf16Be => notes.push(
+            "the file was UTF-16 encoded (as a Windows PowerShell redirect writes it); \
+             it was decoded"
+                .to_string(),
+        ),
+    }
+
+    let product = if acc.opentofu_host {
+        Product::OpenTofu
+    } else if acc.terraform_host || has("applyable") || has("complete") {
+        Product::Terraform
+    } else {
+        Product::Unknown
+    };
+
+    Ok(Plan {
+        format_version,
+        terraform_version: acc.terraform_version,
+        product,
+        changes: acc.changes,
+        drift: acc.drift,
+        output_changes: acc.outputs,
+        configured_types: acc.configured,
+        state_types: acc.state_types,
+        errored: acc.errored,
+        complete: acc.complete,
+        reader_notes: notes,
+    })
+}
+
+fn state_error(name: &str, acc: &Acc) -> PlanError {
+    let has = |k: &str| acc.keys.contains(k);
+    let what = if has("encrypted_data") {
+        "this is an encrypted OpenTofu state file, not a plan"
+    } else if has("values") {
+        "this is `show -json` output of a state, not of a plan (it has `values` but no \
+         `resource_changes` or `planned_values`)"
+    } else {
+        "this is a Terraform/OpenTofu state file (`terraform.tfstate`), not a plan"
+    };
+    PlanError::new(name, crate::PlanErrorKind::StateFile, what, HOW_TO_MAKE_A_PLAN)
+}
+
+fn semantic_error(name: &str, problem: Semantic) -> PlanError {
+    use crate::PlanErrorKind as K;
+    match problem {
+        Semantic::UiLog => PlanError::new(
+            name,
+            K::UiLog,
+            "this is a machine-readable UI log (`terraform plan -json` or `apply -json` \
+             output: lines of `@level`/`@message`), not a plan",
+            "save the plan and show it as JSON instead: \
+             `terraform plan -out=tfplan && terraform show -json tfplan > plan.json`",
+        ),
+        Semantic::UnsupportedFormatVersion(v) => PlanError::new(
+            name,
+            K::UnsupportedFormatVersion,
+            match parse::parse_version(&v) {
+                Some((major, _)) => format!(
+                    "format_version `{v}` has major version {major}, which this ward does not \
+                     know; ward reads majors 0 and 1 and will not guess at a new format"
+                ),
+                None => format!(
+                    "format_version `{v}` is not a version of the form MAJOR.MINOR; ward reads \
+                     majors 0 and 1 and will not guess"
+                ),
+            },
+            "upgrade ward, or produce the plan with a Terraform/OpenTofu version whose \
+             format ward knows (Terraform 0.12 to 1.15, OpenTofu)",
+        ),
+        Semantic::UnknownAction { address, actions } => PlanError::new(
+            name,
+            K::UnknownAction,
+            format!(
+                "`{address}` has actions {}, which ward does not know; ward fails closed \
+                 rather than guess what apply would do",
+                serde_json::Value::from(actions)
+            ),
+            "upgrade ward; if this plan was written by a newer Terraform/OpenTofu, report \
+             the action so ward can learn it",
+        ),
+        Semantic::UnknownMode { address, mode } => PlanError::new(
+            name,
+            K::UnknownMode,
+            format!(
+                "`{address}` has mode `{mode}`, which ward does not know (it knows managed, \
+                 data and ephemeral); ward fails closed"
+            ),
+            "upgrade ward; if this plan was written by a newer Terraform/OpenTofu, report \
+             the mode so ward can learn it",
+        ),
+        Semantic::Malformed(what) => PlanError::new(
+            name,
+            K::Malformed { offset: 0 },
+            what,
+            format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Semantic::NotAnObject(what) => PlanError::new(
+            name,
+            K::NotAPlan,
+            format!("the input is {what} in JSON, not a plan object"),
+            HOW_TO_MAKE_A_PLAN,
+        ),
+    }
+}
+
+fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
+    use crate::PlanErrorKind as K;
+    use serde_json::error::Category;
+    let at = format!("line {}, column {}", e.line(), e.column());
+    let msg = e.to_string();
+    // serde_json appends " at line L column C"; keep only the description.
+    let what = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(w, _)| w)
+        .to_string();
+    match e.classify() {
+        Category::Io => {
+            if let Some(io) = e.io_error_kind() {
+                if io == std::io::ErrorKind::InvalidData {
+                    return input::invalid_utf8(name, count);
+                }
+            }
+            PlanError::new(
+                name,
+                K::Unreadable,
+                format!("reading the input failed at byte {count}: {what}"),
+                "check that the file is readable and complete",
+            )
+        }
+        Category::Eof => PlanError::new(
+            name,
+            K::Truncated { offset: count },
+            format!(
+                "the JSON ends early, at byte {count} ({at}): the file is truncated \
+                 (an interrupted redirect or copy, or a full disk)"
+            ),
+            format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Category::Syntax if what.starts_with("recursion limit exceeded") => {
+            let offset = count.saturating_sub(1);
+            PlanError::new(
+                name,
+                K::TooDeep { offset },
+                format!(
+                    "the JSON nests deeper than 128 levels (at byte {offset}, {at}); no plan \
+                     written by Terraform or OpenTofu nests that deep"
+                ),
+                format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
+            )
+        }
+        Category::Syntax if what.starts_with("invalid unicode code point") => {
+            input::invalid_utf8(name, count.saturating_sub(1))
+        }
+        Category::Syntax => {
+            let offset = count.saturating_sub(1);
+            PlanError::new(
+                name,
+                K::InvalidJson { offset },
+                format!("not valid JSON at byte {offset} ({at}): {what}"),
+                format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
+            )
+        }
+        Category::Data => {
+            let offset = count.saturating_sub(1);
+            if what == STOP {
+                return PlanError::new(
+                    name,
+                    K::NotAPlan,
+                    "the input is not a plan",
+                    HOW_TO_MAKE_A_PLAN,
+                );
+            }
+            PlanError::new(
+                name,
+                K::Malformed { offset },
+                format!("the plan JSON has an unexpected shape at byte {offset} ({at}): {what}"),
+                format!(
+                    "the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"
+                ),
+            )
+        }
+    }
+}

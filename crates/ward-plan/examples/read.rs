@@ -1,0 +1,58 @@
+//! Reads one plan (a path, or `-` for stdin) and prints a summary, or with `--json` the whole
+//! model as JSON. Used by `scripts/bench` to measure the reader on its own.
+//!
+//! ```text
+//! cargo run --release -p ward-plan --example read -- plan.json [--json]
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let Some(path) = args.iter().find(|a| *a != "--json") else {
+        eprintln!("usage: read PLAN.json|- [--json]");
+        return ExitCode::from(2);
+    };
+    let plan = match ward_plan::read_path_or_stdin(path) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = if json {
+        serde_json::to_writer(&mut out, &plan).map_err(std::io::Error::from)
+    } else {
+        let mut actions: BTreeMap<String, usize> = BTreeMap::new();
+        for c in &plan.changes {
+            *actions.entry(c.action.to_string()).or_default() += 1;
+        }
+        let changed: usize = plan.changes.iter().map(|c| c.changed.len()).sum();
+        writeln!(
+            out,
+            "format {} product {:?} changes {} drift {} outputs {} changed-attributes {} \
+             configured-types {} state-types {} actions {:?}",
+            plan.format_version,
+            plan.product,
+            plan.changes.len(),
+            plan.drift.len(),
+            plan.output_changes.len(),
+            changed,
+            plan.configured_types.len(),
+            plan.state_types.len(),
+            actions
+        )
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("writing the output failed: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The attribute paths that really change between `before` and `after`, honouring
+//! `after_unknown` and the sensitive masks. No sensitive value leaves this module.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use ward_model::{AttrChange, AttrPath, PathStep, Shown};
+
+/// A mask (`after_unknown`, `before_sensitive`, `after_sensitive`) at one point of the value.
+#[derive(Clone, Copy)]
+pub(crate) enum Mask<'a> {
+    /// Nothing below is marked.
+    Clear,
+    /// Everything below is marked (`true`).
+    All,
+    /// Some parts below may be marked.
+    Part(&'a Value),
+}
+
+impl<'a> Mask<'a> {
+    /// The mask as the plan writes it (absent, `false`, `true`, or an object/array of marks).
+    pub(crate) fn of(v: Option<&'a Value>) -> Mask<'a> {
+        match v {
+            Some(Value::Bool(true)) => Mask::All,
+            Some(v @ (Value::Object(_) | Value::Array(_))) => Mask::Part(v),
+            _ => Mask::Clear,
+        }
+    }
+
+    fn key(self, k: &str) -> Mask<'a> {
+        match self {
+            Mask::All => Mask::All,
+            Mask::Part(Value::Object(m)) => Mask::of(m.get(k)),
+            _ => Mask::Clear,
+        }
+    }
+
+    fn index(self, i: usize) -> Mask<'a> {
+        match self {
+            Mask::All => Mask::All,
+            Mask::Part(Value::Array(a)) => Mask::of(a.get(i)),
+            _ => Mask::Clear,
+        }
+    }
+
+    /// True when anything at or below this point is marked.
+    pub(crate) fn any(self) -> bool {
+        match self {
+            Mask::Clear => false,
+            Mask::All => true,
+            Mask::Part(v) => contains_true(v),
+        }
+    }
+}
+
+/// True when `true` appears anywhere in a mask.
+pub(crate) fn contains_true(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Array(a) => a.iter().any(contains_true),
+        Value::Object(m) => m.values().any(contains_true),
+        _ => false,
+    }
+}
+
+/// One side of a change, as ward may show it.
+fn show(v: Option<&Value>, sensitive: Mask) -> Shown {
+    match v {
+        None | Some(Value::Null) => {
+            if matches!(sensitive, Mask::All) {
+                Shown::Sensitive
+            } else {
+                Shown::Absent
+            }
+        }
+        Some(_) if sensitive.any() => Shown::Sensitive,
+        Some(v) => Shown::Known(shorten(v)),
+    }
+}
+
+fn show_after(v: Option<&Value>, sensitive: Mask, unknown: Mask) -> Shown {
+    if sensitive.any() && (v.is_some_and(|v| !v.is_null()) || matches!(sensitive, Mask::All)) {
+        return Shown::Sensitive;
+    }
+    if unknown.any() {
+        return Shown::Unknown;
+    }
+    show(v, sensitive)
+}
+
+/// A copy of `v` with every string longer than [`Shown::MAX_STRING`] chars shortened and
+/// marked with a trailing `…`.
+pub(crate) fn shorten(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(shorten_str(s)),
+        Value::Array(a) => Value::Array(a.iter().map(shorten).collect()),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+fn shorten_str(s: &str) -> String {
+    match s.char_indices().nth(Shown::MAX_STRING) {
+        Some((cut, _)) => {
+            let mut out = String::with_capacity(cut + 3);
+            out.push_str(&s[..cut]);
+            out.push('…');
+            out
+        }
+        None => s.to_string(),
+    }
+}
+
+/// The masks and values of one change.
+pub(crate) struct Sides<'a> {
+    pub before: Option<&'a Value>,
+    pub after: Option<&'a Value>,
+    pub after_unknown: Mask<'a>,
+    pub before_sensitive: Mask<'a>,
+    pub after_sensitive: Mask<'a>,
+}
+
+/// Every path whose value changes, sorted.
+pub(crate) fn changed(sides: &Sides) -> Vec<AttrChange> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    walk(
+        &mut path,
+        sides.before,
+        sides.after,
+        sides.after_unknown,
+        sides.before_sensitive,
+        sides.after_sensitive,
+        &mut out,
+    );
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+fn non_null(v: Option<&Value>) -> Option<&Value> {
+    v.filter(|v| !v.is_null())
+}
+
+/// Depth is bounded by the JSON parser's recursion limit (128), so plain recursion is safe.
+fn walk(
+    path: &mut Vec<PathStep>,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    unknown: Mask,
+    bsens: Mask,
+    asens: Mask,
+    out: &mut Vec<AttrChange>,
+) {
+    let before = non_null(before);
+    let after = non_null(after);
+    let mut push = |path: &Vec<PathStep>, b: Shown, a: Shown| {
+        out.push(AttrChange {
+            path: AttrPath(path.clone()),
+            before: b,
+            after: a,
+        })
+    };
+
+    if matches!(unknown, Mask::All) {
+        let a = if matches!(asens, Mask::All) {
+            Shown::Sensitive
+        } else {
+            Shown::Unknown
+        };
+        push(path, show(before, bsens), a);
+        return;
+    }
+    if matches!(bsens, Mask::All) || matches!(asens, Mask::All) {
+        // A wholly sensitive value: compare, never descend (its shape is secret too).
+        if before != after || unknown.any() {
+            push(
+                path,
+                show(before, bsens),
+                show_after(after, asens, unknown),
+            );
+        }
+        return;
+    }
+    match (before, after) {
+        (Some(Value::Object(b)), Some(Value::Object(a))) => {
+            let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+            for k in keys {
+                path.push(PathStep::Key(k.clone()));
+                walk(
+                    path,
+                    b.get(k.as_str()),
+                    a.get(k.as_str()),
+                    unknown.key(k),
+                    bsens.key(k),
+                    asens.key(k),
+                    out,
+                );
+                path.pop();
+            }
+        }
+        (Some(Value::Array(b)), Some(Value::Array(a))) if b.len() == a.len() => {
+            for (i, (bv, av)) in b.iter().zip(a.iter()).enumerate() {
+                path.push(PathStep::Index(i as u64));
+                walk(
+                    path,
+                    Some(bv),
+                    Some(av),
+                    unknown.index(i),
+                    bsens.index(i),
+                    asens.index(i),
+                    out,
+                );
+                path.pop();
+            }
+        }
+        _ => {
+            if before != after || unknown.any() {
+                push(
+                    path,
+                    show(before, bsens),
+                    show_after(after, asens, unknown),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(b: Value, a: Value, u: Value, bs: Value, as_: Value) -> Vec<(String, Shown, Shown)> {
+        changed(&Sides {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Mask::of(Some(&u)),
+            before_sensitive: Mask::of(Some(&bs)),
+            after_sensitive: Mask::of(Some(&as_)),
+        })
+        .into_iter()
+        .map(|c| (c.path.to_string(), c.before, c.after))
+        .collect()
+    }
+
+    #[test]
+    fn leaf_changes_unknowns_and_secrets() {
+        let got = run(
+            json!({"a": 1, "b": {"c": "x", "d": "same"}, "id": "i-1", "pw": "old", "l": [1, 2]}),
+            json!({"a": 2, "b": {"c": "y", "d": "same"}, "id": null, "pw": "new", "l": [1, 2, 3]}),
+            json!({"id": true}),
+            json!({"pw": true}),
+            json!({"pw": true}),
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("a".into(), Shown::Known(json!(1)), Shown::Known(json!(2))),
+                ("b.c".into(), Shown::Known(json!("x")), Shown::Known(json!("y"))),
+                ("id".into(), Shown::Known(json!("i-1")), Shown::Unknown),
+                ("l".into(), Shown::Known(json!([1, 2])), Shown::Known(json!([1, 2, 3]))),
+                ("pw".into(), Shown::Sensitive, Shown::Sensitive),
+            ]
+        );
+    }
+
+    #[test]
+    fn sensitive_subtree_is_not_descended_and_equal_secrets_are_no_change() {
+        let got = run(
+            json!({"tags": {"k": "SECRET1"}, "same": "S"}),
+            json!({"tags": {"k": "SECRET2", "n": "SECRET3"}, "same": "S"}),
+            json!({}),
+            json!({"tags": true, "same": true}),
+            json!({"tags": true, "same": true}),
+        );
+        assert_eq!(got, vec![("tags".into(), Shown::Sensitive, Shown::Sensitive)]);
+    }
+
+    #[test]
+    fn nested_secret_in_a_list_that_changes_length_hides_the_whole_side() {
+        let got = run(
+            json!({"l": [{"p": "SECRET"}]}),
+            json!({"l": [{"p": "SECRET"}, {"p": "x"}]}),
+            json!({}),
+            json!({"l": [{"p": true}]}),
+            json!({"l": [{"p": true}, {}]}),
+        );
+        assert_eq!(got, vec![("l".into(), Shown::Sensitive, Shown::Sensitive)]);
+    }
+
+    #[test]
+    fn long_strings_are_shortened() {
+        let long = "x".repeat(500);
+        let got = run(json!({"s": "a"}), json!({"s": long}), json!({}), json!({}), json!({}));
+        let Shown::Known(Value::String(s)) = &got[0].2 else {
+            panic!("not a string: {got:?}")
+        };
+        assert_eq!(s.chars().count(), Shown::MAX_STRING + 1);
+        assert!(s.ends_with('…'));
+    }
+
+    #[test]
+    fn absent_masks_and_null_versus_missing() {
+        let b = json!({"a": null});
+        let a = json!({"b": null});
+        let got = changed(&Sides {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Mask::of(None),
+            before_sensitive: Mask::of(None),
+            after_sensitive: Mask::of(None),
+        });
+        assert!(got.is_empty());
+    }
+}

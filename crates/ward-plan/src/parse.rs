@@ -1,0 +1,855 @@
+//! The streaming parse of `show -json` output: one pass, keeping only what the model needs.
+//!
+//! The top-level object is visited key by key. `resource_changes` and `resource_drift` are read
+//! one entry at a time and reduced to [`ResourceChange`] at once; `configuration` and
+//! `prior_state` are walked for resource types only; everything else (`planned_values`,
+//! `variables`, `relevant_attributes`, `checks`, unknown keys...) is skipped without being
+//! stored. Memory is bounded by the largest single entry plus the model itself.
+
+use crate::diff::{self, Mask, Sides};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use ward_model::{
+    Action, AttrPath, Importing, InstanceKey, Mode, OutputChange, PathStep, ResourceChange,
+    TypeRef,
+};
+
+/// A problem found in plan-shaped JSON, turned into a [`crate::PlanError`] by the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Semantic {
+    UiLog,
+    UnsupportedFormatVersion(String),
+    UnknownAction { address: String, actions: Vec<String> },
+    UnknownMode { address: String, mode: String },
+    Malformed(String),
+    NotAnObject(&'static str),
+}
+
+/// Everything collected from the top-level object.
+#[derive(Default)]
+pub(crate) struct Acc {
+    pub format_version: Option<String>,
+    pub plan_format_version: Option<String>,
+    pub terraform_version: Option<String>,
+    pub changes: Vec<ResourceChange>,
+    pub drift: Vec<ResourceChange>,
+    pub outputs: Vec<OutputChange>,
+    pub configured: BTreeSet<TypeRef>,
+    pub state_types: BTreeSet<TypeRef>,
+    pub errored: bool,
+    pub complete: Option<bool>,
+    /// Top-level keys seen that tell what kind of document this is.
+    pub keys: BTreeSet<&'static str>,
+    /// `registry.opentofu.org` seen in a provider address.
+    pub opentofu_host: bool,
+    /// `registry.terraform.io` seen in a provider address.
+    pub terraform_host: bool,
+    /// The first semantic problem; parsing stops at once when `stop` is set.
+    pub problem: Option<Semantic>,
+    pub stop: bool,
+}
+
+/// Marker message for an error raised only to stop the parser; the real problem is in
+/// [`Acc::problem`].
+pub(crate) const STOP: &str = "ward: stop reading";
+
+const MARKER_KEYS: &[&str] = &[
+    "format_version",
+    "plan_format_version",
+    "resource_changes",
+    "resource_drift",
+    "planned_values",
+    "prior_state",
+    "configuration",
+    "output_changes",
+    "values",
+    "lineage",
+    "serial",
+    "version",
+    "resources",
+    "modules",
+    "encrypted_data",
+    "encryption_version",
+    "provider_schemas",
+    "applyable",
+    "complete",
+    "errored",
+    "terraform_version",
+];
+
+/// Parses a `MAJOR.MINOR` version. `None` for anything else.
+pub(crate) fn parse_version(s: &str) -> Option<(u64, u64)> {
+    let (maj, min) = s.split_once('.')?;
+    let ok = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    if !ok(maj) || !ok(min) {
+        return None;
+    }
+    Some((maj.parse().ok()?, min.parse().ok()?))
+}
+
+/// The format majors ward reads.
+pub(crate) fn supported_major(major: u64) -> bool {
+    major == 0 || major == 1
+}
+
+/// The top-level document.
+pub(crate) struct Top<'a>(pub &'a mut Acc);
+
+impl<'de> DeserializeSeed<'de> for Top<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Top<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object (terraform show -json output)")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        // `apply.json`-style arrays of UI messages.
+        let first: Option<Value> = seq.next_element()?;
+        let ui = match first {
+            Some(Value::Object(m)) => m.contains_key("@level") || m.contains_key("@message"),
+            _ => false,
+        };
+        self.0.problem = Some(if ui {
+            Semantic::UiLog
+        } else {
+            Semantic::NotAnObject("an array")
+        });
+        self.0.stop = true;
+        Err(de::Error::custom(STOP))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.not_object("a string")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.not_object("a boolean")
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.not_object("a number")
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.not_object("a number")
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.not_object("a number")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.not_object("null")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let acc = self.0;
+        while let Some(key) = map.next_key::<String>()? {
+            if let Some(k) = MARKER_KEYS.iter().find(|k| **k == key) {
+                acc.keys.insert(k);
+            }
+            match key.as_str() {
+                "@level" | "@message" | "@module" | "@timestamp" => {
+                    acc.problem = Some(Semantic::UiLog);
+                    acc.stop = true;
+                    return Err(de::Error::custom(STOP));
+                }
+                "format_version" | "plan_format_version" => {
+                    let v: Value = map.next_value()?;
+                    let s = match v {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    match parse_version(&s) {
+                        Some((major, _)) if supported_major(major) => {}
+                        _ => {
+                            acc.problem = Some(Semantic::UnsupportedFormatVersion(s));
+                            acc.stop = true;
+                            return Err(de::Error::custom(STOP));
+                        }
+                    }
+                    if key == "format_version" {
+                        acc.format_version = Some(s);
+                    } else {
+                        acc.plan_format_version = Some(s);
+                    }
+                }
+                "terraform_version" => {
+                    acc.terraform_version = map.next_value::<Option<String>>()?;
+                }
+                "errored" => acc.errored = map.next_value::<Option<bool>>()?.unwrap_or(false),
+                "complete" => acc.complete = map.next_value::<Option<bool>>()?,
+                "resource_changes" => map.next_value_seed(Changes { acc, drift: false })?,
+                "resource_drift" => map.next_value_seed(Changes { acc, drift: true })?,
+                "output_changes" => {
+                    let outs: Option<BTreeMap<String, RawOutput>> = map.next_value()?;
+                    for (name, o) in outs.unwrap_or_default() {
+                        match Action::from_actions(&o.actions) {
+                            Some(action) => acc.outputs.push(OutputChange {
+                                name,
+                                action,
+                                sensitive: o.before_sensitive.as_ref().is_some_and(diff::contains_true)
+                                    || o.after_sensitive.as_ref().is_some_and(diff::contains_true),
+                            }),
+                            None => {
+                                if acc.problem.is_none() {
+                                    acc.problem = Some(Semantic::UnknownAction {
+                                        address: format!("output.{name}"),
+                                        actions: o.actions,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+                "configuration" => map.next_value_seed(Opt(ConfigDoc { acc }))?,
+                "prior_state" => map.next_value_seed(Opt(StateDoc { acc }))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Top<'_> {
+    fn not_object<E: de::Error>(self, what: &'static str) -> Result<(), E> {
+        self.0.problem = Some(Semantic::NotAnObject(what));
+        self.0.stop = true;
+        Err(E::custom(STOP))
+    }
+}
+
+/// `null` or the inner seed.
+struct Opt<S>(S);
+
+impl<'de, S: DeserializeSeed<'de, Value = ()>> DeserializeSeed<'de> for Opt<S> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de, Value = ()>> Visitor<'de> for Opt<S> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("null or a value")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0.deserialize(d)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// resource_changes / resource_drift
+
+struct Changes<'a> {
+    acc: &'a mut Acc,
+    drift: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Changes<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Changes<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of resource changes")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(raw) = seq.next_element::<RawChange>()? {
+            match reduce(raw, self.drift) {
+                Ok(rc) => {
+                    note_provider(self.acc, &rc.provider_name);
+                    if self.drift {
+                        self.acc.drift.push(rc);
+                    } else {
+                        self.acc.changes.push(rc);
+                    }
+                }
+                Err(problem) => {
+                    if self.acc.problem.is_none() {
+                        self.acc.problem = Some(problem);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn note_provider(acc: &mut Acc, provider: &str) {
+    if provider.contains("registry.opentofu.org/") {
+        acc.opentofu_host = true;
+    } else if provider.contains("registry.terraform.io/") {
+        acc.terraform_host = true;
+    }
+}
+
+#[derive(Deserialize)]
+struct RawChange {
+    address: String,
+    previous_address: Option<String>,
+    module_address: Option<String>,
+    mode: Option<String>,
+    #[serde(rename = "type")]
+    type_name: String,
+    name: String,
+    index: Option<Value>,
+    provider_name: Option<String>,
+    deposed: Option<String>,
+    action_reason: Option<String>,
+    change: RawInner,
+}
+
+#[derive(Deserialize)]
+struct RawInner {
+    actions: Vec<String>,
+    before: Option<Value>,
+    after: Option<Value>,
+    after_unknown: Option<Value>,
+    before_sensitive: Option<Value>,
+    after_sensitive: Option<Value>,
+    replace_paths: Option<Vec<Vec<Value>>>,
+    importing: Option<RawImporting>,
+}
+
+#[derive(Deserialize)]
+struct RawImporting {
+    id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawOutput {
+    actions: Vec<String>,
+    before_sensitive: Option<Value>,
+    after_sensitive: Option<Value>,
+}
+
+pub(crate) fn parse_mode(mode: &str) -> Option<Mode> {
+    match mode {
+        "managed" => Some(Mode::Managed),
+        "data" => Some(Mode::Data),
+        "ephemeral" => Some(Mode::Ephemeral),
+        _ => None,
+    }
+}
+
+/// The mode an address implies, for lookalike plans that omit `mode`.
+fn mode_from_address(address: &str) -> Mode {
+    // Skip `module.NAME[KEY].` prefixes: the resource part is what follows the last of them.
+    let mut rest = address;
+    while let Some(r) = rest.strip_prefix("module.") {
+        match r.find('.') {
+            Some(i) => rest = &r[i + 1..],
+            None => break,
+        }
+        // A bracketed key may itself hold dots; this is a best effort for lookalikes only.
+    }
+    if rest.starts_with("data.") {
+        Mode::Data
+    } else if rest.starts_with("ephemeral.") {
+        Mode::Ephemeral
+    } else {
+        Mode::Managed
+    }
+}
+
+fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
+    let RawChange {
+        address,
+        previous_address,
+        module_address,
+        mode,
+        type_name,
+        name,
+        index,
+        provider_name,
+        deposed,
+        action_reason,
+        change,
+    } = raw;
+    let action = Action::from_actions(&change.actions).ok_or_else(|| Semantic::UnknownAction {
+        address: address.clone(),
+        actions: change.actions.clone(),
+    })?;
+    let mode = match mode {
+        Some(m) => parse_mode(&m).ok_or_else(|| Semantic::UnknownMode {
+            address: address.clone(),
+            mode: m,
+        })?,
+        None => mode_from_address(&address),
+    };
+    let index = match index {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(InstanceKey::Str(s)),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(i) => Some(InstanceKey::Int(i)),
+            None => {
+                return Err(Semantic::Malformed(format!(
+                    "`{address}` has index {n}, which is neither an integer nor a string"
+                )))
+            }
+        },
+        Some(other) => {
+            return Err(Semantic::Malformed(format!(
+                "`{address}` has index {other}, which is neither an integer nor a string"
+            )))
+        }
+    };
+    let mut replace_paths = Vec::new();
+    for p in change.replace_paths.unwrap_or_default() {
+        let mut steps = Vec::with_capacity(p.len());
+        for s in p {
+            steps.push(match s {
+                Value::String(k) => PathStep::Key(k),
+                Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or(0)),
+                other => {
+                    return Err(Semantic::Malformed(format!(
+                        "`{address}` has a replace_paths step {other}, which is neither a key nor an index"
+                    )))
+                }
+            });
+        }
+        replace_paths.push(AttrPath(steps));
+    }
+    replace_paths.sort();
+    replace_paths.dedup();
+
+    // Per-attribute changes only where an existing object changes in place or is replaced:
+    // for a create or a delete the whole object is the change.
+    let wants_diff = drift
+        || matches!(
+            action,
+            Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst
+        );
+    let changed = if wants_diff {
+        diff::changed(&Sides {
+            before: change.before.as_ref(),
+            after: change.after.as_ref(),
+            after_unknown: Mask::of(change.after_unknown.as_ref()),
+            before_sensitive: Mask::of(change.before_sensitive.as_ref()),
+            after_sensitive: Mask::of(change.after_sensitive.as_ref()),
+        })
+    } else {
+        Vec::new()
+    };
+
+    Ok(ResourceChange {
+        address,
+        previous_address,
+        module_address,
+        mode,
+        type_name,
+        name,
+        index,
+        provider_name: provider_name.unwrap_or_default(),
+        deposed,
+        action,
+        action_reason,
+        replace_paths,
+        changed,
+        importing: change.importing.map(|i| Importing { id: i.id }),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// configuration: resource types (mode, type, provider) across all module calls
+
+/// Seen in `configuration`: (mode, type, provider_config_key), resolved once
+/// `provider_config` is known.
+type ConfigSeen = BTreeSet<(Mode, String, Option<String>)>;
+
+struct ConfigDoc<'a> {
+    acc: &'a mut Acc,
+}
+
+#[derive(Deserialize)]
+struct RawProviderConfig {
+    name: Option<String>,
+    full_name: Option<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for ConfigDoc<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ConfigDoc<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a configuration object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut providers: BTreeMap<String, RawProviderConfig> = BTreeMap::new();
+        let mut seen = ConfigSeen::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "provider_config" => {
+                    providers = map
+                        .next_value::<Option<BTreeMap<String, RawProviderConfig>>>()?
+                        .unwrap_or_default();
+                }
+                "root_module" => map.next_value_seed(Opt(ConfigModule { seen: &mut seen }))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        for p in providers.values() {
+            if let Some(f) = &p.full_name {
+                note_provider(self.acc, f);
+            }
+        }
+        for (mode, type_name, key) in seen {
+            let provider = key.map(|k| resolve_provider(&providers, &k));
+            self.acc.configured.insert(TypeRef {
+                mode,
+                type_name,
+                provider,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One configuration module: `resources` (mode, type, provider key) and `module_calls`
+/// (recursively; the depth is bounded by the JSON parser's recursion limit). Expressions and
+/// everything else are skipped.
+struct ConfigModule<'a> {
+    seen: &'a mut ConfigSeen,
+}
+
+impl<'de> DeserializeSeed<'de> for ConfigModule<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ConfigModule<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a configuration module object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "resources" => map.next_value_seed(Opt(ConfigResources {
+                    seen: &mut *self.seen,
+                }))?,
+                "module_calls" => map.next_value_seed(Opt(ModuleCalls {
+                    seen: &mut *self.seen,
+                }))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+struct RawConfigResource {
+    mode: Option<String>,
+    #[serde(rename = "type")]
+    type_name: Option<String>,
+    provider_config_key: Option<String>,
+}
+
+struct ConfigResources<'a> {
+    seen: &'a mut ConfigSeen,
+}
+
+impl<'de> DeserializeSeed<'de> for ConfigResources<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ConfigResources<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of configuration resources")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(r) = seq.next_element::<RawConfigResource>()? {
+            let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
+                continue;
+            };
+            if let Some(mode) = parse_mode(&mode) {
+                self.seen.insert((mode, type_name, r.provider_config_key));
+            }
+        }
+        Ok(())
+    }
+}
+
+struct ModuleCalls<'a> {
+    seen: &'a mut ConfigSeen,
+}
+
+impl<'de> DeserializeSeed<'de> for ModuleCalls<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ModuleCalls<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a module_calls object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value_seed(Opt(ModuleCall {
+                seen: &mut *self.seen,
+            }))?;
+        }
+        Ok(())
+    }
+}
+
+struct ModuleCall<'a> {
+    seen: &'a mut ConfigSeen,
+}
+
+impl<'de> DeserializeSeed<'de> for ModuleCall<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ModuleCall<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a module call object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "module" {
+                map.next_value_seed(Opt(ConfigModule {
+                    seen: &mut *self.seen,
+                }))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `provider_config_key` → the provider's full address when `provider_config` gives it, else
+/// its local name (`module.x:aws.east` → `aws`).
+fn resolve_provider(providers: &BTreeMap<String, RawProviderConfig>, key: &str) -> String {
+    if let Some(p) = providers.get(key) {
+        if let Some(f) = &p.full_name {
+            return f.clone();
+        }
+        if let Some(n) = &p.name {
+            return n.clone();
+        }
+    }
+    let local = key.rsplit(':').next().unwrap_or(key);
+    local.split('.').next().unwrap_or(local).to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// prior_state: resource types across root_module and child_modules, values skipped
+
+struct StateDoc<'a> {
+    acc: &'a mut Acc,
+}
+
+impl<'de> DeserializeSeed<'de> for StateDoc<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateDoc<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a prior_state object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "values" {
+                map.next_value_seed(Opt(StateValues { acc: self.acc }))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct StateValues<'a> {
+    acc: &'a mut Acc,
+}
+
+impl<'de> DeserializeSeed<'de> for StateValues<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateValues<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a prior_state.values object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "root_module" {
+                map.next_value_seed(Opt(StateModule {
+                    acc: &mut *self.acc,
+                }))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One state module: `resources` (types only) and `child_modules` (recursively; the depth is
+/// bounded by the JSON parser's recursion limit).
+struct StateModule<'a> {
+    acc: &'a mut Acc,
+}
+
+impl<'de> DeserializeSeed<'de> for StateModule<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateModule<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a state module object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "resources" => map.next_value_seed(Opt(StateResources {
+                    acc: &mut *self.acc,
+                }))?,
+                "child_modules" => map.next_value_seed(Opt(StateChildren {
+                    acc: &mut *self.acc,
+                }))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+struct StateChildren<'a> {
+    acc: &'a mut Acc,
+}
+
+impl<'de> DeserializeSeed<'de> for StateChildren<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateChildren<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of child modules")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq
+            .next_element_seed(StateModule {
+                acc: &mut *self.acc,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+}
+
+struct StateResources<'a> {
+    acc: &'a mut Acc,
+}
+
+#[derive(Deserialize)]
+struct RawStateResource {
+    mode: Option<String>,
+    #[serde(rename = "type")]
+    type_name: Option<String>,
+    provider_name: Option<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for StateResources<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateResources<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of state resources")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(r) = seq.next_element::<RawStateResource>()? {
+            let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
+                continue;
+            };
+            let Some(mode) = parse_mode(&mode) else {
+                continue;
+            };
+            if let Some(p) = &r.provider_name {
+                note_provider(self.acc, p);
+            }
+            self.acc.state_types.insert(TypeRef {
+                mode,
+                type_name,
+                provider: r.provider_name,
+            });
+        }
+        Ok(())
+    }
+}

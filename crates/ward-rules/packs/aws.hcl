@@ -1,0 +1,1242 @@
+# ward built-in pack: hashicorp/aws.
+#
+# What a change to an AWS resource costs, beyond what the plan says. Replacement is taken from
+# the plan (the provider marks ForceNew attributes); this pack adds what the plan does not say:
+# which in-place updates stop, reboot or fail over, which objects hold data, what is identity.
+#
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against crates/ward-rules/schemas/aws.json
+# (extracted from the CDK for Terraform package @cdktf/provider-aws 21.22.1, generated from the
+# provider's `providers schema -json`; see scripts/extract-schemas) and, when WARD_CORPUS is set,
+# the aws schemas in the corpus.
+
+pack {
+  name     = "aws"
+  version  = "2026.11.0"
+  provider = "hashicorp/aws"
+  schema   = "checked"
+}
+
+# ---------------------------------------------------------------- compute and EBS
+
+resource "aws_instance" {
+  summary    = "An EC2 virtual machine."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/instance"
+  rationale  = "Instance type and user data changes stop and start the instance; an AMI or subnet change replaces it, and replacement deletes the root volume (delete_on_termination defaults to true) and any instance store."
+  holds_data = true
+  identity   = ["id", "arn", "private_ip", "public_ip", "private_dns", "public_dns", "primary_network_interface_id", "ipv6_addresses"]
+  free       = ["tags", "tags_all", "volume_tags"]
+
+  attribute "instance_type" {
+    impact = "interrupt"
+    why    = "The provider stops the instance, changes its type and starts it again."
+  }
+  attribute "user_data" {
+    impact = "interrupt"
+    why    = "The provider stops and starts the instance to change user data (replaced instead when user_data_replace_on_change is true)."
+  }
+  attribute "user_data_base64" {
+    impact = "interrupt"
+    why    = "The provider stops and starts the instance to change user data (replaced instead when user_data_replace_on_change is true)."
+  }
+  attribute "ami" {
+    impact = "replace"
+    why    = "A new AMI means a new instance: new id and private IP, root volume recreated."
+  }
+  attribute "root_block_device.volume_size" {
+    impact = "in-place"
+    why    = "The root EBS volume is modified online; the file system must still be grown inside the guest."
+  }
+}
+
+resource "aws_launch_template" {
+  summary    = "An EC2 launch template."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/launch_template"
+  rationale  = "Changes publish a new template version; running instances are untouched until an Auto Scaling group or instance launches from it."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_autoscaling_group" {
+  summary    = "An EC2 Auto Scaling group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/autoscaling_group"
+  rationale  = "Size and template changes apply in place; instances are replaced only by scaling or an instance refresh. Deleting the group terminates its instances."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tag"]
+
+  attribute "instance_refresh" {
+    impact = "interrupt"
+    why    = "With an instance_refresh block, a launch template change replaces running instances in a rolling refresh."
+  }
+}
+
+resource "aws_ebs_volume" {
+  summary    = "An EBS block storage volume."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ebs_volume"
+  rationale  = "The volume holds data: destroying or replacing it loses it. Size, type, IOPS and throughput are modified online."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+
+  attribute "size" {
+    impact = "in-place"
+    why    = "Elastic Volumes grows the volume online; the file system must still be grown inside the guest."
+  }
+}
+
+resource "aws_volume_attachment" {
+  summary    = "The attachment of an EBS volume to an instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/volume_attachment"
+  rationale  = "Deleting or replacing it detaches the volume from the running instance; the volume and its data remain."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_ebs_snapshot" {
+  summary    = "A point-in-time snapshot of an EBS volume."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ebs_snapshot"
+  rationale  = "A snapshot is a copy of data: deleting it removes that restore point."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_key_pair" {
+  summary    = "An EC2 key pair (public key)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/key_pair"
+  rationale  = "Running instances keep the key they launched with; replacement only affects new launches."
+  holds_data = false
+  identity   = ["id", "arn", "key_pair_id", "fingerprint"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_eip" {
+  summary    = "An Elastic IP address."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eip"
+  rationale  = "Replacement releases the address: the new one has a different public IP, which breaks DNS records and allow-lists that name it."
+  holds_data = false
+  identity   = ["id", "allocation_id", "public_ip", "public_dns", "private_ip"]
+  free       = ["tags", "tags_all"]
+
+  attribute "instance" {
+    impact = "interrupt"
+    why    = "Moving the address re-associates it: traffic to the IP stops reaching the old target."
+  }
+  attribute "network_interface" {
+    impact = "interrupt"
+    why    = "Moving the address re-associates it: traffic to the IP stops reaching the old target."
+  }
+}
+
+resource "aws_eip_association" {
+  summary    = "The association of an Elastic IP with an instance or network interface."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eip_association"
+  rationale  = "Deleting or replacing it disassociates the public IP: traffic to that address stops until it is re-associated."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_network_interface" {
+  summary    = "An elastic network interface."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/network_interface"
+  rationale  = "Replacement gives a new MAC address and private IPs (unless set explicitly)."
+  holds_data = false
+  identity   = ["id", "arn", "mac_address", "private_ip", "private_ips", "private_dns_name"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+# ---------------------------------------------------------------- VPC and networking
+
+resource "aws_vpc" {
+  summary    = "A virtual private cloud."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc"
+  rationale  = "Replacing a VPC (e.g. a new cidr_block) means replacing everything in it."
+  holds_data = false
+  identity   = ["id", "arn", "cidr_block", "default_security_group_id", "main_route_table_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_subnet" {
+  summary    = "A VPC subnet."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/subnet"
+  rationale  = "Replacement requires everything in the subnet to be removed first; new subnet id."
+  holds_data = false
+  identity   = ["id", "arn", "cidr_block"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_security_group" {
+  summary    = "A VPC security group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/security_group"
+  rationale  = "Inline rule changes revoke and re-authorize rules in place; the name and description force replacement (which must detach it from every interface first)."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+
+  attribute "ingress" {
+    impact = "in-place"
+    why    = "Rules are revoked and authorized in place; changed rules may briefly drop matching traffic."
+  }
+  attribute "egress" {
+    impact = "in-place"
+    why    = "Rules are revoked and authorized in place; changed rules may briefly drop matching traffic."
+  }
+}
+
+resource "aws_security_group_rule" {
+  summary    = "One rule of a security group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/security_group_rule"
+  rationale  = "Any change replaces the rule: it is revoked, then authorized again, and matching traffic is dropped in between."
+  holds_data = false
+  identity   = ["id", "security_group_rule_id"]
+}
+
+resource "aws_vpc_security_group_ingress_rule" {
+  summary    = "One ingress rule of a security group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_security_group_ingress_rule"
+  rationale  = "Rule changes apply in place; deleting the rule stops the traffic it allowed."
+  holds_data = false
+  identity   = ["id", "arn", "security_group_rule_id"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_vpc_security_group_egress_rule" {
+  summary    = "One egress rule of a security group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_security_group_egress_rule"
+  rationale  = "Rule changes apply in place; deleting the rule stops the traffic it allowed."
+  holds_data = false
+  identity   = ["id", "arn", "security_group_rule_id"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_route_table" {
+  summary    = "A VPC route table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route_table"
+  rationale  = "Inline route changes apply in place; a changed route redirects traffic immediately."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_route" {
+  summary    = "One route in a route table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route"
+  rationale  = "Changing the target re-points traffic in place; replacing or deleting the route drops traffic for that destination until it exists again."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_route_table_association" {
+  summary    = "The association of a subnet or gateway with a route table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route_table_association"
+  rationale  = "Changing the route table re-associates in place; deleting it falls back to the main route table."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_internet_gateway" {
+  summary    = "A VPC internet gateway."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/internet_gateway"
+  rationale  = "Deleting or replacing it cuts the VPC's internet access until the new gateway and its routes exist."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_nat_gateway" {
+  summary    = "A VPC NAT gateway."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/nat_gateway"
+  rationale  = "Replacement cuts outbound traffic from private subnets and, without a fixed Elastic IP, changes the egress address."
+  holds_data = false
+  identity   = ["id", "public_ip", "private_ip", "network_interface_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_vpc_endpoint" {
+  summary    = "A VPC endpoint (gateway or interface)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_endpoint"
+  rationale  = "Policy, route table, subnet and security group changes apply in place; replacement gives new endpoint DNS names."
+  holds_data = false
+  identity   = ["id", "arn", "dns_entry", "network_interface_ids"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_network_acl" {
+  summary    = "A VPC network ACL."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/network_acl"
+  rationale  = "Inline rule changes apply in place and take effect at once for every associated subnet."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_network_acl_rule" {
+  summary    = "One rule of a network ACL."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/network_acl_rule"
+  rationale  = "Any change replaces the rule; traffic it allowed is denied in between."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_vpc_peering_connection" {
+  summary    = "A VPC peering connection."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_peering_connection"
+  rationale  = "Replacement tears down the peering: traffic between the VPCs stops until the new one is accepted and routed."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_flow_log" {
+  summary    = "A VPC flow log."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/flow_log"
+  rationale  = "Configuration only; delivered logs stay in their destination."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+# ---------------------------------------------------------------- load balancing
+
+resource "aws_lb" {
+  summary    = "An Application, Network or Gateway Load Balancer."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb"
+  rationale  = "Settings change in place; replacement gives a new DNS name, which breaks CNAMEs and clients that name the old one."
+  holds_data = false
+  identity   = ["id", "arn", "arn_suffix", "dns_name", "zone_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_alb" {
+  summary    = "An Application Load Balancer (alias of aws_lb)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb"
+  rationale  = "Settings change in place; replacement gives a new DNS name, which breaks CNAMEs and clients that name the old one."
+  holds_data = false
+  identity   = ["id", "arn", "arn_suffix", "dns_name", "zone_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_lb_listener" {
+  summary    = "A load balancer listener."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_listener"
+  rationale  = "Port, protocol, certificate and action changes apply in place; deleting it stops traffic on that port."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_lb_listener_rule" {
+  summary    = "A load balancer listener rule."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_listener_rule"
+  rationale  = "Conditions and actions change in place and re-route matching requests immediately."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_lb_target_group" {
+  summary    = "A load balancer target group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_target_group"
+  rationale  = "Health check and attribute changes apply in place; port, protocol or VPC changes replace it, which must detach it from listeners and re-register targets."
+  holds_data = false
+  identity   = ["id", "arn", "arn_suffix"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_lb_target_group_attachment" {
+  summary    = "The registration of one target in a target group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_target_group_attachment"
+  rationale  = "Deleting or replacing it deregisters the target: it stops receiving traffic after connection draining."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_elb" {
+  summary    = "A Classic Load Balancer."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elb"
+  rationale  = "Listener and health check changes apply in place; replacement gives a new DNS name."
+  holds_data = false
+  identity   = ["id", "arn", "dns_name", "zone_id"]
+  free       = ["tags", "tags_all"]
+}
+
+# ---------------------------------------------------------------- databases
+
+resource "aws_db_instance" {
+  summary    = "An RDS database instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_instance"
+  rationale  = "Class, engine version and some storage changes cause an outage (a reboot, or a Multi-AZ failover), applied at once with apply_immediately = true or else in the next maintenance window; replacement or deletion loses the database unless a final snapshot is taken."
+  holds_data = true
+  identity   = ["id", "arn", "address", "endpoint", "resource_id", "hosted_zone_id", "identifier"]
+  free       = ["tags", "tags_all"]
+
+  attribute "instance_class" {
+    impact = "interrupt"
+    why    = "Changing the class restarts the database (a failover on Multi-AZ); with apply_immediately = false it happens in the next maintenance window."
+  }
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "An engine upgrade takes the database offline while it runs (major versions need allow_major_version_upgrade); deferred to the maintenance window unless apply_immediately."
+  }
+  attribute "allocated_storage" {
+    impact = "in-place"
+    why    = "Storage scaling usually runs online but degrades performance while it optimizes; it cannot be repeated for six hours, and is deferred unless apply_immediately."
+  }
+  attribute "storage_type" {
+    impact = "interrupt"
+    why    = "Some storage type changes (e.g. from magnetic) cause an outage; deferred unless apply_immediately."
+  }
+  attribute "backup_retention_period" {
+    impact = "interrupt"
+    why    = "Turning automated backups on or off (0 to non-zero and back) causes a brief outage."
+  }
+  attribute "parameter_group_name" {
+    impact = "in-place"
+    why    = "The new parameter group is attached in place; static parameters only take effect at the next reboot, which the provider does not do."
+  }
+  attribute "multi_az" {
+    impact = "in-place"
+    why    = "Converting to or from Multi-AZ runs without downtime but with degraded performance while the standby syncs."
+  }
+}
+
+resource "aws_rds_cluster" {
+  summary    = "An Aurora (or Multi-AZ DB) cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/rds_cluster"
+  rationale  = "The cluster volume holds the data: replacement or deletion loses it unless a final snapshot is taken; engine upgrades take the cluster offline."
+  holds_data = true
+  identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id", "cluster_identifier"]
+  free       = ["tags", "tags_all"]
+
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "Upgrading the engine restarts every instance in the cluster; deferred to the maintenance window unless apply_immediately."
+  }
+  attribute "db_cluster_instance_class" {
+    impact = "interrupt"
+    why    = "Changing the class of a Multi-AZ DB cluster restarts its instances."
+  }
+}
+
+resource "aws_rds_cluster_instance" {
+  summary    = "An instance of an Aurora cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/rds_cluster_instance"
+  rationale  = "Data lives in the cluster volume, not the instance; a class change restarts the instance and, for the writer, fails over."
+  holds_data = false
+  identity   = ["id", "arn", "endpoint", "dbi_resource_id", "identifier"]
+  free       = ["tags", "tags_all"]
+
+  attribute "instance_class" {
+    impact = "interrupt"
+    why    = "The instance restarts with the new class (a failover when it is the writer); deferred unless apply_immediately."
+  }
+}
+
+resource "aws_db_subnet_group" {
+  summary    = "An RDS DB subnet group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_subnet_group"
+  rationale  = "Subnet changes apply in place; it cannot be replaced while a database uses it."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_db_parameter_group" {
+  summary    = "An RDS DB parameter group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_parameter_group"
+  rationale  = "Parameter changes apply in place: dynamic ones at once, static ones at each database's next reboot."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_rds_cluster_parameter_group" {
+  summary    = "An RDS DB cluster parameter group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/rds_cluster_parameter_group"
+  rationale  = "Parameter changes apply in place: dynamic ones at once, static ones at the next reboot of each instance."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_db_option_group" {
+  summary    = "An RDS option group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_option_group"
+  rationale  = "Option changes apply in place; some options restart the database, deferred unless apply_immediately."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_dynamodb_table" {
+  summary    = "A DynamoDB table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table"
+  rationale  = "The table holds data: replacement (e.g. a new hash_key) or deletion loses every item. Capacity, billing mode and index changes apply online."
+  holds_data = true
+  identity   = ["id", "arn", "name", "stream_arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_elasticache_cluster" {
+  summary    = "An ElastiCache cluster (Memcached, or a single Redis/Valkey node)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticache_cluster"
+  rationale  = "Node type and engine version changes restart nodes (cached data may be lost); replacement loses all cached data."
+  holds_data = true
+  identity   = ["id", "arn", "cache_nodes", "cluster_address", "configuration_endpoint"]
+  free       = ["tags", "tags_all"]
+
+  attribute "node_type" {
+    impact = "interrupt"
+    why    = "Scaling the node type restarts the nodes; deferred to the maintenance window unless apply_immediately."
+  }
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "An engine upgrade restarts the nodes; deferred to the maintenance window unless apply_immediately."
+  }
+  attribute "num_cache_nodes" {
+    impact = "in-place"
+    why    = "Nodes are added or removed; removed Memcached nodes lose their share of the cache."
+  }
+}
+
+resource "aws_elasticache_replication_group" {
+  summary    = "An ElastiCache Redis/Valkey replication group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticache_replication_group"
+  rationale  = "Node type and engine version changes are rolling and fail over the primary; replacement loses the data set."
+  holds_data = true
+  identity   = ["id", "arn", "primary_endpoint_address", "reader_endpoint_address", "configuration_endpoint_address", "member_clusters"]
+  free       = ["tags", "tags_all", "description"]
+
+  attribute "node_type" {
+    impact = "interrupt"
+    why    = "Scaling replaces nodes one by one and fails over the primary; deferred unless apply_immediately."
+  }
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "An engine upgrade restarts nodes and fails over the primary; deferred unless apply_immediately."
+  }
+}
+
+resource "aws_elasticache_subnet_group" {
+  summary    = "An ElastiCache subnet group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticache_subnet_group"
+  rationale  = "Subnet changes apply in place; it cannot be replaced while a cache uses it."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_elasticache_parameter_group" {
+  summary    = "An ElastiCache parameter group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticache_parameter_group"
+  rationale  = "Parameter changes apply in place; some take effect only after the nodes reboot."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_elasticsearch_domain" {
+  summary    = "An Amazon OpenSearch Service domain (legacy Elasticsearch resource)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticsearch_domain"
+  rationale  = "Cluster, version and storage changes run a blue/green deployment (performance drops while shards move); replacement or deletion loses the indices."
+  holds_data = true
+  identity   = ["id", "arn", "domain_id", "endpoint"]
+  free       = ["tags", "tags_all"]
+
+  attribute "elasticsearch_version" {
+    impact = "interrupt"
+    why    = "A version upgrade runs a blue/green deployment and restarts the domain's nodes."
+  }
+  attribute "cluster_config" {
+    impact = "in-place"
+    why    = "Cluster changes run a blue/green deployment: nodes are replaced and shards migrate while the domain stays up."
+  }
+}
+
+resource "aws_elasticsearch_domain_policy" {
+  summary    = "The access policy of an Elasticsearch domain."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticsearch_domain_policy"
+  rationale  = "The policy changes in place and immediately changes who may reach the domain."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_opensearch_domain" {
+  summary    = "An Amazon OpenSearch Service domain."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/opensearch_domain"
+  rationale  = "Cluster, version and storage changes run a blue/green deployment; replacement or deletion loses the indices."
+  holds_data = true
+  identity   = ["id", "arn", "domain_id", "endpoint"]
+  free       = ["tags", "tags_all"]
+
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "A version upgrade runs a blue/green deployment and restarts the domain's nodes."
+  }
+}
+
+resource "aws_neptune_cluster" {
+  summary    = "A Neptune graph database cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/neptune_cluster"
+  rationale  = "The cluster volume holds the graph: replacement or deletion loses it unless a final snapshot is taken."
+  holds_data = true
+  identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id"]
+  free       = ["tags", "tags_all"]
+
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "An engine upgrade restarts the cluster's instances; deferred unless apply_immediately."
+  }
+}
+
+resource "aws_neptune_cluster_instance" {
+  summary    = "An instance of a Neptune cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/neptune_cluster_instance"
+  rationale  = "Data lives in the cluster volume; a class change restarts the instance (a failover for the writer)."
+  holds_data = false
+  identity   = ["id", "arn", "address", "endpoint", "dbi_resource_id"]
+  free       = ["tags", "tags_all"]
+
+  attribute "instance_class" {
+    impact = "interrupt"
+    why    = "The instance restarts with the new class; deferred unless apply_immediately."
+  }
+}
+
+resource "aws_neptune_cluster_snapshot" {
+  summary    = "A manual snapshot of a Neptune cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/neptune_cluster_snapshot"
+  rationale  = "A snapshot is a copy of data: deleting it removes that restore point."
+  holds_data = true
+  identity   = ["id", "db_cluster_snapshot_arn"]
+}
+
+# ---------------------------------------------------------------- storage
+
+resource "aws_s3_bucket" {
+  summary    = "An S3 bucket."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket"
+  rationale  = "The bucket holds objects: deleting it (possible when empty, or with force_destroy) loses them; a new name means a new, empty bucket."
+  holds_data = true
+  identity   = ["id", "arn", "bucket", "bucket_domain_name", "bucket_regional_domain_name", "hosted_zone_id"]
+  free       = ["tags", "tags_all"]
+
+  attribute "force_destroy" {
+    impact = "free"
+    why    = "Only changes what a later destroy may do; nothing in AWS changes."
+  }
+}
+
+resource "aws_s3_object" {
+  summary    = "An object in an S3 bucket."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_object"
+  rationale  = "The object is data: replacing or deleting it overwrites or removes the stored content (kept as a noncurrent version only when versioning is on)."
+  holds_data = true
+  identity   = ["id", "etag", "version_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_s3_bucket_object" {
+  summary    = "An object in an S3 bucket (deprecated form of aws_s3_object)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_object"
+  rationale  = "The object is data: replacing or deleting it overwrites or removes the stored content (kept as a noncurrent version only when versioning is on)."
+  holds_data = true
+  identity   = ["id", "etag", "version_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_s3_bucket_policy" {
+  summary    = "An S3 bucket policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_policy"
+  rationale  = "The policy changes in place and immediately changes who may read or write the bucket."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_public_access_block" {
+  summary    = "An S3 bucket's Block Public Access settings."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_public_access_block"
+  rationale  = "Changes apply in place; turning a block off can expose the bucket publicly."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_server_side_encryption_configuration" {
+  summary    = "An S3 bucket's default encryption."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_server_side_encryption_configuration"
+  rationale  = "Changes apply in place to new objects only; existing objects keep their encryption."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_versioning" {
+  summary    = "An S3 bucket's versioning state."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_versioning"
+  rationale  = "Changes apply in place; suspending versioning (including by deleting this resource) means later overwrites and deletes keep no prior version."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_lifecycle_configuration" {
+  summary    = "An S3 bucket's lifecycle rules."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_lifecycle_configuration"
+  rationale  = "Rules change in place; a new or shortened expiration rule deletes matching objects asynchronously."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_acl" {
+  summary    = "An S3 bucket ACL."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_acl"
+  rationale  = "The ACL changes in place and immediately changes access."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_ownership_controls" {
+  summary    = "An S3 bucket's object ownership setting."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_ownership_controls"
+  rationale  = "Changes apply in place; BucketOwnerEnforced disables ACLs."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_notification" {
+  summary    = "An S3 bucket's event notifications."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_notification"
+  rationale  = "The whole notification configuration is replaced in place; events are not delivered to removed targets."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_cors_configuration" {
+  summary    = "An S3 bucket's CORS rules."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_cors_configuration"
+  rationale  = "Rules change in place and immediately affect browsers calling the bucket."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_logging" {
+  summary    = "An S3 bucket's server access logging."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_logging"
+  rationale  = "Configuration only; delivered logs stay in the target bucket."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_s3_bucket_website_configuration" {
+  summary    = "An S3 bucket's static website hosting."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_website_configuration"
+  rationale  = "Changes apply in place; deleting it stops serving the website endpoint."
+  holds_data = false
+  identity   = ["id", "website_endpoint", "website_domain"]
+}
+
+resource "aws_s3_bucket_replication_configuration" {
+  summary    = "An S3 bucket's replication rules."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_replication_configuration"
+  rationale  = "Rules change in place; objects written while a rule is absent are not replicated."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_efs_file_system" {
+  summary    = "An EFS file system."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/efs_file_system"
+  rationale  = "The file system holds data: replacement or deletion loses it. Throughput and lifecycle changes apply online."
+  holds_data = true
+  identity   = ["id", "arn", "dns_name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_efs_mount_target" {
+  summary    = "An EFS mount target in a subnet."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/efs_mount_target"
+  rationale  = "Replacement gives a new IP address; clients that mounted through it lose the mount."
+  holds_data = false
+  identity   = ["id", "ip_address", "network_interface_id", "dns_name", "mount_target_dns_name"]
+}
+
+resource "aws_efs_access_point" {
+  summary    = "An EFS access point."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/efs_access_point"
+  rationale  = "Any settings change replaces it; clients mounting through the old access point id fail. The file data is not touched."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_ecr_repository" {
+  summary    = "An ECR container image repository."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_repository"
+  rationale  = "The repository holds images: deleting it (with force_delete) or replacing it loses them."
+  holds_data = true
+  identity   = ["id", "arn", "registry_id", "repository_url"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_ecr_lifecycle_policy" {
+  summary    = "An ECR lifecycle policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_lifecycle_policy"
+  rationale  = "The policy changes in place; a stricter policy expires matching images."
+  holds_data = false
+  identity   = ["id"]
+}
+
+# ---------------------------------------------------------------- containers
+
+resource "aws_eks_cluster" {
+  summary    = "An EKS Kubernetes control plane."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_cluster"
+  rationale  = "A version change upgrades the control plane in place (API servers are rolled); replacement or deletion loses every Kubernetes object stored in the cluster."
+  holds_data = true
+  identity   = ["id", "arn", "endpoint", "certificate_authority", "identity", "cluster_id"]
+  free       = ["tags", "tags_all"]
+
+  attribute "version" {
+    impact = "interrupt"
+    why    = "The control plane is upgraded in place, rolling its API servers; nodes are not upgraded and must follow."
+  }
+}
+
+resource "aws_eks_node_group" {
+  summary    = "An EKS managed node group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_node_group"
+  rationale  = "Version, AMI release and launch template changes replace the nodes in a rolling update (pods are evicted); scaling changes apply in place."
+  holds_data = false
+  identity   = ["id", "arn", "resources"]
+  free       = ["tags", "tags_all"]
+
+  attribute "version" {
+    impact = "interrupt"
+    why    = "Nodes are replaced in a rolling update; their pods are drained and rescheduled."
+  }
+  attribute "release_version" {
+    impact = "interrupt"
+    why    = "Nodes are replaced in a rolling update; their pods are drained and rescheduled."
+  }
+  attribute "launch_template" {
+    impact = "interrupt"
+    why    = "A new launch template version replaces the nodes in a rolling update."
+  }
+  attribute "scaling_config" {
+    impact = "in-place"
+    why    = "The Auto Scaling group is resized; scaling down drains and terminates nodes."
+  }
+}
+
+resource "aws_eks_addon" {
+  summary    = "An EKS add-on."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/eks_addon"
+  rationale  = "A version or configuration change updates the add-on's workloads in place (they roll)."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_ecs_cluster" {
+  summary    = "An ECS cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecs_cluster"
+  rationale  = "Settings change in place; it cannot be deleted while services run in it."
+  holds_data = false
+  identity   = ["id", "arn", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_ecs_service" {
+  summary    = "An ECS service."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecs_service"
+  rationale  = "A new task definition starts a rolling deployment in place; deleting or replacing the service stops its tasks."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+
+  attribute "task_definition" {
+    impact = "in-place"
+    why    = "A rolling deployment replaces the tasks within the deployment's minimum and maximum healthy percent."
+  }
+  attribute "desired_count" {
+    impact = "in-place"
+    why    = "Tasks are started or stopped to reach the new count."
+  }
+}
+
+resource "aws_ecs_task_definition" {
+  summary    = "An ECS task definition revision."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecs_task_definition"
+  rationale  = "Every change registers a new revision (the plan shows a replacement); the old revision is deregistered, and tasks already running on it keep running."
+  holds_data = false
+  identity   = ["id", "arn", "arn_without_revision", "revision"]
+  free       = ["tags", "tags_all"]
+  on_replace = "in-place"
+  on_delete  = "in-place"
+}
+
+# ---------------------------------------------------------------- identity and access
+
+resource "aws_iam_role" {
+  summary    = "An IAM role."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role"
+  rationale  = "Trust policy changes apply in place; replacement gives a new unique id, which breaks policies that named the old role's principal."
+  holds_data = false
+  identity   = ["id", "arn", "unique_id", "name"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_iam_policy" {
+  summary    = "A customer managed IAM policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_policy"
+  rationale  = "Document changes publish a new default version in place and change permissions at once."
+  holds_data = false
+  identity   = ["id", "arn", "policy_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_iam_role_policy" {
+  summary    = "An inline policy of an IAM role."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policy"
+  rationale  = "The policy changes in place and changes the role's permissions at once."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_role_policy_attachment" {
+  summary    = "The attachment of a managed policy to a role."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policy_attachment"
+  rationale  = "Deleting or replacing it removes the policy's permissions from the role until it is attached again."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_user" {
+  summary    = "An IAM user."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user"
+  rationale  = "Replacement gives a new unique id; the user's access keys and login profile go with the old user."
+  holds_data = false
+  identity   = ["id", "arn", "unique_id", "name"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_iam_user_policy" {
+  summary    = "An inline policy of an IAM user."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policy"
+  rationale  = "The policy changes in place and changes the user's permissions at once."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_user_policy_attachment" {
+  summary    = "The attachment of a managed policy to a user."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policy_attachment"
+  rationale  = "Deleting or replacing it removes the policy's permissions from the user until it is attached again."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_access_key" {
+  summary    = "An IAM access key."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_access_key"
+  rationale  = "Replacement creates a new key and deletes the old one: every client using the old secret fails until it gets the new one."
+  holds_data = false
+  identity   = ["id", "secret", "ses_smtp_password_v4"]
+}
+
+resource "aws_iam_instance_profile" {
+  summary    = "An IAM instance profile."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_instance_profile"
+  rationale  = "Changing the role applies in place; instances get new credentials when they refresh them."
+  holds_data = false
+  identity   = ["id", "arn", "unique_id"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_iam_group" {
+  summary    = "An IAM group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group"
+  rationale  = "Replacement gives a new unique id; memberships and attachments must be recreated."
+  holds_data = false
+  identity   = ["id", "arn", "unique_id"]
+}
+
+resource "aws_iam_openid_connect_provider" {
+  summary    = "An IAM OpenID Connect identity provider."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_openid_connect_provider"
+  rationale  = "Client id and thumbprint changes apply in place; deleting it breaks every role that trusts it (e.g. EKS service accounts)."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_iam_account_password_policy" {
+  summary    = "The account's IAM password policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_account_password_policy"
+  rationale  = "Changes apply in place to later password changes."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_kms_key" {
+  summary    = "A KMS key."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kms_key"
+  rationale  = "Deleting the key schedules its deletion (7 to 30 days); after that, everything encrypted with it is unrecoverable."
+  holds_data = true
+  identity   = ["id", "arn", "key_id"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_kms_alias" {
+  summary    = "An alias for a KMS key."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kms_alias"
+  rationale  = "Re-targeting applies in place; callers using the alias switch keys at once."
+  holds_data = false
+  identity   = ["id", "arn"]
+}
+
+resource "aws_secretsmanager_secret" {
+  summary    = "A Secrets Manager secret."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/secretsmanager_secret"
+  rationale  = "Deleting the secret schedules deletion of every version after the recovery window (immediately when it is 0)."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_secretsmanager_secret_version" {
+  summary    = "A version of a Secrets Manager secret's value."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/secretsmanager_secret_version"
+  rationale  = "A changed value is stored as a new current version; readers see it at once."
+  holds_data = false
+  identity   = ["id", "arn", "version_id"]
+}
+
+resource "aws_ssm_parameter" {
+  summary    = "An SSM Parameter Store parameter."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssm_parameter"
+  rationale  = "A changed value is stored in place as a new parameter version; readers see it at once."
+  holds_data = false
+  identity   = ["id", "arn", "version"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_acm_certificate" {
+  summary    = "An ACM certificate."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/acm_certificate"
+  rationale  = "Replacement issues a new certificate (new ARN) that must be validated; listeners using the old one must be switched first."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_acm_certificate_validation" {
+  summary    = "A wait for an ACM certificate's validation."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/acm_certificate_validation"
+  rationale  = "A workflow resource: it changes nothing in AWS."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "none"
+  on_replace = "none"
+}
+
+# ---------------------------------------------------------------- DNS and edge
+
+resource "aws_route53_zone" {
+  summary    = "A Route 53 hosted zone."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_zone"
+  rationale  = "The zone holds its records: replacement gives new name servers (the parent delegation must change) and deletion (with force_destroy) loses every record."
+  holds_data = true
+  identity   = ["id", "arn", "zone_id", "name_servers"]
+  free       = ["tags", "tags_all", "comment"]
+}
+
+resource "aws_route53_record" {
+  summary    = "A Route 53 DNS record set."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_record"
+  rationale  = "Value and TTL changes are upserted in place; resolvers see the change after the old TTL expires. Deleting it makes the name stop resolving."
+  holds_data = false
+  identity   = ["id", "fqdn"]
+}
+
+resource "aws_route53_health_check" {
+  summary    = "A Route 53 health check."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_health_check"
+  rationale  = "Settings change in place; DNS failover that depends on it re-evaluates."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_cloudfront_distribution" {
+  summary    = "A CloudFront distribution."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudfront_distribution"
+  rationale  = "Changes deploy in place to every edge location (minutes); replacement gives a new domain name."
+  holds_data = false
+  identity   = ["id", "arn", "domain_name", "hosted_zone_id", "etag"]
+  free       = ["tags", "tags_all", "comment"]
+}
+
+resource "aws_apprunner_service" {
+  summary    = "An App Runner service."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/apprunner_service"
+  rationale  = "Source and instance changes start a new deployment in place (traffic moves when it is healthy); replacement gives a new service URL."
+  holds_data = false
+  identity   = ["id", "arn", "service_id", "service_url"]
+  free       = ["tags", "tags_all"]
+}
+
+# ---------------------------------------------------------------- serverless and messaging
+
+resource "aws_lambda_function" {
+  summary    = "A Lambda function."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lambda_function"
+  rationale  = "Code and configuration change in place; new invocations use them, running ones finish on the old code."
+  holds_data = false
+  identity   = ["id", "arn", "qualified_arn", "invoke_arn", "version"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_lambda_permission" {
+  summary    = "A permission in a Lambda function's resource policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lambda_permission"
+  rationale  = "Any change replaces the statement; the caller it allowed is refused in between."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_lambda_event_source_mapping" {
+  summary    = "A Lambda event source mapping (queue or stream trigger)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lambda_event_source_mapping"
+  rationale  = "Batch and filter settings change in place; replacement restarts a stream from starting_position, which can skip or repeat records."
+  holds_data = false
+  identity   = ["id", "arn", "uuid"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_lambda_alias" {
+  summary    = "A Lambda function alias."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lambda_alias"
+  rationale  = "Re-pointing the alias applies in place; callers switch versions at once."
+  holds_data = false
+  identity   = ["id", "arn", "invoke_arn"]
+  free       = ["description"]
+}
+
+resource "aws_sqs_queue" {
+  summary    = "An SQS queue."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sqs_queue"
+  rationale  = "The queue holds messages: replacement or deletion loses those not yet consumed; attribute changes apply in place."
+  holds_data = true
+  identity   = ["id", "arn", "url"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_sqs_queue_policy" {
+  summary    = "An SQS queue policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sqs_queue_policy"
+  rationale  = "The policy changes in place and changes who may send or receive at once."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_sns_topic" {
+  summary    = "An SNS topic."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sns_topic"
+  rationale  = "Attributes change in place; replacement drops every subscription and publishers using the old ARN fail."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "display_name"]
+}
+
+resource "aws_sns_topic_subscription" {
+  summary    = "A subscription to an SNS topic."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sns_topic_subscription"
+  rationale  = "Filter policy and attributes change in place; messages published while it is absent are not delivered to the endpoint."
+  holds_data = false
+  identity   = ["id", "arn"]
+}
+
+resource "aws_sns_topic_policy" {
+  summary    = "An SNS topic access policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sns_topic_policy"
+  rationale  = "The policy changes in place and changes who may publish or subscribe at once."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_kinesis_stream" {
+  summary    = "A Kinesis data stream."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kinesis_stream"
+  rationale  = "The stream holds records for its retention period: replacement or deletion loses them. Shard count and retention change in place."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+# ---------------------------------------------------------------- monitoring, events, CI
+
+resource "aws_cloudwatch_log_group" {
+  summary    = "A CloudWatch Logs log group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_group"
+  rationale  = "The group holds log events: replacement or deletion loses them; shortening retention_in_days deletes older events."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+
+  attribute "retention_in_days" {
+    impact = "in-place"
+    why    = "Applied in place; a shorter retention deletes events older than it."
+  }
+}
+
+resource "aws_cloudwatch_log_metric_filter" {
+  summary    = "A CloudWatch Logs metric filter."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_metric_filter"
+  rationale  = "The filter changes in place; metrics derived from it change from then on."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_cloudwatch_metric_alarm" {
+  summary    = "A CloudWatch metric alarm."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_metric_alarm"
+  rationale  = "Settings change in place; the alarm re-evaluates. Deleting it stops alerting and any scaling action it drives."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "alarm_description"]
+}
+
+resource "aws_cloudwatch_dashboard" {
+  summary    = "A CloudWatch dashboard."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_dashboard"
+  rationale  = "A view over metrics: changes touch nothing running."
+  holds_data = false
+  identity   = ["id", "dashboard_arn"]
+  free       = ["dashboard_body"]
+}
+
+resource "aws_cloudwatch_event_rule" {
+  summary    = "An EventBridge rule."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_event_rule"
+  rationale  = "Pattern and schedule change in place; events that arrive while it is absent are not routed."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_cloudwatch_event_target" {
+  summary    = "A target of an EventBridge rule."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_event_target"
+  rationale  = "Target settings change in place; events are not delivered to it while it is absent."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_codebuild_project" {
+  summary    = "A CodeBuild project."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/codebuild_project"
+  rationale  = "Configuration changes apply in place to the next build; running builds are not affected."
+  holds_data = false
+  identity   = ["id", "arn", "badge_url"]
+  free       = ["tags", "tags_all", "description"]
+}

@@ -1,0 +1,715 @@
+//! The pack self-check, the generated coverage page and the corpus coverage share.
+//!
+//! 1. `packs_name_real_types_and_attributes`: every resource type and attribute path a built-in
+//!    pack names (`identity`, `free`, `attribute` blocks) exists in the provider's real schema:
+//!    the trimmed reference schemas in `schemas/<provider>.json` (extracted by
+//!    `scripts/extract-schemas` from packages generated from `providers schema -json`) and, when
+//!    `WARD_CORPUS` is set, every `providers schema -json` file in the corpus. A pack whose header
+//!    says `schema = "unavailable: <why>"` is not checked, and the test prints that it was not.
+//! 2. `docs_packs_md_is_fresh`: `docs/packs.md` is generated from the packs; the test fails when it
+//!    is stale. Regenerate with `WARD_BLESS=1 cargo test -p ward-rules --test selfcheck`.
+//! 3. `corpus_type_coverage`: the share of managed resource types (real providers only) in the
+//!    corpus plans that the built-in packs classify, and the list still missing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Block, Body};
+
+/// One `resource` entry of a pack, as the self-check and the docs need it.
+#[derive(Debug, Default)]
+struct Entry {
+    type_name: String,
+    line: usize,
+    summary: String,
+    source: String,
+    rationale: String,
+    holds_data: bool,
+    identity: Vec<String>,
+    free: Vec<String>,
+    /// (pattern, impact, why)
+    attributes: Vec<(String, String, String)>,
+    /// (key, impact) for on_create/on_update/on_delete/on_replace given explicitly.
+    actions: Vec<(String, String)>,
+}
+
+/// One pack file.
+#[derive(Debug, Default)]
+struct PackFile {
+    file: String,
+    name: String,
+    version: String,
+    provider: String,
+    schema: String,
+    entries: Vec<Entry>,
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn expr_str(e: &Expression) -> String {
+    match e {
+        Expression::String(s) => s.value().clone(),
+        Expression::Bool(b) => b.value().to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn expr_list(e: &Expression) -> Vec<String> {
+    match e {
+        Expression::Array(items) => items.iter().map(expr_str).collect(),
+        other => vec![expr_str(other)],
+    }
+}
+
+fn block_label(b: &Block) -> String {
+    b.labels
+        .first()
+        .map(|l| l.as_str().to_string())
+        .unwrap_or_default()
+}
+
+/// 1-based line of `resource "TYPE"` in the pack text (for error messages).
+fn line_of(text: &str, type_name: &str) -> usize {
+    let needle = format!("resource \"{type_name}\"");
+    text.lines()
+        .position(|l| l.trim_start().starts_with(&needle))
+        .map_or(0, |i| i + 1)
+}
+
+fn read_pack(path: &Path) -> PackFile {
+    let text = std::fs::read_to_string(path).expect("read pack");
+    let body: Body = hcl_edit::parser::parse_body(&text)
+        .unwrap_or_else(|e| panic!("{}: not valid HCL: {e}", path.display()));
+    let mut pack = PackFile {
+        file: path.file_name().unwrap().to_string_lossy().into_owned(),
+        ..PackFile::default()
+    };
+    for block in body.blocks() {
+        match block.ident.as_str() {
+            "pack" => {
+                for a in block.body.attributes() {
+                    let v = expr_str(&a.value);
+                    match a.key.as_str() {
+                        "name" => pack.name = v,
+                        "version" => pack.version = v,
+                        "provider" => pack.provider = v,
+                        "schema" => pack.schema = v,
+                        _ => {}
+                    }
+                }
+            }
+            "resource" => {
+                let mut e = Entry {
+                    type_name: block_label(block),
+                    ..Entry::default()
+                };
+                e.line = line_of(&text, &e.type_name);
+                for a in block.body.attributes() {
+                    match a.key.as_str() {
+                        "summary" => e.summary = expr_str(&a.value),
+                        "source" => e.source = expr_str(&a.value),
+                        "rationale" => e.rationale = expr_str(&a.value),
+                        "holds_data" => e.holds_data = expr_str(&a.value) == "true",
+                        "identity" => e.identity = expr_list(&a.value),
+                        "free" => e.free = expr_list(&a.value),
+                        k if k.starts_with("on_") => {
+                            e.actions.push((k.to_string(), expr_str(&a.value)))
+                        }
+                        _ => {}
+                    }
+                }
+                for ab in block.body.blocks() {
+                    if ab.ident.as_str() != "attribute" {
+                        continue;
+                    }
+                    let mut impact = String::new();
+                    let mut why = String::new();
+                    for a in ab.body.attributes() {
+                        match a.key.as_str() {
+                            "impact" => impact = expr_str(&a.value),
+                            "why" => why = expr_str(&a.value),
+                            _ => {}
+                        }
+                    }
+                    e.attributes.push((block_label(ab), impact, why));
+                }
+                pack.entries.push(e);
+            }
+            _ => {}
+        }
+    }
+    pack
+}
+
+fn all_packs() -> Vec<PackFile> {
+    let dir = crate_dir().join("packs");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("packs dir")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("hcl"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| read_pack(p)).collect()
+}
+
+/// The packs this self-check is strict about (the provider packs); other packs are checked when a
+/// schema exists and otherwise reported.
+const PROVIDER_PACKS: &[&str] = &[
+    "aws",
+    "google",
+    "azurerm",
+    "kubernetes",
+    "helm",
+    "libvirt",
+    "incus",
+    "lxd",
+    "hcloud",
+    "proxmox",
+    "cloudflare",
+];
+
+/// A real schema: which resource types it has and each type's attribute paths.
+struct SchemaSource {
+    label: String,
+    /// provider type name (`aws`), from the provider address's last segment.
+    provider: String,
+    /// When false, the source lists types but only some types' paths (the trimmed files keep
+    /// paths for the types the packs name; an empty list means "not extracted").
+    types: BTreeMap<String, BTreeSet<String>>,
+}
+
+fn provider_type(addr: &str) -> String {
+    addr.rsplit('/').next().unwrap_or(addr).to_string()
+}
+
+fn load_trimmed() -> Vec<SchemaSource> {
+    let dir = crate_dir().join("schemas");
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return out;
+    };
+    let mut paths: Vec<PathBuf> = rd.map(|e| e.expect("dir entry").path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).expect("read schema"))
+                .expect("schema JSON");
+        let provider = v["provider"]["source"].as_str().unwrap_or_default();
+        let label = format!(
+            "schemas/{} ({} {}, from {}@{})",
+            p.file_name().unwrap().to_string_lossy(),
+            provider,
+            v["provider"]["version"].as_str().unwrap_or("?"),
+            v["source"]["package"].as_str().unwrap_or("?"),
+            v["source"]["version"].as_str().unwrap_or("?"),
+        );
+        let mut types = BTreeMap::new();
+        if let Some(res) = v["resources"].as_object() {
+            for (t, paths) in res {
+                let set = paths
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                types.insert(t.clone(), set);
+            }
+        }
+        out.push(SchemaSource {
+            label,
+            provider: provider_type(provider),
+            types,
+        });
+    }
+    out
+}
+
+/// Attribute paths of a `providers schema -json` block (attributes, nested attributes, nested blocks).
+fn block_paths(block: &serde_json::Value, prefix: &str, out: &mut BTreeSet<String>) {
+    if let Some(attrs) = block["attributes"].as_object() {
+        for (name, a) in attrs {
+            let path = format!("{prefix}{name}");
+            out.insert(path.clone());
+            if a["nested_type"].is_object() {
+                block_paths(&a["nested_type"], &format!("{path}."), out);
+            }
+        }
+    }
+    if let Some(blocks) = block["block_types"].as_object() {
+        for (name, b) in blocks {
+            let path = format!("{prefix}{name}");
+            out.insert(path.clone());
+            block_paths(&b["block"], &format!("{path}."), out);
+        }
+    }
+}
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("WARD_CORPUS")?);
+    let manifest = dir.join("MANIFEST.tsv");
+    assert!(
+        manifest.is_file(),
+        "WARD_CORPUS={} has no MANIFEST.tsv: point it at the shared corpus or unset it",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// Corpus files of one kind (`plan`, `schema`), from MANIFEST.tsv.
+fn corpus_files(dir: &Path, kind: &str) -> Vec<PathBuf> {
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let files: Vec<PathBuf> = manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut cols = l.split('\t');
+            let file = cols.next()?;
+            (cols.next()? == kind).then(|| dir.join(file))
+        })
+        .collect();
+    assert!(
+        !files.is_empty(),
+        "the corpus at {} lists no `{kind}` files",
+        dir.display()
+    );
+    files
+}
+
+fn load_corpus_schemas(dir: &Path) -> Vec<SchemaSource> {
+    let mut out = Vec::new();
+    for f in corpus_files(dir, "schema") {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let Some(provs) = v["provider_schemas"].as_object() else {
+            continue;
+        };
+        for (addr, p) in provs {
+            let mut types = BTreeMap::new();
+            if let Some(res) = p["resource_schemas"].as_object() {
+                for (t, s) in res {
+                    let mut set = BTreeSet::new();
+                    block_paths(&s["block"], "", &mut set);
+                    types.insert(t.clone(), set);
+                }
+            }
+            if types.is_empty() {
+                continue;
+            }
+            out.push(SchemaSource {
+                label: format!(
+                    "corpus {} ({addr})",
+                    f.file_name().unwrap().to_string_lossy()
+                ),
+                provider: provider_type(addr),
+                types,
+            });
+        }
+    }
+    out
+}
+
+/// Does a pack pattern (`a.b`, `*` for any one key) name a path in this set?
+fn pattern_in(pattern: &str, paths: &BTreeSet<String>) -> bool {
+    if !pattern.contains('*') {
+        return paths.contains(pattern);
+    }
+    let want: Vec<&str> = pattern.split('.').collect();
+    paths.iter().any(|p| {
+        let got: Vec<&str> = p.split('.').collect();
+        got.len() == want.len() && want.iter().zip(&got).all(|(w, g)| *w == "*" || w == g)
+    })
+}
+
+fn type_provider(type_name: &str) -> &str {
+    type_name.split('_').next().unwrap_or(type_name)
+}
+
+#[test]
+fn packs_name_real_types_and_attributes() {
+    let packs = all_packs();
+    let mut sources = load_trimmed();
+    match corpus_dir() {
+        Some(dir) => sources.extend(load_corpus_schemas(&dir)),
+        None => println!(
+            "note: WARD_CORPUS is unset: checking against schemas/*.json only (the corpus schemas were skipped)"
+        ),
+    }
+    for s in &sources {
+        println!(
+            "schema source: {} — {} resource types",
+            s.label,
+            s.types.len()
+        );
+    }
+
+    let mut failures = Vec::new();
+    for pack in &packs {
+        let strict = PROVIDER_PACKS.contains(&pack.name.as_str());
+        if let Some(why) = pack.schema.strip_prefix("unavailable:") {
+            println!(
+                "pack {} ({}): NOT CHECKED, schema unavailable:{why} ({} types unchecked)",
+                pack.name,
+                pack.file,
+                pack.entries.len()
+            );
+            continue;
+        }
+        if strict && pack.schema != "checked" {
+            failures.push(format!(
+                "{}: header `schema` must be \"checked\" or \"unavailable: <why>\", found {:?}",
+                pack.file, pack.schema
+            ));
+        }
+        let (mut types_ok, mut paths_ok) = (0usize, 0usize);
+        let mut unchecked = Vec::new();
+        for e in &pack.entries {
+            let prov = type_provider(&e.type_name);
+            let have: Vec<&SchemaSource> = sources
+                .iter()
+                .filter(|s| s.provider == prov && s.types.contains_key(&e.type_name))
+                .collect();
+            let any_for_provider = sources.iter().any(|s| s.provider == prov);
+            if have.is_empty() {
+                if any_for_provider {
+                    failures.push(format!(
+                        "{}:{}: resource type {} is in no real {prov} schema ({})",
+                        pack.file,
+                        e.line,
+                        e.type_name,
+                        sources
+                            .iter()
+                            .filter(|s| s.provider == prov)
+                            .map(|s| s.label.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ));
+                } else if strict {
+                    failures.push(format!(
+                        "{}:{}: no schema for provider {prov} is available: run scripts/extract-schemas or mark the pack `schema = \"unavailable: <why>\"`",
+                        pack.file, e.line
+                    ));
+                } else {
+                    unchecked.push(e.type_name.clone());
+                }
+                continue;
+            }
+            types_ok += 1;
+            if have.iter().all(|s| s.types[&e.type_name].is_empty()) {
+                failures.push(format!(
+                    "{}:{}: {} has no extracted attribute paths: rerun scripts/extract-schemas {}",
+                    pack.file, e.line, e.type_name, pack.name
+                ));
+                continue;
+            }
+            let patterns = e
+                .identity
+                .iter()
+                .chain(&e.free)
+                .chain(e.attributes.iter().map(|a| &a.0));
+            for pat in patterns {
+                let p = pat.as_str();
+                if p == "id" || have.iter().any(|s| pattern_in(p, &s.types[&e.type_name])) {
+                    paths_ok += 1;
+                } else {
+                    failures.push(format!(
+                        "{}:{}: {}: attribute `{p}` is in no real schema of that type",
+                        pack.file, e.line, e.type_name
+                    ));
+                }
+            }
+        }
+        println!(
+            "pack {} {} ({}): {} types, {types_ok} found in a real schema, {paths_ok} attribute paths found",
+            pack.name,
+            pack.version,
+            pack.file,
+            pack.entries.len()
+        );
+        if !unchecked.is_empty() {
+            println!(
+                "pack {}: NOT CHECKED (no schema available for their provider): {}",
+                pack.name,
+                unchecked.join(", ")
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "pack self-check failed:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn provider_packs_have_sources_and_rationales() {
+    let mut failures = Vec::new();
+    for pack in all_packs() {
+        if !PROVIDER_PACKS.contains(&pack.name.as_str()) {
+            continue;
+        }
+        assert!(!pack.version.is_empty(), "{}: no version", pack.file);
+        let mut seen = BTreeSet::new();
+        for e in &pack.entries {
+            if !seen.insert(&e.type_name) {
+                failures.push(format!(
+                    "{}:{}: {} appears twice",
+                    pack.file, e.line, e.type_name
+                ));
+            }
+            if !e.source.starts_with("https://") {
+                failures.push(format!(
+                    "{}:{}: {} has no https source",
+                    pack.file, e.line, e.type_name
+                ));
+            }
+            if e.rationale.is_empty() || e.summary.is_empty() {
+                failures.push(format!(
+                    "{}:{}: {} needs a summary and a rationale",
+                    pack.file, e.line, e.type_name
+                ));
+            }
+            for (pat, impact, why) in &e.attributes {
+                if why.is_empty() {
+                    failures.push(format!(
+                        "{}:{}: {}[{pat}] ({impact}) has no why",
+                        pack.file, e.line, e.type_name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn builtin_packs_load() {
+    let k = ward_rules::Knowledge::builtin()
+        .unwrap_or_else(|e| panic!("the built-in packs do not load: {e}"));
+    let names: Vec<String> = k
+        .packs()
+        .into_iter()
+        .map(|p| format!("{}@{}", p.name, p.version))
+        .collect();
+    for want in PROVIDER_PACKS {
+        if crate_dir()
+            .join("packs")
+            .join(format!("{want}.hcl"))
+            .exists()
+        {
+            assert!(
+                names.iter().any(|n| n.starts_with(&format!("{want}@"))),
+                "pack {want} not loaded: {names:?}"
+            );
+        }
+    }
+}
+
+// ------------------------------------------------------------------ docs/packs.md
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn render_docs(packs: &[PackFile]) -> String {
+    let mut out = String::new();
+    out.push_str("# Built-in packs: what ward knows\n\n");
+    out.push_str(
+        "<!-- Generated from crates/ward-rules/packs/*.hcl by crates/ward-rules/tests/selfcheck.rs.\n     \
+         Do not edit: run `WARD_BLESS=1 cargo test -p ward-rules --test selfcheck docs_packs_md_is_fresh`. -->\n\n",
+    );
+    out.push_str(
+        "Every resource type below is *classified*: ward knows what changing, replacing or deleting it \
+         costs (format in [rules.md](rules.md)). A managed resource type that appears in none of these \
+         packs and in none of your `ward.hcl` rules fails the coverage gate. Replacement itself is read \
+         from the plan; the packs add what the plan does not say.\n\n",
+    );
+    out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
+                  **free** — attributes whose change touches nothing running; **costs** — attributes with \
+                  their own impact class; **otherwise** — the impact of other updates and of delete/replace \
+                  when the entry changes the defaults.\n\n");
+    out.push_str("| pack | version | provider | types | schema |\n|---|---|---|---|---|\n");
+    for p in packs {
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | {} | `{}` | {} | {} |",
+            p.name,
+            p.name,
+            p.version,
+            p.provider,
+            p.entries.len(),
+            md_escape(&p.schema)
+        );
+    }
+    let total: usize = packs.iter().map(|p| p.entries.len()).sum();
+    let _ = writeln!(out, "\n{total} resource types in all.\n");
+    for p in packs {
+        let _ = writeln!(out, "## {}\n", p.name);
+        let _ = writeln!(
+            out,
+            "Pack `{}` version `{}`, provider `{}`, schema: {}.\n",
+            p.name,
+            p.version,
+            p.provider,
+            md_escape(&p.schema)
+        );
+        out.push_str("| type | data | free | costs | otherwise | what it means |\n|---|---|---|---|---|---|\n");
+        let mut entries: Vec<&Entry> = p.entries.iter().collect();
+        entries.sort_by(|a, b| a.type_name.cmp(&b.type_name));
+        for e in entries {
+            let free = e
+                .free
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let costs = e
+                .attributes
+                .iter()
+                .map(|(pat, imp, _)| format!("`{pat}`: {imp}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let other = e
+                .actions
+                .iter()
+                .map(|(k, v)| format!("{}: {v}", k.trim_start_matches("on_")))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let _ = writeln!(
+                out,
+                "| [`{}`]({}) | {} | {} | {} | {} | {} |",
+                e.type_name,
+                e.source,
+                if e.holds_data { "yes" } else { "no" },
+                free,
+                costs,
+                other,
+                md_escape(&e.rationale)
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn docs_packs_md_is_fresh() {
+    let packs = all_packs();
+    let want = render_docs(&packs);
+    let path = crate_dir().join("../../docs/packs.md");
+    if std::env::var_os("WARD_BLESS").is_some() {
+        std::fs::write(&path, &want).expect("write docs/packs.md");
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/packs.md is stale: regenerate it with `WARD_BLESS=1 cargo test -p ward-rules --test selfcheck docs_packs_md_is_fresh`"
+    );
+}
+
+// ------------------------------------------------------------------ corpus coverage
+
+/// Terraform's own test providers (and test fixtures' made-up ones): not counted.
+const TEST_PROVIDERS: &[&str] = &[
+    "test",
+    "tfcoremock",
+    "corner",
+    "example",
+    "framework",
+    "simple",
+    "test_provider_name",
+];
+
+fn collect_types(v: &serde_json::Value, out: &mut BTreeSet<(String, String)>) {
+    let mut add = |r: &serde_json::Value| {
+        if r["mode"] == "managed" {
+            if let Some(t) = r["type"].as_str() {
+                let prov = provider_type(r["provider_name"].as_str().unwrap_or(""));
+                let prov = prov.split('.').next().unwrap_or("").to_string();
+                out.insert((t.to_string(), prov));
+            }
+        }
+    };
+    if let Some(rcs) = v["resource_changes"].as_array() {
+        rcs.iter().for_each(&mut add);
+    }
+    fn walk(m: &serde_json::Value, add: &mut dyn FnMut(&serde_json::Value)) {
+        if let Some(rs) = m["resources"].as_array() {
+            rs.iter().for_each(&mut *add);
+        }
+        if let Some(cs) = m["child_modules"].as_array() {
+            cs.iter().for_each(|c| walk(c, add));
+        }
+    }
+    walk(&v["planned_values"]["root_module"], &mut add);
+}
+
+#[test]
+fn corpus_type_coverage() {
+    let Some(dir) = corpus_dir() else {
+        println!(
+            "skipped: WARD_CORPUS is unset (set it to the shared corpus to measure pack coverage)"
+        );
+        return;
+    };
+    let k = ward_rules::Knowledge::builtin().expect("built-in packs load");
+    let mut types = BTreeSet::new();
+    let mut unreadable = 0;
+    for f in corpus_files(&dir, "plan") {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            unreadable += 1;
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            unreadable += 1;
+            continue;
+        };
+        collect_types(&v, &mut types);
+    }
+    let real: BTreeSet<String> = types
+        .iter()
+        .filter(|(t, prov)| {
+            let by_prov = TEST_PROVIDERS.contains(&prov.as_str());
+            let by_type = TEST_PROVIDERS
+                .iter()
+                .any(|p| t.starts_with(&format!("{p}_")));
+            !(by_prov || by_type)
+        })
+        .map(|(t, _)| t.clone())
+        .collect();
+    let missing: Vec<&String> = real
+        .iter()
+        .filter(|t| !k.classifies_type(t, None))
+        .collect();
+    let classified = real.len() - missing.len();
+    println!(
+        "corpus plans: {} distinct managed types from real providers ({unreadable} plan files unreadable as UTF-8 JSON, skipped); classified {classified} = {:.1}%",
+        real.len(),
+        100.0 * classified as f64 / real.len().max(1) as f64
+    );
+    println!(
+        "missing: {}",
+        missing
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(
+        !real.is_empty(),
+        "no managed resource types found in the corpus plans"
+    );
+}

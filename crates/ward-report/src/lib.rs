@@ -1,1 +1,145 @@
-//! Report rendering (stub: being written).
+//! Renders ward's verdicts on a plan, and decides the run's exit code.
+//!
+//! Three formats, all deterministic (same [`Assessment`] → same bytes):
+//!
+//! - [`render_terminal`]: for people at a terminal, grouped by class, worst first; colour only when
+//!   the caller enables it.
+//! - [`render_json`]: for machines, with a versioned schema ([`json::SCHEMA_VERSION`], documented
+//!   in `docs/json-schema.md`).
+//! - [`render_markdown`]: for pull-request comments; never longer than the limit it is given, and
+//!   always says how many entries it left out.
+//!
+//! The exit code comes from [`evaluate`]: errored plan (2), coverage (3), `--fail-on` (1).
+//!
+//! No value marked sensitive reaches any format: the model already replaced it with
+//! [`ward_model::Shown::Sensitive`], which every renderer prints as `(sensitive)` (JSON: a value of
+//! kind `sensitive` with no `value` field).
+
+pub mod json;
+mod markdown;
+pub mod outcome;
+mod terminal;
+mod text;
+
+pub use markdown::{render_markdown, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT};
+pub use outcome::{cost_unknown, evaluate, Exit, GateOptions, Outcome, Reason};
+pub use terminal::render_terminal;
+
+use std::collections::BTreeMap;
+use ward_classify::{Assessment, Verdict};
+use ward_model::Impact;
+
+/// The report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Human-readable text for a terminal.
+    Terminal,
+    /// JSON, schema version [`json::SCHEMA_VERSION`].
+    Json,
+    /// Markdown for a pull-request comment.
+    Markdown,
+}
+
+/// Options for [`render`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// The format.
+    pub format: Format,
+    /// Terminal format only: use ANSI colours.
+    pub color: bool,
+    /// Markdown format only: the most characters the report may have.
+    pub markdown_limit: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            format: Format::Terminal,
+            color: false,
+            markdown_limit: DEFAULT_MARKDOWN_LIMIT,
+        }
+    }
+}
+
+/// Renders an assessment and its outcome in the chosen format.
+pub fn render(a: &Assessment, outcome: &Outcome, opts: &RenderOptions) -> String {
+    match opts.format {
+        Format::Terminal => render_terminal(a, outcome, opts.color),
+        Format::Json => render_json(a, outcome),
+        Format::Markdown => render_markdown(a, outcome, opts.markdown_limit),
+    }
+}
+
+/// Renders the JSON report (pretty-printed, with a final newline).
+pub fn render_json(a: &Assessment, outcome: &Outcome) -> String {
+    json::render(a, outcome)
+}
+
+/// A group of verdicts in a report: the changes of unknown cost first, then each class, worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Group {
+    /// Unclassified type, action that does something: cost unknown.
+    Unknown,
+    /// A class.
+    Class(Impact),
+}
+
+impl Group {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Group::Unknown => "unclassified",
+            Group::Class(i) => i.as_str(),
+        }
+    }
+}
+
+/// Which group a verdict is reported in.
+pub(crate) fn group_of(v: &Verdict) -> Group {
+    if cost_unknown(v) {
+        Group::Unknown
+    } else {
+        Group::Class(v.impact)
+    }
+}
+
+/// Every group, worst first, each with its verdicts sorted by address then deposed key (empty
+/// groups included).
+pub(crate) fn grouped(a: &Assessment) -> Vec<(Group, Vec<&Verdict>)> {
+    let mut order: Vec<Group> = vec![Group::Unknown];
+    order.extend(Impact::ALL.iter().rev().map(|i| Group::Class(*i)));
+    let mut map: BTreeMap<Group, Vec<&Verdict>> = order.iter().map(|g| (*g, Vec::new())).collect();
+    for v in &a.verdicts {
+        map.entry(group_of(v)).or_default().push(v);
+    }
+    order
+        .into_iter()
+        .map(|g| {
+            let mut vs = map.remove(&g).unwrap_or_default();
+            vs.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
+            (g, vs)
+        })
+        .collect()
+}
+
+/// Counts per class (changes of unknown cost excluded) and the count of changes of unknown cost.
+pub(crate) fn class_counts(a: &Assessment) -> (BTreeMap<Impact, usize>, usize) {
+    let mut m: BTreeMap<Impact, usize> = Impact::ALL.iter().map(|i| (*i, 0)).collect();
+    let mut unknown = 0;
+    for v in &a.verdicts {
+        match group_of(v) {
+            Group::Unknown => unknown += 1,
+            Group::Class(i) => *m.entry(i).or_default() += 1,
+        }
+    }
+    (m, unknown)
+}
+
+/// The worst class among classified changes (changes of unknown cost excluded).
+pub(crate) fn worst_class(a: &Assessment) -> Impact {
+    a.verdicts
+        .iter()
+        .filter(|v| !cost_unknown(v))
+        .map(|v| v.impact)
+        .max()
+        .unwrap_or_default()
+}

@@ -1,0 +1,467 @@
+//! The JSON report, schema version [`SCHEMA_VERSION`] (documented field by field in
+//! `docs/json-schema.md`).
+//!
+//! The report is built from its own types rather than by serializing the classifier's: the schema
+//! changes only when [`SCHEMA_VERSION`] does. Adding a field is a compatible change and keeps the
+//! version; renaming, removing or changing the meaning of one bumps it.
+
+use crate::{class_counts, cost_unknown, worst_class, Outcome};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
+use ward_model::{Impact, Shown};
+use ward_rules::{RuleOrigin, RuleRef};
+
+/// The version of the JSON report schema this crate writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The top-level JSON report.
+#[derive(Debug, Serialize)]
+pub struct Report<'a> {
+    /// Always [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The version of ward that wrote the report.
+    pub ward_version: &'static str,
+    /// About the plan.
+    pub plan: PlanJson<'a>,
+    /// The knowledge used.
+    pub knowledge: KnowledgeJson<'a>,
+    /// Counts.
+    pub summary: SummaryJson,
+    /// The exit code and why.
+    pub outcome: OutcomeJson<'a>,
+    /// One entry per resource change, sorted by address then deposed key.
+    pub changes: Vec<ChangeJson<'a>>,
+    /// Drift (changes made outside Terraform), same shape, context only.
+    pub drift: Vec<ChangeJson<'a>>,
+    /// Output changes, sorted by name; never a value.
+    pub outputs: Vec<OutputJson<'a>>,
+    /// The coverage gate.
+    pub coverage: CoverageJson<'a>,
+}
+
+/// About the plan.
+#[derive(Debug, Serialize)]
+pub struct PlanJson<'a> {
+    /// `MAJOR.MINOR`.
+    pub format_version: String,
+    /// `terraform`, `opentofu` or `unknown`.
+    pub product: &'static str,
+    /// The product's version, when the plan says.
+    pub terraform_version: Option<&'a str>,
+    /// Planning failed part-way.
+    pub errored: bool,
+    /// The plan's `complete`, when it says.
+    pub complete: Option<bool>,
+}
+
+/// A pack.
+#[derive(Debug, Serialize)]
+pub struct PackJson<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Version.
+    pub version: &'a str,
+}
+
+/// The knowledge used.
+#[derive(Debug, Serialize)]
+pub struct KnowledgeJson<'a> {
+    /// Built-in packs, sorted by name.
+    pub packs: Vec<PackJson<'a>>,
+    /// User rule files, in precedence order.
+    pub user_files: Vec<&'a str>,
+}
+
+/// Counts.
+#[derive(Debug, Serialize)]
+pub struct SummaryJson {
+    /// Number of resource changes (every entry of `changes`).
+    pub total: usize,
+    /// Changes per class, every class present (changes of unknown cost not included).
+    pub by_class: BTreeMap<&'static str, usize>,
+    /// Changes of unknown cost: unclassified type, action that does something.
+    pub unclassified_changes: usize,
+    /// The worst class among classified changes.
+    pub worst_class: &'static str,
+}
+
+/// The outcome.
+#[derive(Debug, Serialize)]
+pub struct OutcomeJson<'a> {
+    /// The process exit code.
+    pub exit_code: u8,
+    /// Its name: `pass`, `fail`, `usage`, `coverage`.
+    pub status: &'static str,
+    /// `--fail-on`, or null.
+    pub fail_on: Option<&'static str>,
+    /// Every reason, failing ones first.
+    pub reasons: Vec<ReasonJson<'a>>,
+}
+
+/// One reason.
+#[derive(Debug, Serialize)]
+pub struct ReasonJson<'a> {
+    /// The exit code this reason asks for (0 for a note).
+    pub exit_code: u8,
+    /// Stable key.
+    pub kind: &'static str,
+    /// For humans.
+    pub message: &'a str,
+}
+
+/// A value: `{"kind":"known","value":…}`, `{"kind":"sensitive"}`, `{"kind":"unknown"}`,
+/// `{"kind":"absent"}`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum ValueJson<'a> {
+    /// Known value.
+    Known(&'a serde_json::Value),
+    /// Sensitive: never written.
+    Sensitive,
+    /// Known after apply.
+    Unknown,
+    /// Null or absent.
+    Absent,
+}
+
+impl<'a> From<&'a Shown> for ValueJson<'a> {
+    fn from(s: &'a Shown) -> Self {
+        match s {
+            Shown::Known(v) => ValueJson::Known(v),
+            Shown::Sensitive => ValueJson::Sensitive,
+            Shown::Unknown => ValueJson::Unknown,
+            Shown::Absent => ValueJson::Absent,
+        }
+    }
+}
+
+/// A rule reference.
+#[derive(Debug, Serialize)]
+pub struct RuleJson<'a> {
+    /// The display form, e.g. `aws@2026.11.0:aws_instance[instance_type]`.
+    pub id: String,
+    /// `pack` or `user`.
+    pub origin: &'static str,
+    /// Pack name (origin `pack`).
+    pub pack: Option<&'a str>,
+    /// Pack version (origin `pack`).
+    pub version: Option<&'a str>,
+    /// File (origin `user`).
+    pub file: Option<&'a str>,
+    /// Line (origin `user`).
+    pub line: Option<usize>,
+    /// The resource type entry.
+    #[serde(rename = "type")]
+    pub type_name: &'a str,
+    /// The attribute pattern, for attribute-level decisions.
+    pub attribute: Option<&'a str>,
+}
+
+impl<'a> From<&'a RuleRef> for RuleJson<'a> {
+    fn from(r: &'a RuleRef) -> Self {
+        let (origin, pack, version, file, line) = match &r.origin {
+            RuleOrigin::Pack { name, version } => (
+                "pack",
+                Some(name.as_str()),
+                Some(version.as_str()),
+                None,
+                None,
+            ),
+            RuleOrigin::User { file, line } => {
+                ("user", None, None, Some(file.as_str()), Some(*line))
+            }
+        };
+        RuleJson {
+            id: r.to_string(),
+            origin,
+            pack,
+            version,
+            file,
+            line,
+            type_name: &r.type_name,
+            attribute: r.attribute.as_deref(),
+        }
+    }
+}
+
+/// A changed attribute.
+#[derive(Debug, Serialize)]
+pub struct AttributeJson<'a> {
+    /// Display path, e.g. `root_block_device[0].volume_size`.
+    pub path: String,
+    /// Before.
+    pub before: ValueJson<'a>,
+    /// After.
+    pub after: ValueJson<'a>,
+    /// Class.
+    pub impact: &'static str,
+    /// Forces replacement.
+    pub forces_replacement: bool,
+    /// Deciding rule, or null (the resource's default for updates).
+    pub rule: Option<RuleJson<'a>>,
+    /// Why, or null.
+    pub why: Option<&'a str>,
+}
+
+/// A fact.
+#[derive(Debug, Serialize)]
+#[serde(tag = "fact", rename_all = "kebab-case")]
+pub enum FactJson<'a> {
+    /// Imported.
+    Import {
+        /// Import id.
+        id: Option<&'a str>,
+    },
+    /// Moved.
+    Move {
+        /// Previous address.
+        from: &'a str,
+    },
+    /// Forgotten.
+    Forget,
+    /// Deposed object.
+    Deposed {
+        /// Deposed key.
+        key: &'a str,
+    },
+}
+
+impl<'a> From<&'a Fact> for FactJson<'a> {
+    fn from(f: &'a Fact) -> Self {
+        match f {
+            Fact::Import { id } => FactJson::Import { id: id.as_deref() },
+            Fact::Move { from } => FactJson::Move { from },
+            Fact::Forget => FactJson::Forget,
+            Fact::Deposed { key } => FactJson::Deposed { key },
+        }
+    }
+}
+
+/// One resource change.
+#[derive(Debug, Serialize)]
+pub struct ChangeJson<'a> {
+    /// Instance address.
+    pub address: &'a str,
+    /// Deposed key, or null.
+    pub deposed: Option<&'a str>,
+    /// `managed`, `data`, `ephemeral`.
+    pub mode: &'static str,
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: &'a str,
+    /// Provider address.
+    pub provider: &'a str,
+    /// Terraform's spelling: `no-op`, `create`, `delete,create`...
+    pub action: &'static str,
+    /// The action in words.
+    pub action_words: &'static str,
+    /// Terraform's `action_reason`, or null.
+    pub action_reason: Option<&'a str>,
+    /// The class (a placeholder `none` when `classified` is false).
+    pub impact: &'static str,
+    /// A rule covers this type.
+    pub classified: bool,
+    /// Unclassified and the action does something: counts as reaching every `--fail-on`.
+    pub cost_unknown: bool,
+    /// The deciding rule, or null.
+    pub decided_by: Option<RuleJson<'a>>,
+    /// What will happen and why.
+    pub explanation: &'a [String],
+    /// Changed attributes, in the classifier's order.
+    pub attributes: Vec<AttributeJson<'a>>,
+    /// Identity attribute paths that change.
+    pub identity_changes: Vec<String>,
+    /// The object holds data.
+    pub holds_data: bool,
+    /// Facts, sorted.
+    pub facts: Vec<FactJson<'a>>,
+}
+
+/// One output change.
+#[derive(Debug, Serialize)]
+pub struct OutputJson<'a> {
+    /// Output name.
+    pub name: &'a str,
+    /// Action.
+    pub action: &'static str,
+    /// Marked sensitive.
+    pub sensitive: bool,
+}
+
+/// One unclassified type.
+#[derive(Debug, Serialize)]
+pub struct UnclassifiedJson<'a> {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: &'a str,
+    /// Where it was seen: `configuration`, `prior_state`, `resource_changes`.
+    pub seen_in: &'a [String],
+}
+
+/// The coverage gate.
+#[derive(Debug, Serialize)]
+pub struct CoverageJson<'a> {
+    /// The gate passed (nothing unclassified, or relaxed).
+    pub passed: bool,
+    /// Relaxed by `--allow-unclassified`.
+    pub relaxed: bool,
+    /// Distinct managed types checked.
+    pub types_checked: usize,
+    /// Unclassified types, sorted.
+    pub unclassified: Vec<UnclassifiedJson<'a>>,
+}
+
+fn mode_str(m: ward_model::Mode) -> &'static str {
+    match m {
+        ward_model::Mode::Managed => "managed",
+        ward_model::Mode::Data => "data",
+        ward_model::Mode::Ephemeral => "ephemeral",
+    }
+}
+
+fn product_str(p: ward_model::Product) -> &'static str {
+    match p {
+        ward_model::Product::Terraform => "terraform",
+        ward_model::Product::OpenTofu => "opentofu",
+        ward_model::Product::Unknown => "unknown",
+    }
+}
+
+fn change(v: &Verdict) -> ChangeJson<'_> {
+    let mut facts: Vec<&Fact> = v.facts.iter().collect();
+    facts.sort();
+    ChangeJson {
+        address: &v.address,
+        deposed: v.deposed.as_deref(),
+        mode: mode_str(v.mode),
+        type_name: &v.type_name,
+        provider: &v.provider_name,
+        action: v.action.as_terraform(),
+        action_words: v.action.describe(),
+        action_reason: v.action_reason.as_deref(),
+        impact: v.impact.as_str(),
+        classified: v.classified,
+        cost_unknown: cost_unknown(v),
+        decided_by: v.decided_by.as_ref().map(RuleJson::from),
+        explanation: &v.explanation,
+        attributes: v.attributes.iter().map(attribute).collect(),
+        identity_changes: v.identity_changes.iter().map(|p| p.to_string()).collect(),
+        holds_data: v.holds_data,
+        facts: facts.into_iter().map(FactJson::from).collect(),
+    }
+}
+
+fn attribute(a: &AttrVerdict) -> AttributeJson<'_> {
+    AttributeJson {
+        path: a.change.path.to_string(),
+        before: (&a.change.before).into(),
+        after: (&a.change.after).into(),
+        impact: a.impact.as_str(),
+        forces_replacement: a.forces_replacement,
+        rule: a.rule.as_ref().map(RuleJson::from),
+        why: a.why.as_deref(),
+    }
+}
+
+fn sorted(vs: &[Verdict]) -> Vec<&Verdict> {
+    let mut v: Vec<&Verdict> = vs.iter().collect();
+    v.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
+    v
+}
+
+/// Builds the report value.
+pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
+    let (counts, unknown) = class_counts(a);
+    let mut packs: Vec<PackJson<'_>> = a
+        .knowledge
+        .packs
+        .iter()
+        .map(|p| PackJson {
+            name: &p.name,
+            version: &p.version,
+        })
+        .collect();
+    packs.sort_by(|x, y| (x.name, x.version).cmp(&(y.name, y.version)));
+    let mut outputs: Vec<OutputJson<'_>> = a
+        .outputs
+        .iter()
+        .map(|o| OutputJson {
+            name: &o.name,
+            action: o.action.as_terraform(),
+            sensitive: o.sensitive,
+        })
+        .collect();
+    outputs.sort_by(|x, y| (x.name, x.action).cmp(&(y.name, y.action)));
+    Report {
+        schema_version: SCHEMA_VERSION,
+        ward_version: env!("CARGO_PKG_VERSION"),
+        plan: PlanJson {
+            format_version: a.plan.format_version.to_string(),
+            product: product_str(a.plan.product),
+            terraform_version: a.plan.terraform_version.as_deref(),
+            errored: a.plan.errored,
+            complete: a.plan.complete,
+        },
+        knowledge: KnowledgeJson {
+            packs,
+            user_files: a.knowledge.user_files.iter().map(String::as_str).collect(),
+        },
+        summary: SummaryJson {
+            total: a.verdicts.len(),
+            by_class: Impact::ALL
+                .iter()
+                .map(|i| (i.as_str(), counts.get(i).copied().unwrap_or(0)))
+                .collect(),
+            unclassified_changes: unknown,
+            worst_class: worst_class(a).as_str(),
+        },
+        outcome: OutcomeJson {
+            exit_code: outcome.exit.code(),
+            status: outcome.exit.as_str(),
+            fail_on: outcome.fail_on.map(Impact::as_str),
+            reasons: outcome
+                .reasons
+                .iter()
+                .map(|r| ReasonJson {
+                    exit_code: r.exit.code(),
+                    kind: r.kind,
+                    message: &r.message,
+                })
+                .collect(),
+        },
+        changes: sorted(&a.verdicts).into_iter().map(change).collect(),
+        drift: sorted(&a.drift).into_iter().map(change).collect(),
+        outputs,
+        coverage: CoverageJson {
+            passed: !a.coverage.fails(),
+            relaxed: a.coverage.relaxed,
+            types_checked: a.coverage.types_checked,
+            unclassified: a
+                .coverage
+                .unclassified
+                .iter()
+                .map(|(t, seen)| UnclassifiedJson {
+                    type_name: t,
+                    seen_in: seen,
+                })
+                .collect(),
+        },
+    }
+}
+
+/// Renders the report as pretty JSON with a final newline.
+pub fn render(a: &Assessment, outcome: &Outcome) -> String {
+    // Serializing these types cannot fail: every map key is a string and no type has a
+    // fallible Serialize implementation. Keep a valid document even so.
+    match serde_json::to_string_pretty(&report(a, outcome)) {
+        Ok(mut s) => {
+            s.push('\n');
+            s
+        }
+        Err(e) => format!(
+            "{{\"schema_version\":{SCHEMA_VERSION},\"error\":{}}}\n",
+            serde_json::Value::String(e.to_string())
+        ),
+    }
+}

@@ -1,0 +1,621 @@
+//! The Markdown report for pull-request comments: never longer than its limit, and always says
+//! how many entries it left out.
+//!
+//! Sizes are counted in characters (Unicode scalar values), as comment limits are.
+//!
+//! When the full report is too long it is summarised step by step, each step applied entry by
+//! entry from the end of the list (the lowest class first):
+//!
+//! 1. detailed changes lose their details (address and action only), and the report says how
+//!    many did;
+//! 2. drift entries are left out, then output changes;
+//! 3. changes are left out;
+//! 4. unclassified types are left out.
+//!
+//! Every list that lost entries ends with `… and N more … not shown (see the JSON report)`. The
+//! smallest number of steps that fits is found by bisection. If even the fully summarised report
+//! does not fit, a short notice replaces it, cut to the limit if it must be.
+
+use crate::outcome::{plural, thousands};
+use crate::text::{clean, fact_words, packs_line, product_line, show_value, sorted_facts};
+use crate::{class_counts, grouped, Exit, Group, Outcome};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use ward_classify::{Assessment, AttrVerdict, Verdict};
+use ward_model::{Action, Impact};
+
+/// The default limit, in characters (a pull-request comment holds 65,536).
+pub const DEFAULT_MARKDOWN_LIMIT: usize = 65_000;
+
+/// The smallest limit the CLI accepts. Below it the library still never exceeds the limit, but the
+/// report may be only a cut-off notice.
+pub const MIN_MARKDOWN_LIMIT: usize = 1_000;
+
+/// Renders the Markdown report in at most `limit` characters.
+pub fn render_markdown(a: &Assessment, outcome: &Outcome, limit: usize) -> String {
+    let doc = Doc::build(a, outcome);
+    let steps = doc.steps();
+    let fits = |k: usize| -> Option<String> {
+        let s = doc.render(&steps[..k]);
+        (s.chars().count() <= limit).then_some(s)
+    };
+    if let Some(s) = fits(0) {
+        return s;
+    }
+    if fits(steps.len()).is_none() {
+        return doc.notice(limit);
+    }
+    // Bisection: `lo` does not fit, `hi` fits.
+    let (mut lo, mut hi) = (0usize, steps.len());
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid).is_some() {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    fits(hi).unwrap_or_else(|| doc.notice(limit))
+}
+
+/// One step of summarising.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// Change `i` is shown brief.
+    Brief(usize),
+    /// Drift entry `i` is left out.
+    OmitDrift(usize),
+    /// Output `i` is left out.
+    OmitOutput(usize),
+    /// Change `i` is left out.
+    OmitChange(usize),
+    /// Unclassified type `i` is left out.
+    OmitType(usize),
+}
+
+/// A change as an entry of the report.
+struct Item {
+    group: Group,
+    full: Option<String>,
+    brief: String,
+}
+
+/// The report, pre-rendered piece by piece.
+struct Doc {
+    head: String,
+    /// Changes that get an entry, worst first.
+    items: Vec<Item>,
+    /// Group headings, by group, with the group's total size.
+    groups: BTreeMap<Group, usize>,
+    none_actions: String,
+    coverage_head: String,
+    types: Vec<String>,
+    outputs_head: Option<String>,
+    outputs: Vec<String>,
+    drift_head: Option<String>,
+    drift: Vec<String>,
+    /// Short summary for the notice.
+    result_line: String,
+    total_changes: usize,
+}
+
+impl Doc {
+    fn build(a: &Assessment, outcome: &Outcome) -> Doc {
+        let mut items = Vec::new();
+        let mut groups = BTreeMap::new();
+        let mut none_actions = String::new();
+        for (g, vs) in grouped(a) {
+            groups.insert(g, vs.len());
+            if g == Group::Class(Impact::None) {
+                let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
+                for v in &vs {
+                    *by_action.entry(v.action).or_default() += 1;
+                }
+                let parts: Vec<String> = by_action
+                    .iter()
+                    .map(|(act, n)| format!("{} {}", thousands(*n), act.as_terraform()))
+                    .collect();
+                none_actions = parts.join(", ");
+            }
+            for v in vs {
+                let detailed = matches!(
+                    g,
+                    Group::Unknown
+                        | Group::Class(
+                            Impact::DataLoss
+                                | Impact::Replace
+                                | Impact::Interrupt
+                                | Impact::InPlace
+                        )
+                );
+                // No-ops and reads are counted, not listed, unless a fact makes them worth a line.
+                if g == Group::Class(Impact::None) && v.facts.is_empty() {
+                    continue;
+                }
+                items.push(Item {
+                    group: g,
+                    full: detailed.then(|| full_entry(g, v)),
+                    brief: brief_entry(v),
+                });
+            }
+        }
+        let result_line = result_line(outcome);
+        let head = head(a, outcome, &result_line);
+        let c = &a.coverage;
+        let checked = plural(
+            c.types_checked,
+            "managed resource type",
+            "managed resource types",
+        );
+        let coverage_head = if c.unclassified.is_empty() {
+            format!("**Coverage:** ok, {checked}, all classified.\n")
+        } else if c.fails() {
+            format!(
+                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see docs/rules.md), or pass `--allow-unclassified`.\n",
+                thousands(c.unclassified.len())
+            )
+        } else {
+            format!(
+                "**Coverage:** relaxed by `--allow-unclassified`: {} of {checked} unclassified.\n",
+                thousands(c.unclassified.len())
+            )
+        };
+        let types = c
+            .unclassified
+            .iter()
+            .map(|(t, seen)| {
+                let seen: Vec<String> = seen.iter().map(|s| md(s)).collect();
+                format!("- {} (seen in {})\n", code(t), seen.join(", "))
+            })
+            .collect();
+        let mut outs: Vec<_> = a
+            .outputs
+            .iter()
+            .filter(|o| o.action != Action::NoOp)
+            .collect();
+        outs.sort_by(|x, y| x.name.cmp(&y.name));
+        let outputs_head = (!outs.is_empty())
+            .then(|| format!("#### Outputs ({} changing)\n", thousands(outs.len())));
+        let outputs = outs
+            .iter()
+            .map(|o| {
+                let sens = if o.sensitive { " (sensitive)" } else { "" };
+                format!("- {}: {}{sens}\n", code(&o.name), o.action.as_terraform())
+            })
+            .collect();
+        let mut ds: Vec<&Verdict> = a
+            .drift
+            .iter()
+            .filter(|v| v.action != Action::NoOp)
+            .collect();
+        ds.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
+        let drift_head = (!ds.is_empty()).then(|| {
+            format!(
+                "#### Drift ({} changed outside Terraform; context, not gated)\n",
+                thousands(ds.len())
+            )
+        });
+        let drift = ds
+            .iter()
+            .map(|v| format!("- {}: {}\n", addr_code(v), v.action.as_terraform()))
+            .collect();
+        Doc {
+            head,
+            items,
+            groups,
+            none_actions,
+            coverage_head,
+            types,
+            outputs_head,
+            outputs,
+            drift_head,
+            drift,
+            result_line,
+            total_changes: a.verdicts.len(),
+        }
+    }
+
+    /// Every summarising step, in the order they are applied.
+    fn steps(&self) -> Vec<Step> {
+        let mut s = Vec::new();
+        for i in (0..self.items.len()).rev() {
+            if self.items[i].full.is_some() {
+                s.push(Step::Brief(i));
+            }
+        }
+        s.extend((0..self.drift.len()).rev().map(Step::OmitDrift));
+        s.extend((0..self.outputs.len()).rev().map(Step::OmitOutput));
+        s.extend((0..self.items.len()).rev().map(Step::OmitChange));
+        s.extend((0..self.types.len()).rev().map(Step::OmitType));
+        s
+    }
+
+    fn render(&self, steps: &[Step]) -> String {
+        let mut brief = vec![false; self.items.len()];
+        let mut omit_item = vec![false; self.items.len()];
+        let mut omit_drift = vec![false; self.drift.len()];
+        let mut omit_out = vec![false; self.outputs.len()];
+        let mut omit_type = vec![false; self.types.len()];
+        for st in steps {
+            match *st {
+                Step::Brief(i) => brief[i] = true,
+                Step::OmitChange(i) => omit_item[i] = true,
+                Step::OmitDrift(i) => omit_drift[i] = true,
+                Step::OmitOutput(i) => omit_out[i] = true,
+                Step::OmitType(i) => omit_type[i] = true,
+            }
+        }
+        let mut out = self.head.clone();
+        let mut current: Option<Group> = None;
+        let mut in_list = false;
+        for (i, it) in self.items.iter().enumerate() {
+            if omit_item[i] {
+                continue;
+            }
+            if current != Some(it.group) {
+                if in_list {
+                    out.push('\n');
+                    in_list = false;
+                }
+                current = Some(it.group);
+                let n = self.groups.get(&it.group).copied().unwrap_or(0);
+                let _ = write!(out, "#### {} ({})", it.group.name(), thousands(n));
+                if it.group == Group::Class(Impact::None) && !self.none_actions.is_empty() {
+                    let _ = write!(out, ": {}", self.none_actions);
+                }
+                out.push_str("\n\n");
+            }
+            match (&it.full, brief[i]) {
+                (Some(full), false) => {
+                    if in_list {
+                        out.push('\n');
+                        in_list = false;
+                    }
+                    out.push_str(full);
+                }
+                _ => {
+                    out.push_str(&it.brief);
+                    in_list = true;
+                }
+            }
+        }
+        if in_list {
+            out.push('\n');
+        }
+        let condensed = (0..self.items.len())
+            .filter(|i| brief[*i] && !omit_item[*i] && self.items[*i].full.is_some())
+            .count();
+        if condensed > 0 {
+            let _ = write!(
+                out,
+                "_Details of {} not shown, to fit the size limit (see the JSON report)._\n\n",
+                plural(condensed, "change", "changes")
+            );
+        }
+        let omitted = omit_item.iter().filter(|o| **o).count();
+        if omitted > 0 {
+            let _ = write!(
+                out,
+                "_… and {} not shown (see the JSON report)._\n\n",
+                plural(omitted, "more change", "more changes")
+            );
+        }
+        out.push_str("#### Coverage\n\n");
+        out.push_str(&self.coverage_head);
+        list(
+            &mut out,
+            &self.types,
+            &omit_type,
+            "more unclassified type",
+            "more unclassified types",
+        );
+        if let Some(h) = &self.outputs_head {
+            out.push('\n');
+            out.push_str(h);
+            list(
+                &mut out,
+                &self.outputs,
+                &omit_out,
+                "more output change",
+                "more output changes",
+            );
+        }
+        if let Some(h) = &self.drift_head {
+            out.push('\n');
+            out.push_str(h);
+            list(
+                &mut out,
+                &self.drift,
+                &omit_drift,
+                "more drift entry",
+                "more drift entries",
+            );
+        }
+        out
+    }
+
+    /// The last resort: a notice that says nothing fits, cut to `limit`.
+    fn notice(&self, limit: usize) -> String {
+        let s = format!(
+            "### ward plan: {}\n\nThis report does not fit in {} characters: all {} not shown (see the JSON report).\n",
+            self.result_line,
+            thousands(limit),
+            plural(self.total_changes, "change", "changes"),
+        );
+        s.chars().take(limit).collect()
+    }
+}
+
+fn list(out: &mut String, entries: &[String], omit: &[bool], one: &str, many: &str) {
+    if !entries.is_empty() {
+        out.push('\n');
+    }
+    let mut shown = 0;
+    for (e, o) in entries.iter().zip(omit) {
+        if !*o {
+            out.push_str(e);
+            shown += 1;
+        }
+    }
+    let omitted = entries.len() - shown;
+    if omitted > 0 {
+        let _ = writeln!(
+            out,
+            "{}_… and {} not shown (see the JSON report)._",
+            if shown > 0 { "\n" } else { "" },
+            plural(omitted, one, many)
+        );
+    }
+}
+
+/// `FAIL (exit 3): coverage failed: …`.
+fn result_line(outcome: &Outcome) -> String {
+    let word = if outcome.exit == Exit::Pass {
+        "pass"
+    } else {
+        "FAIL"
+    };
+    format!(
+        "{word} (exit {}): {}",
+        outcome.exit.code(),
+        md(&outcome.headline())
+    )
+}
+
+fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "### ward plan: {result_line}\n");
+    let headline = outcome.headline();
+    for r in &outcome.reasons {
+        if r.message != headline {
+            let _ = writeln!(out, "- {}", md(&r.message));
+        }
+    }
+    if outcome.reasons.iter().any(|r| r.message != headline) {
+        out.push('\n');
+    }
+    let threshold = match outcome.fail_on {
+        Some(t) => format!("`--fail-on {t}`"),
+        None => "no `--fail-on` threshold".into(),
+    };
+    let _ = write!(
+        out,
+        "{} · plan format {} · {threshold} · knowledge: {}",
+        md(&product_line(a)),
+        a.plan.format_version,
+        md(&packs_line(a))
+    );
+    if !a.knowledge.user_files.is_empty() {
+        let files: Vec<String> = a.knowledge.user_files.iter().map(|f| code(f)).collect();
+        let _ = write!(out, " · user rules: {}", files.join(", "));
+    }
+    out.push_str("\n\n");
+    if a.plan.errored {
+        out.push_str("> **Warning:** the plan is errored: planning failed part-way, so it is incomplete and not safe to apply.\n\n");
+    }
+    if a.plan.complete == Some(false) {
+        out.push_str("> **Note:** the plan is not complete (deferred changes): another plan and apply round will be needed.\n\n");
+    }
+    let (counts, unknown) = class_counts(a);
+    out.push_str("| class | changes |\n|---|--:|\n");
+    if unknown > 0 {
+        let _ = writeln!(
+            out,
+            "| **unclassified** (cost unknown) | {} |",
+            thousands(unknown)
+        );
+    }
+    for i in Impact::ALL.iter().rev() {
+        let n = counts.get(i).copied().unwrap_or(0);
+        if n > 0 && *i >= Impact::Replace {
+            let _ = writeln!(out, "| **{i}** | **{}** |", thousands(n));
+        } else {
+            let _ = writeln!(out, "| {i} | {} |", thousands(n));
+        }
+    }
+    let _ = writeln!(out, "| total | {} |\n", thousands(a.verdicts.len()));
+    out
+}
+
+fn facts_suffix(v: &Verdict) -> String {
+    let f: Vec<String> = sorted_facts(v)
+        .into_iter()
+        .map(|f| md(&fact_words(f)))
+        .collect();
+    if f.is_empty() {
+        String::new()
+    } else {
+        format!(" — {}", f.join("; "))
+    }
+}
+
+fn brief_entry(v: &Verdict) -> String {
+    let attrs = if v.impact == Impact::Free && !v.attributes.is_empty() {
+        let paths: Vec<String> = v
+            .attributes
+            .iter()
+            .map(|a| code(&a.change.path.to_string()))
+            .collect();
+        format!(" ({})", paths.join(", "))
+    } else {
+        String::new()
+    };
+    format!(
+        "- {}: {}{attrs}{}\n",
+        addr_code(v),
+        v.action.describe(),
+        facts_suffix(v)
+    )
+}
+
+fn full_entry(g: Group, v: &Verdict) -> String {
+    let mut out = String::new();
+    let addr = match &v.deposed {
+        Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
+        None => format!("<code>{}</code>", html(&v.address)),
+    };
+    let _ = writeln!(
+        out,
+        "<details><summary><b>{}</b> {addr}: {}</summary>\n",
+        g.name(),
+        html(v.action.describe())
+    );
+    if g == Group::Unknown {
+        let _ = writeln!(
+            out,
+            "- cost unknown: no rule classifies the type {}",
+            code(&v.type_name)
+        );
+    }
+    for line in &v.explanation {
+        let _ = writeln!(out, "- {}", md(line));
+    }
+    if let Some(r) = &v.action_reason {
+        let _ = writeln!(out, "- Terraform's reason: {}", code(r));
+    }
+    let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
+    attrs.sort_by(|x, y| {
+        (std::cmp::Reverse(x.impact), &x.change.path)
+            .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
+    });
+    for at in attrs {
+        let mut tags = vec![format!("**{}**", at.impact)];
+        if at.forces_replacement {
+            tags.push("forces replacement".into());
+        }
+        if let Some(r) = &at.rule {
+            tags.push(code(&r.to_string()));
+        }
+        let _ = writeln!(
+            out,
+            "- {}: {} → {} ({})",
+            code(&at.change.path.to_string()),
+            code(&show_value(&at.change.before)),
+            code(&show_value(&at.change.after)),
+            tags.join(", ")
+        );
+        if let Some(why) = &at.why {
+            let _ = writeln!(out, "  - {}", md(why));
+        }
+    }
+    if !v.identity_changes.is_empty() {
+        let ids: Vec<String> = v
+            .identity_changes
+            .iter()
+            .map(|i| code(&i.to_string()))
+            .collect();
+        let _ = writeln!(out, "- identity changes: {}", ids.join(", "));
+    }
+    if v.holds_data {
+        let _ = writeln!(out, "- holds data");
+    }
+    for f in sorted_facts(v) {
+        let _ = writeln!(out, "- {}", md(&fact_words(f)));
+    }
+    match &v.decided_by {
+        Some(r) => {
+            let _ = writeln!(out, "- decided by {}", code(&r.to_string()));
+        }
+        None if g != Group::Unknown => {
+            let _ = writeln!(out, "- decided by ward's defaults");
+        }
+        None => {}
+    }
+    out.push_str("\n</details>\n\n");
+    out
+}
+
+fn addr_code(v: &Verdict) -> String {
+    match &v.deposed {
+        Some(k) => format!("{} (deposed {})", code(&v.address), md(k)),
+        None => code(&v.address),
+    }
+}
+
+/// An inline code span that survives any content: control characters escaped, a fence longer than
+/// any run of backticks inside, padded when the content starts or ends with a backtick.
+fn code(s: &str) -> String {
+    let s = clean(s);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat(longest + 1);
+    if longest > 0 || s.starts_with(' ') || s.ends_with(' ') || s.is_empty() {
+        format!("{fence} {s} {fence}")
+    } else {
+        format!("{fence}{s}{fence}")
+    }
+}
+
+/// Plain text with Markdown and HTML syntax escaped.
+fn md(s: &str) -> String {
+    let s = clean(s);
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '!'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text for inside HTML tags.
+fn html(s: &str) -> String {
+    let s = clean(s);
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans() {
+        assert_eq!(code("a.b"), "`a.b`");
+        assert_eq!(code("a`b"), "`` a`b ``");
+        assert_eq!(code("x[\"k\"]"), "`x[\"k\"]`");
+        assert_eq!(html("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(md("a*b_c"), "a\\*b\\_c");
+    }
+}

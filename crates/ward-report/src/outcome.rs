@@ -1,0 +1,257 @@
+//! Exit codes and the outcome of a run: which gates failed, and why.
+
+use serde::Serialize;
+use std::fmt;
+use ward_classify::{Assessment, Verdict};
+use ward_model::{Action, Impact};
+
+/// ward's exit codes, shared by every subcommand (documented in `docs/exit-codes.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Exit {
+    /// 0: nothing failed.
+    Pass,
+    /// 1: a change at or above `--fail-on` (or another subcommand's policy failure).
+    Fail,
+    /// 2: usage error, or input that could not be read (an errored plan included, unless allowed).
+    Usage,
+    /// 3: coverage failure: a managed resource type no rule classifies.
+    Coverage,
+    /// 4: `ward gate`: a change needs an approval it does not have (reserved).
+    ApprovalRequired,
+    /// 5: `ward gate`: the change budget is exceeded (reserved).
+    BudgetExceeded,
+}
+
+impl Exit {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::Fail => 1,
+            Exit::Usage => 2,
+            Exit::Coverage => 3,
+            Exit::ApprovalRequired => 4,
+            Exit::BudgetExceeded => 5,
+        }
+    }
+
+    /// Which exit wins when several apply: higher wins. Usage (2) beats coverage (3), which
+    /// beats the gate codes (5, then 4), which beat a threshold failure (1).
+    pub fn priority(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::Fail => 1,
+            Exit::ApprovalRequired => 2,
+            Exit::BudgetExceeded => 3,
+            Exit::Coverage => 4,
+            Exit::Usage => 5,
+        }
+    }
+
+    /// The higher-priority of two exits.
+    pub fn worst(self, other: Exit) -> Exit {
+        if other.priority() > self.priority() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Exit::Pass => "pass",
+            Exit::Fail => "fail",
+            Exit::Usage => "usage",
+            Exit::Coverage => "coverage",
+            Exit::ApprovalRequired => "approval-required",
+            Exit::BudgetExceeded => "budget-exceeded",
+        }
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the user asked the `plan` gates to enforce.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GateOptions {
+    /// `--fail-on CLASS`: fail (exit 1) on any change of this class or worse. `None`: no threshold.
+    pub fail_on: Option<Impact>,
+    /// `--allow-errored`: report an errored plan without failing on that alone.
+    pub allow_errored: bool,
+}
+
+/// Why a run did not pass (or a note the report must carry).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reason {
+    /// The exit this reason asks for ([`Exit::Pass`] for notes that do not fail the run).
+    pub exit: Exit,
+    /// A stable key: `errored`, `coverage`, `unclassified-allowed`, `threshold`,
+    /// `unclassified-change`.
+    pub kind: &'static str,
+    /// One sentence for humans.
+    pub message: String,
+}
+
+/// The result of applying the gates to an assessment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The exit the process should end with.
+    pub exit: Exit,
+    /// The threshold in force.
+    pub fail_on: Option<Impact>,
+    /// Every reason, failing ones first (highest priority first), then notes.
+    pub reasons: Vec<Reason>,
+}
+
+impl Outcome {
+    /// The first failing reason's message, or `passed`.
+    pub fn headline(&self) -> String {
+        match self
+            .reasons
+            .iter()
+            .find(|r| r.exit == self.exit && r.exit != Exit::Pass)
+        {
+            Some(r) => r.message.clone(),
+            None => "passed".to_string(),
+        }
+    }
+}
+
+/// True when a verdict's cost is unknown: its type is unclassified and its action really does
+/// something to a managed object. ward cannot know what such a change costs, so it counts as
+/// reaching every `--fail-on` threshold.
+pub fn cost_unknown(v: &Verdict) -> bool {
+    !v.classified
+        && !matches!(
+            v.action,
+            Action::NoOp | Action::Read | Action::Open | Action::Forget
+        )
+}
+
+/// Applies the `plan` gates: errored plan (2), coverage (3), threshold (1).
+pub fn evaluate(a: &Assessment, opts: &GateOptions) -> Outcome {
+    let mut reasons = Vec::new();
+    if a.plan.errored {
+        if opts.allow_errored {
+            reasons.push(Reason {
+                exit: Exit::Pass,
+                kind: "errored",
+                message: "the plan is errored (planning failed part-way); reported anyway because of --allow-errored".into(),
+            });
+        } else {
+            reasons.push(Reason {
+                exit: Exit::Usage,
+                kind: "errored",
+                message: "the plan is errored: planning failed part-way, so it is incomplete and not safe to apply (pass --allow-errored to report it without failing on that)".into(),
+            });
+        }
+    }
+    let unclassified = a.coverage.unclassified.len();
+    if unclassified > 0 {
+        let types = plural(unclassified, "resource type", "resource types");
+        if a.coverage.fails() {
+            reasons.push(Reason {
+                exit: Exit::Coverage,
+                kind: "coverage",
+                message: format!(
+                    "coverage failed: {types} no rule classifies (classify them in ward.hcl, or pass --allow-unclassified)"
+                ),
+            });
+        } else {
+            reasons.push(Reason {
+                exit: Exit::Pass,
+                kind: "unclassified-allowed",
+                message: format!("{types} unclassified, allowed by --allow-unclassified"),
+            });
+        }
+    }
+    if let Some(threshold) = opts.fail_on {
+        let at_or_above = a
+            .verdicts
+            .iter()
+            .filter(|v| v.classified && v.impact >= threshold)
+            .count();
+        let unknown = a.verdicts.iter().filter(|v| cost_unknown(v)).count();
+        if at_or_above > 0 {
+            reasons.push(Reason {
+                exit: Exit::Fail,
+                kind: "threshold",
+                message: format!(
+                    "{} at or above --fail-on {threshold}",
+                    plural(at_or_above, "change", "changes")
+                ),
+            });
+        }
+        if unknown > 0 {
+            reasons.push(Reason {
+                exit: Exit::Fail,
+                kind: "unclassified-change",
+                message: format!(
+                    "{} of unknown cost (unclassified type), treated as reaching --fail-on {threshold}",
+                    plural(unknown, "change", "changes")
+                ),
+            });
+        }
+    }
+    let exit = reasons.iter().fold(Exit::Pass, |e, r| e.worst(r.exit));
+    // Failing reasons first, highest priority first; notes keep their order.
+    reasons.sort_by_key(|r| std::cmp::Reverse(r.exit.priority()));
+    Outcome {
+        exit,
+        fail_on: opts.fail_on,
+        reasons,
+    }
+}
+
+/// `1 change`, `2 changes`, with thousands separators.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{} {many}", thousands(n))
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub(crate) fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn priorities() {
+        assert_eq!(Exit::Fail.worst(Exit::Coverage), Exit::Coverage);
+        assert_eq!(Exit::Coverage.worst(Exit::Usage), Exit::Usage);
+        assert_eq!(Exit::Usage.worst(Exit::Fail), Exit::Usage);
+        assert_eq!(Exit::Pass.worst(Exit::Pass), Exit::Pass);
+        assert_eq!(
+            Exit::Fail.worst(Exit::ApprovalRequired),
+            Exit::ApprovalRequired
+        );
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}

@@ -1,0 +1,373 @@
+//! The terminal report: grouped by class, worst first; colour only when asked.
+
+use crate::outcome::{plural, thousands};
+use crate::text::{
+    clean, fact_words, full_address, packs_line, product_line, show_value, sorted_facts,
+};
+use crate::{class_counts, grouped, Exit, Group, Outcome};
+use anstyle::{AnsiColor, Style};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use ward_classify::{Assessment, AttrVerdict, Verdict};
+use ward_model::{Action, Impact};
+
+/// Applies styles only when colour is on.
+struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn group_style(g: Group) -> Style {
+        let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
+        match g {
+            Group::Unknown => fg(AnsiColor::Magenta).bold(),
+            Group::Class(Impact::DataLoss) => fg(AnsiColor::Red).bold(),
+            Group::Class(Impact::Replace) => fg(AnsiColor::Red),
+            Group::Class(Impact::Interrupt) => fg(AnsiColor::Yellow),
+            Group::Class(Impact::InPlace) => fg(AnsiColor::Cyan),
+            Group::Class(Impact::Free) => fg(AnsiColor::Green),
+            Group::Class(Impact::None) => Style::new().dimmed(),
+        }
+    }
+
+    fn tag(&self, g: Group) -> String {
+        self.paint(Self::group_style(g), &g.name().to_uppercase())
+    }
+
+    fn dim(&self, text: &str) -> String {
+        self.paint(Style::new().dimmed(), text)
+    }
+
+    fn bold(&self, text: &str) -> String {
+        self.paint(Style::new().bold(), text)
+    }
+}
+
+/// Renders the terminal report. `color` adds ANSI styles; the caller decides (TTY, `NO_COLOR`,
+/// `--color`).
+pub fn render_terminal(a: &Assessment, outcome: &Outcome, color: bool) -> String {
+    let p = Painter { color };
+    let mut out = String::new();
+    header(&mut out, &p, a);
+    for (g, vs) in grouped(a) {
+        if vs.is_empty() {
+            continue;
+        }
+        match g {
+            Group::Class(Impact::None) => none_group(&mut out, &p, &vs),
+            Group::Class(Impact::Free) => free_group(&mut out, &p, &vs),
+            _ => {
+                for v in vs {
+                    detailed(&mut out, &p, g, v);
+                }
+            }
+        }
+    }
+    if a.verdicts.is_empty() {
+        let _ = writeln!(out, "no resource changes in this plan\n");
+    }
+    facts(&mut out, &p, a);
+    outputs(&mut out, a);
+    drift(&mut out, a);
+    coverage(&mut out, &p, a);
+    summary(&mut out, &p, a, outcome);
+    out
+}
+
+fn header(out: &mut String, p: &Painter, a: &Assessment) {
+    let _ = writeln!(
+        out,
+        "{} {}, plan format {}",
+        p.bold("ward plan:"),
+        product_line(a),
+        a.plan.format_version
+    );
+    let _ = writeln!(out, "knowledge: {}", packs_line(a));
+    if !a.knowledge.user_files.is_empty() {
+        let files: Vec<String> = a.knowledge.user_files.iter().map(|f| clean(f)).collect();
+        let _ = writeln!(out, "user rules: {}", files.join(", "));
+    }
+    if a.plan.errored {
+        let _ = writeln!(
+            out,
+            "{} the plan is errored: planning failed part-way, so this plan is incomplete and not safe to apply",
+            p.paint(Style::new().fg_color(Some(AnsiColor::Red.into())).bold(), "warning:")
+        );
+    }
+    if a.plan.complete == Some(false) {
+        let _ = writeln!(
+            out,
+            "note: the plan is not complete (deferred changes): another plan and apply round will be needed"
+        );
+    }
+    out.push('\n');
+}
+
+fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
+    let _ = writeln!(
+        out,
+        "{}  {}  {}",
+        p.tag(g),
+        p.bold(&full_address(v)),
+        v.action.describe()
+    );
+    let ind = "    ";
+    if g == Group::Unknown {
+        let _ = writeln!(
+            out,
+            "{ind}cost unknown: no rule classifies the type {}",
+            clean(&v.type_name)
+        );
+    }
+    for line in &v.explanation {
+        let _ = writeln!(out, "{ind}{}", clean(line));
+    }
+    if let Some(r) = &v.action_reason {
+        let _ = writeln!(out, "{ind}terraform's reason: {}", clean(r));
+    }
+    let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
+    attrs.sort_by(|x, y| {
+        (std::cmp::Reverse(x.impact), &x.change.path)
+            .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
+    });
+    for at in attrs {
+        let mut tags = vec![at.impact.as_str().to_string()];
+        if at.forces_replacement {
+            tags.push("forces replacement".into());
+        }
+        let rule = match &at.rule {
+            Some(r) => format!(" {}", p.dim(&clean(&r.to_string()))),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{ind}~ {}: {} → {}  [{}]{rule}",
+            clean(&at.change.path.to_string()),
+            show_value(&at.change.before),
+            show_value(&at.change.after),
+            tags.join(", ")
+        );
+        if let Some(why) = &at.why {
+            let _ = writeln!(out, "{ind}    {}", clean(why));
+        }
+    }
+    if !v.identity_changes.is_empty() {
+        let ids: Vec<String> = v
+            .identity_changes
+            .iter()
+            .map(|i| clean(&i.to_string()))
+            .collect();
+        let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
+    }
+    if v.holds_data {
+        let _ = writeln!(out, "{ind}holds data");
+    }
+    for f in sorted_facts(v) {
+        let _ = writeln!(out, "{ind}{}", fact_words(f));
+    }
+    match &v.decided_by {
+        Some(r) => {
+            let _ = writeln!(
+                out,
+                "{ind}{}",
+                p.dim(&format!("decided by {}", clean(&r.to_string())))
+            );
+        }
+        None if g != Group::Unknown => {
+            let _ = writeln!(out, "{ind}{}", p.dim("decided by ward's defaults"));
+        }
+        None => {}
+    }
+    out.push('\n');
+}
+
+fn free_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
+    let _ = writeln!(
+        out,
+        "{}  {}",
+        p.tag(Group::Class(Impact::Free)),
+        plural(vs.len(), "change", "changes")
+    );
+    for v in vs {
+        let paths: Vec<String> = v
+            .attributes
+            .iter()
+            .map(|a| clean(&a.change.path.to_string()))
+            .collect();
+        let attrs = if paths.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", paths.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "    {}  {}{attrs}",
+            full_address(v),
+            v.action.describe()
+        );
+    }
+    out.push('\n');
+}
+
+fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
+    let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
+    for v in vs {
+        *by_action.entry(v.action).or_default() += 1;
+    }
+    let parts: Vec<String> = by_action
+        .iter()
+        .map(|(a, n)| format!("{} {}", thousands(*n), a.as_terraform()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{}  {} ({})\n",
+        p.tag(Group::Class(Impact::None)),
+        plural(vs.len(), "change", "changes"),
+        parts.join(", ")
+    );
+}
+
+fn facts(out: &mut String, p: &Painter, a: &Assessment) {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for v in &a.verdicts {
+        for f in sorted_facts(v) {
+            rows.push((full_address(v), fact_words(f)));
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    rows.sort();
+    let _ = writeln!(out, "{}", p.bold("facts:"));
+    for (addr, words) in rows {
+        let _ = writeln!(out, "    {addr}  {words}");
+    }
+    out.push('\n');
+}
+
+fn outputs(out: &mut String, a: &Assessment) {
+    let mut changing: Vec<_> = a
+        .outputs
+        .iter()
+        .filter(|o| o.action != Action::NoOp)
+        .collect();
+    if changing.is_empty() {
+        return;
+    }
+    changing.sort_by(|x, y| x.name.cmp(&y.name));
+    let _ = writeln!(out, "outputs: {} changing", thousands(changing.len()));
+    for o in changing {
+        let sens = if o.sensitive { " (sensitive)" } else { "" };
+        let _ = writeln!(
+            out,
+            "    {}  {}{sens}",
+            clean(&o.name),
+            o.action.as_terraform()
+        );
+    }
+    out.push('\n');
+}
+
+fn drift(out: &mut String, a: &Assessment) {
+    let mut ds: Vec<&Verdict> = a
+        .drift
+        .iter()
+        .filter(|v| v.action != Action::NoOp)
+        .collect();
+    if ds.is_empty() {
+        return;
+    }
+    ds.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
+    let _ = writeln!(
+        out,
+        "drift: {} changed outside Terraform since the last apply (context, not gated here)",
+        plural(ds.len(), "resource", "resources")
+    );
+    for v in ds {
+        let _ = writeln!(out, "    {}  {}", full_address(v), v.action.as_terraform());
+    }
+    out.push('\n');
+}
+
+fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
+    let c = &a.coverage;
+    let n = c.unclassified.len();
+    let checked = plural(
+        c.types_checked,
+        "managed resource type",
+        "managed resource types",
+    );
+    if n == 0 {
+        let _ = writeln!(out, "coverage: ok: {checked}, all classified\n");
+        return;
+    }
+    let verdict = if c.fails() {
+        p.paint(
+            Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+            "FAILED",
+        )
+    } else {
+        "relaxed by --allow-unclassified".to_string()
+    };
+    let _ = writeln!(
+        out,
+        "coverage: {verdict}: {} of {checked} unclassified",
+        thousands(n)
+    );
+    for (ty, seen) in &c.unclassified {
+        let seen: Vec<String> = seen.iter().map(|s| clean(s)).collect();
+        let _ = writeln!(out, "    {}  seen in {}", clean(ty), seen.join(", "));
+    }
+    if c.fails() {
+        let _ = writeln!(
+            out,
+            "    hint: add a `resource` block for each type to ward.hcl (see docs/rules.md), or pass --allow-unclassified"
+        );
+    }
+    out.push('\n');
+}
+
+fn summary(out: &mut String, p: &Painter, a: &Assessment, outcome: &Outcome) {
+    let (counts, unknown) = class_counts(a);
+    let mut parts: Vec<String> = Impact::ALL
+        .iter()
+        .rev()
+        .map(|i| format!("{} {}", thousands(counts.get(i).copied().unwrap_or(0)), i))
+        .collect();
+    parts.push(format!("{} unclassified", thousands(unknown)));
+    let _ = writeln!(out, "summary: {}", parts.join(", "));
+    let head = match outcome.exit {
+        Exit::Pass => p.paint(
+            Style::new().fg_color(Some(AnsiColor::Green.into())).bold(),
+            "PASS",
+        ),
+        _ => p.paint(
+            Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+            "FAIL",
+        ),
+    };
+    let threshold = match outcome.fail_on {
+        Some(t) => format!("--fail-on {t}"),
+        None => "no --fail-on threshold".into(),
+    };
+    let _ = writeln!(
+        out,
+        "result: {head} (exit {}, {threshold}): {}",
+        outcome.exit.code(),
+        outcome.headline()
+    );
+    let headline = outcome.headline();
+    for r in &outcome.reasons {
+        if r.message != headline {
+            let _ = writeln!(out, "    also: {}", r.message);
+        }
+    }
+}

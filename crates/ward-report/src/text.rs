@@ -1,0 +1,121 @@
+//! Wording shared by the human formats (terminal and Markdown).
+
+use ward_classify::{Assessment, Fact, Verdict};
+use ward_model::{Product, Shown};
+
+/// The longest value (in chars) the human formats print before shortening it with `…`.
+pub(crate) const MAX_VALUE_CHARS: usize = 80;
+
+/// A value as the human formats show it: JSON for known values (strings quoted, control characters
+/// escaped), `(sensitive)`, `(known after apply)`, `null`. Never the value behind `Sensitive`.
+pub(crate) fn show_value(v: &Shown) -> String {
+    match v {
+        Shown::Known(j) => shorten(&j.to_string(), MAX_VALUE_CHARS),
+        Shown::Sensitive => "(sensitive)".into(),
+        Shown::Unknown => "(known after apply)".into(),
+        Shown::Absent => "null".into(),
+    }
+}
+
+/// Cuts `s` to at most `max` chars, ending with `…` when it was cut.
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Makes text from the plan or the rules safe for one terminal line: control characters (escape
+/// sequences, newlines) are shown escaped instead of being interpreted.
+pub(crate) fn clean(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `Terraform 1.9.5`, `OpenTofu 1.8.0`, `unknown product`.
+pub(crate) fn product_line(a: &Assessment) -> String {
+    let product = match a.plan.product {
+        Product::Terraform => "Terraform",
+        Product::OpenTofu => "OpenTofu",
+        Product::Unknown => "unknown product",
+    };
+    match &a.plan.terraform_version {
+        Some(v) => format!("{product} {}", clean(v)),
+        None => product.to_string(),
+    }
+}
+
+/// `aws 2026.11.0, fakecloud 2026.11.0` (or `no built-in packs`).
+pub(crate) fn packs_line(a: &Assessment) -> String {
+    if a.knowledge.packs.is_empty() {
+        return "no built-in packs".into();
+    }
+    let mut packs: Vec<String> = a
+        .knowledge
+        .packs
+        .iter()
+        .map(|p| format!("{} {}", clean(&p.name), clean(&p.version)))
+        .collect();
+    packs.sort();
+    packs.join(", ")
+}
+
+/// A fact in words, e.g. `imported (id "i-123")`, `moved from aws_instance.old`.
+pub(crate) fn fact_words(f: &Fact) -> String {
+    match f {
+        Fact::Import { id: Some(id) } => format!("imported (id {})", clean(&quote(id))),
+        Fact::Import { id: None } => "imported".into(),
+        Fact::Move { from } => format!("moved from {}", clean(from)),
+        Fact::Forget => "forgotten: removed from state, left running unmanaged".into(),
+        Fact::Deposed { key } => format!("deposed object {}", clean(key)),
+    }
+}
+
+/// The facts of a verdict, sorted.
+pub(crate) fn sorted_facts(v: &Verdict) -> Vec<&Fact> {
+    let mut f: Vec<&Fact> = v.facts.iter().collect();
+    f.sort();
+    f
+}
+
+/// A string in JSON quotes.
+pub(crate) fn quote(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+/// The address with its deposed key, when it has one.
+pub(crate) fn full_address(v: &Verdict) -> String {
+    match &v.deposed {
+        Some(k) => format!("{} (deposed {})", clean(&v.address), clean(k)),
+        None => clean(&v.address),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortens_and_cleans() {
+        assert_eq!(shorten("abcdef", 4), "abc…");
+        assert_eq!(shorten("abc", 4), "abc");
+        assert_eq!(clean("a\u{1b}[31mb\nc"), "a\\u{1b}[31mb\\nc");
+        assert_eq!(
+            show_value(&Shown::Known(serde_json::json!("x\ny"))),
+            "\"x\\ny\""
+        );
+        assert_eq!(show_value(&Shown::Sensitive), "(sensitive)");
+    }
+}

@@ -1,7 +1,38 @@
-//! ward's impact knowledge (being written; the types below are the contract other crates use).
+//! ward's impact knowledge: what each change to each resource type costs a running deployment.
+//!
+//! Knowledge is data, in HCL (format: `docs/rules.md`). The built-in packs
+//! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time; a team's own rules
+//! come from `ward.hcl` ([`find_config`], [`Knowledge::load_user_file`]) and win over the packs.
+//!
+//! ```
+//! let k = ward_rules::Knowledge::builtin().expect("the embedded packs load");
+//! assert!(k.packs().iter().any(|p| p.name == "null"));
+//! ```
+//!
+//! Lookups go through [`Knowledge::resolve`], which returns the rules that apply to one resource
+//! instance in precedence order; each question (does it hold data, what does this attribute cost,
+//! what does a delete cost) is answered by the first rule that answers it, and the answer carries
+//! a [`RuleRef`] naming that rule.
 
+mod error;
+mod parse;
+mod pattern;
+mod rule;
+
+pub use error::RulesError;
+pub use rule::{AttrRule, Pack, Rule, Selector, Target};
+
+use parse::{parse_file, FileKind};
+use pattern::Relation;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
+use ward_model::{AttrPath, Impact};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/packs.rs"));
+}
 
 /// Where a rule comes from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -59,3 +90,415 @@ pub struct PackInfo {
     /// Pack version, e.g. `2026.11.0`.
     pub version: String,
 }
+
+/// Defaults for questions no rule answers.
+pub mod defaults {
+    use ward_model::Impact;
+    /// `on_create`.
+    pub const ON_CREATE: Impact = Impact::Free;
+    /// `on_update`: a changed attribute no attribute entry names.
+    pub const ON_UPDATE: Impact = Impact::InPlace;
+    /// `on_delete` (data-loss when the object holds data).
+    pub const ON_DELETE: Impact = Impact::Replace;
+    /// `on_replace` (data-loss when the object holds data).
+    pub const ON_REPLACE: Impact = Impact::Replace;
+    /// `holds_data`.
+    pub const HOLDS_DATA: bool = false;
+    /// `identity`: every Terraform resource has an `id`.
+    pub const IDENTITY: &[&str] = &["id"];
+}
+
+/// Everything ward knows: the built-in packs and any user rule files, in precedence order.
+#[derive(Debug, Clone, Default)]
+pub struct Knowledge {
+    packs: Vec<Pack>,
+    user_files: Vec<String>,
+    /// Every rule, sorted by precedence (user before pack, specific before general, file order).
+    rules: Vec<Rule>,
+}
+
+/// Every rule about one resource type, for `ward rules list` and `ward rules show TYPE`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TypeEntry {
+    /// The resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The rules naming it, in precedence order (the first that answers a question decides it).
+    pub rules: Vec<Rule>,
+}
+
+/// One answer, with the rule that gave it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decision<T> {
+    /// The answer.
+    pub value: T,
+    /// The rule that stated it; when no rule stated it (`stated` false) this is the first rule
+    /// that applies (whose default was used), or `None` when no rule applies at all.
+    pub rule: Option<RuleRef>,
+    /// A rule stated the answer; false when the default applied.
+    pub stated: bool,
+}
+
+/// What changing one attribute costs, according to an attribute entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AttrDecision {
+    /// The cost.
+    pub impact: Impact,
+    /// Why, when the entry says.
+    pub why: Option<String>,
+    /// The attribute entry that decided (`rule.attribute` is its pattern).
+    pub rule: RuleRef,
+}
+
+/// The four actions that have a cost entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cost {
+    /// `on_create`.
+    OnCreate,
+    /// `on_update`.
+    OnUpdate,
+    /// `on_delete`.
+    OnDelete,
+    /// `on_replace`.
+    OnReplace,
+}
+
+/// The rules that apply to one resource instance, in precedence order. Every question is answered
+/// by the first rule that answers it, else by [`defaults`].
+#[derive(Debug, Clone)]
+pub struct Resolved<'k> {
+    rules: Vec<&'k Rule>,
+}
+
+impl<'k> Resolved<'k> {
+    /// Some rule applies: the instance is classified.
+    pub fn is_classified(&self) -> bool {
+        !self.rules.is_empty()
+    }
+
+    /// The applicable rules, in precedence order.
+    pub fn rules(&self) -> &[&'k Rule] {
+        &self.rules
+    }
+
+    /// The first applicable rule (the one whose defaults apply when nothing states an answer).
+    pub fn entry(&self) -> Option<RuleRef> {
+        self.rules.first().map(|r| r.rule_ref())
+    }
+
+    fn decide<T>(&self, get: impl Fn(&Rule) -> Option<T>, default: T) -> Decision<T> {
+        for r in &self.rules {
+            if let Some(v) = get(r) {
+                return Decision {
+                    value: v,
+                    rule: Some(r.rule_ref()),
+                    stated: true,
+                };
+            }
+        }
+        Decision {
+            value: default,
+            rule: self.entry(),
+            stated: false,
+        }
+    }
+
+    /// Does the object hold data?
+    pub fn holds_data(&self) -> Decision<bool> {
+        self.decide(|r| r.holds_data, defaults::HOLDS_DATA)
+    }
+
+    /// The identity attributes.
+    pub fn identity(&self) -> Decision<Vec<AttrPath>> {
+        let d = self.decide(
+            |r| r.identity.clone(),
+            defaults::IDENTITY
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect(),
+        );
+        Decision {
+            value: d
+                .value
+                .iter()
+                .filter_map(|s| pattern::Pattern::parse(s).ok())
+                .map(|p| p.to_path())
+                .collect(),
+            rule: d.rule,
+            stated: d.stated,
+        }
+    }
+
+    /// What an action costs (before any holds-data escalation, which is the classifier's).
+    pub fn cost(&self, which: Cost) -> Decision<Impact> {
+        match which {
+            Cost::OnCreate => self.decide(|r| r.on_create, defaults::ON_CREATE),
+            Cost::OnUpdate => self.decide(|r| r.on_update, defaults::ON_UPDATE),
+            Cost::OnDelete => self.decide(|r| r.on_delete, defaults::ON_DELETE),
+            Cost::OnReplace => self.decide(|r| r.on_replace, defaults::ON_REPLACE),
+        }
+    }
+
+    /// The first `summary` among the applicable rules.
+    pub fn summary(&self) -> Option<&'k str> {
+        self.rules.iter().find_map(|r| r.summary.as_deref())
+    }
+
+    /// The first `rationale` among the applicable rules.
+    pub fn rationale(&self) -> Option<&'k str> {
+        self.rules.iter().find_map(|r| r.rationale.as_deref())
+    }
+
+    /// What changing the attribute at `path` costs according to the attribute entries, or `None`
+    /// when no entry names it (then `on_update` applies).
+    ///
+    /// The first rule with an entry that relates to the path decides. Within it, the longest
+    /// pattern that covers the path (is the path or a prefix of it, indices ignored) gives the
+    /// base cost, else `on_update`; patterns deeper than the path (the path is a whole block or
+    /// object whose insides changed) raise the cost to theirs when higher, since any of them may
+    /// be among the changes.
+    pub fn attribute(&self, path: &AttrPath) -> Option<AttrDecision> {
+        for r in &self.rules {
+            let related: Vec<(&AttrRule, Relation)> = r
+                .attributes
+                .iter()
+                .filter_map(|a| a.compiled.relation(path).map(|rel| (a, rel)))
+                .collect();
+            if related.is_empty() {
+                continue;
+            }
+            let best_cover = related
+                .iter()
+                .filter(|(_, rel)| *rel == Relation::Covers)
+                .map(|(a, _)| *a)
+                // Longest, then most literal; ties keep file order (max_by_key keeps the last,
+                // so compare with the line reversed).
+                .max_by_key(|a| {
+                    (
+                        a.compiled.len(),
+                        a.compiled.literals(),
+                        std::cmp::Reverse(a.line),
+                    )
+                });
+            let mut best: Option<AttrDecision> = best_cover.map(|a| AttrDecision {
+                impact: a.impact,
+                why: a.why.clone(),
+                rule: r.attr_ref(&a.pattern),
+            });
+            let base = best
+                .as_ref()
+                .map_or_else(|| self.cost(Cost::OnUpdate).value, |d| d.impact);
+            let mut top = base;
+            for (a, rel) in &related {
+                if *rel == Relation::Inside && a.impact > top {
+                    top = a.impact;
+                    best = Some(AttrDecision {
+                        impact: a.impact,
+                        why: a.why.clone(),
+                        rule: r.attr_ref(&a.pattern),
+                    });
+                }
+            }
+            return best;
+        }
+        None
+    }
+}
+
+impl Knowledge {
+    /// No knowledge at all: every type is unclassified. Useful in tests.
+    pub fn empty() -> Knowledge {
+        Knowledge::default()
+    }
+
+    /// Every embedded pack (`crates/ward-rules/packs/*.hcl`). Fails on the first pack that does not
+    /// load, naming file, line and what to fix; also when two packs share a name or give the same
+    /// type with the same selector.
+    pub fn builtin() -> Result<Knowledge, RulesError> {
+        let sources: Vec<(String, &str)> = embedded::EMBEDDED_PACKS
+            .iter()
+            .map(|(name, text)| (format!("crates/ward-rules/packs/{name}"), *text))
+            .collect();
+        Knowledge::from_pack_sources(&sources)
+    }
+
+    /// Knowledge from the given pack texts instead of the embedded ones: `(file name, text)`, in
+    /// the order given. For tests and tools that check pack files.
+    pub fn from_pack_sources<S: AsRef<str>>(
+        sources: &[(S, &str)],
+    ) -> Result<Knowledge, RulesError> {
+        let mut k = Knowledge::default();
+        for (index, (file, text)) in sources.iter().enumerate() {
+            let file = file.as_ref();
+            let parsed = parse_file(file, text, FileKind::Pack)?;
+            let Some(pack) = parsed.pack else {
+                return Err(RulesError::new(file, "the pack has no `pack` header"));
+            };
+            if let Some(other) = k.packs.iter().find(|p| p.name == pack.name) {
+                return Err(RulesError::new(
+                    file,
+                    format!(
+                        "pack name `{}` is already used by {}",
+                        pack.name, other.file
+                    ),
+                )
+                .help("every pack needs its own name: reports cite `name@version`"));
+            }
+            for mut rule in parsed.rules {
+                if let Some(dup) = k
+                    .rules
+                    .iter()
+                    .find(|x| x.type_name == rule.type_name && x.selector == rule.selector)
+                {
+                    let other = k
+                        .packs
+                        .iter()
+                        .find(|p| matches!(&dup.origin, RuleOrigin::Pack { name, .. } if *name == p.name))
+                        .map_or_else(String::new, |p| p.file.clone());
+                    return Err(RulesError::new(
+                        file,
+                        format!(
+                            "`resource \"{}\"` is also defined in {other} (line {}) with the same selector",
+                            rule.type_name, dup.line
+                        ),
+                    )
+                    .at(Some((rule.line, 1)))
+                    .help("a type belongs to one pack; remove one entry, or narrow it with `provider`"));
+                }
+                rule.rank = (1, rule.selector.specificity(), index, rule.line);
+                k.rules.push(rule);
+            }
+            k.packs.push(pack);
+        }
+        k.sort();
+        Ok(k)
+    }
+
+    /// Loads a user rule file (`ward.hcl`). Its rules win over every pack, and over files loaded
+    /// after it. The file is cited as `path` is written (pass it relative to the repository root
+    /// when it was found there).
+    pub fn load_user_file(&mut self, path: &Path) -> Result<(), RulesError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| {
+            RulesError::new(&name, format!("cannot read the rule file: {e}")).help(
+                "check the path given with --config, or create ward.hcl at the repository root",
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            RulesError::new(
+                &name,
+                format!(
+                    "the rule file is not UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+            .help("save it as UTF-8")
+        })?;
+        self.load_user_str(&name, &text)
+    }
+
+    /// Loads user rules from text, cited as `file`. Same as [`Knowledge::load_user_file`] without
+    /// the file system.
+    pub fn load_user_str(&mut self, file: &str, text: &str) -> Result<(), RulesError> {
+        let parsed = parse_file(file, text, FileKind::User)?;
+        let index = self.user_files.len();
+        for mut rule in parsed.rules {
+            rule.rank = (0, rule.selector.specificity(), index, rule.line);
+            self.rules.push(rule);
+        }
+        self.user_files.push(file.to_string());
+        self.sort();
+        Ok(())
+    }
+
+    fn sort(&mut self) {
+        self.rules.sort_by_key(|r| r.rank);
+    }
+
+    /// The loaded packs, by file name.
+    pub fn packs(&self) -> Vec<PackInfo> {
+        self.packs
+            .iter()
+            .map(|p| PackInfo {
+                name: p.name.clone(),
+                version: p.version.clone(),
+            })
+            .collect()
+    }
+
+    /// The loaded packs with their headers, for `ward rules list`.
+    pub fn pack_details(&self) -> &[Pack] {
+        &self.packs
+    }
+
+    /// The user rule files loaded, in precedence order.
+    pub fn user_files(&self) -> Vec<String> {
+        self.user_files.clone()
+    }
+
+    /// Every classified type with its rules in precedence order, sorted by type name.
+    pub fn types(&self) -> Vec<TypeEntry> {
+        let mut by_type: BTreeMap<&str, Vec<Rule>> = BTreeMap::new();
+        for r in &self.rules {
+            by_type.entry(&r.type_name).or_default().push(r.clone());
+        }
+        by_type
+            .into_iter()
+            .map(|(t, rules)| TypeEntry {
+                type_name: t.to_string(),
+                rules,
+            })
+            .collect()
+    }
+
+    /// The rules about one type (`ward rules show TYPE`), or `None` when no rule names it.
+    pub fn show(&self, type_name: &str) -> Option<TypeEntry> {
+        let rules: Vec<Rule> = self
+            .rules
+            .iter()
+            .filter(|r| r.type_name == type_name)
+            .cloned()
+            .collect();
+        (!rules.is_empty()).then(|| TypeEntry {
+            type_name: type_name.to_string(),
+            rules,
+        })
+    }
+
+    /// The rules that apply to one resource instance, in precedence order.
+    pub fn resolve(&self, target: &Target<'_>) -> Resolved<'_> {
+        Resolved {
+            rules: self.rules.iter().filter(|r| r.matches(target)).collect(),
+        }
+    }
+
+    /// True when some rule applies to every instance of the type from this provider: the test for
+    /// types seen in configuration or state, where instances are not known. Rules narrowed by
+    /// `address` or `module` do not count; a `provider`-narrowed rule counts only when the
+    /// provider is known and matches.
+    pub fn classifies_type(&self, type_name: &str, provider: Option<&str>) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.covers_type(type_name, provider))
+    }
+}
+
+/// The user rule file for a checkout: walks up from `start_dir` to the first directory that
+/// contains `.git` (or to the file system root) and returns `<that dir>/ward.hcl` if it exists.
+pub fn find_config(start_dir: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(start_dir).unwrap_or_else(|_| start_dir.to_path_buf());
+    let mut last = start.as_path();
+    for dir in start.ancestors() {
+        last = dir;
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    let candidate = last.join("ward.hcl");
+    candidate.is_file().then_some(candidate)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

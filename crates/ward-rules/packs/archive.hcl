@@ -1,0 +1,19 @@
+# ward built-in pack: hashicorp/archive.
+#
+# `data "archive_file"` is a data source (never gated); the managed `archive_file` is below.
+
+pack {
+  name     = "archive"
+  version  = "2026.11.0"
+  provider = "hashicorp/archive"
+  schema   = "unavailable: written from the provider documentation"
+  summary  = "archive_file: a zip or tar.gz written on the machine that runs Terraform."
+}
+
+resource "archive_file" {
+  summary    = "An archive written to output_path on the machine that runs Terraform."
+  source     = "https://registry.terraform.io/providers/hashicorp/archive/latest/docs/resources/file"
+  rationale  = "Every argument forces replacement: the archive is written again from its sources, so nothing is lost; its checksums change."
+  holds_data = false
+  identity   = ["id", "output_md5", "output_sha", "output_sha256", "output_sha512", "output_base64sha256", "output_base64sha512"]
+}

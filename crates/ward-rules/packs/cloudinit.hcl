@@ -1,0 +1,23 @@
+# ward built-in pack: hashicorp/cloudinit.
+#
+# `data "cloudinit_config"` is a data source (never gated); the managed `cloudinit_config` is below.
+
+pack {
+  name     = "cloudinit"
+  version  = "2026.11.0"
+  provider = "hashicorp/cloudinit"
+  schema   = "unavailable: written from the provider documentation"
+  summary  = "cloudinit_config: a rendered multi-part cloud-init document kept in state."
+}
+
+resource "cloudinit_config" {
+  summary    = "A rendered cloud-init document."
+  source     = "https://registry.terraform.io/providers/hashicorp/cloudinit/latest/docs/resources/config"
+  rationale  = "Only the rendered text in state changes; the machines that use it (as user_data) show their own changes."
+  holds_data = false
+  identity   = ["id"]
+  on_create  = "free"
+  on_update  = "free"
+  on_delete  = "free"
+  on_replace = "free"
+}

@@ -1,0 +1,25 @@
+# ward built-in pack: hashicorp/local.
+
+pack {
+  name     = "local"
+  version  = "2026.11.0"
+  provider = "hashicorp/local"
+  schema   = "unavailable: written from the provider documentation; attributes match the local schema in the terraform-json test data"
+  summary  = "Files on the machine that runs Terraform."
+}
+
+resource "local_file" {
+  summary    = "A file on the machine that runs Terraform."
+  source     = "https://registry.terraform.io/providers/hashicorp/local/latest/docs/resources/file"
+  rationale  = "Every argument forces replacement: the file is deleted and written again, so a reader may briefly find it missing. Its content comes from configuration, so nothing is lost."
+  holds_data = false
+  identity   = ["id", "content_md5", "content_sha1", "content_sha256", "content_sha512", "content_base64sha256", "content_base64sha512"]
+}
+
+resource "local_sensitive_file" {
+  summary    = "A file with sensitive content on the machine that runs Terraform."
+  source     = "https://registry.terraform.io/providers/hashicorp/local/latest/docs/resources/sensitive_file"
+  rationale  = "Every argument forces replacement: the file is deleted and written again. Its content comes from configuration, so nothing is lost."
+  holds_data = false
+  identity   = ["id", "content_md5", "content_sha1", "content_sha256", "content_sha512", "content_base64sha256", "content_base64sha512"]
+}

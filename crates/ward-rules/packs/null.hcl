@@ -1,0 +1,28 @@
+# ward built-in pack: hashicorp/null.
+#
+# null_resource has no remote object. What it costs is what its provisioners do, which a plan
+# cannot show; the entry below states the cost of the object itself.
+
+pack {
+  name     = "null"
+  version  = "2026.11.0"
+  provider = "hashicorp/null"
+  schema   = "unavailable: written from the provider documentation; attributes match the null schema in the terraform-json test data"
+  summary  = "null_resource: a placeholder that runs provisioners."
+}
+
+resource "null_resource" {
+  summary    = "A placeholder with no remote object; runs its provisioners when created."
+  source     = "https://registry.terraform.io/providers/hashicorp/null/latest/docs/resources/resource"
+  rationale  = "Every change to `triggers` replaces it: its create-time provisioners run again and its id changes, so anything using replace_triggered_by on it is replaced too. Destroying it touches nothing but its destroy-time provisioners."
+  holds_data = false
+  identity   = ["id"]
+  on_create  = "free"
+  on_delete  = "free"
+  on_replace = "replace"
+
+  attribute "triggers" {
+    impact = "replace"
+    why    = "A change to `triggers` replaces the resource and runs its provisioners again."
+  }
+}

@@ -1,0 +1,588 @@
+//! Reads one rule file (a pack or a `ward.hcl`) into rules, refusing anything it does not
+//! understand with the file, line and column and what to write instead.
+
+use crate::error::RulesError;
+use crate::pattern::{is_type_name, Pattern};
+use crate::rule::{AttrRule, Pack, Rule, Selector};
+use crate::RuleOrigin;
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Attribute, Block, Body, Structure};
+use hcl_edit::template::Element;
+use hcl_edit::Span;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use ward_model::Impact;
+
+/// What kind of file is being read: the two accept different top-level blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    /// A built-in pack: one `pack` header and `resource` blocks.
+    Pack,
+    /// A user's `ward.hcl`: `resource` blocks, plus blocks other ward commands read.
+    User,
+}
+
+/// Top-level blocks of `ward.hcl` that belong to other ward commands: skipped here.
+pub(crate) const OTHER_COMMAND_BLOCKS: &[&str] =
+    &["policy", "guard", "root", "layer", "drift", "check"];
+
+const PACK_KEYS: &[&str] = &["name", "version", "provider", "schema", "summary"];
+const RESOURCE_KEYS: &[&str] = &[
+    "summary",
+    "source",
+    "rationale",
+    "holds_data",
+    "identity",
+    "on_create",
+    "on_update",
+    "on_delete",
+    "on_replace",
+    "free",
+    "address",
+    "module",
+    "provider",
+];
+const ATTRIBUTE_KEYS: &[&str] = &["impact", "why"];
+
+/// A string value with its byte span.
+type Spanned = (String, Option<Range<usize>>);
+
+/// A parsed file: its pack header (packs only) and its resource entries, in file order.
+pub(crate) struct Parsed {
+    pub(crate) pack: Option<Pack>,
+    pub(crate) rules: Vec<Rule>,
+}
+
+/// Byte offset → (line, column), both 1-based.
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    fn pos(&self, span: Option<Range<usize>>) -> Option<(usize, usize)> {
+        let offset = span?.start;
+        let line = self.starts.partition_point(|s| *s <= offset);
+        let start = self.starts.get(line.checked_sub(1)?).copied()?;
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(1, |s| s.chars().count() + 1);
+        Some((line, column))
+    }
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    lines: Lines<'a>,
+}
+
+/// Suggests the closest known word, when one is close.
+fn did_you_mean(word: &str, known: &[&str]) -> Option<String> {
+    known
+        .iter()
+        .map(|k| (strsim::levenshtein(word, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4) && *d < word.len().max(1))
+        .min()
+        .map(|(_, k)| k.to_string())
+}
+
+fn list(known: &[&str]) -> String {
+    known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> RulesError {
+        RulesError::new(self.file, message).at(self.lines.pos(span))
+    }
+
+    fn line_of(&self, span: Option<Range<usize>>) -> usize {
+        self.lines.pos(span).map_or(0, |(l, _)| l)
+    }
+
+    fn unknown(
+        &self,
+        span: Option<Range<usize>>,
+        what: &str,
+        word: &str,
+        place: &str,
+        known: &[&str],
+    ) -> RulesError {
+        let help = match did_you_mean(word, known) {
+            Some(k) => format!("did you mean `{k}`? {place} takes {}", list(known)),
+            None => format!("{place} takes {}", list(known)),
+        };
+        self.err(span, format!("unknown {what} `{word}` in {place}"))
+            .help(help)
+    }
+
+    /// The attributes of a body, by key, refusing duplicates, unknown keys and nested blocks
+    /// other than those in `blocks`.
+    fn attributes<'b>(
+        &self,
+        body: &'b Body,
+        place: &str,
+        keys: &[&str],
+        blocks: &[&str],
+    ) -> Result<BTreeMap<String, &'b Attribute>, RulesError> {
+        let mut seen: BTreeMap<String, &'b Attribute> = BTreeMap::new();
+        let mut known: Vec<&str> = keys.to_vec();
+        known.extend_from_slice(blocks);
+        for s in body.iter() {
+            match s {
+                Structure::Attribute(a) => {
+                    let key = a.key.as_str();
+                    if !keys.contains(&key) {
+                        return Err(self.unknown(a.key.span(), "key", key, place, &known));
+                    }
+                    if let Some(first) = seen.get(key) {
+                        return Err(self
+                            .err(a.key.span(), format!("`{key}` is set twice in {place}"))
+                            .help(format!(
+                                "the first is at line {}; keep one",
+                                self.line_of(first.span())
+                            )));
+                    }
+                    seen.insert(key.to_string(), a);
+                }
+                Structure::Block(b) => {
+                    let ident = b.ident.as_str();
+                    if !blocks.contains(&ident) {
+                        return Err(self.unknown(b.ident.span(), "block", ident, place, &known));
+                    }
+                }
+            }
+        }
+        Ok(seen)
+    }
+
+    fn string(&self, a: &Attribute) -> Result<String, RulesError> {
+        self.string_expr(&a.value, a.key.as_str())
+    }
+
+    fn string_expr(&self, e: &Expression, key: &str) -> Result<String, RulesError> {
+        let literal = |elements: &mut dyn Iterator<Item = &Element>| -> Option<String> {
+            let mut out = String::new();
+            for el in elements {
+                match el {
+                    Element::Literal(l) => out.push_str(l.as_str()),
+                    _ => return None,
+                }
+            }
+            Some(out)
+        };
+        let got = match e {
+            Expression::String(s) => Some(s.as_str().to_string()),
+            Expression::HeredocTemplate(h) => literal(&mut h.template.iter()),
+            Expression::StringTemplate(t) => literal(&mut t.iter()),
+            _ => None,
+        };
+        got.ok_or_else(|| {
+            self.err(e.span(), format!("`{key}` must be a plain string"))
+                .help("write a quoted string without `${...}` interpolation, e.g. `\"text\"`")
+        })
+    }
+
+    fn nonempty(&self, a: &Attribute) -> Result<String, RulesError> {
+        let s = self.string(a)?;
+        if s.trim().is_empty() {
+            return Err(self
+                .err(a.value.span(), format!("`{}` is empty", a.key.as_str()))
+                .help("give it a value or remove the line"));
+        }
+        Ok(s)
+    }
+
+    fn boolean(&self, a: &Attribute) -> Result<bool, RulesError> {
+        match &a.value {
+            Expression::Bool(b) => Ok(*b.value()),
+            other => Err(self
+                .err(
+                    other.span(),
+                    format!("`{}` must be true or false", a.key.as_str()),
+                )
+                .help("write `true` or `false`, without quotes")),
+        }
+    }
+
+    fn strings(&self, a: &Attribute) -> Result<Vec<Spanned>, RulesError> {
+        match &a.value {
+            Expression::Array(arr) => arr
+                .iter()
+                .map(|e| Ok((self.string_expr(e, a.key.as_str())?, e.span())))
+                .collect(),
+            other => Err(self
+                .err(
+                    other.span(),
+                    format!("`{}` must be a list of strings", a.key.as_str()),
+                )
+                .help("write a list, e.g. `[\"id\", \"arn\"]`")),
+        }
+    }
+
+    fn impact(&self, a: &Attribute) -> Result<Impact, RulesError> {
+        let s = self.string(a)?;
+        s.parse::<Impact>().map_err(|e| {
+            let mut err = self.err(a.value.span(), e.to_string());
+            if let Some(k) = did_you_mean(
+                &s,
+                &Impact::ALL.iter().map(|i| i.as_str()).collect::<Vec<_>>(),
+            ) {
+                err = err.help(format!("did you mean `{k}`?"));
+            } else {
+                err = err.help("see the impact classes in docs/rules.md");
+            }
+            err
+        })
+    }
+
+    fn pattern(
+        &self,
+        text: &str,
+        span: Option<Range<usize>>,
+        what: &str,
+    ) -> Result<Pattern, RulesError> {
+        Pattern::parse(text).map_err(|m| {
+            self.err(span, format!("bad {what} pattern: {m}"))
+                .help("patterns are attribute paths such as `tags`, `root_block_device.volume_size` or `spec.*.image`")
+        })
+    }
+
+    fn one_label(&self, b: &Block, what: &str, example: &str) -> Result<String, RulesError> {
+        match b.labels.as_slice() {
+            [l] => Ok(l.as_str().to_string()),
+            _ => Err(self
+                .err(
+                    b.ident.span(),
+                    format!(
+                        "`{}` block needs exactly one label ({what}), found {}",
+                        b.ident.as_str(),
+                        b.labels.len()
+                    ),
+                )
+                .help(format!("write `{example}`"))),
+        }
+    }
+
+    fn pack_header(&self, b: &Block) -> Result<Pack, RulesError> {
+        if !b.labels.is_empty() {
+            return Err(self
+                .err(b.ident.span(), "the `pack` block takes no label")
+                .help("write `pack { name = \"...\" version = \"...\" ... }`"));
+        }
+        let attrs = self.attributes(&b.body, "the `pack` block", PACK_KEYS, &[])?;
+        let required = |key: &str| -> Result<String, RulesError> {
+            match attrs.get(key) {
+                Some(a) => self.nonempty(a),
+                None => Err(self
+                    .err(b.ident.span(), format!("the `pack` block has no `{key}`"))
+                    .help(format!(
+                        "add `{key} = \"...\"`: a pack needs {}",
+                        list(&PACK_KEYS[..4])
+                    ))),
+            }
+        };
+        let name = required("name")?;
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        {
+            return Err(self
+                .err(
+                    attrs.get("name").and_then(|a| a.value.span()),
+                    format!("pack name `{name}` must be lowercase letters, digits, `-` and `_`"),
+                )
+                .help("reports cite `name@version`; keep the name short and plain, e.g. `aws`"));
+        }
+        let version = required("version")?;
+        if version.chars().any(char::is_whitespace)
+            || version.contains(':')
+            || version.contains('@')
+        {
+            return Err(self
+                .err(
+                    attrs.get("version").and_then(|a| a.value.span()),
+                    format!("pack version `{version}` cannot contain spaces, `:` or `@`"),
+                )
+                .help("use a plain version such as `2026.11.0`"));
+        }
+        let provider = required("provider")?;
+        let schema = required("schema")?;
+        if schema != "checked" && !schema.starts_with("unavailable:") {
+            return Err(self
+                .err(attrs.get("schema").and_then(|a| a.value.span()), format!("`schema = \"{schema}\"` is neither `checked` nor `unavailable: <why>`"))
+                .help("write `schema = \"checked\"` when the entries were checked against the provider's schema, else `schema = \"unavailable: <why>\"`"));
+        }
+        let summary = attrs.get("summary").map(|a| self.string(a)).transpose()?;
+        Ok(Pack {
+            name,
+            version,
+            provider,
+            schema,
+            summary,
+            file: self.file.to_string(),
+            entries: 0,
+        })
+    }
+
+    fn resource(&self, b: &Block, origin: &RuleOrigin, kind: FileKind) -> Result<Rule, RulesError> {
+        let type_name =
+            self.one_label(b, "the resource type", "resource \"aws_instance\" { ... }")?;
+        if !is_type_name(&type_name) {
+            return Err(self
+                .err(
+                    b.labels.first().and_then(|l| l.span()),
+                    format!("`{type_name}` is not a resource type name"),
+                )
+                .help("use the type as Terraform spells it, e.g. `aws_instance`"));
+        }
+        let place = format!("`resource \"{type_name}\"`");
+        let attrs = self.attributes(&b.body, &place, RESOURCE_KEYS, &["attribute"])?;
+        let line = self.line_of(b.ident.span());
+        let origin = match (kind, origin) {
+            (FileKind::User, RuleOrigin::User { file, .. }) => RuleOrigin::User {
+                file: file.clone(),
+                line,
+            },
+            _ => origin.clone(),
+        };
+        let opt_string = |key: &str| attrs.get(key).map(|a| self.string(a)).transpose();
+        let opt_nonempty = |key: &str| attrs.get(key).map(|a| self.nonempty(a)).transpose();
+        let opt_impact = |key: &str| attrs.get(key).map(|a| self.impact(a)).transpose();
+
+        let address = opt_nonempty("address")?;
+        let module = opt_nonempty("module")?;
+        if let (Some(m), Some(a)) = (&module, attrs.get("module")) {
+            if !m.starts_with("module.") {
+                return Err(self
+                    .err(a.value.span(), format!("`module = \"{m}\"` is not a module path"))
+                    .help("write the module path as in addresses, e.g. `module = \"module.ledger\"`; for the root module use `address` instead"));
+            }
+        }
+        let provider = opt_nonempty("provider")?;
+        if let (Some(p), Some(a)) = (&provider, attrs.get("provider")) {
+            if p.split('/').any(|s| s.trim().is_empty()) {
+                return Err(self
+                    .err(a.value.span(), format!("`provider = \"{p}\"` has an empty segment"))
+                    .help("write `namespace/type` (`hashicorp/aws`), a full address or a local name (`aws`)"));
+            }
+        }
+
+        let identity = match attrs.get("identity") {
+            None => None,
+            Some(a) => {
+                let mut out: Vec<String> = Vec::new();
+                for (text, span) in self.strings(a)? {
+                    let p = self.pattern(&text, span.clone(), "identity")?;
+                    if p.has_wildcard() {
+                        return Err(self
+                            .err(span, format!("identity entry `{text}` uses `*`"))
+                            .help("name each identity attribute, e.g. `[\"id\", \"mac\"]`"));
+                    }
+                    let shown = p.to_string();
+                    if out.contains(&shown) {
+                        return Err(self
+                            .err(span, format!("identity lists `{shown}` twice"))
+                            .help("keep one"));
+                    }
+                    out.push(shown);
+                }
+                Some(out)
+            }
+        };
+
+        let mut attributes: Vec<AttrRule> = Vec::new();
+        let mut seen_patterns: BTreeMap<String, usize> = BTreeMap::new();
+        let mut add = |this: &Self,
+                       attributes: &mut Vec<AttrRule>,
+                       compiled: Pattern,
+                       impact: Impact,
+                       why: Option<String>,
+                       span: Option<Range<usize>>|
+         -> Result<(), RulesError> {
+            let pattern = compiled.to_string();
+            let line = this.line_of(span.clone());
+            if let Some(first) = seen_patterns.get(&pattern) {
+                return Err(this
+                    .err(
+                        span,
+                        format!("attribute `{pattern}` is given twice in {place}"),
+                    )
+                    .help(format!(
+                        "the first is at line {first}; keep one (a `free` entry counts as one)"
+                    )));
+            }
+            seen_patterns.insert(pattern.clone(), line);
+            attributes.push(AttrRule {
+                pattern,
+                impact,
+                why,
+                line,
+                compiled,
+            });
+            Ok(())
+        };
+        // Attribute blocks and `free` entries, in file order.
+        for s in b.body.iter() {
+            match s {
+                Structure::Attribute(a) if a.key.as_str() == "free" => {
+                    for (text, span) in self.strings(a)? {
+                        let p = self.pattern(&text, span.clone(), "attribute")?;
+                        add(self, &mut attributes, p, Impact::Free, None, span)?;
+                    }
+                }
+                Structure::Block(ab) => {
+                    let text = self.one_label(
+                        ab,
+                        "the attribute pattern",
+                        "attribute \"instance_type\" { impact = \"interrupt\" }",
+                    )?;
+                    let label_span = ab.labels.first().and_then(|l| l.span());
+                    let p = self.pattern(&text, label_span, "attribute")?;
+                    let aplace = format!("`attribute \"{text}\"` of {place}");
+                    let aattrs = self.attributes(&ab.body, &aplace, ATTRIBUTE_KEYS, &[])?;
+                    let Some(ia) = aattrs.get("impact") else {
+                        return Err(self
+                            .err(ab.ident.span(), format!("{aplace} has no `impact`"))
+                            .help("add `impact = \"in-place\"` (or none, free, interrupt, replace, data-loss)"));
+                    };
+                    let impact = self.impact(ia)?;
+                    let why = aattrs.get("why").map(|a| self.nonempty(a)).transpose()?;
+                    add(self, &mut attributes, p, impact, why, ab.ident.span())?;
+                }
+                _ => {}
+            }
+        }
+
+        let selector = Selector {
+            address,
+            module,
+            provider,
+        };
+        Ok(Rule {
+            origin,
+            type_name,
+            line,
+            summary: opt_string("summary")?,
+            source: opt_string("source")?,
+            rationale: opt_string("rationale")?,
+            holds_data: attrs
+                .get("holds_data")
+                .map(|a| self.boolean(a))
+                .transpose()?,
+            identity,
+            on_create: opt_impact("on_create")?,
+            on_update: opt_impact("on_update")?,
+            on_delete: opt_impact("on_delete")?,
+            on_replace: opt_impact("on_replace")?,
+            attributes,
+            rank: (0, selector.specificity(), 0, line),
+            selector,
+        })
+    }
+}
+
+/// Parses one file. `origin` is the pack (name/version filled in from the header) or the user
+/// file (line filled in per block).
+pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parsed, RulesError> {
+    let body = hcl_edit::parser::parse_body(text).map_err(|e| {
+        RulesError::new(file, format!("not valid HCL: {}", e.message()))
+            .at(Some((e.location().line(), e.location().column())))
+            .help(format!("fix the syntax near `{}`", e.line().trim()))
+    })?;
+    let r = Reader {
+        file,
+        lines: Lines::new(text),
+    };
+
+    let mut pack: Option<(Pack, Option<Range<usize>>)> = None;
+    let top_known: Vec<&str> = match kind {
+        FileKind::Pack => vec!["pack", "resource"],
+        FileKind::User => {
+            let mut v = vec!["resource"];
+            v.extend_from_slice(OTHER_COMMAND_BLOCKS);
+            v
+        }
+    };
+    let place = match kind {
+        FileKind::Pack => "a pack file",
+        FileKind::User => "ward.hcl",
+    };
+    // First pass: the header (a pack's entries cite its name and version).
+    for s in body.iter() {
+        match s {
+            Structure::Attribute(a) => {
+                return Err(r
+                    .err(
+                        a.key.span(),
+                        format!("unexpected top-level key `{}`", a.key.as_str()),
+                    )
+                    .help(format!("{place} holds blocks only: {}", list(&top_known))));
+            }
+            Structure::Block(b) if b.ident.as_str() == "pack" => {
+                if kind == FileKind::User {
+                    return Err(r
+                        .err(b.ident.span(), "a `pack` header in a user rule file")
+                        .help("`pack` headers belong to the built-in packs; ward.hcl holds `resource` blocks without one"));
+                }
+                if let Some((_, first)) = &pack {
+                    return Err(r.err(b.ident.span(), "a second `pack` block").help(format!(
+                        "a pack file has exactly one header; the first is at line {}",
+                        r.line_of(first.clone())
+                    )));
+                }
+                pack = Some((r.pack_header(b)?, b.ident.span()));
+            }
+            Structure::Block(b) => {
+                let ident = b.ident.as_str();
+                if !top_known.contains(&ident) {
+                    return Err(r.unknown(b.ident.span(), "block", ident, place, &top_known));
+                }
+            }
+        }
+    }
+    let origin = match (kind, &pack) {
+        (FileKind::Pack, Some((p, _))) => RuleOrigin::Pack {
+            name: p.name.clone(),
+            version: p.version.clone(),
+        },
+        (FileKind::Pack, None) => {
+            return Err(RulesError::new(file, "the pack has no `pack` header").help(
+                "start it with `pack { name = \"...\" version = \"...\" provider = \"namespace/type\" schema = \"checked\" }`",
+            ));
+        }
+        (FileKind::User, _) => RuleOrigin::User {
+            file: file.to_string(),
+            line: 0,
+        },
+    };
+
+    let mut rules: Vec<Rule> = Vec::new();
+    for b in body.blocks().filter(|b| b.ident.as_str() == "resource") {
+        let rule = r.resource(b, &origin, kind)?;
+        if let Some(first) = rules
+            .iter()
+            .find(|x| x.type_name == rule.type_name && x.selector == rule.selector)
+        {
+            return Err(r
+                .err(b.ident.span(), format!("a second `resource \"{}\"` entry with the same selector", rule.type_name))
+                .help(format!("the first is at line {}; merge the two blocks (or narrow one with `address`, `module` or `provider`)", first.line)));
+        }
+        rules.push(rule);
+    }
+    let pack = pack.map(|(mut p, _)| {
+        p.entries = rules.len();
+        p
+    });
+    Ok(Parsed { pack, rules })
+}

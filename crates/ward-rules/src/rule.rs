@@ -1,0 +1,200 @@
+//! The loaded form of the rule format: packs, resource entries and attribute entries.
+
+use crate::pattern::{glob_matches, provider_matches, strip_instance_keys, Pattern};
+use crate::{RuleOrigin, RuleRef};
+use serde::Serialize;
+use ward_model::Impact;
+
+/// A built-in pack, as its header describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pack {
+    /// Pack name, e.g. `aws`: reports cite `name@version`.
+    pub name: String,
+    /// Pack version, bumped on every change to the pack.
+    pub version: String,
+    /// The provider source the pack describes, e.g. `hashicorp/aws`. Informational: pack entries
+    /// match by resource type, whatever registry host or namespace the plan names.
+    pub provider: String,
+    /// `checked` when the entries were checked against the provider's real schema, or
+    /// `unavailable: <why>`.
+    pub schema: String,
+    /// One line on what the pack covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The pack file, e.g. `crates/ward-rules/packs/aws.hcl`.
+    pub file: String,
+    /// How many resource entries the pack holds.
+    pub entries: usize,
+}
+
+/// Which instances of a type a rule applies to. All given selectors must match; none given means
+/// every instance of the type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Selector {
+    /// Glob on the instance address: `*` matches any run of characters, all else is literal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// Module path: matches instances whose module address equals it, with or without instance
+    /// keys (`module.db` matches `module.db` and `module.db["eu"]`, not `module.db.module.x`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// Provider: `hashicorp/aws`, `aws` or a full address; matches any registry host.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+}
+
+impl Selector {
+    /// 0 = address glob, 1 = module, 2 = provider, 3 = type only: lower is more specific and
+    /// comes first.
+    pub fn specificity(&self) -> u8 {
+        if self.address.is_some() {
+            0
+        } else if self.module.is_some() {
+            1
+        } else if self.provider.is_some() {
+            2
+        } else {
+            3
+        }
+    }
+
+    /// True when the selector narrows a type to some instances (address or module).
+    pub fn narrows_instances(&self) -> bool {
+        self.address.is_some() || self.module.is_some()
+    }
+}
+
+/// What changing one attribute (pattern) costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttrRule {
+    /// The pattern, e.g. `root_block_device.volume_size`.
+    pub pattern: String,
+    /// What changing it costs.
+    pub impact: Impact,
+    /// Why, in plain words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// 1-based line in the rule's file.
+    pub line: usize,
+    #[serde(skip)]
+    pub(crate) compiled: Pattern,
+}
+
+/// One `resource` block: what ward knows about a resource type (or some of its instances).
+/// Every field but the type and origin is optional: a question the rule does not answer falls to
+/// the next rule in precedence order, and then to the defaults (see `docs/rules.md`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rule {
+    /// Where the rule comes from.
+    pub origin: RuleOrigin,
+    /// The resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// 1-based line of the `resource` block in its file.
+    pub line: usize,
+    /// Which instances it applies to.
+    pub selector: Selector,
+    /// One line on what the resource is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Where the knowledge comes from (provider docs URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Why the costs are what they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rationale: Option<String>,
+    /// The object holds data: destroying or replacing it is data-loss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holds_data: Option<bool>,
+    /// Identity attributes: new after a replacement, lost on destroy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identity: Option<Vec<String>>,
+    /// Cost of creating one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_create: Option<Impact>,
+    /// Cost of a changed attribute that no attribute entry names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_update: Option<Impact>,
+    /// Cost of destroying one (data-loss when it holds data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_delete: Option<Impact>,
+    /// Cost of replacing one (data-loss when it holds data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_replace: Option<Impact>,
+    /// Attribute entries (`attribute` blocks and `free` entries), in file order.
+    pub attributes: Vec<AttrRule>,
+    /// Sort key: (user 0 / pack 1, specificity, file index, line).
+    #[serde(skip)]
+    pub(crate) rank: (u8, u8, usize, usize),
+}
+
+/// The instance a lookup is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target<'a> {
+    /// Resource type.
+    pub type_name: &'a str,
+    /// Instance address, e.g. `module.db.aws_db_instance.main[0]`.
+    pub address: &'a str,
+    /// Module address (`None` in the root module).
+    pub module: Option<&'a str>,
+    /// Provider address as the plan gives it.
+    pub provider: &'a str,
+}
+
+impl Rule {
+    /// The reference reports print for this rule, e.g. `aws@2026.11.0:aws_instance`.
+    pub fn rule_ref(&self) -> RuleRef {
+        RuleRef {
+            origin: self.origin.clone(),
+            type_name: self.type_name.clone(),
+            attribute: None,
+        }
+    }
+
+    /// The reference for one of its attribute entries.
+    pub fn attr_ref(&self, pattern: &str) -> RuleRef {
+        RuleRef {
+            attribute: Some(pattern.to_string()),
+            ..self.rule_ref()
+        }
+    }
+
+    /// True when the rule applies to this instance.
+    pub fn matches(&self, t: &Target<'_>) -> bool {
+        if self.type_name != t.type_name {
+            return false;
+        }
+        if let Some(glob) = &self.selector.address {
+            if !glob_matches(glob, t.address) {
+                return false;
+            }
+        }
+        if let Some(module) = &self.selector.module {
+            let Some(have) = t.module else {
+                return false;
+            };
+            if module != have && *module != strip_instance_keys(have) {
+                return false;
+            }
+        }
+        if let Some(p) = &self.selector.provider {
+            if !provider_matches(p, t.provider) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True when the rule applies to every instance of the type from this provider (used for
+    /// types seen only in configuration or state, where no instance address is known).
+    pub fn covers_type(&self, type_name: &str, provider: Option<&str>) -> bool {
+        if self.type_name != type_name || self.selector.narrows_instances() {
+            return false;
+        }
+        match (&self.selector.provider, provider) {
+            (None, _) => true,
+            (Some(sel), Some(p)) => provider_matches(sel, p),
+            (Some(_), None) => false,
+        }
+    }
+}

@@ -1,0 +1,459 @@
+use super::*;
+use ward_model::PathStep;
+
+const PACK_A: &str = r#"
+pack {
+  name     = "a"
+  version  = "1.0.0"
+  provider = "example/a"
+  schema   = "checked"
+}
+
+resource "a_vm" {
+  holds_data = false
+  identity   = ["id", "ip", "mac"]
+  on_update  = "in-place"
+  free       = ["tags"]
+
+  attribute "size" {
+    impact = "interrupt"
+    why    = "restarts"
+  }
+  attribute "disk" {
+    impact = "in-place"
+  }
+  attribute "disk.size" {
+    impact = "interrupt"
+    why    = "the disk is resized offline"
+  }
+  attribute "nics.*.mac" {
+    impact = "replace"
+  }
+}
+
+resource "a_disk" {
+  holds_data = true
+}
+"#;
+
+fn pack_a() -> Knowledge {
+    Knowledge::from_pack_sources(&[("a.hcl", PACK_A)]).unwrap()
+}
+
+fn path(s: &str) -> AttrPath {
+    AttrPath(
+        s.split('.')
+            .map(|p| match p.parse::<u64>() {
+                Ok(n) => PathStep::Index(n),
+                Err(_) => PathStep::Key(p.to_string()),
+            })
+            .collect(),
+    )
+}
+
+fn target<'a>(t: &'a str, address: &'a str, module: Option<&'a str>) -> Target<'a> {
+    Target {
+        type_name: t,
+        address,
+        module,
+        provider: "registry.terraform.io/example/a",
+    }
+}
+
+#[test]
+fn every_embedded_pack_loads() {
+    let k = match Knowledge::builtin() {
+        Ok(k) => k,
+        Err(e) => panic!("a built-in pack is broken:\n{e}"),
+    };
+    // Every file in packs/ is embedded (build.rs lists the directory).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs");
+    let files = std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "hcl")
+        })
+        .count();
+    assert_eq!(k.packs().len(), files);
+    assert_eq!(embedded::EMBEDDED_PACKS.len(), files);
+    for p in k.pack_details() {
+        assert!(p.entries > 0, "pack {} has no entries", p.name);
+    }
+    for name in [
+        "null",
+        "random",
+        "terraform",
+        "local",
+        "tls",
+        "time",
+        "fakecloud",
+    ] {
+        assert!(k.packs().iter().any(|p| p.name == name), "no {name} pack");
+    }
+    for t in [
+        "null_resource",
+        "terraform_data",
+        "random_password",
+        "local_file",
+        "tls_private_key",
+        "time_sleep",
+        "fakecloud_instance",
+        "fakecloud_volume",
+        "fakecloud_attachment",
+        "fakecloud_bucket",
+        "fakecloud_network",
+    ] {
+        assert!(k.classifies_type(t, None), "{t} is not classified");
+    }
+}
+
+#[test]
+fn fakecloud_pack_matches_the_provider() {
+    let k = Knowledge::builtin().unwrap();
+    let t = Target {
+        type_name: "fakecloud_instance",
+        address: "fakecloud_instance.web",
+        module: None,
+        provider: "registry.terraform.io/example/fakecloud",
+    };
+    let r = k.resolve(&t);
+    assert_eq!(
+        r.attribute(&path("size")).unwrap().impact,
+        Impact::Interrupt
+    );
+    assert_eq!(r.attribute(&path("tags.env")).unwrap().impact, Impact::Free);
+    assert_eq!(r.attribute(&path("name")).unwrap().impact, Impact::InPlace);
+    let ids: Vec<String> = r.identity().value.iter().map(|p| p.to_string()).collect();
+    assert_eq!(ids, ["id", "ip", "mac"]);
+    let vol = k.resolve(&Target {
+        type_name: "fakecloud_volume",
+        ..t
+    });
+    assert!(vol.holds_data().value);
+    let bucket = k.resolve(&Target {
+        type_name: "fakecloud_bucket",
+        ..t
+    });
+    assert!(bucket.holds_data().value);
+    assert_eq!(
+        bucket.attribute(&path("force_destroy")).unwrap().impact,
+        Impact::Free
+    );
+}
+
+#[test]
+fn defaults_apply_when_no_rule_answers() {
+    let k = pack_a();
+    let r = k.resolve(&target("a_disk", "a_disk.d", None));
+    assert!(r.is_classified());
+    let d = r.cost(Cost::OnDelete);
+    assert_eq!(d.value, Impact::Replace);
+    assert!(!d.stated);
+    assert_eq!(d.rule.unwrap().to_string(), "a@1.0.0:a_disk");
+    assert_eq!(r.cost(Cost::OnCreate).value, Impact::Free);
+    assert_eq!(r.cost(Cost::OnUpdate).value, Impact::InPlace);
+    assert_eq!(r.cost(Cost::OnReplace).value, Impact::Replace);
+    let h = r.holds_data();
+    assert!(h.value && h.stated);
+    assert_eq!(
+        r.identity()
+            .value
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>(),
+        ["id"]
+    );
+    assert!(r.attribute(&path("anything")).is_none());
+
+    let none = k.resolve(&target("b_other", "b_other.x", None));
+    assert!(!none.is_classified());
+    assert!(none.entry().is_none());
+    assert!(none.holds_data().rule.is_none());
+}
+
+#[test]
+fn longest_pattern_decides_and_indices_are_ignored() {
+    let k = pack_a();
+    let r = k.resolve(&target("a_vm", "a_vm.v", None));
+    let d = r.attribute(&path("disk.0.size")).unwrap();
+    assert_eq!(d.impact, Impact::Interrupt);
+    assert_eq!(d.rule.to_string(), "a@1.0.0:a_vm[disk.size]");
+    assert_eq!(d.why.as_deref(), Some("the disk is resized offline"));
+    let d = r.attribute(&path("disk.0.type")).unwrap();
+    assert_eq!(d.impact, Impact::InPlace);
+    assert_eq!(d.rule.to_string(), "a@1.0.0:a_vm[disk]");
+    let d = r.attribute(&path("nics.0.primary.mac")).unwrap();
+    assert_eq!(d.impact, Impact::Replace);
+    assert_eq!(d.rule.attribute.as_deref(), Some("nics.*.mac"));
+    assert_eq!(
+        r.attribute(&path("tags.Name")).unwrap().impact,
+        Impact::Free
+    );
+}
+
+#[test]
+fn a_whole_block_change_costs_at_least_what_its_insides_may_cost() {
+    let k = pack_a();
+    let r = k.resolve(&target("a_vm", "a_vm.v", None));
+    // `nics` changed as a whole: no pattern covers it (default in-place), but `nics.*.mac`
+    // lies inside and costs more.
+    let d = r.attribute(&path("nics")).unwrap();
+    assert_eq!(d.impact, Impact::Replace);
+    // `disk` covers `disk`; `disk.size` inside raises it.
+    let d = r.attribute(&path("disk")).unwrap();
+    assert_eq!(d.impact, Impact::Interrupt);
+    assert_eq!(d.rule.attribute.as_deref(), Some("disk.size"));
+}
+
+#[test]
+fn user_rules_win_and_say_so() {
+    let mut k = pack_a();
+    k.load_user_str(
+        "ward.hcl",
+        r#"
+resource "a_vm" {
+  attribute "size" {
+    impact = "in-place"
+    why    = "our VMs resize live"
+  }
+}
+
+resource "a_vm" {
+  address    = "module.db.*"
+  holds_data = true
+}
+"#,
+    )
+    .unwrap();
+    let r = k.resolve(&target("a_vm", "a_vm.v", None));
+    let d = r.attribute(&path("size")).unwrap();
+    assert_eq!(d.impact, Impact::InPlace);
+    assert_eq!(d.rule.to_string(), "ward.hcl:2:a_vm[size]");
+    // Questions the user rule does not answer fall through to the pack.
+    let d = r.attribute(&path("disk.size")).unwrap();
+    assert_eq!(d.rule.to_string(), "a@1.0.0:a_vm[disk.size]");
+    let h = r.holds_data();
+    assert!(!h.value);
+    assert_eq!(h.rule.unwrap().to_string(), "a@1.0.0:a_vm");
+    // The address glob applies only inside module.db, and comes first there.
+    let r = k.resolve(&target("a_vm", "module.db.a_vm.v", Some("module.db")));
+    assert_eq!(
+        r.rules()[0].selector.address.as_deref(),
+        Some("module.db.*")
+    );
+    let h = r.holds_data();
+    assert!(h.value);
+    assert_eq!(h.rule.unwrap().to_string(), "ward.hcl:9:a_vm");
+    assert_eq!(k.user_files(), ["ward.hcl"]);
+}
+
+#[test]
+fn specificity_orders_user_rules() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "ward.hcl",
+        r#"
+resource "a_vm" {
+  on_delete = "free"
+}
+resource "a_vm" {
+  provider  = "example/a"
+  on_delete = "in-place"
+}
+resource "a_vm" {
+  module    = "module.db"
+  on_delete = "interrupt"
+}
+resource "a_vm" {
+  address   = "module.db.a_vm.main*"
+  on_delete = "data-loss"
+}
+"#,
+    )
+    .unwrap();
+    let cost = |address: &str, module: Option<&str>, provider: &str| {
+        let t = Target {
+            type_name: "a_vm",
+            address,
+            module,
+            provider,
+        };
+        k.resolve(&t).cost(Cost::OnDelete).value
+    };
+    assert_eq!(
+        cost("module.db.a_vm.main[0]", Some("module.db"), "example/a"),
+        Impact::DataLoss
+    );
+    assert_eq!(
+        cost(
+            "module.db[\"eu\"].a_vm.x",
+            Some("module.db[\"eu\"]"),
+            "example/a"
+        ),
+        Impact::Interrupt
+    );
+    assert_eq!(
+        cost(
+            "module.db.module.inner.a_vm.x",
+            Some("module.db.module.inner"),
+            "example/a"
+        ),
+        Impact::InPlace
+    );
+    assert_eq!(
+        cost("a_vm.x", None, "registry.terraform.io/example/a"),
+        Impact::InPlace
+    );
+    assert_eq!(
+        cost("a_vm.x", None, "registry.terraform.io/other/a"),
+        Impact::Free
+    );
+}
+
+#[test]
+fn later_user_files_rank_below_earlier_ones() {
+    let mut k = pack_a();
+    k.load_user_str(
+        "first.hcl",
+        "resource \"a_vm\" {\n  on_delete = \"free\"\n}\n",
+    )
+    .unwrap();
+    k.load_user_str(
+        "second.hcl",
+        "resource \"a_vm\" {\n  on_delete = \"interrupt\"\n}\n",
+    )
+    .unwrap();
+    let r = k.resolve(&target("a_vm", "a_vm.v", None));
+    let d = r.cost(Cost::OnDelete);
+    assert_eq!(d.value, Impact::Free);
+    assert_eq!(d.rule.unwrap().to_string(), "first.hcl:1:a_vm");
+    assert_eq!(k.user_files(), ["first.hcl", "second.hcl"]);
+}
+
+#[test]
+fn narrowed_rules_do_not_classify_a_whole_type() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "ward.hcl",
+        "resource \"x_a\" {\n  module = \"module.m\"\n}\nresource \"x_b\" {\n  provider = \"acme/x\"\n}\nresource \"x_c\" {}\n",
+    )
+    .unwrap();
+    assert!(!k.classifies_type("x_a", Some("acme/x")));
+    assert!(k.classifies_type("x_b", Some("registry.terraform.io/acme/x")));
+    assert!(!k.classifies_type("x_b", Some("registry.terraform.io/other/x")));
+    assert!(!k.classifies_type("x_b", None));
+    assert!(k.classifies_type("x_c", None));
+    assert!(!k.classifies_type("x_d", None));
+}
+
+#[test]
+fn packs_must_not_overlap() {
+    let other = PACK_A.replace("name     = \"a\"", "name     = \"b\"");
+    let e =
+        Knowledge::from_pack_sources(&[("a.hcl", PACK_A), ("b.hcl", other.as_str())]).unwrap_err();
+    assert!(e.to_string().contains("is also defined in a.hcl"), "{e}");
+    assert_eq!(e.file, "b.hcl");
+    let e = Knowledge::from_pack_sources(&[("a.hcl", PACK_A), ("a2.hcl", PACK_A)]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("pack name `a` is already used by a.hcl"),
+        "{e}"
+    );
+    // The same type for another provider is fine.
+    let beta = "pack {\n name = \"b\"\n version = \"1\"\n provider = \"example/a-beta\"\n schema = \"checked\"\n}\nresource \"a_vm\" {\n  provider = \"example/a-beta\"\n}\n";
+    let k = Knowledge::from_pack_sources(&[("a.hcl", PACK_A), ("b.hcl", beta)]).unwrap();
+    assert_eq!(k.show("a_vm").unwrap().rules.len(), 2);
+    // The provider-narrowed entry comes first.
+    assert_eq!(
+        k.show("a_vm").unwrap().rules[0]
+            .selector
+            .provider
+            .as_deref(),
+        Some("example/a-beta")
+    );
+}
+
+#[test]
+fn typos_get_a_suggestion() {
+    let e = Knowledge::empty()
+        .load_user_str("ward.hcl", "resource \"a_vm\" {\n  holds_dta = true\n}\n")
+        .unwrap_err();
+    assert_eq!(
+        e.to_string().lines().next().unwrap(),
+        "ward.hcl:2:3: unknown key `holds_dta` in `resource \"a_vm\"`"
+    );
+    assert!(e.help.unwrap().starts_with("did you mean `holds_data`?"));
+    let e = Knowledge::empty()
+        .load_user_str(
+            "ward.hcl",
+            "resource \"a_vm\" {\n  on_delete = \"dataloss\"\n}\n",
+        )
+        .unwrap_err();
+    assert_eq!(e.help.as_deref(), Some("did you mean `data-loss`?"));
+}
+
+#[test]
+fn other_commands_blocks_are_left_alone() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "ward.hcl",
+        "policy \"p\" {\n  anything = 1\n}\nguard \"g\" {}\nroot \"r\" {}\nlayer \"l\" {}\ndrift {}\ncheck {}\n",
+    )
+    .unwrap();
+    assert!(k.types().is_empty());
+}
+
+#[test]
+fn heredoc_strings_are_read() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "ward.hcl",
+        "resource \"a_vm\" {\n  rationale = <<-EOT\n    two\n    lines\n  EOT\n}\n",
+    )
+    .unwrap();
+    assert_eq!(
+        k.show("a_vm").unwrap().rules[0].rationale.as_deref(),
+        Some("two\nlines\n")
+    );
+}
+
+#[test]
+fn types_listing_is_sorted_and_serializable() {
+    let mut k = pack_a();
+    k.load_user_str("ward.hcl", "resource \"a_vm\" {\n  holds_data = true\n}\n")
+        .unwrap();
+    let types = k.types();
+    let names: Vec<&str> = types.iter().map(|t| t.type_name.as_str()).collect();
+    assert_eq!(names, ["a_disk", "a_vm"]);
+    let json = serde_json::to_value(&types[1]).unwrap();
+    assert_eq!(json["rules"][0]["origin"]["kind"], "user");
+    assert_eq!(json["rules"][1]["origin"]["kind"], "pack");
+    assert_eq!(json["rules"][1]["attributes"][0]["pattern"], "tags");
+    assert_eq!(json["rules"][1]["attributes"][0]["impact"], "free");
+    assert_eq!(json["rules"][1]["attributes"][1]["why"], "restarts");
+    assert!(k.show("nope").is_none());
+}
+
+#[test]
+fn find_config_stops_at_the_repository_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    let deep = root.join("envs/prod");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    assert_eq!(find_config(&deep), None);
+    std::fs::write(root.join("ward.hcl"), "").unwrap();
+    let found = find_config(&deep).unwrap();
+    assert_eq!(found, std::fs::canonicalize(root.join("ward.hcl")).unwrap());
+    // A ward.hcl above the repository root is not this repository's.
+    std::fs::remove_file(root.join("ward.hcl")).unwrap();
+    std::fs::write(dir.path().join("ward.hcl"), "").unwrap();
+    assert_eq!(find_config(&deep), None);
+    // A ward.hcl below the root is not the root's either.
+    std::fs::write(deep.join("ward.hcl"), "").unwrap();
+    assert_eq!(find_config(&deep), None);
+}

@@ -1,0 +1,169 @@
+//! Change digests: what an approval is bound to.
+//!
+//! The *approval digest* of a change covers its address, deposed key, resource type, action,
+//! action reason, impact class, and the attributes that decide its class:
+//!
+//! - for a replacement: the attributes that force it (`replace_paths`);
+//! - for an update: the attributes at the change's class;
+//! - for a delete or anything else: none (the address, action and class decide).
+//!
+//! Each attribute contributes its path and its before/after values as the model shows them. It
+//! deliberately does not cover the rest of the plan, so an unrelated change elsewhere keeps the
+//! approval valid, while any change to this resource's deciding attributes voids it.
+//!
+//! The *full digest* (used by `ward verify`) covers the whole normalized change.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use ward_classify::Verdict;
+use ward_model::{Action, Impact, ResourceChange, Shown};
+
+/// What an approval digest is computed over; stored in each approval so a reviewer (and the gate)
+/// can see what was approved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeMaterial {
+    /// Resource instance address.
+    pub address: String,
+    /// Deposed key, for a deposed object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deposed: Option<String>,
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Terraform's spelling of the action, e.g. `delete,create`.
+    pub action: String,
+    /// `action_reason`, when the plan gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_reason: Option<String>,
+    /// The impact class.
+    pub impact: Impact,
+    /// The deciding attributes, sorted by path.
+    #[serde(default)]
+    pub attributes: Vec<DecidingAttr>,
+}
+
+/// One deciding attribute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecidingAttr {
+    /// Displayed path, e.g. `size_gb`.
+    pub path: String,
+    /// The value before, as shown (`{"kind":"known","value":20}`, `{"kind":"sensitive"}`...).
+    pub before: Value,
+    /// The value after, as shown.
+    pub after: Value,
+}
+
+impl DecidingAttr {
+    /// True when either side is hidden as sensitive (the digest cannot see a change of value).
+    pub fn is_sensitive(&self) -> bool {
+        let s = |v: &Value| v.get("kind").and_then(Value::as_str) == Some("sensitive");
+        s(&self.before) || s(&self.after)
+    }
+
+    /// `path: before → after`, for reports.
+    pub fn describe(&self) -> String {
+        format!("{}: {} → {}", self.path, show(&self.before), show(&self.after))
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v.get("kind").and_then(Value::as_str) {
+        Some("known") => v.get("value").map(|x| x.to_string()).unwrap_or_default(),
+        Some("sensitive") => "(sensitive)".into(),
+        Some("unknown") => "(known after apply)".into(),
+        Some("absent") => "null".into(),
+        _ => v.to_string(),
+    }
+}
+
+fn shown_value(s: &Shown) -> Value {
+    serde_json::to_value(s).unwrap_or(Value::Null)
+}
+
+/// The deciding attributes of a verdict (see the module documentation).
+pub fn material(v: &Verdict) -> ChangeMaterial {
+    let mut attributes: Vec<DecidingAttr> = v
+        .attributes
+        .iter()
+        .filter(|a| {
+            if v.action.is_replace() {
+                a.forces_replacement
+            } else if v.action == Action::Update {
+                a.impact == v.impact && a.impact > Impact::Free
+            } else {
+                false
+            }
+        })
+        .map(|a| DecidingAttr {
+            path: a.change.path.to_string(),
+            before: shown_value(&a.change.before),
+            after: shown_value(&a.change.after),
+        })
+        .collect();
+    attributes.sort_by(|a, b| a.path.cmp(&b.path));
+    ChangeMaterial {
+        address: v.address.clone(),
+        deposed: v.deposed.clone(),
+        type_name: v.type_name.clone(),
+        action: v.action.as_terraform().to_string(),
+        action_reason: v.action_reason.clone(),
+        impact: v.impact,
+        attributes,
+    }
+}
+
+/// The approval digest of a change material: `sha256:<hex>`.
+pub fn digest_material(m: &ChangeMaterial) -> String {
+    sha256_json(&serde_json::to_value(m).unwrap_or(Value::Null))
+}
+
+/// The approval digest of a verdict.
+pub fn approval_digest(v: &Verdict) -> String {
+    digest_material(&material(v))
+}
+
+/// The full digest of a normalized change: every field of it.
+pub fn full_digest(c: &ResourceChange) -> String {
+    sha256_json(&serde_json::to_value(c).unwrap_or(Value::Null))
+}
+
+/// `sha256:<hex>` of the canonical serialization of a JSON value (object keys sorted, no
+/// whitespace).
+pub fn sha256_json(v: &Value) -> String {
+    let bytes = canonical_bytes(v);
+    format!("sha256:{}", hex(&Sha256::digest(&bytes)))
+}
+
+/// The canonical serialization: object keys sorted at every level, compact.
+pub fn canonical_bytes(v: &Value) -> Vec<u8> {
+    serde_json::to_vec(&canonical(v)).unwrap_or_default()
+}
+
+fn canonical(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let mut out = serde_json::Map::new();
+            for k in keys {
+                if let Some(x) = m.get(k) {
+                    out.insert(k.clone(), canonical(x));
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}

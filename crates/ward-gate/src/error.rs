@@ -1,0 +1,57 @@
+//! Errors: every one says what was wrong and what to do about it.
+
+/// Something the gate could not do. All of these end a command with exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    /// A file could not be read or written.
+    #[error("cannot {action} `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What ward was doing, e.g. "read the approvals file".
+        action: &'static str,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// `ward.hcl` holds an invalid `policy` or `guard` block.
+    #[error("{file}: {problem}")]
+    Config {
+        /// The file.
+        file: String,
+        /// What is wrong and how to fix it.
+        problem: String,
+    },
+    /// The approvals file is not in the documented format.
+    #[error("{file}: {problem}")]
+    Approvals {
+        /// The file.
+        file: String,
+        /// What is wrong and how to fix it.
+        problem: String,
+    },
+    /// The protection record is not in the documented format.
+    #[error("{file}: {problem}")]
+    Protection {
+        /// The file.
+        file: String,
+        /// What is wrong and how to fix it.
+        problem: String,
+    },
+    /// A Terraform file of the root could not be read for `prevent_destroy`.
+    #[error("{file}: cannot read for `prevent_destroy`: {problem}")]
+    Terraform {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// `ward approve` was asked for something it cannot approve.
+    #[error("{0}")]
+    Approve(String),
+    /// `ward verify` could not run the check (not: the check failed).
+    #[error("{0}")]
+    Verify(String),
+    /// Any other usage problem.
+    #[error("{0}")]
+    Usage(String),
+}

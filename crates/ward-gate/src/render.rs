@@ -1,0 +1,375 @@
+//! Text and Markdown renderings of gate results. JSON is the report serialized with serde.
+//!
+//! Deterministic: same report, same bytes (guard run times are not printed).
+
+use crate::guard::{GuardRun, GuardStatus};
+use crate::verify::VerifyReport;
+use crate::{ApprovalStatus, GateReport, Outcome, Required};
+use std::fmt::Write;
+
+fn status_line(r: &Required) -> String {
+    match &r.approval {
+        ApprovalStatus::Approved {
+            by,
+            reason,
+            approved_at,
+            expires_at,
+            signed,
+        } => {
+            let mut s = format!("approved by {by} at {approved_at}");
+            if let Some(e) = expires_at {
+                let _ = write!(s, ", expires {e}");
+            }
+            if *signed {
+                s.push_str(", signed");
+            }
+            let _ = write!(s, ": {reason}");
+            s
+        }
+        ApprovalStatus::Missing => "NOT APPROVED".into(),
+        ApprovalStatus::Stale { by, approved_at, .. } => format!(
+            "NOT APPROVED: the approval by {by} at {approved_at} was for a different change"
+        ),
+        ApprovalStatus::Expired { by, expired_at } => {
+            format!("NOT APPROVED: the approval by {by} expired at {expired_at}")
+        }
+        ApprovalStatus::Refused { by, why } => {
+            format!("NOT APPROVED: the approval by {by} is refused: {why}")
+        }
+    }
+}
+
+fn target(address: &str, deposed: &Option<String>) -> String {
+    match deposed {
+        Some(d) => format!("{address} (deposed {d})"),
+        None => address.to_string(),
+    }
+}
+
+fn guard_line(g: &GuardRun) -> String {
+    let s = match &g.status {
+        GuardStatus::Passed => "passed".to_string(),
+        GuardStatus::Failed { code: Some(c) } => format!("REFUSED (exit code {c})"),
+        GuardStatus::Failed { code: None } => "REFUSED (killed by a signal)".to_string(),
+        GuardStatus::TimedOut { after_secs } => {
+            format!("REFUSED (timed out after {after_secs}s, killed)")
+        }
+        GuardStatus::CannotStart { error } => format!("REFUSED (cannot start: {error})"),
+        GuardStatus::Bypassed { variable, reason } => {
+            format!("BYPASSED by {variable}: {reason}")
+        }
+    };
+    format!("guard `{}` for {} ({}): {s}", g.guard, g.address, g.action)
+}
+
+fn output_block(g: &GuardRun) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, text) in [("stdout", &g.stdout), ("stderr", &g.stderr)] {
+        if !text.is_empty() {
+            out.push(format!("{name}:"));
+            out.extend(text.lines().map(|l| format!("  {l}")));
+        }
+    }
+    if g.output_cut > 0 {
+        out.push(format!(
+            "({} more bytes of output left out; run the guard by hand to see it all)",
+            g.output_cut
+        ));
+    }
+    if let Some(n) = &g.note {
+        out.push(format!("note: {n}"));
+    }
+    out
+}
+
+/// The terminal rendering.
+pub fn text(r: &GateReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "ward gate {}: {}", r.plan, r.outcome.describe());
+    for e in &r.errors {
+        let _ = writeln!(s, "error: {e}");
+    }
+    if !r.unclassified.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nunclassified resource types{}:",
+            if r.coverage_relaxed { " (coverage gate relaxed)" } else { "" }
+        );
+        for (t, wheres) in &r.unclassified {
+            let _ = writeln!(s, "  {t} (seen in {})", wheres.join(", "));
+        }
+    }
+    let exceeded: Vec<_> = r.budgets.iter().filter(|b| b.exceeded).collect();
+    if !r.budgets.is_empty() {
+        let _ = writeln!(s, "\nbudgets:");
+        for b in &r.budgets {
+            let _ = writeln!(
+                s,
+                "  {} {}: {} of at most {}{}{}",
+                b.type_name.as_deref().unwrap_or("all types"),
+                b.kind,
+                b.count,
+                b.limit,
+                if b.exceeded { "  EXCEEDED: " } else { "" },
+                if b.exceeded { b.addresses.join(", ") } else { String::new() }
+            );
+        }
+        if !exceeded.is_empty() {
+            let _ = writeln!(
+                s,
+                "  No approval lifts a budget: split the change into smaller plans, or raise the budget in ward.hcl."
+            );
+        }
+    }
+    if !r.required.is_empty() {
+        let _ = writeln!(s, "\nchanges that need approval ({}):", r.required.len());
+        for x in &r.required {
+            let _ = writeln!(
+                s,
+                "  {}  {} [{}]",
+                target(&x.address, &x.deposed),
+                x.action.describe(),
+                x.impact
+            );
+            let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
+            let _ = writeln!(s, "    why: {}", why.join("; "));
+            for a in &x.change.attributes {
+                let _ = writeln!(s, "    deciding: {}", a.describe());
+            }
+            let _ = writeln!(s, "    digest: {}", x.digest);
+            let _ = writeln!(s, "    {}", status_line(x));
+            if let ApprovalStatus::Stale { differences, .. } = &x.approval {
+                for d in differences {
+                    let _ = writeln!(s, "      {d}");
+                }
+            }
+            if !x.approval.is_approved() {
+                let _ = writeln!(s, "    approve: {}", x.approve_command);
+            }
+        }
+    }
+    if !r.guards.is_empty() {
+        let _ = writeln!(s, "\nguards:");
+        for g in &r.guards {
+            let _ = writeln!(s, "  {}", guard_line(g));
+            for l in output_block(g) {
+                let _ = writeln!(s, "    {l}");
+            }
+        }
+    }
+    if !r.guards_pending.is_empty() {
+        let _ = writeln!(s, "\nguards not run yet (they run once nothing else blocks):");
+        for p in &r.guards_pending {
+            let _ = writeln!(s, "  guard `{}` for {}", p.guard, p.address);
+        }
+    }
+    if !r.unused_approvals.is_empty() {
+        let _ = writeln!(s, "\napprovals in {} this plan does not use:", r.approvals_file);
+        for u in &r.unused_approvals {
+            let _ = writeln!(
+                s,
+                "  {} (by {} at {}): {}",
+                target(&u.address, &u.deposed),
+                u.by,
+                u.approved_at,
+                u.why
+            );
+        }
+    }
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s);
+        for w in &r.warnings {
+            let _ = writeln!(s, "warning: {w}");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n{} (exit {})",
+        match r.outcome {
+            Outcome::Pass => "gate passed".to_string(),
+            o => o.describe().to_string(),
+        },
+        r.outcome.exit_code()
+    );
+    s
+}
+
+fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\`*_{}[]<>()#+!|".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn md_code(s: &str) -> String {
+    // A code span that survives backticks in the content.
+    let ticks = if s.contains('`') { "``" } else { "`" };
+    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
+    format!("{ticks}{pad}{}{pad}{ticks}", s.replace('|', "\\|"))
+}
+
+/// The Markdown rendering, for a pull-request comment: what a reviewer must approve, and how.
+pub fn markdown(r: &GateReport) -> String {
+    let mut s = String::new();
+    let icon = match r.outcome {
+        Outcome::Pass => "✅",
+        _ => "⛔",
+    };
+    let _ = writeln!(
+        s,
+        "## {icon} ward gate: {}\n",
+        md_escape(r.outcome.describe())
+    );
+    let _ = writeln!(s, "Plan {} · exit code {}\n", md_code(&r.plan), r.outcome.exit_code());
+    for e in &r.errors {
+        let _ = writeln!(s, "> **Error:** {}\n", md_escape(e));
+    }
+    if !r.unclassified.is_empty() {
+        let _ = writeln!(s, "### Unclassified resource types\n");
+        for (t, w) in &r.unclassified {
+            let _ = writeln!(s, "- {} (seen in {})", md_code(t), md_escape(&w.join(", ")));
+        }
+        let _ = writeln!(s);
+    }
+    if !r.budgets.is_empty() {
+        let _ = writeln!(s, "### Budgets\n\n| scope | kind | count | limit | |\n|---|---|---:|---:|---|");
+        for b in &r.budgets {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                b.type_name.as_deref().map(md_code).unwrap_or_else(|| "all types".into()),
+                b.kind,
+                b.count,
+                b.limit,
+                if b.exceeded { "**exceeded**" } else { "ok" }
+            );
+        }
+        if r.budgets.iter().any(|b| b.exceeded) {
+            let _ = writeln!(
+                s,
+                "\nNo approval lifts a budget: split the change into smaller plans, or raise the budget in `ward.hcl`."
+            );
+        }
+        let _ = writeln!(s);
+    }
+    let pending: Vec<&Required> = r.required.iter().filter(|x| !x.approval.is_approved()).collect();
+    let done: Vec<&Required> = r.required.iter().filter(|x| x.approval.is_approved()).collect();
+    if !pending.is_empty() {
+        let _ = writeln!(s, "### Needs your approval ({})\n", pending.len());
+        let _ = writeln!(
+            s,
+            "Each change is approved on its own, bound to a digest of exactly this change. Review it, then run the command under it.\n"
+        );
+        for x in &pending {
+            let _ = writeln!(
+                s,
+                "- [ ] {} — {}, **{}**",
+                md_code(&target(&x.address, &x.deposed)),
+                md_escape(x.action.describe()),
+                x.impact
+            );
+            let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
+            let _ = writeln!(s, "  - why: {}", md_escape(&why.join("; ")));
+            for a in &x.change.attributes {
+                let _ = writeln!(s, "  - deciding: {}", md_code(&a.describe()));
+            }
+            let _ = writeln!(s, "  - status: {}", md_escape(&status_line(x)));
+            if let ApprovalStatus::Stale { differences, .. } = &x.approval {
+                for d in differences {
+                    let _ = writeln!(s, "    - {}", md_escape(d));
+                }
+            }
+            let _ = writeln!(s, "\n  ```sh\n  {}\n  ```\n", x.approve_command);
+        }
+    }
+    if !done.is_empty() {
+        let _ = writeln!(s, "### Approved ({})\n", done.len());
+        for x in &done {
+            let _ = writeln!(
+                s,
+                "- [x] {} — {}, **{}**: {}",
+                md_code(&target(&x.address, &x.deposed)),
+                md_escape(x.action.describe()),
+                x.impact,
+                md_escape(&status_line(x))
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.guards.is_empty() || !r.guards_pending.is_empty() {
+        let _ = writeln!(s, "### Liveness guards\n");
+        for g in &r.guards {
+            let _ = writeln!(s, "- {}", md_escape(&guard_line(g)));
+            let block = output_block(g);
+            if !block.is_empty() {
+                let _ = writeln!(s, "\n  ```text");
+                for l in block {
+                    let _ = writeln!(s, "  {}", l.replace("```", "'''"));
+                }
+                let _ = writeln!(s, "  ```");
+            }
+        }
+        for p in &r.guards_pending {
+            let _ = writeln!(
+                s,
+                "- guard {} for {}: not run yet (runs once nothing else blocks)",
+                md_code(&p.guard),
+                md_code(&p.address)
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.unused_approvals.is_empty() {
+        let _ = writeln!(s, "### Approvals this plan does not use\n");
+        for u in &r.unused_approvals {
+            let _ = writeln!(
+                s,
+                "- {} (by {}, {}): {}",
+                md_code(&target(&u.address, &u.deposed)),
+                md_escape(&u.by),
+                md_escape(&u.approved_at),
+                md_escape(&u.why)
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s, "### Warnings\n");
+        for w in &r.warnings {
+            let _ = writeln!(s, "- {}", md_escape(w));
+        }
+        let _ = writeln!(s);
+    }
+    if r.required.is_empty() && r.outcome == Outcome::Pass {
+        let _ = writeln!(s, "Nothing in this plan needs an approval.\n");
+    }
+    s.truncate(s.trim_end().len());
+    s.push('\n');
+    s
+}
+
+/// The terminal rendering of `ward verify`.
+pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
+    let mut s = String::new();
+    if v.ok {
+        let _ = writeln!(
+            s,
+            "ward verify {planfile}: verified: the saved plan is the gated plan ({} changes, same digests)",
+            v.changes
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "ward verify {planfile}: REFUSED: this is not the plan that passed the gate"
+        );
+        for d in &v.differences {
+            let _ = writeln!(s, "  {d}");
+        }
+        let _ = writeln!(s, "Do not apply it: plan again, gate the new plan, and verify that one.");
+    }
+    s
+}

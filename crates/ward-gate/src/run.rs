@@ -1,0 +1,477 @@
+//! The pipelines behind `ward gate`, `ward approve` and `ward verify`: read, classify, decide,
+//! render. `ward-cli` only parses arguments and calls these.
+
+use crate::approvals::{self, Approval, KEY_VAR};
+use crate::digest::{digest_material, material};
+use crate::error::GateError;
+use crate::glob::{glob_match, is_pattern};
+use crate::policy::{load_policy, Policy};
+use crate::protect::{self, Protection};
+use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateContext};
+use jiff::Timestamp;
+use std::path::{Path, PathBuf};
+use ward_classify::Assessment;
+use ward_model::{Action, Impact, Plan};
+
+/// The clock override for reproducible runs and tests: an RFC 3339 time.
+pub const NOW_VAR: &str = "WARD_NOW";
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// For a terminal.
+    #[default]
+    Text,
+    /// The report as JSON.
+    Json,
+    /// For a pull-request comment.
+    Markdown,
+}
+
+/// Where the gate reads its inputs from.
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
+    /// The plan JSON (`-` for standard input).
+    pub plan: String,
+    /// `ward.hcl`; found from the current directory when not given.
+    pub config: Option<PathBuf>,
+    /// The approvals file; default from the policy.
+    pub approvals: Option<PathBuf>,
+    /// The Terraform root that was planned (for `prevent_destroy`); default: the current
+    /// directory when it holds `.tf` files.
+    pub root: Option<PathBuf>,
+    /// Relax the coverage gate.
+    pub allow_unclassified: bool,
+}
+
+/// Options of `ward gate`.
+#[derive(Debug, Clone, Default)]
+pub struct GateOptions {
+    /// Inputs.
+    pub inputs: Inputs,
+    /// Output format.
+    pub format: Format,
+    /// Write the gate record here (for `ward verify`).
+    pub record: Option<PathBuf>,
+    /// Do not add newly found `prevent_destroy` addresses to the protection record.
+    pub no_record_protection: bool,
+}
+
+/// Options of `ward approve`.
+#[derive(Debug, Clone, Default)]
+pub struct ApproveOptions {
+    /// Inputs.
+    pub inputs: Inputs,
+    /// The address (or, for changes that do not lose data, an address pattern with `*`).
+    pub address: String,
+    /// Deposed key, to approve a change to a deposed object.
+    pub deposed: Option<String>,
+    /// Why.
+    pub reason: String,
+    /// How long the approval lasts (`24h`, `7d`); none: until the change differs.
+    pub expires: Option<String>,
+    /// Who approves; default `WARD_APPROVER`, `USER`, `LOGNAME`.
+    pub by: Option<String>,
+}
+
+/// Options of `ward verify`.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    /// The saved binary plan (`terraform plan -out FILE`).
+    pub planfile: PathBuf,
+    /// The gate record written by `ward gate --record FILE`.
+    pub record: PathBuf,
+    /// The binary to run `show -json` with; default from the record's product.
+    pub binary: Option<String>,
+    /// The root directory the plan was made in (`-chdir`); default: current directory.
+    pub chdir: Option<PathBuf>,
+    /// Output as JSON.
+    pub json: bool,
+}
+
+/// What a command prints and its exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutput {
+    /// Standard output.
+    pub stdout: String,
+    /// Notes for standard error.
+    pub stderr: String,
+    /// Exit code.
+    pub code: i32,
+}
+
+/// Reads environment variables (injectable for tests).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The process environment.
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn now(env: Env<'_>) -> Result<Timestamp, GateError> {
+    match env(NOW_VAR) {
+        Some(s) => s.parse::<Timestamp>().map_err(|e| {
+            GateError::Usage(format!("{NOW_VAR}=`{s}` is not an RFC 3339 time ({e}); unset it to use the clock"))
+        }),
+        None => Timestamp::from_second(Timestamp::now().as_second())
+            .map_err(|e| GateError::Usage(format!("the clock is out of range: {e}"))),
+    }
+}
+
+fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
+    match env(KEY_VAR) {
+        Some(k) if k.is_empty() => Err(GateError::Usage(format!(
+            "{KEY_VAR} is set but empty: set it to the signing key, or unset it"
+        ))),
+        Some(k) => Ok(Some(k.into_bytes())),
+        None => Ok(None),
+    }
+}
+
+struct Loaded {
+    plan: Plan,
+    assessment: Assessment,
+    policy: Policy,
+    config: Option<PathBuf>,
+    approvals_path: PathBuf,
+    protection: Protection,
+    updated_record: protect::ProtectionRecord,
+}
+
+fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let config = match &inputs.config {
+        Some(c) => {
+            if !c.is_file() {
+                return Err(GateError::Usage(format!(
+                    "{}: no such configuration file",
+                    c.display()
+                )));
+            }
+            Some(c.clone())
+        }
+        None => ward_rules::find_config(&cwd),
+    };
+    let plan = ward_plan::read_path_or_stdin(&inputs.plan)
+        .map_err(|e| GateError::Usage(e.to_string()))?;
+    let mut knowledge =
+        ward_rules::Knowledge::builtin().map_err(|e| GateError::Usage(e.to_string()))?;
+    let policy = match &config {
+        Some(c) => {
+            knowledge
+                .load_user_file(c)
+                .map_err(|e| GateError::Usage(e.to_string()))?;
+            load_policy(c)?
+        }
+        None => Policy::defaults_in(Path::new("")),
+    };
+    let assessment = crate::deps::assess(&plan, &knowledge, inputs.allow_unclassified)
+        .map_err(GateError::Usage)?;
+    let approvals_path = inputs
+        .approvals
+        .clone()
+        .unwrap_or_else(|| policy.approvals_file.clone());
+    let root = match &inputs.root {
+        Some(r) => {
+            if !protect::has_terraform_files(r) {
+                return Err(GateError::Usage(format!(
+                    "{}: no .tf or .tf.json files here; --root must name the Terraform root that was planned",
+                    r.display()
+                )));
+            }
+            Some(r.clone())
+        }
+        None => protect::has_terraform_files(&cwd).then(|| PathBuf::from(".")),
+    };
+    let in_code = match &root {
+        Some(r) => protect::scan_root(r)?,
+        None => Vec::new(),
+    };
+    let rec = protect::load_record(&policy.protection_record)?;
+    let (protection, updated_record) = Protection::combine(
+        policy.protect.clone(),
+        in_code,
+        &rec,
+        root.map(|r| r.display().to_string()),
+    );
+    Ok(Loaded {
+        plan,
+        assessment,
+        policy,
+        config,
+        approvals_path,
+        protection,
+        updated_record,
+    })
+}
+
+fn approve_extra(inputs: &Inputs) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(c) = &inputs.config {
+        v.push("--config".into());
+        v.push(c.display().to_string());
+    }
+    if let Some(a) = &inputs.approvals {
+        v.push("--approvals".into());
+        v.push(a.display().to_string());
+    }
+    if let Some(r) = &inputs.root {
+        v.push("--root".into());
+        v.push(r.display().to_string());
+    }
+    if inputs.allow_unclassified {
+        v.push("--allow-unclassified".into());
+    }
+    v
+}
+
+/// `ward gate`.
+pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+    let now = now(env)?;
+    let key = key(env)?;
+    let l = load(&opts.inputs)?;
+    if l.policy.require_signed_approvals && key.is_none() {
+        return Err(GateError::Usage(format!(
+            "the policy requires signed approvals, but {KEY_VAR} is not set: set it to the signing key"
+        )));
+    }
+    let file = approvals::load(&l.approvals_path)?;
+    let ctx = GateContext {
+        policy: &l.policy,
+        protection: &l.protection,
+        approvals: &file,
+        approvals_path: l.approvals_path.display().to_string(),
+        key: key.as_deref(),
+        now,
+        plan_name: opts.inputs.plan.clone(),
+        approve_extra: approve_extra(&opts.inputs),
+    };
+    let mut report = evaluate(&l.assessment, &ctx);
+    run_guards(&mut report, &l.assessment, &l.policy.guards, env);
+    let mut stderr = String::new();
+    if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
+        protect::save_record(&l.policy.protection_record, &l.updated_record)?;
+        stderr.push_str(&format!(
+            "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
+            l.protection.newly_found.len(),
+            l.policy.protection_record.display()
+        ));
+    }
+    if let Some(path) = &opts.record {
+        record::save(path, &record::build(&l.plan, &opts.inputs.plan, report.outcome))?;
+    }
+    let _ = &l.config;
+    let stdout = match opts.format {
+        Format::Text => render::text(&report),
+        Format::Markdown => render::markdown(&report),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    };
+    Ok(CommandOutput {
+        stdout,
+        stderr,
+        code: report.outcome.exit_code(),
+    })
+}
+
+/// `ward approve`: records approvals for exactly the named change(s).
+pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+    let now = now(env)?;
+    let key = key(env)?;
+    if opts.reason.trim().is_empty() {
+        return Err(GateError::Approve(
+            "--reason is empty: say why this change is safe to apply (it is recorded with the approval)".into(),
+        ));
+    }
+    let by = opts
+        .by
+        .clone()
+        .or_else(|| env("WARD_APPROVER"))
+        .or_else(|| env("USER"))
+        .or_else(|| env("LOGNAME"))
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| GateError::Approve("say who approves with --by NAME".into()))?;
+    let expires_at = match &opts.expires {
+        Some(d) => {
+            let dur = crate::duration::parse_duration(d).map_err(GateError::Approve)?;
+            if dur.is_zero() {
+                return Err(GateError::Approve("--expires 0s would expire at once; give a positive duration".into()));
+            }
+            let secs = i64::try_from(dur.as_secs()).unwrap_or(i64::MAX);
+            let t = now
+                .checked_add(jiff::SignedDuration::from_secs(secs))
+                .map_err(|e| GateError::Approve(format!("--expires {d}: {e}")))?;
+            Some(t.to_string())
+        }
+        None => None,
+    };
+    let l = load(&opts.inputs)?;
+    let address = opts.address.trim();
+    if address.is_empty() {
+        return Err(GateError::Approve("--address is empty".into()));
+    }
+    let needing: Vec<String> = l
+        .assessment
+        .verdicts
+        .iter()
+        .filter(|v| !needs_approval(v, &l.policy, &l.protection).is_empty())
+        .map(|v| v.address.clone())
+        .collect();
+    let list_needing = || {
+        if needing.is_empty() {
+            "nothing in this plan needs approval".to_string()
+        } else {
+            format!("changes that need approval: {}", needing.join(", "))
+        }
+    };
+    let chosen: Vec<&ward_classify::Verdict> = if is_pattern(address) {
+        let m: Vec<_> = l
+            .assessment
+            .verdicts
+            .iter()
+            .filter(|v| glob_match(address, &v.address))
+            .filter(|v| opts.deposed.is_none() || v.deposed == opts.deposed)
+            .filter(|v| !needs_approval(v, &l.policy, &l.protection).is_empty())
+            .collect();
+        if m.is_empty() {
+            return Err(GateError::Approve(format!(
+                "the pattern `{address}` matches no change that needs approval; {}",
+                list_needing()
+            )));
+        }
+        let lossy: Vec<&str> = m
+            .iter()
+            .filter(|v| v.impact == Impact::DataLoss || (v.holds_data && v.action.destroys()))
+            .map(|v| v.address.as_str())
+            .collect();
+        if !lossy.is_empty() {
+            return Err(GateError::Approve(format!(
+                "a pattern cannot approve a change that loses data: approve each one by its exact address ({})",
+                lossy.join(", ")
+            )));
+        }
+        m
+    } else {
+        let at: Vec<_> = l
+            .assessment
+            .verdicts
+            .iter()
+            .filter(|v| v.address == address)
+            .collect();
+        if at.is_empty() {
+            return Err(GateError::Approve(format!(
+                "no change at `{address}` in {}; {}",
+                opts.inputs.plan,
+                list_needing()
+            )));
+        }
+        let m: Vec<_> = at
+            .iter()
+            .filter(|v| v.deposed == opts.deposed)
+            .copied()
+            .collect();
+        if m.is_empty() {
+            let keys: Vec<String> = at
+                .iter()
+                .map(|v| match &v.deposed {
+                    Some(d) => format!("--deposed {d}"),
+                    None => "(no --deposed)".into(),
+                })
+                .collect();
+            return Err(GateError::Approve(format!(
+                "`{address}` has no change for that object; choose one of: {}",
+                keys.join(", ")
+            )));
+        }
+        m
+    };
+    let mut file = approvals::load(&l.approvals_path)?;
+    let mut out = String::new();
+    let mut notes = String::new();
+    for v in chosen {
+        if matches!(v.action, Action::NoOp | Action::Read) {
+            return Err(GateError::Approve(format!(
+                "{} does not change in this plan ({}): nothing to approve",
+                v.address, v.action
+            )));
+        }
+        if needs_approval(v, &l.policy, &l.protection).is_empty() {
+            notes.push_str(&format!(
+                "note: {} ({}, {}) does not need approval under the current policy; recorded anyway\n",
+                v.address, v.action, v.impact
+            ));
+        }
+        let m = material(v);
+        let digest = digest_material(&m);
+        let before = file.approvals.len();
+        file.approvals
+            .retain(|a| !(a.address == v.address && a.deposed == v.deposed));
+        if file.approvals.len() != before {
+            notes.push_str(&format!(
+                "note: replaced the earlier approval for {}\n",
+                v.address
+            ));
+        }
+        let mut a = Approval {
+            address: v.address.clone(),
+            deposed: v.deposed.clone(),
+            digest: digest.clone(),
+            change: m,
+            reason: opts.reason.trim().to_string(),
+            by: by.clone(),
+            approved_at: now.to_string(),
+            expires_at: expires_at.clone(),
+            signature: None,
+        };
+        if let Some(k) = &key {
+            a.sign(k);
+        }
+        out.push_str(&format!(
+            "approved {} ({}, {}) {}{}{}\n",
+            v.address,
+            v.action,
+            v.impact,
+            digest,
+            expires_at
+                .as_deref()
+                .map(|e| format!(", expires {e}"))
+                .unwrap_or_default(),
+            if key.is_some() { ", signed" } else { "" }
+        ));
+        file.approvals.push(a);
+    }
+    approvals::save(&l.approvals_path, &file)?;
+    out.push_str(&format!("written to {}\n", l.approvals_path.display()));
+    Ok(CommandOutput {
+        stdout: out,
+        stderr: notes,
+        code: 0,
+    })
+}
+
+/// `ward verify`.
+pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
+    let rec = record::load(&opts.record)?;
+    let binary = opts
+        .binary
+        .clone()
+        .unwrap_or_else(|| verify::default_binary(&rec).to_string());
+    let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let plan = verify::show_json(&binary, &dir, &opts.planfile)?;
+    let v = verify::compare(&rec, &plan);
+    let stdout = if opts.json {
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        s.push('\n');
+        s
+    } else {
+        render::verify_text(&opts.planfile.display().to_string(), &v)
+    };
+    Ok(CommandOutput {
+        stdout,
+        stderr: String::new(),
+        code: v.exit_code(),
+    })
+}

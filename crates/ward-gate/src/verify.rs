@@ -1,0 +1,143 @@
+//! `ward verify`: at apply time, confirm the saved binary plan is the plan that was gated.
+//!
+//! The saved plan is read through `<binary> show -json PLANFILE` (the binary that wrote it: the
+//! product and version are checked against the gate record), normalized by the same reader as
+//! every other ward command, and each change's full digest is compared with the record.
+
+use crate::error::GateError;
+use crate::record::{changes_of, GateRecord, RecordedChange};
+use crate::Outcome;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use ward_model::Plan;
+
+/// What `ward verify` concluded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The saved plan matches the gated plan, and the gate passed.
+    pub ok: bool,
+    /// The gate's outcome as recorded.
+    pub gated_outcome: Outcome,
+    /// Every difference, in plain lines (empty when `ok`).
+    pub differences: Vec<String>,
+    /// How many changes were compared.
+    pub changes: usize,
+}
+
+impl VerifyReport {
+    /// Exit code: 0 verified, 1 not the gated plan (or the gate did not pass).
+    pub fn exit_code(&self) -> i32 {
+        if self.ok {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// Compares a plan (read from the saved plan file) with the gate record.
+pub fn compare(record: &GateRecord, plan: &Plan) -> VerifyReport {
+    let mut diffs = Vec::new();
+    if record.outcome != Outcome::Pass {
+        diffs.push(format!(
+            "the gate did not pass this plan (recorded outcome: {}); gate it again until it passes",
+            record.outcome.describe()
+        ));
+    }
+    let now = changes_of(plan);
+    let key = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
+    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key(c), c)).collect();
+    let b: BTreeMap<_, _> = now.iter().map(|c| (key(c), c)).collect();
+    let name = |(addr, dep): &(String, Option<String>)| match dep {
+        Some(d) => format!("{addr} (deposed {d})"),
+        None => addr.clone(),
+    };
+    for (k, x) in &a {
+        match b.get(k) {
+            None => diffs.push(format!("{}: gated ({}), absent from the saved plan", name(k), x.action)),
+            Some(y) if y.action != x.action => diffs.push(format!(
+                "{}: gated as {}, the saved plan does {}",
+                name(k),
+                x.action,
+                y.action
+            )),
+            Some(y) if y.digest != x.digest => diffs.push(format!(
+                "{}: the change differs from the gated one ({} ≠ {})",
+                name(k),
+                y.digest,
+                x.digest
+            )),
+            Some(_) => {}
+        }
+    }
+    for (k, y) in &b {
+        if !a.contains_key(k) {
+            diffs.push(format!("{}: in the saved plan ({}), never gated", name(k), y.action));
+        }
+    }
+    if let (Some(rv), Some(pv)) = (&record.terraform_version, &plan.terraform_version) {
+        if rv != pv {
+            diffs.push(format!(
+                "the gated plan was written by version {rv}, the saved plan by {pv}"
+            ));
+        }
+    }
+    VerifyReport {
+        ok: diffs.is_empty(),
+        gated_outcome: record.outcome,
+        differences: diffs,
+        changes: now.len(),
+    }
+}
+
+/// The binary to run `show -json` with: the one given, else `tofu` for an OpenTofu record and
+/// `terraform` otherwise.
+pub fn default_binary(record: &GateRecord) -> &'static str {
+    if record.product == "opentofu" {
+        "tofu"
+    } else {
+        "terraform"
+    }
+}
+
+/// Runs `<binary> -chdir=<dir> show -json <planfile>` and reads its output.
+pub fn show_json(binary: &str, dir: &Path, planfile: &Path) -> Result<Plan, GateError> {
+    let plan_arg = if planfile.is_absolute() {
+        planfile.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(planfile))
+            .unwrap_or_else(|_| planfile.to_path_buf())
+    };
+    if !plan_arg.is_file() {
+        return Err(GateError::Verify(format!(
+            "{}: no such plan file; give the file written by `terraform plan -out FILE`",
+            planfile.display()
+        )));
+    }
+    let out = Command::new(binary)
+        .arg(format!("-chdir={}", dir.display()))
+        .arg("show")
+        .arg("-json")
+        .arg(&plan_arg)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            GateError::Verify(format!(
+                "cannot run `{binary}`: {e}; give the binary that wrote the plan with --binary PATH"
+            ))
+        })?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(GateError::Verify(format!(
+            "`{binary} show -json {}` failed ({}): {}\nRun it in the root that made the plan (--chdir DIR), after `init`.",
+            planfile.display(),
+            out.status,
+            err.trim()
+        )));
+    }
+    ward_plan::read_reader(out.stdout.as_slice(), &format!("{binary} show -json {}", planfile.display()))
+        .map_err(|e| GateError::Verify(e.to_string()))
+}

@@ -1,10 +1,36 @@
-//! Evaluation: a verdict per change, the coverage gate and explanations
-//! (being written; the types below are the contract `ward-report` renders).
+//! Evaluation: a verdict per change, the coverage gate and explanations.
+//!
+//! [`assess`] evaluates a [`ward_model::Plan`] against [`ward_rules::Knowledge`]:
+//!
+//! - every `resource_changes` entry gets a [`Verdict`]: its impact class, the rule that decided
+//!   it, the changed attributes with their cost, the identity attributes that change, the facts
+//!   (import, move, forget, deposed) and an explanation in plain sentences;
+//! - the coverage gate lists every managed resource type seen in `configuration`, `prior_state`
+//!   or `resource_changes` that no rule classifies ([`Coverage`]).
+//!
+//! How each action is costed (the rule questions are answered by `ward-rules`):
+//!
+//! | action | impact |
+//! |---|---|
+//! | no-op, read, open, forget | none |
+//! | create, create-then-forget | `on_create` (default free) |
+//! | update | the worst changed attribute: its attribute entry, else `on_update` (default in-place); none when no value changes; data-loss when a `replace`-cost attribute changes on an object that holds data |
+//! | delete | `on_delete` (default replace); data-loss when the object holds data |
+//! | replace (either order) | `on_replace` (default replace); data-loss when the object holds data |
+//!
+//! Data sources and ephemeral resources are never changed by apply: impact none, never gated.
+//! Sensitive values never reach an explanation: the model only holds
+//! [`ward_model::Shown::Sensitive`] for them, which prints as `(sensitive)`.
+
+mod classify;
+pub mod explain;
 
 use serde::Serialize;
-use std::collections::BTreeMap;
-use ward_model::{Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, OutputChange, Product};
-use ward_rules::{PackInfo, RuleRef};
+use std::collections::{BTreeMap, BTreeSet};
+use ward_model::{
+    Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, OutputChange, Plan, Product,
+};
+use ward_rules::{Knowledge, PackInfo, RuleRef};
 
 /// Everything ward concluded about one plan. Deterministic: verdicts sorted by address, then
 /// deposed key.
@@ -27,7 +53,11 @@ pub struct Assessment {
 impl Assessment {
     /// The worst impact among classified verdicts (`None` when there are none).
     pub fn max_impact(&self) -> Impact {
-        self.verdicts.iter().map(|v| v.impact).max().unwrap_or_default()
+        self.verdicts
+            .iter()
+            .map(|v| v.impact)
+            .max()
+            .unwrap_or_default()
     }
 
     /// How many verdicts fall in each class (every class present, zero included).
@@ -157,5 +187,95 @@ impl Coverage {
     /// The gate fails: something is unclassified and the gate was not relaxed.
     pub fn fails(&self) -> bool {
         !self.unclassified.is_empty() && !self.relaxed
+    }
+}
+
+/// How to run the evaluation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Relax the coverage gate (`--allow-unclassified`): unclassified types are still listed but
+    /// [`Coverage::fails`] is false.
+    pub allow_unclassified: bool,
+}
+
+/// Where a type was seen, as [`Coverage::unclassified`] lists it.
+pub const SEEN_IN_CONFIGURATION: &str = "configuration";
+/// See [`SEEN_IN_CONFIGURATION`].
+pub const SEEN_IN_PRIOR_STATE: &str = "prior_state";
+/// See [`SEEN_IN_CONFIGURATION`].
+pub const SEEN_IN_RESOURCE_CHANGES: &str = "resource_changes";
+
+/// Evaluates a plan: a verdict per change (sorted by address, then deposed key), the drift as
+/// context, the output changes and the coverage gate. Deterministic: same inputs, same result.
+pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessment {
+    let mut verdicts: Vec<Verdict> = plan
+        .changes
+        .iter()
+        .map(|c| classify::verdict(c, knowledge, plan.product, false))
+        .collect();
+    verdicts.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
+    let mut drift: Vec<Verdict> = plan
+        .drift
+        .iter()
+        .map(|c| classify::verdict(c, knowledge, plan.product, true))
+        .collect();
+    drift.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
+    let mut outputs = plan.output_changes.clone();
+    outputs.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let coverage = coverage(plan, knowledge, &verdicts, options);
+    Assessment {
+        plan: PlanInfo {
+            format_version: plan.format_version,
+            terraform_version: plan.terraform_version.clone(),
+            product: plan.product,
+            errored: plan.errored,
+            complete: plan.complete,
+        },
+        knowledge: KnowledgeUsed {
+            packs: knowledge.packs(),
+            user_files: knowledge.user_files(),
+        },
+        verdicts,
+        drift,
+        outputs,
+        coverage,
+    }
+}
+
+/// The coverage gate: every managed type in configuration, prior state and resource changes.
+fn coverage(plan: &Plan, k: &Knowledge, verdicts: &[Verdict], options: &Options) -> Coverage {
+    let mut checked: BTreeSet<&str> = BTreeSet::new();
+    let mut unclassified: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    for (types, seen) in [
+        (&plan.configured_types, SEEN_IN_CONFIGURATION),
+        (&plan.state_types, SEEN_IN_PRIOR_STATE),
+    ] {
+        for t in types.iter().filter(|t| t.mode == Mode::Managed) {
+            checked.insert(&t.type_name);
+            if !k.classifies_type(&t.type_name, t.provider.as_deref()) {
+                unclassified
+                    .entry(t.type_name.clone())
+                    .or_default()
+                    .insert(seen);
+            }
+        }
+    }
+    for v in verdicts.iter().filter(|v| v.mode == Mode::Managed) {
+        checked.insert(&v.type_name);
+        if !v.classified {
+            unclassified
+                .entry(v.type_name.clone())
+                .or_default()
+                .insert(SEEN_IN_RESOURCE_CHANGES);
+        }
+    }
+    Coverage {
+        unclassified: unclassified
+            .into_iter()
+            .map(|(t, seen)| (t, seen.into_iter().map(str::to_string).collect()))
+            .collect(),
+        types_checked: checked.len(),
+        relaxed: options.allow_unclassified,
     }
 }

@@ -1,0 +1,399 @@
+//! One verdict per resource change.
+
+use crate::explain::{action_line, before_after, paths, reason_line};
+use crate::{AttrVerdict, Fact, Verdict};
+use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
+use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
+
+/// How many values a "forces replacement" line lists before it says how many more there are.
+const MAX_LISTED: usize = 3;
+
+fn per(rule: &Option<RuleRef>) -> String {
+    match rule {
+        Some(r) => format!(" (per {r})"),
+        None => String::new(),
+    }
+}
+
+/// True when a changed path and a `replace_paths` entry overlap (one lies inside the other).
+fn overlaps(a: &AttrPath, b: &AttrPath) -> bool {
+    a.starts_with(b) || b.starts_with(a)
+}
+
+/// True when `identity` names `path` (indices in `path` are ignored).
+fn is_identity(path: &AttrPath, identity: &[AttrPath]) -> bool {
+    let keys = AttrPath(
+        path.0
+            .iter()
+            .filter(|s| matches!(s, ward_model::PathStep::Key(_)))
+            .cloned()
+            .collect(),
+    );
+    identity.iter().any(|id| keys.starts_with(id))
+}
+
+/// Classifies one change. `drift`: the change is from `resource_drift` (made outside Terraform).
+pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift: bool) -> Verdict {
+    let mut v = Verdict {
+        address: c.address.clone(),
+        deposed: c.deposed.clone(),
+        mode: c.mode,
+        type_name: c.type_name.clone(),
+        provider_name: c.provider_name.clone(),
+        action: c.action,
+        action_reason: c.action_reason.clone(),
+        impact: Impact::None,
+        classified: true,
+        decided_by: None,
+        explanation: Vec::new(),
+        attributes: Vec::new(),
+        identity_changes: Vec::new(),
+        holds_data: false,
+        facts: facts(c),
+    };
+    let mut lines: Vec<String> = Vec::new();
+    if drift {
+        lines.push("changed outside Terraform since the last apply".to_string());
+    }
+
+    if c.mode != Mode::Managed {
+        lines.push(match c.mode {
+            Mode::Data => {
+                "data source: only read, never changed by apply (impact none)".to_string()
+            }
+            _ => "ephemeral resource: never stored in state, never changed by apply (impact none)"
+                .to_string(),
+        });
+        if let Some(r) = &c.action_reason {
+            lines.push(reason_line(product, r));
+        }
+        v.explanation = lines;
+        return v;
+    }
+
+    let target = Target {
+        type_name: &c.type_name,
+        address: &c.address,
+        module: c.module_address.as_deref(),
+        provider: &c.provider_name,
+    };
+    let r = k.resolve(&target);
+    if !r.is_classified() {
+        v.classified = false;
+        lines.push(format!(
+            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (see docs/rules.md)",
+            c.type_name, c.type_name
+        ));
+        lines.push(action_line(c.action).to_string());
+        if let Some(reason) = &c.action_reason {
+            lines.push(reason_line(product, reason));
+        }
+        fact_lines(&v.facts, &mut lines);
+        v.explanation = lines;
+        return v;
+    }
+
+    let holds = r.holds_data();
+    v.holds_data = holds.value;
+    let identity = r.identity();
+
+    lines.push(action_line(c.action).to_string());
+    match c.action {
+        Action::NoOp | Action::Read | Action::Open | Action::Forget => {}
+        Action::Create | Action::CreateThenForget => {
+            let d = r.cost(Cost::OnCreate);
+            v.impact = d.value;
+            v.decided_by = d.rule.clone();
+            if d.value > Impact::Free {
+                lines.push(format!(
+                    "creating it costs {}: {}{}",
+                    d.value,
+                    d.value.meaning(),
+                    per(&d.rule)
+                ));
+            }
+        }
+        Action::Update => update(c, &r, &holds, &identity, &mut v, &mut lines),
+        Action::Delete => {
+            let d = r.cost(Cost::OnDelete);
+            destroy(d, &holds, &mut v, &mut lines, "destroying");
+            v.identity_changes = identity.value.clone();
+            if !v.identity_changes.is_empty() && v.impact > Impact::Free {
+                lines.push(format!(
+                    "identity lost: {} will no longer exist",
+                    paths(&v.identity_changes)
+                ));
+            }
+        }
+        Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst => {
+            let d = r.cost(Cost::OnReplace);
+            destroy(d, &holds, &mut v, &mut lines, "replacing");
+            if let Some(reason) = &c.action_reason {
+                lines.push(reason_line(product, reason));
+            }
+            if c.action == Action::ReplaceCreateFirst {
+                lines.push(
+                    "create_before_destroy: the new object is created before the old one is destroyed"
+                        .to_string(),
+                );
+            }
+            forces_replacement(c, &mut lines);
+            v.attributes = attributes(c, &r);
+            v.identity_changes = identity.value.clone();
+            identity_line(c, &v.identity_changes, &mut lines);
+        }
+    }
+    // Reasons for deletes and reads; replacements printed theirs right after the impact.
+    if !c.action.is_replace() {
+        if let Some(reason) = &c.action_reason {
+            lines.push(reason_line(product, reason));
+        }
+    }
+    if v.impact > Impact::Free && v.decided_by.as_ref().is_some_and(|d| d.attribute.is_none()) {
+        if let Some(rationale) = r.rationale() {
+            lines.push(format!("rule rationale: {rationale}"));
+        }
+    }
+    fact_lines(&v.facts, &mut lines);
+    v.explanation = lines;
+    v
+}
+
+/// Delete or replace: the action's cost, raised to data-loss when the object holds data.
+fn destroy(
+    d: Decision<Impact>,
+    holds: &Decision<bool>,
+    v: &mut Verdict,
+    lines: &mut Vec<String>,
+    verb: &str,
+) {
+    if holds.value {
+        v.impact = Impact::DataLoss;
+        v.decided_by = holds.rule.clone();
+        lines.push(format!(
+            "holds data: {verb} it loses the data it holds{}",
+            per(&holds.rule)
+        ));
+    } else {
+        v.impact = d.value;
+        v.decided_by = d.rule.clone();
+        lines.push(format!(
+            "{verb} it costs {}: {}{}",
+            d.value,
+            d.value.meaning(),
+            per(&d.rule)
+        ));
+    }
+}
+
+fn update(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    holds: &Decision<bool>,
+    identity: &Decision<Vec<AttrPath>>,
+    v: &mut Verdict,
+    lines: &mut Vec<String>,
+) {
+    v.attributes = attributes(c, r);
+    if v.attributes.is_empty() {
+        lines.push(
+            "no attribute value changes (only sensitivity or other metadata): impact none"
+                .to_string(),
+        );
+        return;
+    }
+    // The worst attribute decides; the first (in path order) among equals.
+    let mut worst: Option<&AttrVerdict> = None;
+    for a in &v.attributes {
+        if worst.is_none_or(|w| a.impact > w.impact) {
+            worst = Some(a);
+        }
+    }
+    let Some(worst) = worst else {
+        return;
+    };
+    v.impact = worst.impact;
+    v.decided_by = worst.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+    if v.impact >= Impact::Replace && holds.value {
+        v.impact = Impact::DataLoss;
+        lines.push(format!(
+            "holds data: `{}` recreates the object, which loses the data it holds{}",
+            worst.change.path,
+            per(&holds.rule)
+        ));
+        v.decided_by = holds.rule.clone();
+    }
+    for a in &v.attributes {
+        if a.impact <= Impact::Free {
+            continue;
+        }
+        let why = a
+            .why
+            .as_deref()
+            .map(|w| format!(" — {w}"))
+            .unwrap_or_default();
+        let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+        lines.push(format!(
+            "`{}` costs {}: {}{}{}",
+            a.change.path,
+            a.impact,
+            before_after(&a.change),
+            why,
+            per(&rule)
+        ));
+    }
+    let free = v
+        .attributes
+        .iter()
+        .filter(|a| a.impact <= Impact::Free)
+        .count();
+    if free > 0 && v.impact > Impact::Free {
+        lines.push(format!(
+            "{free} more attribute change(s) cost nothing (free)"
+        ));
+    }
+    v.identity_changes = v
+        .attributes
+        .iter()
+        .filter(|a| is_identity(&a.change.path, &identity.value))
+        .map(|a| a.change.path.clone())
+        .collect();
+    if !v.identity_changes.is_empty() {
+        lines.push(format!("identity changes: {}", paths(&v.identity_changes)));
+    }
+}
+
+/// The changed attributes with their cost.
+fn attributes(c: &ResourceChange, r: &Resolved<'_>) -> Vec<AttrVerdict> {
+    let on_update = r.cost(Cost::OnUpdate);
+    let mut out: Vec<AttrVerdict> = c
+        .changed
+        .iter()
+        .map(|ch| {
+            let forces = c.replace_paths.iter().any(|p| overlaps(&ch.path, p));
+            match r.attribute(&ch.path) {
+                Some(d) => AttrVerdict {
+                    change: ch.clone(),
+                    impact: d.impact,
+                    rule: Some(d.rule),
+                    why: d.why,
+                    forces_replacement: forces,
+                },
+                None => AttrVerdict {
+                    change: ch.clone(),
+                    impact: on_update.value,
+                    rule: None,
+                    why: None,
+                    forces_replacement: forces,
+                },
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.change.path.cmp(&b.change.path));
+    out
+}
+
+/// One line per `replace_paths` entry, with the values that changed under it.
+fn forces_replacement(c: &ResourceChange, lines: &mut Vec<String>) {
+    let mut rps: Vec<&AttrPath> = c.replace_paths.iter().collect();
+    rps.sort();
+    rps.dedup();
+    for rp in rps {
+        let under: Vec<&AttrChange> = c
+            .changed
+            .iter()
+            .filter(|ch| overlaps(&ch.path, rp))
+            .collect();
+        match under.as_slice() {
+            [] => lines.push(format!("`{rp}` forces replacement")),
+            [one] if one.path == *rp => {
+                lines.push(format!("`{rp}` forces replacement: {}", before_after(one)))
+            }
+            many => {
+                let shown: Vec<String> = many
+                    .iter()
+                    .take(MAX_LISTED)
+                    .map(|ch| format!("{}: {}", ch.path, before_after(ch)))
+                    .collect();
+                let more = many.len().saturating_sub(MAX_LISTED);
+                let tail = if more > 0 {
+                    format!("; and {more} more")
+                } else {
+                    String::new()
+                };
+                lines.push(format!(
+                    "`{rp}` forces replacement ({}{tail})",
+                    shown.join("; ")
+                ));
+            }
+        }
+    }
+}
+
+/// "new identity: id, ip, mac will be known only after apply", plus identity values the plan
+/// already knows.
+fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Vec<String>) {
+    if identity.is_empty() {
+        return;
+    }
+    let mut unknown: Vec<AttrPath> = Vec::new();
+    let mut known: Vec<String> = Vec::new();
+    for id in identity {
+        let changed = c.changed.iter().find(|ch| ch.path == *id);
+        match changed {
+            Some(ch) if !matches!(ch.after, Shown::Unknown) => {
+                known.push(format!("{id}: {}", before_after(ch)));
+            }
+            _ => unknown.push(id.clone()),
+        }
+    }
+    if !unknown.is_empty() {
+        lines.push(format!(
+            "new identity: {} will be known only after apply",
+            paths(&unknown)
+        ));
+    }
+    if !known.is_empty() {
+        lines.push(format!("new identity values: {}", known.join("; ")));
+    }
+}
+
+fn facts(c: &ResourceChange) -> Vec<Fact> {
+    let mut f = Vec::new();
+    if let Some(imp) = &c.importing {
+        f.push(Fact::Import { id: imp.id.clone() });
+    }
+    if let Some(prev) = &c.previous_address {
+        if *prev != c.address {
+            f.push(Fact::Move { from: prev.clone() });
+        }
+    }
+    if matches!(c.action, Action::Forget | Action::CreateThenForget) {
+        f.push(Fact::Forget);
+    }
+    if let Some(key) = &c.deposed {
+        f.push(Fact::Deposed { key: key.clone() });
+    }
+    f.sort();
+    f
+}
+
+fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
+    for f in facts {
+        lines.push(match f {
+            Fact::Import { id: Some(id) } => {
+                format!("import: the existing object `{id}` is brought under management")
+            }
+            Fact::Import { id: None } => {
+                "import: an existing object is brought under management".to_string()
+            }
+            Fact::Move { from } => format!("moved from `{from}` (same object, new address)"),
+            Fact::Forget => {
+                "forget: the object stays running but Terraform stops managing it".to_string()
+            }
+            Fact::Deposed { key } => format!(
+                "deposed object {key}: left behind by an interrupted create_before_destroy replacement"
+            ),
+        });
+    }
+}

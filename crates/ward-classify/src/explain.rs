@@ -1,0 +1,154 @@
+//! Plain words: action reasons, actions and values as explanations print them.
+
+use ward_model::{Action, AttrChange, AttrPath, Product, Shown};
+
+/// The longest rendering of one value inside an explanation (characters); longer ones end in `…`.
+pub const MAX_VALUE_CHARS: usize = 120;
+
+/// Every `action_reason` Terraform and OpenTofu write, in words. (The machine-readable UI's short
+/// spellings `cannot_update`, `tainted`, `requested` and `replace_triggered_by` are accepted too.)
+pub fn reason_words(reason: &str) -> Option<&'static str> {
+    Some(match reason {
+        "replace_because_tainted" | "tainted" => {
+            "the object is tainted (its creation or a provisioner failed, or it was marked with `taint`), so it is replaced"
+        }
+        "replace_because_cannot_update" | "cannot_update" => {
+            "the provider cannot change this in place"
+        }
+        "replace_by_request" | "requested" => "replacement was requested with -replace",
+        "replace_by_triggers" | "replace_triggered_by" => {
+            "a resource named in its lifecycle replace_triggered_by changed"
+        }
+        "delete_because_no_resource_config" => {
+            "its resource block is no longer in the configuration"
+        }
+        "delete_because_wrong_repetition" => {
+            "the resource switched between count, for_each and a single instance, so this instance's key no longer exists"
+        }
+        "delete_because_count_index" => "its count index is beyond the new count",
+        "delete_because_each_key" => "its for_each key is no longer in the for_each collection",
+        "delete_because_no_module" => {
+            "its module call (or this module instance) is no longer in the configuration"
+        }
+        "delete_because_no_move_target" => {
+            "a moved block points it to an address that is not declared"
+        }
+        "read_because_config_unknown" => {
+            "its configuration depends on values known only after apply, so it is read during apply"
+        }
+        "read_because_dependency_pending" => {
+            "it depends on resources with pending changes, so it is read during apply"
+        }
+        "read_because_check_nested" => {
+            "it is declared inside a check block, whose data sources are read during apply"
+        }
+        _ => return None,
+    })
+}
+
+/// `Terraform: replace_because_cannot_update — the provider cannot change this in place`; an
+/// unknown reason is printed verbatim.
+pub fn reason_line(product: Product, reason: &str) -> String {
+    let who = match product {
+        Product::OpenTofu => "OpenTofu",
+        Product::Terraform | Product::Unknown => "Terraform",
+    };
+    match reason_words(reason) {
+        Some(words) => format!("{who}: {reason} — {words}"),
+        None => format!("{who}: {reason}"),
+    }
+}
+
+/// What apply will do, as the first line of an explanation.
+pub fn action_line(action: Action) -> &'static str {
+    match action {
+        Action::NoOp => "no change",
+        Action::Create => "will be created",
+        Action::Read => "will be read during apply",
+        Action::Update => "will be updated in place",
+        Action::ReplaceDeleteFirst => "will be replaced: destroyed first, then created again",
+        Action::ReplaceCreateFirst => {
+            "will be replaced: a new object is created, then the old one destroyed"
+        }
+        Action::Delete => "will be destroyed",
+        Action::Forget => {
+            "will be forgotten: removed from state but left running, no longer managed by Terraform"
+        }
+        Action::CreateThenForget => {
+            "will be created, and the previous object forgotten (left running, no longer managed)"
+        }
+        Action::Open => "ephemeral resource: opened during the run, never stored in state",
+    }
+}
+
+/// A value for an explanation: sensitive values are only ever `(sensitive)`.
+pub fn value(v: &Shown) -> String {
+    match v {
+        Shown::Sensitive => "(sensitive)".to_string(),
+        Shown::Unknown => "(known after apply)".to_string(),
+        Shown::Absent => "null".to_string(),
+        Shown::Known(j) => {
+            let s = j.to_string();
+            if s.chars().count() > MAX_VALUE_CHARS {
+                let mut out: String = s.chars().take(MAX_VALUE_CHARS).collect();
+                out.push('…');
+                out
+            } else {
+                s
+            }
+        }
+    }
+}
+
+/// `before → after`.
+pub fn before_after(c: &AttrChange) -> String {
+    format!("{} → {}", value(&c.before), value(&c.after))
+}
+
+/// `a, b, c`.
+pub fn paths(ps: &[AttrPath]) -> String {
+    ps.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_reason_has_words() {
+        for r in [
+            "replace_because_tainted",
+            "replace_because_cannot_update",
+            "replace_by_request",
+            "replace_by_triggers",
+            "delete_because_no_resource_config",
+            "delete_because_wrong_repetition",
+            "delete_because_count_index",
+            "delete_because_each_key",
+            "delete_because_no_module",
+            "delete_because_no_move_target",
+            "read_because_config_unknown",
+            "read_because_dependency_pending",
+            "read_because_check_nested",
+        ] {
+            let line = reason_line(Product::Terraform, r);
+            assert!(line.starts_with(&format!("Terraform: {r} — ")), "{line}");
+        }
+        assert_eq!(
+            reason_line(Product::OpenTofu, "replace_because_a_future_thing"),
+            "OpenTofu: replace_because_a_future_thing"
+        );
+    }
+
+    #[test]
+    fn values_are_shortened_and_sensitive_hidden() {
+        assert_eq!(value(&Shown::Sensitive), "(sensitive)");
+        let long = Shown::Known(serde_json::Value::String("x".repeat(500)));
+        let v = value(&long);
+        assert_eq!(v.chars().count(), MAX_VALUE_CHARS + 1);
+        assert!(v.ends_with('…'));
+    }
+}

@@ -1,0 +1,113 @@
+//! Builders for test plans (ward_model::Plan constructed directly).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use ward_model::{
+    Action, AttrChange, AttrPath, Importing, Mode, PathStep, Plan, Product, ResourceChange, Shown,
+    TypeRef,
+};
+use ward_rules::Knowledge;
+
+pub const FAKECLOUD: &str = "registry.terraform.io/example/fakecloud";
+pub const FAKECLOUD_PACK: &str = include_str!("../../../ward-rules/packs/fakecloud.hcl");
+
+/// Knowledge with only the fakecloud pack: stable across changes to the other packs.
+pub fn fakecloud() -> Knowledge {
+    Knowledge::from_pack_sources(&[("packs/fakecloud.hcl", FAKECLOUD_PACK)]).unwrap()
+}
+
+pub fn path(s: &str) -> AttrPath {
+    AttrPath(
+        s.split('.')
+            .map(|p| match p.parse::<u64>() {
+                Ok(n) => PathStep::Index(n),
+                Err(_) => PathStep::Key(p.to_string()),
+            })
+            .collect(),
+    )
+}
+
+pub fn known(v: Value) -> Shown {
+    Shown::Known(v)
+}
+
+pub fn attr(p: &str, before: Shown, after: Shown) -> AttrChange {
+    AttrChange {
+        path: path(p),
+        before,
+        after,
+    }
+}
+
+pub fn s(v: &str) -> Shown {
+    known(json!(v))
+}
+
+/// A managed change with no attributes.
+pub fn change(address: &str, action: Action) -> ResourceChange {
+    let (module, rest) = match address.rfind("module.") {
+        Some(_) => {
+            // module.a.module.b.type.name → module part is everything before the last two parts.
+            let parts: Vec<&str> = address.split('.').collect();
+            let n = parts.len();
+            (Some(parts[..n - 2].join(".")), parts[n - 2..].join("."))
+        }
+        None => (None, address.to_string()),
+    };
+    let mut it = rest.splitn(2, '.');
+    let type_name = it.next().unwrap().to_string();
+    let name = it.next().unwrap_or("x").to_string();
+    ResourceChange {
+        address: address.to_string(),
+        previous_address: None,
+        module_address: module,
+        mode: Mode::Managed,
+        type_name,
+        name,
+        index: None,
+        provider_name: FAKECLOUD.to_string(),
+        deposed: None,
+        action,
+        action_reason: None,
+        replace_paths: Vec::new(),
+        changed: Vec::new(),
+        importing: None,
+    }
+}
+
+pub fn with_attrs(mut c: ResourceChange, attrs: Vec<AttrChange>) -> ResourceChange {
+    c.changed = attrs;
+    c
+}
+
+pub fn replaced_by(mut c: ResourceChange, paths: &[&str], reason: &str) -> ResourceChange {
+    c.replace_paths = paths.iter().map(|p| path(p)).collect();
+    c.action_reason = Some(reason.to_string());
+    c
+}
+
+pub fn importing(mut c: ResourceChange, id: &str) -> ResourceChange {
+    c.importing = Some(Importing {
+        id: Some(id.to_string()),
+    });
+    c
+}
+
+pub fn plan(changes: Vec<ResourceChange>) -> Plan {
+    let mut configured = BTreeSet::new();
+    for c in &changes {
+        configured.insert(TypeRef {
+            mode: c.mode,
+            type_name: c.type_name.clone(),
+            provider: Some(c.provider_name.clone()),
+        });
+    }
+    Plan {
+        terraform_version: Some("1.11.4".into()),
+        product: Product::Terraform,
+        changes,
+        configured_types: configured,
+        ..Plan::default()
+    }
+}

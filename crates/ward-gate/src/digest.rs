@@ -63,7 +63,12 @@ impl DecidingAttr {
 
     /// `path: before → after`, for reports.
     pub fn describe(&self) -> String {
-        format!("{}: {} → {}", self.path, show(&self.before), show(&self.after))
+        format!(
+            "{}: {} → {}",
+            self.path,
+            show(&self.before),
+            show(&self.after)
+        )
     }
 }
 

@@ -82,14 +82,20 @@ mod tests {
 
     #[test]
     fn wildcards() {
-        assert!(glob_match("module.db.*", "module.db.aws_db_instance.main[0]"));
+        assert!(glob_match(
+            "module.db.*",
+            "module.db.aws_db_instance.main[0]"
+        ));
         assert!(glob_match("*", ""));
         assert!(glob_match("a*b*c", "aXXbYYc"));
         assert!(!glob_match("a*b*c", "aXXbYY"));
         assert!(glob_match("x[0]", "x[0]"));
         assert!(!glob_match("x[0]", "x0"));
         assert!(glob_match("*.data", "fakecloud_volume.data"));
-        assert!(!glob_match("fakecloud_volume.data", "fakecloud_volume.data2"));
+        assert!(!glob_match(
+            "fakecloud_volume.data",
+            "fakecloud_volume.data2"
+        ));
     }
 
     #[test]
@@ -98,7 +104,13 @@ mod tests {
             strip_instance_keys(r#"module.a["x.]y"].t.n[0]"#),
             "module.a.t.n"
         );
-        assert!(address_matches("fakecloud_volume.data", "fakecloud_volume.data[3]"));
-        assert!(!address_matches("fakecloud_volume.data", "fakecloud_volume.database"));
+        assert!(address_matches(
+            "fakecloud_volume.data",
+            "fakecloud_volume.data[3]"
+        ));
+        assert!(!address_matches(
+            "fakecloud_volume.data",
+            "fakecloud_volume.database"
+        ));
     }
 }

@@ -114,7 +114,10 @@ pub fn guard_env(guard: &Guard, v: &Verdict, now: &str) -> Vec<(String, String)>
         ("WARD_GUARD".to_string(), guard.name.clone()),
         ("WARD_ADDRESS".to_string(), v.address.clone()),
         ("WARD_TYPE".to_string(), v.type_name.clone()),
-        ("WARD_ACTION".to_string(), v.action.as_terraform().to_string()),
+        (
+            "WARD_ACTION".to_string(),
+            v.action.as_terraform().to_string(),
+        ),
         ("WARD_IMPACT".to_string(), v.impact.as_str().to_string()),
         ("WARD_NOW".to_string(), now.to_string()),
     ];
@@ -309,15 +312,34 @@ mod tests {
 
     #[test]
     fn outcomes() {
-        let v = crate::testutil::verdict("fakecloud_instance.web", Action::Delete, ward_model::Impact::Replace);
-        let r = run_guard(&guard(&["sh", "-c", "echo \"$WARD_ADDRESS $WARD_ACTION $TZ\""], 5), &v, "now", &none);
+        let v = crate::testutil::verdict(
+            "fakecloud_instance.web",
+            Action::Delete,
+            ward_model::Impact::Replace,
+        );
+        let r = run_guard(
+            &guard(&["sh", "-c", "echo \"$WARD_ADDRESS $WARD_ACTION $TZ\""], 5),
+            &v,
+            "now",
+            &none,
+        );
         assert_eq!(r.status, GuardStatus::Passed);
         assert_eq!(r.stdout, "fakecloud_instance.web delete UTC");
-        let r = run_guard(&guard(&["sh", "-c", "echo busy >&2; exit 3"], 5), &v, "now", &none);
+        let r = run_guard(
+            &guard(&["sh", "-c", "echo busy >&2; exit 3"], 5),
+            &v,
+            "now",
+            &none,
+        );
         assert_eq!(r.status, GuardStatus::Failed { code: Some(3) });
         assert_eq!(r.stderr, "busy");
         let t = Instant::now();
-        let r = run_guard(&guard(&["sh", "-c", "sleep 30 & sleep 30"], 1), &v, "now", &none);
+        let r = run_guard(
+            &guard(&["sh", "-c", "sleep 30 & sleep 30"], 1),
+            &v,
+            "now",
+            &none,
+        );
         assert_eq!(r.status, GuardStatus::TimedOut { after_secs: 1 });
         assert!(t.elapsed() < Duration::from_secs(10));
         let r = run_guard(&guard(&["/nonexistent/ward-guard"], 5), &v, "now", &none);
@@ -325,20 +347,41 @@ mod tests {
         let r = run_guard(&guard(&["false"], 5), &v, "now", &|k: &str| {
             (k == "WARD_BYPASS_GUARD_BUILDS_IDLE").then(|| "build farm drained".to_string())
         });
-        assert!(matches!(r.status, GuardStatus::Bypassed { ref reason, .. } if reason == "build farm drained"));
-        let r = run_guard(&guard(&["false"], 5), &v, "now", &|_: &str| Some(String::new()));
+        assert!(
+            matches!(r.status, GuardStatus::Bypassed { ref reason, .. } if reason == "build farm drained")
+        );
+        let r = run_guard(&guard(&["false"], 5), &v, "now", &|_: &str| {
+            Some(String::new())
+        });
         assert!(r.status.blocks());
         assert!(r.note.is_some());
-        let r = run_guard(&guard(&["sh", "-c", "head -c 10000 /dev/zero | tr '\\0' x"], 5), &v, "now", &none);
+        let r = run_guard(
+            &guard(&["sh", "-c", "head -c 10000 /dev/zero | tr '\\0' x"], 5),
+            &v,
+            "now",
+            &none,
+        );
         assert_eq!(r.output_cut, 6000);
     }
 
     #[test]
     fn applies_to_destroys_only() {
         let g = guard(&["true"], 1);
-        let del = crate::testutil::verdict("fakecloud_instance.a", Action::Delete, ward_model::Impact::Replace);
-        let upd = crate::testutil::verdict("fakecloud_instance.a", Action::Update, ward_model::Impact::InPlace);
-        let other = crate::testutil::verdict("fakecloud_volume.a", Action::Delete, ward_model::Impact::Replace);
+        let del = crate::testutil::verdict(
+            "fakecloud_instance.a",
+            Action::Delete,
+            ward_model::Impact::Replace,
+        );
+        let upd = crate::testutil::verdict(
+            "fakecloud_instance.a",
+            Action::Update,
+            ward_model::Impact::InPlace,
+        );
+        let other = crate::testutil::verdict(
+            "fakecloud_volume.a",
+            Action::Delete,
+            ward_model::Impact::Replace,
+        );
         assert!(applies(&g, &del));
         assert!(!applies(&g, &upd));
         assert!(!applies(&g, &other));

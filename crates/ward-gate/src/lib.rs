@@ -17,6 +17,8 @@
 //! Exit codes (see `docs/gate.md` and `docs/exit-codes.md`): 0 pass, 2 error, 3 coverage
 //! failure, 4 approval required, 5 budget exceeded, 6 a guard refused.
 
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
 pub mod approvals;
 mod deps;
 pub mod digest;
@@ -32,9 +34,9 @@ pub mod run;
 pub mod verify;
 
 #[cfg(test)]
-pub(crate) mod testutil;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) mod testutil;
 
 pub use error::GateError;
 
@@ -291,6 +293,9 @@ pub struct GateReport {
     pub errors: Vec<String>,
 }
 
+/// An address and deposed key: what identifies one change in a plan.
+type ChangeKey = (String, Option<String>);
+
 /// Inputs to [`evaluate`] besides the plan's assessment.
 #[derive(Debug, Clone)]
 pub struct GateContext<'a> {
@@ -314,9 +319,7 @@ pub struct GateContext<'a> {
 
 /// Why a verdict needs approval under the policy (empty: it does not).
 pub fn needs_approval(v: &Verdict, policy: &Policy, protection: &Protection) -> Vec<Because> {
-    if v.mode != Mode::Managed
-        || matches!(v.action, Action::NoOp | Action::Read | Action::Open)
-    {
+    if v.mode != Mode::Managed || matches!(v.action, Action::NoOp | Action::Read | Action::Open) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -340,8 +343,7 @@ pub fn needs_approval(v: &Verdict, policy: &Policy, protection: &Protection) -> 
 /// Quotes a word for a POSIX shell when it needs it.
 pub fn shell_quote(s: &str) -> String {
     if !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "_-./:=@,+".contains(c))
     {
         s.to_string()
@@ -372,13 +374,22 @@ fn approve_command(ctx: &GateContext<'_>, v: &Verdict) -> String {
 pub fn differences(approved: &ChangeMaterial, now: &ChangeMaterial) -> Vec<String> {
     let mut out = Vec::new();
     if approved.action != now.action {
-        out.push(format!("action: approved {}, now {}", approved.action, now.action));
+        out.push(format!(
+            "action: approved {}, now {}",
+            approved.action, now.action
+        ));
     }
     if approved.impact != now.impact {
-        out.push(format!("impact: approved {}, now {}", approved.impact, now.impact));
+        out.push(format!(
+            "impact: approved {}, now {}",
+            approved.impact, now.impact
+        ));
     }
     if approved.type_name != now.type_name {
-        out.push(format!("type: approved {}, now {}", approved.type_name, now.type_name));
+        out.push(format!(
+            "type: approved {}, now {}",
+            approved.type_name, now.type_name
+        ));
     }
     if approved.action_reason != now.action_reason {
         out.push(format!(
@@ -387,8 +398,16 @@ pub fn differences(approved: &ChangeMaterial, now: &ChangeMaterial) -> Vec<Strin
             now.action_reason.as_deref().unwrap_or("none")
         ));
     }
-    let a: BTreeMap<&str, _> = approved.attributes.iter().map(|x| (x.path.as_str(), x)).collect();
-    let b: BTreeMap<&str, _> = now.attributes.iter().map(|x| (x.path.as_str(), x)).collect();
+    let a: BTreeMap<&str, _> = approved
+        .attributes
+        .iter()
+        .map(|x| (x.path.as_str(), x))
+        .collect();
+    let b: BTreeMap<&str, _> = now
+        .attributes
+        .iter()
+        .map(|x| (x.path.as_str(), x))
+        .collect();
     for (p, x) in &a {
         match b.get(p) {
             Some(y) if y == x => {}
@@ -506,7 +525,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
     }
 
     // Approvals by (address, deposed), in file order.
-    let mut by_key: BTreeMap<(String, Option<String>), Vec<(usize, &Approval)>> = BTreeMap::new();
+    let mut by_key: BTreeMap<ChangeKey, Vec<(usize, &Approval)>> = BTreeMap::new();
     for (i, a) in ctx.approvals.approvals.iter().enumerate() {
         by_key
             .entry((a.address.clone(), a.deposed.clone()))
@@ -566,9 +585,9 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         });
     }
     if unchecked_signatures && !ctx.policy.require_signed_approvals {
-        report.warnings.push(
-            "approval signatures were not checked: WARD_APPROVAL_KEY is not set".into(),
-        );
+        report
+            .warnings
+            .push("approval signatures were not checked: WARD_APPROVAL_KEY is not set".into());
     }
 
     // Every approval not accounted for is reported.
@@ -672,7 +691,12 @@ fn budgets(a: &Assessment, p: &Policy) -> Vec<BudgetCheck> {
     let is_delete: fn(Action) -> bool = |x| x == Action::Delete;
     let mut out = Vec::new();
     let mut scopes: Vec<(Option<&str>, &policy::Budget)> = vec![(None, &p.budgets.all)];
-    scopes.extend(p.budgets.per_type.iter().map(|(t, b)| (Some(t.as_str()), b)));
+    scopes.extend(
+        p.budgets
+            .per_type
+            .iter()
+            .map(|(t, b)| (Some(t.as_str()), b)),
+    );
     for (t, b) in scopes {
         for (kind, limit, pred) in [
             ("replaces", b.max_replaces, is_replace),
@@ -713,7 +737,9 @@ pub fn run_guards(
             let g = guards.iter().find(|g| g.name == p.guard);
             let v = assessment.verdicts.iter().find(|v| v.address == p.address);
             if let (Some(g), Some(v)) = (g, v) {
-                report.guards.push(guard::run_guard(g, v, &report.now, lookup));
+                report
+                    .guards
+                    .push(guard::run_guard(g, v, &report.now, lookup));
             }
         }
     }
@@ -721,7 +747,11 @@ pub fn run_guards(
 }
 
 /// Writes a file atomically: a temporary file beside it, then a rename. Creates the directory.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8], action: &'static str) -> Result<(), GateError> {
+pub(crate) fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    action: &'static str,
+) -> Result<(), GateError> {
     let io = |e: std::io::Error| GateError::Io {
         path: path.display().to_string(),
         action,

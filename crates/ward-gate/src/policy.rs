@@ -166,7 +166,9 @@ pub fn parse_policy(text: &str, name: &str, dir: &Path) -> Result<Policy, GateEr
         match block.identifier() {
             "policy" => {
                 if seen_policy {
-                    return Err(cfg("more than one `policy` block: merge them into one".into()));
+                    return Err(cfg(
+                        "more than one `policy` block: merge them into one".into()
+                    ));
                 }
                 seen_policy = true;
                 if !block.labels().is_empty() {
@@ -342,18 +344,21 @@ fn read_guard_block(name: &str, body: &Body, dir: &Path) -> Result<Guard, String
                     return Err("timeout: must be longer than 0s".into());
                 }
             }
-            other => {
-                return Err(format!(
-                    "unknown attribute `{other}`: expected addresses, types, actions, command, timeout"
-                ))
-            }
+            other => return Err(format!(
+                "unknown attribute `{other}`: expected addresses, types, actions, command, timeout"
+            )),
         }
     }
     if g.command.is_empty() || g.command[0].is_empty() {
-        return Err("`command` is required: a list, program first, e.g. [\"sh\", \"-c\", \"...\"]".into());
+        return Err(
+            "`command` is required: a list, program first, e.g. [\"sh\", \"-c\", \"...\"]".into(),
+        );
     }
     if g.addresses.is_empty() && g.types.is_empty() {
-        return Err("give `addresses` (patterns) or `types` (or both): a guard must say what it watches".into());
+        return Err(
+            "give `addresses` (patterns) or `types` (or both): a guard must say what it watches"
+                .into(),
+        );
     }
     Ok(g)
 }
@@ -415,7 +420,10 @@ guard "builds-idle" {
 }
 "#;
         let p = parse_policy(text, "ward.hcl", Path::new("d")).unwrap();
-        assert_eq!(p.approve, BTreeSet::from([Impact::DataLoss, Impact::Replace]));
+        assert_eq!(
+            p.approve,
+            BTreeSet::from([Impact::DataLoss, Impact::Replace])
+        );
         assert!(!p.approve_destroy_of_data);
         assert!(p.require_signed_approvals);
         assert_eq!(p.approvals_file, Path::new("d/ci/approvals.json"));

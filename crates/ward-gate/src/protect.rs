@@ -107,8 +107,11 @@ impl Protection {
         root_read: Option<String>,
     ) -> (Protection, ProtectionRecord) {
         let code_addrs: BTreeSet<&str> = in_code.iter().map(|c| c.address.as_str()).collect();
-        let rec_addrs: BTreeSet<&str> =
-            record.protected.iter().map(|c| c.address.as_str()).collect();
+        let rec_addrs: BTreeSet<&str> = record
+            .protected
+            .iter()
+            .map(|c| c.address.as_str())
+            .collect();
         let removed: Vec<CodeProtection> = record
             .protected
             .iter()
@@ -166,7 +169,10 @@ pub fn load_record(path: &Path) -> Result<ProtectionRecord, GateError> {
     if r.version != 1 {
         return Err(GateError::Protection {
             file: path.display().to_string(),
-            problem: format!("protection record version {} is not supported (expected 1)", r.version),
+            problem: format!(
+                "protection record version {} is not supported (expected 1)",
+                r.version
+            ),
         });
     }
     Ok(r)
@@ -260,7 +266,13 @@ fn scan_module(
             if source.starts_with("./") || source.starts_with("../") {
                 let sub = dir.join(&source);
                 if sub.is_dir() {
-                    scan_module(root, &sub, &format!("{prefix}module.{name}."), out, visiting)?;
+                    scan_module(
+                        root,
+                        &sub,
+                        &format!("{prefix}module.{name}."),
+                        out,
+                        visiting,
+                    )?;
                 }
             }
         }
@@ -315,10 +327,7 @@ fn scan_json(text: &str) -> Result<Found, String> {
     let objects = |v: Option<&Value>| -> Vec<serde_json::Map<String, Value>> {
         match v {
             Some(Value::Object(m)) => vec![m.clone()],
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(|x| x.as_object().cloned())
-                .collect(),
+            Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_object().cloned()).collect(),
             _ => Vec::new(),
         }
     };
@@ -327,9 +336,10 @@ fn scan_json(text: &str) -> Result<Found, String> {
             for names in objects(Some(names)) {
                 for (n, body) in &names {
                     for b in objects(Some(body)) {
-                        let protected = objects(b.get("lifecycle"))
-                            .iter()
-                            .any(|l| l.get("prevent_destroy").is_some_and(|p| p != &Value::Bool(false)));
+                        let protected = objects(b.get("lifecycle")).iter().any(|l| {
+                            l.get("prevent_destroy")
+                                .is_some_and(|p| p != &Value::Bool(false))
+                        });
                         if protected {
                             f.protected.push(format!("{t}.{n}"));
                         }

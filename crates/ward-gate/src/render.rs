@@ -27,7 +27,9 @@ fn status_line(r: &Required) -> String {
             s
         }
         ApprovalStatus::Missing => "NOT APPROVED".into(),
-        ApprovalStatus::Stale { by, approved_at, .. } => format!(
+        ApprovalStatus::Stale {
+            by, approved_at, ..
+        } => format!(
             "NOT APPROVED: the approval by {by} at {approved_at} was for a different change"
         ),
         ApprovalStatus::Expired { by, expired_at } => {
@@ -93,7 +95,11 @@ pub fn text(r: &GateReport) -> String {
         let _ = writeln!(
             s,
             "\nunclassified resource types{}:",
-            if r.coverage_relaxed { " (coverage gate relaxed)" } else { "" }
+            if r.coverage_relaxed {
+                " (coverage gate relaxed)"
+            } else {
+                ""
+            }
         );
         for (t, wheres) in &r.unclassified {
             let _ = writeln!(s, "  {t} (seen in {})", wheres.join(", "));
@@ -111,7 +117,11 @@ pub fn text(r: &GateReport) -> String {
                 b.count,
                 b.limit,
                 if b.exceeded { "  EXCEEDED: " } else { "" },
-                if b.exceeded { b.addresses.join(", ") } else { String::new() }
+                if b.exceeded {
+                    b.addresses.join(", ")
+                } else {
+                    String::new()
+                }
             );
         }
         if !exceeded.is_empty() {
@@ -158,13 +168,20 @@ pub fn text(r: &GateReport) -> String {
         }
     }
     if !r.guards_pending.is_empty() {
-        let _ = writeln!(s, "\nguards not run yet (they run once nothing else blocks):");
+        let _ = writeln!(
+            s,
+            "\nguards not run yet (they run once nothing else blocks):"
+        );
         for p in &r.guards_pending {
             let _ = writeln!(s, "  guard `{}` for {}", p.guard, p.address);
         }
     }
     if !r.unused_approvals.is_empty() {
-        let _ = writeln!(s, "\napprovals in {} this plan does not use:", r.approvals_file);
+        let _ = writeln!(
+            s,
+            "\napprovals in {} this plan does not use:",
+            r.approvals_file
+        );
         for u in &r.unused_approvals {
             let _ = writeln!(
                 s,
@@ -208,7 +225,11 @@ fn md_escape(s: &str) -> String {
 fn md_code(s: &str) -> String {
     // A code span that survives backticks in the content.
     let ticks = if s.contains('`') { "``" } else { "`" };
-    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
     format!("{ticks}{pad}{}{pad}{ticks}", s.replace('|', "\\|"))
 }
 
@@ -224,7 +245,12 @@ pub fn markdown(r: &GateReport) -> String {
         "## {icon} ward gate: {}\n",
         md_escape(r.outcome.describe())
     );
-    let _ = writeln!(s, "Plan {} · exit code {}\n", md_code(&r.plan), r.outcome.exit_code());
+    let _ = writeln!(
+        s,
+        "Plan {} · exit code {}\n",
+        md_code(&r.plan),
+        r.outcome.exit_code()
+    );
     for e in &r.errors {
         let _ = writeln!(s, "> **Error:** {}\n", md_escape(e));
     }
@@ -236,12 +262,18 @@ pub fn markdown(r: &GateReport) -> String {
         let _ = writeln!(s);
     }
     if !r.budgets.is_empty() {
-        let _ = writeln!(s, "### Budgets\n\n| scope | kind | count | limit | |\n|---|---|---:|---:|---|");
+        let _ = writeln!(
+            s,
+            "### Budgets\n\n| scope | kind | count | limit | |\n|---|---|---:|---:|---|"
+        );
         for b in &r.budgets {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} |",
-                b.type_name.as_deref().map(md_code).unwrap_or_else(|| "all types".into()),
+                b.type_name
+                    .as_deref()
+                    .map(md_code)
+                    .unwrap_or_else(|| "all types".into()),
                 b.kind,
                 b.count,
                 b.limit,
@@ -256,8 +288,16 @@ pub fn markdown(r: &GateReport) -> String {
         }
         let _ = writeln!(s);
     }
-    let pending: Vec<&Required> = r.required.iter().filter(|x| !x.approval.is_approved()).collect();
-    let done: Vec<&Required> = r.required.iter().filter(|x| x.approval.is_approved()).collect();
+    let pending: Vec<&Required> = r
+        .required
+        .iter()
+        .filter(|x| !x.approval.is_approved())
+        .collect();
+    let done: Vec<&Required> = r
+        .required
+        .iter()
+        .filter(|x| x.approval.is_approved())
+        .collect();
     if !pending.is_empty() {
         let _ = writeln!(s, "### Needs your approval ({})\n", pending.len());
         let _ = writeln!(
@@ -369,7 +409,10 @@ pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
         for d in &v.differences {
             let _ = writeln!(s, "  {d}");
         }
-        let _ = writeln!(s, "Do not apply it: plan again, gate the new plan, and verify that one.");
+        let _ = writeln!(
+            s,
+            "Do not apply it: plan again, gate the new plan, and verify that one."
+        );
     }
     s
 }

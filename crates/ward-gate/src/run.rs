@@ -111,7 +111,9 @@ pub fn process_env(name: &str) -> Option<String> {
 fn now(env: Env<'_>) -> Result<Timestamp, GateError> {
     match env(NOW_VAR) {
         Some(s) => s.parse::<Timestamp>().map_err(|e| {
-            GateError::Usage(format!("{NOW_VAR}=`{s}` is not an RFC 3339 time ({e}); unset it to use the clock"))
+            GateError::Usage(format!(
+                "{NOW_VAR}=`{s}` is not an RFC 3339 time ({e}); unset it to use the clock"
+            ))
         }),
         None => Timestamp::from_second(Timestamp::now().as_second())
             .map_err(|e| GateError::Usage(format!("the clock is out of range: {e}"))),
@@ -152,8 +154,8 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         }
         None => ward_rules::find_config(&cwd),
     };
-    let plan = ward_plan::read_path_or_stdin(&inputs.plan)
-        .map_err(|e| GateError::Usage(e.to_string()))?;
+    let plan =
+        ward_plan::read_path_or_stdin(&inputs.plan).map_err(|e| GateError::Usage(e.to_string()))?;
     let mut knowledge =
         ward_rules::Knowledge::builtin().map_err(|e| GateError::Usage(e.to_string()))?;
     let policy = match &config {
@@ -258,7 +260,10 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         ));
     }
     if let Some(path) = &opts.record {
-        record::save(path, &record::build(&l.plan, &opts.inputs.plan, report.outcome))?;
+        record::save(
+            path,
+            &record::build(&l.plan, &opts.inputs.plan, report.outcome),
+        )?;
     }
     let _ = &l.config;
     let stdout = match opts.format {
@@ -298,7 +303,9 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         Some(d) => {
             let dur = crate::duration::parse_duration(d).map_err(GateError::Approve)?;
             if dur.is_zero() {
-                return Err(GateError::Approve("--expires 0s would expire at once; give a positive duration".into()));
+                return Err(GateError::Approve(
+                    "--expires 0s would expire at once; give a positive duration".into(),
+                ));
             }
             let secs = i64::try_from(dur.as_secs()).unwrap_or(i64::MAX);
             let t = now

@@ -33,11 +33,21 @@ fn assessment(verdicts: Vec<Verdict>) -> Assessment {
 }
 
 fn volume(size_after: i64) -> Verdict {
-    let mut v = verdict("fakecloud_volume.data", Action::ReplaceDeleteFirst, Impact::DataLoss);
+    let mut v = verdict(
+        "fakecloud_volume.data",
+        Action::ReplaceDeleteFirst,
+        Impact::DataLoss,
+    );
     v.holds_data = true;
     v.action_reason = Some("replace_because_cannot_update".into());
     v.attributes = vec![
-        attr("size_gb", json!(20), json!(size_after), Impact::Replace, true),
+        attr(
+            "size_gb",
+            json!(20),
+            json!(size_after),
+            Impact::Replace,
+            true,
+        ),
         attr("tags", json!({}), json!({"a": "b"}), Impact::Free, false),
     ];
     v
@@ -45,7 +55,13 @@ fn volume(size_after: i64) -> Verdict {
 
 fn instance_update(image: &str) -> Verdict {
     let mut v = verdict("fakecloud_instance.web", Action::Update, Impact::InPlace);
-    v.attributes = vec![attr("image", json!("a"), json!(image), Impact::InPlace, false)];
+    v.attributes = vec![attr(
+        "image",
+        json!("a"),
+        json!(image),
+        Impact::InPlace,
+        false,
+    )];
     v
 }
 
@@ -125,7 +141,10 @@ fn data_loss_is_blocked_until_approved() {
     let text = render::text(&r);
     assert!(text.contains("NOT APPROVED"), "{text}");
     let md = render::markdown(&r);
-    assert!(md.contains("ward approve plan.json --address fakecloud_volume.data"), "{md}");
+    assert!(
+        md.contains("ward approve plan.json --address fakecloud_volume.data"),
+        "{md}"
+    );
 
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&a);
@@ -144,7 +163,9 @@ fn approval_for_another_change_does_not_unblock() {
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
     assert_eq!(r.required[0].approval, ApprovalStatus::Missing);
     assert_eq!(r.unused_approvals.len(), 1);
-    assert!(r.unused_approvals[0].why.contains("no change at this address"));
+    assert!(r.unused_approvals[0]
+        .why
+        .contains("no change at this address"));
 }
 
 #[test]
@@ -155,7 +176,10 @@ fn changed_deciding_attribute_voids_the_approval() {
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
     match &r.required[0].approval {
         ApprovalStatus::Stale { differences, .. } => {
-            assert_eq!(differences, &vec!["approved size_gb: 20 → 10; now size_gb: 20 → 5".to_string()]);
+            assert_eq!(
+                differences,
+                &vec!["approved size_gb: 20 → 10; now size_gb: 20 → 5".to_string()]
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -181,7 +205,10 @@ fn expired_approval_blocks_and_says_so() {
         .push(approval_for(&volume(10), Some("2026-11-29T17:30:00Z")));
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
-    assert!(matches!(r.required[0].approval, ApprovalStatus::Expired { .. }));
+    assert!(matches!(
+        r.required[0].approval,
+        ApprovalStatus::Expired { .. }
+    ));
     assert!(render::text(&r).contains("expired at 2026-11-29T17:30:00Z"));
     f.approvals.approvals[0].expires_at = Some("2026-11-29T19:00:00Z".into());
     assert_eq!(f.gate(&assessment(vec![volume(10)])).outcome, Outcome::Pass);
@@ -198,12 +225,17 @@ fn tampered_signed_approval_is_refused() {
     f.approvals.approvals.push(a.clone());
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
-    assert!(matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("signature")));
+    assert!(
+        matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("signature"))
+    );
     // Properly signed: passes, and says it is signed.
     a.sign(b"secret");
     f.approvals.approvals[0] = a;
     let r = f.gate(&assessment(vec![volume(10)]));
-    assert!(matches!(r.required[0].approval, ApprovalStatus::Approved { signed: true, .. }));
+    assert!(matches!(
+        r.required[0].approval,
+        ApprovalStatus::Approved { signed: true, .. }
+    ));
 }
 
 #[test]
@@ -213,7 +245,9 @@ fn unsigned_approval_refused_when_signing_required() {
     f.policy.require_signed_approvals = true;
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&assessment(vec![volume(10)]));
-    assert!(matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("requires signed")));
+    assert!(
+        matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("requires signed"))
+    );
 }
 
 #[test]
@@ -224,7 +258,9 @@ fn hand_edited_change_is_refused() {
     a.change.reason_placeholder();
     f.approvals.approvals.push(a);
     let r = f.gate(&assessment(vec![volume(10)]));
-    assert!(matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("edited by hand")));
+    assert!(
+        matches!(&r.required[0].approval, ApprovalStatus::Refused { why, .. } if why.contains("edited by hand"))
+    );
 }
 
 trait Edit {
@@ -250,7 +286,10 @@ fn budget_exceeded_is_not_lifted_by_approvals() {
     assert_eq!(r.outcome, Outcome::BudgetExceeded);
     assert_eq!(r.outcome.exit_code(), 5);
     assert!(r.budgets[0].exceeded);
-    assert_eq!(r.budgets[0].addresses, vec!["fakecloud_volume.data".to_string()]);
+    assert_eq!(
+        r.budgets[0].addresses,
+        vec!["fakecloud_volume.data".to_string()]
+    );
 }
 
 #[test]
@@ -273,7 +312,10 @@ fn coverage_failure_and_errored_plans() {
 fn protected_addresses_need_approval_for_any_destroy() {
     let mut f = Fixture::new();
     let del = verdict("fakecloud_instance.ci", Action::Delete, Impact::Replace);
-    assert_eq!(f.gate(&assessment(vec![del.clone()])).outcome, Outcome::Pass);
+    assert_eq!(
+        f.gate(&assessment(vec![del.clone()])).outcome,
+        Outcome::Pass
+    );
     f.protection.config_patterns = vec!["fakecloud_instance.*".into()];
     let r = f.gate(&assessment(vec![del.clone()]));
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
@@ -289,7 +331,10 @@ fn protected_addresses_need_approval_for_any_destroy() {
     f.protection = p;
     let r = f.gate(&assessment(vec![del]));
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
-    assert!(r.warnings.iter().any(|w| w.contains("removed from the code")));
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| w.contains("removed from the code")));
 }
 
 #[test]
@@ -301,7 +346,11 @@ fn guards_block_and_bypass() {
         Path::new(""),
     )
     .unwrap();
-    let a = assessment(vec![verdict("fakecloud_instance.ci", Action::Delete, Impact::Replace)]);
+    let a = assessment(vec![verdict(
+        "fakecloud_instance.ci",
+        Action::Delete,
+        Impact::Replace,
+    )]);
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::GuardRefused);
     assert_eq!(r.outcome.exit_code(), 6);
@@ -323,7 +372,10 @@ fn guards_block_and_bypass() {
     });
     assert_eq!(r.outcome, Outcome::Pass);
     let text = render::text(&r);
-    assert!(text.contains("BYPASSED by WARD_BYPASS_GUARD_BUILDS_IDLE: farm drained by hand"), "{text}");
+    assert!(
+        text.contains("BYPASSED by WARD_BYPASS_GUARD_BUILDS_IDLE: farm drained by hand"),
+        "{text}"
+    );
     // Guards do not run while something else blocks.
     let mut v = volume(10);
     v.address = "fakecloud_instance.x".into();

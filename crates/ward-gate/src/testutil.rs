@@ -4,11 +4,7 @@ use ward_classify::{AttrVerdict, Verdict};
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, PathStep, Shown};
 
 pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
-    let type_name = address
-        .rsplit('.')
-        .nth(1)
-        .unwrap_or("t")
-        .to_string();
+    let type_name = address.rsplit('.').nth(1).unwrap_or("t").to_string();
     Verdict {
         address: address.to_string(),
         deposed: None,
@@ -28,7 +24,13 @@ pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
     }
 }
 
-pub fn attr(path: &str, before: serde_json::Value, after: serde_json::Value, impact: Impact, forces: bool) -> AttrVerdict {
+pub fn attr(
+    path: &str,
+    before: serde_json::Value,
+    after: serde_json::Value,
+    impact: Impact,
+    forces: bool,
+) -> AttrVerdict {
     AttrVerdict {
         change: AttrChange {
             path: AttrPath(vec![PathStep::Key(path.into())]),

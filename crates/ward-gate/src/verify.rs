@@ -56,7 +56,11 @@ pub fn compare(record: &GateRecord, plan: &Plan) -> VerifyReport {
     };
     for (k, x) in &a {
         match b.get(k) {
-            None => diffs.push(format!("{}: gated ({}), absent from the saved plan", name(k), x.action)),
+            None => diffs.push(format!(
+                "{}: gated ({}), absent from the saved plan",
+                name(k),
+                x.action
+            )),
             Some(y) if y.action != x.action => diffs.push(format!(
                 "{}: gated as {}, the saved plan does {}",
                 name(k),
@@ -74,7 +78,11 @@ pub fn compare(record: &GateRecord, plan: &Plan) -> VerifyReport {
     }
     for (k, y) in &b {
         if !a.contains_key(k) {
-            diffs.push(format!("{}: in the saved plan ({}), never gated", name(k), y.action));
+            diffs.push(format!(
+                "{}: in the saved plan ({}), never gated",
+                name(k),
+                y.action
+            ));
         }
     }
     if let (Some(rv), Some(pv)) = (&record.terraform_version, &plan.terraform_version) {
@@ -138,6 +146,9 @@ pub fn show_json(binary: &str, dir: &Path, planfile: &Path) -> Result<Plan, Gate
             err.trim()
         )));
     }
-    ward_plan::read_reader(out.stdout.as_slice(), &format!("{binary} show -json {}", planfile.display()))
-        .map_err(|e| GateError::Verify(e.to_string()))
+    ward_plan::read_reader(
+        out.stdout.as_slice(),
+        &format!("{binary} show -json {}", planfile.display()),
+    )
+    .map_err(|e| GateError::Verify(e.to_string()))
 }

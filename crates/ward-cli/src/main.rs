@@ -1,2 +1,70 @@
-//! The `ward` command (stub: being written).
-fn main() {}
+//! The `ward` command. Each subcommand lives in its own module; this file only parses arguments
+//! and dispatches. To add a subcommand: write `src/<name>.rs` with `Args` (or a `Command` enum)
+//! and `run(...) -> Result<Exit, CliError>`, then add one variant to [`Command`] and one arm to
+//! `main`.
+
+mod classify;
+mod error;
+mod knowledge;
+mod output;
+mod plan;
+mod rules;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+const EXIT_CODES: &str = "\
+Exit codes (every subcommand):
+  0  pass
+  1  a change at or above --fail-on CLASS (or another policy failure)
+  2  usage error, input that could not be read, or an errored plan (unless --allow-errored)
+  3  coverage failure: a managed resource type no rule classifies
+  4  ward gate: approval required (reserved)
+  5  ward gate: budget exceeded (reserved)
+When several apply, ward exits with the first of 2, 3, 1.
+
+Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
+Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md.";
+
+/// ward: know what a Terraform/OpenTofu change costs the running deployment before you apply it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ward",
+    version,
+    about = "Know what a Terraform/OpenTofu change costs the running deployment before you apply it",
+    long_about = "Know what a Terraform/OpenTofu change costs the running deployment before you apply it.\n\n\
+ward reads a saved plan's JSON and classifies every change: none < free < in-place < interrupt < \
+replace < data-loss, with the reason, the identity attributes that change and the rule that \
+decided. Its knowledge is data: built-in packs per provider plus your own ward.hcl.",
+    after_help = EXIT_CODES,
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Classify every change in a plan by what it costs (terminal, JSON or Markdown report).
+    Plan(plan::Args),
+    /// Show ward's knowledge: packs, versions, classified types and their rules.
+    #[command(subcommand)]
+    Rules(rules::Command),
+}
+
+fn main() -> ExitCode {
+    // clap prints its own usage errors and exits 2 (0 for --help and --version).
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Plan(args) => plan::run(args),
+        Command::Rules(cmd) => rules::run(cmd),
+    };
+    match result {
+        Ok(exit) => ExitCode::from(exit.code()),
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(ward_report::Exit::Usage.code())
+        }
+    }
+}

@@ -80,7 +80,8 @@ impl fmt::Display for Exit {
 /// What the user asked the `plan` gates to enforce.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GateOptions {
-    /// `--fail-on CLASS`: fail (exit 1) on any change of this class or worse. `None`: no threshold.
+    /// `--fail-on CLASS`: fail (exit 1) on any change of this class or worse. No-ops and data
+    /// source reads are not changes and never reach a threshold. `None`: no threshold.
     pub fail_on: Option<Impact>,
     /// `--allow-errored`: report an errored plan without failing on that alone.
     pub allow_errored: bool,
@@ -175,7 +176,11 @@ pub fn evaluate(a: &Assessment, opts: &GateOptions) -> Outcome {
         let at_or_above = a
             .verdicts
             .iter()
-            .filter(|v| v.classified && v.impact >= threshold)
+            .filter(|v| {
+                v.classified
+                    && v.impact >= threshold
+                    && !matches!(v.action, Action::NoOp | Action::Read)
+            })
             .count();
         let unknown = a.verdicts.iter().filter(|v| cost_unknown(v)).count();
         if at_or_above > 0 {

@@ -1,0 +1,115 @@
+//! `ward gate`: nothing dangerous is applied until someone approved that exact change.
+//! Thin arguments over `ward_gate::run::gate`; see docs/gate.md.
+
+use crate::error::CliError;
+use clap::ValueEnum;
+use std::path::PathBuf;
+use ward_gate::run::{self, Format, GateOptions, Inputs};
+use ward_report::Exit;
+
+/// Where the gate reads its inputs (shared by `ward gate` and `ward approve`).
+#[derive(Debug, clap::Args)]
+pub struct InputArgs {
+    /// The plan as JSON (`terraform show -json tfplan`), or `-` to read standard input.
+    #[arg(value_name = "PLAN_JSON")]
+    pub plan: String,
+    /// Rule and policy file to use instead of the ward.hcl found at the repository root.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl).
+    #[arg(long, value_name = "FILE")]
+    pub approvals: Option<PathBuf>,
+    /// The Terraform root that was planned, read for `prevent_destroy` (default: the current
+    /// directory when it holds .tf files).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Do not fail on unclassified resource types (their destroys still need approval).
+    #[arg(long)]
+    pub allow_unclassified: bool,
+}
+
+impl InputArgs {
+    /// The library's form.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            plan: self.plan.clone(),
+            config: self.config.clone(),
+            approvals: self.approvals.clone(),
+            root: self.root.clone(),
+            allow_unclassified: self.allow_unclassified,
+        }
+    }
+}
+
+/// `--format` of `ward gate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormat {
+    /// For a terminal.
+    Text,
+    /// The gate report as JSON.
+    Json,
+    /// A pull-request comment telling a reviewer what to approve.
+    Markdown,
+}
+
+/// Arguments of `ward gate`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Refuse a plan until every dangerous change in it is approved, within budget, and its guards pass",
+    after_help = "Examples:\n  \
+ward gate plan.json --record gate.json\n  \
+ward gate plan.json --format markdown > comment.md\n\n\
+Exit codes: 0 pass; 2 error (bad input, errored plan); 3 coverage failure; 4 approval required; \
+5 budget exceeded; 6 a liveness guard refused. See docs/gate.md."
+)]
+pub struct Args {
+    #[command(flatten)]
+    inputs: InputArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+    format: GateFormat,
+    /// Write the gate record (for `ward verify`) to this file.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Do not add newly found `prevent_destroy` addresses to the protection record.
+    #[arg(long)]
+    no_record_protection: bool,
+}
+
+/// Runs `ward gate`.
+pub fn run(args: Args) -> Result<Exit, CliError> {
+    let opts = GateOptions {
+        inputs: args.inputs.inputs(),
+        format: match args.format {
+            GateFormat::Text => Format::Text,
+            GateFormat::Json => Format::Json,
+            GateFormat::Markdown => Format::Markdown,
+        },
+        record: args.record,
+        no_record_protection: args.no_record_protection,
+    };
+    let out = run::gate(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
+    finish(out)
+}
+
+/// Prints a command's output and turns its code into an exit.
+pub fn finish(out: run::CommandOutput) -> Result<Exit, CliError> {
+    crate::output::write(&out.stdout, None)?;
+    if !out.stderr.is_empty() {
+        eprint!("{}", out.stderr);
+    }
+    Ok(match out.code {
+        0 => Exit::Pass,
+        1 => Exit::Fail,
+        3 => Exit::Coverage,
+        4 => Exit::ApprovalRequired,
+        5 => Exit::BudgetExceeded,
+        6 => {
+            // A guard refused: ward_report::Exit has no variant for 6 yet.
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            std::process::exit(6)
+        }
+        _ => Exit::Usage,
+    })
+}

@@ -1,0 +1,52 @@
+//! Where reports go (standard output or `--output FILE`) and whether they are coloured.
+
+use crate::error::CliError;
+use clap::ValueEnum;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and `NO_COLOR` is not set.
+    Auto,
+    /// Always colour (even into a file or a pipe).
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour output going to standard output (`to_file` false) or to a file.
+    pub fn enabled(self, to_file: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !to_file && !no_color && std::io::stdout().is_terminal()
+            }
+        }
+    }
+}
+
+/// Writes `text` to `path`, or to standard output when `path` is `None`. A closed pipe on
+/// standard output (`ward … | head`) is not an error.
+pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
+    match path {
+        Some(p) => std::fs::write(p, text).map_err(|e| {
+            CliError::new(format!("cannot write the report to `{}`: {e}", p.display()))
+                .hint("give --output a path to a file in a directory that exists and is writable")
+        }),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(CliError::new(format!(
+                    "cannot write the report to standard output: {e}"
+                ))),
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! `ward plan`: classify every change in a plan by what it costs the running deployment.
+
+use crate::error::CliError;
+use crate::output::{self, ColorChoice};
+use clap::ValueEnum;
+use std::path::PathBuf;
+use ward_model::Impact;
+use ward_report::{Exit, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
+
+/// Arguments of `ward plan`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Classify every change in a plan by what it costs the running deployment",
+    long_about = "Classify every change in a plan by what it costs the running deployment.\n\n\
+Reads the JSON form of a saved plan (`terraform show -json tfplan` or `tofu show -json tfplan`) \
+and gives each resource change an impact class: none < free < in-place < interrupt < replace < \
+data-loss. For every change above free it says what will happen, why, which identity attributes \
+change and which rule decided. Values marked sensitive are never printed.\n\n\
+Every managed resource type in the plan must be classified by a built-in pack or by ward.hcl: \
+otherwise the run fails with exit 3 (the coverage gate), naming each unclassified type.",
+    after_help = "Examples:\n  \
+terraform plan -out=tfplan && terraform show -json tfplan > plan.json\n  \
+ward plan plan.json\n  \
+ward plan plan.json --fail-on replace\n  \
+tofu show -json tfplan | ward plan - --format markdown -o comment.md\n\n\
+Exit codes: 0 pass; 1 a change at or above --fail-on; 2 usage error, unreadable input or errored \
+plan; 3 coverage failure (unclassified types). See docs/exit-codes.md."
+)]
+pub struct Args {
+    /// The plan as JSON (`terraform show -json tfplan`), or `-` to read standard input.
+    #[arg(value_name = "PLAN_JSON")]
+    plan: String,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Terminal)]
+    format: FormatArg,
+
+    /// Fail (exit 1) when any change is of this class or worse. Default: no threshold.
+    #[arg(long, value_enum, value_name = "CLASS")]
+    fail_on: Option<ClassArg>,
+
+    /// Rule file to use instead of the ward.hcl found at the repository root.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Report unclassified resource types without failing the coverage gate (exit 3). Their
+    /// changes still count as reaching any --fail-on threshold: their cost is unknown.
+    #[arg(long)]
+    allow_unclassified: bool,
+
+    /// Report an errored plan (planning failed part-way) without exiting 2 for that alone.
+    #[arg(long)]
+    allow_errored: bool,
+
+    /// Colour the terminal report: auto = only on a terminal and when NO_COLOR is not set.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+
+    /// The most characters the Markdown report may have; longer reports are summarised and say
+    /// how many entries they left out.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MARKDOWN_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(ward_report::MIN_MARKDOWN_LIMIT as u64..))]
+    markdown_limit: u64,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// For people: grouped by class, worst first.
+    Terminal,
+    /// For machines: schema version 1 (docs/json-schema.md).
+    Json,
+    /// For pull-request comments, within --markdown-limit.
+    Markdown,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Terminal => Format::Terminal,
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            FormatArg::Terminal => "terminal",
+            FormatArg::Json => "JSON",
+            FormatArg::Markdown => "Markdown",
+        }
+    }
+}
+
+/// An impact class on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClassArg {
+    /// Every change, even a no-op.
+    None,
+    /// Metadata only (tags, labels, descriptions).
+    Free,
+    /// Changed in place without stopping anything.
+    InPlace,
+    /// Stopped, restarted or failed over while it changes.
+    Interrupt,
+    /// Destroyed (and perhaps recreated) with a new identity.
+    Replace,
+    /// An object holding data is destroyed or replaced.
+    DataLoss,
+}
+
+impl From<ClassArg> for Impact {
+    fn from(c: ClassArg) -> Impact {
+        match c {
+            ClassArg::None => Impact::None,
+            ClassArg::Free => Impact::Free,
+            ClassArg::InPlace => Impact::InPlace,
+            ClassArg::Interrupt => Impact::Interrupt,
+            ClassArg::Replace => Impact::Replace,
+            ClassArg::DataLoss => Impact::DataLoss,
+        }
+    }
+}
+
+/// Runs `ward plan`.
+pub fn run(args: Args) -> Result<Exit, CliError> {
+    let knowledge = crate::knowledge::load(args.config.as_deref())?;
+    let plan = ward_plan::read_path_or_stdin(&args.plan)?;
+    let assessment = crate::classify::assess(&plan, &knowledge, args.allow_unclassified)?;
+    let outcome = ward_report::evaluate(
+        &assessment,
+        &GateOptions {
+            fail_on: args.fail_on.map(Impact::from),
+            allow_errored: args.allow_errored,
+        },
+    );
+    let to_file = args.output.is_some();
+    let report = ward_report::render(
+        &assessment,
+        &outcome,
+        &RenderOptions {
+            format: args.format.format(),
+            color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
+            markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
+        },
+    );
+    output::write(&report, args.output.as_deref())?;
+    if let Some(path) = &args.output {
+        eprintln!(
+            "ward: wrote the {} report to {}; result: {} (exit {})",
+            args.format.name(),
+            path.display(),
+            outcome.headline(),
+            outcome.exit.code()
+        );
+    }
+    Ok(outcome.exit)
+}

@@ -1,0 +1,57 @@
+//! `ward verify`: at apply time, confirm the saved plan is the plan that was gated.
+//! See docs/gate.md.
+
+use crate::error::CliError;
+use crate::gate::finish;
+use clap::ValueEnum;
+use std::path::PathBuf;
+use ward_gate::run::{self, VerifyOptions};
+use ward_report::Exit;
+
+/// `--format` of `ward verify`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    /// For a terminal.
+    Text,
+    /// JSON.
+    Json,
+}
+
+/// Arguments of `ward verify`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Confirm a saved binary plan is the plan that passed `ward gate`",
+    after_help = "Example:\n  \
+ward gate plan.json --record gate.json && ward verify tfplan --record gate.json && terraform apply tfplan\n\n\
+Exit codes: 0 verified; 1 not the gated plan (or the gate did not pass it); 2 error."
+)]
+pub struct Args {
+    /// The saved plan file (`terraform plan -out FILE`).
+    #[arg(value_name = "PLANFILE")]
+    planfile: PathBuf,
+    /// The gate record written by `ward gate --record FILE`.
+    #[arg(long, value_name = "FILE")]
+    record: PathBuf,
+    /// The terraform or tofu binary that wrote the plan (default from the record's product).
+    #[arg(long, value_name = "PATH")]
+    binary: Option<String>,
+    /// The root directory the plan was made in (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    chdir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    format: VerifyFormat,
+}
+
+/// Runs `ward verify`.
+pub fn run(args: Args) -> Result<Exit, CliError> {
+    let opts = VerifyOptions {
+        planfile: args.planfile,
+        record: args.record,
+        binary: args.binary,
+        chdir: args.chdir,
+        json: args.format == VerifyFormat::Json,
+    };
+    let out = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
+    finish(out)
+}

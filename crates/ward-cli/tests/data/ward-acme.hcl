@@ -1,0 +1,4 @@
+resource "acme_widget" {
+  summary = "A test widget."
+  on_create = "free"
+}

@@ -1,0 +1,3 @@
+resource "acme_widget" {
+  on_create = "sometimes"
+}

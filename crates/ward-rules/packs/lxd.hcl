@@ -1,0 +1,83 @@
+# ward built-in pack: terraform-lxd/lxd.
+#
+# Schema: unavailable. No package generated from this provider's `providers schema -json` is
+# published in the registries this project can reach; the names below were written from the
+# provider's documentation pages cited in each `source`.
+
+pack {
+  name     = "lxd"
+  version  = "2026.11.0"
+  provider = "terraform-lxd/lxd"
+  schema   = "unavailable: no prebuilt package generated from the lxd provider schema is published in the npm or PyPI registries; written from the provider documentation"
+}
+
+resource "lxd_instance" {
+  summary    = "An LXD container or virtual machine."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/instance"
+  rationale  = "Most config keys and devices apply live; an image change replaces the instance, and replacement or deletion removes its root disk."
+  holds_data = true
+  identity   = ["ipv4_address", "ipv6_address", "mac_address"]
+  free       = ["description"]
+
+  attribute "config" {
+    impact = "in-place"
+    why    = "LXD applies most instance options live; keys that only take effect at boot (for example many VM options) wait for the next restart, which the provider does not do."
+  }
+  attribute "device" {
+    impact = "in-place"
+    why    = "Devices are hot-plugged or removed live; removing a disk or NIC device detaches it from the running instance."
+  }
+  attribute "profiles" {
+    impact = "in-place"
+    why    = "Profile changes apply their config and devices live, as for config and device changes."
+  }
+  attribute "running" {
+    impact = "interrupt"
+    why    = "Changing running starts or stops the instance."
+  }
+}
+
+resource "lxd_profile" {
+  summary    = "An LXD profile."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/profile"
+  rationale  = "Config and device changes apply live to every instance using the profile."
+  holds_data = false
+  identity   = ["name"]
+  free       = ["description"]
+}
+
+resource "lxd_network" {
+  summary    = "An LXD network."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/network"
+  rationale  = "Config changes apply in place (some restart the network's DHCP/DNS service); replacement removes the bridge and cuts off every instance on it."
+  holds_data = false
+  identity   = ["name"]
+  free       = ["description"]
+}
+
+resource "lxd_storage_pool" {
+  summary    = "An LXD storage pool."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/storage_pool"
+  rationale  = "The pool holds instance disks and volumes: deleting or replacing it loses them."
+  holds_data = true
+  identity   = ["name"]
+  free       = ["description"]
+}
+
+resource "lxd_volume" {
+  summary    = "An LXD custom storage volume."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/volume"
+  rationale  = "The volume holds data: replacement or deletion loses it; config changes (such as size) apply in place."
+  holds_data = true
+  identity   = ["name"]
+  free       = ["description"]
+}
+
+resource "lxd_project" {
+  summary    = "An LXD project."
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/project"
+  rationale  = "Feature and limit changes apply in place; a project can only be deleted once empty."
+  holds_data = false
+  identity   = ["name"]
+  free       = ["description"]
+}

@@ -1,0 +1,89 @@
+# ward built-in pack: bpg/proxmox (provider 0.x).
+#
+# Covers the bpg/proxmox provider (proxmox_virtual_environment_*). The Telmate/proxmox provider
+# (proxmox_vm_qemu, proxmox_lxc) is not covered.
+#
+# Schema: unavailable. No package generated from this provider's `providers schema -json` is
+# published in the registries this project can reach; the names below were written from the
+# provider's documentation pages cited in each `source`.
+
+pack {
+  name     = "proxmox"
+  version  = "2026.11.0"
+  provider = "bpg/proxmox"
+  schema   = "unavailable: no prebuilt package generated from the bpg/proxmox provider schema is published in the npm or PyPI registries; written from the provider documentation"
+}
+
+resource "proxmox_virtual_environment_vm" {
+  summary    = "A Proxmox VE QEMU virtual machine."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_vm"
+  rationale  = "CPU, memory and most hardware changes need a reboot, which the provider performs when reboot_after_update is true (the default); disks grow online; replacement or deletion destroys the VM's disks."
+  holds_data = true
+  identity   = ["id", "vm_id", "mac_addresses", "ipv4_addresses", "ipv6_addresses", "network_device.mac_address"]
+  free       = ["tags", "description", "name", "reboot_after_update"]
+
+  attribute "cpu" {
+    impact = "interrupt"
+    why    = "CPU changes take effect after a reboot, which the provider does when reboot_after_update is true."
+  }
+  attribute "memory" {
+    impact = "interrupt"
+    why    = "Memory changes take effect after a reboot, which the provider does when reboot_after_update is true."
+  }
+  attribute "disk.size" {
+    impact = "in-place"
+    why    = "The disk grows online; the guest must still grow its file system. Shrinking is refused."
+  }
+  attribute "started" {
+    impact = "interrupt"
+    why    = "Changing started starts or shuts down the VM."
+  }
+}
+
+resource "proxmox_virtual_environment_container" {
+  summary    = "A Proxmox VE LXC container."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_container"
+  rationale  = "CPU and memory limits apply live; replacement or deletion destroys the container's root disk."
+  holds_data = true
+  identity   = ["id", "vm_id", "network_interface.mac_address"]
+  free       = ["tags", "description"]
+
+  attribute "started" {
+    impact = "interrupt"
+    why    = "Changing started starts or shuts down the container."
+  }
+}
+
+resource "proxmox_virtual_environment_download_file" {
+  summary    = "An ISO or image downloaded to a Proxmox datastore."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_download_file"
+  rationale  = "Replacement downloads the file again; VMs already cloned from it keep their own disks."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "proxmox_virtual_environment_file" {
+  summary    = "A file (snippet, ISO, template) uploaded to a Proxmox datastore."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_file"
+  rationale  = "Any change re-uploads the file; cloud-init snippets are read by VMs only at their next boot."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "proxmox_virtual_environment_network_linux_bridge" {
+  summary    = "A Linux bridge on a Proxmox node."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_network_linux_bridge"
+  rationale  = "Changes are applied by reloading the node's network configuration; VMs on the bridge can lose connectivity briefly, and deleting it cuts them off."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["comment"]
+}
+
+resource "proxmox_virtual_environment_pool" {
+  summary    = "A Proxmox VE resource pool."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_pool"
+  rationale  = "A grouping for permissions: changes touch no running guest."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["comment"]
+}

@@ -389,7 +389,7 @@ fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
             }
             Fact::Move { from } => format!("moved from `{from}` (same object, new address)"),
             Fact::Forget => {
-                "forget: the object stays running but Terraform stops managing it".to_string()
+                "forget: the object is removed from state but left running, no longer managed by Terraform".to_string()
             }
             Fact::Deposed { key } => format!(
                 "deposed object {key}: left behind by an interrupted create_before_destroy replacement"

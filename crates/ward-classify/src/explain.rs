@@ -71,12 +71,8 @@ pub fn action_line(action: Action) -> &'static str {
             "will be replaced: a new object is created, then the old one destroyed"
         }
         Action::Delete => "will be destroyed",
-        Action::Forget => {
-            "will be forgotten: removed from state but left running, no longer managed by Terraform"
-        }
-        Action::CreateThenForget => {
-            "will be created, and the previous object forgotten (left running, no longer managed)"
-        }
+        Action::Forget => "will be forgotten",
+        Action::CreateThenForget => "will be created, and the previous object forgotten",
         Action::Open => "ephemeral resource: opened during the run, never stored in state",
     }
 }

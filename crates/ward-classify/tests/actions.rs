@@ -234,7 +234,10 @@ fn forget_costs_nothing_and_is_a_fact() {
     let v = one(change("fakecloud_volume.ledger", Action::Forget));
     assert_eq!(v.impact, Impact::None);
     assert_eq!(v.facts, [Fact::Forget]);
-    has_line(&v, "forget: the object stays running");
+    has_line(
+        &v,
+        "forget: the object is removed from state but left running",
+    );
 
     let v = one(change("fakecloud_instance.web", Action::CreateThenForget));
     assert_eq!(v.impact, Impact::Free);
@@ -416,10 +419,10 @@ resource "fakecloud_volume" {
     let tmp = by("module.scratch.fakecloud_volume.tmp");
     assert_eq!(tmp.impact, Impact::Replace);
     assert!(!tmp.holds_data);
-    // ...where the delete cost itself still comes from the pack's default.
+    // ...where the delete cost itself is the default, cited as the pack entry's.
     assert_eq!(
         tmp.decided_by.as_ref().unwrap().to_string(),
-        "ward.hcl:9:fakecloud_volume"
+        "fakecloud@2026.11.0:fakecloud_volume"
     );
     // ...and nowhere else.
     let other = by("fakecloud_volume.other");

@@ -44,7 +44,7 @@ resource "fakecloud_instance" {
 resource "fakecloud_volume" {
   summary    = "A block volume holding data."
   source     = "crates/fakecloud/src/kinds.rs"
-  rationale  = "Growing size_gb is done in place; shrinking it forces replacement, which loses the data."
+  rationale  = "The data lives only on the volume: destroying or replacing it loses the data. Growing size_gb is done in place; shrinking it forces replacement."
   holds_data = true
   identity   = ["id"]
   free       = ["tags"]

@@ -132,8 +132,9 @@ pub struct TypeEntry {
 pub struct Decision<T> {
     /// The answer.
     pub value: T,
-    /// The rule that stated it; when no rule stated it (`stated` false) this is the first rule
-    /// that applies (whose default was used), or `None` when no rule applies at all.
+    /// The rule that stated it; when no rule stated it (`stated` false) this is the most general
+    /// rule that applies (usually the pack entry, whose defaults were used), or `None` when no
+    /// rule applies at all.
     pub rule: Option<RuleRef>,
     /// A rule stated the answer; false when the default applied.
     pub stated: bool,
@@ -182,9 +183,14 @@ impl<'k> Resolved<'k> {
         &self.rules
     }
 
-    /// The first applicable rule (the one whose defaults apply when nothing states an answer).
+    /// The first (most specific) applicable rule.
     pub fn entry(&self) -> Option<RuleRef> {
         self.rules.first().map(|r| r.rule_ref())
+    }
+
+    /// The most general applicable rule (usually the pack entry): cited when a default answers.
+    pub fn base(&self) -> Option<RuleRef> {
+        self.rules.last().map(|r| r.rule_ref())
     }
 
     fn decide<T>(&self, get: impl Fn(&Rule) -> Option<T>, default: T) -> Decision<T> {
@@ -199,7 +205,7 @@ impl<'k> Resolved<'k> {
         }
         Decision {
             value: default,
-            rule: self.entry(),
+            rule: self.base(),
             stated: false,
         }
     }

@@ -3,7 +3,6 @@
 //! and `run(...) -> Result<Exit, CliError>`, then add one variant to [`Command`] and one arm to
 //! `main`.
 
-mod classify;
 mod error;
 mod knowledge;
 mod output;
@@ -19,9 +18,10 @@ Exit codes (every subcommand):
   1  a change at or above --fail-on CLASS (or another policy failure)
   2  usage error, input that could not be read, or an errored plan (unless --allow-errored)
   3  coverage failure: a managed resource type no rule classifies
-  4  ward gate: approval required (reserved)
-  5  ward gate: budget exceeded (reserved)
-When several apply, ward exits with the first of 2, 3, 1.
+  4  ward gate: approval required
+  5  ward gate: budget exceeded
+  6  ward gate: a liveness guard refused
+When several apply, ward exits with the first of 2, 3, 5, 4, 6, 1.
 
 Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
 Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md.";

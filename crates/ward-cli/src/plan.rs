@@ -130,7 +130,13 @@ impl From<ClassArg> for Impact {
 pub fn run(args: Args) -> Result<Exit, CliError> {
     let knowledge = crate::knowledge::load(args.config.as_deref())?;
     let plan = ward_plan::read_path_or_stdin(&args.plan)?;
-    let assessment = crate::classify::assess(&plan, &knowledge, args.allow_unclassified)?;
+    let assessment = ward_classify::assess(
+        &plan,
+        &knowledge,
+        &ward_classify::Options {
+            allow_unclassified: args.allow_unclassified,
+        },
+    );
     let outcome = ward_report::evaluate(
         &assessment,
         &GateOptions {

@@ -199,7 +199,6 @@ fn rules_with_config_and_show() {
 // ---- ward plan, end to end through the reader and the classifier ----
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn noop_plan_passes() {
     let o = ward(&["plan", &data("noop.json"), "--fail-on", "free"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -207,7 +206,6 @@ fn noop_plan_passes() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn fail_on_threshold_exits_1() {
     let o = ward(&["plan", &data("replace.json"), "--fail-on", "replace"]);
     assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
@@ -220,7 +218,6 @@ fn fail_on_threshold_exits_1() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn unclassified_type_exits_3_and_beats_1() {
     let o = ward(&["plan", &data("unclassified.json"), "--fail-on", "replace"]);
     assert_eq!(code(&o), 3, "{}{}", stdout(&o), stderr(&o));
@@ -248,7 +245,6 @@ fn unclassified_type_exits_3_and_beats_1() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn errored_plan_exits_2_unless_allowed() {
     let o = ward(&["plan", &data("errored.json")]);
     assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
@@ -258,7 +254,6 @@ fn errored_plan_exits_2_unless_allowed() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn sensitive_values_never_printed_in_any_format() {
     for format in ["terminal", "json", "markdown"] {
         for color in ["never", "always"] {
@@ -281,7 +276,6 @@ fn sensitive_values_never_printed_in_any_format() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn same_input_same_bytes_every_format() {
     for format in ["terminal", "json", "markdown"] {
         let a = ward(&["plan", &data("unclassified.json"), "--format", format]);
@@ -292,7 +286,6 @@ fn same_input_same_bytes_every_format() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn json_report_has_schema_and_exit_code() {
     let o = ward(&[
         "plan",
@@ -310,7 +303,6 @@ fn json_report_has_schema_and_exit_code() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn stdin_and_output_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("report.md");
@@ -343,7 +335,6 @@ fn stdin_and_output_file() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn colour_only_when_asked_or_on_a_terminal() {
     // Not a terminal (captured): auto means no colour.
     let o = ward(&["plan", &data("replace.json")]);
@@ -355,7 +346,6 @@ fn colour_only_when_asked_or_on_a_terminal() {
 }
 
 #[test]
-#[ignore = "needs ward_classify::assess, not landed yet"]
 fn markdown_limit_is_honoured() {
     let o = ward(&[
         "plan",

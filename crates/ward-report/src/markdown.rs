@@ -17,7 +17,9 @@
 //! does not fit, a short notice replaces it, cut to the limit if it must be.
 
 use crate::outcome::{plural, thousands};
-use crate::text::{clean, fact_words, packs_line, product_line, show_value, sorted_facts};
+use crate::text::{
+    clean, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
+};
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -480,7 +482,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         g.name(),
         html(v.action.describe())
     );
-    if g == Group::Unknown {
+    if g == Group::Unknown && v.explanation.is_empty() {
         let _ = writeln!(
             out,
             "- cost unknown: no rule classifies the type {}",
@@ -490,7 +492,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
     for line in &v.explanation {
         let _ = writeln!(out, "- {}", md(line));
     }
-    if let Some(r) = &v.action_reason {
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
         let _ = writeln!(out, "- Terraform's reason: {}", code(r));
     }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
@@ -526,8 +528,8 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             .collect();
         let _ = writeln!(out, "- identity changes: {}", ids.join(", "));
     }
-    if v.holds_data {
-        let _ = writeln!(out, "- holds data");
+    if v.holds_data && !mentioned(v, "holds data") {
+        let _ = writeln!(out, "- holds data: destroying or replacing it loses data");
     }
     for f in sorted_facts(v) {
         let _ = writeln!(out, "- {}", md(&fact_words(f)));

@@ -17,10 +17,12 @@ pub enum Exit {
     Usage,
     /// 3: coverage failure: a managed resource type no rule classifies.
     Coverage,
-    /// 4: `ward gate`: a change needs an approval it does not have (reserved).
+    /// 4: `ward gate`: a change needs an approval it does not have.
     ApprovalRequired,
-    /// 5: `ward gate`: the change budget is exceeded (reserved).
+    /// 5: `ward gate`: the change budget is exceeded.
     BudgetExceeded,
+    /// 6: `ward gate`: a liveness guard refused (failed, timed out or could not start).
+    GuardRefused,
 }
 
 impl Exit {
@@ -33,19 +35,21 @@ impl Exit {
             Exit::Coverage => 3,
             Exit::ApprovalRequired => 4,
             Exit::BudgetExceeded => 5,
+            Exit::GuardRefused => 6,
         }
     }
 
     /// Which exit wins when several apply: higher wins. Usage (2) beats coverage (3), which
-    /// beats the gate codes (5, then 4), which beat a threshold failure (1).
+    /// beats the gate codes (5, then 4, then 6), which beat a threshold failure (1).
     pub fn priority(self) -> u8 {
         match self {
             Exit::Pass => 0,
             Exit::Fail => 1,
-            Exit::ApprovalRequired => 2,
-            Exit::BudgetExceeded => 3,
-            Exit::Coverage => 4,
-            Exit::Usage => 5,
+            Exit::GuardRefused => 2,
+            Exit::ApprovalRequired => 3,
+            Exit::BudgetExceeded => 4,
+            Exit::Coverage => 5,
+            Exit::Usage => 6,
         }
     }
 
@@ -58,7 +62,8 @@ impl Exit {
         }
     }
 
-    /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`.
+    /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
+    /// `guard-refused`.
     pub fn as_str(self) -> &'static str {
         match self {
             Exit::Pass => "pass",
@@ -67,6 +72,7 @@ impl Exit {
             Exit::Coverage => "coverage",
             Exit::ApprovalRequired => "approval-required",
             Exit::BudgetExceeded => "budget-exceeded",
+            Exit::GuardRefused => "guard-refused",
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    clean, fact_words, full_address, packs_line, product_line, show_value, sorted_facts,
+    clean, fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -120,7 +120,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
         v.action.describe()
     );
     let ind = "    ";
-    if g == Group::Unknown {
+    if g == Group::Unknown && v.explanation.is_empty() {
         let _ = writeln!(
             out,
             "{ind}cost unknown: no rule classifies the type {}",
@@ -130,8 +130,8 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     for line in &v.explanation {
         let _ = writeln!(out, "{ind}{}", clean(line));
     }
-    if let Some(r) = &v.action_reason {
-        let _ = writeln!(out, "{ind}terraform's reason: {}", clean(r));
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
+        let _ = writeln!(out, "{ind}Terraform's reason: {}", clean(r));
     }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
@@ -167,8 +167,11 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             .collect();
         let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
     }
-    if v.holds_data {
-        let _ = writeln!(out, "{ind}holds data");
+    if v.holds_data && !mentioned(v, "holds data") {
+        let _ = writeln!(
+            out,
+            "{ind}holds data: destroying or replacing it loses data"
+        );
     }
     for f in sorted_facts(v) {
         let _ = writeln!(out, "{ind}{}", fact_words(f));

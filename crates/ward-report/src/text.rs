@@ -90,6 +90,11 @@ pub(crate) fn sorted_facts(v: &Verdict) -> Vec<&Fact> {
     f
 }
 
+/// True when the verdict's explanation already says `what` (so the report need not repeat it).
+pub(crate) fn mentioned(v: &Verdict, what: &str) -> bool {
+    v.explanation.iter().any(|l| l.contains(what))
+}
+
 /// A string in JSON quotes.
 pub(crate) fn quote(s: &str) -> String {
     serde_json::Value::String(s.to_string()).to_string()

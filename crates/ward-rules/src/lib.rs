@@ -115,6 +115,8 @@ pub struct Knowledge {
     user_files: Vec<String>,
     /// Every rule, sorted by precedence (user before pack, specific before general, file order).
     rules: Vec<Rule>,
+    /// Type name → indices into `rules`, in precedence order.
+    by_type: BTreeMap<String, Vec<usize>>,
 }
 
 /// Every rule about one resource type, for `ward rules list` and `ward rules show TYPE`.
@@ -420,6 +422,19 @@ impl Knowledge {
 
     fn sort(&mut self) {
         self.rules.sort_by_key(|r| r.rank);
+        self.by_type.clear();
+        for (i, r) in self.rules.iter().enumerate() {
+            self.by_type.entry(r.type_name.clone()).or_default().push(i);
+        }
+    }
+
+    /// The rules naming a type, in precedence order.
+    fn rules_for<'s>(&'s self, type_name: &str) -> impl Iterator<Item = &'s Rule> + 's {
+        self.by_type
+            .get(type_name)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| self.rules.get(*i))
     }
 
     /// The loaded packs, by file name.
@@ -460,12 +475,7 @@ impl Knowledge {
 
     /// The rules about one type (`ward rules show TYPE`), or `None` when no rule names it.
     pub fn show(&self, type_name: &str) -> Option<TypeEntry> {
-        let rules: Vec<Rule> = self
-            .rules
-            .iter()
-            .filter(|r| r.type_name == type_name)
-            .cloned()
-            .collect();
+        let rules: Vec<Rule> = self.rules_for(type_name).cloned().collect();
         (!rules.is_empty()).then(|| TypeEntry {
             type_name: type_name.to_string(),
             rules,
@@ -475,7 +485,10 @@ impl Knowledge {
     /// The rules that apply to one resource instance, in precedence order.
     pub fn resolve(&self, target: &Target<'_>) -> Resolved<'_> {
         Resolved {
-            rules: self.rules.iter().filter(|r| r.matches(target)).collect(),
+            rules: self
+                .rules_for(target.type_name)
+                .filter(|r| r.matches(target))
+                .collect(),
         }
     }
 
@@ -484,8 +497,7 @@ impl Knowledge {
     /// `address` or `module` do not count; a `provider`-narrowed rule counts only when the
     /// provider is known and matches.
     pub fn classifies_type(&self, type_name: &str, provider: Option<&str>) -> bool {
-        self.rules
-            .iter()
+        self.rules_for(type_name)
             .any(|r| r.covers_type(type_name, provider))
     }
 }

@@ -1,0 +1,668 @@
+//! Choosing Terraform or OpenTofu for a root, by evidence.
+//!
+//! Order of evidence, strongest first:
+//! 1. an explicit pin (`binary` in the root's `ward.hcl` block);
+//! 2. `.tofu`/`.tofu.json` files, or OpenTofu-only features (`encryption` in the `terraform`
+//!    block, `for_each` on a `provider` block) → OpenTofu;
+//! 3. provider registry hosts in `.terraform.lock.hcl` (`registry.opentofu.org` → OpenTofu,
+//!    `registry.terraform.io` → Terraform); after the state is read, the hosts in the state are
+//!    checked against the choice (see [`check_state_hosts`]): the product that last wrote a state is
+//!    never silently swapped;
+//! 4. finally `required_version`, checked against every binary found (PATH, `--terraform`,
+//!    `--tofu`).
+//!
+//! Contradicting evidence, or more than one product left at the end, fails with "pin it";
+//! nothing satisfying `required_version` fails naming every version found.
+
+use crate::config::Pin;
+use crate::discover::is_config_file;
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Terraform or OpenTofu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Product {
+    /// HashiCorp Terraform (`terraform`).
+    Terraform,
+    /// OpenTofu (`tofu`).
+    Tofu,
+}
+
+impl Product {
+    /// The executable's usual name.
+    pub fn command(self) -> &'static str {
+        match self {
+            Product::Terraform => "terraform",
+            Product::Tofu => "tofu",
+        }
+    }
+
+    /// The product's registry host.
+    pub fn registry_host(self) -> &'static str {
+        match self {
+            Product::Terraform => "registry.terraform.io",
+            Product::Tofu => "registry.opentofu.org",
+        }
+    }
+
+    /// The product owning a registry host, when it is one of the two public registries.
+    pub fn of_host(host: &str) -> Option<Product> {
+        match host {
+            "registry.terraform.io" => Some(Product::Terraform),
+            "registry.opentofu.org" => Some(Product::Tofu),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Product {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.command())
+    }
+}
+
+/// A version `MAJOR.MINOR.PATCH[-PRE]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Version {
+    /// Major.
+    pub major: u64,
+    /// Minor.
+    pub minor: u64,
+    /// Patch.
+    pub patch: u64,
+    /// Pre-release tag (`alpha20250101`, `rc1`), when any.
+    pub pre: Option<String>,
+}
+
+impl Version {
+    /// Parses `1.11.4`, `v1.6`, `1.12.0-alpha20250101`.
+    pub fn parse(s: &str) -> Option<Version> {
+        let s = s.trim().trim_start_matches('v');
+        let (core, pre) = match s.split_once('-') {
+            Some((c, p)) => (c, Some(p.to_string())),
+            None => (s, None),
+        };
+        let mut it = core.split('.');
+        let major = it.next()?.parse().ok()?;
+        let minor = match it.next() {
+            Some(m) => m.parse().ok()?,
+            None => 0,
+        };
+        let patch = match it.next() {
+            Some(p) => p.parse().ok()?,
+            None => 0,
+        };
+        if it.next().is_some() {
+            return None;
+        }
+        Some(Version {
+            major,
+            minor,
+            patch,
+            pre,
+        })
+    }
+}
+
+impl Ord for Version {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (self.major, self.minor, self.patch)
+            .cmp(&(o.major, o.minor, o.patch))
+            .then_with(|| match (&self.pre, &o.pre) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => Ordering::Greater,
+                (Some(_), None) => Ordering::Less,
+                (Some(a), Some(b)) => a.cmp(b),
+            })
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
+        if let Some(p) = &self.pre {
+            write!(f, "-{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `v` satisfies a Terraform version constraint string such as `">= 1.6, < 2.0"` or
+/// `"~> 1.5"`. `Err` names a constraint that cannot be parsed.
+pub fn satisfies(v: &Version, constraint: &str) -> Result<bool, String> {
+    for part in constraint.split(',') {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (op, rest) = ["~>", ">=", "<=", "!=", "=", ">", "<"]
+            .iter()
+            .find_map(|op| part.strip_prefix(op).map(|r| (*op, r.trim())))
+            .unwrap_or(("=", part));
+        let want = Version::parse(rest)
+            .ok_or_else(|| format!("cannot read the version constraint {constraint:?}"))?;
+        let ok = match op {
+            "=" => *v == want,
+            "!=" => *v != want,
+            ">" => *v > want,
+            ">=" => *v >= want,
+            "<" => *v < want,
+            "<=" => *v <= want,
+            _ => {
+                // ~> X.Y → >= X.Y, < (X+1).0 ; ~> X.Y.Z → >= X.Y.Z, < X.(Y+1).0 ; ~> X → >= X, < X+1
+                let segments = rest
+                    .trim_start_matches('v')
+                    .split('-')
+                    .next()
+                    .map_or(1, |c| c.split('.').count());
+                let upper = match segments {
+                    3 => Version {
+                        major: want.major,
+                        minor: want.minor + 1,
+                        patch: 0,
+                        pre: None,
+                    },
+                    _ => Version {
+                        major: want.major + 1,
+                        minor: 0,
+                        patch: 0,
+                        pre: None,
+                    },
+                };
+                *v >= want && *v < upper
+            }
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// An executable found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Binary {
+    /// Terraform or OpenTofu.
+    pub product: Product,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its version.
+    pub version: Version,
+}
+
+impl fmt::Display for Binary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.product, self.version)
+    }
+}
+
+/// Asks an executable what it is (`version -json`).
+pub fn probe(path: &Path) -> Result<Binary, String> {
+    let out = std::process::Command::new(path)
+        .args(["version", "-json"])
+        .env("CHECKPOINT_DISABLE", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", path.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} version -json failed: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "{} version -json did not print JSON ({e}); is it Terraform or OpenTofu?",
+            path.display()
+        )
+    })?;
+    let version = v
+        .get("terraform_version")
+        .and_then(|s| s.as_str())
+        .and_then(Version::parse)
+        .ok_or_else(|| format!("{} version -json has no terraform_version", path.display()))?;
+    // OpenTofu prints its own version under `terraform_version` too; tell them apart by the
+    // human-readable banner.
+    let text = std::process::Command::new(path)
+        .arg("version")
+        .env("CHECKPOINT_DISABLE", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let product = if text.starts_with("OpenTofu") {
+        Product::Tofu
+    } else {
+        Product::Terraform
+    };
+    Ok(Binary {
+        product,
+        path: path.to_path_buf(),
+        version,
+    })
+}
+
+/// Finds `name` on `PATH`.
+pub fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The binaries available: the explicit ones first (`--terraform`, `--tofu`), then `terraform` and
+/// `tofu` on `PATH`. An explicit path that cannot be probed is an error; duplicates (same
+/// file) are dropped.
+pub fn find_binaries(explicit: &[PathBuf]) -> Result<Vec<Binary>, String> {
+    let mut out: Vec<Binary> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for p in explicit {
+        let b = probe(p)?;
+        seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()));
+        out.push(b);
+    }
+    for name in ["terraform", "tofu"] {
+        if let Some(p) = which(name) {
+            let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+            if seen.insert(canon) {
+                if let Ok(b) = probe(&p) {
+                    out.push(b);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a root's files say about the product it needs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// `.tofu`/`.tofu.json` files present.
+    pub tofu_files: Vec<String>,
+    /// OpenTofu-only features used (`terraform { encryption }`, `provider` with `for_each`).
+    pub tofu_features: Vec<String>,
+    /// Registry hosts of providers in `.terraform.lock.hcl`.
+    pub lock_hosts: BTreeSet<String>,
+    /// Every `required_version` constraint.
+    pub required_version: Vec<String>,
+}
+
+impl Evidence {
+    /// Reads the evidence in one root directory.
+    pub fn gather(dir: &Path) -> Result<Evidence, String> {
+        let mut e = Evidence::default();
+        let rd = std::fs::read_dir(dir)
+            .map_err(|err| format!("cannot read {}: {err}", dir.display()))?;
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .map(|d| d.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for f in &files {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if name == ".terraform.lock.hcl" {
+                if let Ok(text) = std::fs::read_to_string(f) {
+                    if let Ok(body) = hcl::parse(&text) {
+                        for b in body.blocks().filter(|b| b.identifier() == "provider") {
+                            if let Some(l) = b.labels().first() {
+                                let host = l.as_str().split('/').next().unwrap_or_default();
+                                e.lock_hosts.insert(host.to_string());
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            if !is_config_file(&name) {
+                continue;
+            }
+            if name.ends_with(".tofu") || name.ends_with(".tofu.json") {
+                e.tofu_files.push(name.clone());
+            }
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            if name.ends_with(".json") {
+                scan_json(&text, &name, &mut e);
+            } else {
+                scan_hcl(&text, &name, &mut e);
+            }
+        }
+        Ok(e)
+    }
+
+    /// The product the files point to, or an error when they point to both.
+    fn product(&self) -> Result<Option<(Product, String)>, String> {
+        let mut tofu = Vec::new();
+        let mut tf = Vec::new();
+        if !self.tofu_files.is_empty() {
+            tofu.push(format!("OpenTofu files {}", self.tofu_files.join(", ")));
+        }
+        if !self.tofu_features.is_empty() {
+            tofu.push(format!(
+                "OpenTofu-only features ({})",
+                self.tofu_features.join(", ")
+            ));
+        }
+        for h in &self.lock_hosts {
+            match Product::of_host(h) {
+                Some(Product::Tofu) => tofu.push(format!(".terraform.lock.hcl providers from {h}")),
+                Some(Product::Terraform) => {
+                    tf.push(format!(".terraform.lock.hcl providers from {h}"))
+                }
+                None => {}
+            }
+        }
+        match (tofu.is_empty(), tf.is_empty()) {
+            (true, true) => Ok(None),
+            (false, true) => Ok(Some((Product::Tofu, tofu.join("; ")))),
+            (true, false) => Ok(Some((Product::Terraform, tf.join("; ")))),
+            (false, false) => Err(format!(
+                "the evidence contradicts itself: OpenTofu ({}) and Terraform ({}); pin it with binary = \"terraform\" or \"tofu\" in the root's ward.hcl block",
+                tofu.join("; "),
+                tf.join("; ")
+            )),
+        }
+    }
+}
+
+fn scan_hcl(text: &str, name: &str, e: &mut Evidence) {
+    let Ok(body) = hcl::parse(text) else {
+        return;
+    };
+    for b in body.blocks() {
+        match b.identifier() {
+            "terraform" => {
+                for a in b.body().attributes() {
+                    if a.key() == "required_version" {
+                        if let hcl::Expression::String(s) = a.expr() {
+                            e.required_version.push(s.clone());
+                        }
+                    }
+                }
+                if b.body().blocks().any(|x| x.identifier() == "encryption") {
+                    e.tofu_features.push(format!("encryption block in {name}"));
+                }
+            }
+            "provider" if b.body().attributes().any(|a| a.key() == "for_each") => {
+                e.tofu_features.push(format!("provider for_each in {name}"));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn scan_json(text: &str, name: &str, e: &mut Evidence) {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return;
+    };
+    let blocks: Vec<&serde_json::Value> = match v.get("terraform") {
+        Some(serde_json::Value::Array(a)) => a.iter().collect(),
+        Some(o) => vec![o],
+        None => vec![],
+    };
+    for b in blocks {
+        if let Some(s) = b.get("required_version").and_then(|s| s.as_str()) {
+            e.required_version.push(s.to_string());
+        }
+        if b.get("encryption").is_some() {
+            e.tofu_features.push(format!("encryption block in {name}"));
+        }
+    }
+}
+
+/// The binary chosen for a root, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Selection {
+    /// The binary.
+    pub binary: Binary,
+    /// The evidence that decided, in words.
+    pub because: String,
+}
+
+/// Chooses the binary for a root from its pin, its evidence and the binaries available.
+pub fn select(pin: Option<&Pin>, ev: &Evidence, found: &[Binary]) -> Result<Selection, String> {
+    let satisfies_all = |b: &Binary| -> Result<bool, String> {
+        for c in &ev.required_version {
+            if !satisfies(&b.version, c)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let listed = || {
+        if found.is_empty() {
+            "no terraform or tofu found (PATH, --terraform, --tofu)".to_string()
+        } else {
+            format!(
+                "found: {}",
+                found
+                    .iter()
+                    .map(|b| format!("{b} ({})", b.path.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    };
+    let required = ev.required_version.join(" and ");
+    let pick = |product: Product, because: String| -> Result<Selection, String> {
+        let mut any = false;
+        for b in found.iter().filter(|b| b.product == product) {
+            any = true;
+            if satisfies_all(b)? {
+                return Ok(Selection {
+                    binary: b.clone(),
+                    because,
+                });
+            }
+        }
+        if any {
+            Err(format!(
+                "{because} selects {product}, but no {product} satisfies required_version {required}; {}; install a matching version or pass --{product} PATH",
+                listed()
+            ))
+        } else {
+            Err(format!(
+                "{because} selects {product}, but no {product} binary was found; {}; install it or pass --{product} PATH",
+                listed()
+            ))
+        }
+    };
+    match pin {
+        Some(Pin::Path(p)) => {
+            let b = match found.iter().find(|b| b.path == *p) {
+                Some(b) => b.clone(),
+                None => probe(p)?,
+            };
+            if !satisfies_all(&b)? {
+                return Err(format!(
+                    "the pinned binary {} is {b}, which does not satisfy required_version {required}",
+                    p.display()
+                ));
+            }
+            return Ok(Selection {
+                binary: b,
+                because: "pinned in ward.hcl".into(),
+            });
+        }
+        Some(Pin::Terraform) => return pick(Product::Terraform, "the pin in ward.hcl".into()),
+        Some(Pin::Tofu) => return pick(Product::Tofu, "the pin in ward.hcl".into()),
+        None => {}
+    }
+    if let Some((product, because)) = ev.product()? {
+        return pick(product, because);
+    }
+    let mut ok: Vec<&Binary> = Vec::new();
+    for b in found {
+        if satisfies_all(b)? {
+            ok.push(b);
+        }
+    }
+    let products: BTreeSet<Product> = ok.iter().map(|b| b.product).collect();
+    match products.len() {
+        0 if found.is_empty() => Err(
+            "no terraform or tofu binary was found on PATH; install one or pass --terraform/--tofu PATH"
+                .to_string(),
+        ),
+        0 => Err(format!(
+            "nothing installed satisfies required_version {required}; {}",
+            listed()
+        )),
+        1 => {
+            let because = if ev.required_version.is_empty() {
+                "the only product installed".to_string()
+            } else {
+                format!("the only product satisfying required_version {required}")
+            };
+            Ok(Selection {
+                binary: ok[0].clone(),
+                because,
+            })
+        }
+        _ => Err(format!(
+            "ambiguous: both terraform and tofu can run this root (no .tofu files, no lock file, {}); pin it with binary = \"terraform\" or \"tofu\" in the root's ward.hcl block",
+            if required.is_empty() { "no required_version".to_string() } else { format!("required_version {required} fits both") }
+        )),
+    }
+}
+
+/// After the state is read: the registry hosts of the providers recorded in it must not belong to
+/// the other product. Returns an error naming both products when they do.
+pub fn check_state_hosts(chosen: Product, state_hosts: &BTreeSet<String>) -> Result<(), String> {
+    for h in state_hosts {
+        if let Some(p) = Product::of_host(h) {
+            if p != chosen {
+                return Err(format!(
+                    "the state was last written by {p} (its providers come from {h}) but {chosen} was selected; refusing to swap products; pin it with binary = \"{}\" in the root's ward.hcl block",
+                    p.command()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+    fn b(p: Product, ver: &str) -> Binary {
+        Binary {
+            product: p,
+            path: PathBuf::from(format!("/bin/{}-{ver}", p.command())),
+            version: v(ver),
+        }
+    }
+
+    #[test]
+    fn constraints() {
+        let t = |ver: &str, c: &str| satisfies(&v(ver), c).unwrap();
+        assert!(t("1.11.4", ">= 1.6"));
+        assert!(!t("1.5.7", ">= 1.6"));
+        assert!(t("1.5.7", "~> 1.5"));
+        assert!(!t("2.0.0", "~> 1.5"));
+        assert!(t("1.5.9", "~> 1.5.3"));
+        assert!(!t("1.6.0", "~> 1.5.3"));
+        assert!(t("1.11.4", ">= 1.0, < 2.0"));
+        assert!(!t("1.11.4", ">= 1.0, != 1.11.4"));
+        assert!(t("1.0.3", "1.0.3"));
+        assert!(t("1.0.3", "= 1.0.3"));
+        assert!(!t("1.12.0-alpha1", ">= 1.12.0"));
+        assert!(satisfies(&v("1.0.0"), ">= banana").is_err());
+    }
+
+    #[test]
+    fn selection_by_evidence() {
+        let found = [b(Product::Terraform, "1.5.7"), b(Product::Tofu, "1.9.0")];
+        let mut ev = Evidence::default();
+        // Nothing says which: ambiguous.
+        let e = select(None, &ev, &found).unwrap_err();
+        assert!(e.contains("ambiguous") && e.contains("pin it"), "{e}");
+        // required_version only tofu satisfies (FIELD-NOTES 13).
+        ev.required_version = vec![">= 1.6".into()];
+        let s = select(None, &ev, &found).unwrap();
+        assert_eq!(s.binary.product, Product::Tofu);
+        // Nothing satisfies: names the versions.
+        ev.required_version = vec![">= 9.0".into()];
+        let e = select(None, &ev, &found).unwrap_err();
+        assert!(
+            e.contains("terraform 1.5.7") && e.contains("tofu 1.9.0"),
+            "{e}"
+        );
+        // Lock-file hosts decide; required_version then checked against that product.
+        let mut ev = Evidence::default();
+        ev.lock_hosts.insert("registry.terraform.io".into());
+        assert_eq!(
+            select(None, &ev, &found).unwrap().binary.product,
+            Product::Terraform
+        );
+        ev.required_version = vec![">= 1.6".into()];
+        let e = select(None, &ev, &found).unwrap_err();
+        assert!(e.contains("no terraform satisfies"), "{e}");
+        // Contradiction: pin it.
+        let mut ev = Evidence::default();
+        ev.lock_hosts.insert("registry.terraform.io".into());
+        ev.tofu_files.push("main.tofu".into());
+        let e = select(None, &ev, &found).unwrap_err();
+        assert!(e.contains("pin it"), "{e}");
+        // The pin wins over evidence.
+        assert_eq!(
+            select(Some(&Pin::Terraform), &ev, &found)
+                .unwrap()
+                .binary
+                .product,
+            Product::Terraform
+        );
+        // A pin to a product that is not installed.
+        let e = select(Some(&Pin::Tofu), &Evidence::default(), &found[..1]).unwrap_err();
+        assert!(e.contains("no tofu binary"), "{e}");
+    }
+
+    #[test]
+    fn state_hosts_never_swap_products() {
+        let hosts: BTreeSet<String> = ["registry.opentofu.org".to_string()].into();
+        assert!(check_state_hosts(Product::Tofu, &hosts).is_ok());
+        let e = check_state_hosts(Product::Terraform, &hosts).unwrap_err();
+        assert!(e.contains("last written by tofu"), "{e}");
+    }
+
+    #[test]
+    fn gathers_evidence_from_files() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("main.tf"),
+            "terraform {\n required_version = \">= 1.6\"\n encryption {}\n}\nprovider \"x\" {\n for_each = {}\n}\n",
+        )
+        .unwrap();
+        std::fs::write(d.path().join("extra.tofu"), "").unwrap();
+        std::fs::write(
+            d.path().join(".terraform.lock.hcl"),
+            "provider \"registry.opentofu.org/hashicorp/null\" {\n version = \"3.0.0\"\n}\n",
+        )
+        .unwrap();
+        let e = Evidence::gather(d.path()).unwrap();
+        assert_eq!(e.required_version, vec![">= 1.6".to_string()]);
+        assert_eq!(e.tofu_files, vec!["extra.tofu".to_string()]);
+        assert_eq!(e.tofu_features.len(), 2);
+        assert!(e.lock_hosts.contains("registry.opentofu.org"));
+    }
+}

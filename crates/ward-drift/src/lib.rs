@@ -1,0 +1,697 @@
+//! `ward drift`: checks every root, every time.
+//!
+//! For each root discovered in the repository and declared in `ward.hcl` ([`config`],
+//! [`discover`]): choose the binary by evidence ([`binary`]), init non-interactively, pull the
+//! state and judge it before anything else ([`state`]: a missing state fails although Terraform's
+//! own exit code is 0), then `plan -refresh-only -out` and `show -json`, and read the outcome from
+//! the JSON ([`outcome`]). Roots run in parallel (`-j`), each with a deadline after which its
+//! process group is killed ([`exec`]). Every run is kept in the history database (`ward-store`);
+//! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). Reports:
+//! terminal, JSON, Markdown, JUnit ([`report`]).
+
+pub mod binary;
+pub mod config;
+pub mod discover;
+pub mod exec;
+pub mod notify;
+pub mod outcome;
+pub mod report;
+pub mod state;
+
+use binary::{Binary, Selection};
+use config::{DeclaredRoot, DriftConfig};
+use outcome::{Classify, DriftItem, Outcome};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use ward_store::{StateMark, Store, Transition};
+
+/// The exit code when a root (or the root set) fails: missing-state, state-replaced, error,
+/// mismatch, zero roots.
+pub const EXIT_ROOT_FAILED: i32 = 7;
+/// The exit code when drift transitions call for an alert (new or escalated findings).
+pub const EXIT_DRIFT_ALERT: i32 = 6;
+/// The JSON report's schema version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything `ward drift` needs to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The repository to walk.
+    pub repo: PathBuf,
+    /// `ward.hcl` (default: `<repo>/ward.hcl` when present).
+    pub config: Option<PathBuf>,
+    /// `--terraform PATH`.
+    pub terraform: Option<PathBuf>,
+    /// `--tofu PATH`.
+    pub tofu: Option<PathBuf>,
+    /// `-j`: roots checked at once (at least 1).
+    pub jobs: usize,
+    /// Per-root deadline.
+    pub timeout: Duration,
+    /// `--shard K/N` (1-based K).
+    pub shard: Option<(u32, u32)>,
+    /// `--pending`: also run a normal plan to report code changes not yet applied.
+    pub pending: bool,
+    /// The history database.
+    pub db: PathBuf,
+    /// `--accept-state ROOT`: trust this root's current lineage/serial (after a deliberate state
+    /// migration).
+    pub accept_state: Vec<String>,
+    /// Print progress lines on stderr as roots finish.
+    pub progress: bool,
+    /// "Now" in UTC, RFC 3339 (history rows; reports only with `--timestamps`).
+    pub now: String,
+    /// Today in UTC (ignore rule expiry).
+    pub today: jiff::civil::Date,
+}
+
+/// A failure before any root could be checked (bad configuration, unreadable repository,
+/// unusable database): exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum DriftError {
+    /// `ward.hcl` is wrong.
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    /// The walk failed.
+    #[error(transparent)]
+    Discover(#[from] discover::DiscoverError),
+    /// The history database failed.
+    #[error(transparent)]
+    Store(#[from] ward_store::StoreError),
+    /// ward's knowledge base failed to load.
+    #[error("cannot load ward's knowledge: {0}")]
+    Knowledge(String),
+    /// A `--terraform`/`--tofu` binary is unusable, or `--shard` is wrong.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// One root's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct RootResult {
+    /// The root's name (its `ward.hcl` label; the path when undeclared).
+    pub name: String,
+    /// Repository-relative directory.
+    pub path: String,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Why, in plain sentences (failure reasons, exclusion reason, what was found).
+    pub detail: Vec<String>,
+    /// The binary used, e.g. `terraform 1.11.4`.
+    pub binary: Option<String>,
+    /// Why that binary.
+    pub binary_because: Option<String>,
+    /// The state's lineage and serial, when read.
+    pub state: Option<StateMark>,
+    /// Drift items (suppressed ones included, marked).
+    pub drift: Vec<DriftItem>,
+    /// How many drift items ignore rules suppressed.
+    pub suppressed: usize,
+    /// Outputs that would change.
+    pub outputs: Vec<String>,
+    /// Pending code changes (with `--pending`).
+    pub pending: Vec<String>,
+    /// Finding transitions recorded for this root in this run.
+    pub transitions: Vec<Transition>,
+    /// Wall time in milliseconds (printed only with `--timestamps`).
+    #[serde(skip)]
+    pub millis: u128,
+}
+
+impl RootResult {
+    fn new(name: &str, path: &str, outcome: Outcome, detail: Vec<String>) -> RootResult {
+        RootResult {
+            name: name.to_string(),
+            path: path.to_string(),
+            outcome,
+            detail,
+            binary: None,
+            binary_because: None,
+            state: None,
+            drift: Vec::new(),
+            suppressed: 0,
+            outputs: Vec::new(),
+            pending: Vec::new(),
+            transitions: Vec::new(),
+            millis: 0,
+        }
+    }
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The shard, `K/N`, when sharded.
+    pub shard: Option<String>,
+    /// Roots discovered (in this shard).
+    pub discovered: usize,
+    /// Roots checked (discovered, not excluded).
+    pub checked: usize,
+    /// Roots excluded.
+    pub excluded: usize,
+    /// Roots declared in `ward.hcl` but not found on disk (in this shard).
+    pub declared_missing: usize,
+    /// Every root, sorted by path.
+    pub roots: Vec<RootResult>,
+    /// How many roots ended in each outcome (every outcome present).
+    pub counts: BTreeMap<String, usize>,
+    /// Every transition, sorted.
+    pub transitions: Vec<Transition>,
+    /// Drift items suppressed by ignore rules, in total.
+    pub suppressed: usize,
+    /// Ignore rules past their expiry (they suppress nothing any more).
+    pub expired_ignores: Vec<String>,
+    /// Run-level problems (zero roots, files that could not be parsed...).
+    pub problems: Vec<String>,
+    /// The exit code.
+    pub exit_code: i32,
+    /// The run's id in the history database.
+    #[serde(skip)]
+    pub run_id: i64,
+    /// When the run started (UTC); printed only with `--timestamps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+}
+
+impl Report {
+    /// The invariant printed in every report: discovered = checked + excluded.
+    pub fn invariant(&self) -> String {
+        format!(
+            "discovered {} = checked {} + excluded {}",
+            self.discovered, self.checked, self.excluded
+        )
+    }
+}
+
+/// Parses `K/N` (1 ≤ K ≤ N).
+pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--shard {s:?}: expected K/N with 1 <= K <= N, e.g. --shard 2/8");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let k: u32 = k.trim().parse().map_err(|_| bad())?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The shard (1-based) a root path belongs to among `n`: FNV-1a of the path, so a root stays in
+/// its shard when other roots are added or removed.
+pub fn shard_of(path: &str, n: u32) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % u64::from(n.max(1))) as u32 + 1
+}
+
+enum Job {
+    Check(DeclaredRoot),
+}
+
+/// Runs `ward drift` and records it in the history database.
+pub fn run(opts: &Options) -> Result<Report, DriftError> {
+    let config_path = match &opts.config {
+        Some(p) => Some(p.clone()),
+        None => Some(opts.repo.join("ward.hcl")).filter(|p| p.is_file()),
+    };
+    let cfg = match &config_path {
+        Some(p) => DriftConfig::load(p)?,
+        None => DriftConfig::default(),
+    };
+    let mut knowledge =
+        ward_rules::Knowledge::builtin().map_err(|e| DriftError::Knowledge(e.to_string()))?;
+    if let Some(p) = &config_path {
+        knowledge
+            .load_user_file(p)
+            .map_err(|e| DriftError::Knowledge(e.to_string()))?;
+    }
+    let classifier = outcome::KnowledgeClassifier { knowledge };
+    let found = discover::discover(&opts.repo, config_path.as_deref())?;
+
+    let in_shard = |path: &str| opts.shard.is_none_or(|(k, n)| shard_of(path, n) == k);
+    let mut results: Vec<RootResult> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    let (mut discovered, mut excluded, mut declared_missing) = (0, 0, 0);
+    for path in &found.roots {
+        if !in_shard(path) {
+            continue;
+        }
+        discovered += 1;
+        let declared = cfg.root_at(path);
+        let name = declared.map_or(path.as_str(), |d| d.name.as_str());
+        if let Some(x) = cfg.excluded(path) {
+            excluded += 1;
+            results.push(RootResult::new(
+                name,
+                path,
+                Outcome::Excluded,
+                vec![x.reason.clone()],
+            ));
+            continue;
+        }
+        match declared {
+            Some(d) => jobs.push(Job::Check(d.clone())),
+            None => results.push(RootResult::new(
+                name,
+                path,
+                Outcome::Mismatch,
+                vec![format!(
+                    "found on disk but not declared in ward.hcl: add root \"<name>\" {{ path = \"{path}\" }}, or exclude it with a reason"
+                )],
+            )),
+        }
+    }
+    for d in &cfg.roots {
+        if found.roots.contains(&d.path) || !in_shard(&d.path) || cfg.excluded(&d.path).is_some() {
+            continue;
+        }
+        declared_missing += 1;
+        let why = if found.modules.contains(&d.path) {
+            "declared in ward.hcl but it is a module called by another configuration, not a root"
+                .to_string()
+        } else if found.ignored.contains(&d.path) {
+            "declared in ward.hcl but an ignore file (.gitignore/.ignore) covers it".to_string()
+        } else {
+            "declared in ward.hcl but no Terraform/OpenTofu root was found there: fix the path or remove the block".to_string()
+        };
+        results.push(RootResult::new(
+            &d.name,
+            &d.path,
+            Outcome::Mismatch,
+            vec![why],
+        ));
+    }
+    if found.roots.is_empty() {
+        problems.push(format!(
+            "zero roots discovered in {}: a drift check that checks nothing fails",
+            opts.repo.display()
+        ));
+    }
+    for (file, e) in &found.unparsed {
+        problems.push(format!("{file}: cannot be parsed: {e}"));
+    }
+    let expired_ignores: Vec<String> = cfg
+        .ignores
+        .iter()
+        .filter(|r| r.expired(opts.today))
+        .map(|r| format!("{} expired: it suppresses nothing any more", r.describe()))
+        .collect();
+
+    // Binaries.
+    let explicit: Vec<PathBuf> = opts
+        .terraform
+        .iter()
+        .chain(opts.tofu.iter())
+        .cloned()
+        .collect();
+    let binaries = binary::find_binaries(&explicit).map_err(DriftError::Usage)?;
+
+    // History.
+    let mut store = Store::open(&opts.db)?;
+    let marks = store.state_marks()?;
+    let shard_s = opts.shard.map(|(k, n)| format!("{k}/{n}"));
+    let run_id = store.begin_run(&opts.now, shard_s.as_deref())?;
+
+    // Check in parallel.
+    let total = jobs.len();
+    let queue = Mutex::new(jobs.into_iter());
+    let done = Mutex::new(Vec::new());
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let ctx = Ctx {
+        repo: &opts.repo,
+        binaries: &binaries,
+        marks: &marks,
+        accept: &opts.accept_state,
+        timeout: opts.timeout,
+        pending: opts.pending,
+        classifier: &classifier,
+    };
+    std::thread::scope(|s| {
+        for _ in 0..opts.jobs.max(1).min(total.max(1)) {
+            s.spawn(|| loop {
+                let job = match queue.lock() {
+                    Ok(mut q) => q.next(),
+                    Err(_) => None,
+                };
+                let Some(Job::Check(root)) = job else { break };
+                let t0 = Instant::now();
+                let mut r = check_root(&ctx, &root);
+                r.millis = t0.elapsed().as_millis();
+                let n = finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                if opts.progress {
+                    eprintln!(
+                        "[{n}/{total}] {} {} ({:.1}s)",
+                        r.path,
+                        r.outcome,
+                        r.millis as f64 / 1000.0
+                    );
+                }
+                if let Ok(mut d) = done.lock() {
+                    d.push(r);
+                }
+            });
+        }
+    });
+    results.extend(done.into_inner().unwrap_or_default());
+    results.sort_by(|a, b| a.path.cmp(&b.path).then(a.name.cmp(&b.name)));
+
+    // Ignore rules, history, transitions.
+    let mut transitions = Vec::new();
+    let mut suppressed = 0;
+    for r in &mut results {
+        for item in &mut r.drift {
+            let rule = cfg.ignores.iter().find(|rule| {
+                !rule.expired(opts.today)
+                    && item
+                        .attributes
+                        .iter()
+                        .all(|a| rule.matches(&r.name, &item.address, a))
+            });
+            item.suppressed_by = rule.map(config::IgnoreRule::describe);
+        }
+        r.suppressed = r.drift.iter().filter(|i| i.suppressed_by.is_some()).count();
+        suppressed += r.suppressed;
+        if r.outcome.checked_drift() {
+            let active = r.drift.len() - r.suppressed;
+            r.outcome = outcome::decide(active, &r.outputs, &r.pending);
+            let findings: Vec<ward_store::Finding> = r
+                .drift
+                .iter()
+                .filter(|i| i.suppressed_by.is_none())
+                .flat_map(|i| {
+                    i.attributes.iter().map(move |a| ward_store::Finding {
+                        address: i.address.clone(),
+                        attribute: a.clone(),
+                        impact: i.impact.clone(),
+                        rank: outcome::rank_of(&i.impact),
+                    })
+                })
+                .collect();
+            r.transitions = store.apply_findings(run_id, &opts.now, &r.name, &findings)?;
+            transitions.extend(r.transitions.iter().cloned());
+        }
+        if let Some(mark) = &r.state {
+            let trusted = !matches!(r.outcome, Outcome::StateReplaced | Outcome::MissingState)
+                && !mark.lineage.is_empty();
+            if trusted {
+                store.set_state_mark(run_id, &opts.now, &r.name, mark)?;
+            }
+        }
+        store.record_outcome(
+            run_id,
+            &ward_store::OutcomeRow {
+                root: r.name.clone(),
+                outcome: r.outcome.as_str().to_string(),
+                detail: r.detail.join(" "),
+                state: r.state.clone(),
+                binary: r.binary.clone(),
+            },
+        )?;
+    }
+    transitions.sort();
+
+    let mut counts: BTreeMap<String, usize> = Outcome::ALL
+        .iter()
+        .map(|o| (o.as_str().to_string(), 0))
+        .collect();
+    for r in &results {
+        *counts.entry(r.outcome.as_str().to_string()).or_default() += 1;
+    }
+    let failed = results.iter().any(|r| r.outcome.fails()) || found.roots.is_empty();
+    let alert = transitions.iter().any(|t| {
+        matches!(
+            t.kind,
+            ward_store::TransitionKind::New | ward_store::TransitionKind::Escalated
+        )
+    });
+    let exit_code = if failed {
+        EXIT_ROOT_FAILED
+    } else if alert {
+        EXIT_DRIFT_ALERT
+    } else {
+        0
+    };
+    store.finish_run(run_id, &opts.now, exit_code)?;
+    Ok(Report {
+        schema_version: SCHEMA_VERSION,
+        shard: shard_s,
+        discovered,
+        checked: discovered - excluded,
+        excluded,
+        declared_missing,
+        roots: results,
+        counts,
+        transitions,
+        suppressed,
+        expired_ignores,
+        problems,
+        exit_code,
+        run_id,
+        started_at: None,
+    })
+}
+
+struct Ctx<'a> {
+    repo: &'a Path,
+    binaries: &'a [Binary],
+    marks: &'a BTreeMap<String, StateMark>,
+    accept: &'a [String],
+    timeout: Duration,
+    pending: bool,
+    classifier: &'a dyn Classify,
+}
+
+const ENV: &[(&str, &str)] = &[
+    ("TF_IN_AUTOMATION", "1"),
+    ("TF_INPUT", "0"),
+    ("CHECKPOINT_DISABLE", "1"),
+];
+
+/// Checks one root: select, init, state pull + preflight, refresh-only plan, show -json.
+fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
+    let mut r = RootResult::new(&root.name, &root.path, Outcome::Error, Vec::new());
+    let fail = |mut r: RootResult, outcome: Outcome, why: String| {
+        r.outcome = outcome;
+        r.detail.push(why);
+        r
+    };
+    let dir = ctx.repo.join(&root.path);
+    let deadline = Instant::now() + ctx.timeout;
+    let ev = match binary::Evidence::gather(&dir) {
+        Ok(e) => e,
+        Err(e) => return fail(r, Outcome::Error, e),
+    };
+    let Selection {
+        binary: bin,
+        because,
+    } = match binary::select(root.pin.as_ref(), &ev, ctx.binaries) {
+        Ok(s) => s,
+        Err(e) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("cannot choose terraform or tofu: {e}"),
+            )
+        }
+    };
+    r.binary = Some(bin.to_string());
+    r.binary_because = Some(because);
+    let scratch = match tempfile::Builder::new().prefix("ward-drift-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("cannot create a scratch directory: {e}"),
+            )
+        }
+    };
+    let sp = scratch.path();
+    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, ENV, sp, deadline);
+
+    // 1. init, non-interactive.
+    match exec(&["init", "-input=false", "-no-color"]) {
+        Ok(f) if f.ok() => {}
+        Ok(f) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("{} init failed: {}", bin.product, f.stderr_tail(4)),
+            )
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    }
+    // 2. state pull and preflight.
+    let pulled = match exec(&["state", "pull"]) {
+        Ok(f) if f.ok() => f.stdout,
+        Ok(f) => {
+            let tail = f.stderr_tail(4);
+            let outcome = if is_lock_error(&f.stderr) {
+                Outcome::Locked
+            } else {
+                Outcome::Error
+            };
+            return fail(
+                r,
+                outcome,
+                format!("{} state pull failed: {tail}", bin.product),
+            );
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    };
+    let recorded = if ctx.accept.iter().any(|a| a == &root.name) {
+        None
+    } else {
+        ctx.marks.get(&root.name)
+    };
+    let info = match state::preflight(&pulled, root.expect_empty, recorded) {
+        state::Preflight::Ok(i) => i,
+        state::Preflight::Missing(why) => {
+            return fail(r, Outcome::MissingState, format!("{why} (Terraform's own exit codes say nothing here: state pull and plan -refresh-only both exit 0)"))
+        }
+        state::Preflight::Replaced(why, i) => {
+            r.state = Some(StateMark { lineage: i.lineage, serial: i.serial });
+            return fail(r, Outcome::StateReplaced, format!("{why}; if this was deliberate, run once with --accept-state {}", root.name));
+        }
+    };
+    r.state = Some(StateMark {
+        lineage: info.lineage.clone(),
+        serial: info.serial,
+    });
+    if let Err(e) = binary::check_state_hosts(bin.product, &info.provider_hosts) {
+        return fail(r, Outcome::Error, e);
+    }
+    // 3. refresh-only plan, read from its JSON.
+    let plan_file = sp.join("refresh.tfplan");
+    let plan_arg = format!("-out={}", plan_file.display());
+    match exec(&[
+        "plan",
+        "-refresh-only",
+        "-input=false",
+        "-no-color",
+        "-lock-timeout=0s",
+        &plan_arg,
+    ]) {
+        Ok(f) if f.ok() => {}
+        Ok(f) if is_lock_error(&f.stderr) => {
+            return fail(
+                r,
+                Outcome::Locked,
+                format!(
+                    "the state lock is held by someone else (not run with -lock=false): {}",
+                    f.stderr_tail(6)
+                ),
+            )
+        }
+        Ok(f) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!(
+                    "{} plan -refresh-only failed: {}",
+                    bin.product,
+                    f.stderr_tail(4)
+                ),
+            )
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    }
+    let plan = match show_json(&exec, &plan_file, sp, "refresh.json") {
+        Ok(p) => p,
+        Err(e) => return fail(r, Outcome::Error, e),
+    };
+    r.drift = outcome::drift_items(&plan, ctx.classifier);
+    r.outputs = outcome::output_changes(&plan);
+    // 4. optional normal plan: pending code changes.
+    if ctx.pending {
+        let plan_file = sp.join("normal.tfplan");
+        let plan_arg = format!("-out={}", plan_file.display());
+        match exec(&[
+            "plan",
+            "-input=false",
+            "-no-color",
+            "-lock-timeout=0s",
+            &plan_arg,
+        ]) {
+            Ok(f) if f.ok() => {}
+            Ok(f) if is_lock_error(&f.stderr) => {
+                return fail(
+                    r,
+                    Outcome::Locked,
+                    format!(
+                        "the state lock is held by someone else: {}",
+                        f.stderr_tail(6)
+                    ),
+                )
+            }
+            Ok(f) => {
+                return fail(
+                    r,
+                    Outcome::Error,
+                    format!("{} plan failed: {}", bin.product, f.stderr_tail(4)),
+                )
+            }
+            Err(e) => return fail(r, Outcome::Error, e.to_string()),
+        }
+        match show_json(&exec, &plan_file, sp, "normal.json") {
+            Ok(p) => r.pending = outcome::pending_changes(&p),
+            Err(e) => return fail(r, Outcome::Error, e),
+        }
+    }
+    let active = r.drift.len();
+    r.outcome = outcome::decide(active, &r.outputs, &r.pending);
+    r
+}
+
+fn show_json(
+    exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
+    plan_file: &Path,
+    scratch: &Path,
+    name: &str,
+) -> Result<ward_model::Plan, String> {
+    let arg = plan_file.display().to_string();
+    let f = exec(&["show", "-json", "-no-color", &arg]).map_err(|e| e.to_string())?;
+    if !f.ok() {
+        return Err(format!("show -json failed: {}", f.stderr_tail(4)));
+    }
+    let json = scratch.join(name);
+    std::fs::write(&json, &f.stdout)
+        .map_err(|e| format!("cannot write {}: {e}", json.display()))?;
+    ward_plan::read_file(&json).map_err(|e| format!("cannot read the plan JSON: {e}"))
+}
+
+fn is_lock_error(stderr: &str) -> bool {
+    stderr.contains("Error acquiring the state lock") || stderr.contains("state lock")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_stable_and_cover_everything() {
+        assert_eq!(parse_shard("2/8").unwrap(), (2, 8));
+        for bad in ["0/2", "3/2", "x", "1/0", "1-2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        let paths: Vec<String> = (0..1000).map(|i| format!("live/root-{i}")).collect();
+        let mut per = [0usize; 4];
+        for p in &paths {
+            let s = shard_of(p, 4);
+            assert!((1..=4).contains(&s));
+            assert_eq!(s, shard_of(p, 4));
+            per[(s - 1) as usize] += 1;
+        }
+        assert_eq!(per.iter().sum::<usize>(), 1000);
+        assert!(per.iter().all(|n| *n > 150), "{per:?}");
+    }
+}

@@ -1,0 +1,343 @@
+//! A root's outcome, read from the JSON of its plans (never from Terraform's exit code).
+
+use serde::Serialize;
+use ward_model::{Action, Impact, Mode, Plan, ResourceChange};
+
+/// The outcome of one root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// State present and continuous; refresh found nothing changed outside Terraform.
+    Clean,
+    /// Refresh found objects changed or deleted outside Terraform.
+    Drifted,
+    /// Only outputs would change (a code change to an output): not drift.
+    OutputOnly,
+    /// No drift, but the code has changes not yet applied (`--pending`).
+    PendingChange,
+    /// The state is absent (0 bytes), not JSON, or holds no resources (unless `expect_empty`).
+    MissingState,
+    /// The state's lineage differs from the recorded one, or its serial went backwards.
+    StateReplaced,
+    /// The state lock is held by someone else: reported busy, never run with `-lock=false`.
+    Locked,
+    /// Something failed: binary selection, init, plan, a timeout.
+    Error,
+    /// Excluded in `ward.hcl`, with a reason.
+    Excluded,
+    /// Discovered on disk but not declared, or declared but not found.
+    Mismatch,
+}
+
+impl Outcome {
+    /// Every outcome, in report order.
+    pub const ALL: [Outcome; 10] = [
+        Outcome::Clean,
+        Outcome::Drifted,
+        Outcome::OutputOnly,
+        Outcome::PendingChange,
+        Outcome::MissingState,
+        Outcome::StateReplaced,
+        Outcome::Locked,
+        Outcome::Error,
+        Outcome::Excluded,
+        Outcome::Mismatch,
+    ];
+
+    /// The outcome's name as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Clean => "clean",
+            Outcome::Drifted => "drifted",
+            Outcome::OutputOnly => "output-only",
+            Outcome::PendingChange => "pending-change",
+            Outcome::MissingState => "missing-state",
+            Outcome::StateReplaced => "state-replaced",
+            Outcome::Locked => "locked",
+            Outcome::Error => "error",
+            Outcome::Excluded => "excluded",
+            Outcome::Mismatch => "mismatch",
+        }
+    }
+
+    /// True when this outcome fails the run (exit code 7).
+    pub fn fails(self) -> bool {
+        matches!(
+            self,
+            Outcome::MissingState | Outcome::StateReplaced | Outcome::Error | Outcome::Mismatch
+        )
+    }
+
+    /// True when the refresh-only plan was read, so the drift findings are complete.
+    pub fn checked_drift(self) -> bool {
+        matches!(
+            self,
+            Outcome::Clean | Outcome::Drifted | Outcome::OutputOnly | Outcome::PendingChange
+        )
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One object changed outside Terraform.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DriftItem {
+    /// Resource instance address.
+    pub address: String,
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// `update` (attributes changed) or `delete` (the object is gone).
+    pub action: String,
+    /// The attribute paths that changed (`(deleted)` for a deleted object).
+    pub attributes: Vec<String>,
+    /// The impact class per ward's knowledge, or `unclassified`.
+    pub impact: String,
+    /// Whether the object holds data, per ward's knowledge.
+    pub holds_data: bool,
+    /// Set when an ignore rule suppresses this item: the rule, described.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed_by: Option<String>,
+}
+
+/// The name of a finding attribute for a deleted object.
+pub const DELETED: &str = "(deleted)";
+
+/// How a drift entry is classified: impact name, rank (larger is worse) and holds-data.
+pub trait Classify: Sync {
+    /// Classifies one drift entry.
+    fn classify(&self, change: &ResourceChange) -> (String, i64, bool);
+}
+
+/// The rank of an impact class name for escalation (`unclassified` ranks above `none` and below
+/// `free`: it must never hide behind a real class).
+pub fn rank_of(impact: &str) -> i64 {
+    match impact.parse::<Impact>() {
+        Ok(i) => Impact::ALL
+            .iter()
+            .position(|x| *x == i)
+            .map_or(0, |p| p as i64 * 2),
+        Err(_) => 1,
+    }
+}
+
+/// Classifies with ward's knowledge base (built-in packs and the user's `ward.hcl` rules).
+pub struct KnowledgeClassifier {
+    /// The knowledge.
+    pub knowledge: ward_rules::Knowledge,
+}
+
+impl Classify for KnowledgeClassifier {
+    fn classify(&self, c: &ResourceChange) -> (String, i64, bool) {
+        let target = ward_rules::Target {
+            type_name: &c.type_name,
+            provider: &c.provider_name,
+            address: &c.address,
+            module: c.module_address.as_deref(),
+        };
+        let r = self.knowledge.resolve(&target);
+        if !r.is_classified() {
+            return ("unclassified".into(), rank_of("unclassified"), false);
+        }
+        let holds = r.holds_data().value;
+        let impact = if c.action.destroys() {
+            let base = r.cost(ward_rules::Cost::OnDelete).value;
+            if holds {
+                Impact::DataLoss
+            } else {
+                base
+            }
+        } else {
+            let default = r.cost(ward_rules::Cost::OnUpdate).value;
+            let mut worst: Option<Impact> = None;
+            for a in &c.changed {
+                let i = r.attribute(&a.path).map_or(default, |d| d.impact);
+                worst = Some(worst.map_or(i, |w| w.max(i)));
+            }
+            worst.unwrap_or(default)
+        };
+        let name = impact.to_string();
+        let rank = rank_of(&name);
+        (name, rank, holds)
+    }
+}
+
+/// Drift items from a refresh-only plan's `resource_drift`, sorted by address.
+pub fn drift_items(plan: &Plan, classify: &dyn Classify) -> Vec<DriftItem> {
+    let mut out: Vec<DriftItem> = plan
+        .drift
+        .iter()
+        .filter(|c| c.mode == Mode::Managed && c.action != Action::NoOp)
+        .map(|c| {
+            let (impact, _, holds_data) = classify.classify(c);
+            let attributes = if c.action.destroys() || c.action == Action::Delete {
+                vec![DELETED.to_string()]
+            } else if c.changed.is_empty() {
+                // Terraform says the object changed but no attribute differs in the JSON:
+                // still drift (fail closed), on the object as a whole.
+                vec!["*".to_string()]
+            } else {
+                c.changed.iter().map(|a| a.path.to_string()).collect()
+            };
+            DriftItem {
+                address: c.address.clone(),
+                type_name: c.type_name.clone(),
+                action: if c.action == Action::Delete {
+                    "delete".into()
+                } else {
+                    c.action.as_terraform().into()
+                },
+                attributes,
+                impact,
+                holds_data,
+                suppressed_by: None,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.address.cmp(&b.address));
+    out
+}
+
+/// Output names that would change, sorted.
+pub fn output_changes(plan: &Plan) -> Vec<String> {
+    let mut v: Vec<String> = plan
+        .output_changes
+        .iter()
+        .filter(|o| o.action != Action::NoOp)
+        .map(|o| format!("{} ({})", o.name, o.action))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Pending code changes in a normal plan: addresses with their action, sorted.
+pub fn pending_changes(plan: &Plan) -> Vec<String> {
+    let mut v: Vec<String> = plan
+        .changes
+        .iter()
+        .filter(|c| !matches!(c.action, Action::NoOp | Action::Read))
+        .map(|c| format!("{} ({})", c.address, c.action))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The outcome from what the plans showed: drift (unsuppressed) wins, then pending code
+/// changes, then output-only changes, else clean.
+pub fn decide(active_drift: usize, outputs: &[String], pending: &[String]) -> Outcome {
+    if active_drift > 0 {
+        Outcome::Drifted
+    } else if !pending.is_empty() {
+        Outcome::PendingChange
+    } else if !outputs.is_empty() {
+        Outcome::OutputOnly
+    } else {
+        Outcome::Clean
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use ward_model::{AttrChange, AttrPath, OutputChange, PathStep, Shown};
+
+    struct Flat;
+    impl Classify for Flat {
+        fn classify(&self, c: &ResourceChange) -> (String, i64, bool) {
+            if c.type_name == "fakecloud_volume" {
+                ("data-loss".into(), 10, true)
+            } else {
+                ("free".into(), 2, false)
+            }
+        }
+    }
+
+    fn rc(addr: &str, ty: &str, action: Action, changed: &[&str]) -> ResourceChange {
+        ResourceChange {
+            address: addr.into(),
+            previous_address: None,
+            module_address: None,
+            mode: Mode::Managed,
+            type_name: ty.into(),
+            name: "x".into(),
+            index: None,
+            provider_name: "registry.terraform.io/ward/fakecloud".into(),
+            deposed: None,
+            action,
+            action_reason: None,
+            replace_paths: vec![],
+            changed: changed
+                .iter()
+                .map(|p| AttrChange {
+                    path: AttrPath(p.split('.').map(|k| PathStep::Key(k.to_string())).collect()),
+                    before: Shown::Absent,
+                    after: Shown::Absent,
+                })
+                .collect(),
+            importing: None,
+        }
+    }
+
+    #[test]
+    fn outcomes_from_plan_json_not_exit_codes() {
+        let mut p = Plan::default();
+        assert_eq!(
+            decide(drift_items(&p, &Flat).len(), &output_changes(&p), &[]),
+            Outcome::Clean
+        );
+        p.output_changes.push(OutputChange {
+            name: "ip".into(),
+            action: Action::Create,
+            sensitive: false,
+        });
+        // The output-only change that makes `plan -refresh-only -detailed-exitcode` exit 2.
+        assert_eq!(decide(0, &output_changes(&p), &[]), Outcome::OutputOnly);
+        assert_eq!(
+            decide(0, &output_changes(&p), &["a (update)".into()]),
+            Outcome::PendingChange
+        );
+        p.drift.push(rc(
+            "fakecloud_volume.v",
+            "fakecloud_volume",
+            Action::Delete,
+            &[],
+        ));
+        p.drift.push(rc(
+            "fakecloud_instance.a",
+            "fakecloud_instance",
+            Action::Update,
+            &["tags.env", "size"],
+        ));
+        p.drift.push(rc(
+            "fakecloud_instance.b",
+            "fakecloud_instance",
+            Action::NoOp,
+            &[],
+        ));
+        let items = drift_items(&p, &Flat);
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].address, "fakecloud_instance.a");
+        assert_eq!(
+            items[0].attributes,
+            vec!["tags.env".to_string(), "size".to_string()]
+        );
+        assert_eq!(items[1].attributes, vec![DELETED.to_string()]);
+        assert!(items[1].holds_data);
+        assert_eq!(
+            decide(items.len(), &output_changes(&p), &[]),
+            Outcome::Drifted
+        );
+    }
+
+    #[test]
+    fn ranks_order_impacts() {
+        assert!(rank_of("data-loss") > rank_of("free"));
+        assert!(rank_of("free") > rank_of("unclassified"));
+        assert!(rank_of("unclassified") > rank_of("none"));
+    }
+}

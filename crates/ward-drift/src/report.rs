@@ -1,0 +1,347 @@
+//! Reports: terminal, JSON (versioned schema), Markdown, JUnit. All deterministic: sorted, no
+//! timestamps or durations unless `--timestamps`.
+
+use crate::outcome::Outcome;
+use crate::{Report, RootResult};
+use std::fmt::Write;
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Human-readable text.
+    Terminal,
+    /// JSON, `schema_version` 1.
+    Json,
+    /// Markdown (a CI summary or an issue comment).
+    Markdown,
+    /// JUnit XML: one test case per root.
+    Junit,
+}
+
+/// Renders a report. `timestamps` adds the start time and per-root durations.
+pub fn render(report: &Report, format: Format, timestamps: bool) -> String {
+    match format {
+        Format::Terminal => terminal(report, timestamps),
+        Format::Json => json(report, timestamps),
+        Format::Markdown => markdown(report, timestamps),
+        Format::Junit => junit(report, timestamps),
+    }
+}
+
+fn counts_line(r: &Report) -> String {
+    Outcome::ALL
+        .iter()
+        .filter_map(|o| {
+            let n = r.counts.get(o.as_str()).copied().unwrap_or(0);
+            (n > 0).then(|| format!("{n} {o}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn exit_meaning(code: i32) -> &'static str {
+    match code {
+        0 => "pass",
+        6 => "drift alert: new or escalated drift",
+        7 => "a root failed (missing-state, state-replaced, error, mismatch or zero roots)",
+        _ => "",
+    }
+}
+
+fn root_lines(r: &RootResult, timestamps: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut head = format!("{:<15} {}", r.outcome.as_str(), r.path);
+    if r.name != r.path {
+        head.push_str(&format!(" ({})", r.name));
+    }
+    if let Some(b) = &r.binary {
+        head.push_str(&format!("  [{b}]"));
+    }
+    if timestamps {
+        head.push_str(&format!("  {:.1}s", r.millis as f64 / 1000.0));
+    }
+    out.push(head);
+    for d in &r.detail {
+        out.push(format!("    {d}"));
+    }
+    for i in &r.drift {
+        let mut l = format!(
+            "    {} {} [{}]{}: {}",
+            i.action,
+            i.address,
+            i.impact,
+            if i.holds_data { ", holds data" } else { "" },
+            i.attributes.join(", ")
+        );
+        if let Some(s) = &i.suppressed_by {
+            l.push_str(&format!("  (suppressed by {s})"));
+        }
+        out.push(l);
+    }
+    if !r.outputs.is_empty() {
+        out.push(format!("    outputs: {}", r.outputs.join(", ")));
+    }
+    for p in &r.pending {
+        out.push(format!("    pending: {p}"));
+    }
+    for t in &r.transitions {
+        out.push(format!(
+            "    {}: {} {} [{}]",
+            t.kind.as_str(),
+            t.address,
+            t.attribute,
+            t.impact
+        ));
+    }
+    out
+}
+
+fn terminal(r: &Report, timestamps: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "ward drift{}",
+        r.shard
+            .as_ref()
+            .map(|k| format!(" (shard {k})"))
+            .unwrap_or_default()
+    );
+    if timestamps {
+        if let Some(t) = &r.started_at {
+            let _ = writeln!(s, "started {t}");
+        }
+    }
+    for p in &r.problems {
+        let _ = writeln!(s, "problem: {p}");
+    }
+    for root in &r.roots {
+        for l in root_lines(root, timestamps) {
+            let _ = writeln!(s, "{l}");
+        }
+    }
+    for e in &r.expired_ignores {
+        let _ = writeln!(s, "ignore rule {e}");
+    }
+    let _ = writeln!(
+        s,
+        "{}; {} declared but not found",
+        r.invariant(),
+        r.declared_missing
+    );
+    let _ = writeln!(
+        s,
+        "outcomes: {}",
+        if r.roots.is_empty() {
+            "none".into()
+        } else {
+            counts_line(r)
+        }
+    );
+    let _ = writeln!(s, "suppressed by ignore rules: {}", r.suppressed);
+    let _ = writeln!(
+        s,
+        "transitions: {}",
+        if r.transitions.is_empty() {
+            "none".to_string()
+        } else {
+            crate::notify::payload(r).summary
+        }
+    );
+    let _ = writeln!(s, "exit {}: {}", r.exit_code, exit_meaning(r.exit_code));
+    s
+}
+
+fn json(r: &Report, timestamps: bool) -> String {
+    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("invariant".into(), r.invariant().into());
+        if !timestamps {
+            o.remove("started_at");
+        } else if let Some(roots) = o.get_mut("roots").and_then(|x| x.as_array_mut()) {
+            for (j, root) in roots.iter_mut().enumerate() {
+                if let (Some(obj), Some(res)) = (root.as_object_mut(), r.roots.get(j)) {
+                    obj.insert("millis".into(), (res.millis as u64).into());
+                }
+            }
+        }
+    }
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn markdown(r: &Report, timestamps: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "## ward drift{}\n",
+        r.shard
+            .as_ref()
+            .map(|k| format!(" (shard {k})"))
+            .unwrap_or_default()
+    );
+    if timestamps {
+        if let Some(t) = &r.started_at {
+            let _ = writeln!(s, "Started {t}.\n");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "**{}** · exit {} ({})\n",
+        r.invariant(),
+        r.exit_code,
+        exit_meaning(r.exit_code)
+    );
+    for p in &r.problems {
+        let _ = writeln!(s, "- ⚠ {}", md_escape(p));
+    }
+    if !r.problems.is_empty() {
+        s.push('\n');
+    }
+    let _ = writeln!(s, "| root | path | outcome | detail |\n|---|---|---|---|");
+    for root in &r.roots {
+        let mut detail: Vec<String> = root.detail.clone();
+        for i in &root.drift {
+            detail.push(format!(
+                "{} `{}` [{}]: {}{}",
+                i.action,
+                i.address,
+                i.impact,
+                i.attributes.join(", "),
+                if i.suppressed_by.is_some() {
+                    " (suppressed)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if !root.outputs.is_empty() {
+            detail.push(format!("outputs: {}", root.outputs.join(", ")));
+        }
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | **{}** | {} |",
+            md_escape(&root.name),
+            md_escape(&root.path),
+            root.outcome,
+            md_escape(&detail.join("<br>"))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nOutcomes: {}. Suppressed by ignore rules: {}.",
+        counts_line(r),
+        r.suppressed
+    );
+    if !r.transitions.is_empty() {
+        let _ = writeln!(s, "\n### Transitions\n");
+        for t in &r.transitions {
+            let _ = writeln!(
+                s,
+                "- **{}** {} `{}` {} [{}]",
+                t.kind.as_str(),
+                md_escape(&t.root),
+                t.address,
+                t.attribute,
+                t.impact
+            );
+        }
+    }
+    for e in &r.expired_ignores {
+        let _ = writeln!(s, "\nIgnore rule {}", md_escape(e));
+    }
+    s
+}
+
+fn xml(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+fn junit(r: &Report, timestamps: bool) -> String {
+    let failing = |o: Outcome| o.fails() || o == Outcome::Drifted;
+    let failures =
+        r.roots.iter().filter(|x| failing(x.outcome)).count() + usize::from(!r.problems.is_empty());
+    let skipped = r
+        .roots
+        .iter()
+        .filter(|x| matches!(x.outcome, Outcome::Excluded | Outcome::Locked))
+        .count();
+    let tests = r.roots.len() + usize::from(!r.problems.is_empty());
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        s,
+        "<testsuite name=\"ward drift\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">"
+    );
+    let _ = writeln!(
+        s,
+        "  <properties><property name=\"invariant\" value=\"{}\"/></properties>",
+        xml(&r.invariant())
+    );
+    if !r.problems.is_empty() {
+        let _ = writeln!(
+            s,
+            "  <testcase classname=\"ward.drift\" name=\"root set\"><failure message=\"{}\"/></testcase>",
+            xml(&r.problems.join("; "))
+        );
+    }
+    for root in &r.roots {
+        let time = if timestamps {
+            format!(" time=\"{:.3}\"", root.millis as f64 / 1000.0)
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            s,
+            "  <testcase classname=\"ward.drift\" name=\"{}\"{time}>",
+            xml(&root.path)
+        );
+        let mut text: Vec<String> = root.detail.clone();
+        for i in &root.drift {
+            text.push(format!(
+                "{} {} [{}]: {}",
+                i.action,
+                i.address,
+                i.impact,
+                i.attributes.join(", ")
+            ));
+        }
+        let text = text.join("\n");
+        if failing(root.outcome) {
+            let _ = write!(
+                s,
+                "<failure message=\"{}\" type=\"{}\">{}</failure>",
+                root.outcome,
+                root.outcome,
+                xml(&text)
+            );
+        } else if matches!(root.outcome, Outcome::Excluded | Outcome::Locked) {
+            let _ = write!(s, "<skipped message=\"{}: {}\"/>", root.outcome, xml(&text));
+        } else if !text.is_empty() || !root.outputs.is_empty() {
+            let _ = write!(
+                s,
+                "<system-out>{}: {}</system-out>",
+                root.outcome,
+                xml(&root.outputs.join(", "))
+            );
+        }
+        s.push_str("</testcase>\n");
+    }
+    s.push_str("</testsuite>\n");
+    s
+}

@@ -210,7 +210,7 @@ fn plan_json(specs: &[ResSpec]) -> (String, Vec<String>) {
             "mode": "managed",
             "type": t,
             "name": format!("r{i}"),
-            "provider_name": "registry.terraform.io/example/fakecloud",
+            "provider_name": "registry.terraform.io/ward/fakecloud",
             "change": {
                 "actions": actions,
                 "before": before,

@@ -6,7 +6,7 @@
 pack {
   name     = "fakecloud"
   version  = "2026.11.0"
-  provider = "example/fakecloud"
+  provider = "ward/fakecloud"
   schema   = "unavailable: written from crates/fakecloud/src/kinds.rs, the provider's own schema code"
   summary  = "The test provider: instances, volumes, attachments, buckets and networks in a directory."
 }

@@ -118,7 +118,7 @@ fn fakecloud_pack_matches_the_provider() {
         type_name: "fakecloud_instance",
         address: "fakecloud_instance.web",
         module: None,
-        provider: "registry.terraform.io/example/fakecloud",
+        provider: "registry.terraform.io/ward/fakecloud",
     };
     let r = k.resolve(&t);
     assert_eq!(

@@ -9,7 +9,7 @@ use ward_model::{
 };
 use ward_rules::Knowledge;
 
-pub const FAKECLOUD: &str = "registry.terraform.io/example/fakecloud";
+pub const FAKECLOUD: &str = "registry.terraform.io/ward/fakecloud";
 pub const FAKECLOUD_PACK: &str = include_str!("../../../ward-rules/packs/fakecloud.hcl");
 
 /// Knowledge with only the fakecloud pack: stable across changes to the other packs.

@@ -42,7 +42,10 @@ fn aws_instance_type_change_interrupts() {
     assert_eq!(v.impact, Impact::Interrupt, "{:#?}", v.explanation);
     let (_, rule) = decided(v);
     let rule = rule.expect("a rule decided it");
-    assert!(rule.starts_with("aws@") && rule.ends_with(":aws_instance[instance_type]"), "{rule}");
+    assert!(
+        rule.starts_with("aws@") && rule.ends_with(":aws_instance[instance_type]"),
+        "{rule}"
+    );
 }
 
 #[test]
@@ -75,7 +78,10 @@ fn google_machine_type_change_interrupts() {
     let v = verdict(&a, "google_compute_instance.api");
     assert_eq!(v.impact, Impact::Interrupt, "{:#?}", v.explanation);
     let rule = decided(v).1.expect("a rule decided it");
-    assert!(rule.ends_with(":google_compute_instance[machine_type]"), "{rule}");
+    assert!(
+        rule.ends_with(":google_compute_instance[machine_type]"),
+        "{rule}"
+    );
 }
 
 #[test]
@@ -86,7 +92,8 @@ fn libvirt_memory_change_replaces_the_domain_with_a_new_mac() {
     assert!(!v.holds_data, "the domain's disks are separate volumes");
     let ids: Vec<String> = v.identity_changes.iter().map(|p| p.to_string()).collect();
     assert!(
-        ids.iter().any(|p| p.contains("network_interface") && p.contains("mac")),
+        ids.iter()
+            .any(|p| p.contains("network_interface") && p.contains("mac")),
         "the MAC address is reported as a lost identity: {ids:?}"
     );
 }
@@ -130,5 +137,8 @@ fn reports_name_the_pack_version() {
         .expect("the aws pack is listed");
     assert!(!aws.version.is_empty());
     let json = serde_json::to_string(&a).unwrap();
-    assert!(json.contains(&format!("\"version\":\"{}\"", aws.version)), "{json}");
+    assert!(
+        json.contains(&format!("\"version\":\"{}\"", aws.version)),
+        "{json}"
+    );
 }

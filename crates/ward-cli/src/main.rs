@@ -3,6 +3,7 @@
 //! and `run(...) -> Result<Exit, CliError>`, then add one variant to [`Command`] and one arm to
 //! `main`.
 
+mod drift;
 mod error;
 mod knowledge;
 mod output;
@@ -51,6 +52,8 @@ enum Command {
     /// Show ward's knowledge: packs, versions, classified types and their rules.
     #[command(subcommand)]
     Rules(rules::Command),
+    /// Check every root for drift; a missing or replaced state fails; history kept.
+    Drift(drift::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
         Command::Rules(cmd) => rules::run(cmd),
+        Command::Drift(args) => drift::run(args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -29,10 +29,34 @@ use std::time::{Duration, Instant};
 use ward_store::{StateMark, Store, Transition};
 
 /// The exit code when a root (or the root set) fails: missing-state, state-replaced, error,
-/// mismatch, zero roots.
-pub const EXIT_ROOT_FAILED: i32 = 7;
+/// mismatch, zero roots. Wins over [`EXIT_DRIFT_ALERT`].
+pub const EXIT_ROOT_FAILED: i32 = 8;
 /// The exit code when drift transitions call for an alert (new or escalated findings).
-pub const EXIT_DRIFT_ALERT: i32 = 6;
+pub const EXIT_DRIFT_ALERT: i32 = 7;
+
+pub use ward_store;
+
+/// Now, in UTC: an RFC 3339 timestamp (seconds) and today's date.
+pub fn now_utc() -> (String, jiff::civil::Date) {
+    let now = jiff::Timestamp::now();
+    let ts = now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    (ts, now.to_zoned(jiff::tz::TimeZone::UTC).date())
+}
+
+/// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
+/// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
+/// not lose the history (FIELD-NOTES 12).
+pub fn default_db() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/state"))
+        })?;
+    Some(base.join("ward").join("drift.sqlite"))
+}
 /// The JSON report's schema version.
 pub const SCHEMA_VERSION: u32 = 1;
 

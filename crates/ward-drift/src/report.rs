@@ -42,8 +42,8 @@ fn counts_line(r: &Report) -> String {
 fn exit_meaning(code: i32) -> &'static str {
     match code {
         0 => "pass",
-        6 => "drift alert: new or escalated drift",
-        7 => "a root failed (missing-state, state-replaced, error, mismatch or zero roots)",
+        7 => "drift alert: new or escalated drift",
+        8 => "a root failed (missing-state, state-replaced, error, mismatch or zero roots)",
         _ => "",
     }
 }
@@ -344,4 +344,103 @@ fn junit(r: &Report, timestamps: bool) -> String {
     }
     s.push_str("</testsuite>\n");
     s
+}
+
+/// Renders `ward drift history [ROOT]` as text. History output always carries times (UTC).
+pub fn history_text(
+    store: &ward_store::Store,
+    root: Option<&str>,
+    limit: usize,
+) -> Result<String, ward_store::StoreError> {
+    let mut s = String::new();
+    match root {
+        None => {
+            let _ = writeln!(s, "runs (newest first, at most {limit}):");
+            for r in store.runs(limit)? {
+                let counts = r
+                    .outcomes
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let _ = writeln!(
+                    s,
+                    "  #{} {} exit {}{}: {}",
+                    r.id,
+                    r.started_at,
+                    r.exit_code.map_or("-".to_string(), |c| c.to_string()),
+                    r.shard.map(|k| format!(" shard {k}")).unwrap_or_default(),
+                    if counts.is_empty() {
+                        "no roots".to_string()
+                    } else {
+                        counts
+                    }
+                );
+            }
+        }
+        Some(name) => {
+            let _ = writeln!(s, "root {name} (newest first, at most {limit} runs):");
+            for r in store.root_runs(name, limit)? {
+                let state = r
+                    .outcome
+                    .state
+                    .as_ref()
+                    .map(|m| format!(" lineage {} serial {}", m.lineage, m.serial))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "  #{} {} {}{}{}",
+                    r.run,
+                    r.started_at,
+                    r.outcome.outcome,
+                    state,
+                    if r.outcome.detail.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", r.outcome.detail)
+                    }
+                );
+            }
+        }
+    }
+    let findings = store.findings(root)?;
+    let _ = writeln!(s, "findings ({}):", findings.len());
+    for f in &findings {
+        let _ = writeln!(
+            s,
+            "  {} {} {} [{}] first #{} {}, last #{} {}, {}",
+            f.root,
+            f.address,
+            f.attribute,
+            f.impact,
+            f.first_seen.0,
+            f.first_seen.1,
+            f.last_seen.0,
+            f.last_seen.1,
+            match &f.resolved {
+                Some((id, at)) => format!("resolved #{id} {at}"),
+                None => "open".to_string(),
+            }
+        );
+    }
+    Ok(s)
+}
+
+/// `ward drift history [ROOT]` as JSON.
+pub fn history_json(
+    store: &ward_store::Store,
+    root: Option<&str>,
+    limit: usize,
+) -> Result<String, ward_store::StoreError> {
+    let v = match root {
+        None => {
+            serde_json::json!({"schema_version": 1, "runs": store.runs(limit)?, "findings": store.findings(None)?})
+        }
+        Some(r) => {
+            serde_json::json!({"schema_version": 1, "root": r, "runs": store.root_runs(r, limit)?, "findings": store.findings(Some(r))?})
+        }
+    };
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    Ok(s)
 }

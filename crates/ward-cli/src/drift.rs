@@ -1,0 +1,212 @@
+//! `ward drift`: check every root for drift, every time; `ward drift history [ROOT]`.
+//! The work is in `ward-drift`; see docs/drift.md.
+
+use crate::error::CliError;
+use clap::ValueEnum;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use ward_report::Exit;
+
+/// `--format` of `ward drift`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftFormat {
+    /// For a terminal.
+    Text,
+    /// JSON (schema_version 1).
+    Json,
+    /// Markdown.
+    Markdown,
+    /// JUnit XML, one test case per root.
+    Junit,
+}
+
+/// Arguments of `ward drift`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Check every root for drift; a missing or replaced state fails; history kept",
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  \
+ward drift                          # every root under ., 4 at a time\n  \
+ward drift -j 8 --shard 2/4 --format junit -o drift.xml\n  \
+ward drift --notify https://hooks.example/ward\n  \
+ward drift history live/network\n\n\
+Exit codes: 0 pass; 2 usage or configuration error; 7 drift alert (new or escalated drift); \
+8 a root failed (missing-state, state-replaced, error, mismatch, zero roots). See docs/drift.md."
+)]
+pub struct Args {
+    /// `ward drift history [ROOT]`.
+    #[command(subcommand)]
+    sub: Option<Sub>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Subcommands of `ward drift`.
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// Show the history: runs, a root's outcomes, findings first/last seen and resolved.
+    History(HistoryArgs),
+}
+
+/// Arguments of `ward drift history`.
+#[derive(Debug, clap::Args)]
+struct HistoryArgs {
+    /// A root's name: its outcomes run by run; without it, every run.
+    #[arg(value_name = "ROOT")]
+    root: Option<String>,
+    /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// How many runs to show.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
+    format: DriftFormat,
+}
+
+/// Arguments of a drift run.
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The repository to walk for roots.
+    #[arg(value_name = "REPO", default_value = ".")]
+    repo: PathBuf,
+    /// ward.hcl to read (default: REPO/ward.hcl when present).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// A terraform binary to consider (besides `terraform` on PATH).
+    #[arg(long, value_name = "PATH")]
+    terraform: Option<PathBuf>,
+    /// A tofu binary to consider (besides `tofu` on PATH).
+    #[arg(long, value_name = "PATH")]
+    tofu: Option<PathBuf>,
+    /// Roots checked at once.
+    #[arg(short = 'j', long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
+    /// Seconds one root may take (init, state pull, plans); then its process group is killed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..))]
+    timeout: u64,
+    /// Check only shard K of N (1-based, stable by root path), e.g. --shard 2/8.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Also run a normal plan to report code changes not yet applied (pending-change).
+    #[arg(long)]
+    pending: bool,
+    /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// POST the transitions (new, escalated, resolved) as JSON to this webhook.
+    #[arg(long, value_name = "URL")]
+    notify: Option<String>,
+    /// Trust this root's current state lineage/serial (after a deliberate state migration).
+    #[arg(long, value_name = "ROOT")]
+    accept_state: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
+    format: DriftFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Add the start time and per-root durations to the report.
+    #[arg(long)]
+    timestamps: bool,
+    /// No progress lines on standard error (default: shown when it is a terminal).
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn db_path(db: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    db.or_else(ward_drift::default_db).ok_or_else(|| {
+        CliError::new(
+            "no location for the drift history database: neither XDG_STATE_HOME nor HOME is set",
+        )
+        .hint("pass --db FILE")
+    })
+}
+
+/// Runs `ward drift`.
+pub fn run(args: Args) -> Result<Exit, CliError> {
+    if let Some(Sub::History(h)) = args.sub {
+        return history(h);
+    }
+    let a = args.run;
+    let shard = match &a.shard {
+        Some(s) => Some(ward_drift::parse_shard(s).map_err(CliError::new)?),
+        None => None,
+    };
+    let (now, today) = ward_drift::now_utc();
+    let opts = ward_drift::Options {
+        repo: a.repo,
+        config: a.config,
+        terraform: a.terraform,
+        tofu: a.tofu,
+        jobs: usize::from(a.jobs),
+        timeout: std::time::Duration::from_secs(a.timeout),
+        shard,
+        pending: a.pending,
+        db: db_path(a.db)?,
+        accept_state: a.accept_state,
+        progress: !a.no_progress && std::io::stderr().is_terminal(),
+        now: now.clone(),
+        today,
+    };
+    let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;
+    if a.timestamps {
+        report.started_at = Some(now);
+    }
+    let format = match a.format {
+        DriftFormat::Text => ward_drift::report::Format::Terminal,
+        DriftFormat::Json => ward_drift::report::Format::Json,
+        DriftFormat::Markdown => ward_drift::report::Format::Markdown,
+        DriftFormat::Junit => ward_drift::report::Format::Junit,
+    };
+    let text = ward_drift::report::render(&report, format, a.timestamps);
+    match &a.output {
+        Some(p) => std::fs::write(p, &text).map_err(|e| {
+            CliError::new(format!("cannot write the report to {}: {e}", p.display()))
+        })?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+        }
+    }
+    if let Some(url) = &a.notify {
+        if let Err(e) = ward_drift::notify::send(url, &report) {
+            // The report is out; a failed alert must not pass silently.
+            eprintln!("error: {e}");
+            return if report.exit_code != 0 {
+                finish(report.exit_code)
+            } else {
+                Ok(Exit::Usage)
+            };
+        }
+    }
+    finish(report.exit_code)
+}
+
+/// Maps drift's exit code to the process exit. 7 and 8 are drift's own codes (docs/drift.md),
+/// which `ward_report::Exit` does not carry yet: the process exits with them directly.
+fn finish(code: i32) -> Result<Exit, CliError> {
+    match code {
+        0 => Ok(Exit::Pass),
+        c => {
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().flush();
+            std::process::exit(c)
+        }
+    }
+}
+
+fn history(h: HistoryArgs) -> Result<Exit, CliError> {
+    let store = ward_drift::ward_store::Store::open(&db_path(h.db)?)
+        .map_err(|e| CliError::new(e.to_string()))?;
+    let text = match h.format {
+        DriftFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
+        _ => ward_drift::report::history_text(&store, h.root.as_deref(), h.limit),
+    }
+    .map_err(|e| CliError::new(e.to_string()))?;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    Ok(Exit::Pass)
+}

@@ -3,7 +3,10 @@
 
 use crate::error::{PlanError, PlanErrorKind, HOW_TO_MAKE_A_PLAN};
 use encoding_rs_io::{DecodeReaderBytes, DecodeReaderBytesBuilder};
-use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{self, BufReader, Chain, Cursor, Read};
+use std::rc::Rc;
 
 /// How many bytes are looked at before parsing starts.
 const HEAD: usize = 8 * 1024;
@@ -38,38 +41,90 @@ impl<R: Read> Read for Source<R> {
     }
 }
 
-/// A buffered reader that counts the bytes handed to the parser, so errors can name a byte
-/// offset. serde_json reads one byte at a time; this serves each from the buffer.
-pub(crate) struct Counted<R: Read> {
-    inner: BufReader<Source<R>>,
-    count: u64,
+/// Where lines start, for turning the parser's line/column into a byte offset. Only the
+/// recent past is kept: the parser is never more than one buffer behind the reads.
+#[derive(Debug)]
+pub(crate) struct LineIndex {
+    /// Bytes read from the source so far.
+    total: u64,
+    /// Newlines seen so far.
+    newlines: u64,
+    /// (line number, offset of its first byte) for recent lines, oldest first; the first
+    /// entry is the last line that started before the window.
+    starts: VecDeque<(u64, u64)>,
 }
 
-impl<R: Read> Counted<R> {
-    /// Bytes handed out so far.
-    pub(crate) fn count(&self) -> u64 {
-        self.count
+/// How far back line starts are remembered (several parser buffers).
+const WINDOW: u64 = 4 * BUFFER as u64;
+
+impl LineIndex {
+    fn new() -> Self {
+        LineIndex {
+            total: 0,
+            newlines: 0,
+            starts: VecDeque::from([(1, 0)]),
+        }
+    }
+
+    fn record(&mut self, chunk: &[u8]) {
+        for (i, b) in chunk.iter().enumerate() {
+            if *b == b'\n' {
+                self.newlines += 1;
+                self.starts
+                    .push_back((self.newlines + 1, self.total + i as u64 + 1));
+            }
+        }
+        self.total += chunk.len() as u64;
+        while self.starts.len() > 1
+            && self.starts[1].1.saturating_add(WINDOW) < self.total
+        {
+            self.starts.pop_front();
+        }
+    }
+
+    /// Bytes read from the source so far (the end of the input, once it is all read).
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The byte offset of 1-based `line`, `column` (serde_json counts columns in bytes).
+    pub(crate) fn offset(&self, line: usize, column: usize) -> u64 {
+        let line = line as u64;
+        match self.starts.iter().find(|(l, _)| *l == line) {
+            Some((_, start)) => start + (column as u64).saturating_sub(1),
+            None => self.total,
+        }
     }
 }
 
+/// The source, counting and indexing what is read from it. It sits below the parser's
+/// `BufReader`, so the per-byte path stays `BufReader`'s own fast path.
+pub(crate) struct Counted<R: Read> {
+    inner: Source<R>,
+    index: Rc<RefCell<LineIndex>>,
+}
+
 impl<R: Read> Read for Counted<R> {
-    #[inline]
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.inner.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.inner.consume(n);
-        self.count += n as u64;
+        let n = self.inner.read(buf)?;
+        self.index.borrow_mut().record(&buf[..n]);
         Ok(n)
     }
 }
 
+/// What [`prepare`] hands the parser.
+pub(crate) struct Prepared<R: Read> {
+    /// The JSON text, buffered.
+    pub reader: BufReader<Counted<R>>,
+    /// Line starts and bytes read, shared with `reader`.
+    pub index: Rc<RefCell<LineIndex>>,
+    /// How the input was encoded.
+    pub encoding: Encoding,
+}
+
 /// Reads the first bytes, refuses what is clearly not plan JSON, and returns a reader
 /// positioned at the start of the (decoded) JSON text, plus the encoding found.
-pub(crate) fn prepare<R: Read>(
-    mut reader: R,
-    name: &str,
-) -> Result<(Counted<R>, Encoding), PlanError> {
+pub(crate) fn prepare<R: Read>(mut reader: R, name: &str) -> Result<Prepared<R>, PlanError> {
     let mut head = Vec::with_capacity(HEAD);
     let mut eof = false;
     let mut chunk = [0u8; 1024];
@@ -168,13 +223,18 @@ pub(crate) fn prepare<R: Read>(
             ))
         }
     };
-    Ok((
-        Counted {
-            inner: BufReader::with_capacity(BUFFER, source),
-            count: 0,
-        },
+    let index = Rc::new(RefCell::new(LineIndex::new()));
+    Ok(Prepared {
+        reader: BufReader::with_capacity(
+            BUFFER,
+            Counted {
+                inner: source,
+                index: Rc::clone(&index),
+            },
+        ),
+        index,
         encoding,
-    ))
+    })
 }
 
 pub(crate) fn invalid_utf8(name: &str, offset: u64) -> PlanError {

@@ -42,6 +42,7 @@
 
 mod diff;
 mod error;
+pub mod fuzzing;
 mod input;
 mod parse;
 
@@ -83,20 +84,26 @@ pub fn read_path_or_stdin(arg: &str) -> Result<Plan, PlanError> {
 /// Reads a plan from any reader; `source_name` names it in errors. The reader need not be
 /// buffered.
 pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanError> {
-    let (mut counted, encoding) = input::prepare(reader, source_name)?;
+    let input::Prepared {
+        reader,
+        index,
+        encoding,
+    } = input::prepare(reader, source_name)?;
     let mut acc = Acc::default();
     let result = {
-        let mut de = serde_json::Deserializer::from_reader(&mut counted);
+        let mut de = serde_json::Deserializer::from_reader(reader);
         Top(&mut acc)
             .deserialize(&mut de)
             .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
     };
-    let offset = counted.count();
-    if let Some(problem) = acc.problem.take().filter(|_| acc.stop) {
-        return Err(semantic_error(source_name, problem));
+    if acc.stop {
+        if let Some(problem) = acc.problem.take() {
+            return Err(semantic_error(source_name, problem));
+        }
     }
     if let Err(e) = result {
-        return Err(json_error(source_name, &e, offset));
+        let index = index.borrow();
+        return Err(json_error(source_name, &e, &index));
     }
     finish(acc, source_name, encoding)
 }
@@ -118,6 +125,16 @@ fn finish(mut acc: Acc, name: &str, encoding: Encoding) -> Result<Plan, PlanErro
                 name,
                 crate::PlanErrorKind::NotAPlan,
                 "this is `providers schema -json` output, not a plan",
+                HOW_TO_MAKE_A_PLAN,
+            ));
+        }
+        if has("format_version") && acc.keys.len() <= 2 {
+            return Err(PlanError::new(
+                name,
+                crate::PlanErrorKind::NotAPlan,
+                "this JSON object holds only a format version: it is `show -json` output of an \
+                 empty state or an empty provider schema, not a plan (a plan always has \
+                 `planned_values`)",
                 HOW_TO_MAKE_A_PLAN,
             ));
         }
@@ -264,10 +281,13 @@ fn semantic_error(name: &str, problem: Semantic) -> PlanError {
     }
 }
 
-fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
+fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> PlanError {
     use crate::PlanErrorKind as K;
     use serde_json::error::Category;
     let at = format!("line {}, column {}", e.line(), e.column());
+    // Where the input ended (for truncation and read errors) and where the parser stood.
+    let count = index.total();
+    let offset = index.offset(e.line(), e.column());
     let msg = e.to_string();
     // serde_json appends " at line L column C"; keep only the description.
     let what = msg
@@ -278,7 +298,7 @@ fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
         Category::Io => {
             if let Some(io) = e.io_error_kind() {
                 if io == std::io::ErrorKind::InvalidData {
-                    return input::invalid_utf8(name, count);
+                    return input::invalid_utf8(name, offset);
                 }
             }
             PlanError::new(
@@ -298,7 +318,6 @@ fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
             format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
         ),
         Category::Syntax if what.starts_with("recursion limit exceeded") => {
-            let offset = count.saturating_sub(1);
             PlanError::new(
                 name,
                 K::TooDeep { offset },
@@ -310,10 +329,9 @@ fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
             )
         }
         Category::Syntax if what.starts_with("invalid unicode code point") => {
-            input::invalid_utf8(name, count.saturating_sub(1))
+            input::invalid_utf8(name, offset)
         }
         Category::Syntax => {
-            let offset = count.saturating_sub(1);
             PlanError::new(
                 name,
                 K::InvalidJson { offset },
@@ -322,7 +340,6 @@ fn json_error(name: &str, e: &serde_json::Error, count: u64) -> PlanError {
             )
         }
         Category::Data => {
-            let offset = count.saturating_sub(1);
             if what == STOP {
                 return PlanError::new(
                     name,

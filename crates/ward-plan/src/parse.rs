@@ -210,7 +210,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                 "configuration" => map.next_value_seed(Opt(ConfigDoc { acc }))?,
                 "prior_state" => map.next_value_seed(Opt(StateDoc { acc }))?,
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<Skip>()?;
                 }
             }
         }
@@ -282,7 +282,7 @@ impl<'de> Visitor<'de> for Changes<'_> {
         d.deserialize_seq(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(raw) = seq.next_element::<RawChange>()? {
+        while let Some(raw) = seq.next_element_seed(Entry { drift: self.drift })? {
             match reduce(raw, self.drift) {
                 Ok(rc) => {
                     note_provider(self.acc, &rc.provider_name);
@@ -311,25 +311,28 @@ fn note_provider(acc: &mut Acc, provider: &str) {
     }
 }
 
-#[derive(Deserialize)]
+/// One `resource_changes`/`resource_drift` entry, with only what the model needs.
+#[derive(Default)]
 struct RawChange {
-    address: String,
+    address: Option<String>,
     previous_address: Option<String>,
     module_address: Option<String>,
     mode: Option<String>,
-    #[serde(rename = "type")]
-    type_name: String,
-    name: String,
+    type_name: Option<String>,
+    name: Option<String>,
     index: Option<Value>,
     provider_name: Option<String>,
     deposed: Option<String>,
     action_reason: Option<String>,
-    change: RawInner,
+    change: Option<RawInner>,
 }
 
-#[derive(Deserialize)]
+/// The `change` object. `before`/`after` and the masks are kept only when the action needs a
+/// diff (`actions` comes first in everything Terraform and OpenTofu write; when it does not,
+/// the values are kept to be safe).
+#[derive(Default)]
 struct RawInner {
-    actions: Vec<String>,
+    actions: Option<Vec<String>>,
     before: Option<Value>,
     after: Option<Value>,
     after_unknown: Option<Value>,
@@ -337,6 +340,122 @@ struct RawInner {
     after_sensitive: Option<Value>,
     replace_paths: Option<Vec<Vec<Value>>>,
     importing: Option<RawImporting>,
+}
+
+/// Whether an entry with these actions gets a per-attribute diff.
+fn wants_diff(actions: &[String], drift: bool) -> bool {
+    drift
+        || matches!(
+            Action::from_actions(actions),
+            Some(Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
+        )
+}
+
+struct Entry {
+    drift: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Entry {
+    type Value = RawChange;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RawChange, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entry {
+    type Value = RawChange;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a resource change object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawChange, A::Error> {
+        let mut raw = RawChange::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "address" => raw.address = map.next_value()?,
+                "previous_address" => raw.previous_address = map.next_value()?,
+                "module_address" => raw.module_address = map.next_value()?,
+                "mode" => raw.mode = map.next_value()?,
+                "type" => raw.type_name = map.next_value()?,
+                "name" => raw.name = map.next_value()?,
+                "index" => raw.index = map.next_value()?,
+                "provider_name" => raw.provider_name = map.next_value()?,
+                "deposed" => raw.deposed = map.next_value()?,
+                "action_reason" => raw.action_reason = map.next_value()?,
+                "change" => raw.change = Some(map.next_value_seed(Body { drift: self.drift })?),
+                _ => {
+                    map.next_value::<Skip>()?;
+                }
+            }
+        }
+        if raw.address.is_none() {
+            return Err(de::Error::missing_field("address"));
+        }
+        if raw.type_name.is_none() {
+            return Err(de::Error::missing_field("type"));
+        }
+        match &raw.change {
+            None => return Err(de::Error::missing_field("change")),
+            Some(c) if c.actions.is_none() => return Err(de::Error::missing_field("change.actions")),
+            Some(_) => {}
+        }
+        Ok(raw)
+    }
+}
+
+struct Body {
+    drift: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Body {
+    type Value = RawInner;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RawInner, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Body {
+    type Value = RawInner;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a change object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
+        let mut inner = RawInner::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let keep = inner
+                .actions
+                .as_deref()
+                .is_none_or(|a| wants_diff(a, self.drift));
+            let slot = match key.as_str() {
+                "actions" => {
+                    inner.actions = Some(map.next_value()?);
+                    continue;
+                }
+                "replace_paths" => {
+                    inner.replace_paths = map.next_value()?;
+                    continue;
+                }
+                "importing" => {
+                    inner.importing = map.next_value()?;
+                    continue;
+                }
+                "before" => &mut inner.before,
+                "after" => &mut inner.after,
+                "after_unknown" => &mut inner.after_unknown,
+                "before_sensitive" => &mut inner.before_sensitive,
+                "after_sensitive" => &mut inner.after_sensitive,
+                _ => {
+                    map.next_value::<Skip>()?;
+                    continue;
+                }
+            };
+            if keep {
+                *slot = map.next_value()?;
+            } else {
+                map.next_value::<Skip>()?;
+            }
+        }
+        Ok(inner)
+    }
 }
 
 #[derive(Deserialize)]
@@ -394,9 +513,14 @@ fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
         action_reason,
         change,
     } = raw;
-    let action = Action::from_actions(&change.actions).ok_or_else(|| Semantic::UnknownAction {
+    // Entry checked these are present.
+    let address = address.unwrap_or_default();
+    let type_name = type_name.unwrap_or_default();
+    let change = change.unwrap_or_default();
+    let actions = change.actions.unwrap_or_default();
+    let action = Action::from_actions(&actions).ok_or_else(|| Semantic::UnknownAction {
         address: address.clone(),
-        actions: change.actions.clone(),
+        actions: actions.clone(),
     })?;
     let mode = match mode {
         Some(m) => parse_mode(&m).ok_or_else(|| Semantic::UnknownMode {
@@ -443,12 +567,7 @@ fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
 
     // Per-attribute changes only where an existing object changes in place or is replaced:
     // for a create or a delete the whole object is the change.
-    let wants_diff = drift
-        || matches!(
-            action,
-            Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst
-        );
-    let changed = if wants_diff {
+    let changed = if wants_diff(&actions, drift) {
         diff::changed(&Sides {
             before: change.before.as_ref(),
             after: change.after.as_ref(),
@@ -466,7 +585,7 @@ fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
         module_address,
         mode,
         type_name,
-        name,
+        name: name.unwrap_or_default(),
         index,
         provider_name: provider_name.unwrap_or_default(),
         deposed,
@@ -519,7 +638,7 @@ impl<'de> Visitor<'de> for ConfigDoc<'_> {
                 }
                 "root_module" => map.next_value_seed(Opt(ConfigModule { seen: &mut seen }))?,
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<Skip>()?;
                 }
             }
         }
@@ -569,7 +688,7 @@ impl<'de> Visitor<'de> for ConfigModule<'_> {
                     seen: &mut *self.seen,
                 }))?,
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<Skip>()?;
                 }
             }
         }
@@ -583,6 +702,10 @@ struct RawConfigResource {
     #[serde(rename = "type")]
     type_name: Option<String>,
     provider_config_key: Option<String>,
+    /// Skipped through [`Skip`] so that its nesting is checked.
+    #[serde(default)]
+    #[allow(dead_code)]
+    expressions: Option<Skip>,
 }
 
 struct ConfigResources<'a> {
@@ -663,7 +786,7 @@ impl<'de> Visitor<'de> for ModuleCall<'_> {
                     seen: &mut *self.seen,
                 }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<Skip>()?;
             }
         }
         Ok(())
@@ -709,7 +832,7 @@ impl<'de> Visitor<'de> for StateDoc<'_> {
             if key == "values" {
                 map.next_value_seed(Opt(StateValues { acc: self.acc }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<Skip>()?;
             }
         }
         Ok(())
@@ -739,7 +862,7 @@ impl<'de> Visitor<'de> for StateValues<'_> {
                     acc: &mut *self.acc,
                 }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<Skip>()?;
             }
         }
         Ok(())
@@ -774,7 +897,7 @@ impl<'de> Visitor<'de> for StateModule<'_> {
                     acc: &mut *self.acc,
                 }))?,
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<Skip>()?;
                 }
             }
         }
@@ -819,6 +942,10 @@ struct RawStateResource {
     #[serde(rename = "type")]
     type_name: Option<String>,
     provider_name: Option<String>,
+    /// Skipped through [`Skip`] so that its nesting is checked.
+    #[serde(default)]
+    #[allow(dead_code)]
+    values: Option<Skip>,
 }
 
 impl<'de> DeserializeSeed<'de> for StateResources<'_> {
@@ -851,5 +978,58 @@ impl<'de> Visitor<'de> for StateResources<'_> {
             });
         }
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Skips one JSON value of any shape without keeping it. Unlike [`IgnoredAny`] (which
+/// serde_json skips iteratively, without a depth limit), nested arrays and objects go through
+/// the parser's recursion limit, so absurd nesting anywhere in the file is reported.
+pub(crate) struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Skip, D::Error> {
+        d.deserialize_any(SkipVisitor)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value::<Skip>()?;
+        }
+        Ok(Skip)
     }
 }

@@ -1,0 +1,215 @@
+//! Walks every file of the shared real-plan corpus (`WARD_CORPUS`): every plan is read, every
+//! other file gets its specific error, nothing panics; the per-file summary is pinned with insta.
+//!
+//! Expectations come from `MANIFEST.tsv`'s kind column, plus the explicit per-file list below
+//! for the files whose kind alone does not say the outcome (the `invalid/` files and one
+//! hand-written plan with a made-up format version).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use ward_plan::{read_file, PlanErrorKind};
+
+/// The kind's name without its offset, for comparing and for the snapshot.
+fn kind_name(k: &PlanErrorKind) -> &'static str {
+    match k {
+        PlanErrorKind::NotFound => "NotFound",
+        PlanErrorKind::IsDirectory => "IsDirectory",
+        PlanErrorKind::Unreadable => "Unreadable",
+        PlanErrorKind::Empty => "Empty",
+        PlanErrorKind::BinaryPlan => "BinaryPlan",
+        PlanErrorKind::StateFile => "StateFile",
+        PlanErrorKind::UiLog => "UiLog",
+        PlanErrorKind::NotAPlan => "NotAPlan",
+        PlanErrorKind::InvalidUtf8 { .. } => "InvalidUtf8",
+        PlanErrorKind::Truncated { .. } => "Truncated",
+        PlanErrorKind::InvalidJson { .. } => "InvalidJson",
+        PlanErrorKind::TooDeep { .. } => "TooDeep",
+        PlanErrorKind::UnsupportedFormatVersion => "UnsupportedFormatVersion",
+        PlanErrorKind::UnknownAction => "UnknownAction",
+        PlanErrorKind::UnknownMode => "UnknownMode",
+        PlanErrorKind::Malformed { .. } => "Malformed",
+        _ => "Other",
+    }
+}
+
+/// Files whose outcome is not the default for their kind. `None` = reads as a plan.
+fn explicit(file: &str) -> Option<Option<&'static str>> {
+    Some(match file {
+        // UTF-16LE with a byte order mark (Windows PowerShell redirects): decoded and read.
+        "invalid/checkov__tests__terraform__parser__resources__plan_encodings__tfplan_win_utf16.json"
+        | "invalid/checkov__tests__terraform__runner__resources__plan_with_lifecycle_check__tfplan.json"
+        | "invalid/checkov__tests__terraform__runner__resources__plan_with_utf_16_encoding__tfplan.json" => {
+            None
+        }
+        // Garbled v4 state: does not parse.
+        "invalid/driftctl__pkg__iac__terraform__state__testdata__v4__invalid.tfstate.json" => {
+            Some("InvalidJson")
+        }
+        // Parses; a state all the same (terraform_version "invalid").
+        "invalid/driftctl__pkg__iac__terraform__state__testdata__v4__invalid_version.tfstate.json" => {
+            Some("StateFile")
+        }
+        // Trailing extra data after the plan object.
+        "invalid/terraform-json__testdata__invalid__plan.json" => Some("InvalidJson"),
+        // Unbalanced braces.
+        "invalid/terraform-json__testdata__invalid__state.json" => Some("InvalidJson"),
+        // The word "invalid".
+        "invalid/terraform__internal__command__testdata__show-corrupt-statefile__terraform.tfstate.json" => {
+            Some("InvalidJson")
+        }
+        // Parses; a state with a bad provider address.
+        "invalid/terraform__internal__states__statefile__testdata__bad-state-files__invalid-provider-for-resource.tfstate.json" => {
+            Some("StateFile")
+        }
+        // Plain text.
+        "invalid/terrascan__pkg__iac-providers__tfplan__v1__testdata__invalid-json.json" => {
+            Some("InvalidJson")
+        }
+        // `{}`.
+        "invalid/terrascan__pkg__iac-providers__tfplan__v1__testdata__invalid-tfplan.json" => {
+            Some("NotAPlan")
+        }
+        // `resource_changes: "invalid"`.
+        "invalid/tf-plan-format__tests__data__plans__artificial__invalid.json" => Some("Malformed"),
+        // ARTIFICIAL hand-written plan with format_version "test_format_version": ward fails
+        // closed on a version it cannot read.
+        "plans/tf-plan-format__tests__data__plans__artificial__full.json" => {
+            Some("UnsupportedFormatVersion")
+        }
+        // `{"format_version": "1.0"}`: the state of an empty workspace; the same bytes as an
+        // empty provider schema, so it cannot be told from one.
+        "states/terraform__testing__equivalence-tests__outputs__fully_populated_complex_destroy__state.json" => {
+            Some("NotAPlan")
+        }
+        _ => return None,
+    })
+}
+
+fn default_for_kind(kind: &str) -> Option<&'static str> {
+    match kind {
+        "plan" => None,
+        "state" | "tfstate" => Some("StateFile"),
+        "log" => Some("UiLog"),
+        "schema" => Some("NotAPlan"),
+        other => panic!("MANIFEST.tsv has an unknown kind `{other}`"),
+    }
+}
+
+fn summary(path: &Path) -> (Option<&'static str>, String) {
+    match read_file(path) {
+        Ok(plan) => {
+            let mut actions: BTreeMap<String, usize> = BTreeMap::new();
+            for c in &plan.changes {
+                *actions.entry(c.action.to_string()).or_default() += 1;
+            }
+            let actions: Vec<String> = actions.iter().map(|(a, n)| format!("{a}={n}")).collect();
+            let changed: usize = plan.changes.iter().map(|c| c.changed.len()).sum();
+            let facts = plan
+                .changes
+                .iter()
+                .filter(|c| {
+                    c.importing.is_some() || c.previous_address.is_some() || c.deposed.is_some()
+                })
+                .count();
+            let s = format!(
+                "ok format={} product={:?} changes=[{}] attrs={} facts={} drift={} outputs={} \
+                 configured={} state={} errored={} complete={:?} notes={}",
+                plan.format_version,
+                plan.product,
+                actions.join(" "),
+                changed,
+                facts,
+                plan.drift.len(),
+                plan.output_changes.len(),
+                plan.configured_types.len(),
+                plan.state_types.len(),
+                plan.errored,
+                plan.complete,
+                plan.reader_notes.len()
+            );
+            (None, s)
+        }
+        Err(e) => {
+            let k = kind_name(&e.kind());
+            assert!(
+                !e.to_string().is_empty() && e.to_string().contains("help:"),
+                "{}: error without help: {e}",
+                path.display()
+            );
+            (Some(k), format!("error {k}"))
+        }
+    }
+}
+
+fn corpus_files(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["plans", "invalid", "states", "other"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            out.push(format!("{dir}/{}", e.file_name().to_string_lossy()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_corpus_file_gets_the_right_outcome() {
+    let Some(root) = std::env::var_os("WARD_CORPUS") else {
+        println!("skipped: WARD_CORPUS not set");
+        return;
+    };
+    let root = PathBuf::from(root);
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv"))
+        .unwrap_or_else(|e| panic!("WARD_CORPUS={}: no MANIFEST.tsv: {e}", root.display()));
+    let rows: Vec<(String, String)> = manifest
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut cols = l.split('\t');
+            let file = cols.next().unwrap_or_default().to_string();
+            let kind = cols.next().unwrap_or_default().to_string();
+            (file, kind)
+        })
+        .collect();
+    assert!(
+        rows.len() > 100,
+        "WARD_CORPUS={}: MANIFEST.tsv lists only {} files",
+        root.display(),
+        rows.len()
+    );
+    let listed: Vec<String> = {
+        let mut v: Vec<String> = rows.iter().map(|(f, _)| f.clone()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        corpus_files(&root),
+        listed,
+        "the corpus directories and MANIFEST.tsv disagree"
+    );
+
+    let mut failures = Vec::new();
+    let mut snap = String::new();
+    let mut plans_read = 0;
+    for (file, kind) in &rows {
+        let expected = explicit(file).unwrap_or_else(|| default_for_kind(kind));
+        let (got, line) = summary(&root.join(file));
+        if got.is_none() {
+            plans_read += 1;
+        }
+        if got != expected {
+            failures.push(format!(
+                "{file} (kind {kind}): expected {expected:?}, got {line}"
+            ));
+        }
+        let _ = writeln!(snap, "{file}\t{line}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(plans_read > 150, "only {plans_read} plans read");
+    insta::assert_snapshot!("corpus_summary", snap);
+}

@@ -1,0 +1,477 @@
+//! Every bad input gets its specific error (never a panic), and the shapes the corpus lacks
+//! (forget, deposed, importing, unknown majors and actions...) are read right.
+
+use serde_json::json;
+use std::io::{self, Read, Write};
+use ward_model::{Action, InstanceKey, Mode, Product, Shown};
+use ward_plan::{read_file, read_path_or_stdin, read_reader, PlanError, PlanErrorKind};
+
+fn read(bytes: &[u8]) -> Result<ward_model::Plan, PlanError> {
+    read_reader(bytes, "test.json")
+}
+
+fn err(bytes: &[u8]) -> PlanError {
+    match read(bytes) {
+        Ok(p) => panic!("expected an error, got a plan: {p:?}"),
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.starts_with("cannot read plan `test.json`: "), "{text}");
+            assert!(text.contains("\n  help: "), "{text}");
+            e
+        }
+    }
+}
+
+fn plan_json(changes: serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "format_version": "1.2",
+        "terraform_version": "1.9.0",
+        "planned_values": {"root_module": {}},
+        "resource_changes": changes,
+        "applyable": true,
+        "complete": true,
+        "errored": false
+    }))
+    .expect("json")
+}
+
+fn change(address: &str, actions: &[&str]) -> serde_json::Value {
+    json!({
+        "address": address,
+        "mode": "managed",
+        "type": "fake_thing",
+        "name": "x",
+        "provider_name": "registry.terraform.io/example/fake",
+        "change": {"actions": actions, "before": null, "after": {}, "after_unknown": {}}
+    })
+}
+
+#[test]
+fn binary_plan() {
+    let e = err(b"PK\x03\x04\x14\x00\x00\x00rest of a zip");
+    assert_eq!(e.kind(), PlanErrorKind::BinaryPlan);
+    assert!(e.to_string().contains("show -json"));
+}
+
+#[test]
+fn empty_and_whitespace() {
+    assert_eq!(err(b"").kind(), PlanErrorKind::Empty);
+    assert_eq!(err(b" \n\t\r\n").kind(), PlanErrorKind::Empty);
+    assert_eq!(err(b"\xEF\xBB\xBF").kind(), PlanErrorKind::Empty);
+}
+
+#[test]
+fn truncated_json_names_the_offset() {
+    let full = plan_json(json!([change("fake_thing.a", &["create"])]));
+    let cut = &full[..full.len() / 2];
+    let e = err(cut);
+    assert_eq!(
+        e.kind(),
+        PlanErrorKind::Truncated {
+            offset: cut.len() as u64
+        }
+    );
+    assert!(e.to_string().contains(&format!("byte {}", cut.len())));
+}
+
+#[test]
+fn invalid_json_names_the_offset() {
+    let e = err(b"{\"format_version\": x}");
+    assert_eq!(e.kind(), PlanErrorKind::InvalidJson { offset: 19 });
+    let e = err(b"I am an invalid json");
+    assert_eq!(e.kind(), PlanErrorKind::InvalidJson { offset: 0 });
+    let mut trailing = plan_json(json!([]));
+    trailing.extend_from_slice(b"\n}");
+    assert!(matches!(
+        err(&trailing).kind(),
+        PlanErrorKind::InvalidJson { .. }
+    ));
+}
+
+#[test]
+fn absurd_nesting_is_too_deep_not_a_stack_overflow() {
+    for depth in [200usize, 100_000] {
+        let mut s = String::from("{\"format_version\":\"1.0\",\"planned_values\":");
+        s.push_str(&"[".repeat(depth));
+        s.push_str(&"]".repeat(depth));
+        s.push('}');
+        assert!(matches!(
+            err(s.as_bytes()).kind(),
+            PlanErrorKind::TooDeep { .. }
+        ));
+        // Inside a resource change too, where values are kept.
+        let mut s = String::from(
+            "{\"format_version\":\"1.0\",\"resource_changes\":[{\"address\":\"a.b\",\"type\":\"a\",\"name\":\"b\",\"change\":{\"actions\":[\"update\"],\"before\":",
+        );
+        s.push_str(&"{\"k\":".repeat(depth));
+        assert!(matches!(
+            err(s.as_bytes()).kind(),
+            PlanErrorKind::TooDeep { .. }
+        ));
+    }
+}
+
+#[test]
+fn invalid_utf8() {
+    // In the first bytes.
+    let e = err(b"{\"format_version\": \"1.\xff\"}");
+    assert_eq!(e.kind(), PlanErrorKind::InvalidUtf8 { offset: 22 });
+    // Past the first bytes, inside a value the reader keeps.
+    let mut big = plan_json(json!([{
+        "address": "fake_thing.a", "mode": "managed", "type": "fake_thing", "name": "a",
+        "provider_name": "p",
+        "change": {"actions": ["update"], "before": {"s": "PLACEHOLDER"}, "after": {"s": "b"}},
+    }]));
+    let pad = "x".repeat(20_000);
+    let text = String::from_utf8(big.clone()).expect("utf8");
+    big = text.replacen("PLACEHOLDER", &format!("{pad}\u{1}"), 1).into_bytes();
+    let pos = big.iter().position(|b| *b == 1).expect("marker");
+    big[pos] = 0xE9; // Latin-1 é
+    assert!(matches!(
+        err(&big).kind(),
+        PlanErrorKind::InvalidUtf8 { .. }
+    ));
+}
+
+#[test]
+fn utf16_with_bom_is_decoded_and_read() {
+    let text = String::from_utf8(plan_json(json!([change("fake_thing.a", &["create"])])))
+        .expect("utf8");
+    let mut le = vec![0xFF, 0xFE];
+    let mut be = vec![0xFE, 0xFF];
+    for u in text.encode_utf16() {
+        le.extend_from_slice(&u.to_le_bytes());
+        be.extend_from_slice(&u.to_be_bytes());
+    }
+    for bytes in [le, be] {
+        let plan = read(&bytes).expect("utf-16 plan");
+        assert_eq!(plan.changes.len(), 1);
+        assert_eq!(plan.reader_notes.len(), 1);
+    }
+    let mut bom8 = vec![0xEF, 0xBB, 0xBF];
+    bom8.extend_from_slice(text.as_bytes());
+    let plan = read(&bom8).expect("utf-8 bom plan");
+    assert!(plan.reader_notes.is_empty());
+}
+
+#[test]
+fn directory_missing_and_unreadable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let e = read_file(dir.path()).expect_err("a directory");
+    assert_eq!(e.kind(), PlanErrorKind::IsDirectory);
+    assert!(e.to_string().contains(&dir.path().display().to_string()));
+    let e = read_file(&dir.path().join("nope.json")).expect_err("missing");
+    assert_eq!(e.kind(), PlanErrorKind::NotFound);
+    let e = read_path_or_stdin(&dir.path().join("nope.json").display().to_string())
+        .expect_err("missing");
+    assert_eq!(e.kind(), PlanErrorKind::NotFound);
+
+    struct Broken;
+    impl Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("disk on fire"))
+        }
+    }
+    let e = read_reader(Broken, "broken").expect_err("unreadable");
+    assert_eq!(e.kind(), PlanErrorKind::Unreadable);
+    assert!(e.to_string().contains("disk on fire"));
+
+    // A reader that fails after the first bytes (mid-parse).
+    struct Later(usize);
+    impl Read for Later {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::other("cable pulled"));
+            }
+            let n = buf.len().min(self.0);
+            buf[..n].fill(b' ');
+            self.0 -= n;
+            Ok(n)
+        }
+    }
+    let e = read_reader(Later(100_000), "later").expect_err("unreadable");
+    assert_eq!(e.kind(), PlanErrorKind::Unreadable);
+}
+
+#[test]
+fn state_files_logs_and_other_json() {
+    let e = err(br#"{"version": 4, "terraform_version": "1.5.0", "serial": 3, "lineage": "x", "resources": []}"#);
+    assert_eq!(e.kind(), PlanErrorKind::StateFile);
+    let e = err(br#"{"format_version": "1.0", "terraform_version": "1.5.0", "values": {"root_module": {}}}"#);
+    assert_eq!(e.kind(), PlanErrorKind::StateFile);
+    assert!(e.to_string().contains("state"));
+    let log = b"{\"@level\":\"info\",\"@message\":\"Terraform 1.9.0\",\"type\":\"version\"}\n{\"@level\":\"info\"}\n";
+    let e = err(log);
+    assert_eq!(e.kind(), PlanErrorKind::UiLog);
+    assert!(e.to_string().contains("show -json"));
+    let e = err(br#"[{"@level":"info","@message":"x","type":"version"}]"#);
+    assert_eq!(e.kind(), PlanErrorKind::UiLog);
+    assert_eq!(err(b"{}").kind(), PlanErrorKind::NotAPlan);
+    assert_eq!(err(b"[1,2]").kind(), PlanErrorKind::NotAPlan);
+    assert_eq!(err(b"\"plan\"").kind(), PlanErrorKind::NotAPlan);
+    assert_eq!(err(b"null").kind(), PlanErrorKind::NotAPlan);
+    assert_eq!(
+        err(br#"{"format_version":"1.0","provider_schemas":{}}"#).kind(),
+        PlanErrorKind::NotAPlan
+    );
+    assert_eq!(err(&[0x1f, 0x8b, 8, 0]).kind(), PlanErrorKind::NotAPlan);
+}
+
+#[test]
+fn fails_closed_on_unknown_major_and_action_and_mode() {
+    for v in ["2.0", "10.1", "1", "one.two", ""] {
+        let doc = format!(r#"{{"format_version":"{v}","planned_values":{{}}}}"#);
+        let e = err(doc.as_bytes());
+        assert_eq!(e.kind(), PlanErrorKind::UnsupportedFormatVersion, "{v}");
+        assert!(e.to_string().contains(v), "{e}");
+    }
+    // Accepted: any minor of 0 and 1.
+    for v in ["0.1", "0.2", "1.0", "1.1", "1.2", "1.99"] {
+        let doc = format!(r#"{{"format_version":"{v}","planned_values":{{}}}}"#);
+        read(doc.as_bytes()).expect(v);
+    }
+    let e = err(&plan_json(json!([
+        change("fake_thing.a", &["create"]),
+        change("fake_thing.b", &["explode"])
+    ])));
+    assert_eq!(e.kind(), PlanErrorKind::UnknownAction);
+    assert!(e.to_string().contains("fake_thing.b"));
+    assert!(e.to_string().contains("explode"));
+    let e = err(&plan_json(json!([change("fake_thing.a", &[])])));
+    assert_eq!(e.kind(), PlanErrorKind::UnknownAction);
+    let e = err(&plan_json(json!([change("fake_thing.a", &["delete", "read"])])));
+    assert_eq!(e.kind(), PlanErrorKind::UnknownAction);
+    let mut c = change("fake_thing.a", &["create"]);
+    c["mode"] = json!("list");
+    assert_eq!(err(&plan_json(json!([c]))).kind(), PlanErrorKind::UnknownMode);
+    // Unknown output action too.
+    let doc = br#"{"format_version":"1.2","planned_values":{},"output_changes":{"o":{"actions":["teleport"],"before":null,"after":1}}}"#;
+    assert_eq!(err(doc).kind(), PlanErrorKind::UnknownAction);
+    // An unknown major stops before the rest is read.
+    let doc = br#"{"format_version":"2.0","resource_changes":[{"oops"#;
+    assert_eq!(err(doc).kind(), PlanErrorKind::UnsupportedFormatVersion);
+}
+
+#[test]
+fn malformed_shapes() {
+    let doc = br#"{"format_version":"1.2","resource_changes":"invalid"}"#;
+    assert!(matches!(err(doc).kind(), PlanErrorKind::Malformed { .. }));
+    let doc = br#"{"format_version":"1.2","resource_changes":[{"address":"a.b"}]}"#;
+    assert!(matches!(err(doc).kind(), PlanErrorKind::Malformed { .. }));
+    let mut c = change("fake_thing.a", &["create"]);
+    c["index"] = json!(1.5);
+    assert!(matches!(
+        err(&plan_json(json!([c]))).kind(),
+        PlanErrorKind::Malformed { .. }
+    ));
+}
+
+#[test]
+fn every_action_and_fact() {
+    let mut changes = vec![];
+    for (i, a) in [
+        vec!["no-op"],
+        vec!["create"],
+        vec!["read"],
+        vec!["update"],
+        vec!["delete", "create"],
+        vec!["create", "delete"],
+        vec!["delete"],
+        vec!["forget"],
+        vec!["create", "forget"],
+        vec!["open"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        changes.push(change(&format!("fake_thing.a{i}"), a));
+    }
+    let mut deposed = change("fake_thing.old", &["delete"]);
+    deposed["deposed"] = json!("00000001");
+    let mut imported = change("fake_thing.imp", &["no-op"]);
+    imported["change"]["importing"] = json!({"id": "i-123"});
+    let mut by_identity = change("fake_thing.idn", &["update"]);
+    by_identity["change"]["importing"] = json!({"identity": {"email": "a@example.com"}});
+    let mut moved = change("fake_thing.new", &["no-op"]);
+    moved["previous_address"] = json!("fake_thing.old_name");
+    let mut indexed = change("module.m[\"k\"].fake_thing.c[0]", &["update"]);
+    indexed["index"] = json!(0);
+    indexed["module_address"] = json!("module.m[\"k\"]");
+    indexed["action_reason"] = json!("replace_because_cannot_update");
+    indexed["change"]["replace_paths"] = json!([["size"], ["disk", 0, "type"]]);
+    let mut keyed = change("fake_thing.d[\"x\"]", &["create"]);
+    keyed["index"] = json!("x");
+    let mut data = change("data.fake_thing.e", &["read"]);
+    data["mode"] = json!("data");
+    changes.extend([deposed, imported, by_identity, moved, indexed, keyed, data]);
+    let plan = read(&plan_json(json!(changes))).expect("plan");
+    let actions: Vec<Action> = plan.changes.iter().map(|c| c.action).collect();
+    assert_eq!(
+        &actions[..10],
+        &[
+            Action::NoOp,
+            Action::Create,
+            Action::Read,
+            Action::Update,
+            Action::ReplaceDeleteFirst,
+            Action::ReplaceCreateFirst,
+            Action::Delete,
+            Action::Forget,
+            Action::CreateThenForget,
+            Action::Open
+        ]
+    );
+    let c = &plan.changes[10];
+    assert_eq!(c.deposed.as_deref(), Some("00000001"));
+    assert_eq!(
+        plan.changes[11].importing.as_ref().and_then(|i| i.id.as_deref()),
+        Some("i-123")
+    );
+    assert!(plan.changes[12].importing.is_some());
+    assert_eq!(
+        plan.changes[13].previous_address.as_deref(),
+        Some("fake_thing.old_name")
+    );
+    let c = &plan.changes[14];
+    assert_eq!(c.index, Some(InstanceKey::Int(0)));
+    assert_eq!(c.module_address.as_deref(), Some("module.m[\"k\"]"));
+    assert_eq!(
+        c.action_reason.as_deref(),
+        Some("replace_because_cannot_update")
+    );
+    let paths: Vec<String> = c.replace_paths.iter().map(|p| p.to_string()).collect();
+    assert_eq!(paths, vec!["disk[0].type", "size"]);
+    assert_eq!(plan.changes[15].index, Some(InstanceKey::Str("x".into())));
+    assert_eq!(plan.changes[16].mode, Mode::Data);
+    assert_eq!(plan.product, Product::Terraform);
+    assert_eq!(plan.complete, Some(true));
+}
+
+#[test]
+fn context_types_outputs_drift_and_product() {
+    let doc = json!({
+        "format_version": "1.2",
+        "planned_values": {"root_module": {"resources": [{"values": {"password": "SECRET"}}]}},
+        "variables": {"pw": {"value": "SECRET"}},
+        "resource_drift": [{
+            "address": "fake_thing.a", "mode": "managed", "type": "fake_thing", "name": "a",
+            "provider_name": "registry.opentofu.org/example/fake",
+            "change": {"actions": ["update"], "before": {"size": 1}, "after": {"size": 2},
+                        "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}}
+        }],
+        "resource_changes": [],
+        "output_changes": {
+            "b": {"actions": ["update"], "before": "SECRET", "after": "SECRET2",
+                  "before_sensitive": true, "after_sensitive": true},
+            "a": {"actions": ["create"], "before": null, "after": 1, "after_unknown": false}
+        },
+        "prior_state": {"format_version": "1.0", "values": {"root_module": {
+            "resources": [{"mode": "managed", "type": "fake_thing",
+                           "provider_name": "registry.opentofu.org/example/fake",
+                           "values": {"password": "SECRET"}}],
+            "child_modules": [{"resources": [{"mode": "data", "type": "fake_src",
+                                              "provider_name": "registry.opentofu.org/example/fake"}],
+                               "child_modules": []}]
+        }}},
+        "configuration": {
+            "provider_config": {"fake": {"name": "fake", "full_name": "registry.opentofu.org/example/fake"}},
+            "root_module": {
+                "resources": [{"mode": "managed", "type": "fake_thing", "provider_config_key": "fake",
+                               "expressions": {"password": {"constant_value": "SECRET"}}}],
+                "module_calls": {"m": {"module": {"resources": [
+                    {"mode": "managed", "type": "fake_other", "provider_config_key": "m:other.alias"}
+                ], "module_calls": {"n": {"module": {"resources": [
+                    {"mode": "ephemeral", "type": "fake_eph", "provider_config_key": "fake"}
+                ]}}}}}}
+            }
+        },
+        "errored": true
+    });
+    let plan = read(&serde_json::to_vec(&doc).expect("json")).expect("plan");
+    assert_eq!(plan.product, Product::OpenTofu);
+    assert!(plan.errored);
+    assert_eq!(plan.complete, None);
+    assert_eq!(plan.drift.len(), 1);
+    assert_eq!(plan.drift[0].changed.len(), 1);
+    assert_eq!(plan.drift[0].changed[0].after, Shown::Known(json!(2)));
+    let outs: Vec<(&str, Action, bool)> = plan
+        .output_changes
+        .iter()
+        .map(|o| (o.name.as_str(), o.action, o.sensitive))
+        .collect();
+    assert_eq!(
+        outs,
+        vec![("a", Action::Create, false), ("b", Action::Update, true)]
+    );
+    let configured: Vec<String> = plan
+        .configured_types
+        .iter()
+        .map(|t| format!("{:?} {} {:?}", t.mode, t.type_name, t.provider))
+        .collect();
+    assert_eq!(
+        configured,
+        vec![
+            "Managed fake_other Some(\"other\")",
+            "Managed fake_thing Some(\"registry.opentofu.org/example/fake\")",
+            "Ephemeral fake_eph Some(\"registry.opentofu.org/example/fake\")",
+        ]
+    );
+    let state: Vec<String> = plan
+        .state_types
+        .iter()
+        .map(|t| format!("{:?} {}", t.mode, t.type_name))
+        .collect();
+    assert_eq!(state, vec!["Managed fake_thing", "Data fake_src"]);
+    let model = serde_json::to_string(&plan).expect("json");
+    assert!(!model.contains("SECRET"), "{model}");
+}
+
+#[test]
+fn lookalike_without_mode_and_provider() {
+    let doc = br#"{"format_version":"0.1","resource_changes":[
+        {"address":"data.x_y.z","type":"x_y","name":"z","change":{"actions":["read"]}},
+        {"address":"module.a.x_y.w","type":"x_y","name":"w","change":{"actions":["create"]}}]}"#;
+    let plan = read(doc).expect("plan");
+    assert_eq!(plan.changes[0].mode, Mode::Data);
+    assert_eq!(plan.changes[1].mode, Mode::Managed);
+    assert_eq!(plan.changes[1].provider_name, "");
+}
+
+#[test]
+fn missing_format_version_is_read_when_clearly_a_plan() {
+    let plan = read(br#"{"planned_values":{"root_module":{}}}"#).expect("plan");
+    assert_eq!(plan.format_version.to_string(), "0.0");
+    assert_eq!(plan.reader_notes.len(), 1);
+    let plan = read(br#"{"plan_format_version":"1.1","resource_changes":[]}"#).expect("plan");
+    assert_eq!(plan.format_version.to_string(), "1.1");
+    assert!(plan.reader_notes[0].contains("redacted"));
+}
+
+/// `-` reads standard input: this test runs itself again as a child process with a plan on
+/// its standard input.
+#[test]
+fn dash_reads_stdin() {
+    if std::env::var_os("WARD_PLAN_STDIN_CHILD").is_some() {
+        let plan = read_path_or_stdin("-").expect("plan from stdin");
+        assert_eq!(plan.changes.len(), 1);
+        return;
+    }
+    let exe = std::env::current_exe().expect("exe");
+    let mut child = std::process::Command::new(exe)
+        .args(["dash_reads_stdin", "--exact", "--test-threads=1"])
+        .env("WARD_PLAN_STDIN_CHILD", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&plan_json(json!([change("fake_thing.a", &["create"])])))
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}

@@ -15,6 +15,7 @@
 //! a [`RuleRef`] naming that rule.
 
 mod error;
+pub mod fuzzing;
 mod parse;
 mod pattern;
 mod rule;
@@ -341,7 +342,8 @@ impl Knowledge {
             let file = file.as_ref();
             let parsed = parse_file(file, text, FileKind::Pack)?;
             let Some(pack) = parsed.pack else {
-                return Err(RulesError::new(file, "the pack has no `pack` header"));
+                return Err(RulesError::new(file, "the pack has no `pack` header")
+                    .help("start it with a `pack { ... }` header (see docs/rules.md)"));
             };
             if let Some(other) = k.packs.iter().find(|p| p.name == pack.name) {
                 return Err(RulesError::new(

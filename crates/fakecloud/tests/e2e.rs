@@ -39,7 +39,11 @@ fn plan_show_apply_noop_destroy() {
         check(plan.exit_code == 2, "first plan exits 2", &plan.output)?;
         let summary = plan.summary();
         check(summary.len() == 7, "seven creates", &summary)?;
-        check(summary.iter().all(|s| s.ends_with(" create")), "only creates", &summary)?;
+        check(
+            summary.iter().all(|s| s.ends_with(" create")),
+            "only creates",
+            &summary,
+        )?;
         // The sensitive attribute is marked in the plan (and its value is the canary).
         let db = plan.change("fakecloud_instance.db").expect("db planned");
         check(
@@ -54,16 +58,36 @@ fn plan_show_apply_noop_destroy() {
         )?;
 
         root.apply_plan(&plan)?;
-        check(root.cloud().all()?.len() == 7, "seven cloud objects", &root.cloud().all()?)?;
-        check(root.state_addresses()?.len() == 7, "seven resources in state", &root.state_addresses()?)?;
+        check(
+            root.cloud().all()?.len() == 7,
+            "seven cloud objects",
+            &root.cloud().all()?,
+        )?;
+        check(
+            root.state_addresses()?.len() == 7,
+            "seven resources in state",
+            &root.state_addresses()?,
+        )?;
 
         let again = root.plan()?;
         check(again.exit_code == 0, "no-op plan exits 0", &again.output)?;
-        check(again.summary().is_empty(), "no change after apply", &again.summary())?;
+        check(
+            again.summary().is_empty(),
+            "no change after apply",
+            &again.summary(),
+        )?;
 
         root.destroy()?;
-        check(root.state_addresses()?.is_empty(), "state empty after destroy", &root.state_json()?)?;
-        check(root.cloud().is_empty()?, "cloud empty after destroy", &root.cloud().all()?)?;
+        check(
+            root.state_addresses()?.is_empty(),
+            "state empty after destroy",
+            &root.state_json()?,
+        )?;
+        check(
+            root.cloud().is_empty()?,
+            "cloud empty after destroy",
+            &root.cloud().all()?,
+        )?;
         Ok(())
     });
 }
@@ -79,7 +103,10 @@ fn drift_in_the_cloud_shows_in_refresh_only() {
         // so ward's drift checks keep reading the JSON rather than the exit code.
         let quiet = root.refresh_only()?;
         check(
-            quiet.json.get("resource_drift").is_none_or(|d| d.as_array().is_some_and(Vec::is_empty)),
+            quiet
+                .json
+                .get("resource_drift")
+                .is_none_or(|d| d.as_array().is_some_and(Vec::is_empty)),
             "no resource_drift without drift",
             &quiet.json.get("resource_drift"),
         )?;
@@ -89,29 +116,51 @@ fn drift_in_the_cloud_shows_in_refresh_only() {
             _ => None,
         };
         if let Some(code) = expected_quiet_code {
-            check(quiet.exit_code == code, "refresh-only exit code without drift", &(tf.to_string(), quiet.exit_code))?;
+            check(
+                quiet.exit_code == code,
+                "refresh-only exit code without drift",
+                &(tf.to_string(), quiet.exit_code),
+            )?;
         }
 
         let cloud = root.cloud();
         let db = cloud.id_by_name("instance", "db")?;
         cloud.set("instance", &db, "size", json!("xlarge"))?;
         let drift = root.refresh_only()?;
-        check(drift.exit_code == 2, "refresh-only with drift exits 2", &drift.output)?;
+        check(
+            drift.exit_code == 2,
+            "refresh-only with drift exits 2",
+            &drift.output,
+        )?;
         check(
             drift.drift_actions("fakecloud_instance.db") == ["update"],
             "resource_drift shows the db update",
             &drift.json.get("resource_drift"),
         )?;
-        let after = drift.drift("fakecloud_instance.db").and_then(|d| d.pointer("/change/after/size"));
-        check(after == Some(&json!("xlarge")), "drift after.size is the cloud's", &after)?;
+        let after = drift
+            .drift("fakecloud_instance.db")
+            .and_then(|d| d.pointer("/change/after/size"));
+        check(
+            after == Some(&json!("xlarge")),
+            "drift after.size is the cloud's",
+            &after,
+        )?;
 
         // A normal plan puts it back, in place; apply restarts the instance.
         let back = root.plan()?;
-        check(back.actions("fakecloud_instance.db") == ["update"], "plan reverts in place", &back.summary())?;
+        check(
+            back.actions("fakecloud_instance.db") == ["update"],
+            "plan reverts in place",
+            &back.summary(),
+        )?;
         root.apply_plan(&back)?;
         let obj = cloud.object("instance", &db)?;
         check(obj["size"] == json!("medium"), "size restored", &obj)?;
-        check(obj["restarts"] == json!(1), "the resize restarted it once", &obj)?;
+        check(
+            obj["restarts"] == json!(1),
+            "the resize restarted it once",
+            &obj,
+        )?;
         Ok(())
     });
 }
@@ -138,7 +187,11 @@ fn object_deleted_behind_terraforms_back() {
         )?;
         root.apply_plan(&plan)?;
         let (new_id, _) = cloud.find_by_name("instance", "web-0")?.expect("recreated");
-        check(new_id != web0, "the new instance has a new id", &(web0, new_id))?;
+        check(
+            new_id != web0,
+            "the new instance has a new id",
+            &(web0, new_id),
+        )?;
         Ok(())
     });
 }
@@ -178,8 +231,14 @@ fn image_change_forces_replacement() {
         let old = cloud.id_by_name("instance", "web-1")?;
         root.replace_in_file("main.tf", "\"debian-12\"", "\"debian-13\"")?;
         let plan = root.plan()?;
-        let web1 = plan.change("fakecloud_instance.web[1]").expect("web[1] planned");
-        check(plan.actions("fakecloud_instance.web[1]") == ["delete", "create"], "delete then create", web1)?;
+        let web1 = plan
+            .change("fakecloud_instance.web[1]")
+            .expect("web[1] planned");
+        check(
+            plan.actions("fakecloud_instance.web[1]") == ["delete", "create"],
+            "delete then create",
+            web1,
+        )?;
         check(
             web1.pointer("/change/replace_paths") == Some(&json!([["image"]])),
             "replace_paths [[\"image\"]]",
@@ -193,9 +252,19 @@ fn image_change_forces_replacement() {
             )?;
         }
         root.apply_plan(&plan)?;
-        let (new, obj) = cloud.find_by_name("instance", "web-1")?.expect("web-1 exists");
-        check(new != old && obj["image"] == json!("img-debian-13"), "a new web-1 on the new image", &obj)?;
-        check(cloud.get("instance", &old)?.is_none(), "the old web-1 is gone", &old)?;
+        let (new, obj) = cloud
+            .find_by_name("instance", "web-1")?
+            .expect("web-1 exists");
+        check(
+            new != old && obj["image"] == json!("img-debian-13"),
+            "a new web-1 on the new image",
+            &obj,
+        )?;
+        check(
+            cloud.get("instance", &old)?.is_none(),
+            "the old web-1 is gone",
+            &old,
+        )?;
         Ok(())
     });
 }
@@ -207,23 +276,47 @@ fn provider_errors_are_clear() {
         let root = deployed(&rig, tf)?;
 
         // A bad import id: the provider's own message, and no Rust backtrace.
-        root.write_file("adopt.tf", "resource \"fakecloud_bucket\" \"ghost\" {\n  name = \"ghost\"\n}\n")?;
+        root.write_file(
+            "adopt.tf",
+            "resource \"fakecloud_bucket\" \"ghost\" {\n  name = \"ghost\"\n}\n",
+        )?;
         let out = root.run(&["import", "-no-color", "fakecloud_bucket.ghost", "bkt-nope"])?;
         check(out.code == 1, "bad import exits 1", &out)?;
         check(
-            out.stderr.contains("Cannot import fakecloud_bucket: no object with id \"bkt-nope\""),
+            out.stderr
+                .contains("Cannot import fakecloud_bucket: no object with id \"bkt-nope\""),
             "names the bad id",
             &out.stderr,
         )?;
-        check(out.stderr.contains("bkt-"), "lists the existing ids", &out.stderr)?;
-        check(!out.stderr.contains("backtrace") && !out.stderr.contains("  0: "), "no backtrace", &out.stderr)?;
+        check(
+            out.stderr.contains("bkt-"),
+            "lists the existing ids",
+            &out.stderr,
+        )?;
+        check(
+            !out.stderr.contains("backtrace") && !out.stderr.contains("  0: "),
+            "no backtrace",
+            &out.stderr,
+        )?;
         // A path-escaping id is refused too.
-        let out = root.run(&["import", "-no-color", "fakecloud_bucket.ghost", "../instance/x"])?;
-        check(out.code == 1 && out.stderr.contains("not a valid fakecloud id"), "bad id refused", &out.stderr)?;
+        let out = root.run(&[
+            "import",
+            "-no-color",
+            "fakecloud_bucket.ghost",
+            "../instance/x",
+        ])?;
+        check(
+            out.code == 1 && out.stderr.contains("not a valid fakecloud id"),
+            "bad id refused",
+            &out.stderr,
+        )?;
         root.remove_file("adopt.tf")?;
 
         // An unknown attribute: Terraform's schema check, from fakecloud's schema.
-        root.write_file("typo.tf", "resource \"fakecloud_bucket\" \"typo\" {\n  name = \"typo\"\n  colour = \"red\"\n}\n")?;
+        root.write_file(
+            "typo.tf",
+            "resource \"fakecloud_bucket\" \"typo\" {\n  name = \"typo\"\n  colour = \"red\"\n}\n",
+        )?;
         let out = root.run(&["plan", "-no-color", "-input=false"])?;
         check(out.code == 1, "unknown attribute exits 1", &out)?;
         check(
@@ -237,7 +330,9 @@ fn provider_errors_are_clear() {
         root.replace_in_file("main.tf", "\"medium\"", "\"huge\"")?;
         let out = root.run(&["plan", "-no-color", "-input=false"])?;
         check(
-            out.code == 1 && out.stderr.contains("Invalid instance size") && out.stderr.contains("xlarge"),
+            out.code == 1
+                && out.stderr.contains("Invalid instance size")
+                && out.stderr.contains("xlarge"),
             "invalid size explained",
             &out.stderr,
         )?;
@@ -249,11 +344,17 @@ fn provider_errors_are_clear() {
         cloud.set("bucket", &backups, "objects", json!(["db-2026-11-01.dump"]))?;
         let out = root.run(&["destroy", "-no-color", "-input=false", "-auto-approve"])?;
         check(
-            out.code == 1 && out.stderr.contains("holds 1 object(s)") && out.stderr.contains("force_destroy"),
+            out.code == 1
+                && out.stderr.contains("holds 1 object(s)")
+                && out.stderr.contains("force_destroy"),
             "non-empty bucket destroy refused",
             &out.stderr,
         )?;
-        check(cloud.get("bucket", &backups)?.is_some(), "bucket kept", &backups)?;
+        check(
+            cloud.get("bucket", &backups)?.is_some(),
+            "bucket kept",
+            &backups,
+        )?;
         Ok(())
     });
 }
@@ -270,17 +371,26 @@ fn example_scenarios_and_committed_plans() {
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .and_then(|v| v["terraform_version"].as_str().map(str::to_string))
         .expect("examples/plans/create.json exists and names its terraform_version");
-    if !rig.terraform_versions().iter().any(|t| t.version == committed_version) {
+    if !rig
+        .terraform_versions()
+        .iter()
+        .any(|t| t.version == committed_version)
+    {
         assert!(
             !ward_rig::in_ci(),
             "Terraform {committed_version}, which wrote examples/plans, is not installed: run scripts/install-tools"
         );
-        eprintln!("note: Terraform {committed_version} not installed: committed plans not compared");
+        eprintln!(
+            "note: Terraform {committed_version} not installed: committed plans not compared"
+        );
     }
     rig.for_each_terraform(|tf| {
         let rendered = ward_rig::examples::render_all(&rig, tf)?;
         for (name, text) in &rendered {
-            let plan: Value = serde_json::from_str(text).map_err(|e| RigError::Json { what: name.clone(), source: e })?;
+            let plan: Value = serde_json::from_str(text).map_err(|e| RigError::Json {
+                what: name.clone(),
+                source: e,
+            })?;
             expect_scenario(name, &plan)?;
         }
         if tf.version == committed_version {
@@ -294,7 +404,12 @@ fn example_scenarios_and_committed_plans() {
             let committed: Vec<String> = std::fs::read_dir(&committed_dir)
                 .map_err(|e| RigError::Usage(format!("{}: {e}", committed_dir.display())))?
                 .filter_map(Result::ok)
-                .filter_map(|e| e.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()?
+                        .strip_suffix(".json")
+                        .map(str::to_string)
+                })
                 .filter(|n| !rendered.iter().any(|(r, _)| r == n))
                 .collect();
             check(
@@ -314,7 +429,11 @@ fn actions(plan: &Value, list: &str, address: &str) -> Vec<String> {
         .flatten()
         .find(|rc| rc["address"] == json!(address))
         .and_then(|rc| rc["change"]["actions"].as_array())
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -323,16 +442,39 @@ fn expect_scenario(name: &str, plan: &Value) -> Result<(), RigError> {
     let drift = |a: &str| actions(plan, "resource_drift", a);
     let ok = match name {
         "create" => rc("fakecloud_instance.db") == ["create"],
-        "tags-only" => rc("fakecloud_instance.web[0]") == ["update"] && rc("fakecloud_instance.db") == ["no-op"],
+        "tags-only" => {
+            rc("fakecloud_instance.web[0]") == ["update"]
+                && rc("fakecloud_instance.db") == ["no-op"]
+        }
         "restart" => rc("fakecloud_instance.db") == ["update"],
-        "replace" => rc("fakecloud_instance.web[0]") == ["delete", "create"] && rc("fakecloud_instance.web[1]") == ["delete", "create"],
-        "data-loss" => rc("fakecloud_volume.db_data") == ["delete"] && rc("fakecloud_bucket.backups") == ["delete"],
+        "replace" => {
+            rc("fakecloud_instance.web[0]") == ["delete", "create"]
+                && rc("fakecloud_instance.web[1]") == ["delete", "create"]
+        }
+        "data-loss" => {
+            rc("fakecloud_volume.db_data") == ["delete"]
+                && rc("fakecloud_bucket.backups") == ["delete"]
+        }
         "create-before-destroy" => rc("fakecloud_instance.db") == ["create", "delete"],
-        "drift" => drift("fakecloud_instance.web[1]") == ["update"] && drift("fakecloud_bucket.backups") == ["delete"],
-        "vanished" => drift("fakecloud_instance.web[0]") == ["delete"] && rc("fakecloud_instance.web[0]") == ["create"],
+        "drift" => {
+            drift("fakecloud_instance.web[1]") == ["update"]
+                && drift("fakecloud_bucket.backups") == ["delete"]
+        }
+        "vanished" => {
+            drift("fakecloud_instance.web[0]") == ["delete"]
+                && rc("fakecloud_instance.web[0]") == ["create"]
+        }
         "import" => rc("fakecloud_bucket.archive") == ["update"],
         "destroy" => rc("fakecloud_network.main") == ["delete"],
-        other => return Err(RigError::Usage(format!("no expectation for scenario {other:?}: add one"))),
+        other => {
+            return Err(RigError::Usage(format!(
+                "no expectation for scenario {other:?}: add one"
+            )))
+        }
     };
-    check(ok, &format!("scenario {name} plans what it says"), &plan["resource_changes"])
+    check(
+        ok,
+        &format!("scenario {name} plans what it says"),
+        &plan["resource_changes"],
+    )
 }

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 /// `fakecloud_<kind>` is the resource type.
 pub const KINDS: &[&str] = &["attachment", "bucket", "instance", "network", "volume"];
 
+/// One cloud object: its attributes (and cloud-only fields) as a JSON object.
+pub type Object = Map<String, Value>;
+
 /// A fake cloud directory (`<dir>/<kind>/<id>.json`, see `crates/fakecloud/README.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cloud {
@@ -119,7 +122,7 @@ impl Cloud {
         &self,
         kind: &str,
         name: &str,
-    ) -> Result<Option<(String, Map<String, Value>)>, RigError> {
+    ) -> Result<Option<(String, Object)>, RigError> {
         let mut found = None;
         for id in self.ids(kind)? {
             if let Some(obj) = self.get(kind, &id)? {
@@ -155,12 +158,11 @@ impl Cloud {
         }
         let mut obj = obj.clone();
         obj.insert("id".into(), Value::from(id));
-        let text = serde_json::to_string_pretty(&Value::Object(obj)).map_err(|e| {
-            RigError::Json {
+        let text =
+            serde_json::to_string_pretty(&Value::Object(obj)).map_err(|e| RigError::Json {
                 what: format!("{kind} {id}"),
                 source: e,
-            }
-        })?;
+            })?;
         fs::write(&path, text + "\n")
             .map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))
     }
@@ -199,7 +201,8 @@ impl Cloud {
     pub fn delete(&self, kind: &str, id: &str) -> Result<(), RigError> {
         check_kind(kind)?;
         let path = self.path(kind, id);
-        fs::remove_file(&path).map_err(|e| RigError::io(format!("cannot delete {}", path.display()), e))
+        fs::remove_file(&path)
+            .map_err(|e| RigError::io(format!("cannot delete {}", path.display()), e))
     }
 }
 
@@ -214,10 +217,15 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let c = Cloud::new(d.path());
         assert!(c.is_empty().unwrap());
-        c.create("bucket", "bkt-1", json!({"name": "archive"})).unwrap();
+        c.create("bucket", "bkt-1", json!({"name": "archive"}))
+            .unwrap();
         assert_eq!(c.id_by_name("bucket", "archive").unwrap(), "bkt-1");
-        c.set("bucket", "bkt-1", "force_destroy", json!(true)).unwrap();
-        assert_eq!(c.object("bucket", "bkt-1").unwrap()["force_destroy"], json!(true));
+        c.set("bucket", "bkt-1", "force_destroy", json!(true))
+            .unwrap();
+        assert_eq!(
+            c.object("bucket", "bkt-1").unwrap()["force_destroy"],
+            json!(true)
+        );
         assert_eq!(c.all().unwrap(), vec![("bucket".into(), "bkt-1".into())]);
         c.delete("bucket", "bkt-1").unwrap();
         assert!(c.delete("bucket", "bkt-1").is_err());

@@ -19,21 +19,8 @@ pub enum RigError {
         looked: String,
     },
     /// A Terraform command exited with an unexpected code.
-    #[error("`terraform {args}` ({terraform}) exited {code} in {}:\n{stderr}{stdout}", dir.display())]
-    Terraform {
-        /// Which binary, e.g. `Terraform 1.0.3`.
-        terraform: String,
-        /// The arguments, space-separated.
-        args: String,
-        /// The root directory it ran in.
-        dir: PathBuf,
-        /// Its exit code (-1 when killed by a signal).
-        code: i32,
-        /// What it printed on stderr.
-        stderr: String,
-        /// What it printed on stdout (kept short).
-        stdout: String,
-    },
+    #[error("{0}")]
+    Terraform(Box<TerraformFailure>),
     /// A file operation failed.
     #[error("{what}: {source}")]
     Io {
@@ -75,8 +62,26 @@ impl RigError {
     /// For [`RigError::Terraform`]: what Terraform printed on stderr; empty otherwise.
     pub fn stderr(&self) -> &str {
         match self {
-            RigError::Terraform { stderr, .. } => stderr,
+            RigError::Terraform(failure) => &failure.stderr,
             _ => "",
         }
     }
+}
+
+/// What a failed Terraform command did (see [`RigError::Terraform`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`terraform {args}` ({terraform}) exited {code} in {}:\n{stderr}{stdout}", dir.display())]
+pub struct TerraformFailure {
+    /// Which binary, e.g. `Terraform 1.0.3`.
+    pub terraform: String,
+    /// The arguments, space-separated.
+    pub args: String,
+    /// The root directory it ran in.
+    pub dir: PathBuf,
+    /// Its exit code (-1 when killed by a signal).
+    pub code: i32,
+    /// What it printed on stderr.
+    pub stderr: String,
+    /// What it printed on stdout (its last 4000 bytes).
+    pub stdout: String,
 }

@@ -233,11 +233,13 @@ pub fn render(plan: &Plan) -> Result<String, RigError> {
 /// `<out>/<scenario>.json`. Returns the files written, sorted.
 pub fn write_plans(rig: &Rig, tf: &Terraform, out: &Path) -> Result<Vec<PathBuf>, RigError> {
     let rendered = render_all(rig, tf)?;
-    fs::create_dir_all(out).map_err(|e| RigError::io(format!("cannot create {}", out.display()), e))?;
+    fs::create_dir_all(out)
+        .map_err(|e| RigError::io(format!("cannot create {}", out.display()), e))?;
     let mut written = Vec::new();
     for (name, text) in rendered {
         let path = out.join(format!("{name}.json"));
-        fs::write(&path, text).map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))?;
+        fs::write(&path, text)
+            .map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))?;
         written.push(path);
     }
     Ok(written)

@@ -54,8 +54,8 @@ mod error;
 pub mod examples;
 mod root;
 
-pub use cloud::{Cloud, KINDS};
-pub use error::RigError;
+pub use cloud::{Cloud, Object, KINDS};
+pub use error::{RigError, TerraformFailure};
 pub use root::{Output, Plan, Root};
 
 use serde_json::Value;
@@ -132,7 +132,7 @@ impl Terraform {
     pub fn version_tuple(&self) -> (u64, u64, u64) {
         let mut parts = self
             .version
-            .split(|c: char| c == '.' || c == '-')
+            .split(['.', '-'])
             .map(|p| p.parse::<u64>().unwrap_or(0));
         (
             parts.next().unwrap_or(0),
@@ -225,9 +225,7 @@ impl RigBuilder {
         for (path, product) in candidates {
             terraforms.push(Terraform::probe(&path, product)?);
         }
-        terraforms.sort_by(|a, b| {
-            (a.product, a.version_tuple()).cmp(&(b.product, b.version_tuple()))
-        });
+        terraforms.sort_by_key(|t| (t.product, t.version_tuple()));
 
         let home = tempfile::Builder::new()
             .prefix("ward-rig-")
@@ -365,10 +363,7 @@ impl Rig {
             panic!("ward-rig: no Terraform binary to run: run {INSTALL_COMMAND}");
         }
         let failures: Vec<String> = std::thread::scope(|s| {
-            let handles: Vec<_> = tfs
-                .iter()
-                .map(|tf| (tf, s.spawn(|| f(tf))))
-                .collect();
+            let handles: Vec<_> = tfs.iter().map(|tf| (tf, s.spawn(|| f(tf)))).collect();
             handles
                 .into_iter()
                 .filter_map(|(tf, h)| match h.join() {
@@ -444,7 +439,11 @@ fn find_provider() -> Result<PathBuf, RigError> {
 
 fn split_paths(var: &str) -> Vec<PathBuf> {
     std::env::var_os(var)
-        .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -510,6 +509,9 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(err.is_missing_tool());
-        assert!(err.to_string().contains("cargo build -p fakecloud"), "{err}");
+        assert!(
+            err.to_string().contains("cargo build -p fakecloud"),
+            "{err}"
+        );
     }
 }

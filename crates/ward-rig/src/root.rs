@@ -1,5 +1,6 @@
 //! A scratch Terraform root with its own fake cloud.
 
+use crate::error::TerraformFailure;
 use crate::{Cloud, Rig, RigError, Terraform};
 use serde_json::Value;
 use std::fs;
@@ -82,7 +83,12 @@ fn find_address<'a>(list: Option<&'a Value>, address: &str) -> Option<&'a Value>
 fn actions_of(rc: Option<&Value>) -> Vec<String> {
     rc.and_then(|rc| rc.pointer("/change/actions"))
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -130,7 +136,8 @@ impl Root {
         let root = Root::new(rig, tf)?;
         let mut copied = 0;
         for entry in entries {
-            let entry = entry.map_err(|e| RigError::io(format!("cannot list {}", src.display()), e))?;
+            let entry =
+                entry.map_err(|e| RigError::io(format!("cannot list {}", src.display()), e))?;
             let path = entry.path();
             let file_name = entry.file_name().to_string_lossy().into_owned();
             if path.is_file() && (file_name.ends_with(".tf") || file_name.ends_with(".tfvars")) {
@@ -176,19 +183,22 @@ impl Root {
             fs::create_dir_all(parent)
                 .map_err(|e| RigError::io(format!("cannot create {}", parent.display()), e))?;
         }
-        fs::write(&path, text).map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))
+        fs::write(&path, text)
+            .map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))
     }
 
     /// Reads `name` from the configuration directory.
     pub fn read_file(&self, name: &str) -> Result<String, RigError> {
         let path = self.dir().join(name);
-        fs::read_to_string(&path).map_err(|e| RigError::io(format!("cannot read {}", path.display()), e))
+        fs::read_to_string(&path)
+            .map_err(|e| RigError::io(format!("cannot read {}", path.display()), e))
     }
 
     /// Deletes `name` from the configuration directory; an error when it does not exist.
     pub fn remove_file(&self, name: &str) -> Result<(), RigError> {
         let path = self.dir().join(name);
-        fs::remove_file(&path).map_err(|e| RigError::io(format!("cannot delete {}", path.display()), e))
+        fs::remove_file(&path)
+            .map_err(|e| RigError::io(format!("cannot delete {}", path.display()), e))
     }
 
     /// Replaces the one occurrence of `from` in `name` with `to`. An error when `from` occurs
@@ -245,14 +255,14 @@ impl Root {
                 }
                 stdout = format!("[...]{}", &stdout[cut..]);
             }
-            Err(RigError::Terraform {
+            Err(RigError::Terraform(Box::new(TerraformFailure {
                 terraform: self.tf.to_string(),
                 args: args.join(" "),
                 dir: self.dir(),
                 code: out.code,
                 stderr: out.stderr,
                 stdout,
-            })
+            })))
         }
     }
 
@@ -302,7 +312,10 @@ impl Root {
 
     /// `terraform apply -auto-approve`; must succeed.
     pub fn apply(&self) -> Result<Output, RigError> {
-        self.run_expect(&["apply", "-no-color", "-input=false", "-auto-approve"], &[0])
+        self.run_expect(
+            &["apply", "-no-color", "-input=false", "-auto-approve"],
+            &[0],
+        )
     }
 
     /// `terraform apply <saved plan>`; must succeed.
@@ -318,7 +331,10 @@ impl Root {
 
     /// `terraform destroy -auto-approve`; must succeed.
     pub fn destroy(&self) -> Result<Output, RigError> {
-        self.run_expect(&["destroy", "-no-color", "-input=false", "-auto-approve"], &[0])
+        self.run_expect(
+            &["destroy", "-no-color", "-input=false", "-auto-approve"],
+            &[0],
+        )
     }
 
     /// The state as `terraform show -json` prints it (`values` is absent when it is empty).
@@ -343,10 +359,12 @@ impl Root {
     pub fn state_file(&self) -> Result<Option<Value>, RigError> {
         let path = self.state_path();
         match fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| RigError::Json {
-                what: path.display().to_string(),
-                source: e,
-            }),
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| RigError::Json {
+                    what: path.display().to_string(),
+                    source: e,
+                }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(RigError::io(format!("cannot read {}", path.display()), e)),
         }
@@ -375,14 +393,24 @@ impl Root {
 
 fn collect_addresses(module: Option<&Value>, out: &mut Vec<String>) {
     let Some(module) = module else { return };
-    for r in module.get("resources").and_then(Value::as_array).into_iter().flatten() {
+    for r in module
+        .get("resources")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if r.get("mode").and_then(Value::as_str) == Some("managed") {
             if let Some(a) = r.get("address").and_then(Value::as_str) {
                 out.push(a.to_string());
             }
         }
     }
-    for child in module.get("child_modules").and_then(Value::as_array).into_iter().flatten() {
+    for child in module
+        .get("child_modules")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         collect_addresses(Some(child), out);
     }
 }

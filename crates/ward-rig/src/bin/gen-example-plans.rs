@@ -30,14 +30,17 @@ fn run() -> Result<ExitCode, String> {
             "--check" => check = true,
             "--terraform" => {
                 terraform = Some(PathBuf::from(
-                    args.next().ok_or(format!("--terraform needs a path\n{USAGE}"))?,
+                    args.next()
+                        .ok_or(format!("--terraform needs a path\n{USAGE}"))?,
                 ))
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(ExitCode::SUCCESS);
             }
-            other if other.starts_with('-') => return Err(format!("unknown option {other}\n{USAGE}")),
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option {other}\n{USAGE}"))
+            }
             other => out = Some(PathBuf::from(other)),
         }
     }

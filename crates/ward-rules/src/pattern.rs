@@ -41,6 +41,11 @@ impl Pattern {
         while i < chars.len() {
             let c = chars[i];
             if c == '[' {
+                if expect_segment && !segs.is_empty() {
+                    return Err(format!(
+                        "`{text}`: write `name[\"key\"]`, without a `.` before `[`"
+                    ));
+                }
                 // `["quoted key"]`, or an index, which is refused.
                 let rest: String = chars[i..].iter().collect();
                 if let Some(stripped) = rest.strip_prefix("[\"") {
@@ -318,7 +323,17 @@ mod tests {
             let parsed = Pattern::parse(p).unwrap();
             assert_eq!(parsed.to_string(), p);
         }
-        for bad in ["", "a..b", ".a", "a.", "a[0]", "a[\"x", "a b", "a.[\"x\"]x"] {
+        for bad in [
+            "",
+            "a..b",
+            ".a",
+            "a.",
+            "a[0]",
+            "a[\"x",
+            "a b",
+            "a.[\"x\"]x",
+            "a.[\"x\"]",
+        ] {
             assert!(Pattern::parse(bad).is_err(), "{bad} should be refused");
         }
     }

@@ -92,7 +92,7 @@ resource "hcloud_network_subnet" {
   source     = "https://registry.terraform.io/providers/hetznercloud/hcloud/latest/docs/resources/network_subnet"
   rationale  = "Subnets are immutable: any change replaces the subnet, which fails while servers are attached to it."
   holds_data = false
-  identity   = ["id", "gateway"]
+  identity   = ["id"]
 }
 
 resource "hcloud_network_route" {

@@ -16,7 +16,7 @@ pack {
 
 resource "libvirt_domain" {
   summary    = "A libvirt virtual machine (domain)."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/domain"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/domain"
   rationale  = "Memory, vCPU, disk, firmware and description changes are marked ForceNew by the provider: the domain is destroyed and defined again, with a new UUID and a new random MAC address on every interface that does not set `mac` (so DHCP leases and IPs change). Its disks are separate libvirt_volume resources."
   holds_data = false
   identity   = ["id", "network_interface.mac", "network_interface.addresses"]
@@ -45,7 +45,7 @@ resource "libvirt_domain" {
 
 resource "libvirt_volume" {
   summary    = "A libvirt storage volume (a VM disk)."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/volume"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/volume"
   rationale  = "The volume holds data: replacement (e.g. a new base image or size) or deletion loses it."
   holds_data = true
   identity   = ["id"]
@@ -53,7 +53,7 @@ resource "libvirt_volume" {
 
 resource "libvirt_pool" {
   summary    = "A libvirt storage pool."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/pool"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/pool"
   rationale  = "The pool holds its volumes: deleting or replacing it removes the pool and its storage."
   holds_data = true
   identity   = ["id"]
@@ -61,7 +61,7 @@ resource "libvirt_pool" {
 
 resource "libvirt_network" {
   summary    = "A libvirt virtual network."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/network"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/network"
   rationale  = "DNS host entries and DHCP settings update in place; replacement tears down the bridge, cutting every attached domain off the network."
   holds_data = false
   identity   = ["id", "bridge"]
@@ -70,7 +70,7 @@ resource "libvirt_network" {
 
 resource "libvirt_cloudinit_disk" {
   summary    = "A cloud-init seed ISO stored as a libvirt volume."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/cloudinit"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/cloudinit"
   rationale  = "Any change replaces the ISO; domains read cloud-init data at first boot only, and a domain that references the disk sees the change when it is updated or recreated."
   holds_data = false
   identity   = ["id"]
@@ -78,7 +78,7 @@ resource "libvirt_cloudinit_disk" {
 
 resource "libvirt_ignition" {
   summary    = "An Ignition config stored as a libvirt volume."
-  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/latest/docs/resources/coreos_ignition"
+  source     = "https://registry.terraform.io/providers/dmacvicar/libvirt/0.8.3/docs/resources/coreos_ignition"
   rationale  = "Any change replaces the config volume; it is read at first boot only, and domains that reference it are replaced (coreos_ignition is ForceNew)."
   holds_data = false
   identity   = ["id"]

@@ -43,7 +43,6 @@ resource "lxd_profile" {
   rationale  = "Config and device changes apply live to every instance using the profile."
   holds_data = false
   identity   = ["name"]
-  free       = ["description"]
 }
 
 resource "lxd_network" {
@@ -64,9 +63,9 @@ resource "lxd_storage_pool" {
   free       = ["description"]
 }
 
-resource "lxd_volume" {
+resource "lxd_storage_volume" {
   summary    = "An LXD custom storage volume."
-  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/volume"
+  source     = "https://registry.terraform.io/providers/terraform-lxd/lxd/latest/docs/resources/storage_volume"
   rationale  = "The volume holds data: replacement or deletion loses it; config changes (such as size) apply in place."
   holds_data = true
   identity   = ["name"]

@@ -32,7 +32,7 @@ resource "proxmox_virtual_environment_vm" {
   }
   attribute "disk.size" {
     impact = "in-place"
-    why    = "The disk grows online; the guest must still grow its file system. Shrinking is refused."
+    why    = "The disk grows live when disk hotplug is enabled (the Proxmox default); otherwise the provider reboots the VM (reboot_after_update). The guest must still grow its file system."
   }
   attribute "started" {
     impact = "interrupt"

@@ -53,7 +53,14 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
     };
     let mut lines: Vec<String> = Vec::new();
     if drift {
-        lines.push("changed outside Terraform since the last apply".to_string());
+        lines.push(
+            match c.action {
+                Action::Delete => "drift: deleted outside Terraform since the last apply",
+                Action::Update => "drift: changed outside Terraform since the last apply",
+                _ => "drift: found outside Terraform since the last apply",
+            }
+            .to_string(),
+        );
     }
 
     if c.mode != Mode::Managed {
@@ -84,7 +91,9 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
             "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (see docs/rules.md)",
             c.type_name, c.type_name
         ));
-        lines.push(action_line(c.action).to_string());
+        if !drift {
+            lines.push(action_line(c.action).to_string());
+        }
         if let Some(reason) = &c.action_reason {
             lines.push(reason_line(product, reason));
         }
@@ -97,7 +106,9 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
     v.holds_data = holds.value;
     let identity = r.identity();
 
-    lines.push(action_line(c.action).to_string());
+    if !drift {
+        lines.push(action_line(c.action).to_string());
+    }
     match c.action {
         Action::NoOp | Action::Read | Action::Open | Action::Forget => {}
         Action::Create | Action::CreateThenForget => {

@@ -500,7 +500,7 @@ fn drift_is_classified_as_context() {
     assert_eq!(a.drift[0].impact, Impact::Interrupt);
     assert_eq!(
         a.drift[0].explanation[0],
-        "changed outside Terraform since the last apply"
+        "drift: changed outside Terraform since the last apply"
     );
     assert_eq!(a.max_impact(), Impact::None);
 }

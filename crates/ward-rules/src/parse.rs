@@ -495,6 +495,8 @@ impl<'a> Reader<'a> {
 /// Parses one file. `origin` is the pack (name/version filled in from the header) or the user
 /// file (line filled in per block).
 pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parsed, RulesError> {
+    // Some editors start UTF-8 files with a byte order mark; it is not HCL.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let body = hcl_edit::parser::parse_body(text).map_err(|e| {
         RulesError::new(file, format!("not valid HCL: {}", e.message()))
             .at(Some((e.location().line(), e.location().column())))

@@ -457,3 +457,14 @@ fn find_config_stops_at_the_repository_root() {
     std::fs::write(deep.join("ward.hcl"), "").unwrap();
     assert_eq!(find_config(&deep), None);
 }
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "ward.hcl",
+        "\u{feff}resource \"a_vm\" {\n  holds_data = true\n}\n",
+    )
+    .unwrap();
+    assert_eq!(k.show("a_vm").unwrap().rules[0].line, 1);
+}

@@ -1,1 +1,239 @@
-//! ward check (being written).
+//! `ward check`: repository gates that can fail.
+//!
+//! [`check`] runs the rule catalog ([`catalog::RULES`], documented in `docs/check-rules.md`) over
+//! a [`ward_repo::Repo`], applies the `ward.hcl` tuning and the inline `ward:ignore`
+//! suppressions, and returns a [`finding::Report`]; [`render`] writes it as terminal text, JSON,
+//! SARIF 2.1.0 or JUnit XML; [`cli`] is the command (`CheckArgs`, `run`) that `ward check`
+//! wires.
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod catalog;
+pub mod cli;
+pub mod exec;
+pub mod finding;
+pub mod knowledge;
+pub mod render;
+pub mod resolve;
+pub mod rules;
+pub mod scan;
+pub mod version;
+
+use catalog::Severity;
+use finding::{DirEntry, Finding, Report, Summary, Suppressed};
+use knowledge::DataHolding;
+use resolve::Resolver;
+use std::collections::BTreeSet;
+use ward_repo::{ModuleKind, Repo};
+
+/// How to run the checks.
+pub struct CheckOptions<'a> {
+    /// `--resolve`: ask remotes about refs the shape cannot tell.
+    pub resolver: Option<Resolver>,
+    /// Which resource types hold data.
+    pub knowledge: &'a dyn DataHolding,
+    /// Today (UTC), in days since 1970-01-01: suppression expiry is compared with it.
+    pub today: i64,
+    /// `--fail-on`; `None`: `ward.hcl`'s `fail_on`, else `error`.
+    pub fail_on: Option<Severity>,
+    /// `--exec`: run fmt/validate with this binary.
+    pub exec: Option<exec::ExecOptions>,
+}
+
+/// The checks could not run (bad configuration): exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckError(pub String);
+
+/// Runs every rule over `repo`.
+pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> {
+    let cfg = repo.config.as_ref();
+    let settings = cfg.map(|c| c.check.clone()).unwrap_or_default();
+    for r in &settings.rules {
+        if catalog::rule(&r.id).is_none() {
+            return Err(CheckError(format!(
+                "{}:{}: check {{ rule \"{}\" }} names no known rule; `ward check --list-rules` lists them",
+                cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl"),
+                r.line,
+                r.id
+            )));
+        }
+    }
+
+    let mut findings = Vec::new();
+    rules::discovery(repo, &mut findings);
+    let mut resolver = opts.resolver;
+    let matrix = rules::module_sources(repo, resolver.as_mut(), &mut findings);
+    rules::versions(repo, settings.terraform_floor.as_deref(), &mut findings)
+        .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
+    rules::state(repo, &mut findings);
+    rules::data_holding(repo, opts.knowledge, &settings.protected, &mut findings)
+        .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
+    rules::layers(repo, &mut findings);
+    rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
+
+    // Text scanning: key material, and the suppressions of every file ward reads.
+    let mut sups = Vec::new();
+    let mut scanned: BTreeSet<String> = BTreeSet::new();
+    for tf in &repo.text_files {
+        scanned.insert(tf.path.clone());
+        if let Ok(bytes) = std::fs::read(repo.root.join(&tf.path)) {
+            let text = String::from_utf8_lossy(&bytes);
+            scan::key_material(&tf.path, &text, &mut findings);
+            sups.extend(scan::suppressions(&tf.path, &text));
+        }
+    }
+    let mut other: BTreeSet<String> = repo.pins.iter().map(|p| p.file.clone()).collect();
+    if let Some(c) = cfg {
+        other.insert(c.file.clone());
+    }
+    for f in other.difference(&scanned) {
+        let p = repo.root.join(f);
+        let p = if std::path::Path::new(f).is_absolute() {
+            std::path::PathBuf::from(f)
+        } else {
+            p
+        };
+        if let Ok(text) = std::fs::read_to_string(p) {
+            sups.extend(scan::suppressions(f, &text));
+        }
+    }
+
+    if let Some(e) = &opts.exec {
+        exec::run(repo, e, &mut findings);
+    }
+
+    // Tuning.
+    let mut disabled = Vec::new();
+    for r in &settings.rules {
+        if !r.enabled {
+            disabled.push(r.id.clone());
+        }
+    }
+    findings.retain(|f| !disabled.contains(&f.rule));
+    for f in &mut findings {
+        if let Some(s) = settings
+            .rules
+            .iter()
+            .find(|r| r.id == f.rule)
+            .and_then(|r| r.severity.as_deref())
+            .and_then(|s| s.parse::<Severity>().ok())
+        {
+            f.severity = s;
+        }
+    }
+
+    // Suppressions.
+    let mut valid = Vec::new();
+    for s in sups {
+        let at = format!("{}:{}", s.file, s.line);
+        if let Some(p) = &s.problem {
+            findings.push(Finding::new(
+                "WARD-SUP-001",
+                &s.file,
+                s.line,
+                format!("malformed suppression, not applied: {p}"),
+            ));
+        } else if s.reason.is_none() {
+            findings.push(Finding::new(
+                "WARD-SUP-001",
+                &s.file,
+                s.line,
+                format!(
+                    "suppression of {} has no reason=\"...\", not applied",
+                    s.ids.join(", ")
+                ),
+            ));
+        } else if s
+            .until
+            .as_deref()
+            .and_then(scan::parse_date)
+            .is_some_and(|d| d < opts.today)
+        {
+            findings.push(Finding::new(
+                "WARD-SUP-002",
+                &s.file,
+                s.line,
+                format!(
+                    "suppression of {} expired on {}, not applied",
+                    s.ids.join(", "),
+                    s.until.as_deref().unwrap_or("")
+                ),
+            ));
+        } else {
+            valid.push((s, at));
+        }
+    }
+    let mut kept = Vec::new();
+    let mut suppressed = Vec::new();
+    for f in findings {
+        let hit = if f.rule.starts_with("WARD-SUP-") {
+            None
+        } else {
+            valid.iter().find(|(s, _)| {
+                s.file == f.file
+                    && s.ids.contains(&f.rule)
+                    && (s.file_wide || (f.line > 0 && (f.line == s.line || f.line == s.target)))
+            })
+        };
+        match hit {
+            Some((s, at)) => suppressed.push(Suppressed {
+                finding: f,
+                reason: s.reason.clone().unwrap_or_default(),
+                until: s.until.clone(),
+                at: at.clone(),
+            }),
+            None => kept.push(f),
+        }
+    }
+    let mut findings = kept;
+    findings.sort();
+    findings.dedup();
+    suppressed.sort();
+
+    let fail_on = opts
+        .fail_on
+        .or_else(|| settings.fail_on.as_deref().and_then(|s| s.parse().ok()))
+        .unwrap_or(Severity::Error);
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let summary = Summary {
+        directories: repo.modules.len(),
+        roots: repo.roots().count(),
+        modules: repo
+            .modules
+            .iter()
+            .filter(|m| m.kind == ModuleKind::Module)
+            .count(),
+        files: repo.files_parsed,
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        infos: count(Severity::Info),
+        suppressed: suppressed.len(),
+        fail_on,
+        failed: findings.iter().any(|f| f.severity >= fail_on),
+    };
+    let directories = repo
+        .modules
+        .iter()
+        .map(|m| DirEntry {
+            dir: m.dir.clone(),
+            kind: match m.kind {
+                ModuleKind::Root => "root".to_string(),
+                ModuleKind::Module => "module".to_string(),
+            },
+            reasons: m.reasons.clone(),
+            files: m.files.len(),
+        })
+        .collect();
+    disabled.sort();
+    Ok(Report {
+        repository: repo.root.display().to_string(),
+        config: cfg.map(|c| c.file.clone()),
+        summary,
+        findings,
+        suppressed,
+        directories,
+        matrix,
+        disabled_rules: disabled,
+    })
+}

@@ -70,7 +70,9 @@ pub fn ansible_kind(rel: &str) -> Option<AnsibleFileKind> {
     let dirs: Vec<&str> = rel.split('/').collect();
     let dirs = &dirs[..dirs.len().saturating_sub(1)];
     let in_vars = dirs.iter().any(|d| *d == "group_vars" || *d == "host_vars");
-    let in_inv = dirs.iter().any(|d| *d == "inventory" || *d == "inventories");
+    let in_inv = dirs
+        .iter()
+        .any(|d| *d == "inventory" || *d == "inventories");
     if (in_vars && (yaml || !name.contains('.'))) || (in_inv && yaml) {
         return Some(AnsibleFileKind::Vars);
     }
@@ -133,7 +135,12 @@ impl Ctx<'_> {
             YamlDataOwned::Value(ScalarOwned::Null) => None,
             YamlDataOwned::Value(_) => {
                 let (a, b) = (n.span.start.index(), n.span.end.index());
-                let raw: String = self.text.chars().skip(a).take(b.saturating_sub(a)).collect();
+                let raw: String = self
+                    .text
+                    .chars()
+                    .skip(a)
+                    .take(b.saturating_sub(a))
+                    .collect();
                 let raw = raw.trim().trim_matches(['"', '\'']).to_string();
                 if raw.is_empty() {
                     scalar_plain(n)
@@ -170,8 +177,10 @@ impl Ctx<'_> {
                 }
             }
             YamlDataOwned::Mapping(_) => {
-                for (key, kind) in [("collections", PinKind::Collection), ("roles", PinKind::Role)]
-                {
+                for (key, kind) in [
+                    ("collections", PinKind::Collection),
+                    ("roles", PinKind::Role),
+                ] {
                     if let Some(YamlDataOwned::Sequence(items)) = get(doc, key).map(|n| &n.data) {
                         for it in items {
                             self.entry(kind, it, out);
@@ -218,7 +227,12 @@ impl Ctx<'_> {
         let ns = get(doc, "namespace").and_then(|n| self.scalar(n));
         let name = get(doc, "name").and_then(|n| self.scalar(n));
         if let (Some(ns), Some(name)) = (ns, name) {
-            out.push(self.pin(PinKind::Galaxy, format!("{ns}.{name}"), doc, get(doc, "version")));
+            out.push(self.pin(
+                PinKind::Galaxy,
+                format!("{ns}.{name}"),
+                doc,
+                get(doc, "version"),
+            ));
         }
     }
 
@@ -260,10 +274,7 @@ mod tests {
             ansible_kind("inventories/prod/group_vars/all.yml"),
             Some(AnsibleFileKind::Vars)
         );
-        assert_eq!(
-            ansible_kind("group_vars/all"),
-            Some(AnsibleFileKind::Vars)
-        );
+        assert_eq!(ansible_kind("group_vars/all"), Some(AnsibleFileKind::Vars));
         assert_eq!(ansible_kind("playbooks/site.yml"), None);
     }
 

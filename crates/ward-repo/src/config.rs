@@ -315,10 +315,9 @@ fn str_list(n: &Node, key: &str) -> Result<Vec<String>, AttrErr> {
             Val::List(items) => items
                 .iter()
                 .map(|v| {
-                    v.as_str().map(str::to_string).ok_or((
-                        a.line,
-                        format!("`{key}` must be a list of literal strings"),
-                    ))
+                    v.as_str()
+                        .map(str::to_string)
+                        .ok_or((a.line, format!("`{key}` must be a list of literal strings")))
                 })
                 .collect(),
             _ => Err((

@@ -24,6 +24,8 @@
 //! same directory. Override files (`override.tf`, `*_override.tf`, any extension above) are read
 //! after the others, and their `backend` replaces the directory's.
 
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
 pub mod ansible;
 pub mod config;
 pub mod source;
@@ -324,7 +326,8 @@ fn shadowed_name(name: &str) -> Option<String> {
     if let Some(s) = name.strip_suffix(".tofu") {
         Some(format!("{s}.tf"))
     } else {
-        name.strip_suffix(".tofu.json").map(|s| format!("{s}.tf.json"))
+        name.strip_suffix(".tofu.json")
+            .map(|s| format!("{s}.tf.json"))
     }
 }
 
@@ -460,7 +463,11 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     for (dir, mut names) in tf_by_dir {
         names.sort();
         let set: BTreeSet<String> = names.iter().cloned().collect();
-        let hidden: BTreeSet<String> = names.iter().filter_map(|n| shadowed_name(n)).filter(|h| set.contains(h)).collect();
+        let hidden: BTreeSet<String> = names
+            .iter()
+            .filter_map(|n| shadowed_name(n))
+            .filter(|h| set.contains(h))
+            .collect();
         let rel = |n: &str| {
             if dir == "." {
                 n.to_string()
@@ -489,7 +496,10 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     Ok(t) => t,
                     Err(_) => {
                         problems.push(FileProblem {
-                            loc: Loc { file: path, line: 0 },
+                            loc: Loc {
+                                file: path,
+                                line: 0,
+                            },
                             column: 0,
                             message: "not UTF-8 text; Terraform reads only UTF-8".to_string(),
                         });
@@ -498,7 +508,10 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 },
                 Err(e) => {
                     problems.push(FileProblem {
-                        loc: Loc { file: path, line: 0 },
+                        loc: Loc {
+                            file: path,
+                            line: 0,
+                        },
                         column: 0,
                         message: format!("cannot read: {e}"),
                     });
@@ -550,7 +563,10 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         .map(|c| c.roots.iter().map(|r| r.path.clone()).collect())
         .unwrap_or_default();
     for m in &mut modules {
-        m.callers = callers.remove(&m.dir).map(|s| s.into_iter().collect()).unwrap_or_default();
+        m.callers = callers
+            .remove(&m.dir)
+            .map(|s| s.into_iter().collect())
+            .unwrap_or_default();
         let mut why = Vec::new();
         if declared.contains(&m.dir) {
             why.push("declared in ward.hcl".to_string());
@@ -571,7 +587,10 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         } else {
             m.kind = ModuleKind::Module;
             m.reasons = if m.callers.is_empty() {
-                vec!["no backend, cloud block or provider configuration, and not declared".to_string()]
+                vec![
+                    "no backend, cloud block or provider configuration, and not declared"
+                        .to_string(),
+                ]
             } else {
                 vec![format!("called by {}", m.callers.join(", "))]
             };
@@ -722,7 +741,11 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                 for b in n.blocks_named("backend") {
                     m.backend = Some(Backend {
                         kind: b.labels.first().cloned().unwrap_or_default(),
-                        config: b.attrs.iter().map(|a| (a.key.clone(), a.value.clone())).collect(),
+                        config: b
+                            .attrs
+                            .iter()
+                            .map(|a| (a.key.clone(), a.value.clone()))
+                            .collect(),
                         loc: loc(b.line),
                     });
                 }
@@ -797,7 +820,10 @@ mod tests {
 
     #[test]
     fn join_rel_stays_inside() {
-        assert_eq!(join_rel("live/a", "../../modules/x").as_deref(), Some("modules/x"));
+        assert_eq!(
+            join_rel("live/a", "../../modules/x").as_deref(),
+            Some("modules/x")
+        );
         assert_eq!(join_rel(".", "./m").as_deref(), Some("m"));
         assert_eq!(join_rel("a", "../..").as_deref(), None);
         assert_eq!(join_rel("a/b", "..").as_deref(), Some("a"));

@@ -136,7 +136,7 @@ fn is_registry(address: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     };
     match parts.len() {
-        3 => parts.iter().all(|p| ok(p)),
+        3 => parts.iter().all(ok),
         4 => parts[0].contains('.') && parts[1..].iter().all(ok),
         _ => false,
     }

@@ -1,0 +1,196 @@
+//! The rule catalog: every rule ward check runs, with its ID, default severity and documentation.
+//! `docs/check-rules.md` is generated from it ([`render_markdown`]); a test fails when it is stale.
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never fails unless `--fail-on info`.
+    Info,
+    /// Should be fixed; fails with `--fail-on warning`.
+    Warning,
+    /// Fails the run by default.
+    Error,
+}
+
+impl Severity {
+    /// The lowercase word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Severity {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "info" => Ok(Severity::Info),
+            "warning" => Ok(Severity::Warning),
+            "error" => Ok(Severity::Error),
+            other => Err(format!(
+                "unknown severity \"{other}\": use error, warning or info"
+            )),
+        }
+    }
+}
+
+/// One rule of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// Stable ID, e.g. `WARD-MOD-001`.
+    pub id: &'static str,
+    /// A short title.
+    pub title: &'static str,
+    /// Default severity (`ward.hcl` `check { rule "ID" { severity = ... } }` changes it).
+    pub severity: Severity,
+    /// Why the rule exists and which failure it prevents.
+    pub doc: &'static str,
+    /// Whether it only runs with a flag (`--exec`).
+    pub opt_in: Option<&'static str>,
+}
+
+macro_rules! rule {
+    ($id:literal, $sev:ident, $title:literal, $doc:literal) => {
+        Rule {
+            id: $id,
+            title: $title,
+            severity: Severity::$sev,
+            doc: $doc,
+            opt_in: None,
+        }
+    };
+    ($id:literal, $sev:ident, $title:literal, $doc:literal, $flag:literal) => {
+        Rule {
+            id: $id,
+            title: $title,
+            severity: Severity::$sev,
+            doc: $doc,
+            opt_in: Some($flag),
+        }
+    };
+}
+
+/// Every rule, in ID order.
+pub const RULES: &[Rule] = &[
+    rule!("WARD-ANS-001", Error, "Ansible version disagrees with the Terraform release",
+        "A release is one version across every layer: the Ansible collection in `requirements.yml`, the collection's own `galaxy.yml`, the inventory variable that names the release and every `?ref=` or `version` of the Terraform modules from the same release must name the same vX.Y.Z. When they disagree, hosts are configured by one release while the infrastructure comes from another, and nothing fails until the two meet at run time. Which names belong to one release is declared in `ward.hcl` with `check { release \"name\" { module_sources, collections, variables } }`; the rule reports every version found for the release, with file and line."),
+    rule!("WARD-ANS-002", Error, "Ansible dependency at `latest` or without a version",
+        "A collection or role in `requirements.yml` without a version (or at `latest`), and a `*_version` variable set to `latest`, install whatever was published last: two runs a day apart configure hosts differently and nobody decided it. Pin an exact version."),
+    rule!("WARD-DATA-001", Warning, "Data-holding resource without protection",
+        "A resource type that holds data (per ward's knowledge: databases, volumes, buckets...) has no `lifecycle { prevent_destroy = true }` and no ward protection rule (`check { protected = [...] }`). Removing the block or a replacement plan destroys the data. Protect it, or suppress with a reason when the data is disposable."),
+    rule!("WARD-DISC-001", Error, "No Terraform or OpenTofu files found",
+        "A repository gate that finds nothing to check must fail, not pass: a wrong path, a renamed directory or a checkout that did not happen would otherwise go green. Run ward check at the top of the repository, or fix the path."),
+    rule!("WARD-DISC-002", Error, "Declared root not found",
+        "`ward.hcl` declares a root whose directory holds no Terraform/OpenTofu files. A root renamed or moved away silently drops out of every gate that works from the declared list; the declaration and the tree must agree. Fix the `path` or remove the `root` block."),
+    rule!("WARD-DISC-003", Error, "Root not declared in ward.hcl",
+        "When `ward.hcl` declares roots, every directory that looks like a root (a backend or cloud block, or a provider configuration, and not called as a module) must be declared. A constant list let two new modules go green through every gate without ever being validated; declare the root (with its layer) or, when it is not a root, give it no backend and no provider configuration."),
+    rule!("WARD-EXEC-001", Error, "Module is not formatted",
+        "`fmt -check` fails on the module (run standalone with the selected binary). Unformatted code makes every review diff noisy and hides the real change. Run `terraform fmt` (or `tofu fmt`) in the directory.", "--exec"),
+    rule!("WARD-EXEC-002", Error, "Module does not validate",
+        "`init -backend=false` followed by `validate` fails on the module, run standalone with the selected binary. A module that nothing validated reaches a root only at plan time, on the day someone needs it; every module is validated on its own, whoever calls it.", "--exec"),
+    rule!("WARD-KEY-001", Error, "Key material written in configuration",
+        "A private key (PEM/OpenSSH/PGP block) or a cloud or forge token (AWS access key id, GitHub, GitLab, Slack, Google API, DigitalOcean, Stripe live key...) is written literally in a `.tf`, `.tfvars` or template file. Anything in the repository reaches every clone, CI log and backup; an SSH private key was once found in a profile's cloud-init user-data. Move the secret to a secret store or a variable marked sensitive and rotate it: it has been exposed. ward never prints the value, only its kind and place."),
+    rule!("WARD-LAYER-001", Error, "Remote state read from the same or a higher layer",
+        "Layers are declared in `ward.hcl` (`layer \"name\" { level = N }` and `root { layer = ... }`). A root may read the outputs of roots in lower layers only: reading a root of the same or a higher layer through `terraform_remote_state` couples the two invisibly, breaks the apply order (forward) and the destroy order (reverse), and lets a change in an upper layer break the one below."),
+    rule!("WARD-LAYER-002", Warning, "Provider configured from a resource of the same root",
+        "A provider block whose arguments come from a resource managed in the same root (e.g. a Kubernetes provider configured from the cluster it creates, or a provider dialling into a VM created by the same apply) cannot be planned when that resource is replaced or not yet created, and destroy ordering breaks. Split the root: the resource belongs to the layer below, and this layer reads its outputs."),
+    rule!("WARD-MOD-001", Error, "Module source on a branch or without a ref",
+        "A git module source at a branch (`?ref=main`) or without `?ref=` adopts whatever lands upstream at the next routine `init -upgrade` or fresh clone: with several roots on one module that is a fleet-wide change nobody decided. Pin a tag or a commit. Refs are classified offline by shape (commit: 7-40 hex digits; tag: a version such as v1.2.3; branch: well-known branch names or names with `/`); `--resolve` asks the remote with `git ls-remote` (cached) for refs the shape cannot tell."),
+    rule!("WARD-MOD-002", Warning, "Module ref cannot be classified",
+        "The ref of a git module source is neither a commit id, nor shaped like a version, nor a well-known branch name, so ward cannot tell offline whether it moves. Run with `--resolve` to ask the remote, or use a tag shaped like a version or a commit id."),
+    rule!("WARD-MOD-003", Error, "Registry module without a version",
+        "A registry module without `version` resolves to the newest release at every `init`: an upgrade nobody reviewed, possibly a new major version. Give `version = \"X.Y.Z\"`."),
+    rule!("WARD-MOD-004", Warning, "Registry module version is a range",
+        "A version constraint such as `~> 5.0` or `>= 1.2` on a registry module lets `init -upgrade` move the module within the range; the lock file does not pin modules, only providers. Pin an exact version (`version = \"5.1.2\"`) and upgrade on purpose."),
+    rule!("WARD-MOD-005", Error, "Same module source at different refs or versions",
+        "The same module package (git repository or registry address) is used at two or more refs or versions in the repository. A release must be one version across every root; two refs mean two roots run different code under the same name, and the older one is usually forgotten. The finding carries the matrix of source × directory × ref."),
+    rule!("WARD-PARSE-001", Error, "File cannot be parsed",
+        "A `.tf`, `.tofu`, `.tf.json` or Ansible YAML file cannot be parsed. Terraform would refuse it at `init`; ward reports the file and line instead of skipping the directory, because a skipped directory is a directory nothing checked."),
+    rule!("WARD-STATE-001", Error, "Local state inside the repository",
+        "A `local` backend (explicit, or its default `terraform.tfstate`) whose state path lies inside the repository. State in a worktree is lost with the worktree: a git-ignored state file was lost to a re-clone. Keep state in a remote backend, or in a host-owned directory outside every checkout, with backups beside it."),
+    rule!("WARD-STATE-002", Warning, "Root without a backend",
+        "A root has no `backend` or `cloud` block, so `apply` writes `terraform.tfstate` into the working directory, inside the checkout. Declare the backend explicitly (remote, or `local` with a path outside the repository)."),
+    rule!("WARD-STATE-003", Error, "State file tracked by git",
+        "A `*.tfstate` file is committed. State holds every attribute of every resource, secrets included, and a committed copy goes stale at the next apply while still looking authoritative. Remove it from git (`git rm --cached`), rotate any secret it holds and move state to a backend."),
+    rule!("WARD-STATE-004", Warning, "State file lying in the worktree",
+        "A `*.tfstate` file lies inside the repository tree, untracked or ignored. It is lost with the worktree (a re-clone, a `git clean -x`) and nobody notices until the next plan proposes to create everything again. Move it to a backend or outside the checkout."),
+    rule!("WARD-SUP-001", Error, "Suppression without a reason",
+        "A `ward:ignore` comment must say why (`reason=\"...\"`). A suppression without a reason cannot be reviewed or retired; it is not applied, and the finding it meant to hide is reported too."),
+    rule!("WARD-SUP-002", Error, "Suppression expired",
+        "A `ward:ignore` comment's `until=YYYY-MM-DD` date has passed (dates are UTC). An exception that was meant to be temporary is no longer applied: fix the finding or renew the suppression with a new reason."),
+    rule!("WARD-VER-001", Error, "Root without required_version",
+        "A root without `required_version` can be initialised by any Terraform or OpenTofu version: a host with an old binary fails late, and one with another product may rewrite provider addresses in state. Declare the versions the root is tested with."),
+    rule!("WARD-VER-002", Error, "required_version excludes the floor",
+        "`ward.hcl` sets `check { terraform_floor = \"X.Y.Z\" }`, the oldest version the team runs. A root whose `required_version` does not admit the floor cannot be initialised on hosts at the floor (a host with 1.5.7 cannot init a root requiring ≥ 1.6). Raise the floor everywhere first, or relax the constraint."),
+    rule!("WARD-VER-003", Error, "Provider without a version constraint",
+        "A `required_providers` entry without `version` lets every `init` without a lock file pick the newest provider, including a new major version with breaking changes. Give a constraint (`~> 5.0`) in every module and root."),
+    rule!("WARD-VER-004", Error, "Root without a lock file",
+        "A root without `.terraform.lock.hcl` committed resolves providers afresh on every fresh checkout: two operators, or CI and a host, run different provider builds. Run `init` and commit the lock file."),
+];
+
+/// Looks a rule up by ID.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// `docs/check-rules.md`, generated.
+pub fn render_markdown() -> String {
+    let mut s = String::new();
+    s.push_str("# ward check: rule catalog\n\n");
+    s.push_str("<!-- Generated from crates/ward-check/src/catalog.rs by `WARD_BLESS=1 cargo test -p ward-check --test docs`. Do not edit by hand. -->\n\n");
+    s.push_str("Every rule has a failing and a passing fixture under `crates/ward-check/tests/fixtures/rules/<ID>/`.\n");
+    s.push_str("Severities can be changed, and rules turned off, in `ward.hcl` (see `docs/config.md`); single findings are suppressed inline with a reason:\n\n");
+    s.push_str("```hcl\n# ward:ignore WARD-MOD-001 reason=\"vendored fork, tracked in OPS-123\" until=2027-01-31\nmodule \"x\" {\n  source = \"git::https://example.com/x.git?ref=main\"\n}\n```\n\n");
+    s.push_str("| ID | default | title |\n|---|---|---|\n");
+    for r in RULES {
+        s.push_str(&format!(
+            "| [{id}](#{anchor}) | {sev} | {title} |\n",
+            id = r.id,
+            anchor = r.id.to_lowercase(),
+            sev = r.severity,
+            title = r.title
+        ));
+    }
+    for r in RULES {
+        s.push_str(&format!("\n## {}\n\n", r.id));
+        s.push_str(&format!(
+            "**{}** — default severity: `{}`",
+            r.title, r.severity
+        ));
+        if let Some(flag) = r.opt_in {
+            s.push_str(&format!(" (runs only with `{flag}`)"));
+        }
+        s.push_str("\n\n");
+        s.push_str(r.doc);
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_sorted_and_unique() {
+        let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, ids, "keep the catalog sorted, without duplicates");
+    }
+}

@@ -1,0 +1,287 @@
+//! Report renderers: terminal text, JSON, SARIF 2.1.0 (code scanning) and JUnit XML. All
+//! deterministic: same report, same bytes.
+
+use crate::catalog::{Severity, RULES};
+use crate::finding::{Finding, Report};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// Terminal text. `verbose` also lists every directory and the source matrix.
+pub fn terminal(r: &Report, verbose: bool) -> String {
+    let mut s = String::new();
+    let sm = &r.summary;
+    let _ = writeln!(
+        s,
+        "ward check {}: {} directories with Terraform files ({} roots, {} modules), {} files parsed{}",
+        r.repository,
+        sm.directories,
+        sm.roots,
+        sm.modules,
+        sm.files,
+        r.config
+            .as_ref()
+            .map(|c| format!(", config {c}"))
+            .unwrap_or_default()
+    );
+    if verbose {
+        s.push_str("\nDirectories:\n");
+        for d in &r.directories {
+            let _ = writeln!(s, "  {:<7} {}  ({})", d.kind, d.dir, d.reasons.join("; "));
+        }
+        if !r.matrix.is_empty() {
+            s.push_str("\nModule sources (package | directory | ref [class] | at):\n");
+            for m in &r.matrix {
+                let _ = writeln!(
+                    s,
+                    "  {} | {} ({}) | {} [{}] | {}",
+                    m.package, m.dir, m.kind, m.reference, m.class, m.at
+                );
+            }
+        }
+    }
+    if !r.findings.is_empty() {
+        s.push('\n');
+    }
+    for f in &r.findings {
+        finding_line(&mut s, f);
+    }
+    if !r.suppressed.is_empty() {
+        let _ = writeln!(s, "\nSuppressed ({}):", r.suppressed.len());
+        for x in &r.suppressed {
+            let _ = writeln!(
+                s,
+                "  {} {} — {} (ward:ignore at {}{})",
+                x.finding.rule,
+                x.finding.location(),
+                x.reason,
+                x.at,
+                x.until
+                    .as_ref()
+                    .map(|u| format!(", until {u}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if !r.disabled_rules.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nRules turned off in ward.hcl: {}",
+            r.disabled_rules.join(", ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
+        sm.errors,
+        sm.warnings,
+        sm.infos,
+        sm.suppressed,
+        if sm.failed { "FAILED" } else { "passed" },
+        sm.fail_on
+    );
+    s
+}
+
+/// One finding as terminal lines.
+pub fn finding_line(s: &mut String, f: &Finding) {
+    let _ = writeln!(
+        s,
+        "{:<7} {:<14} {}: {}",
+        f.severity.as_str(),
+        f.rule,
+        f.location(),
+        f.message
+    );
+    for d in &f.detail {
+        let _ = writeln!(s, "        {d}");
+    }
+}
+
+/// JSON (the [`Report`] as is).
+pub fn json(r: &Report) -> String {
+    let mut s =
+        serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn sarif_result(f: &Finding, suppression: Option<(&str, &str)>) -> Value {
+    let mut text = f.message.clone();
+    for d in &f.detail {
+        text.push('\n');
+        text.push_str(d);
+    }
+    let mut region = json!({});
+    if f.line > 0 {
+        region = json!({ "startLine": f.line });
+    }
+    let mut loc = json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": f.file, "uriBaseId": "%SRCROOT%" }
+        }
+    });
+    if f.line > 0 {
+        loc["physicalLocation"]["region"] = region;
+    }
+    let rule_index = RULES.iter().position(|r| r.id == f.rule).unwrap_or(0);
+    let mut v = json!({
+        "ruleId": f.rule,
+        "ruleIndex": rule_index,
+        "level": sarif_level(f.severity),
+        "message": { "text": text },
+        "locations": [loc],
+    });
+    if let Some((reason, at)) = suppression {
+        v["suppressions"] = json!([{
+            "kind": "inSource",
+            "justification": reason,
+            "location": { "physicalLocation": { "artifactLocation": { "uri": at } } }
+        }]);
+    }
+    v
+}
+
+/// SARIF 2.1.0, one run, every catalog rule in the driver, suppressed findings with an
+/// `inSource` suppression.
+pub fn sarif(r: &Report) -> String {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|x| {
+            json!({
+                "id": x.id,
+                "name": x.title,
+                "shortDescription": { "text": x.title },
+                "fullDescription": { "text": x.doc },
+                "help": { "text": x.doc },
+                "defaultConfiguration": { "level": sarif_level(x.severity) },
+            })
+        })
+        .collect();
+    let mut results: Vec<Value> = r.findings.iter().map(|f| sarif_result(f, None)).collect();
+    results.extend(
+        r.suppressed
+            .iter()
+            .map(|s| sarif_result(&s.finding, Some((&s.reason, &s.at)))),
+    );
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "ward check",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": { "%SRCROOT%": { "uri": "./" } },
+            "results": results,
+        }]
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn xml(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// JUnit XML: one test suite per rule; one test case per finding (a failure when at or above
+/// the failing severity), per suppressed finding (skipped, with the reason), or one passing case
+/// when the rule found nothing.
+pub fn junit(r: &Report) -> String {
+    let fail_on = r.summary.fail_on;
+    let mut suites = String::new();
+    let (mut total, mut total_fail, mut total_skip) = (0, 0, 0);
+    for rule in RULES {
+        let fs: Vec<&Finding> = r.findings.iter().filter(|f| f.rule == rule.id).collect();
+        let ss: Vec<_> = r
+            .suppressed
+            .iter()
+            .filter(|s| s.finding.rule == rule.id)
+            .collect();
+        let mut cases = String::new();
+        let mut fails = 0;
+        for f in &fs {
+            let _ = write!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"{}\">",
+                rule.id,
+                xml(&f.location())
+            );
+            let mut body = f.message.clone();
+            for d in &f.detail {
+                body.push('\n');
+                body.push_str(d);
+            }
+            if f.severity >= fail_on {
+                fails += 1;
+                let _ = write!(
+                    cases,
+                    "<failure type=\"{}\" message=\"{}\">{}</failure>",
+                    f.severity,
+                    xml(&f.message),
+                    xml(&body)
+                );
+            } else {
+                let _ = write!(
+                    cases,
+                    "<system-out>{}: {}</system-out>",
+                    f.severity,
+                    xml(&body)
+                );
+            }
+            cases.push_str("</testcase>\n");
+        }
+        for s in &ss {
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"{}\"><skipped message=\"suppressed: {}\"/></testcase>",
+                rule.id,
+                xml(&s.finding.location()),
+                xml(&s.reason)
+            );
+        }
+        let mut n = fs.len() + ss.len();
+        if n == 0 {
+            n = 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"no findings\"/>",
+                rule.id
+            );
+        }
+        total += n;
+        total_fail += fails;
+        total_skip += ss.len();
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"{} {}\" tests=\"{n}\" failures=\"{fails}\" skipped=\"{}\">\n{cases}  </testsuite>\n",
+            rule.id,
+            xml(rule.title),
+            ss.len()
+        );
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ward check\" tests=\"{total}\" failures=\"{total_fail}\" skipped=\"{total_skip}\">\n{suites}</testsuites>\n"
+    )
+}

@@ -1,0 +1,131 @@
+//! `--resolve`: classify git refs by asking the remote (`git ls-remote`), with a cache.
+//!
+//! Each remote is asked once per run; answers are also cached on disk (one file per URL under
+//! the cache directory) for [`Resolver::TTL_SECS`], so repeated runs stay fast and work offline
+//! within that window. git is run with prompts disabled, so a remote that needs credentials
+//! fails instead of hanging.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+use ward_repo::RefKind;
+
+/// Asks remotes what their refs are.
+#[derive(Debug)]
+pub struct Resolver {
+    cache_dir: Option<PathBuf>,
+    memo: BTreeMap<String, Result<String, String>>,
+}
+
+impl Resolver {
+    /// How long a cached answer is used.
+    pub const TTL_SECS: u64 = 24 * 3600;
+
+    /// A resolver caching under `cache_dir` (none: memory only).
+    pub fn new(cache_dir: Option<PathBuf>) -> Resolver {
+        Resolver {
+            cache_dir,
+            memo: BTreeMap::new(),
+        }
+    }
+
+    /// The default cache directory: `$XDG_CACHE_HOME/ward/ls-remote` or
+    /// `$HOME/.cache/ward/ls-remote`.
+    pub fn default_cache_dir() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+        Some(base.join("ward").join("ls-remote"))
+    }
+
+    fn cache_file(&self, url: &str) -> Option<PathBuf> {
+        // FNV-1a: a stable file name per URL.
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in url.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        self.cache_dir.as_ref().map(|d| d.join(format!("{h:016x}")))
+    }
+
+    fn ls_remote(&mut self, url: &str) -> Result<String, String> {
+        if let Some(r) = self.memo.get(url) {
+            return r.clone();
+        }
+        let cached = self.cache_file(url).and_then(|f| {
+            let meta = std::fs::metadata(&f).ok()?;
+            let age = SystemTime::now()
+                .duration_since(meta.modified().ok()?)
+                .unwrap_or(Duration::ZERO);
+            if age.as_secs() > Self::TTL_SECS {
+                return None;
+            }
+            let text = std::fs::read_to_string(&f).ok()?;
+            let (first, rest) = text.split_once('\n')?;
+            (first == url).then(|| rest.to_string())
+        });
+        let result = match cached {
+            Some(t) => Ok(t),
+            None => {
+                let out = Command::new("git")
+                    .args(["ls-remote", "--heads", "--tags", "--", url])
+                    .env("GIT_TERMINAL_PROMPT", "0")
+                    .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+                    .output()
+                    .map_err(|e| format!("cannot run git: {e}"))?;
+                if out.status.success() {
+                    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                    if let Some(f) = self.cache_file(url) {
+                        if let Some(d) = f.parent() {
+                            let _ = std::fs::create_dir_all(d);
+                        }
+                        // A cache that cannot be written only costs time.
+                        let _ = std::fs::write(&f, format!("{url}\n{text}"));
+                    }
+                    Ok(text)
+                } else {
+                    Err(format!(
+                        "git ls-remote {url}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                            .lines()
+                            .next()
+                            .unwrap_or("failed")
+                    ))
+                }
+            }
+        };
+        self.memo.insert(url.to_string(), result.clone());
+        result
+    }
+
+    /// Classifies `r` on the remote `url`: a branch (`refs/heads/r`), a tag (`refs/tags/r`), or a
+    /// commit (hexadecimal, not a branch or tag name). `Err` when the remote cannot be asked or
+    /// has no such ref.
+    pub fn classify(&mut self, url: &str, r: &str) -> Result<RefKind, String> {
+        let listing = self.ls_remote(url)?;
+        let mut is_tag = false;
+        let mut is_branch = false;
+        for line in listing.lines() {
+            let Some((_, name)) = line.split_once('\t') else {
+                continue;
+            };
+            let name = name.trim_end_matches("^{}");
+            if name == format!("refs/heads/{r}") || name == r && r.starts_with("refs/heads/") {
+                is_branch = true;
+            }
+            if name == format!("refs/tags/{r}") || name == r && r.starts_with("refs/tags/") {
+                is_tag = true;
+            }
+        }
+        if is_branch {
+            Ok(RefKind::Branch)
+        } else if is_tag {
+            Ok(RefKind::Tag)
+        } else if r.len() >= 7 && r.chars().all(|c| c.is_ascii_hexdigit()) {
+            Ok(RefKind::Commit)
+        } else {
+            Err(format!("{url} has no branch or tag named \"{r}\""))
+        }
+    }
+}

@@ -1,0 +1,787 @@
+//! The rules. Each function adds the findings of one family of rules.
+
+use crate::finding::{Finding, MatrixRow};
+use crate::knowledge::DataHolding;
+use crate::resolve::Resolver;
+use crate::version::{admits, is_exact, Version};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::collections::{BTreeMap, BTreeSet};
+use ward_repo::source::{classify_ref_by_shape, named_version};
+use ward_repo::{
+    join_rel, Loc, Module, ModuleKind, ModuleSource, PinKind, RefKind, Repo, SourceKind, Val,
+};
+
+/// The file and line a directory-level finding points at: the `terraform` block's file when
+/// there is one, else `versions.tf`, `terraform.tf`, `main.tf`, else the first file.
+pub(crate) fn anchor(m: &Module) -> Loc {
+    if let Some((_, l)) = m.required_version.first() {
+        return Loc {
+            file: l.file.clone(),
+            line: 0,
+        };
+    }
+    for pref in [
+        "versions.tf",
+        "terraform.tf",
+        "main.tf",
+        "versions.tofu",
+        "main.tofu",
+    ] {
+        if let Some(f) = m.files.iter().find(|f| f.rsplit('/').next() == Some(pref)) {
+            return Loc {
+                file: f.clone(),
+                line: 0,
+            };
+        }
+    }
+    Loc {
+        file: m.files.first().cloned().unwrap_or_else(|| m.dir.clone()),
+        line: 0,
+    }
+}
+
+fn at(rule: &str, loc: &Loc, msg: impl Into<String>) -> Finding {
+    Finding::new(rule, &loc.file, loc.line, msg)
+}
+
+/// WARD-DISC-*, WARD-PARSE-001.
+pub fn discovery(repo: &Repo, out: &mut Vec<Finding>) {
+    if repo.modules.is_empty() {
+        out.push(Finding::new(
+            "WARD-DISC-001",
+            ".",
+            0,
+            format!(
+                "no .tf, .tf.json or .tofu file anywhere under {} (skipped: {}); nothing was checked",
+                repo.root.display(),
+                ward_repo::SKIPPED_DIRS.join(", ")
+            ),
+        ));
+    }
+    for p in &repo.problems {
+        let mut msg = p.message.lines().next().unwrap_or("").to_string();
+        if p.column > 0 {
+            msg = format!("column {}: {msg}", p.column);
+        }
+        out.push(at("WARD-PARSE-001", &p.loc, format!("cannot parse: {msg}")));
+    }
+    let Some(cfg) = &repo.config else { return };
+    if cfg.roots.is_empty() {
+        return;
+    }
+    for d in &cfg.roots {
+        if repo.module(&d.path).is_none() {
+            out.push(Finding::new(
+                "WARD-DISC-002",
+                &cfg.file,
+                d.line,
+                format!(
+                    "root \"{}\" is declared at \"{}\", but that directory has no Terraform/OpenTofu files",
+                    d.name, d.path
+                ),
+            ));
+        }
+    }
+    let declared: BTreeSet<&str> = cfg.roots.iter().map(|r| r.path.as_str()).collect();
+    for m in repo.roots() {
+        if !declared.contains(m.dir.as_str()) {
+            let loc = m
+                .backend
+                .as_ref()
+                .map(|b| b.loc.clone())
+                .or_else(|| m.cloud.clone())
+                .or_else(|| m.provider_configs.first().map(|p| p.loc.clone()))
+                .unwrap_or_else(|| anchor(m));
+            out.push(
+                at(
+                    "WARD-DISC-003",
+                    &loc,
+                    format!(
+                        "\"{}\" looks like a root ({}), but {} declares no root there",
+                        m.dir,
+                        m.reasons.join(", "),
+                        cfg.file
+                    ),
+                )
+                .in_dir(&m.dir),
+            );
+        }
+    }
+}
+
+/// WARD-MOD-001..005; returns the matrix of every non-local source use.
+pub fn module_sources(
+    repo: &Repo,
+    mut resolver: Option<&mut Resolver>,
+    out: &mut Vec<Finding>,
+) -> Vec<MatrixRow> {
+    let mut rows = Vec::new();
+    for m in &repo.modules {
+        for call in &m.module_calls {
+            let Some(src) = &call.source else { continue };
+            let loc = &call.loc;
+            let kind = match m.kind {
+                ModuleKind::Root => "root",
+                ModuleKind::Module => "module",
+            };
+            match &src.kind {
+                SourceKind::Local { .. } => continue,
+                SourceKind::Git {
+                    repository,
+                    url,
+                    git_ref,
+                } => {
+                    let (class, note) = match git_ref {
+                        None => (RefKind::Missing, None),
+                        Some(r) => {
+                            let shape = classify_ref_by_shape(r);
+                            match (&mut resolver, shape) {
+                                (Some(res), RefKind::Unknown | RefKind::Branch | RefKind::Tag) => {
+                                    match res.classify(url, r) {
+                                        Ok(k) => {
+                                            (k, Some("resolved with git ls-remote".to_string()))
+                                        }
+                                        Err(e) => (shape, Some(format!("--resolve failed: {e}"))),
+                                    }
+                                }
+                                _ => (shape, None),
+                            }
+                        }
+                    };
+                    let shown = git_ref.clone().unwrap_or_else(|| "(none)".to_string());
+                    match class {
+                        RefKind::Missing => out.push(
+                            at(
+                                "WARD-MOD-001",
+                                loc,
+                                format!(
+                                    "module \"{}\": git source {} has no ?ref=, so it follows the remote's default branch",
+                                    call.name, repository
+                                ),
+                            )
+                            .in_dir(&m.dir),
+                        ),
+                        RefKind::Branch => out.push(
+                            at(
+                                "WARD-MOD-001",
+                                loc,
+                                format!(
+                                    "module \"{}\": ref \"{shown}\" of {} is a branch{}; pin a tag or a commit",
+                                    call.name,
+                                    repository,
+                                    note.map(|n| format!(" ({n})")).unwrap_or_default()
+                                ),
+                            )
+                            .in_dir(&m.dir),
+                        ),
+                        RefKind::Unknown => out.push(
+                            at(
+                                "WARD-MOD-002",
+                                loc,
+                                format!(
+                                    "module \"{}\": cannot tell whether ref \"{shown}\" of {} is a branch, tag or commit{}",
+                                    call.name,
+                                    repository,
+                                    note.map(|n| format!(" ({n})"))
+                                        .unwrap_or_else(|| " offline; run with --resolve".to_string())
+                                ),
+                            )
+                            .in_dir(&m.dir),
+                        ),
+                        RefKind::Tag | RefKind::Commit => {}
+                    }
+                    rows.push(MatrixRow {
+                        package: repository.clone(),
+                        dir: m.dir.clone(),
+                        kind: kind.to_string(),
+                        reference: shown,
+                        class: class.as_str().to_string(),
+                        at: format!("{}:{}", loc.file, loc.line),
+                    });
+                }
+                SourceKind::Registry { address } => {
+                    let class = match &call.version {
+                        None => {
+                            out.push(
+                                at(
+                                    "WARD-MOD-003",
+                                    loc,
+                                    format!(
+                                        "module \"{}\": registry module {address} has no version; every init takes the newest release",
+                                        call.name
+                                    ),
+                                )
+                                .in_dir(&m.dir),
+                            );
+                            "none"
+                        }
+                        Some(v) if !is_exact(v) => {
+                            out.push(
+                                at(
+                                    "WARD-MOD-004",
+                                    loc,
+                                    format!(
+                                        "module \"{}\": registry module {address} at version \"{v}\" is a range; pin an exact version",
+                                        call.name
+                                    ),
+                                )
+                                .in_dir(&m.dir),
+                            );
+                            "range"
+                        }
+                        Some(_) => "exact",
+                    };
+                    rows.push(MatrixRow {
+                        package: address.to_lowercase(),
+                        dir: m.dir.clone(),
+                        kind: kind.to_string(),
+                        reference: call.version.clone().unwrap_or_else(|| "(none)".to_string()),
+                        class: class.to_string(),
+                        at: format!("{}:{}", loc.file, loc.line),
+                    });
+                }
+                SourceKind::Other { address } => rows.push(MatrixRow {
+                    package: address.clone(),
+                    dir: m.dir.clone(),
+                    kind: kind.to_string(),
+                    reference: "(none)".to_string(),
+                    class: "other".to_string(),
+                    at: format!("{}:{}", loc.file, loc.line),
+                }),
+            }
+        }
+    }
+    rows.sort();
+    // WARD-MOD-005: one package, several refs.
+    let mut by_pkg: BTreeMap<&str, Vec<&MatrixRow>> = BTreeMap::new();
+    for r in &rows {
+        by_pkg.entry(r.package.as_str()).or_default().push(r);
+    }
+    for (pkg, uses) in by_pkg {
+        let refs: BTreeSet<&str> = uses.iter().map(|r| r.reference.as_str()).collect();
+        if refs.len() < 2 {
+            continue;
+        }
+        let first = uses[0];
+        let (file, line) = split_at(&first.at);
+        let detail = uses
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} | {} ({}) | {} [{}] | {}",
+                    pkg, r.dir, r.kind, r.reference, r.class, r.at
+                )
+            })
+            .collect();
+        out.push(
+            Finding::new(
+                "WARD-MOD-005",
+                file,
+                line,
+                format!(
+                    "{pkg} is used at {} different refs/versions ({}) across {} uses",
+                    refs.len(),
+                    refs.iter().copied().collect::<Vec<_>>().join(", "),
+                    uses.len()
+                ),
+            )
+            .with_detail(detail),
+        );
+    }
+    rows
+}
+
+fn split_at(at: &str) -> (&str, usize) {
+    match at.rsplit_once(':') {
+        Some((f, l)) => (f, l.parse().unwrap_or(0)),
+        None => (at, 0),
+    }
+}
+
+/// WARD-VER-001..004.
+pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Result<(), String> {
+    let floor = match floor {
+        Some(f) => Some((
+            f,
+            Version::parse(f).ok_or_else(|| {
+                format!("terraform_floor = \"{f}\" is not a version; write it as X.Y.Z")
+            })?,
+        )),
+        None => None,
+    };
+    for m in &repo.modules {
+        if m.kind == ModuleKind::Root {
+            if m.required_version.is_empty() {
+                out.push(
+                    at(
+                        "WARD-VER-001",
+                        &anchor(m),
+                        format!("root \"{}\" has no required_version", m.dir),
+                    )
+                    .in_dir(&m.dir),
+                );
+            }
+            if let Some((fs, fv)) = &floor {
+                for (c, loc) in &m.required_version {
+                    match admits(c, fv) {
+                        Ok(true) => {}
+                        Ok(false) => out.push(
+                            at(
+                                "WARD-VER-002",
+                                loc,
+                                format!(
+                                    "required_version \"{c}\" does not admit the floor {fs}: hosts at the floor cannot init this root"
+                                ),
+                            )
+                            .in_dir(&m.dir),
+                        ),
+                        Err(e) => out.push(
+                            at(
+                                "WARD-VER-002",
+                                loc,
+                                format!("required_version \"{c}\" cannot be compared with the floor {fs}: {e}"),
+                            )
+                            .in_dir(&m.dir),
+                        ),
+                    }
+                }
+            }
+            if !m.lock_file {
+                out.push(
+                    at(
+                        "WARD-VER-004",
+                        &anchor(m),
+                        format!("root \"{}\" has no .terraform.lock.hcl", m.dir),
+                    )
+                    .in_dir(&m.dir),
+                );
+            }
+        }
+        for p in &m.required_providers {
+            if p.version.is_none() {
+                out.push(
+                    at(
+                        "WARD-VER-003",
+                        &p.loc,
+                        format!(
+                            "provider \"{}\"{} has no version constraint",
+                            p.name,
+                            p.source
+                                .as_ref()
+                                .map(|s| format!(" ({s})"))
+                                .unwrap_or_default()
+                        ),
+                    )
+                    .in_dir(&m.dir),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// WARD-STATE-001..004.
+pub fn state(repo: &Repo, out: &mut Vec<Finding>) {
+    let abs_root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
+    for m in repo.roots() {
+        match &m.backend {
+            Some(b) if b.kind == "local" => {
+                let path = match b.config.iter().find(|(k, _)| k == "path") {
+                    None => Some("terraform.tfstate".to_string()),
+                    Some((_, Val::Str(s))) => Some(s.clone()),
+                    Some(_) => None,
+                };
+                if let Some(p) = path {
+                    let inside = if std::path::Path::new(&p).is_absolute() {
+                        std::path::Path::new(&p).starts_with(&abs_root)
+                    } else {
+                        join_rel(&m.dir, &p).is_some()
+                    };
+                    if inside {
+                        out.push(
+                            at(
+                                "WARD-STATE-001",
+                                &b.loc,
+                                format!(
+                                    "local backend of \"{}\" keeps state at \"{p}\", inside the repository",
+                                    m.dir
+                                ),
+                            )
+                            .in_dir(&m.dir),
+                        );
+                    }
+                }
+            }
+            Some(_) => {}
+            None if m.cloud.is_none() => out.push(
+                at(
+                    "WARD-STATE-002",
+                    &anchor(m),
+                    format!(
+                        "root \"{}\" has no backend: state goes to {}/terraform.tfstate, inside the checkout",
+                        m.dir, m.dir
+                    ),
+                )
+                .in_dir(&m.dir),
+            ),
+            None => {}
+        }
+    }
+    let tracked: BTreeSet<&str> = repo
+        .tracked_state_files
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    for f in &tracked {
+        out.push(Finding::new(
+            "WARD-STATE-003",
+            f,
+            0,
+            "state file is tracked by git",
+        ));
+    }
+    for f in &repo.state_files {
+        if !tracked.contains(f.as_str()) {
+            out.push(Finding::new(
+                "WARD-STATE-004",
+                f,
+                0,
+                "state file lies inside the repository tree (not tracked by git)",
+            ));
+        }
+    }
+}
+
+fn glob_set(globs: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        b.add(Glob::new(g).map_err(|e| format!("bad glob \"{g}\": {e}"))?);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// WARD-DATA-001.
+pub fn data_holding(
+    repo: &Repo,
+    knowledge: &dyn DataHolding,
+    protected: &[String],
+    out: &mut Vec<Finding>,
+) -> Result<(), String> {
+    let set = glob_set(protected).map_err(|e| format!("check.protected: {e}"))?;
+    // Call names by target directory, for `module.<name>.<type>.<name>` addresses.
+    let mut call_names: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for m in &repo.modules {
+        for c in &m.module_calls {
+            if let Some(ModuleSource {
+                kind: SourceKind::Local { path },
+                ..
+            }) = &c.source
+            {
+                if let Some(t) = join_rel(&m.dir, path) {
+                    call_names.entry(t).or_default().insert(c.name.clone());
+                }
+            }
+        }
+    }
+    for m in &repo.modules {
+        for r in &m.resources {
+            if r.mode != "managed" || knowledge.holds_data(&r.type_name) != Some(true) {
+                continue;
+            }
+            if r.prevent_destroy == Some(true) {
+                continue;
+            }
+            let addr = format!("{}.{}", r.type_name, r.name);
+            let mut candidates = vec![addr.clone()];
+            for n in call_names.get(&m.dir).into_iter().flatten() {
+                candidates.push(format!("module.{n}.{addr}"));
+            }
+            if candidates.iter().any(|c| set.is_match(c)) {
+                continue;
+            }
+            out.push(
+                at(
+                    "WARD-DATA-001",
+                    &r.loc,
+                    format!(
+                        "{addr} holds data ({}) but has no lifecycle {{ prevent_destroy = true }} and no ward protection",
+                        knowledge.source(&r.type_name)
+                    ),
+                )
+                .in_dir(&m.dir),
+            );
+        }
+    }
+    Ok(())
+}
+
+const NON_RESOURCE_ROOTS: &[&str] = &[
+    "var",
+    "local",
+    "module",
+    "data",
+    "each",
+    "count",
+    "path",
+    "terraform",
+    "self",
+    "ephemeral",
+];
+
+/// WARD-LAYER-001, WARD-LAYER-002.
+pub fn layers(repo: &Repo, out: &mut Vec<Finding>) {
+    for m in repo.roots() {
+        for p in &m.provider_configs {
+            for r in &p.refs {
+                let Some((root, name)) = r.split_once('.') else {
+                    continue;
+                };
+                if NON_RESOURCE_ROOTS.contains(&root) {
+                    continue;
+                }
+                if m.resources
+                    .iter()
+                    .any(|x| x.mode == "managed" && x.type_name == root && x.name == name)
+                {
+                    out.push(
+                        at(
+                            "WARD-LAYER-002",
+                            &p.loc,
+                            format!(
+                                "provider \"{}\"{} is configured from {r}, a resource of the same root \"{}\"",
+                                p.name,
+                                p.alias.as_ref().map(|a| format!(" (alias {a})")).unwrap_or_default(),
+                                m.dir
+                            ),
+                        )
+                        .in_dir(&m.dir),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+    let Some(cfg) = &repo.config else { return };
+    if cfg.layers.is_empty() {
+        return;
+    }
+    for m in repo.roots() {
+        let Some(my) = cfg.layer_of(&m.dir) else {
+            continue;
+        };
+        for rs in &m.remote_states {
+            let Some(target) = remote_state_target(repo, m, rs) else {
+                continue;
+            };
+            let Some(their) = cfg.layer_of(&target.dir) else {
+                continue;
+            };
+            if their.level >= my.level {
+                out.push(
+                    at(
+                        "WARD-LAYER-001",
+                        &rs.loc,
+                        format!(
+                            "root \"{}\" (layer {}, level {}) reads the state of \"{}\" (layer {}, level {}) through terraform_remote_state \"{}\"; a root may read only lower layers",
+                            m.dir, my.name, my.level, target.dir, their.name, their.level, rs.name
+                        ),
+                    )
+                    .in_dir(&m.dir),
+                );
+            }
+        }
+    }
+}
+
+/// Which root a `terraform_remote_state` reads: for `local`, the root whose state file the path
+/// names (its local backend path, or the default `terraform.tfstate` in its directory); for other
+/// backends, the root with the same backend type whose literal `bucket`/`key`/`prefix`/`path`/
+/// `container_name`/`organization`/`name` arguments all equal the ones given.
+fn remote_state_target<'r>(
+    repo: &'r Repo,
+    from: &Module,
+    rs: &ward_repo::RemoteState,
+) -> Option<&'r Module> {
+    let backend = rs.backend.as_deref()?;
+    let cfg = rs.config.as_ref()?;
+    if backend == "local" {
+        let p = cfg.get("path")?.as_str()?;
+        let file = join_rel(&from.dir, p)?;
+        return repo.roots().find(|r| {
+            let own = match &r.backend {
+                Some(b) if b.kind == "local" => b.get_str("path").unwrap_or("terraform.tfstate"),
+                None => "terraform.tfstate",
+                _ => return false,
+            };
+            join_rel(&r.dir, own).as_deref() == Some(file.as_str())
+        });
+    }
+    const KEYS: &[&str] = &[
+        "bucket",
+        "key",
+        "prefix",
+        "path",
+        "container_name",
+        "organization",
+        "name",
+    ];
+    let given: Vec<(&str, &str)> = KEYS
+        .iter()
+        .filter_map(|k| cfg.get(k).and_then(Val::as_str).map(|v| (*k, v)))
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    repo.roots().find(|r| match &r.backend {
+        Some(b) if b.kind == backend => given.iter().all(|(k, v)| b.get_str(k) == Some(v)),
+        _ => false,
+    })
+}
+
+/// WARD-ANS-001, WARD-ANS-002.
+pub fn ansible(repo: &Repo, out: &mut Vec<Finding>) -> Result<(), String> {
+    for p in &repo.pins {
+        let missing = p.version.is_none() && matches!(p.kind, PinKind::Collection | PinKind::Role);
+        let latest = p
+            .version
+            .as_deref()
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("latest"));
+        if missing || latest {
+            let what = match p.kind {
+                PinKind::Collection => "collection",
+                PinKind::Role => "role",
+                PinKind::Galaxy => "galaxy.yml of",
+                PinKind::Variable => "variable",
+            };
+            out.push(Finding::new(
+                "WARD-ANS-002",
+                &p.file,
+                p.line,
+                if latest {
+                    format!("{what} {} is at \"latest\"; pin an exact version", p.name)
+                } else {
+                    format!("{what} {} has no version; pin an exact version", p.name)
+                },
+            ));
+        }
+    }
+    let Some(cfg) = &repo.config else {
+        return Ok(());
+    };
+    for rel in &cfg.check.releases {
+        let set =
+            glob_set(&rel.module_sources).map_err(|e| format!("release \"{}\": {e}", rel.name))?;
+        // (version, where, what)
+        let mut tf: Vec<(String, String, String)> = Vec::new();
+        for m in &repo.modules {
+            for c in &m.module_calls {
+                let Some(src) = &c.source else { continue };
+                let Some(pkg) = src.package() else { continue };
+                if !set.is_match(&pkg) {
+                    continue;
+                }
+                let raw = match &src.kind {
+                    SourceKind::Git { git_ref, .. } => git_ref.clone(),
+                    SourceKind::Registry { .. } => c.version.clone(),
+                    _ => None,
+                };
+                let Some(raw) = raw else { continue };
+                let v = named_version(&raw).unwrap_or(raw);
+                tf.push((
+                    v,
+                    format!("{}:{}", c.loc.file, c.loc.line),
+                    format!("module {} ({pkg})", c.name),
+                ));
+            }
+        }
+        let pins: Vec<&ward_repo::VersionPin> = repo
+            .pins
+            .iter()
+            .filter(|p| match p.kind {
+                PinKind::Collection | PinKind::Galaxy => rel.collections.contains(&p.name),
+                PinKind::Variable => rel.variables.contains(&p.name),
+                PinKind::Role => false,
+            })
+            .collect();
+        let pin_version = |p: &ward_repo::VersionPin| {
+            p.version
+                .as_deref()
+                .map(|v| named_version(v).unwrap_or_else(|| v.to_string()))
+                .unwrap_or_else(|| "(none)".to_string())
+        };
+        let tf_versions: BTreeSet<&str> = tf.iter().map(|(v, _, _)| v.as_str()).collect();
+        let all: BTreeSet<String> = tf_versions
+            .iter()
+            .map(|s| s.to_string())
+            .chain(pins.iter().map(|p| pin_version(p)))
+            .collect();
+        if all.len() < 2 {
+            continue;
+        }
+        let mut detail: Vec<String> = tf
+            .iter()
+            .map(|(v, w, what)| format!("terraform: {what} = {v} at {w}"))
+            .collect();
+        detail.extend(pins.iter().map(|p| {
+            format!(
+                "ansible: {} = {} at {}:{}",
+                p.name,
+                pin_version(p),
+                p.file,
+                p.line
+            )
+        }));
+        for p in &pins {
+            let v = pin_version(p);
+            if tf_versions.len() == 1 && tf_versions.contains(v.as_str()) {
+                continue;
+            }
+            out.push(
+                Finding::new(
+                    "WARD-ANS-001",
+                    &p.file,
+                    p.line,
+                    format!(
+                        "release \"{}\": {} = {v}, but the release is named at {} ({})",
+                        rel.name,
+                        p.name,
+                        if tf_versions.is_empty() {
+                            "other Ansible pins"
+                        } else {
+                            "Terraform refs"
+                        },
+                        all.iter()
+                            .filter(|x| **x != v)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .with_detail(detail.clone()),
+            );
+        }
+        if pins.is_empty() && tf_versions.len() > 1 {
+            // Terraform refs disagree among themselves: reported by WARD-MOD-005 when the
+            // package is the same; across packages of one release it is this rule's.
+            if let Some((_, w, _)) = tf.first() {
+                let (file, line) = split_at(w);
+                out.push(
+                    Finding::new(
+                        "WARD-ANS-001",
+                        file,
+                        line,
+                        format!(
+                            "release \"{}\": its Terraform modules name {} different versions ({})",
+                            rel.name,
+                            tf_versions.len(),
+                            tf_versions.iter().copied().collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                    .with_detail(detail.clone()),
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -20,7 +20,6 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod approvals;
-mod deps;
 pub mod digest;
 pub mod duration;
 pub mod error;

@@ -344,9 +344,11 @@ fn read_guard_block(name: &str, body: &Body, dir: &Path) -> Result<Guard, String
                     return Err("timeout: must be longer than 0s".into());
                 }
             }
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "unknown attribute `{other}`: expected addresses, types, actions, command, timeout"
-            )),
+            ))
+            }
         }
     }
     if g.command.is_empty() || g.command[0].is_empty() {

@@ -167,8 +167,13 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         }
         None => Policy::defaults_in(Path::new("")),
     };
-    let assessment = crate::deps::assess(&plan, &knowledge, inputs.allow_unclassified)
-        .map_err(GateError::Usage)?;
+    let assessment = ward_classify::assess(
+        &plan,
+        &knowledge,
+        &ward_classify::Options {
+            allow_unclassified: inputs.allow_unclassified,
+        },
+    );
     let approvals_path = inputs
         .approvals
         .clone()

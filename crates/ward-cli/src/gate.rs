@@ -104,12 +104,7 @@ pub fn finish(out: run::CommandOutput) -> Result<Exit, CliError> {
         3 => Exit::Coverage,
         4 => Exit::ApprovalRequired,
         5 => Exit::BudgetExceeded,
-        6 => {
-            // A guard refused: ward_report::Exit has no variant for 6 yet.
-            use std::io::Write;
-            let _ = std::io::stdout().flush();
-            std::process::exit(6)
-        }
+        6 => Exit::GuardRefused,
         _ => Exit::Usage,
     })
 }

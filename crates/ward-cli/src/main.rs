@@ -3,12 +3,15 @@
 //! and `run(...) -> Result<Exit, CliError>`, then add one variant to [`Command`] and one arm to
 //! `main`.
 
+mod approve;
 mod drift;
 mod error;
+mod gate;
 mod knowledge;
 mod output;
 mod plan;
 mod rules;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -52,6 +55,12 @@ enum Command {
     /// Show ward's knowledge: packs, versions, classified types and their rules.
     #[command(subcommand)]
     Rules(rules::Command),
+    /// Refuse a plan until every dangerous change is approved, within budget, and guards pass.
+    Gate(gate::Args),
+    /// Approve one change of a plan, bound to a digest of exactly that change.
+    Approve(approve::Args),
+    /// Confirm a saved binary plan is the plan that passed `ward gate`.
+    Verify(verify::Args),
     /// Check every root for drift; a missing or replaced state fails; history kept.
     Drift(drift::Args),
 }
@@ -62,6 +71,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
         Command::Rules(cmd) => rules::run(cmd),
+        Command::Gate(args) => gate::run(args),
+        Command::Approve(args) => approve::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
     };
     match result {

@@ -46,7 +46,11 @@ fn every_corpus_plan_is_assessed() {
         let ja = serde_json::to_string(&a).unwrap();
         assert_eq!(ja, serde_json::to_string(&b).unwrap(), "{}", f.display());
         assert_eq!(a.verdicts.len(), plan.changes.len());
-        let keys: Vec<_> = a.verdicts.iter().map(|v| (&v.address, &v.deposed)).collect();
+        let keys: Vec<_> = a
+            .verdicts
+            .iter()
+            .map(|v| (&v.address, &v.deposed))
+            .collect();
         let mut sorted = keys.clone();
         sorted.sort();
         assert_eq!(keys, sorted, "{}", f.display());
@@ -84,6 +88,10 @@ fn every_corpus_plan_is_assessed() {
     );
     let mut top: Vec<(usize, String)> = missing.into_iter().map(|(t, n)| (n, t)).collect();
     top.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let top: Vec<String> = top.iter().take(20).map(|(n, t)| format!("{t} ({n})")).collect();
+    let top: Vec<String> = top
+        .iter()
+        .take(20)
+        .map(|(n, t)| format!("{t} ({n})"))
+        .collect();
     eprintln!("corpus: most common unclassified types: {}", top.join(", "));
 }

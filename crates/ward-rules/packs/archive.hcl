@@ -6,7 +6,7 @@ pack {
   name     = "archive"
   version  = "2026.11.0"
   provider = "hashicorp/archive"
-  schema   = "unavailable: written from the provider documentation"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-archive 11.0.1 (generated from archive 2.7.1)"
   summary  = "archive_file: a zip or tar.gz written on the machine that runs Terraform."
 }
 

@@ -6,7 +6,7 @@ pack {
   name     = "cloudinit"
   version  = "2026.11.0"
   provider = "hashicorp/cloudinit"
-  schema   = "unavailable: written from the provider documentation"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-cloudinit 11.0.1 (generated from cloudinit 2.3.7)"
   summary  = "cloudinit_config: a rendered multi-part cloud-init document kept in state."
 }
 

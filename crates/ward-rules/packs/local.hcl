@@ -4,7 +4,7 @@ pack {
   name     = "local"
   version  = "2026.11.0"
   provider = "hashicorp/local"
-  schema   = "unavailable: written from the provider documentation; attributes match the local schema in the terraform-json test data"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-local 11.1.1 (generated from local 2.6.1)"
   summary  = "Files on the machine that runs Terraform."
 }
 

@@ -7,7 +7,7 @@ pack {
   name     = "null"
   version  = "2026.11.0"
   provider = "hashicorp/null"
-  schema   = "unavailable: written from the provider documentation; attributes match the null schema in the terraform-json test data"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-null 11.0.1 (generated from null 3.2.4)"
   summary  = "null_resource: a placeholder that runs provisioners."
 }
 

@@ -8,7 +8,7 @@ pack {
   name     = "random"
   version  = "2026.11.0"
   provider = "hashicorp/random"
-  schema   = "unavailable: written from the provider documentation; attributes match the random 3.x schema in the terraform-json test data"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-random 12.0.1 (generated from random 3.7.2)"
   summary  = "Random ids, integers, passwords, strings, pets, shuffles, uuids and bytes."
 }
 

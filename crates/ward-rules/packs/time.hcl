@@ -4,7 +4,7 @@ pack {
   name     = "time"
   version  = "2026.11.0"
   provider = "hashicorp/time"
-  schema   = "unavailable: written from the provider documentation"
+  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-time 11.0.1 (generated from time 0.13.1)"
   summary  = "Timestamps, offsets, rotations and sleeps kept in state."
 }
 

@@ -478,3 +478,34 @@ fn expect_scenario(name: &str, plan: &Value) -> Result<(), RigError> {
         &plan["resource_changes"],
     )
 }
+
+/// A plan from `examples::plan` outlives its root (the saved plan and the JSON written beside
+/// it stay on disk); a scenario too new for a Terraform is refused with the reason.
+#[test]
+fn example_plan_outlives_its_root() {
+    let Some(rig) = rig() else { return };
+    rig.for_each_terraform(|tf| {
+        let plan = ward_rig::examples::plan(&rig, tf, "create")?;
+        let json = plan.write_json()?;
+        check(
+            plan.file.is_file() && json.is_file(),
+            "plan files exist",
+            &(&plan.file, &json),
+        )?;
+        let text = std::fs::read_to_string(&json).map_err(|e| RigError::Usage(e.to_string()))?;
+        check(
+            text.contains(ward_rig::examples::SENSITIVE_CANARY),
+            "a real plan carries sensitive values in clear",
+            &json,
+        )?;
+        if !tf.at_least(1, 5) {
+            let err = ward_rig::examples::plan(&rig, tf, "import").unwrap_err();
+            check(
+                err.to_string().contains("needs Terraform >= 1.5"),
+                "import scenario refused",
+                &err.to_string(),
+            )?;
+        }
+        Ok(())
+    });
+}

@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// What one Terraform command did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +20,8 @@ pub struct Output {
     pub stderr: String,
 }
 
-/// A saved plan and its JSON (`terraform show -json <plan>`).
+/// A saved plan and its JSON (`terraform show -json <plan>`). The plan keeps its root's
+/// directory alive, so `file` stays valid after the [`Root`] is dropped.
 #[derive(Debug, Clone)]
 pub struct Plan {
     /// The plan as `show -json` printed it.
@@ -30,9 +32,24 @@ pub struct Plan {
     pub exit_code: i32,
     /// What `plan` printed.
     pub output: Output,
+    /// Keeps the root's directory (and so `file`) alive as long as the plan.
+    _dir: Arc<tempfile::TempDir>,
 }
 
 impl Plan {
+    /// Writes the plan JSON beside the saved plan (`plan-N.json`, as `show -json` printed it,
+    /// pretty-printed) and returns its path: what a test hands to `ward plan`.
+    pub fn write_json(&self) -> Result<PathBuf, RigError> {
+        let path = self.file.with_extension("json");
+        let text = serde_json::to_string_pretty(&self.json).map_err(|e| RigError::Json {
+            what: "a plan to write".into(),
+            source: e,
+        })?;
+        fs::write(&path, text + "\n")
+            .map_err(|e| RigError::io(format!("cannot write {}", path.display()), e))?;
+        Ok(path)
+    }
+
     /// The `resource_changes` entry for `address`.
     pub fn change(&self, address: &str) -> Option<&Value> {
         find_address(self.json.get("resource_changes"), address)
@@ -100,7 +117,7 @@ fn actions_of(rc: Option<&Value>) -> Vec<String> {
 pub struct Root {
     rig: Rig,
     tf: Terraform,
-    tmp: tempfile::TempDir,
+    tmp: Arc<tempfile::TempDir>,
     plans: AtomicUsize,
 }
 
@@ -119,7 +136,7 @@ impl Root {
         Ok(Root {
             rig: rig.clone(),
             tf: tf.clone(),
-            tmp,
+            tmp: Arc::new(tmp),
             plans: AtomicUsize::new(0),
         })
     }
@@ -296,6 +313,7 @@ impl Root {
             file,
             exit_code: output.code,
             output,
+            _dir: Arc::clone(&self.tmp),
         })
     }
 
@@ -382,7 +400,15 @@ impl Root {
 
     /// Keeps the temporary directory on disk (for debugging a failing test) and returns it.
     pub fn keep(self) -> PathBuf {
-        self.tmp.keep()
+        match Arc::try_unwrap(self.tmp) {
+            Ok(tmp) => tmp.keep(),
+            // Plans still hold it: leak one reference so it is never deleted.
+            Err(shared) => {
+                let path = shared.path().to_path_buf();
+                std::mem::forget(shared);
+                path
+            }
+        }
     }
 
     /// The directory holding both `root/` and `cloud/`.

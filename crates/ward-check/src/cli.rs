@@ -118,13 +118,19 @@ impl DataHolding for RulesKnowledge {
     }
 }
 
-fn usage_error(msg: &str) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "error: {msg}");
-    ExitCode::from(2)
-}
-
 /// Runs `ward check`. Prints the report (or writes `--output`) and returns the exit code.
 pub fn run(args: &CheckArgs) -> ExitCode {
+    let code = execute(args, &mut std::io::stdout(), &mut std::io::stderr());
+    ExitCode::from(code)
+}
+
+/// [`run`] with the output streams given, returning the exit code as a number: 0 pass, 1
+/// findings at or above the failing severity, 2 usage or input error.
+pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+    let mut usage_error = |msg: &str| {
+        let _ = writeln!(stderr, "error: {msg}");
+        2
+    };
     if args.list_rules {
         let mut s = String::new();
         for r in RULES {
@@ -135,8 +141,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 r.title
             ));
         }
-        let _ = std::io::stdout().write_all(s.as_bytes());
-        return ExitCode::SUCCESS;
+        let _ = stdout.write_all(s.as_bytes());
+        return 0;
     }
     let today = match &args.today {
         Some(t) => match crate::scan::parse_date(t) {
@@ -192,16 +198,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let written = match &args.output {
         Some(p) => std::fs::write(p, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", p.display())),
-        None => std::io::stdout()
+        None => stdout
             .write_all(text.as_bytes())
             .map_err(|e| format!("cannot write the report: {e}")),
     };
     if let Err(e) = written {
         return usage_error(&e);
     }
-    if report.summary.failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    u8::from(report.summary.failed)
 }

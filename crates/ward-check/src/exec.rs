@@ -88,6 +88,10 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         return;
     }
     let bin = &opts.binary;
+    let name = bin
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "terraform".to_string());
     for (i, m) in repo.modules.iter().enumerate() {
         let dir = copy.join(&m.dir);
         let a = anchor(m);
@@ -144,7 +148,7 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
                             "WARD-EXEC-001",
                             &format!("{prefix}{f}"),
                             0,
-                            format!("{} fmt -check: not formatted", bin.display()),
+                            format!("fmt -check: not formatted; run `{name} fmt` in {}", m.dir),
                         )
                         .in_dir(&m.dir),
                     );

@@ -173,7 +173,9 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             valid.iter().find(|(s, _)| {
                 s.file == f.file
                     && s.ids.contains(&f.rule)
-                    && (s.file_wide || (f.line > 0 && (f.line == s.line || f.line == s.target)))
+                    && (s.file_wide
+                        || (f.line > 0
+                            && (f.line == s.line || (s.target..=s.target_end).contains(&f.line))))
             })
         };
         match hit {

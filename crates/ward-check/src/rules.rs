@@ -258,7 +258,11 @@ pub fn module_sources(
         by_pkg.entry(r.package.as_str()).or_default().push(r);
     }
     for (pkg, uses) in by_pkg {
-        let refs: BTreeSet<&str> = uses.iter().map(|r| r.reference.as_str()).collect();
+        // `v1.2.0`, `tags/1.2.0` and `= 1.2.0` name the same release.
+        let refs: BTreeSet<String> = uses
+            .iter()
+            .map(|r| named_version(&r.reference).unwrap_or_else(|| r.reference.clone()))
+            .collect();
         if refs.len() < 2 {
             continue;
         }
@@ -281,7 +285,7 @@ pub fn module_sources(
                 format!(
                     "{pkg} is used at {} different refs/versions ({}) across {} uses",
                     refs.len(),
-                    refs.iter().copied().collect::<Vec<_>>().join(", "),
+                    refs.iter().cloned().collect::<Vec<_>>().join(", "),
                     uses.len()
                 ),
             )

@@ -114,8 +114,10 @@ pub struct Suppression {
     pub file: String,
     /// The comment's line.
     pub line: usize,
-    /// The line it applies to besides its own (the next code line), 0 for file-wide.
+    /// The first line it applies to besides its own (the next code line), 0 for file-wide.
     pub target: usize,
+    /// The last line it applies to: the end of the block the target line opens, else `target`.
+    pub target_end: usize,
     /// `ward:ignore-file`: applies to the whole file.
     pub file_wide: bool,
     /// Rule IDs.
@@ -163,6 +165,7 @@ pub fn suppressions(file: &str, text: &str) -> Vec<Suppression> {
             file: file.to_string(),
             line: i + 1,
             target: 0,
+            target_end: 0,
             file_wide,
             ids: Vec::new(),
             reason: None,
@@ -232,10 +235,42 @@ pub fn suppressions(file: &str, text: &str) -> Vec<Suppression> {
                     .map(|(j, _)| j + 1)
                     .unwrap_or(0)
             };
+            s.target_end = block_end(&lines, s.target);
         }
         out.push(s);
     }
     out
+}
+
+/// When 1-based `line` opens a block (ends with `{` or `[`), the line that closes it (braces
+/// counted outside strings); else `line`.
+fn block_end(lines: &[&str], line: usize) -> usize {
+    let Some(first) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return line;
+    };
+    let t = first.trim_end();
+    if !(t.ends_with('{') || t.ends_with('[')) {
+        return line;
+    }
+    let mut depth: i64 = 0;
+    for (j, l) in lines.iter().enumerate().skip(line - 1) {
+        let mut in_str = false;
+        let mut prev = ' ';
+        for c in l.chars() {
+            match c {
+                '"' if prev != '\\' => in_str = !in_str,
+                '{' | '[' | '(' if !in_str => depth += 1,
+                '}' | ']' | ')' if !in_str => depth -= 1,
+                '#' if !in_str => break,
+                _ => {}
+            }
+            prev = c;
+        }
+        if depth <= 0 {
+            return j + 1;
+        }
+    }
+    line
 }
 
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date.
@@ -288,6 +323,7 @@ mod tests {
         let s = suppressions("m.tf", t);
         assert_eq!(s.len(), 3);
         assert_eq!(s[0].target, 3);
+        assert_eq!(s[0].target_end, 5);
         assert_eq!(s[0].reason.as_deref(), Some("vendored"));
         assert_eq!(s[0].until.as_deref(), Some("2030-01-01"));
         assert_eq!(s[1].target, 4);

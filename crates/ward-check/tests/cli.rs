@@ -1,0 +1,145 @@
+//! The command end to end: every output format over a sample repository (snapshots), and the
+//! exit codes (0 pass, 1 failing findings, 2 usage/input error).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use clap::Parser;
+use ward_check::cli::{execute, CheckArgs};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: CheckArgs,
+}
+
+/// Runs with arguments (relative to the crate directory); returns (code, stdout, stderr).
+fn run(args: &[&str]) -> (u8, String, String) {
+    let cli =
+        Cli::try_parse_from(std::iter::once("ward-check").chain(args.iter().copied())).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = execute(&cli.args, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+const SAMPLE: &str = "tests/fixtures/sample";
+
+#[test]
+fn terminal_report() {
+    let (code, out, err) = run(&[SAMPLE, "--today", "2026-06-01", "--verbose"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("terminal", out);
+}
+
+#[test]
+fn json_report() {
+    let (code, out, _) = run(&[SAMPLE, "--today", "2026-06-01", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["suppressed"], 1);
+    assert_eq!(v["summary"]["directories"], 3);
+    insta::assert_snapshot!("json", out);
+}
+
+#[test]
+fn sarif_report() {
+    let (code, out, _) = run(&[SAMPLE, "--today", "2026-06-01", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["suppressions"].is_array()));
+    insta::assert_snapshot!("sarif", out);
+}
+
+#[test]
+fn junit_report() {
+    let (code, out, _) = run(&[SAMPLE, "--today", "2026-06-01", "--format", "junit"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("<skipped message=\"suppressed: upstream publishes no tags yet (OPS-42)\"/>")
+    );
+    insta::assert_snapshot!("junit", out);
+}
+
+#[test]
+fn same_input_same_bytes() {
+    let a = run(&[SAMPLE, "--today", "2026-06-01", "--format", "json"]).1;
+    let b = run(&[SAMPLE, "--today", "2026-06-01", "--format", "json"]).1;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn exit_codes() {
+    // Clean repository: 0.
+    let (code, out, err) = run(&[
+        "tests/fixtures/rules/WARD-VER-004/pass",
+        "--today",
+        "2026-06-01",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Warnings fail only with --fail-on warning.
+    let (code, _, _) = run(&[
+        "tests/fixtures/rules/WARD-MOD-004/fail",
+        "--today",
+        "2026-06-01",
+    ]);
+    assert_eq!(code, 0);
+    let (code, _, _) = run(&[
+        "tests/fixtures/rules/WARD-MOD-004/fail",
+        "--today",
+        "2026-06-01",
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(code, 1);
+    // Usage/input errors: 2, with a message.
+    let (code, _, err) = run(&["tests/fixtures/does-not-exist"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a readable directory"), "{err}");
+    let (code, _, err) = run(&[SAMPLE, "--today", "tomorrow"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("YYYY-MM-DD"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {}\n").unwrap();
+    std::fs::write(
+        dir.path().join("ward.hcl"),
+        "check {\n  fail_on = \"sometimes\"\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&[dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ward.hcl:2"), "{err}");
+    let (code, _, err) = run(&[
+        SAMPLE,
+        "--config",
+        "tests/fixtures/rules/WARD-VER-002/fail/ward.hcl",
+        "--today",
+        "2026-06-01",
+    ]);
+    assert_eq!(code, 1, "{err}");
+}
+
+#[test]
+fn unknown_rule_in_config_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {}\n").unwrap();
+    std::fs::write(
+        dir.path().join("ward.hcl"),
+        "check {\n  rule \"WARD-NOPE-001\" {\n    enabled = false\n  }\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&[dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("WARD-NOPE-001"), "{err}");
+}
+
+#[test]
+fn list_rules() {
+    let (code, out, _) = run(&["--list-rules"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), ward_check::catalog::RULES.len());
+}

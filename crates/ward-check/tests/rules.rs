@@ -1,0 +1,197 @@
+//! Every rule of the catalog has a failing and a passing fixture under
+//! `tests/fixtures/rules/<ID>/{fail,pass}`: the failing one must produce at least one finding of
+//! that rule (snapshotted), the passing one none.
+//!
+//! Fixtures are copied to a temporary directory first (so the ward checkout's own git does not
+//! see them). A `.setup` file in a fixture lists steps run in the copy: `write PATH CONTENT`
+//! and `git-init` (init, add everything, commit).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use ward_check::catalog::RULES;
+use ward_check::knowledge::TypeList;
+use ward_check::{check, render, CheckOptions};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let st = Command::new("git")
+        .args([
+            "-c",
+            "user.name=ward",
+            "-c",
+            "user.email=ward@example.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "git {args:?}: {st:?}");
+}
+
+fn setup(dir: &Path) {
+    let Ok(steps) = std::fs::read_to_string(dir.join(".setup")) else {
+        return;
+    };
+    std::fs::remove_file(dir.join(".setup")).unwrap();
+    for step in steps.lines() {
+        if let Some(rest) = step.strip_prefix("write ") {
+            let (path, content) = rest.split_once(' ').unwrap();
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, content).unwrap();
+        } else if step == "git-init" {
+            git(dir, &["init", "-q"]);
+            git(dir, &["add", "-A"]);
+            git(dir, &["commit", "-q", "-m", "fixture"]);
+        } else if !step.trim().is_empty() {
+            panic!("unknown setup step {step}");
+        }
+    }
+}
+
+/// The Terraform for the --exec fixtures: `WARD_TERRAFORM`, else the newest one
+/// `scripts/install-tools` put in `.tools/terraform/`, else `terraform` on `PATH`.
+fn terraform() -> Option<PathBuf> {
+    let works = |p: &Path| {
+        Command::new(p)
+            .arg("version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if let Some(p) = std::env::var_os("WARD_TERRAFORM") {
+        return Some(PathBuf::from(p)).filter(|p| works(p));
+    }
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools/terraform");
+    let mut found: Vec<(Vec<u64>, PathBuf)> = std::fs::read_dir(tools)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| {
+            let v = e
+                .file_name()
+                .to_string_lossy()
+                .split('.')
+                .map(|x| x.parse().unwrap_or(0))
+                .collect();
+            (v, e.path().join("terraform"))
+        })
+        .filter(|(_, p)| works(p))
+        .collect();
+    found.sort();
+    if let Some((_, p)) = found.pop() {
+        return Some(p);
+    }
+    let p = PathBuf::from("terraform");
+    works(&p).then_some(p)
+}
+
+/// Runs the check over a copy of a fixture; returns the findings of `id` as terminal text and
+/// whether any was found.
+fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
+    let src = fixtures().join(id).join(variant);
+    assert!(
+        src.is_dir(),
+        "rule {id} has no {variant} fixture at {}",
+        src.display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    copy_dir(&src, &root);
+    setup(&root);
+    let repo = ward_repo::discover(&root, &ward_repo::Options::default()).unwrap();
+    let knowledge = TypeList {
+        types: vec!["fake_volume".to_string()],
+        origin: "fixture".to_string(),
+    };
+    let exec =
+        terraform
+            .filter(|_| id.starts_with("WARD-EXEC-"))
+            .map(|t| ward_check::exec::ExecOptions {
+                binary: t.to_path_buf(),
+            });
+    let report = check(
+        &repo,
+        CheckOptions {
+            resolver: None,
+            knowledge: &knowledge,
+            today: ward_check::scan::parse_date("2026-06-01").unwrap(),
+            fail_on: None,
+            exec,
+        },
+    )
+    .unwrap();
+    let mut text = String::new();
+    let mut found = false;
+    for f in report.findings.iter().filter(|f| f.rule == id) {
+        found = true;
+        render::finding_line(&mut text, f);
+    }
+    for s in report.suppressed.iter().filter(|s| s.finding.rule == id) {
+        text.push_str(&format!(
+            "(suppressed) {} {}\n",
+            s.finding.location(),
+            s.reason
+        ));
+    }
+    let text = text.replace(&root.display().to_string(), "<repo>");
+    (found, text)
+}
+
+#[test]
+fn every_rule_fails_its_failing_fixture_and_passes_its_passing_one() {
+    let terraform = terraform();
+    let mut checked = 0;
+    for rule in RULES {
+        if rule.id.starts_with("WARD-EXEC-") && terraform.is_none() {
+            println!(
+                "skipped {}: no Terraform (WARD_TERRAFORM, .tools/terraform, PATH)",
+                rule.id
+            );
+            continue;
+        }
+        let (found, text) = run(rule.id, "fail", terraform.as_deref());
+        assert!(
+            found,
+            "{}: the failing fixture produced no finding",
+            rule.id
+        );
+        insta::assert_snapshot!(rule.id, text);
+        let (found, text) = run(rule.id, "pass", terraform.as_deref());
+        assert!(
+            !found,
+            "{}: the passing fixture produced findings:\n{text}",
+            rule.id
+        );
+        checked += 1;
+    }
+    println!("{checked} rules checked against their fixtures");
+}
+
+#[test]
+fn every_fixture_directory_names_a_rule() {
+    for e in std::fs::read_dir(fixtures()).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            ward_check::catalog::rule(&name).is_some(),
+            "fixture directory {name} names no rule"
+        );
+    }
+}

@@ -24,7 +24,7 @@ resource "aws_instance" {
   rationale  = "Instance type and user data changes stop and start the instance; an AMI or subnet change replaces it, and replacement deletes the root volume (delete_on_termination defaults to true) and any instance store."
   holds_data = true
   identity   = ["id", "arn", "private_ip", "public_ip", "private_dns", "public_dns", "primary_network_interface_id", "ipv6_addresses"]
-  free       = ["tags", "tags_all", "volume_tags"]
+  free       = ["tags", "tags_all", "volume_tags", "user_data_replace_on_change", "disable_api_termination", "disable_api_stop"]
 
   attribute "instance_type" {
     impact = "interrupt"
@@ -369,7 +369,7 @@ resource "aws_db_instance" {
   rationale  = "Class, engine version and some storage changes cause an outage (a reboot, or a Multi-AZ failover), applied at once with apply_immediately = true or else in the next maintenance window; replacement or deletion loses the database unless a final snapshot is taken."
   holds_data = true
   identity   = ["id", "arn", "address", "endpoint", "resource_id", "hosted_zone_id", "identifier"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "apply_immediately", "allow_major_version_upgrade", "skip_final_snapshot", "final_snapshot_identifier", "delete_automated_backups", "deletion_protection"]
 
   attribute "instance_class" {
     impact = "interrupt"
@@ -407,7 +407,7 @@ resource "aws_rds_cluster" {
   rationale  = "The cluster volume holds the data: replacement or deletion loses it unless a final snapshot is taken; engine upgrades take the cluster offline."
   holds_data = true
   identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id", "cluster_identifier"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "apply_immediately", "allow_major_version_upgrade", "skip_final_snapshot", "final_snapshot_identifier", "deletion_protection"]
 
   attribute "engine_version" {
     impact = "interrupt"

@@ -214,7 +214,7 @@ pub fn text(r: &GateReport) -> String {
 fn md_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if "\\`*_{}[]<>()#+!|".contains(c) {
+        if "\\`*_[]<>|".contains(c) {
             out.push('\\');
         }
         out.push(c);

@@ -374,3 +374,92 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
         );
     }
 }
+
+#[test]
+fn protection_survives_removing_prevent_destroy_from_code() {
+    let Some(rig) = Rig::for_tests() else { return };
+    for tf in rig.terraform_versions() {
+        let root = rig.root(tf).unwrap();
+        let c = Case { root: &root };
+        root.write_file(
+            "ward.hcl",
+            "policy {\n  budget \"fakecloud_volume\" {\n    max_deletes = 0\n  }\n}\n",
+        )
+        .unwrap();
+        c.config(20, 20, "ci");
+        root.replace_in_file(
+            "main.tf",
+            "    role = \"ci\"\n  }\n",
+            "    role = \"ci\"\n  }\n  lifecycle {\n    prevent_destroy = true\n  }\n",
+        )
+        .unwrap();
+        root.init().unwrap();
+        root.apply().unwrap();
+        let env = Env::new("2026-11-29T18:00:00Z");
+
+        // A plan with nothing dangerous passes, and records the protection found in code.
+        c.config(20, 20, "build");
+        root.replace_in_file(
+            "main.tf",
+            "    role = \"build\"\n  }\n",
+            "    role = \"build\"\n  }\n  lifecycle {\n    prevent_destroy = true\n  }\n",
+        )
+        .unwrap();
+        let (p1, _) = c.plan("p1.json");
+        let out = c.gate(&p1, &env, None);
+        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert!(
+            out.stderr.contains("recorded 1 newly protected"),
+            "{}",
+            out.stderr
+        );
+        let rec = std::fs::read_to_string(root.path(".ward/protection.json")).unwrap();
+        assert!(
+            rec.contains("\"address\": \"fakecloud_instance.ci\""),
+            "{rec}"
+        );
+
+        // Delete the resource block, prevent_destroy and all: still protected, and warned about.
+        let text = root.read_file("main.tf").unwrap();
+        let cut = text.find("resource \"fakecloud_instance\"").unwrap();
+        root.write_file("main.tf", &text[..cut]).unwrap();
+        let (p2, _) = c.plan("p2.json");
+        let out = c.gate(&p2, &env, None);
+        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert!(
+            out.stdout.contains(
+                "protected: prevent_destroy was removed from main.tf, ward still protects it"
+            ),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains(
+                "warning: prevent_destroy for fakecloud_instance.ci was removed from the code"
+            ),
+            "{}",
+            out.stdout
+        );
+        c.approve(&p2, "fakecloud_instance.ci", None, &env).unwrap();
+        assert_eq!(c.gate(&p2, &env, None).code, 0);
+
+        // Budgets: no approval lifts them.
+        c.config(20, 20, "build");
+        let text = root.read_file("main.tf").unwrap();
+        let cut = text.find("resource \"fakecloud_volume\" \"logs\"").unwrap();
+        let end = cut + text[cut..].find("}\n").unwrap() + 2;
+        root.write_file("main.tf", &format!("{}{}", &text[..cut], &text[end..]))
+            .unwrap();
+        let (p3, _) = c.plan("p3.json");
+        c.approve(&p3, "fakecloud_volume.logs", None, &env).unwrap();
+        let out = c.gate(&p3, &env, None);
+        assert_eq!(out.code, 5, "{}", out.stdout);
+        assert!(
+            out.stdout.contains(
+                "fakecloud_volume deletes: 1 of at most 0  EXCEEDED: fakecloud_volume.logs"
+            ),
+            "{}",
+            out.stdout
+        );
+    }
+}

@@ -1240,3 +1240,269 @@ resource "aws_codebuild_project" {
   identity   = ["id", "arn", "badge_url"]
   free       = ["tags", "tags_all", "description"]
 }
+
+# ---------------------------------------------------------------- more of the commonly used types
+
+resource "aws_alb_listener" {
+  summary    = "A load balancer listener (alias of aws_lb_listener)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_listener"
+  rationale  = "Port, protocol, certificate and action changes apply in place; deleting it stops traffic on that port."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_alb_target_group" {
+  summary    = "A load balancer target group (alias of aws_lb_target_group)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_target_group"
+  rationale  = "Health check and attribute changes apply in place; port, protocol or VPC changes replace it, which must detach it from listeners and re-register targets."
+  holds_data = false
+  identity   = ["id", "arn", "arn_suffix"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_alb_target_group_attachment" {
+  summary    = "The registration of one target in a target group (alias of aws_lb_target_group_attachment)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lb_target_group_attachment"
+  rationale  = "Deleting or replacing it deregisters the target: it stops receiving traffic after connection draining."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_default_security_group" {
+  summary    = "The default security group of a VPC (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_security_group"
+  rationale  = "Rules change in place; on destroy the group is only removed from state and keeps its rules."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_main_route_table_association" {
+  summary    = "Which route table is a VPC's main route table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/main_route_table_association"
+  rationale  = "Changing it re-routes every subnet without an explicit association at once; deleting it restores the original main table."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_autoscaling_policy" {
+  summary    = "An EC2 Auto Scaling policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/autoscaling_policy"
+  rationale  = "Targets and steps change in place; the group may then scale."
+  holds_data = false
+  identity   = ["id", "arn"]
+}
+
+resource "aws_appautoscaling_target" {
+  summary    = "An Application Auto Scaling scalable target (ECS service, DynamoDB table, ...)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/appautoscaling_target"
+  rationale  = "Capacity bounds change in place; the resource may then scale to fit them."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_appautoscaling_policy" {
+  summary    = "An Application Auto Scaling policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/appautoscaling_policy"
+  rationale  = "Targets and steps change in place; the resource may then scale."
+  holds_data = false
+  identity   = ["id", "arn"]
+}
+
+resource "aws_iam_group_membership" {
+  summary    = "The members of an IAM group (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_membership"
+  rationale  = "Membership changes apply at once; users not listed are removed from the group and lose its permissions."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_policy_attachment" {
+  summary    = "Every attachment of a managed policy (authoritative across the account)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_policy_attachment"
+  rationale  = "Exclusive: users, roles and groups not listed lose the policy, even if attached elsewhere."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_group_policy_attachment" {
+  summary    = "The attachment of a managed policy to a group."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policy_attachment"
+  rationale  = "Deleting or replacing it removes the policy's permissions from the group's members until it is attached again."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_iam_user_login_profile" {
+  summary    = "The console password of an IAM user."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_login_profile"
+  rationale  = "Replacement sets a new generated password; deleting it removes console access."
+  holds_data = false
+  identity   = ["id", "password", "encrypted_password"]
+}
+
+resource "aws_ecr_repository_policy" {
+  summary    = "An ECR repository policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_repository_policy"
+  rationale  = "The policy changes in place and immediately changes who may pull or push."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_cloudwatch_log_subscription_filter" {
+  summary    = "A CloudWatch Logs subscription filter."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_subscription_filter"
+  rationale  = "Pattern and destination change in place; events are not forwarded while it is absent."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "aws_sfn_state_machine" {
+  summary    = "A Step Functions state machine."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sfn_state_machine"
+  rationale  = "Definition changes apply in place to new executions; deleting it stops running executions."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_api_gateway_rest_api" {
+  summary    = "An API Gateway REST API."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/api_gateway_rest_api"
+  rationale  = "Settings change in place (callers see them after the next deployment); replacement gives a new API id and invoke URL."
+  holds_data = false
+  identity   = ["id", "arn", "execution_arn", "root_resource_id"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_apigatewayv2_api" {
+  summary    = "An API Gateway HTTP or WebSocket API."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/apigatewayv2_api"
+  rationale  = "Settings change in place; replacement gives a new API id and endpoint."
+  holds_data = false
+  identity   = ["id", "arn", "api_endpoint", "execution_arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_apigatewayv2_stage" {
+  summary    = "An API Gateway v2 stage."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/apigatewayv2_stage"
+  rationale  = "Settings and deployment change in place; callers see the new deployment at once."
+  holds_data = false
+  identity   = ["id", "arn", "invoke_url", "execution_arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_wafv2_web_acl" {
+  summary    = "A WAF web ACL."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/wafv2_web_acl"
+  rationale  = "Rules change in place and allow or block matching requests at once."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "description"]
+}
+
+resource "aws_cloudtrail" {
+  summary    = "A CloudTrail trail."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudtrail"
+  rationale  = "Configuration changes apply in place; events are not recorded while logging is off or the trail is absent (delivered logs stay in the bucket)."
+  holds_data = false
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_db_snapshot" {
+  summary    = "A manual RDS DB snapshot."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_snapshot"
+  rationale  = "A snapshot is a copy of data: deleting it removes that restore point."
+  holds_data = true
+  identity   = ["id", "db_snapshot_arn"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_dynamodb_table_item" {
+  summary    = "One item in a DynamoDB table."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table_item"
+  rationale  = "The item is data: replacing or deleting it overwrites or removes it (including attributes written outside Terraform)."
+  holds_data = true
+  identity   = ["id"]
+}
+
+resource "aws_docdb_cluster" {
+  summary    = "A DocumentDB cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/docdb_cluster"
+  rationale  = "The cluster volume holds the data: replacement or deletion loses it unless a final snapshot is taken; engine upgrades restart the instances."
+  holds_data = true
+  identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id"]
+  free       = ["tags", "tags_all", "apply_immediately", "skip_final_snapshot", "final_snapshot_identifier", "deletion_protection"]
+
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "An engine upgrade restarts the cluster's instances; deferred unless apply_immediately."
+  }
+}
+
+resource "aws_msk_cluster" {
+  summary    = "An Amazon MSK (Kafka) cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/msk_cluster"
+  rationale  = "Broker type, version and configuration changes roll the brokers one at a time; replacement or deletion loses every topic and message."
+  holds_data = true
+  identity   = ["id", "arn", "bootstrap_brokers", "bootstrap_brokers_tls", "zookeeper_connect_string"]
+  free       = ["tags", "tags_all"]
+
+  attribute "kafka_version" {
+    impact = "interrupt"
+    why    = "Brokers are restarted one at a time on the new version."
+  }
+  attribute "broker_node_group_info.instance_type" {
+    impact = "interrupt"
+    why    = "Brokers are replaced one at a time with the new type."
+  }
+}
+
+resource "aws_mq_broker" {
+  summary    = "An Amazon MQ broker."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/mq_broker"
+  rationale  = "Configuration and version changes need a reboot (apply_immediately reboots at once); replacement or deletion loses queued messages."
+  holds_data = true
+  identity   = ["id", "arn", "instances"]
+  free       = ["tags", "tags_all", "apply_immediately"]
+
+  attribute "engine_version" {
+    impact = "interrupt"
+    why    = "The broker reboots to upgrade, at once with apply_immediately or in the maintenance window."
+  }
+  attribute "host_instance_type" {
+    impact = "interrupt"
+    why    = "The broker reboots to change instance type."
+  }
+}
+
+resource "aws_fsx_lustre_file_system" {
+  summary    = "An FSx for Lustre file system."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/fsx_lustre_file_system"
+  rationale  = "The file system holds data: replacement or deletion loses what is not exported to S3. Capacity grows online."
+  holds_data = true
+  identity   = ["id", "arn", "dns_name", "mount_name", "network_interface_ids"]
+  free       = ["tags", "tags_all"]
+}
+
+resource "aws_backup_vault" {
+  summary    = "An AWS Backup vault."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_vault"
+  rationale  = "The vault holds recovery points: deletion (with force_destroy) loses them."
+  holds_data = true
+  identity   = ["id", "arn"]
+  free       = ["tags", "tags_all", "force_destroy"]
+}
+
+resource "aws_ssm_document" {
+  summary    = "An SSM document (command or automation)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssm_document"
+  rationale  = "Content changes create a new document version in place; running commands are not affected."
+  holds_data = false
+  identity   = ["id", "arn", "hash", "latest_version"]
+  free       = ["tags", "tags_all"]
+}

@@ -604,6 +604,13 @@ fn render_docs(packs: &[PackFile]) -> String {
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
                   their own impact class; **otherwise** — the impact of other updates and of delete/replace \
                   when the entry changes the defaults.\n\n");
+    out.push_str(
+        "**schema** — `checked`: every type and attribute name in the pack was verified by the \
+         self-check (`cargo test -p ward-rules --test selfcheck`) against the provider's real schema \
+         (`crates/ward-rules/schemas/`, extracted by `scripts/extract-schemas` from packages generated \
+         from `providers schema -json`); `unavailable`: no such schema could be had, the names come \
+         from the provider's documentation, and the self-check says it did not check them.\n\n",
+    );
     out.push_str("| pack | version | provider | types | schema |\n|---|---|---|---|---|\n");
     for p in packs {
         let _ = writeln!(

@@ -456,88 +456,52 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     };
 
-    // 3. Parse every directory.
+    // 3. Parse every directory, in parallel (one chunk of directories per core).
+    let dirs: Vec<(String, Vec<String>)> = tf_by_dir.into_iter().collect();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8);
+    let chunk = dirs.len().div_ceil(threads).max(1);
+    let parsed: Vec<Parsed> = std::thread::scope(|s| {
+        let handles: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|part| {
+                let lock_dirs = &lock_dirs;
+                s.spawn(move || {
+                    part.iter()
+                        .map(|(dir, names)| parse_dir(root, dir, names.clone(), lock_dirs))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
     let mut shadowed = Vec::new();
     let mut modules = Vec::new();
     let mut files_parsed = 0;
-    for (dir, mut names) in tf_by_dir {
-        names.sort();
-        let set: BTreeSet<String> = names.iter().cloned().collect();
-        let hidden: BTreeSet<String> = names
-            .iter()
-            .filter_map(|n| shadowed_name(n))
-            .filter(|h| set.contains(h))
-            .collect();
-        let rel = |n: &str| {
-            if dir == "." {
-                n.to_string()
-            } else {
-                format!("{dir}/{n}")
-            }
-        };
-        for h in &hidden {
-            let winner = if h.ends_with(".json") {
-                format!("{}.tofu.json", h.trim_end_matches(".tf.json"))
-            } else {
-                format!("{}.tofu", h.trim_end_matches(".tf"))
-            };
-            shadowed.push((rel(h), rel(&winner)));
-        }
-        let mut ordered: Vec<&String> = names.iter().filter(|n| !hidden.contains(*n)).collect();
-        ordered.sort_by_key(|n| (is_override(n), (*n).clone()));
-        let mut m = Module::new(dir.clone());
-        m.lock_file = lock_dirs.contains(&dir);
-        for name in ordered {
-            let path = rel(name);
-            m.files.push(path.clone());
-            files_parsed += 1;
-            let text = match std::fs::read(root.join(&path)) {
-                Ok(b) => match String::from_utf8(b) {
-                    Ok(t) => t,
-                    Err(_) => {
-                        problems.push(FileProblem {
-                            loc: Loc {
-                                file: path,
-                                line: 0,
-                            },
-                            column: 0,
-                            message: "not UTF-8 text; Terraform reads only UTF-8".to_string(),
-                        });
-                        continue;
-                    }
-                },
-                Err(e) => {
-                    problems.push(FileProblem {
-                        loc: Loc {
-                            file: path,
-                            line: 0,
-                        },
-                        column: 0,
-                        message: format!("cannot read: {e}"),
-                    });
-                    continue;
-                }
-            };
-            let parsed = if name.ends_with(".json") {
-                tree::parse_json(&text)
-            } else {
-                tree::parse_hcl(&text)
-            };
-            match parsed {
-                Ok(nodes) => absorb(&mut m, &nodes, &path, is_override(name)),
-                Err(ParseFailure {
-                    line,
-                    column,
-                    message,
-                }) => problems.push(FileProblem {
-                    loc: Loc { file: path, line },
-                    column,
-                    message,
-                }),
-            }
-        }
-        m.files.sort();
-        modules.push(m);
+    for p in parsed {
+        shadowed.extend(p.shadowed);
+        problems.extend(p.problems);
+        files_parsed += p.files_parsed;
+        modules.push(p.module);
+    }
+    if modules.len() != dirs.len() {
+        problems.push(FileProblem {
+            loc: Loc {
+                file: ".".to_string(),
+                line: 0,
+            },
+            column: 0,
+            message: format!(
+                "internal error: {} of {} directories were parsed",
+                modules.len(),
+                dirs.len()
+            ),
+        });
     }
 
     // 4. Callers and kinds.
@@ -640,6 +604,108 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         shadowed,
         files_parsed,
     })
+}
+
+/// One directory, parsed.
+struct Parsed {
+    module: Module,
+    problems: Vec<FileProblem>,
+    shadowed: Vec<(String, String)>,
+    files_parsed: usize,
+}
+
+fn parse_dir(
+    root: &Path,
+    dir: &str,
+    mut names: Vec<String>,
+    lock_dirs: &BTreeSet<String>,
+) -> Parsed {
+    let dir = dir.to_string();
+    let mut problems = Vec::new();
+    let mut shadowed = Vec::new();
+    let mut files_parsed = 0;
+    names.sort();
+    let set: BTreeSet<String> = names.iter().cloned().collect();
+    let hidden: BTreeSet<String> = names
+        .iter()
+        .filter_map(|n| shadowed_name(n))
+        .filter(|h| set.contains(h))
+        .collect();
+    let rel = |n: &str| {
+        if dir == "." {
+            n.to_string()
+        } else {
+            format!("{dir}/{n}")
+        }
+    };
+    for h in &hidden {
+        let winner = if h.ends_with(".json") {
+            format!("{}.tofu.json", h.trim_end_matches(".tf.json"))
+        } else {
+            format!("{}.tofu", h.trim_end_matches(".tf"))
+        };
+        shadowed.push((rel(h), rel(&winner)));
+    }
+    let mut ordered: Vec<&String> = names.iter().filter(|n| !hidden.contains(*n)).collect();
+    ordered.sort_by_key(|n| (is_override(n), (*n).clone()));
+    let mut m = Module::new(dir.clone());
+    m.lock_file = lock_dirs.contains(&dir);
+    for name in ordered {
+        let path = rel(name);
+        m.files.push(path.clone());
+        files_parsed += 1;
+        let text = match std::fs::read(root.join(&path)) {
+            Ok(b) => match String::from_utf8(b) {
+                Ok(t) => t,
+                Err(_) => {
+                    problems.push(FileProblem {
+                        loc: Loc {
+                            file: path,
+                            line: 0,
+                        },
+                        column: 0,
+                        message: "not UTF-8 text; Terraform reads only UTF-8".to_string(),
+                    });
+                    continue;
+                }
+            },
+            Err(e) => {
+                problems.push(FileProblem {
+                    loc: Loc {
+                        file: path,
+                        line: 0,
+                    },
+                    column: 0,
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        let parsed = if name.ends_with(".json") {
+            tree::parse_json(&text)
+        } else {
+            tree::parse_hcl(&text)
+        };
+        match parsed {
+            Ok(nodes) => absorb(&mut m, &nodes, &path, is_override(name)),
+            Err(ParseFailure {
+                line,
+                column,
+                message,
+            }) => problems.push(FileProblem {
+                loc: Loc { file: path, line },
+                column,
+                message,
+            }),
+        }
+    }
+    m.files.sort();
+    Parsed {
+        module: m,
+        problems,
+        shadowed,
+        files_parsed,
+    }
 }
 
 fn git_tracked_state(root: &Path) -> Option<Vec<String>> {

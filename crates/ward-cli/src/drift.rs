@@ -149,6 +149,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         progress: !a.no_progress && std::io::stderr().is_terminal(),
         now: now.clone(),
         today,
+        env: Vec::new(),
     };
     let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;
     if a.timestamps {

@@ -90,6 +90,8 @@ pub struct Options {
     pub now: String,
     /// Today in UTC (ignore rule expiry).
     pub today: jiff::civil::Date,
+    /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
+    pub env: Vec<(String, String)>,
 }
 
 /// A failure before any root could be checked (bad configuration, unreadable repository,
@@ -357,6 +359,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         timeout: opts.timeout,
         pending: opts.pending,
         classifier: &classifier,
+        env: &opts.env,
     };
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1).min(total.max(1)) {
@@ -411,11 +414,14 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
                 .iter()
                 .filter(|i| i.suppressed_by.is_none())
                 .flat_map(|i| {
-                    i.attributes.iter().map(move |a| ward_store::Finding {
-                        address: i.address.clone(),
-                        attribute: a.clone(),
-                        impact: i.impact.clone(),
-                        rank: outcome::rank_of(&i.impact),
+                    i.attributes.iter().enumerate().map(move |(j, a)| {
+                        let impact = i.attribute_impacts.get(j).unwrap_or(&i.impact);
+                        ward_store::Finding {
+                            address: i.address.clone(),
+                            attribute: a.clone(),
+                            impact: impact.clone(),
+                            rank: outcome::rank_of(impact),
+                        }
                     })
                 })
                 .collect();
@@ -491,6 +497,7 @@ struct Ctx<'a> {
     timeout: Duration,
     pending: bool,
     classifier: &'a dyn Classify,
+    env: &'a [(String, String)],
 }
 
 const ENV: &[(&str, &str)] = &[
@@ -539,7 +546,12 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         }
     };
     let sp = scratch.path();
-    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, ENV, sp, deadline);
+    let env: Vec<(&str, &str)> = ENV
+        .iter()
+        .copied()
+        .chain(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .collect();
+    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, sp, deadline);
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {
@@ -606,14 +618,7 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     ]) {
         Ok(f) if f.ok() => {}
         Ok(f) if is_lock_error(&f.stderr) => {
-            return fail(
-                r,
-                Outcome::Locked,
-                format!(
-                    "the state lock is held by someone else (not run with -lock=false): {}",
-                    f.stderr_tail(6)
-                ),
-            )
+            return fail(r, Outcome::Locked, lock_detail(&f.stderr))
         }
         Ok(f) => {
             return fail(
@@ -647,14 +652,7 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         ]) {
             Ok(f) if f.ok() => {}
             Ok(f) if is_lock_error(&f.stderr) => {
-                return fail(
-                    r,
-                    Outcome::Locked,
-                    format!(
-                        "the state lock is held by someone else: {}",
-                        f.stderr_tail(6)
-                    ),
-                )
+                return fail(r, Outcome::Locked, lock_detail(&f.stderr))
             }
             Ok(f) => {
                 return fail(
@@ -690,6 +688,25 @@ fn show_json(
     std::fs::write(&json, &f.stdout)
         .map_err(|e| format!("cannot write {}: {e}", json.display()))?;
     ward_plan::read_file(&json).map_err(|e| format!("cannot read the plan JSON: {e}"))
+}
+
+/// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's
+/// lock-info lines.
+fn lock_detail(stderr: &str) -> String {
+    let info: Vec<String> = stderr
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '│'))
+        .filter(|l| {
+            ["ID:", "Operation:", "Who:", "Created:", "Path:"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    format!(
+        "busy: the state lock is held by someone else ({}); not run with -lock=false, check again later",
+        if info.is_empty() { "no lock info".to_string() } else { info.join(", ") }
+    )
 }
 
 fn is_lock_error(stderr: &str) -> bool {

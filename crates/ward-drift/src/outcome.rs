@@ -95,7 +95,9 @@ pub struct DriftItem {
     pub action: String,
     /// The attribute paths that changed (`(deleted)` for a deleted object).
     pub attributes: Vec<String>,
-    /// The impact class per ward's knowledge, or `unclassified`.
+    /// The impact of each attribute's change, in the order of `attributes`.
+    pub attribute_impacts: Vec<String>,
+    /// The worst impact (the class per ward's knowledge, or `unclassified`).
     pub impact: String,
     /// Whether the object holds data, per ward's knowledge.
     pub holds_data: bool,
@@ -107,10 +109,21 @@ pub struct DriftItem {
 /// The name of a finding attribute for a deleted object.
 pub const DELETED: &str = "(deleted)";
 
-/// How a drift entry is classified: impact name, rank (larger is worse) and holds-data.
+/// How a drift entry is classified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classified {
+    /// The worst impact's name.
+    pub impact: String,
+    /// Whether the object holds data.
+    pub holds_data: bool,
+    /// The impact of each entry of `changed`, in order (empty for a deleted object).
+    pub attributes: Vec<String>,
+}
+
+/// Classifies drift entries.
 pub trait Classify: Sync {
     /// Classifies one drift entry.
-    fn classify(&self, change: &ResourceChange) -> (String, i64, bool);
+    fn classify(&self, change: &ResourceChange) -> Classified;
 }
 
 /// The rank of an impact class name for escalation (`unclassified` ranks above `none` and below
@@ -132,7 +145,7 @@ pub struct KnowledgeClassifier {
 }
 
 impl Classify for KnowledgeClassifier {
-    fn classify(&self, c: &ResourceChange) -> (String, i64, bool) {
+    fn classify(&self, c: &ResourceChange) -> Classified {
         let target = ward_rules::Target {
             type_name: &c.type_name,
             provider: &c.provider_name,
@@ -141,28 +154,38 @@ impl Classify for KnowledgeClassifier {
         };
         let r = self.knowledge.resolve(&target);
         if !r.is_classified() {
-            return ("unclassified".into(), rank_of("unclassified"), false);
+            return Classified {
+                impact: "unclassified".into(),
+                holds_data: false,
+                attributes: c
+                    .changed
+                    .iter()
+                    .map(|_| "unclassified".to_string())
+                    .collect(),
+            };
         }
         let holds = r.holds_data().value;
-        let impact = if c.action.destroys() {
+        if c.action.destroys() {
             let base = r.cost(ward_rules::Cost::OnDelete).value;
-            if holds {
-                Impact::DataLoss
-            } else {
-                base
-            }
-        } else {
-            let default = r.cost(ward_rules::Cost::OnUpdate).value;
-            let mut worst: Option<Impact> = None;
-            for a in &c.changed {
-                let i = r.attribute(&a.path).map_or(default, |d| d.impact);
-                worst = Some(worst.map_or(i, |w| w.max(i)));
-            }
-            worst.unwrap_or(default)
-        };
-        let name = impact.to_string();
-        let rank = rank_of(&name);
-        (name, rank, holds)
+            let impact = if holds { Impact::DataLoss } else { base };
+            return Classified {
+                impact: impact.to_string(),
+                holds_data: holds,
+                attributes: Vec::new(),
+            };
+        }
+        let default = r.cost(ward_rules::Cost::OnUpdate).value;
+        let per: Vec<Impact> = c
+            .changed
+            .iter()
+            .map(|a| r.attribute(&a.path).map_or(default, |d| d.impact))
+            .collect();
+        let worst = per.iter().copied().max().unwrap_or(default);
+        Classified {
+            impact: worst.to_string(),
+            holds_data: holds,
+            attributes: per.iter().map(ToString::to_string).collect(),
+        }
     }
 }
 
@@ -173,16 +196,20 @@ pub fn drift_items(plan: &Plan, classify: &dyn Classify) -> Vec<DriftItem> {
         .iter()
         .filter(|c| c.mode == Mode::Managed && c.action != Action::NoOp)
         .map(|c| {
-            let (impact, _, holds_data) = classify.classify(c);
-            let attributes = if c.action.destroys() || c.action == Action::Delete {
-                vec![DELETED.to_string()]
-            } else if c.changed.is_empty() {
-                // Terraform says the object changed but no attribute differs in the JSON:
-                // still drift (fail closed), on the object as a whole.
-                vec!["*".to_string()]
-            } else {
-                c.changed.iter().map(|a| a.path.to_string()).collect()
-            };
+            let cl = classify.classify(c);
+            let (attributes, attribute_impacts) =
+                if c.action.destroys() || c.action == Action::Delete {
+                    (vec![DELETED.to_string()], vec![cl.impact.clone()])
+                } else if c.changed.is_empty() {
+                    // Terraform says the object changed but no attribute differs in the JSON:
+                    // still drift (fail closed), on the object as a whole.
+                    (vec!["*".to_string()], vec![cl.impact.clone()])
+                } else {
+                    let paths = c.changed.iter().map(|a| a.path.to_string()).collect();
+                    let mut imps = cl.attributes.clone();
+                    imps.resize(c.changed.len(), cl.impact.clone());
+                    (paths, imps)
+                };
             DriftItem {
                 address: c.address.clone(),
                 type_name: c.type_name.clone(),
@@ -192,8 +219,9 @@ pub fn drift_items(plan: &Plan, classify: &dyn Classify) -> Vec<DriftItem> {
                     c.action.as_terraform().into()
                 },
                 attributes,
-                impact,
-                holds_data,
+                attribute_impacts,
+                impact: cl.impact,
+                holds_data: cl.holds_data,
                 suppressed_by: None,
             }
         })
@@ -248,11 +276,16 @@ mod tests {
 
     struct Flat;
     impl Classify for Flat {
-        fn classify(&self, c: &ResourceChange) -> (String, i64, bool) {
-            if c.type_name == "fakecloud_volume" {
-                ("data-loss".into(), 10, true)
+        fn classify(&self, c: &ResourceChange) -> Classified {
+            let (impact, holds_data) = if c.type_name == "fakecloud_volume" {
+                ("data-loss", true)
             } else {
-                ("free".into(), 2, false)
+                ("free", false)
+            };
+            Classified {
+                impact: impact.into(),
+                holds_data,
+                attributes: c.changed.iter().map(|_| impact.to_string()).collect(),
             }
         }
     }

@@ -1,0 +1,547 @@
+//! End to end: `ward drift` against real Terraform and the fakecloud provider (through ward-rig).
+//! Skipped (with a message) when the rig's tools are not installed, failed under CI.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use ward_drift::outcome::Outcome;
+use ward_drift::{Options, Report};
+use ward_rig::{Cloud, Rig};
+
+/// A repository of roots, each on its own local state file outside the repository, sharing one
+/// fake cloud.
+struct Repo {
+    tmp: tempfile::TempDir,
+    tf: PathBuf,
+    tf_version: String,
+    cli_config: PathBuf,
+}
+
+impl Repo {
+    fn new(rig: &Rig) -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        for d in ["repo", "cloud", "state"] {
+            std::fs::create_dir_all(tmp.path().join(d)).unwrap();
+        }
+        let tf = rig.newest_terraform().expect("a Terraform binary");
+        Repo {
+            tmp,
+            tf: tf.path.clone(),
+            tf_version: tf.version.clone(),
+            cli_config: rig.cli_config().to_path_buf(),
+        }
+    }
+    fn repo(&self) -> PathBuf {
+        self.tmp.path().join("repo")
+    }
+    fn cloud(&self) -> Cloud {
+        Cloud::new(self.tmp.path().join("cloud"))
+    }
+    fn state(&self, name: &str) -> PathBuf {
+        self.tmp
+            .path()
+            .join("state")
+            .join(format!("{name}.tfstate"))
+    }
+    fn dir(&self, name: &str) -> PathBuf {
+        self.repo().join("live").join(name)
+    }
+    /// Writes `live/<name>/main.tf`: the provider, a local backend outside the repository, and
+    /// `body`.
+    fn root(&self, name: &str, body: &str) {
+        self.root_with(name, "", body);
+    }
+    fn root_with(&self, name: &str, terraform_extra: &str, body: &str) {
+        let dir = self.dir(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = format!(
+            "terraform {{\n  required_providers {{\n    fakecloud = {{ source = \"ward/fakecloud\" }}\n  }}\n  backend \"local\" {{\n    path = {:?}\n  }}\n{terraform_extra}}}\nprovider \"fakecloud\" {{\n  state_dir = {:?}\n}}\n{body}",
+            self.state(name).display().to_string(),
+            self.tmp.path().join("cloud").display().to_string(),
+        );
+        std::fs::write(dir.join("main.tf"), text).unwrap();
+    }
+    fn append(&self, name: &str, text: &str) {
+        let p = self.dir(name).join("main.tf");
+        let mut s = std::fs::read_to_string(&p).unwrap();
+        s.push_str(text);
+        std::fs::write(p, s).unwrap();
+    }
+    fn command(&self, name: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(&self.tf);
+        c.args(args)
+            .current_dir(self.dir(name))
+            .env("TF_CLI_CONFIG_FILE", &self.cli_config)
+            .env("CHECKPOINT_DISABLE", "1")
+            .env("TF_IN_AUTOMATION", "1");
+        c
+    }
+    fn tf(&self, name: &str, args: &[&str]) -> i32 {
+        let out = self
+            .command(name, args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        out.status.code().unwrap_or(-1)
+    }
+    fn apply(&self, name: &str) {
+        assert_eq!(
+            self.tf(name, &["init", "-input=false", "-no-color"]),
+            0,
+            "init {name}"
+        );
+        assert_eq!(
+            self.tf(
+                name,
+                &["apply", "-auto-approve", "-input=false", "-no-color"]
+            ),
+            0,
+            "apply {name}"
+        );
+    }
+    fn ward_hcl(&self, text: &str) {
+        std::fs::write(self.repo().join("ward.hcl"), text).unwrap();
+    }
+    fn options(&self, db: &Path) -> Options {
+        Options {
+            repo: self.repo(),
+            config: None,
+            terraform: Some(self.tf.clone()),
+            tofu: None,
+            jobs: 2,
+            timeout: Duration::from_secs(300),
+            shard: None,
+            pending: false,
+            db: db.to_path_buf(),
+            accept_state: vec![],
+            progress: false,
+            now: "2026-11-29T00:00:00Z".into(),
+            today: "2026-11-29".parse().unwrap(),
+            env: vec![(
+                "TF_CLI_CONFIG_FILE".into(),
+                self.cli_config.display().to_string(),
+            )],
+        }
+    }
+}
+
+fn outcomes(r: &Report) -> BTreeMap<String, Outcome> {
+    r.roots
+        .iter()
+        .map(|x| (x.name.clone(), x.outcome))
+        .collect()
+}
+
+fn root<'a>(r: &'a Report, name: &str) -> &'a ward_drift::RootResult {
+    r.roots
+        .iter()
+        .find(|x| x.name == name)
+        .unwrap_or_else(|| panic!("no root {name}"))
+}
+
+const INSTANCE: &str = "resource \"fakecloud_instance\" \"web\" {\n  name  = \"NAME-web\"\n  size  = \"small\"\n  image = \"debian-12\"\n  tags  = { env = \"test\" }\n}\n";
+const VOLUME: &str =
+    "resource \"fakecloud_volume\" \"data\" {\n  name    = \"NAME-data\"\n  size_gb = 10\n}\n";
+
+fn instance(name: &str) -> String {
+    INSTANCE.replace("NAME", name)
+}
+
+/// Holds the state lock of a root the way a colleague does: `terraform apply` waiting at its
+/// approval prompt.
+fn hold_lock(repo: &Repo, name: &str) -> Child {
+    let mut child = repo
+        .command(name, &["apply", "-no-color"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let t0 = Instant::now();
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains("Enter a value") {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "apply never prompted: {seen}"
+        );
+        let n = out.get_mut().read(&mut buf).unwrap();
+        assert!(n > 0, "apply ended before prompting: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    // Keep the pipe open: the prompt waits, the lock is held.
+    std::mem::forget(out);
+    child
+}
+
+#[test]
+fn every_outcome_against_real_terraform() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    for name in ["clean", "drift", "outputs", "missing", "replaced", "locked"] {
+        repo.root(name, &instance(name));
+    }
+    repo.root("deleted", &VOLUME.replace("NAME", "deleted"));
+    repo.root_with(
+        "reqver",
+        "  required_version = \">= 99.0\"\n",
+        &instance("reqver"),
+    );
+    repo.root("ondisk", &instance("ondisk"));
+    repo.root("sandbox", &instance("sandbox"));
+    repo.ward_hcl(
+        r#"
+root "clean"    { path = "live/clean" }
+root "drift"    { path = "live/drift" }
+root "deleted"  { path = "live/deleted" }
+root "outputs"  { path = "live/outputs" }
+root "missing"  { path = "live/missing" }
+root "replaced" { path = "live/replaced" }
+root "locked"   { path = "live/locked" }
+root "reqver"   { path = "live/reqver" }
+root "ghost"    { path = "live/ghost" }
+drift {
+  exclude "live/sandbox" { reason = "scratch space, recreated daily" }
+}
+"#,
+    );
+    for name in [
+        "clean", "drift", "deleted", "outputs", "missing", "replaced", "locked",
+    ] {
+        repo.apply(name);
+    }
+    let db = repo.tmp.path().join("history.sqlite");
+
+    // Run 1: the baseline (records every root's lineage and serial).
+    let r1 = ward_drift::run(&repo.options(&db)).unwrap();
+    let o = outcomes(&r1);
+    for name in [
+        "clean", "drift", "deleted", "outputs", "missing", "replaced", "locked",
+    ] {
+        assert_eq!(
+            o[name],
+            Outcome::Clean,
+            "{name}: {:?}",
+            root(&r1, name).detail
+        );
+    }
+    assert_eq!(
+        o["live/ondisk"],
+        Outcome::Mismatch,
+        "a root only on disk fails"
+    );
+    assert_eq!(
+        o["ghost"],
+        Outcome::Mismatch,
+        "a root only in ward.hcl fails"
+    );
+    assert_eq!(o["live/sandbox"], Outcome::Excluded);
+    assert_eq!(
+        root(&r1, "live/sandbox").detail,
+        vec!["scratch space, recreated daily".to_string()]
+    );
+    let rv = root(&r1, "reqver");
+    assert_eq!(rv.outcome, Outcome::Error);
+    let why = rv.detail.join(" ");
+    assert!(
+        why.contains(">= 99.0") && why.contains(&format!("terraform {}", repo.tf_version)),
+        "{why}"
+    );
+    assert_eq!(r1.exit_code, ward_drift::EXIT_ROOT_FAILED);
+    assert_eq!(
+        (r1.discovered, r1.checked, r1.excluded),
+        (10, 9, 1),
+        "{}",
+        r1.invariant()
+    );
+
+    // Behind Terraform's back.
+    let cloud = repo.cloud();
+    let id = cloud.id_by_name("instance", "drift-web").unwrap();
+    cloud.set("instance", &id, "size", "large".into()).unwrap();
+    let vol = cloud.id_by_name("volume", "deleted-data").unwrap();
+    cloud.delete("volume", &vol).unwrap();
+    repo.append(
+        "outputs",
+        "output \"ip\" {\n  value = fakecloud_instance.web.ip\n}\n",
+    );
+    std::fs::remove_file(repo.state("missing")).unwrap();
+    // Terraform's own exit code says nothing is wrong with the missing state.
+    assert_eq!(
+        repo.tf(
+            "missing",
+            &[
+                "plan",
+                "-refresh-only",
+                "-detailed-exitcode",
+                "-input=false",
+                "-no-color"
+            ]
+        ),
+        0
+    );
+    std::fs::copy(repo.state("clean"), repo.state("replaced")).unwrap();
+    repo.append("locked", "output \"pending\" {\n  value = \"x\"\n}\n");
+    let mut lock = hold_lock(&repo, "locked");
+
+    // Run 2.
+    let r2 = ward_drift::run(&repo.options(&db)).unwrap();
+    let _ = lock.kill();
+    let _ = lock.wait();
+    let o = outcomes(&r2);
+    assert_eq!(o["clean"], Outcome::Clean);
+    let d = root(&r2, "drift");
+    assert_eq!(d.outcome, Outcome::Drifted);
+    assert_eq!(d.drift[0].address, "fakecloud_instance.web");
+    assert_eq!(d.drift[0].attributes, vec!["size".to_string()]);
+    assert_eq!(d.drift[0].impact, "interrupt");
+    let del = root(&r2, "deleted");
+    assert_eq!(del.outcome, Outcome::Drifted);
+    assert_eq!(del.drift[0].attributes, vec!["(deleted)".to_string()]);
+    assert_eq!(
+        del.drift[0].impact, "data-loss",
+        "a deleted volume holds data"
+    );
+    assert!(del.drift[0].holds_data);
+    assert_eq!(o["outputs"], Outcome::OutputOnly);
+    assert!(
+        root(&r2, "outputs").transitions.is_empty(),
+        "output-only is not alerted"
+    );
+    let m = root(&r2, "missing");
+    assert_eq!(m.outcome, Outcome::MissingState, "{:?}", m.detail);
+    assert!(m.detail[0].contains("0 bytes"), "{:?}", m.detail);
+    let rep = root(&r2, "replaced");
+    assert_eq!(rep.outcome, Outcome::StateReplaced, "{:?}", rep.detail);
+    assert!(rep.detail[0].contains("lineage"), "{:?}", rep.detail);
+    let l = root(&r2, "locked");
+    assert_eq!(l.outcome, Outcome::Locked, "{:?}", l.detail);
+    assert!(l.detail[0].contains("busy"), "{:?}", l.detail);
+    let kinds: Vec<(String, String)> = r2
+        .transitions
+        .iter()
+        .map(|t| (t.root.clone(), t.kind.as_str().to_string()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("deleted".into(), "new".into()),
+            ("drift".into(), "new".into())
+        ]
+    );
+    assert_eq!(r2.exit_code, ward_drift::EXIT_ROOT_FAILED);
+    assert_eq!(r2.discovered, r2.checked + r2.excluded);
+
+    // Every report format carries the invariant.
+    for f in [
+        ward_drift::report::Format::Terminal,
+        ward_drift::report::Format::Json,
+        ward_drift::report::Format::Markdown,
+        ward_drift::report::Format::Junit,
+    ] {
+        let text = ward_drift::report::render(&r2, f, false);
+        assert!(
+            text.contains("discovered 10 = checked 9 + excluded 1"),
+            "{f:?}: {text}"
+        );
+    }
+    // Deterministic: no timestamps unless asked for.
+    let json = ward_drift::report::render(&r2, ward_drift::report::Format::Json, false);
+    assert!(
+        !json.contains("started_at") && !json.contains("millis"),
+        "{json}"
+    );
+}
+
+/// A webhook receiver on 127.0.0.1: records request bodies; stops after `deadline`.
+fn receiver() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let b = bodies.clone();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(600) {
+            match listener.accept() {
+                Ok((stream, _)) => {
+                    stream.set_nonblocking(false).unwrap();
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(10)))
+                        .unwrap();
+                    let mut r = BufReader::new(stream);
+                    let mut len = 0usize;
+                    loop {
+                        let mut line = String::new();
+                        if r.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                            break;
+                        }
+                        let lower = line.to_ascii_lowercase();
+                        if let Some(v) = lower.strip_prefix("content-length:") {
+                            len = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut body = vec![0u8; len];
+                    let _ = r.read_exact(&mut body);
+                    b.lock()
+                        .unwrap()
+                        .push(String::from_utf8_lossy(&body).into_owned());
+                    let mut s = r.into_inner();
+                    let _ = s.write_all(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    });
+    (url, bodies)
+}
+
+#[test]
+fn history_across_three_runs_and_webhook_on_transitions_only() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    repo.root("net", &instance("net"));
+    repo.ward_hcl("root \"net\" { path = \"live/net\" }\n");
+    repo.apply("net");
+    let db = repo.tmp.path().join("history.sqlite");
+    let (url, bodies) = receiver();
+    let cloud = repo.cloud();
+    let id = cloud.id_by_name("instance", "net-web").unwrap();
+
+    let run = |now: &str| {
+        let mut o = repo.options(&db);
+        o.now = now.into();
+        let r = ward_drift::run(&o).unwrap();
+        let sent = ward_drift::notify::send(&url, &r).unwrap();
+        (r, sent)
+    };
+    // 1: drift appears.
+    cloud.set("instance", &id, "size", "large".into()).unwrap();
+    let (r1, sent1) = run("2026-11-29T01:00:00Z");
+    assert_eq!(root(&r1, "net").outcome, Outcome::Drifted);
+    assert_eq!(r1.exit_code, ward_drift::EXIT_DRIFT_ALERT);
+    assert!(sent1);
+    // 2: it persists: no alert, exit 0.
+    let (r2, sent2) = run("2026-11-29T02:00:00Z");
+    assert_eq!(root(&r2, "net").outcome, Outcome::Drifted);
+    assert!(r2.transitions.is_empty());
+    assert_eq!(r2.exit_code, 0);
+    assert!(!sent2);
+    // 3: someone puts it back: resolved, alerted, exit 0.
+    cloud.set("instance", &id, "size", "small".into()).unwrap();
+    let (r3, sent3) = run("2026-11-29T03:00:00Z");
+    assert_eq!(root(&r3, "net").outcome, Outcome::Clean);
+    assert_eq!(r3.transitions[0].kind.as_str(), "resolved");
+    assert_eq!(r3.exit_code, 0);
+    assert!(sent3);
+
+    // The receiver got exactly two posts: new, then resolved.
+    let t0 = Instant::now();
+    while bodies.lock().unwrap().len() < 2 && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let got = bodies.lock().unwrap().clone();
+    assert_eq!(got.len(), 2, "{got:?}");
+    let first: serde_json::Value = serde_json::from_str(&got[0]).unwrap();
+    assert_eq!(first["transitions"][0]["kind"], "new");
+    assert_eq!(first["transitions"][0]["attribute"], "size");
+    let third: serde_json::Value = serde_json::from_str(&got[1]).unwrap();
+    assert_eq!(third["transitions"][0]["kind"], "resolved");
+
+    // History: first seen in run 1, last seen in run 2, resolved in run 3.
+    let store = ward_drift::ward_store::Store::open(&db).unwrap();
+    let f = store.findings(Some("net")).unwrap();
+    assert_eq!(f.len(), 1);
+    assert_eq!(
+        f[0].first_seen,
+        (r1.run_id, "2026-11-29T01:00:00Z".to_string())
+    );
+    assert_eq!(
+        f[0].last_seen,
+        (r2.run_id, "2026-11-29T02:00:00Z".to_string())
+    );
+    assert_eq!(
+        f[0].resolved,
+        Some((r3.run_id, "2026-11-29T03:00:00Z".to_string()))
+    );
+    let text = ward_drift::report::history_text(&store, Some("net"), 10).unwrap();
+    assert!(text.contains("resolved #"), "{text}");
+    assert_eq!(store.root_runs("net", 10).unwrap().len(), 3);
+}
+
+#[test]
+fn ignore_rules_suppress_until_they_expire_and_are_counted() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    repo.root("app", &instance("app"));
+    repo.ward_hcl(
+        r#"root "app" { path = "live/app" }
+drift {
+  ignore {
+    address   = "fakecloud_instance.*"
+    attribute = "tags.*"
+    owner     = "team-app"
+    expires   = "2026-12-31"
+  }
+}
+"#,
+    );
+    repo.apply("app");
+    let cloud = repo.cloud();
+    let id = cloud.id_by_name("instance", "app-web").unwrap();
+    cloud
+        .set("instance", &id, "tags", serde_json::json!({"env": "prod"}))
+        .unwrap();
+    let db = repo.tmp.path().join("h.sqlite");
+    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let a = root(&r, "app");
+    assert_eq!(a.outcome, Outcome::Clean, "{:?}", a.drift);
+    assert_eq!((a.suppressed, r.suppressed), (1, 1));
+    assert!(
+        ward_drift::report::render(&r, ward_drift::report::Format::Terminal, false)
+            .contains("suppressed by ignore rules: 1")
+    );
+    // After the expiry the rule suppresses nothing and says so.
+    let mut o = repo.options(&db);
+    o.today = "2027-01-01".parse().unwrap();
+    let r = ward_drift::run(&o).unwrap();
+    assert_eq!(root(&r, "app").outcome, Outcome::Drifted);
+    assert_eq!(r.suppressed, 0);
+    assert_eq!(r.expired_ignores.len(), 1);
+    assert_eq!(r.exit_code, ward_drift::EXIT_DRIFT_ALERT);
+}
+
+#[test]
+fn timeout_kills_the_root_and_shards_partition() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    for i in 0..6 {
+        repo.root(&format!("r{i}"), &instance(&format!("r{i}")));
+    }
+    let decl: String = (0..6)
+        .map(|i| format!("root \"r{i}\" {{ path = \"live/r{i}\" }}\n"))
+        .collect();
+    repo.ward_hcl(&decl);
+    let db = repo.tmp.path().join("h.sqlite");
+    // Shards: every root in exactly one of 3 shards (roots have no state: missing-state).
+    let mut seen = Vec::new();
+    for k in 1..=3 {
+        let mut o = repo.options(&db);
+        o.shard = Some((k, 3));
+        o.timeout = Duration::from_millis(1);
+        let r = ward_drift::run(&o).unwrap();
+        assert_eq!(r.discovered, r.checked + r.excluded);
+        for x in &r.roots {
+            assert_eq!(x.outcome, Outcome::Error);
+            assert!(x.detail[0].contains("timed out"), "{:?}", x.detail);
+            seen.push(x.name.clone());
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, (0..6).map(|i| format!("r{i}")).collect::<Vec<_>>());
+}

@@ -149,7 +149,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
                 );
             }
             forces_replacement(c, &mut lines);
-            v.attributes = attributes(c, &r);
+            v.attributes = attributes(c, &r, &identity.value);
             v.identity_changes = identity.value.clone();
             identity_line(c, &v.identity_changes, &mut lines);
         }
@@ -205,7 +205,7 @@ fn update(
     v: &mut Verdict,
     lines: &mut Vec<String>,
 ) {
-    v.attributes = attributes(c, r);
+    v.attributes = attributes(c, r, &identity.value);
     if v.attributes.is_empty() {
         lines.push(
             "no attribute value changes (only sensitivity or other metadata): impact none"
@@ -275,7 +275,10 @@ fn update(
 }
 
 /// The changed attributes with their cost.
-fn attributes(c: &ResourceChange, r: &Resolved<'_>) -> Vec<AttrVerdict> {
+///
+/// On a replacement, an identity attribute that no attribute entry names costs `replace`: its new
+/// value is the replacement's new identity, not an in-place change.
+fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Vec<AttrVerdict> {
     let on_update = r.cost(Cost::OnUpdate);
     let mut out: Vec<AttrVerdict> = c
         .changed
@@ -288,6 +291,13 @@ fn attributes(c: &ResourceChange, r: &Resolved<'_>) -> Vec<AttrVerdict> {
                     impact: d.impact,
                     rule: Some(d.rule),
                     why: d.why,
+                    forces_replacement: forces,
+                },
+                None if c.action.is_replace() && is_identity(&ch.path, identity) => AttrVerdict {
+                    change: ch.clone(),
+                    impact: Impact::Replace,
+                    rule: None,
+                    why: Some("identity: the replacement object gets a new value".to_string()),
                     forces_replacement: forces,
                 },
                 None => AttrVerdict {

@@ -125,7 +125,8 @@ pub struct AttrVerdict {
     pub change: AttrChange,
     /// What changing it costs.
     pub impact: Impact,
-    /// The rule that said so; `None` when the resource's default for updates applied.
+    /// The rule that said so; `None` when a default applied (`on_update`, or on a replacement
+    /// an identity attribute's new value, which costs `replace`).
     pub rule: Option<RuleRef>,
     /// Why, in plain words, when the rule says.
     pub why: Option<String>,

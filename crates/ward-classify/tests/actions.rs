@@ -199,6 +199,14 @@ fn replacement_explains_what_forces_it() {
             .forces_replacement
     );
     assert_eq!(v.identity_changes.len(), 3);
+    // Identity attributes on a replacement cost what the replacement does, not in-place.
+    let ip = v
+        .attributes
+        .iter()
+        .find(|a| a.change.path.to_string() == "ip")
+        .unwrap();
+    assert_eq!(ip.impact, Impact::Replace);
+    assert!(ip.rule.is_none());
 }
 
 #[test]

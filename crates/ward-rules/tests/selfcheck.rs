@@ -83,10 +83,14 @@ fn line_of(text: &str, type_name: &str) -> usize {
 
 fn read_pack(path: &Path) -> PackFile {
     let text = std::fs::read_to_string(path).expect("read pack");
-    let body: Body = hcl_edit::parser::parse_body(&text)
-        .unwrap_or_else(|e| panic!("{}: not valid HCL: {e}", path.display()));
+    parse_pack(&text, &path.file_name().unwrap().to_string_lossy())
+}
+
+fn parse_pack(text: &str, file: &str) -> PackFile {
+    let body: Body =
+        hcl_edit::parser::parse_body(text).unwrap_or_else(|e| panic!("{file}: not valid HCL: {e}"));
     let mut pack = PackFile {
-        file: path.file_name().unwrap().to_string_lossy().into_owned(),
+        file: file.to_string(),
         ..PackFile::default()
     };
     for block in body.blocks() {
@@ -108,7 +112,7 @@ fn read_pack(path: &Path) -> PackFile {
                     type_name: block_label(block),
                     ..Entry::default()
                 };
-                e.line = line_of(&text, &e.type_name);
+                e.line = line_of(text, &e.type_name);
                 for a in block.body.attributes() {
                     match a.key.as_str() {
                         "summary" => e.summary = expr_str(&a.value),
@@ -338,26 +342,11 @@ fn type_provider(type_name: &str) -> &str {
     type_name.split('_').next().unwrap_or(type_name)
 }
 
-#[test]
-fn packs_name_real_types_and_attributes() {
-    let packs = all_packs();
-    let mut sources = load_trimmed();
-    match corpus_dir() {
-        Some(dir) => sources.extend(load_corpus_schemas(&dir)),
-        None => println!(
-            "note: WARD_CORPUS is unset: checking against schemas/*.json only (the corpus schemas were skipped)"
-        ),
-    }
-    for s in &sources {
-        println!(
-            "schema source: {} — {} resource types",
-            s.label,
-            s.types.len()
-        );
-    }
-
+/// Checks every pack against the schema sources; prints what it checked and what it could not;
+/// returns the failures.
+fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
     let mut failures = Vec::new();
-    for pack in &packs {
+    for pack in packs {
         let mut local: Vec<String> = Vec::new();
         let strict = PROVIDER_PACKS.contains(&pack.name.as_str());
         // A pack that says its schema is unavailable is not held to it; when a schema does
@@ -479,7 +468,7 @@ fn packs_name_real_types_and_attributes() {
     for src in sources.iter().filter(|s| s.label.starts_with("corpus")) {
         let mut present = 0usize;
         let mut absent_paths = Vec::new();
-        for pack in &packs {
+        for pack in packs {
             for e in &pack.entries {
                 let Some(paths) = src.types.get(&e.type_name) else {
                     continue;
@@ -510,11 +499,85 @@ fn packs_name_real_types_and_attributes() {
             );
         }
     }
+    failures
+}
+
+#[test]
+fn packs_name_real_types_and_attributes() {
+    let packs = all_packs();
+    let mut sources = load_trimmed();
+    match corpus_dir() {
+        Some(dir) => sources.extend(load_corpus_schemas(&dir)),
+        None => println!(
+            "note: WARD_CORPUS is unset: checking against schemas/*.json only (the corpus schemas were skipped)"
+        ),
+    }
+    for s in &sources {
+        println!(
+            "schema source: {} — {} resource types",
+            s.label,
+            s.types.len()
+        );
+    }
+
+    let failures = check_packs(&packs, &sources);
     assert!(
         failures.is_empty(),
         "pack self-check failed:\n{}",
         failures.join("\n")
     );
+}
+
+fn fake_source() -> SchemaSource {
+    let paths: BTreeSet<String> = ["id", "size", "tags", "spec", "spec.image"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    SchemaSource {
+        label: "test schema".to_string(),
+        provider: "demo".to_string(),
+        types: BTreeMap::from([("demo_disk".to_string(), paths)]),
+    }
+}
+
+const DEMO_PACK_HEADER: &str = "pack {\n  name = \"demo\"\n  version = \"1\"\n  provider = \"x/demo\"\n  schema = \"checked\"\n}\n";
+
+#[test]
+fn self_check_passes_names_in_the_schema() {
+    let text = format!(
+        "{DEMO_PACK_HEADER}resource \"demo_disk\" {{\n  identity = [\"id\"]\n  free = [\"tags\"]\n  attribute \"spec.image\" {{\n    impact = \"in-place\"\n    why = \"x\"\n  }}\n}}\n"
+    );
+    let failures = check_packs(&[parse_pack(&text, "demo.hcl")], &[fake_source()]);
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn self_check_fails_on_an_attribute_not_in_the_schema() {
+    let text = format!(
+        "{DEMO_PACK_HEADER}resource \"demo_disk\" {{\n  identity = [\"id\", \"mac\"]\n  attribute \"spec.imag\" {{\n    impact = \"in-place\"\n    why = \"x\"\n  }}\n}}\n"
+    );
+    let failures = check_packs(&[parse_pack(&text, "demo.hcl")], &[fake_source()]);
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(failures[0].contains("`mac`"), "{failures:?}");
+    assert!(failures[1].contains("`spec.imag`"), "{failures:?}");
+}
+
+#[test]
+fn self_check_fails_on_a_type_not_in_the_schema() {
+    let text = format!("{DEMO_PACK_HEADER}resource \"demo_disc\" {{\n  identity = [\"id\"]\n}}\n");
+    let failures = check_packs(&[parse_pack(&text, "demo.hcl")], &[fake_source()]);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("demo_disc is in no real demo schema"),
+        "{failures:?}"
+    );
+}
+
+#[test]
+fn self_check_does_not_hold_an_unavailable_pack_to_a_schema() {
+    let text = "pack {\n  name = \"demo\"\n  version = \"1\"\n  provider = \"x/demo\"\n  schema = \"unavailable: none published\"\n}\nresource \"demo_disc\" {\n  identity = [\"id\"]\n}\n";
+    let failures = check_packs(&[parse_pack(text, "demo.hcl")], &[fake_source()]);
+    assert!(failures.is_empty(), "{failures:?}");
 }
 
 #[test]

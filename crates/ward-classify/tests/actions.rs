@@ -591,3 +591,27 @@ fn the_builtin_knowledge_classifies_the_starter_types() {
         ]
     );
 }
+
+#[test]
+fn an_update_names_the_identity_attributes_it_changes() {
+    let mut k = fakecloud();
+    k.load_user_str(
+        "ward.hcl",
+        "resource \"fakecloud_instance\" {\n  attribute \"ip\" {\n    impact = \"interrupt\"\n    why = \"re-addressed live\"\n  }\n}\n",
+    )
+    .unwrap();
+    let c = with_attrs(
+        change("fakecloud_instance.web", Action::Update),
+        vec![
+            attr("ip", s("10.0.0.5"), s("10.0.0.6")),
+            attr("name", s("a"), s("b")),
+        ],
+    );
+    let a = assess(&plan(vec![c]), &k, &Options::default());
+    let v = &a.verdicts[0];
+    assert_eq!(v.impact, Impact::Interrupt);
+    let ids: Vec<String> = v.identity_changes.iter().map(|p| p.to_string()).collect();
+    assert_eq!(ids, ["ip"]);
+    has_line(v, "identity changes: ip");
+    has_line(v, "`ip` costs interrupt: \"10.0.0.5\" → \"10.0.0.6\" — re-addressed live (per ward.hcl:1:fakecloud_instance[ip])");
+}

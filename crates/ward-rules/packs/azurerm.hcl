@@ -694,3 +694,191 @@ resource "azurerm_role_assignment" {
   holds_data = false
   identity   = ["id"]
 }
+
+# ---------------------------------------------------------------- more data stores, networking and operations
+
+resource "azurerm_windows_virtual_machine_scale_set" {
+  summary    = "A Windows virtual machine scale set."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/windows_virtual_machine_scale_set"
+  rationale  = "Model changes reach running instances per upgrade_mode: Automatic and Rolling upgrade (restart or reimage) them, Manual leaves them; instance count changes in place."
+  holds_data = false
+  identity   = ["id", "unique_id"]
+  free       = ["tags"]
+
+  attribute "sku" {
+    impact = "interrupt"
+    why    = "Instances are resized (restarted) when upgrade_mode is Automatic or Rolling."
+  }
+
+  attribute "instances" {
+    impact = "in-place"
+    why    = "Instances are added, or deleted, to reach the new count."
+  }
+}
+
+resource "azurerm_snapshot" {
+  summary    = "A managed disk snapshot."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/snapshot"
+  rationale  = "A snapshot is a copy of data: deleting it removes that restore point."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["tags"]
+}
+
+resource "azurerm_network_interface_security_group_association" {
+  summary    = "The association of a network security group with a NIC."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/network_interface_security_group_association"
+  rationale  = "Deleting or replacing it removes the NIC's filtering until it is associated again."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "azurerm_firewall" {
+  summary    = "An Azure Firewall."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/firewall"
+  rationale  = "Settings change in place (updates can take minutes); replacement gives new private and public IPs unless they are static resources."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["tags"]
+}
+
+resource "azurerm_bastion_host" {
+  summary    = "An Azure Bastion host."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/bastion_host"
+  rationale  = "Settings change in place; deleting it ends open sessions."
+  holds_data = false
+  identity   = ["id", "dns_name"]
+  free       = ["tags"]
+}
+
+resource "azurerm_virtual_network_gateway" {
+  summary    = "A VPN or ExpressRoute gateway."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/virtual_network_gateway"
+  rationale  = "SKU and settings change in place (tunnels may reconnect); replacement takes a long time, tears down every connection and may change the public IP."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["tags"]
+}
+
+resource "azurerm_storage_queue" {
+  summary    = "A storage queue."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/storage_queue"
+  rationale  = "The queue holds messages: replacement or deletion loses them."
+  holds_data = true
+  identity   = ["id", "resource_manager_id"]
+}
+
+resource "azurerm_storage_table" {
+  summary    = "A storage table."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/storage_table"
+  rationale  = "The table holds entities: replacement or deletion loses them."
+  holds_data = true
+  identity   = ["id"]
+}
+
+resource "azurerm_servicebus_topic" {
+  summary    = "A Service Bus topic."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/servicebus_topic"
+  rationale  = "Deleting or replacing it deletes its subscriptions and their messages."
+  holds_data = true
+  identity   = ["id"]
+}
+
+resource "azurerm_eventhub_namespace" {
+  summary    = "An Event Hubs namespace."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/eventhub_namespace"
+  rationale  = "Deleting or replacing it deletes every event hub in it with its retained events; capacity changes apply in place."
+  holds_data = true
+  identity   = ["id", "default_primary_connection_string"]
+  free       = ["tags"]
+}
+
+resource "azurerm_eventhub" {
+  summary    = "An event hub."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/eventhub"
+  rationale  = "The hub retains events for its retention period: replacement or deletion loses them."
+  holds_data = true
+  identity   = ["id", "partition_ids"]
+}
+
+resource "azurerm_cosmosdb_sql_database" {
+  summary    = "A Cosmos DB SQL database."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_sql_database"
+  rationale  = "The database holds containers and items: replacement or deletion loses them; throughput changes apply online."
+  holds_data = true
+  identity   = ["id"]
+}
+
+resource "azurerm_cosmosdb_sql_container" {
+  summary    = "A Cosmos DB SQL container."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_sql_container"
+  rationale  = "The container holds items: replacement (e.g. a new partition key) or deletion loses them; indexing and throughput change online."
+  holds_data = true
+  identity   = ["id"]
+}
+
+resource "azurerm_mssql_elasticpool" {
+  summary    = "An Azure SQL elastic pool."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/mssql_elasticpool"
+  rationale  = "Scaling runs online but drops connections of its databases at the switch-over."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["tags"]
+
+  attribute "sku" {
+    impact = "interrupt"
+    why    = "Scaling the pool drops open connections at the switch-over."
+  }
+}
+
+resource "azurerm_mssql_firewall_rule" {
+  summary    = "An Azure SQL server firewall rule."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/mssql_firewall_rule"
+  rationale  = "The range changes in place at once; deleting it blocks clients from that range."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "azurerm_postgresql_flexible_server_firewall_rule" {
+  summary    = "A PostgreSQL flexible server firewall rule."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/postgresql_flexible_server_firewall_rule"
+  rationale  = "The range changes in place at once; deleting it blocks clients from that range."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "azurerm_recovery_services_vault" {
+  summary    = "A Recovery Services vault."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/recovery_services_vault"
+  rationale  = "The vault holds backups: deletion (once emptied) loses them."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["tags"]
+}
+
+resource "azurerm_backup_policy_vm" {
+  summary    = "A VM backup policy."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/backup_policy_vm"
+  rationale  = "Schedule and retention change in place; shorter retention deletes older recovery points."
+  holds_data = false
+  identity   = ["id"]
+}
+
+resource "azurerm_monitor_action_group" {
+  summary    = "A monitor action group."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/monitor_action_group"
+  rationale  = "Receivers change in place; alerts stop reaching removed receivers."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["tags"]
+}
+
+resource "azurerm_api_management" {
+  summary    = "An API Management service."
+  source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/api_management"
+  rationale  = "SKU and settings change in place (updates can take a long time); replacement gives new gateway URLs and loses APIs and subscriptions not managed elsewhere."
+  holds_data = true
+  identity   = ["id", "gateway_url", "public_ip_addresses", "private_ip_addresses"]
+  free       = ["tags"]
+}
+

@@ -625,3 +625,183 @@ resource "google_monitoring_alert_policy" {
   identity   = ["id", "name"]
   free       = ["user_labels"]
 }
+
+# ---------------------------------------------------------------- more data stores, edge and operations
+
+resource "google_compute_region_disk" {
+  summary    = "A regional (replicated) persistent disk."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk"
+  rationale  = "The disk holds data: replacement or deletion loses it. It can only grow, online."
+  holds_data = true
+  identity   = ["id", "self_link"]
+  free       = ["labels", "terraform_labels", "effective_labels"]
+
+  attribute "size" {
+    impact = "in-place"
+    why    = "The disk grows online; the file system must still be grown inside the guest."
+  }
+}
+
+resource "google_compute_resource_policy" {
+  summary    = "A Compute Engine resource policy (snapshot schedule, placement, instance schedule)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_resource_policy"
+  rationale  = "Policies are immutable: changes replace it; disks and VMs using it must be detached first."
+  holds_data = false
+  identity   = ["id", "self_link"]
+}
+
+resource "google_compute_region_backend_service" {
+  summary    = "A regional backend service."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_backend_service"
+  rationale  = "Backends, health checks and policies change in place and re-route traffic at once."
+  holds_data = false
+  identity   = ["id", "self_link", "fingerprint"]
+  free       = ["description"]
+}
+
+resource "google_compute_target_http_proxy" {
+  summary    = "A target HTTP proxy."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_target_http_proxy"
+  rationale  = "The URL map changes in place; replacement requires detaching it from its forwarding rule."
+  holds_data = false
+  identity   = ["id", "self_link", "proxy_id"]
+  free       = ["description"]
+}
+
+resource "google_compute_ssl_policy" {
+  summary    = "An SSL policy for HTTPS and SSL proxy load balancers."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_ssl_policy"
+  rationale  = "Profile and minimum TLS version change in place and apply to new connections at once."
+  holds_data = false
+  identity   = ["id", "self_link", "fingerprint"]
+  free       = ["description"]
+}
+
+resource "google_filestore_instance" {
+  summary    = "A Filestore NFS instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/filestore_instance"
+  rationale  = "The share holds files: replacement or deletion loses them. Capacity grows online."
+  holds_data = true
+  identity   = ["id", "networks.ip_addresses"]
+  free       = ["labels", "terraform_labels", "effective_labels", "description"]
+}
+
+resource "google_memcache_instance" {
+  summary    = "A Memorystore for Memcached instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/memcache_instance"
+  rationale  = "Node count and parameter changes apply in place (parameters after a node restart); the cache's contents are lost on replacement."
+  holds_data = true
+  identity   = ["id", "discovery_endpoint", "memcache_nodes"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+}
+
+resource "google_spanner_instance" {
+  summary    = "A Cloud Spanner instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance"
+  rationale  = "Compute capacity changes apply online; deleting the instance deletes every database in it."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+}
+
+resource "google_spanner_database" {
+  summary    = "A Cloud Spanner database."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database"
+  rationale  = "The database holds data: deletion (unless deletion_protection) or replacement loses it; DDL changes run online."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["deletion_protection"]
+}
+
+resource "google_bigtable_instance" {
+  summary    = "A Cloud Bigtable instance."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance"
+  rationale  = "Cluster node counts change online; deleting the instance deletes every table in it."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name", "deletion_protection"]
+}
+
+resource "google_bigtable_table" {
+  summary    = "A Cloud Bigtable table."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table"
+  rationale  = "The table holds data: replacement or deletion loses it."
+  holds_data = true
+  identity   = ["id"]
+  free       = ["deletion_protection"]
+}
+
+resource "google_alloydb_cluster" {
+  summary    = "An AlloyDB cluster."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/alloydb_cluster"
+  rationale  = "The cluster holds the databases: replacement or deletion loses them."
+  holds_data = true
+  identity   = ["id", "name", "uid"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+}
+
+resource "google_alloydb_instance" {
+  summary    = "An AlloyDB instance (primary or read pool)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/alloydb_instance"
+  rationale  = "Machine changes restart the instance (for the primary, the database is unavailable meanwhile); data lives in the cluster."
+  holds_data = false
+  identity   = ["id", "ip_address", "uid"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+
+  attribute "machine_config" {
+    impact = "interrupt"
+    why    = "Changing the machine shape restarts the instance."
+  }
+}
+
+resource "google_firestore_database" {
+  summary    = "A Firestore database."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/firestore_database"
+  rationale  = "The database holds documents: deletion (when delete_protection_state allows it) loses them."
+  holds_data = true
+  identity   = ["id", "uid"]
+}
+
+resource "google_cloud_scheduler_job" {
+  summary    = "A Cloud Scheduler job."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_scheduler_job"
+  rationale  = "Schedule and target change in place and apply from the next run."
+  holds_data = false
+  identity   = ["id"]
+  free       = ["description"]
+}
+
+resource "google_cloudbuild_trigger" {
+  summary    = "A Cloud Build trigger."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuild_trigger"
+  rationale  = "Changes apply in place to later builds; running builds are not affected."
+  holds_data = false
+  identity   = ["id", "trigger_id"]
+  free       = ["description"]
+}
+
+resource "google_project_iam_custom_role" {
+  summary    = "A project-level custom IAM role."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_iam_custom_role"
+  rationale  = "Permission changes apply at once to every member granted the role; deleting it revokes them (it stays undeletable for 7 days)."
+  holds_data = false
+  identity   = ["id", "name"]
+  free       = ["title", "description"]
+}
+
+resource "google_storage_bucket_iam_policy" {
+  summary    = "The IAM policy of a bucket (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_bucket_iam"
+  rationale  = "Replaces the whole bucket policy at once: members not listed lose access."
+  holds_data = false
+  identity   = ["id", "etag"]
+}
+
+resource "google_project_iam_policy" {
+  summary    = "The IAM policy of a project (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_iam"
+  rationale  = "Replaces the whole project policy at once: any member not listed loses access, which can lock everyone out."
+  holds_data = false
+  identity   = ["id", "etag"]
+}
+

@@ -7,9 +7,10 @@
 //! - `WARD_ADDRESS`, `WARD_TYPE`, `WARD_ACTION` (Terraform's spelling, e.g. `delete,create`),
 //!   `WARD_IMPACT`, `WARD_DEPOSED` (when the object is deposed);
 //! - `WARD_NOW`: the gate's clock, UTC RFC 3339;
-//! - `WARD_ATTR_<PATH>`: for each changed attribute whose value is known and not sensitive, its
-//!   value before the change (after, for a created attribute): strings raw, anything else as
-//!   JSON. The path is upper-cased with every other character written `_`
+//! - `WARD_ATTR_<NAME>`: each top-level attribute of the object as it is before the change (read
+//!   from the plan's `change.before`, when the plan was given as a file), and each changed
+//!   attribute path whose value is known: strings raw, anything else as JSON. Values marked
+//!   sensitive are never passed. The name is upper-cased with every other character written `_`
 //!   (`tags.Name` → `WARD_ATTR_TAGS_NAME`).
 //!
 //! It is killed with its whole process group when the timeout passes. A guard that exits non-zero,
@@ -18,6 +19,7 @@
 
 use crate::policy::{Guard, GuardOn};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -107,8 +109,83 @@ pub fn applies(guard: &Guard, v: &Verdict) -> bool {
                 .any(|p| crate::glob::address_matches(p, &v.address)))
 }
 
-/// The environment a guard sees for a change (besides the inherited one).
-pub fn guard_env(guard: &Guard, v: &Verdict, now: &str) -> Vec<(String, String)> {
+/// Top-level attributes of each object before its change, by (address, deposed key): the values
+/// guards see as `WARD_ATTR_<NAME>`.
+pub type ObjectAttrs = BTreeMap<(String, Option<String>), BTreeMap<String, String>>;
+
+/// `WARD_ATTR_<NAME>` for an attribute path or name.
+pub fn attr_var(path: &str) -> String {
+    let name: String = path
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("WARD_ATTR_{name}")
+}
+
+fn is_marked(mask: Option<&serde_json::Value>) -> bool {
+    use serde_json::Value;
+    match mask {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+        Some(Value::Array(a)) => a.iter().any(|x| is_marked(Some(x))),
+        Some(Value::Object(m)) => m.values().any(|x| is_marked(Some(x))),
+        Some(_) => true,
+    }
+}
+
+/// Reads the top-level `change.before` attributes of every resource change from raw plan JSON,
+/// leaving out nulls and anything `before_sensitive` marks (wholly or in part).
+pub fn object_attributes(raw: &serde_json::Value) -> ObjectAttrs {
+    use serde_json::Value;
+    let mut out = ObjectAttrs::new();
+    let Some(changes) = raw.get("resource_changes").and_then(Value::as_array) else {
+        return out;
+    };
+    for rc in changes {
+        let Some(address) = rc.get("address").and_then(Value::as_str) else {
+            continue;
+        };
+        let deposed = rc
+            .get("deposed")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let change = rc.get("change");
+        let before = change
+            .and_then(|c| c.get("before"))
+            .and_then(Value::as_object);
+        let mask = change.and_then(|c| c.get("before_sensitive"));
+        if mask == Some(&Value::Bool(true)) {
+            continue;
+        }
+        let mut attrs = BTreeMap::new();
+        for (k, v) in before.into_iter().flatten() {
+            if v.is_null() || is_marked(mask.and_then(|m| m.get(k))) {
+                continue;
+            }
+            let text = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            attrs.insert(attr_var(k), text);
+        }
+        out.insert((address.to_string(), deposed), attrs);
+    }
+    out
+}
+
+/// The environment a guard sees for a change (besides the inherited one). `object` holds the
+/// object's top-level attributes before the change (see [`object_attributes`]).
+pub fn guard_env(
+    guard: &Guard,
+    v: &Verdict,
+    now: &str,
+    object: Option<&BTreeMap<String, String>>,
+) -> Vec<(String, String)> {
     let mut env = vec![
         ("TZ".to_string(), "UTC".to_string()),
         ("WARD_GUARD".to_string(), guard.name.clone()),
@@ -124,33 +201,28 @@ pub fn guard_env(guard: &Guard, v: &Verdict, now: &str) -> Vec<(String, String)>
     if let Some(d) = &v.deposed {
         env.push(("WARD_DEPOSED".to_string(), d.clone()));
     }
+    let mut attrs: BTreeMap<String, String> = object.cloned().unwrap_or_default();
     for a in &v.attributes {
         let value = match (&a.change.before, &a.change.after) {
             (Shown::Known(b), _) => Some(b),
             (Shown::Absent, Shown::Known(x)) => Some(x),
             _ => None,
         };
-        if let Some(val) = value {
-            let name: String = a
-                .change
-                .path
-                .to_string()
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_uppercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let text = match val {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            env.push((format!("WARD_ATTR_{name}"), text));
+        let name = attr_var(&a.change.path.to_string());
+        match value {
+            Some(serde_json::Value::String(s)) => {
+                attrs.insert(name, s.clone());
+            }
+            Some(other) => {
+                attrs.insert(name, other.to_string());
+            }
+            // Sensitive (or unknown) in the model: never pass what the object map may hold.
+            None => {
+                attrs.remove(&name);
+            }
         }
     }
+    env.extend(attrs);
     env
 }
 
@@ -159,6 +231,7 @@ pub fn run_guard(
     guard: &Guard,
     v: &Verdict,
     now: &str,
+    object: Option<&BTreeMap<String, String>>,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> GuardRun {
     let mut run = GuardRun {
@@ -203,7 +276,7 @@ pub fn run_guard(
     if !guard.dir.as_os_str().is_empty() {
         cmd.current_dir(&guard.dir);
     }
-    for (k, val) in guard_env(guard, v, now) {
+    for (k, val) in guard_env(guard, v, now, object) {
         cmd.env(k, val);
     }
     #[cfg(unix)]
@@ -306,6 +379,38 @@ mod tests {
         }
     }
 
+    fn run_guard_t(
+        g: &Guard,
+        v: &Verdict,
+        now: &str,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> GuardRun {
+        run_guard(g, v, now, None, lookup)
+    }
+
+    #[test]
+    fn object_attributes_leave_out_sensitive_values() {
+        let raw = serde_json::json!({"resource_changes": [
+            {"address": "a.b", "change": {
+                "before": {"name": "ci", "size": 3, "password": "x", "tags": {"k": "v"}, "nested": {"s": "y"}, "gone": null},
+                "before_sensitive": {"password": true, "nested": {"s": true}, "tags": {}}
+            }},
+            {"address": "c.d", "deposed": "00ab", "change": {"before": {"x": "1"}, "before_sensitive": true}}
+        ]});
+        let m = object_attributes(&raw);
+        let ab = &m[&("a.b".to_string(), None)];
+        assert_eq!(ab.get("WARD_ATTR_NAME").map(String::as_str), Some("ci"));
+        assert_eq!(ab.get("WARD_ATTR_SIZE").map(String::as_str), Some("3"));
+        assert_eq!(
+            ab.get("WARD_ATTR_TAGS").map(String::as_str),
+            Some("{\"k\":\"v\"}")
+        );
+        assert!(!ab.contains_key("WARD_ATTR_PASSWORD"));
+        assert!(!ab.contains_key("WARD_ATTR_NESTED"));
+        assert!(!ab.contains_key("WARD_ATTR_GONE"));
+        assert!(!m.contains_key(&("c.d".to_string(), Some("00ab".to_string()))));
+    }
+
     fn none(_: &str) -> Option<String> {
         None
     }
@@ -317,7 +422,7 @@ mod tests {
             Action::Delete,
             ward_model::Impact::Replace,
         );
-        let r = run_guard(
+        let r = run_guard_t(
             &guard(&["sh", "-c", "echo \"$WARD_ADDRESS $WARD_ACTION $TZ\""], 5),
             &v,
             "now",
@@ -325,7 +430,7 @@ mod tests {
         );
         assert_eq!(r.status, GuardStatus::Passed);
         assert_eq!(r.stdout, "fakecloud_instance.web delete UTC");
-        let r = run_guard(
+        let r = run_guard_t(
             &guard(&["sh", "-c", "echo busy >&2; exit 3"], 5),
             &v,
             "now",
@@ -334,7 +439,7 @@ mod tests {
         assert_eq!(r.status, GuardStatus::Failed { code: Some(3) });
         assert_eq!(r.stderr, "busy");
         let t = Instant::now();
-        let r = run_guard(
+        let r = run_guard_t(
             &guard(&["sh", "-c", "sleep 30 & sleep 30"], 1),
             &v,
             "now",
@@ -342,20 +447,20 @@ mod tests {
         );
         assert_eq!(r.status, GuardStatus::TimedOut { after_secs: 1 });
         assert!(t.elapsed() < Duration::from_secs(10));
-        let r = run_guard(&guard(&["/nonexistent/ward-guard"], 5), &v, "now", &none);
+        let r = run_guard_t(&guard(&["/nonexistent/ward-guard"], 5), &v, "now", &none);
         assert!(matches!(r.status, GuardStatus::CannotStart { .. }));
-        let r = run_guard(&guard(&["false"], 5), &v, "now", &|k: &str| {
+        let r = run_guard_t(&guard(&["false"], 5), &v, "now", &|k: &str| {
             (k == "WARD_BYPASS_GUARD_BUILDS_IDLE").then(|| "build farm drained".to_string())
         });
         assert!(
             matches!(r.status, GuardStatus::Bypassed { ref reason, .. } if reason == "build farm drained")
         );
-        let r = run_guard(&guard(&["false"], 5), &v, "now", &|_: &str| {
+        let r = run_guard_t(&guard(&["false"], 5), &v, "now", &|_: &str| {
             Some(String::new())
         });
         assert!(r.status.blocks());
         assert!(r.note.is_some());
-        let r = run_guard(
+        let r = run_guard_t(
             &guard(&["sh", "-c", "head -c 10000 /dev/zero | tr '\\0' x"], 5),
             &v,
             "now",

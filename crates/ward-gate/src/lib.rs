@@ -258,6 +258,9 @@ pub struct PendingGuard {
     pub guard: String,
     /// Address.
     pub address: String,
+    /// Deposed key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deposed: Option<String>,
 }
 
 /// Everything the gate concluded about one plan. Deterministic for the same inputs and clock
@@ -646,6 +649,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
                 report.guards_pending.push(PendingGuard {
                     guard: g.name.clone(),
                     address: v.address.clone(),
+                    deposed: v.deposed.clone(),
                 });
             }
         }
@@ -724,21 +728,26 @@ pub fn run_guards(
     report: &mut GateReport,
     assessment: &Assessment,
     guards: &[Guard],
+    objects: &guard::ObjectAttrs,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) {
-    let blocked_before = report.errors.is_empty()
+    let nothing_else_blocks = report.errors.is_empty()
         && (report.unclassified.is_empty() || report.coverage_relaxed)
         && !report.budgets.iter().any(|b| b.exceeded)
         && report.required.iter().all(|x| x.approval.is_approved());
-    if blocked_before && !report.guards_pending.is_empty() {
+    if nothing_else_blocks && !report.guards_pending.is_empty() {
         let pending = std::mem::take(&mut report.guards_pending);
         for p in pending {
             let g = guards.iter().find(|g| g.name == p.guard);
-            let v = assessment.verdicts.iter().find(|v| v.address == p.address);
+            let v = assessment
+                .verdicts
+                .iter()
+                .find(|v| v.address == p.address && v.deposed == p.deposed);
             if let (Some(g), Some(v)) = (g, v) {
+                let object = objects.get(&(v.address.clone(), v.deposed.clone()));
                 report
                     .guards
-                    .push(guard::run_guard(g, v, &report.now, lookup));
+                    .push(guard::run_guard(g, v, &report.now, object, lookup));
             }
         }
     }

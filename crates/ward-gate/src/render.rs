@@ -48,8 +48,8 @@ fn target(address: &str, deposed: &Option<String>) -> String {
     }
 }
 
-fn guard_line(g: &GuardRun) -> String {
-    let s = match &g.status {
+fn guard_status(g: &GuardRun) -> String {
+    match &g.status {
         GuardStatus::Passed => "passed".to_string(),
         GuardStatus::Failed { code: Some(c) } => format!("REFUSED (exit code {c})"),
         GuardStatus::Failed { code: None } => "REFUSED (killed by a signal)".to_string(),
@@ -60,8 +60,27 @@ fn guard_line(g: &GuardRun) -> String {
         GuardStatus::Bypassed { variable, reason } => {
             format!("BYPASSED by {variable}: {reason}")
         }
-    };
-    format!("guard `{}` for {} ({}): {s}", g.guard, g.address, g.action)
+    }
+}
+
+fn guard_line(g: &GuardRun) -> String {
+    format!(
+        "guard `{}` for {} ({}): {}",
+        g.guard,
+        g.address,
+        g.action,
+        guard_status(g)
+    )
+}
+
+fn guard_line_md(g: &GuardRun) -> String {
+    format!(
+        "guard {} for {} ({}): {}",
+        md_code(&g.guard),
+        md_code(&g.address),
+        g.action,
+        md_escape(&guard_status(g))
+    )
 }
 
 fn output_block(g: &GuardRun) -> Vec<String> {
@@ -343,7 +362,7 @@ pub fn markdown(r: &GateReport) -> String {
     if !r.guards.is_empty() || !r.guards_pending.is_empty() {
         let _ = writeln!(s, "### Liveness guards\n");
         for g in &r.guards {
-            let _ = writeln!(s, "- {}", md_escape(&guard_line(g)));
+            let _ = writeln!(s, "- {}", guard_line_md(g));
             let block = output_block(g);
             if !block.is_empty() {
                 let _ = writeln!(s, "\n  ```text");

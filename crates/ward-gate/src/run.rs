@@ -254,7 +254,12 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         approve_extra: approve_extra(&opts.inputs),
     };
     let mut report = evaluate(&l.assessment, &ctx);
-    run_guards(&mut report, &l.assessment, &l.policy.guards, env);
+    let objects = if report.guards_pending.is_empty() {
+        crate::guard::ObjectAttrs::new()
+    } else {
+        raw_objects(&opts.inputs.plan, &mut report.warnings)
+    };
+    run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
     let mut stderr = String::new();
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
         protect::save_record(&l.policy.protection_record, &l.updated_record)?;
@@ -285,6 +290,33 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         stderr,
         code: report.outcome.exit_code(),
     })
+}
+
+/// The objects' attributes before the change, for guards: read from the plan file again (the
+/// change model keeps only changed attributes). Standard input cannot be read twice.
+fn raw_objects(plan: &str, warnings: &mut Vec<String>) -> crate::guard::ObjectAttrs {
+    let note = |w: &mut Vec<String>, why: String| {
+        w.push(format!(
+            "guards see only the changed attributes as WARD_ATTR_*: {why}"
+        ))
+    };
+    if plan == "-" {
+        note(warnings, "the plan was read from standard input".into());
+        return Default::default();
+    }
+    match std::fs::read(plan)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).map_err(|e| e.to_string()))
+    {
+        Ok(v) => crate::guard::object_attributes(&v),
+        Err(e) => {
+            note(
+                warnings,
+                format!("the plan could not be read as plain JSON again ({e})"),
+            );
+            Default::default()
+        }
+    }
 }
 
 /// `ward approve`: records approvals for exactly the named change(s).

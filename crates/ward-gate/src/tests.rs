@@ -115,7 +115,13 @@ impl Fixture {
             approve_extra: vec![],
         };
         let mut r = evaluate(a, &ctx);
-        run_guards(&mut r, a, &self.policy.guards, &|_: &str| None);
+        run_guards(
+            &mut r,
+            a,
+            &self.policy.guards,
+            &Default::default(),
+            &|_: &str| None,
+        );
         r
     }
 }
@@ -367,9 +373,15 @@ fn guards_block_and_bypass() {
         approve_extra: vec![],
     };
     let mut r = evaluate(&a, &ctx);
-    run_guards(&mut r, &a, &f.policy.guards, &|k: &str| {
-        (k == "WARD_BYPASS_GUARD_BUILDS_IDLE").then(|| "farm drained by hand".to_string())
-    });
+    run_guards(
+        &mut r,
+        &a,
+        &f.policy.guards,
+        &Default::default(),
+        &|k: &str| {
+            (k == "WARD_BYPASS_GUARD_BUILDS_IDLE").then(|| "farm drained by hand".to_string())
+        },
+    );
     assert_eq!(r.outcome, Outcome::Pass);
     let text = render::text(&r);
     assert!(

@@ -54,7 +54,7 @@ const WARD_HCL: &str = r#"
 guard "builds-idle" {
   types   = ["fakecloud_instance"]
   actions = ["delete"]
-  command = ["sh", "-c", "echo \"2 builds running on $WARD_ADDRESS\"; exit 1"]
+  command = ["sh", "-c", "echo \"2 builds running on $WARD_ADDRESS (name $WARD_ATTR_NAME, TZ $TZ)\"; exit 1"]
   timeout = "20s"
 }
 "#;
@@ -302,7 +302,7 @@ fn guard_blocks_a_destroy_until_bypassed() {
         );
         assert!(
             out.stdout
-                .contains("2 builds running on fakecloud_instance.ci"),
+                .contains("2 builds running on fakecloud_instance.ci (name ci, TZ UTC)"),
             "{}",
             out.stdout
         );

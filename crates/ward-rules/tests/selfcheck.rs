@@ -10,6 +10,7 @@
 //!    is stale. Regenerate with `WARD_BLESS=1 cargo test -p ward-rules --test selfcheck`.
 //! 3. `corpus_type_coverage`: the share of managed resource types (real providers only) in the
 //!    corpus plans that the built-in packs classify, and the list still missing.
+// A test may panic: a failed unwrap or assertion is a failed check with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -87,7 +87,9 @@ pub struct GuardRun {
     pub stderr: String,
     /// Bytes left out of stdout and stderr, when the output was longer than the limit.
     pub output_cut: usize,
-    /// How long it ran, in milliseconds (not part of the text or Markdown report).
+    /// How long it ran, in milliseconds (kept out of every rendering, JSON included, so the
+    /// same inputs give the same bytes).
+    #[serde(skip)]
     pub millis: u64,
     /// A note for an empty bypass variable.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -303,7 +303,8 @@ type ChangeKey = (String, Option<String>);
 pub struct GateContext<'a> {
     /// The policy.
     pub policy: &'a Policy,
-    /// Protection from config, code and record.
+    /// Protection from config, code and record, built with [`Protection::combine`] (the gate
+    /// reads protection only from here, not from `policy.protect`).
     pub protection: &'a Protection,
     /// The approvals.
     pub approvals: &'a ApprovalsFile,

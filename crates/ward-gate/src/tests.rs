@@ -407,3 +407,62 @@ fn deterministic_output() {
     assert_eq!(render::text(&x), render::text(&y));
     assert_eq!(render::markdown(&x), render::markdown(&y));
 }
+
+fn mixed_report() -> (GateReport, GateReport) {
+    // Blocked: a stale approval, a missing one, an expired one, an unused one, a budget.
+    let mut f = Fixture::new();
+    f.policy = parse_policy(
+        "policy {\n protect = [\"fakecloud_network.*\"]\n budget { max_deletes = 5 }\n}\nguard \"idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"echo idle\"]\n}\n",
+        "ward.hcl",
+        Path::new(""),
+    )
+    .unwrap();
+    f.protection.config_patterns = f.policy.protect.clone();
+    let mut logs = volume(10);
+    logs.address = "fakecloud_volume.logs".into();
+    let net = verdict("fakecloud_network.main", Action::Delete, Impact::Replace);
+    let inst = verdict("fakecloud_instance.ci", Action::Delete, Impact::Replace);
+    f.approvals.approvals.push(approval_for(&volume(10), None));
+    f.approvals
+        .approvals
+        .push(approval_for(&logs, Some("2026-11-29T17:30:00Z")));
+    let mut gone = volume(10);
+    gone.address = "fakecloud_volume.gone".into();
+    f.approvals.approvals.push(approval_for(&gone, None));
+    let blocked = f.gate(&assessment(vec![
+        volume(5),
+        logs.clone(),
+        net.clone(),
+        inst.clone(),
+    ]));
+    // Passing: everything approved, the guard ran.
+    f.approvals.approvals.clear();
+    for v in [&volume(5), &logs, &net] {
+        f.approvals.approvals.push(approval_for(v, None));
+    }
+    let pass = f.gate(&assessment(vec![volume(5), logs, net, inst]));
+    (blocked, pass)
+}
+
+#[test]
+fn snapshot_text() {
+    let (blocked, pass) = mixed_report();
+    assert_eq!(blocked.outcome, Outcome::ApprovalRequired);
+    assert_eq!(pass.outcome, Outcome::Pass);
+    insta::assert_snapshot!("blocked_text", render::text(&blocked));
+    insta::assert_snapshot!("pass_text", render::text(&pass));
+}
+
+#[test]
+fn snapshot_markdown() {
+    let (blocked, pass) = mixed_report();
+    insta::assert_snapshot!("blocked_markdown", render::markdown(&blocked));
+    insta::assert_snapshot!("pass_markdown", render::markdown(&pass));
+}
+
+#[test]
+fn snapshot_json() {
+    let (blocked, pass) = mixed_report();
+    insta::assert_json_snapshot!("blocked_json", blocked);
+    insta::assert_json_snapshot!("pass_json", pass);
+}

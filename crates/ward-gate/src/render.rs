@@ -252,8 +252,46 @@ fn md_code(s: &str) -> String {
     format!("{ticks}{pad}{}{pad}{ticks}", s.replace('|', "\\|"))
 }
 
-/// The Markdown rendering, for a pull-request comment: what a reviewer must approve, and how.
+/// The default limit of the Markdown rendering, in bytes: under GitHub's 65,536-character comment
+/// limit with room to spare.
+pub const MARKDOWN_LIMIT: usize = 60_000;
+
+/// The Markdown rendering, for a pull-request comment, within [`MARKDOWN_LIMIT`].
 pub fn markdown(r: &GateReport) -> String {
+    markdown_limited(r, MARKDOWN_LIMIT)
+}
+
+/// The Markdown rendering cut to at most `limit` bytes at a list-item boundary. A cut report says
+/// how many changes needing approval, approved changes and other entries it left out.
+pub fn markdown_limited(r: &GateReport, limit: usize) -> String {
+    let full = markdown_full(r);
+    if full.len() <= limit {
+        return full;
+    }
+    let mut cut = limit.saturating_sub(600).min(full.len());
+    while cut > 0 && !full.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if let Some(i) = full[..cut].rfind("\n- ") {
+        cut = i + 1;
+    }
+    let (head, tail) = full.split_at(cut);
+    let items: Vec<&str> = tail.lines().filter(|l| l.starts_with("- ")).collect();
+    let pending = items.iter().filter(|l| l.starts_with("- [ ] ")).count();
+    let approved = items.iter().filter(|l| l.starts_with("- [x] ")).count();
+    let other = items.len() - pending - approved;
+    let mut s = head.trim_end().to_string();
+    let _ = write!(
+        s,
+        "\n\n> **This comment was cut to fit {limit} characters.** Left out: {pending} change(s) needing approval, {approved} approved change(s), {other} other entr(ies). Outcome: {} (exit {}). Run {} for the full report.\n",
+        md_escape(r.outcome.describe()),
+        r.outcome.exit_code(),
+        md_code(&format!("ward gate {}", r.plan))
+    );
+    s
+}
+
+fn markdown_full(r: &GateReport) -> String {
     let mut s = String::new();
     let icon = match r.outcome {
         Outcome::Pass => "✅",

@@ -466,3 +466,32 @@ fn snapshot_json() {
     insta::assert_json_snapshot!("blocked_json", blocked);
     insta::assert_json_snapshot!("pass_json", pass);
 }
+
+#[test]
+fn markdown_is_cut_to_fit_and_says_what_it_left_out() {
+    let f = Fixture::new();
+    let vs: Vec<Verdict> = (0..2000)
+        .map(|i| {
+            let mut v = volume(10);
+            v.address = format!("fakecloud_volume.v[{i}]");
+            v
+        })
+        .collect();
+    let r = f.gate(&assessment(vs));
+    let full = render::markdown_limited(&r, usize::MAX);
+    assert!(full.len() > render::MARKDOWN_LIMIT);
+    let md = render::markdown(&r);
+    assert!(md.len() <= render::MARKDOWN_LIMIT, "{}", md.len());
+    let shown = md.matches("- [ ] ").count();
+    assert!(shown > 10);
+    assert!(
+        md.contains(&format!(
+            "Left out: {} change(s) needing approval",
+            2000 - shown
+        )),
+        "{}",
+        &md[md.len() - 400..]
+    );
+    // Code fences stay balanced.
+    assert_eq!(md.matches("```").count() % 2, 0);
+}

@@ -262,12 +262,19 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
     let mut stderr = String::new();
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
-        protect::save_record(&l.policy.protection_record, &l.updated_record)?;
-        stderr.push_str(&format!(
-            "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
-            l.protection.newly_found.len(),
-            l.policy.protection_record.display()
-        ));
+        // A read-only checkout must not turn the gate into an error: say so and go on (the
+        // protection found in code applies to this run either way).
+        match protect::save_record(&l.policy.protection_record, &l.updated_record) {
+            Ok(()) => stderr.push_str(&format!(
+                "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
+                l.protection.newly_found.len(),
+                l.policy.protection_record.display()
+            )),
+            Err(e) => stderr.push_str(&format!(
+                "warning: could not record {} newly protected address(es): {e}\n",
+                l.protection.newly_found.len()
+            )),
+        }
     }
     if let Some(path) = &opts.record {
         record::save(

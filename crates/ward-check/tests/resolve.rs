@@ -1,0 +1,96 @@
+//! `--resolve` against a real git repository on disk (a `file://` remote): refs the shape cannot
+//! tell are classified by `git ls-remote`, and the answer is cached.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+use std::process::Command;
+use ward_check::knowledge::NoKnowledge;
+use ward_check::resolve::Resolver;
+use ward_check::{check, CheckOptions};
+use ward_repo::RefKind;
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args([
+            "-c",
+            "user.name=ward",
+            "-c",
+            "user.email=ward@example.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {o:?}");
+}
+
+#[test]
+fn refs_resolved_on_the_remote_and_cached() {
+    let t = tempfile::tempdir().unwrap();
+    let remote = t.path().join("modules");
+    std::fs::create_dir_all(&remote).unwrap();
+    git(&remote, &["init", "-q", "-b", "trunk-line"]);
+    std::fs::write(remote.join("main.tf"), "locals {}\n").unwrap();
+    git(&remote, &["add", "-A"]);
+    git(&remote, &["commit", "-q", "-m", "one"]);
+    git(&remote, &["tag", "stable-cut"]);
+    let url = format!("file://{}", remote.display());
+
+    let cache = t.path().join("cache");
+    let mut r = Resolver::new(Some(cache.clone()));
+    assert_eq!(r.classify(&url, "stable-cut").unwrap(), RefKind::Tag);
+    assert_eq!(r.classify(&url, "trunk-line").unwrap(), RefKind::Branch);
+    assert!(r.classify(&url, "no-such-ref").is_err());
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    // The cache answers even when the remote is gone.
+    std::fs::rename(&remote, t.path().join("gone")).unwrap();
+    let mut again = Resolver::new(Some(cache));
+    assert_eq!(again.classify(&url, "stable-cut").unwrap(), RefKind::Tag);
+    std::fs::rename(t.path().join("gone"), &remote).unwrap();
+
+    // Through the whole check: offline the refs are unknown, with --resolve one is a branch.
+    let repo_dir = t.path().join("repo");
+    std::fs::create_dir_all(&repo_dir).unwrap();
+    std::fs::write(
+        repo_dir.join("main.tf"),
+        format!(
+            "module \"a\" {{\n  source = \"git::{url}?ref=stable-cut\"\n}}\n\nmodule \"b\" {{\n  source = \"git::{url}?ref=trunk-line\"\n}}\n"
+        ),
+    )
+    .unwrap();
+    let repo = ward_repo::discover(&repo_dir, &ward_repo::Options::default()).unwrap();
+    let run = |resolver| {
+        check(
+            &repo,
+            CheckOptions {
+                resolver,
+                knowledge: &NoKnowledge,
+                today: 0,
+                fail_on: None,
+                exec: None,
+            },
+        )
+        .unwrap()
+    };
+    let offline = run(None);
+    let ids: Vec<(&str, usize)> = offline
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WARD-MOD-001" || f.rule == "WARD-MOD-002")
+        .map(|f| (f.rule.as_str(), f.line))
+        .collect();
+    assert_eq!(ids, [("WARD-MOD-002", 2), ("WARD-MOD-002", 6)]);
+    let resolved = run(Some(Resolver::new(None)));
+    let ids: Vec<(&str, usize)> = resolved
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WARD-MOD-001" || f.rule == "WARD-MOD-002")
+        .map(|f| (f.rule.as_str(), f.line))
+        .collect();
+    assert_eq!(ids, [("WARD-MOD-001", 6)]);
+    assert!(resolved
+        .matrix
+        .iter()
+        .any(|m| m.reference == "stable-cut" && m.class == "tag"));
+}

@@ -359,3 +359,34 @@ fn markdown_limit_is_honoured() {
     assert!(!o.stdout.is_empty());
     assert!(stdout(&o).chars().count() <= 1000);
 }
+
+/// Runs ward under a pseudo-terminal (util-linux `script`), so that standard output is a TTY.
+fn ward_on_tty(args: &str, no_color: Option<&str>) -> String {
+    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_ward"));
+    let mut c = Command::new("script");
+    c.args(["-qec", &cmd, "/dev/null"])
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::null());
+    match no_color {
+        Some(v) => c.env("NO_COLOR", v),
+        None => c.env_remove("NO_COLOR"),
+    };
+    let o = c
+        .output()
+        .expect("util-linux `script` runs ward under a pseudo-terminal");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    let plan = data("replace.json");
+    assert!(ward_on_tty(&format!("plan {plan}"), None).contains('\u{1b}'));
+    assert!(!ward_on_tty(&format!("plan {plan}"), Some("1")).contains('\u{1b}'));
+    // An empty NO_COLOR does not count (no-color.org).
+    assert!(ward_on_tty(&format!("plan {plan}"), Some("")).contains('\u{1b}'));
+    assert!(!ward_on_tty(&format!("plan {plan} --color never"), None).contains('\u{1b}'));
+    // JSON is never coloured.
+    assert!(
+        !ward_on_tty(&format!("plan {plan} --format json --color always"), None).contains('\u{1b}')
+    );
+}

@@ -206,8 +206,9 @@ impl fmt::Display for Binary {
     }
 }
 
-/// Asks an executable what it is (`version -json`).
-pub fn probe(path: &Path) -> Result<Binary, String> {
+/// Asks an executable what it is (`version -json`). `hint` is the product when the caller knows
+/// it (`--terraform`, `--tofu`, the name on `PATH`); otherwise the banner of `version` tells.
+pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
     let out = std::process::Command::new(path)
         .args(["version", "-json"])
         .env("CHECKPOINT_DISABLE", "1")
@@ -232,19 +233,24 @@ pub fn probe(path: &Path) -> Result<Binary, String> {
         .and_then(|s| s.as_str())
         .and_then(Version::parse)
         .ok_or_else(|| format!("{} version -json has no terraform_version", path.display()))?;
-    // OpenTofu prints its own version under `terraform_version` too; tell them apart by the
-    // human-readable banner.
-    let text = std::process::Command::new(path)
-        .arg("version")
-        .env("CHECKPOINT_DISABLE", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let product = if text.starts_with("OpenTofu") {
-        Product::Tofu
-    } else {
-        Product::Terraform
+    // OpenTofu prints its own version under `terraform_version` too; when the caller does not
+    // know the product, tell them apart by the human-readable banner.
+    let product = match hint {
+        Some(p) => p,
+        None => {
+            let text = std::process::Command::new(path)
+                .arg("version")
+                .env("CHECKPOINT_DISABLE", "1")
+                .stdin(std::process::Stdio::null())
+                .output()
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default();
+            if text.starts_with("OpenTofu") {
+                Product::Tofu
+            } else {
+                Product::Terraform
+            }
+        }
     };
     Ok(Binary {
         product,
@@ -261,22 +267,22 @@ pub fn which(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The binaries available: the explicit ones first (`--terraform`, `--tofu`), then `terraform` and
-/// `tofu` on `PATH`. An explicit path that cannot be probed is an error; duplicates (same
-/// file) are dropped.
-pub fn find_binaries(explicit: &[PathBuf]) -> Result<Vec<Binary>, String> {
+/// The binaries available: the explicit ones first (`--terraform`, `--tofu`: each with its
+/// product), then `terraform` and `tofu` on `PATH`. An explicit path that cannot be probed is an
+/// error; duplicates (same file) are dropped.
+pub fn find_binaries(explicit: &[(PathBuf, Product)]) -> Result<Vec<Binary>, String> {
     let mut out: Vec<Binary> = Vec::new();
     let mut seen = BTreeSet::new();
-    for p in explicit {
-        let b = probe(p)?;
+    for (p, product) in explicit {
+        let b = probe(p, Some(*product))?;
         seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()));
         out.push(b);
     }
-    for name in ["terraform", "tofu"] {
-        if let Some(p) = which(name) {
+    for product in [Product::Terraform, Product::Tofu] {
+        if let Some(p) = which(product.command()) {
             let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
             if seen.insert(canon) {
-                if let Ok(b) = probe(&p) {
+                if let Ok(b) = probe(&p, Some(product)) {
                     out.push(b);
                 }
             }
@@ -487,7 +493,7 @@ pub fn select(pin: Option<&Pin>, ev: &Evidence, found: &[Binary]) -> Result<Sele
         Some(Pin::Path(p)) => {
             let b = match found.iter().find(|b| b.path == *p) {
                 Some(b) => b.clone(),
-                None => probe(p)?,
+                None => probe(p, None)?,
             };
             if !satisfies_all(&b)? {
                 return Err(format!(

@@ -20,7 +20,7 @@ pub mod state;
 
 use binary::{Binary, Selection};
 use config::{DeclaredRoot, DriftConfig};
-use outcome::{Classify, DriftItem, Outcome};
+use outcome::{DriftItem, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -258,7 +258,6 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
             .load_user_file(p)
             .map_err(|e| DriftError::Knowledge(e.to_string()))?;
     }
-    let classifier = outcome::KnowledgeClassifier { knowledge };
     let found = discover::discover(&opts.repo, config_path.as_deref())?;
 
     let in_shard = |path: &str| opts.shard.is_none_or(|(k, n)| shard_of(path, n) == k);
@@ -332,11 +331,11 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         .collect();
 
     // Binaries.
-    let explicit: Vec<PathBuf> = opts
+    let explicit: Vec<(PathBuf, binary::Product)> = opts
         .terraform
         .iter()
-        .chain(opts.tofu.iter())
-        .cloned()
+        .map(|p| (p.clone(), binary::Product::Terraform))
+        .chain(opts.tofu.iter().map(|p| (p.clone(), binary::Product::Tofu)))
         .collect();
     let binaries = binary::find_binaries(&explicit).map_err(DriftError::Usage)?;
 
@@ -358,7 +357,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         accept: &opts.accept_state,
         timeout: opts.timeout,
         pending: opts.pending,
-        classifier: &classifier,
+        knowledge: &knowledge,
         env: &opts.env,
     };
     std::thread::scope(|s| {
@@ -496,7 +495,7 @@ struct Ctx<'a> {
     accept: &'a [String],
     timeout: Duration,
     pending: bool,
-    classifier: &'a dyn Classify,
+    knowledge: &'a ward_rules::Knowledge,
     env: &'a [(String, String)],
 }
 
@@ -637,7 +636,7 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         Ok(p) => p,
         Err(e) => return fail(r, Outcome::Error, e),
     };
-    r.drift = outcome::drift_items(&plan, ctx.classifier);
+    r.drift = outcome::drift_items(&plan, ctx.knowledge);
     r.outputs = outcome::output_changes(&plan);
     // 4. optional normal plan: pending code changes.
     if ctx.pending {

@@ -1,7 +1,7 @@
 //! A root's outcome, read from the JSON of its plans (never from Terraform's exit code).
 
 use serde::Serialize;
-use ward_model::{Action, Impact, Mode, Plan, ResourceChange};
+use ward_model::{Action, Impact, Mode, Plan};
 
 /// The outcome of one root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -109,23 +109,6 @@ pub struct DriftItem {
 /// The name of a finding attribute for a deleted object.
 pub const DELETED: &str = "(deleted)";
 
-/// How a drift entry is classified.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Classified {
-    /// The worst impact's name.
-    pub impact: String,
-    /// Whether the object holds data.
-    pub holds_data: bool,
-    /// The impact of each entry of `changed`, in order (empty for a deleted object).
-    pub attributes: Vec<String>,
-}
-
-/// Classifies drift entries.
-pub trait Classify: Sync {
-    /// Classifies one drift entry.
-    fn classify(&self, change: &ResourceChange) -> Classified;
-}
-
 /// The rank of an impact class name for escalation (`unclassified` ranks above `none` and below
 /// `free`: it must never hide behind a real class).
 pub fn rank_of(impact: &str) -> i64 {
@@ -138,90 +121,62 @@ pub fn rank_of(impact: &str) -> i64 {
     }
 }
 
-/// Classifies with ward's knowledge base (built-in packs and the user's `ward.hcl` rules).
-pub struct KnowledgeClassifier {
-    /// The knowledge.
-    pub knowledge: ward_rules::Knowledge,
-}
-
-impl Classify for KnowledgeClassifier {
-    fn classify(&self, c: &ResourceChange) -> Classified {
-        let target = ward_rules::Target {
-            type_name: &c.type_name,
-            provider: &c.provider_name,
-            address: &c.address,
-            module: c.module_address.as_deref(),
-        };
-        let r = self.knowledge.resolve(&target);
-        if !r.is_classified() {
-            return Classified {
-                impact: "unclassified".into(),
-                holds_data: false,
-                attributes: c
-                    .changed
-                    .iter()
-                    .map(|_| "unclassified".to_string())
-                    .collect(),
-            };
-        }
-        let holds = r.holds_data().value;
-        if c.action.destroys() {
-            let base = r.cost(ward_rules::Cost::OnDelete).value;
-            let impact = if holds { Impact::DataLoss } else { base };
-            return Classified {
-                impact: impact.to_string(),
-                holds_data: holds,
-                attributes: Vec::new(),
-            };
-        }
-        let default = r.cost(ward_rules::Cost::OnUpdate).value;
-        let per: Vec<Impact> = c
-            .changed
-            .iter()
-            .map(|a| r.attribute(&a.path).map_or(default, |d| d.impact))
-            .collect();
-        let worst = per.iter().copied().max().unwrap_or(default);
-        Classified {
-            impact: worst.to_string(),
-            holds_data: holds,
-            attributes: per.iter().map(ToString::to_string).collect(),
-        }
-    }
-}
-
-/// Drift items from a refresh-only plan's `resource_drift`, sorted by address.
-pub fn drift_items(plan: &Plan, classify: &dyn Classify) -> Vec<DriftItem> {
-    let mut out: Vec<DriftItem> = plan
+/// Drift items from a refresh-only plan's `resource_drift`, classified by `ward_classify::assess`
+/// with the same knowledge as `ward plan`, sorted by address.
+pub fn drift_items(plan: &Plan, knowledge: &ward_rules::Knowledge) -> Vec<DriftItem> {
+    let assessment = ward_classify::assess(
+        plan,
+        knowledge,
+        &ward_classify::Options {
+            allow_unclassified: true,
+        },
+    );
+    let mut out: Vec<DriftItem> = assessment
         .drift
         .iter()
-        .filter(|c| c.mode == Mode::Managed && c.action != Action::NoOp)
-        .map(|c| {
-            let cl = classify.classify(c);
-            let (attributes, attribute_impacts) =
-                if c.action.destroys() || c.action == Action::Delete {
-                    (vec![DELETED.to_string()], vec![cl.impact.clone()])
-                } else if c.changed.is_empty() {
-                    // Terraform says the object changed but no attribute differs in the JSON:
-                    // still drift (fail closed), on the object as a whole.
-                    (vec!["*".to_string()], vec![cl.impact.clone()])
-                } else {
-                    let paths = c.changed.iter().map(|a| a.path.to_string()).collect();
-                    let mut imps = cl.attributes.clone();
-                    imps.resize(c.changed.len(), cl.impact.clone());
-                    (paths, imps)
-                };
+        .filter(|v| v.mode == Mode::Managed && v.action != Action::NoOp)
+        .map(|v| {
+            let impact = if v.classified {
+                v.impact.to_string()
+            } else {
+                "unclassified".to_string()
+            };
+            let (attributes, attribute_impacts) = if v.action.destroys() {
+                (vec![DELETED.to_string()], vec![impact.clone()])
+            } else if v.attributes.is_empty() {
+                // Terraform says the object changed but no attribute differs in the JSON:
+                // still drift (fail closed), on the object as a whole.
+                (vec!["*".to_string()], vec![impact.clone()])
+            } else {
+                (
+                    v.attributes
+                        .iter()
+                        .map(|a| a.change.path.to_string())
+                        .collect(),
+                    v.attributes
+                        .iter()
+                        .map(|a| {
+                            if v.classified {
+                                a.impact.to_string()
+                            } else {
+                                impact.clone()
+                            }
+                        })
+                        .collect(),
+                )
+            };
             DriftItem {
-                address: c.address.clone(),
-                type_name: c.type_name.clone(),
-                action: if c.action == Action::Delete {
+                address: v.address.clone(),
+                type_name: v.type_name.clone(),
+                action: if v.action.destroys() {
                     "delete".into()
                 } else {
-                    c.action.as_terraform().into()
+                    v.action.as_terraform().into()
                 },
                 attributes,
                 attribute_impacts,
-                impact: cl.impact,
-                holds_data: cl.holds_data,
+                impact,
+                holds_data: v.holds_data,
                 suppressed_by: None,
             }
         })
@@ -272,23 +227,7 @@ pub fn decide(active_drift: usize, outputs: &[String], pending: &[String]) -> Ou
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use ward_model::{AttrChange, AttrPath, OutputChange, PathStep, Shown};
-
-    struct Flat;
-    impl Classify for Flat {
-        fn classify(&self, c: &ResourceChange) -> Classified {
-            let (impact, holds_data) = if c.type_name == "fakecloud_volume" {
-                ("data-loss", true)
-            } else {
-                ("free", false)
-            };
-            Classified {
-                impact: impact.into(),
-                holds_data,
-                attributes: c.changed.iter().map(|_| impact.to_string()).collect(),
-            }
-        }
-    }
+    use ward_model::{AttrChange, AttrPath, OutputChange, PathStep, ResourceChange, Shown};
 
     fn rc(addr: &str, ty: &str, action: Action, changed: &[&str]) -> ResourceChange {
         ResourceChange {
@@ -308,8 +247,8 @@ mod tests {
                 .iter()
                 .map(|p| AttrChange {
                     path: AttrPath(p.split('.').map(|k| PathStep::Key(k.to_string())).collect()),
-                    before: Shown::Absent,
-                    after: Shown::Absent,
+                    before: Shown::Known("a".into()),
+                    after: Shown::Known("b".into()),
                 })
                 .collect(),
             importing: None,
@@ -318,9 +257,10 @@ mod tests {
 
     #[test]
     fn outcomes_from_plan_json_not_exit_codes() {
+        let k = ward_rules::Knowledge::builtin().unwrap();
         let mut p = Plan::default();
         assert_eq!(
-            decide(drift_items(&p, &Flat).len(), &output_changes(&p), &[]),
+            decide(drift_items(&p, &k).len(), &output_changes(&p), &[]),
             Outcome::Clean
         );
         p.output_changes.push(OutputChange {
@@ -352,15 +292,27 @@ mod tests {
             Action::NoOp,
             &[],
         ));
-        let items = drift_items(&p, &Flat);
-        assert_eq!(items.len(), 2);
-        assert_eq!(items[0].address, "fakecloud_instance.a");
+        p.drift.push(rc(
+            "mystery_thing.m",
+            "mystery_thing",
+            Action::Update,
+            &["x"],
+        ));
+        let items = drift_items(&p, &k);
+        assert_eq!(items.len(), 3, "{items:?}");
+        let a = &items[0];
+        assert_eq!(a.address, "fakecloud_instance.a");
+        assert_eq!(a.impact, "interrupt", "{a:?}");
+        let free = a.attributes.iter().position(|x| x == "tags.env").unwrap();
         assert_eq!(
-            items[0].attributes,
-            vec!["tags.env".to_string(), "size".to_string()]
+            a.attribute_impacts[free], "free",
+            "drift on a tag is not drift on a size: {a:?}"
         );
-        assert_eq!(items[1].attributes, vec![DELETED.to_string()]);
-        assert!(items[1].holds_data);
+        let v = &items[1];
+        assert_eq!(v.attributes, vec![DELETED.to_string()]);
+        assert!(v.holds_data);
+        assert_eq!(v.impact, "data-loss");
+        assert_eq!(items[2].impact, "unclassified");
         assert_eq!(
             decide(items.len(), &output_changes(&p), &[]),
             Outcome::Drifted

@@ -1,0 +1,143 @@
+//! Measures ward drift's overhead: N fakecloud roots checked by `ward_drift::run` with `-j J`
+//! against the same Terraform commands (init, state pull, plan -refresh-only -out, show -json)
+//! run by a plain shell loop (`xargs -P J`), alternating, in one run.
+//!
+//! ```sh
+//! WARD_FAKECLOUD=... cargo run -p ward-drift --example drift_overhead -- [ROOTS] [JOBS] [ROUNDS]
+//! ```
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(50);
+    let jobs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let rig = ward_rig::Rig::new().expect("the rig: run scripts/install-tools and build fakecloud");
+    let tf = rig.newest_terraform().expect("a Terraform").clone();
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path();
+    let (repo, cloud, state) = (base.join("repo"), base.join("cloud"), base.join("state"));
+    for d in [&repo, &cloud, &state] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let cfg = rig.cli_config().display().to_string();
+    let mut decl = String::new();
+    let mut dirs = Vec::new();
+    for i in 0..n {
+        let name = format!("r{i:03}");
+        let dir = repo.join("live").join(&name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("main.tf"),
+            format!(
+                "terraform {{\n  required_providers {{\n    fakecloud = {{ source = \"ward/fakecloud\" }}\n  }}\n  backend \"local\" {{\n    path = {:?}\n  }}\n}}\nprovider \"fakecloud\" {{\n  state_dir = {:?}\n}}\nresource \"fakecloud_instance\" \"web\" {{\n  name  = \"{name}\"\n  size  = \"small\"\n  image = \"debian-12\"\n}}\n",
+                state.join(format!("{name}.tfstate")).display().to_string(),
+                cloud.display().to_string()
+            ),
+        )
+        .unwrap();
+        decl.push_str(&format!("root \"{name}\" {{ path = \"live/{name}\" }}\n"));
+        dirs.push(dir);
+    }
+    std::fs::write(repo.join("ward.hcl"), decl).unwrap();
+    eprintln!(
+        "applying {n} roots with {} {}...",
+        tf.path.display(),
+        tf.version
+    );
+    let script = format!(
+        "cd \"$1\" && {tf} init -input=false -no-color >/dev/null && {tf} apply -auto-approve -input=false -no-color >/dev/null",
+        tf = tf.path.display()
+    );
+    xargs(&dirs, jobs, &script, &cfg);
+
+    let shell = format!(
+        "cd \"$1\" && {tf} init -input=false -no-color >/dev/null && {tf} state pull >/dev/null && {tf} plan -refresh-only -input=false -no-color -lock-timeout=0s -out=plan.tfplan >/dev/null && {tf} show -json -no-color plan.tfplan >/dev/null",
+        tf = tf.path.display()
+    );
+    let (mut ward_t, mut shell_t) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        // Alternate which goes first, so a trend in the machine's load hits both alike.
+        let shell_first = round % 2 == 0;
+        if shell_first {
+            let t0 = Instant::now();
+            xargs(&dirs, jobs, &shell, &cfg);
+            shell_t.push(t0.elapsed());
+        }
+        let opts = ward_drift::Options {
+            repo: repo.clone(),
+            config: None,
+            terraform: Some(tf.path.clone()),
+            tofu: None,
+            jobs,
+            timeout: Duration::from_secs(600),
+            shard: None,
+            pending: false,
+            db: base.join("history.sqlite"),
+            accept_state: vec![],
+            progress: false,
+            now: format!("round-{round}"),
+            today: "2026-11-29".parse().unwrap(),
+            env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
+        };
+        let t0 = Instant::now();
+        let report = ward_drift::run(&opts).unwrap();
+        ward_t.push(t0.elapsed());
+        if !shell_first {
+            let t0 = Instant::now();
+            xargs(&dirs, jobs, &shell, &cfg);
+            shell_t.push(t0.elapsed());
+        }
+        let clean = report.counts.get("clean").copied().unwrap_or(0);
+        assert_eq!(clean, n, "every root must be clean: {:?}", report.counts);
+        eprintln!(
+            "round {}: shell loop {:.2}s, ward drift {:.2}s",
+            round + 1,
+            shell_t[round].as_secs_f64(),
+            ward_t[round].as_secs_f64()
+        );
+    }
+    let sum = |v: &[Duration]| v.iter().map(Duration::as_secs_f64).sum::<f64>();
+    let (w, s) = (sum(&ward_t), sum(&shell_t));
+    println!(
+        "{n} roots, -j {jobs}, {rounds} rounds, {} {}: shell loop {:.2}s, ward drift {:.2}s, overhead {:+.1}%",
+        "terraform",
+        tf.version,
+        s,
+        w,
+        (w - s) / s * 100.0
+    );
+}
+
+fn xargs(dirs: &[std::path::PathBuf], jobs: usize, script: &str, cfg: &str) {
+    let list: String = dirs.iter().map(|d| format!("{}\n", d.display())).collect();
+    let mut child = Command::new("xargs")
+        .args([
+            "-P",
+            &jobs.to_string(),
+            "-I{}",
+            "sh",
+            "-c",
+            script,
+            "sh",
+            "{}",
+        ])
+        .env("TF_CLI_CONFIG_FILE", cfg)
+        .env("CHECKPOINT_DISABLE", "1")
+        .env("TF_IN_AUTOMATION", "1")
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(list.as_bytes())
+        .unwrap();
+    let st = child.wait().unwrap();
+    assert!(st.success(), "the shell loop failed");
+}

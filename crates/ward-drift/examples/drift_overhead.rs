@@ -103,8 +103,7 @@ fn main() {
     let sum = |v: &[Duration]| v.iter().map(Duration::as_secs_f64).sum::<f64>();
     let (w, s) = (sum(&ward_t), sum(&shell_t));
     println!(
-        "{n} roots, -j {jobs}, {rounds} rounds, {} {}: shell loop {:.2}s, ward drift {:.2}s, overhead {:+.1}%",
-        "terraform",
+        "{n} roots, -j {jobs}, {rounds} rounds, terraform {}: shell loop {:.2}s, ward drift {:.2}s, overhead {:+.1}%",
         tf.version,
         s,
         w,

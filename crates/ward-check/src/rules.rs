@@ -581,6 +581,19 @@ pub fn layers(repo: &Repo, out: &mut Vec<Finding>) {
             let Some(their) = cfg.layer_of(&target.dir) else {
                 continue;
             };
+            if my.level - their.level > 1 {
+                out.push(
+                    at(
+                        "WARD-LAYER-003",
+                        &rs.loc,
+                        format!(
+                            "root \"{}\" (layer {}, level {}) reads the state of \"{}\" (layer {}, level {}), skipping the layers between; read only the layer directly below",
+                            m.dir, my.name, my.level, target.dir, their.name, their.level
+                        ),
+                    )
+                    .in_dir(&m.dir),
+                );
+            }
             if their.level >= my.level {
                 out.push(
                     at(
@@ -610,8 +623,8 @@ fn remote_state_target<'r>(
     let backend = rs.backend.as_deref()?;
     let cfg = rs.config.as_ref()?;
     if backend == "local" {
-        let p = cfg.get("path")?.as_str()?;
-        let file = join_rel(&from.dir, p)?;
+        let p = path_literal(cfg.get("path")?)?;
+        let file = join_rel(&from.dir, &p)?;
         return repo.roots().find(|r| {
             let own = match &r.backend {
                 Some(b) if b.kind == "local" => b.get_str("path").unwrap_or("terraform.tfstate"),
@@ -641,6 +654,22 @@ fn remote_state_target<'r>(
         Some(b) if b.kind == backend => given.iter().all(|(k, v)| b.get_str(k) == Some(v)),
         _ => false,
     })
+}
+
+/// A literal path, or `"${path.module}/rest"` / `"${path.root}/rest"` (the only interpolation
+/// that still names a fixed place relative to the directory).
+fn path_literal(v: &Val) -> Option<String> {
+    match v {
+        Val::Str(s) => Some(s.clone()),
+        Val::Expr { text, .. } => {
+            let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+            let rest = inner
+                .strip_prefix("${path.module}/")
+                .or_else(|| inner.strip_prefix("${path.root}/"))?;
+            (!rest.contains("${")).then(|| rest.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// WARD-ANS-001, WARD-ANS-002.
@@ -788,4 +817,27 @@ pub fn ansible(repo: &Repo, out: &mut Vec<Finding>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_literals() {
+        assert_eq!(
+            path_literal(&Val::Str("../a/terraform.tfstate".into())).as_deref(),
+            Some("../a/terraform.tfstate")
+        );
+        let e = |t: &str| Val::Expr {
+            text: t.to_string(),
+            refs: vec!["path.module".to_string()],
+        };
+        assert_eq!(
+            path_literal(&e("\"${path.module}/../a/x.tfstate\"")).as_deref(),
+            Some("../a/x.tfstate")
+        );
+        assert_eq!(path_literal(&e("\"${path.module}/${var.x}\"")), None);
+        assert_eq!(path_literal(&e("var.x")), None);
+    }
 }

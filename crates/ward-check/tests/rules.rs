@@ -67,7 +67,7 @@ fn setup(dir: &Path) {
     }
 }
 
-/// The Terraform for the --exec fixtures: `WARD_TERRAFORM`, else the newest one
+/// The Terraform for the --exec fixtures: `WARD_CHECK_TERRAFORM`, else the newest one
 /// `scripts/install-tools` put in `.tools/terraform/`, else `terraform` on `PATH`.
 fn terraform() -> Option<PathBuf> {
     let works = |p: &Path| {
@@ -76,7 +76,7 @@ fn terraform() -> Option<PathBuf> {
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    if let Some(p) = std::env::var_os("WARD_TERRAFORM") {
+    if let Some(p) = std::env::var_os("WARD_CHECK_TERRAFORM") {
         return Some(PathBuf::from(p)).filter(|p| works(p));
     }
     let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools/terraform");
@@ -162,7 +162,7 @@ fn every_rule_fails_its_failing_fixture_and_passes_its_passing_one() {
     for rule in RULES {
         if rule.id.starts_with("WARD-EXEC-") && terraform.is_none() {
             println!(
-                "skipped {}: no Terraform (WARD_TERRAFORM, .tools/terraform, PATH)",
+                "skipped {}: no Terraform (WARD_CHECK_TERRAFORM, .tools/terraform, PATH)",
                 rule.id
             );
             continue;

@@ -3,6 +3,7 @@
 use crate::error::CliError;
 use crate::output::{self, ColorChoice};
 use clap::ValueEnum;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use ward_model::Impact;
 use ward_report::{Exit, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
@@ -129,7 +130,16 @@ impl From<ClassArg> for Impact {
 /// Runs `ward plan`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
     let knowledge = crate::knowledge::load(args.config.as_deref())?;
+    if args.plan == "-" && std::io::stdin().is_terminal() {
+        return Err(
+            CliError::new("`-` reads the plan from standard input, but standard input is a terminal")
+                .hint("pipe the plan in: `terraform show -json tfplan | ward plan -`, or give the path of a plan JSON file"),
+        );
+    }
     let plan = ward_plan::read_path_or_stdin(&args.plan)?;
+    for note in &plan.reader_notes {
+        eprintln!("note: {note}");
+    }
     let assessment = ward_classify::assess(
         &plan,
         &knowledge,

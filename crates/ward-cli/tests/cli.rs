@@ -390,3 +390,9 @@ fn colour_on_a_terminal_unless_no_color() {
         !ward_on_tty(&format!("plan {plan} --format json --color always"), None).contains('\u{1b}')
     );
 }
+
+#[test]
+fn stdin_on_a_terminal_is_refused_not_awaited() {
+    let out = ward_on_tty("plan -", None);
+    assert!(out.contains("standard input is a terminal"), "{out}");
+}

@@ -490,7 +490,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         );
     }
     for line in &v.explanation {
-        let _ = writeln!(out, "- {}", md(line));
+        let _ = writeln!(out, "- {}", md_rich(line));
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
         let _ = writeln!(out, "- Terraform's reason: {}", code(r));
@@ -517,7 +517,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             tags.join(", ")
         );
         if let Some(why) = &at.why {
-            let _ = writeln!(out, "  - {}", md(why));
+            let _ = writeln!(out, "  - {}", md_rich(why));
         }
     }
     if !v.identity_changes.is_empty() {
@@ -592,6 +592,21 @@ fn md(s: &str) -> String {
     out
 }
 
+/// Text that may hold `code spans` (explanations, rule reasons): the spans stay code (made safe
+/// by [`code`]), everything else is escaped by [`md`]. With an odd number of backticks everything
+/// is escaped.
+fn md_rich(s: &str) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return md(s);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| if i % 2 == 1 { code(p) } else { md(p) })
+        .collect()
+}
+
 /// Text for inside HTML tags.
 fn html(s: &str) -> String {
     let s = clean(s);
@@ -619,5 +634,8 @@ mod tests {
         assert_eq!(code("x[\"k\"]"), "`x[\"k\"]`");
         assert_eq!(html("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
         assert_eq!(md("a*b_c"), "a\\*b\\_c");
+        assert_eq!(md_rich("`ami` forces *x*"), "`ami` forces \\*x\\*");
+        assert_eq!(md_rich("odd ` tick"), "odd \\` tick");
+        assert_eq!(md_rich("`a<b>`"), "`a<b>`");
     }
 }

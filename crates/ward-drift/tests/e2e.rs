@@ -23,11 +23,13 @@ struct Repo {
 
 impl Repo {
     fn new(rig: &Rig) -> Repo {
+        Repo::with(rig, rig.newest_terraform().expect("a Terraform binary"))
+    }
+    fn with(rig: &Rig, tf: &ward_rig::Terraform) -> Repo {
         let tmp = tempfile::tempdir().unwrap();
         for d in ["repo", "cloud", "state"] {
             std::fs::create_dir_all(tmp.path().join(d)).unwrap();
         }
-        let tf = rig.newest_terraform().expect("a Terraform binary");
         Repo {
             tmp,
             tf: tf.path.clone(),
@@ -544,4 +546,46 @@ fn timeout_kills_the_root_and_shards_partition() {
     }
     seen.sort();
     assert_eq!(seen, (0..6).map(|i| format!("r{i}")).collect::<Vec<_>>());
+}
+
+#[test]
+fn clean_drift_and_missing_state_on_every_installed_terraform() {
+    let Some(rig) = Rig::for_tests() else { return };
+    for tf in rig.terraform_versions() {
+        let repo = Repo::with(&rig, tf);
+        for name in ["clean", "drift", "missing"] {
+            repo.root(name, &instance(name));
+        }
+        repo.ward_hcl(
+            "root \"clean\" { path = \"live/clean\" }\nroot \"drift\" { path = \"live/drift\" }\nroot \"missing\" { path = \"live/missing\" }\n",
+        );
+        for name in ["clean", "drift", "missing"] {
+            repo.apply(name);
+        }
+        let db = repo.tmp.path().join("h.sqlite");
+        let r = ward_drift::run(&repo.options(&db)).unwrap();
+        assert_eq!(r.exit_code, 0, "{}: {:?}", tf.version, r.roots);
+        let cloud = repo.cloud();
+        let id = cloud.id_by_name("instance", "drift-web").unwrap();
+        cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
+        std::fs::remove_file(repo.state("missing")).unwrap();
+        let r = ward_drift::run(&repo.options(&db)).unwrap();
+        let o = outcomes(&r);
+        assert_eq!(o["clean"], Outcome::Clean, "{}", tf.version);
+        assert_eq!(
+            o["drift"],
+            Outcome::Drifted,
+            "{}: {:?}",
+            tf.version,
+            root(&r, "drift")
+        );
+        assert_eq!(
+            root(&r, "drift").drift[0].attributes,
+            vec!["size".to_string()]
+        );
+        assert_eq!(o["missing"], Outcome::MissingState, "{}", tf.version);
+        let bin = root(&r, "clean").binary.clone().unwrap();
+        assert_eq!(bin, format!("terraform {}", tf.version));
+        assert_eq!(r.exit_code, ward_drift::EXIT_ROOT_FAILED);
+    }
 }

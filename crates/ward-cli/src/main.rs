@@ -25,7 +25,9 @@ Exit codes (every subcommand):
   4  ward gate: approval required
   5  ward gate: budget exceeded
   6  ward gate: a liveness guard refused
-When several apply, ward exits with the first of 2, 3, 5, 4, 6, 1.
+  7  ward drift: drift alert (new or escalated drift)
+  8  ward drift: a root failed (missing or replaced state, error) or no roots found
+When several apply, ward exits with the first of 2, 3, 8, 5, 4, 6, 7, 1.
 
 Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
 Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md.";

@@ -23,6 +23,10 @@ pub enum Exit {
     BudgetExceeded,
     /// 6: `ward gate`: a liveness guard refused (failed, timed out or could not start).
     GuardRefused,
+    /// 7: `ward drift`: drift alert (a finding is new or escalated since the last run).
+    DriftAlert,
+    /// 8: `ward drift`: a root failed (missing or replaced state, error, mismatch) or no roots.
+    RootFailed,
 }
 
 impl Exit {
@@ -36,22 +40,45 @@ impl Exit {
             Exit::ApprovalRequired => 4,
             Exit::BudgetExceeded => 5,
             Exit::GuardRefused => 6,
+            Exit::DriftAlert => 7,
+            Exit::RootFailed => 8,
         }
     }
 
-    /// Which exit wins when several apply: higher wins. Usage (2) beats coverage (3), which
-    /// beats the gate codes (5, then 4, then 6), which beat a threshold failure (1).
+    /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 5, 4, 6, 7, 1:
+    /// usage beats coverage, which beats drift's failed root and the gate's codes (budget, then
+    /// approval, then guard), which beat a drift alert, which beats a threshold failure.
     pub fn priority(self) -> u8 {
         match self {
             Exit::Pass => 0,
             Exit::Fail => 1,
-            Exit::GuardRefused => 2,
-            Exit::ApprovalRequired => 3,
-            Exit::BudgetExceeded => 4,
-            Exit::Coverage => 5,
-            Exit::Usage => 6,
+            Exit::DriftAlert => 2,
+            Exit::GuardRefused => 3,
+            Exit::ApprovalRequired => 4,
+            Exit::BudgetExceeded => 5,
+            Exit::RootFailed => 6,
+            Exit::Coverage => 7,
+            Exit::Usage => 8,
         }
     }
+
+    /// The exit with this process exit code, if there is one.
+    pub fn from_code(code: i32) -> Option<Exit> {
+        Exit::ALL.into_iter().find(|e| i32::from(e.code()) == code)
+    }
+
+    /// Every exit, by code.
+    pub const ALL: [Exit; 9] = [
+        Exit::Pass,
+        Exit::Fail,
+        Exit::Usage,
+        Exit::Coverage,
+        Exit::ApprovalRequired,
+        Exit::BudgetExceeded,
+        Exit::GuardRefused,
+        Exit::DriftAlert,
+        Exit::RootFailed,
+    ];
 
     /// The higher-priority of two exits.
     pub fn worst(self, other: Exit) -> Exit {
@@ -63,7 +90,7 @@ impl Exit {
     }
 
     /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
-    /// `guard-refused`.
+    /// `guard-refused`, `drift-alert`, `root-failed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Exit::Pass => "pass",
@@ -73,6 +100,8 @@ impl Exit {
             Exit::ApprovalRequired => "approval-required",
             Exit::BudgetExceeded => "budget-exceeded",
             Exit::GuardRefused => "guard-refused",
+            Exit::DriftAlert => "drift-alert",
+            Exit::RootFailed => "root-failed",
         }
     }
 }
@@ -243,6 +272,7 @@ pub(crate) fn thousands(n: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -252,10 +282,22 @@ mod tests {
         assert_eq!(Exit::Coverage.worst(Exit::Usage), Exit::Usage);
         assert_eq!(Exit::Usage.worst(Exit::Fail), Exit::Usage);
         assert_eq!(Exit::Pass.worst(Exit::Pass), Exit::Pass);
-        assert_eq!(
-            Exit::Fail.worst(Exit::ApprovalRequired),
-            Exit::ApprovalRequired
-        );
+        // The documented order: 2, 3, 8, 5, 4, 6, 7, 1, 0.
+        let order = [2, 3, 8, 5, 4, 6, 7, 1, 0];
+        for w in order.windows(2) {
+            let (hi, lo) = (
+                Exit::from_code(w[0]).unwrap(),
+                Exit::from_code(w[1]).unwrap(),
+            );
+            assert_eq!(hi.worst(lo), hi, "{hi} over {lo}");
+            assert_eq!(lo.worst(hi), hi, "{hi} over {lo}");
+        }
+        for (i, e) in Exit::ALL.iter().enumerate() {
+            assert_eq!(usize::from(e.code()), i);
+            assert_eq!(Exit::from_code(i32::from(e.code())), Some(*e));
+        }
+        assert_eq!(Exit::from_code(9), None);
+        assert_eq!(Exit::from_code(-1), None);
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn main() {
         "cd \"$1\" && {tf} init -input=false -no-color >/dev/null && {tf} state pull >/dev/null && {tf} plan -refresh-only -input=false -no-color -lock-timeout=0s -out=plan.tfplan >/dev/null && {tf} show -json -no-color plan.tfplan >/dev/null",
         tf = tf.path.display()
     );
-    let (mut ward_t, mut shell_t) = (Vec::new(), Vec::new());
+    let (mut ward_t, mut shell_t, mut ward_cpu) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds {
         // Alternate which goes first, so a trend in the machine's load hits both alike.
         let shell_first = round % 2 == 0;
@@ -84,8 +84,10 @@ fn main() {
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
         };
         let t0 = Instant::now();
+        let c0 = own_cpu();
         let report = ward_drift::run(&opts).unwrap();
         ward_t.push(t0.elapsed());
+        ward_cpu.push(own_cpu() - c0);
         if !shell_first {
             let t0 = Instant::now();
             xargs(&dirs, jobs, &shell, &cfg);
@@ -94,20 +96,32 @@ fn main() {
         let clean = report.counts.get("clean").copied().unwrap_or(0);
         assert_eq!(clean, n, "every root must be clean: {:?}", report.counts);
         eprintln!(
-            "round {}: shell loop {:.2}s, ward drift {:.2}s",
+            "round {}: shell loop {:.2}s, ward drift {:.2}s ({:+.1}%; ward's own CPU {:.2}s)",
             round + 1,
             shell_t[round].as_secs_f64(),
-            ward_t[round].as_secs_f64()
+            ward_t[round].as_secs_f64(),
+            (ward_t[round].as_secs_f64() / shell_t[round].as_secs_f64() - 1.0) * 100.0,
+            ward_cpu[round]
         );
     }
     let sum = |v: &[Duration]| v.iter().map(Duration::as_secs_f64).sum::<f64>();
     let (w, s) = (sum(&ward_t), sum(&shell_t));
+    let mut ratios: Vec<f64> = ward_t
+        .iter()
+        .zip(&shell_t)
+        .map(|(w, s)| (w.as_secs_f64() / s.as_secs_f64() - 1.0) * 100.0)
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let cpu: f64 = ward_cpu.iter().sum();
     println!(
-        "{n} roots, -j {jobs}, {rounds} rounds, terraform {}: shell loop {:.2}s, ward drift {:.2}s, overhead {:+.1}%",
+        "{n} roots, -j {jobs}, {rounds} rounds, terraform {}: shell loop {:.2}s, ward drift {:.2}s, overhead {:+.1}% (median per round {:+.1}%); ward's own CPU {:.2}s = {:.1}% of the shell loop's wall time",
         tf.version,
         s,
         w,
-        (w - s) / s * 100.0
+        (w - s) / s * 100.0,
+        ratios[ratios.len() / 2],
+        cpu,
+        cpu / s * 100.0
     );
 }
 
@@ -139,4 +153,14 @@ fn xargs(dirs: &[std::path::PathBuf], jobs: usize, script: &str, cfg: &str) {
         .unwrap();
     let st = child.wait().unwrap();
     assert!(st.success(), "the shell loop failed");
+}
+
+/// This process's user + system CPU seconds (ward's own work: its threads, not its children).
+fn own_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based) → 11 and 12.
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
 }

@@ -389,7 +389,8 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     results.extend(done.into_inner().unwrap_or_default());
     results.sort_by(|a, b| a.path.cmp(&b.path).then(a.name.cmp(&b.name)));
 
-    // Ignore rules, history, transitions.
+    // Ignore rules, history, transitions: one transaction for the whole run.
+    store.begin_batch()?;
     let mut transitions = Vec::new();
     let mut suppressed = 0;
     for r in &mut results {
@@ -469,6 +470,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         0
     };
     store.finish_run(run_id, &opts.now, exit_code)?;
+    store.commit_batch()?;
     Ok(Report {
         schema_version: SCHEMA_VERSION,
         shard: shard_s,

@@ -246,8 +246,11 @@ impl Store {
             path: path.to_path_buf(),
             source,
         })?;
-        // Another ward drift (another shard) may write at the same time: wait for it.
+        // Another ward drift (another shard) may write at the same time: wait for it. WAL lets
+        // `ward drift history` read while a run writes.
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         Store::init(conn)
     }
 
@@ -285,6 +288,19 @@ impl Store {
             params![now, shard],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Starts a batch: everything until [`Store::commit_batch`] is one transaction (one disk sync
+    /// for a whole run's results instead of one per root).
+    pub fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    /// Commits the batch started by [`Store::begin_batch`].
+    pub fn commit_batch(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("COMMIT")?;
+        Ok(())
     }
 
     /// Records the end of a run.
@@ -362,7 +378,7 @@ impl Store {
         root: &str,
         observed: &[Finding],
     ) -> Result<Vec<Transition>, StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let mut open: BTreeMap<(String, String), (i64, String, i64)> = BTreeMap::new();
         {
             let mut st = tx.prepare(

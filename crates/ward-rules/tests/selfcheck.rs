@@ -529,6 +529,39 @@ fn packs_name_real_types_and_attributes() {
     );
 }
 
+/// The reference schemas keep the provider's spelling where camelCase → snake_case conversion
+/// would not (`contentBase64Sha256` is `content_base64sha256`, not `content_base64_sha256`).
+#[test]
+fn schemas_keep_the_providers_spelling() {
+    let sources = load_trimmed();
+    let paths = |provider: &str, type_name: &str| -> BTreeSet<String> {
+        sources
+            .iter()
+            .find(|s| s.provider == provider)
+            .and_then(|s| s.types.get(type_name))
+            .cloned()
+            .unwrap_or_else(|| panic!("schemas/{provider}.json has no {type_name}"))
+    };
+    for (provider, type_name, want, not) in [
+        (
+            "local",
+            "local_file",
+            "content_base64sha256",
+            "content_base64_sha256",
+        ),
+        (
+            "archive",
+            "archive_file",
+            "output_base64sha256",
+            "output_base64_sha256",
+        ),
+    ] {
+        let got = paths(provider, type_name);
+        assert!(got.contains(want), "{type_name}: {want} missing");
+        assert!(!got.contains(not), "{type_name}: misspelt {not} present");
+    }
+}
+
 fn fake_source() -> SchemaSource {
     let paths: BTreeSet<String> = ["id", "size", "tags", "spec", "spec.image"]
         .iter()

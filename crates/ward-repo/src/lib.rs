@@ -708,6 +708,35 @@ fn parse_dir(
     }
 }
 
+/// Parses one configuration file's text (native syntax, or JSON when `path` ends with `.json`)
+/// into the [`Module`] of its directory, as discovery would; `Err` carries the parse error with
+/// its line. `path` is repository-relative.
+pub fn parse_file_text(path: &str, text: &str) -> Result<Module, FileProblem> {
+    let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or(".");
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let parsed = if name.ends_with(".json") {
+        tree::parse_json(text)
+    } else {
+        tree::parse_hcl(text)
+    };
+    match parsed {
+        Ok(nodes) => {
+            let mut m = Module::new(dir.to_string());
+            m.files.push(path.to_string());
+            absorb(&mut m, &nodes, path, is_override(name));
+            Ok(m)
+        }
+        Err(f) => Err(FileProblem {
+            loc: Loc {
+                file: path.to_string(),
+                line: f.line,
+            },
+            column: f.column,
+            message: f.message,
+        }),
+    }
+}
+
 fn git_tracked_state(root: &Path) -> Option<Vec<String>> {
     let inside = std::process::Command::new("git")
         .arg("-C")

@@ -33,3 +33,16 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn terraform_files(s in "\\PC*") {
+        let _ = ward_repo::parse_file_text("m/main.tf", &s);
+        let _ = ward_repo::parse_file_text("m/main.tf.json", &s);
+    }
+
+    #[test]
+    fn terraform_like(s in "(resource|module|terraform|provider|data) (\"[a-z_]{0,6}\" ){0,2}\\{[a-z_ =\"{}\\[\\]\n.$/:?0-9-]{0,60}\\}?") {
+        let _ = ward_repo::parse_file_text("m/main.tf", &s);
+    }
+}

@@ -1,0 +1,14 @@
+//! ward.hcl, Ansible YAML and module sources: never a panic, whatever the bytes.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use ward_repo::ansible::{read_pins, AnsibleFileKind};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = ward_repo::WardConfig::parse(text, "ward.hcl");
+        for k in [AnsibleFileKind::Requirements, AnsibleFileKind::Galaxy, AnsibleFileKind::Vars] {
+            let _ = read_pins(k, text, "x.yml");
+        }
+        let _ = ward_repo::ModuleSource::parse(text).package();
+    }
+});

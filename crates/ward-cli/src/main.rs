@@ -30,7 +30,8 @@ Exit codes (every subcommand):
 When several apply, ward exits with the first of 2, 3, 8, 5, 4, 6, 7, 1.
 
 Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
-Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md.";
+Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md, docs/gate.md,
+docs/drift.md.";
 
 /// ward: know what a Terraform/OpenTofu change costs the running deployment before you apply it.
 #[derive(Debug, Parser)]

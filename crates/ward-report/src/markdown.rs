@@ -199,7 +199,18 @@ impl Doc {
         });
         let drift = ds
             .iter()
-            .map(|v| format!("- {}: {}\n", addr_code(v), v.action.as_terraform()))
+            .map(|v| {
+                let class = if v.classified {
+                    v.impact.as_str()
+                } else {
+                    "unclassified"
+                };
+                format!(
+                    "- {}: {} ({class})\n",
+                    addr_code(v),
+                    v.action.as_terraform()
+                )
+            })
             .collect();
         Doc {
             head,

@@ -295,7 +295,17 @@ fn drift(out: &mut String, a: &Assessment) {
         plural(ds.len(), "resource", "resources")
     );
     for v in ds {
-        let _ = writeln!(out, "    {}  {}", full_address(v), v.action.as_terraform());
+        let class = if v.classified {
+            v.impact.as_str()
+        } else {
+            "unclassified"
+        };
+        let _ = writeln!(
+            out,
+            "    {}  {}  [{class}]",
+            full_address(v),
+            v.action.as_terraform()
+        );
     }
     out.push('\n');
 }

@@ -225,3 +225,48 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Text from the plan or the rules (addresses, explanations, values, rule reasons) cannot
+    /// break the reports' structure: no raw control characters reach the terminal, and Markdown
+    /// keeps every `<details>` block closed, whatever the text holds.
+    #[test]
+    fn hostile_text_stays_inert(
+        addr in "\\PC{0,30}|[`<>|*_\\[\\]\\\\\n\u{1b}]{0,10}",
+        text in "\\PC{0,40}|[`<>|*_\\[\\]\\\\\n\u{1b}]{0,10}",
+        value in "\\PC{0,40}|</details>|<script>|[`\n\u{1b}]{0,5}",
+    ) {
+        let mut a = mixed();
+        for v in a.verdicts.iter_mut() {
+            v.address = format!("{}{addr}", v.address);
+            v.explanation.push(text.clone());
+            for at in v.attributes.iter_mut() {
+                at.change.after = known(serde_json::json!(value.clone()));
+                at.why = Some(text.clone());
+            }
+        }
+        let o = evaluate(&a, &gate(Some(Impact::Replace)));
+        let t = render_terminal(&a, &o, false);
+        prop_assert!(!t.chars().any(|c| c.is_control() && c != '\n'), "control character in terminal output");
+        for limit in [2_000, DEFAULT_MARKDOWN_LIMIT] {
+            let md = render_markdown(&a, &o, limit);
+            // HTML blocks start only at the beginning of a line; inside code spans `<` is inert.
+            let opens = md.lines().filter(|l| l.starts_with("<details>")).count();
+            let closes = md.lines().filter(|l| *l == "</details>").count();
+            prop_assert_eq!(opens, closes, "{}", md);
+            for l in md.lines() {
+                prop_assert!(
+                    !l.starts_with('<') || l.starts_with("<details><summary>") || l == "</details>",
+                    "raw HTML line: {}", l
+                );
+                // Outside code spans, `<` is always escaped.
+                let outside: String = l.split('`').step_by(2).collect();
+                prop_assert!(!outside.contains("<script"), "{}", l);
+            }
+        }
+        let j: serde_json::Value = serde_json::from_str(&render_json(&a, &o)).unwrap();
+        prop_assert_eq!(j["changes"].as_array().unwrap().len(), a.verdicts.len());
+    }
+}

@@ -2,11 +2,15 @@
 #
 # `data "archive_file"` is a data source (never gated); the managed `archive_file` is below.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/archive.json (from the CDK
+# for Terraform package @cdktf/provider-archive 11.0.1, generated from `providers schema -json` of
+# archive 2.7.1; see scripts/extract-schemas).
+
 pack {
   name     = "archive"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/archive"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-archive 11.0.1 (generated from archive 2.7.1)"
+  schema   = "checked"
   summary  = "archive_file: a zip or tar.gz written on the machine that runs Terraform."
 }
 

@@ -2,11 +2,15 @@
 #
 # `data "cloudinit_config"` is a data source (never gated); the managed `cloudinit_config` is below.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/cloudinit.json (from the
+# CDK for Terraform package @cdktf/provider-cloudinit 11.0.1, generated from `providers schema
+# -json` of cloudinit 2.3.7; see scripts/extract-schemas).
+
 pack {
   name     = "cloudinit"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/cloudinit"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-cloudinit 11.0.1 (generated from cloudinit 2.3.7)"
+  schema   = "checked"
   summary  = "cloudinit_config: a rendered multi-part cloud-init document kept in state."
 }
 

@@ -1,10 +1,14 @@
 # ward built-in pack: hashicorp/local.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/local.json (from the CDK
+# for Terraform package @cdktf/provider-local 11.1.1, generated from `providers schema -json` of
+# local 2.6.1; see scripts/extract-schemas).
+
 pack {
   name     = "local"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/local"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-local 11.1.1 (generated from local 2.6.1)"
+  schema   = "checked"
   summary  = "Files on the machine that runs Terraform."
 }
 

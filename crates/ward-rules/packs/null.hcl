@@ -3,11 +3,15 @@
 # null_resource has no remote object. What it costs is what its provisioners do, which a plan
 # cannot show; the entry below states the cost of the object itself.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/null.json (from the CDK
+# for Terraform package @cdktf/provider-null 11.0.1, generated from `providers schema -json` of null
+# 3.2.4; see scripts/extract-schemas).
+
 pack {
   name     = "null"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/null"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-null 11.0.1 (generated from null 3.2.4)"
+  schema   = "checked"
   summary  = "null_resource: a placeholder that runs provisioners."
 }
 

@@ -4,11 +4,15 @@
 # password, a name, a suffix in other resources' names) changes, which is why replacement costs
 # `replace`. Destroying one touches nothing running.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/random.json (from the CDK
+# for Terraform package @cdktf/provider-random 12.0.1, generated from `providers schema -json` of
+# random 3.7.2; see scripts/extract-schemas).
+
 pack {
   name     = "random"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/random"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-random 12.0.1 (generated from random 3.7.2)"
+  schema   = "checked"
   summary  = "Random ids, integers, passwords, strings, pets, shuffles, uuids and bytes."
 }
 

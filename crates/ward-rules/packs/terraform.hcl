@@ -1,10 +1,13 @@
 # ward built-in pack: terraform.io/builtin/terraform (the provider built into Terraform/OpenTofu).
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/terraform.json (read from
+# `terraform providers schema -json` of Terraform 1.11.4; see scripts/extract-schemas).
+
 pack {
   name     = "terraform"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "terraform.io/builtin/terraform"
-  schema   = "unavailable: written from the Terraform documentation of terraform_data"
+  schema   = "checked"
   summary  = "terraform_data: values and provisioners tied to the lifecycle of the configuration."
 }
 

@@ -1,10 +1,14 @@
 # ward built-in pack: hashicorp/time.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/time.json (from the CDK
+# for Terraform package @cdktf/provider-time 11.0.1, generated from `providers schema -json` of time
+# 0.13.1; see scripts/extract-schemas).
+
 pack {
   name     = "time"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/time"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-time 11.0.1 (generated from time 0.13.1)"
+  schema   = "checked"
   summary  = "Timestamps, offsets, rotations and sleeps kept in state."
 }
 

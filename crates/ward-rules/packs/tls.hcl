@@ -2,11 +2,15 @@
 #
 # Keys and certificates generated here exist only in Terraform state.
 
+# Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/tls.json (from the CDK for
+# Terraform package @cdktf/provider-tls 11.0.1, generated from `providers schema -json` of tls
+# 4.1.0; see scripts/extract-schemas).
+
 pack {
   name     = "tls"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/tls"
-  schema   = "unavailable: no reference schema file in crates/ward-rules/schemas; every type and attribute name was checked by hand against @cdktf/provider-tls 11.0.1 (generated from tls 4.1.0)"
+  schema   = "checked"
   summary  = "Private keys, certificate requests and certificates generated in state."
 }
 

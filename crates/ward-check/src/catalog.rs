@@ -134,6 +134,8 @@ pub const RULES: &[Rule] = &[
         "A `ward:ignore` comment must say why (`reason=\"...\"`). A suppression without a reason cannot be reviewed or retired; it is not applied, and the finding it meant to hide is reported too."),
     rule!("WARD-SUP-002", Error, "Suppression expired",
         "A `ward:ignore` comment's `until=YYYY-MM-DD` date has passed (dates are UTC). An exception that was meant to be temporary is no longer applied: fix the finding or renew the suppression with a new reason."),
+    rule!("WARD-SUP-003", Info, "Suppression matches no finding",
+        "A `ward:ignore` comment hides nothing: the finding was fixed, or the comment drifted away from the line it meant. A stale suppression hides the next real finding at that place; remove it."),
     rule!("WARD-VER-001", Error, "Root without required_version",
         "A root without `required_version` can be initialised by any Terraform or OpenTofu version: a host with an old binary fails late, and one with another product may rewrite provider addresses in state. Declare the versions the root is tested with."),
     rule!("WARD-VER-002", Error, "required_version excludes the floor",

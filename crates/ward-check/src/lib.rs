@@ -166,11 +166,12 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     }
     let mut kept = Vec::new();
     let mut suppressed = Vec::new();
+    let mut used = BTreeSet::new();
     for f in findings {
         let hit = if f.rule.starts_with("WARD-SUP-") {
             None
         } else {
-            valid.iter().find(|(s, _)| {
+            valid.iter().position(|(s, _)| {
                 s.file == f.file
                     && s.ids.contains(&f.rule)
                     && (s.file_wide
@@ -178,14 +179,30 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
                             && (f.line == s.line || (s.target..=s.target_end).contains(&f.line))))
             })
         };
-        match hit {
-            Some((s, at)) => suppressed.push(Suppressed {
-                finding: f,
-                reason: s.reason.clone().unwrap_or_default(),
-                until: s.until.clone(),
-                at: at.clone(),
-            }),
+        match hit.and_then(|i| valid.get(i).map(|v| (i, v))) {
+            Some((i, (s, at))) => {
+                used.insert(i);
+                suppressed.push(Suppressed {
+                    finding: f,
+                    reason: s.reason.clone().unwrap_or_default(),
+                    until: s.until.clone(),
+                    at: at.clone(),
+                });
+            }
             None => kept.push(f),
+        }
+    }
+    for (i, (s, _)) in valid.iter().enumerate() {
+        if !used.contains(&i) && !s.ids.iter().any(|id| disabled.contains(id)) {
+            kept.push(Finding::new(
+                "WARD-SUP-003",
+                &s.file,
+                s.line,
+                format!(
+                    "suppression of {} matches no finding; remove it",
+                    s.ids.join(", ")
+                ),
+            ));
         }
     }
     let mut findings = kept;

@@ -171,7 +171,11 @@ fn json(r: &Report, timestamps: bool) -> String {
 }
 
 fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+        .replace('\n', " ")
 }
 
 fn markdown(r: &Report, timestamps: bool) -> String {
@@ -228,7 +232,11 @@ fn markdown(r: &Report, timestamps: bool) -> String {
             md_escape(&root.name),
             md_escape(&root.path),
             root.outcome,
-            md_escape(&detail.join("<br>"))
+            detail
+                .iter()
+                .map(|d| md_escape(d))
+                .collect::<Vec<_>>()
+                .join("<br>")
         );
     }
     let _ = writeln!(
@@ -443,4 +451,131 @@ pub fn history_json(
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     Ok(s)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::outcome::DriftItem;
+    use crate::RootResult;
+    use ward_store::{StateMark, Transition, TransitionKind};
+
+    fn sample() -> Report {
+        let mut roots = vec![
+            RootResult::new("clean", "live/clean", Outcome::Clean, vec![]),
+            RootResult::new("db", "live/db", Outcome::Drifted, vec![]),
+            RootResult::new(
+                "lost",
+                "live/lost",
+                Outcome::MissingState,
+                vec!["`state pull` printed nothing (0 bytes): there is no state".into()],
+            ),
+            RootResult::new(
+                "live/new",
+                "live/new",
+                Outcome::Mismatch,
+                vec!["found on disk but not declared in ward.hcl".into()],
+            ),
+            RootResult::new(
+                "live/scratch",
+                "live/scratch",
+                Outcome::Excluded,
+                vec!["scratch <space> & co".into()],
+            ),
+        ];
+        roots[0].binary = Some("terraform 1.15.5".into());
+        roots[0].state = Some(StateMark {
+            lineage: "L1".into(),
+            serial: 3,
+        });
+        roots[1].binary = Some("tofu 1.9.0".into());
+        roots[1].drift = vec![
+            DriftItem {
+                address: "fakecloud_volume.data".into(),
+                type_name: "fakecloud_volume".into(),
+                action: "delete".into(),
+                attributes: vec!["(deleted)".into()],
+                attribute_impacts: vec!["data-loss".into()],
+                impact: "data-loss".into(),
+                holds_data: true,
+                suppressed_by: None,
+            },
+            DriftItem {
+                address: "fakecloud_instance.web".into(),
+                type_name: "fakecloud_instance".into(),
+                action: "update".into(),
+                attributes: vec!["tags.env".into()],
+                attribute_impacts: vec!["free".into()],
+                impact: "free".into(),
+                holds_data: false,
+                suppressed_by: Some(
+                    "fakecloud_instance.*[tags.*] (owner team-a, until 2026-12-31)".into(),
+                ),
+            },
+        ];
+        roots[1].suppressed = 1;
+        roots[1].outputs = vec!["ip (create)".into()];
+        let t = Transition {
+            root: "db".into(),
+            kind: TransitionKind::New,
+            address: "fakecloud_volume.data".into(),
+            attribute: "(deleted)".into(),
+            impact: "data-loss".into(),
+            previous_impact: None,
+        };
+        roots[1].transitions = vec![t.clone()];
+        let mut counts: std::collections::BTreeMap<String, usize> = Outcome::ALL
+            .iter()
+            .map(|o| (o.as_str().to_string(), 0))
+            .collect();
+        for r in &roots {
+            *counts.get_mut(r.outcome.as_str()).unwrap() += 1;
+        }
+        Report {
+            schema_version: 1,
+            shard: Some("1/2".into()),
+            discovered: 5,
+            checked: 4,
+            excluded: 1,
+            declared_missing: 0,
+            roots,
+            counts,
+            transitions: vec![t],
+            suppressed: 1,
+            expired_ignores: vec![],
+            problems: vec![],
+            exit_code: 8,
+            run_id: 7,
+            started_at: Some("2026-11-29T00:00:00Z".into()),
+        }
+    }
+
+    #[test]
+    fn every_format_snapshot() {
+        let r = sample();
+        insta::assert_snapshot!("terminal", render(&r, Format::Terminal, false));
+        insta::assert_snapshot!("json", render(&r, Format::Json, false));
+        insta::assert_snapshot!("markdown", render(&r, Format::Markdown, false));
+        insta::assert_snapshot!("junit", render(&r, Format::Junit, false));
+    }
+
+    #[test]
+    fn deterministic_unless_timestamps() {
+        let r = sample();
+        for f in [
+            Format::Terminal,
+            Format::Json,
+            Format::Markdown,
+            Format::Junit,
+        ] {
+            let a = render(&r, f, false);
+            assert_eq!(a, render(&r, f, false));
+            assert!(!a.contains("2026-11-29T00:00:00Z"), "{f:?}");
+            assert!(a.contains("discovered 5 = checked 4 + excluded 1"), "{f:?}");
+        }
+        assert!(render(&r, Format::Json, true).contains("started_at"));
+        let junit = render(&r, Format::Junit, false);
+        assert!(junit.contains("scratch &lt;space&gt; &amp; co"), "{junit}");
+    }
 }

@@ -677,6 +677,24 @@ fn provider_packs_have_sources_and_rationales() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Pack versions are `YEAR.MONTH.N` (2026.11.0 → 2026.11.1 on a change), so a report's
+/// `pack@version` says which knowledge produced a verdict.
+#[test]
+fn pack_versions_follow_the_scheme() {
+    for pack in all_packs() {
+        let parts: Vec<&str> = pack.version.split('.').collect();
+        let numeric = parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        assert!(
+            parts.len() == 3 && numeric && parts[0].len() == 4,
+            "{}: version {:?} is not YEAR.MONTH.N (e.g. 2026.11.1)",
+            pack.file,
+            pack.version
+        );
+    }
+}
+
 #[test]
 fn builtin_packs_load() {
     let k = ward_rules::Knowledge::builtin()

@@ -589,3 +589,35 @@ fn clean_drift_and_missing_state_on_every_installed_terraform() {
         assert_eq!(r.exit_code, ward_drift::EXIT_ROOT_FAILED);
     }
 }
+
+#[test]
+fn pending_code_changes_only_with_pending() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    repo.root("app", &instance("app"));
+    repo.ward_hcl("root \"app\" { path = \"live/app\" }\n");
+    repo.apply("app");
+    // A code change not applied yet: not drift.
+    let p = repo.dir("app").join("main.tf");
+    let text = std::fs::read_to_string(&p)
+        .unwrap()
+        .replace("env = \"test\"", "env = \"staging\"");
+    std::fs::write(&p, text).unwrap();
+    let db = repo.tmp.path().join("h.sqlite");
+    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    assert_eq!(
+        root(&r, "app").outcome,
+        Outcome::Clean,
+        "refresh-only sees no drift"
+    );
+    let mut o = repo.options(&db);
+    o.pending = true;
+    let r = ward_drift::run(&o).unwrap();
+    let a = root(&r, "app");
+    assert_eq!(a.outcome, Outcome::PendingChange, "{:?}", a.detail);
+    assert_eq!(
+        a.pending,
+        vec!["fakecloud_instance.web (update)".to_string()]
+    );
+    assert_eq!(r.exit_code, 0);
+}

@@ -133,6 +133,7 @@ pub(crate) fn changed(sides: &Sides) -> Vec<AttrChange> {
         &mut out,
     );
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    out.shrink_to_fit();
     out
 }
 
@@ -172,11 +173,7 @@ fn walk(
     if matches!(bsens, Mask::All) || matches!(asens, Mask::All) {
         // A wholly sensitive value: compare, never descend (its shape is secret too).
         if before != after || unknown.any() {
-            push(
-                path,
-                show(before, bsens),
-                show_after(after, asens, unknown),
-            );
+            push(path, show(before, bsens), show_after(after, asens, unknown));
         }
         return;
     }
@@ -214,17 +211,14 @@ fn walk(
         }
         _ => {
             if before != after || unknown.any() {
-                push(
-                    path,
-                    show(before, bsens),
-                    show_after(after, asens, unknown),
-                );
+                push(path, show(before, bsens), show_after(after, asens, unknown));
             }
         }
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -255,9 +249,17 @@ mod tests {
             got,
             vec![
                 ("a".into(), Shown::Known(json!(1)), Shown::Known(json!(2))),
-                ("b.c".into(), Shown::Known(json!("x")), Shown::Known(json!("y"))),
+                (
+                    "b.c".into(),
+                    Shown::Known(json!("x")),
+                    Shown::Known(json!("y"))
+                ),
                 ("id".into(), Shown::Known(json!("i-1")), Shown::Unknown),
-                ("l".into(), Shown::Known(json!([1, 2])), Shown::Known(json!([1, 2, 3]))),
+                (
+                    "l".into(),
+                    Shown::Known(json!([1, 2])),
+                    Shown::Known(json!([1, 2, 3]))
+                ),
                 ("pw".into(), Shown::Sensitive, Shown::Sensitive),
             ]
         );
@@ -272,7 +274,10 @@ mod tests {
             json!({"tags": true, "same": true}),
             json!({"tags": true, "same": true}),
         );
-        assert_eq!(got, vec![("tags".into(), Shown::Sensitive, Shown::Sensitive)]);
+        assert_eq!(
+            got,
+            vec![("tags".into(), Shown::Sensitive, Shown::Sensitive)]
+        );
     }
 
     #[test]
@@ -290,7 +295,13 @@ mod tests {
     #[test]
     fn long_strings_are_shortened() {
         let long = "x".repeat(500);
-        let got = run(json!({"s": "a"}), json!({"s": long}), json!({}), json!({}), json!({}));
+        let got = run(
+            json!({"s": "a"}),
+            json!({"s": long}),
+            json!({}),
+            json!({}),
+            json!({}),
+        );
         let Shown::Known(Value::String(s)) = &got[0].2 else {
             panic!("not a string: {got:?}")
         };

@@ -75,9 +75,7 @@ impl LineIndex {
             }
         }
         self.total += chunk.len() as u64;
-        while self.starts.len() > 1
-            && self.starts[1].1.saturating_add(WINDOW) < self.total
-        {
+        while self.starts.len() > 1 && self.starts[1].1.saturating_add(WINDOW) < self.total {
             self.starts.pop_front();
         }
     }

@@ -215,7 +215,12 @@ fn state_error(name: &str, acc: &Acc) -> PlanError {
     } else {
         "this is a Terraform/OpenTofu state file (`terraform.tfstate`), not a plan"
     };
-    PlanError::new(name, crate::PlanErrorKind::StateFile, what, HOW_TO_MAKE_A_PLAN)
+    PlanError::new(
+        name,
+        crate::PlanErrorKind::StateFile,
+        what,
+        HOW_TO_MAKE_A_PLAN,
+    )
 }
 
 fn semantic_error(name: &str, problem: Semantic) -> PlanError {
@@ -317,28 +322,24 @@ fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> Pl
             ),
             format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
         ),
-        Category::Syntax if what.starts_with("recursion limit exceeded") => {
-            PlanError::new(
-                name,
-                K::TooDeep { offset },
-                format!(
-                    "the JSON nests deeper than 128 levels (at byte {offset}, {at}); no plan \
+        Category::Syntax if what.starts_with("recursion limit exceeded") => PlanError::new(
+            name,
+            K::TooDeep { offset },
+            format!(
+                "the JSON nests deeper than 128 levels (at byte {offset}, {at}); no plan \
                      written by Terraform or OpenTofu nests that deep"
-                ),
-                format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
-            )
-        }
+            ),
+            format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
+        ),
         Category::Syntax if what.starts_with("invalid unicode code point") => {
             input::invalid_utf8(name, offset)
         }
-        Category::Syntax => {
-            PlanError::new(
-                name,
-                K::InvalidJson { offset },
-                format!("not valid JSON at byte {offset} ({at}): {what}"),
-                format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
-            )
-        }
+        Category::Syntax => PlanError::new(
+            name,
+            K::InvalidJson { offset },
+            format!("not valid JSON at byte {offset} ({at}): {what}"),
+            format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
+        ),
         Category::Data => {
             if what == STOP {
                 return PlanError::new(
@@ -352,9 +353,7 @@ fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> Pl
                 name,
                 K::Malformed { offset },
                 format!("the plan JSON has an unexpected shape at byte {offset} ({at}): {what}"),
-                format!(
-                    "the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"
-                ),
+                format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
             )
         }
     }

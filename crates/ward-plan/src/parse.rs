@@ -13,8 +13,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use ward_model::{
-    Action, AttrPath, Importing, InstanceKey, Mode, OutputChange, PathStep, ResourceChange,
-    TypeRef,
+    Action, AttrPath, Importing, InstanceKey, Mode, OutputChange, PathStep, ResourceChange, TypeRef,
 };
 
 /// A problem found in plan-shaped JSON, turned into a [`crate::PlanError`] by the caller.
@@ -22,8 +21,14 @@ use ward_model::{
 pub(crate) enum Semantic {
     UiLog,
     UnsupportedFormatVersion(String),
-    UnknownAction { address: String, actions: Vec<String> },
-    UnknownMode { address: String, mode: String },
+    UnknownAction {
+        address: String,
+        actions: Vec<String>,
+    },
+    UnknownMode {
+        address: String,
+        mode: String,
+    },
     Malformed(String),
     NotAnObject(&'static str),
 }
@@ -193,7 +198,10 @@ impl<'de> Visitor<'de> for Top<'_> {
                             Some(action) => acc.outputs.push(OutputChange {
                                 name,
                                 action,
-                                sensitive: o.before_sensitive.as_ref().is_some_and(diff::contains_true)
+                                sensitive: o
+                                    .before_sensitive
+                                    .as_ref()
+                                    .is_some_and(diff::contains_true)
                                     || o.after_sensitive.as_ref().is_some_and(diff::contains_true),
                             }),
                             None => {
@@ -395,7 +403,9 @@ impl<'de> Visitor<'de> for Entry {
         }
         match &raw.change {
             None => return Err(de::Error::missing_field("change")),
-            Some(c) if c.actions.is_none() => return Err(de::Error::missing_field("change.actions")),
+            Some(c) if c.actions.is_none() => {
+                return Err(de::Error::missing_field("change.actions"))
+            }
             Some(_) => {}
         }
         Ok(raw)

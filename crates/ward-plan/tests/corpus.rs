@@ -5,6 +5,8 @@
 //! for the files whose kind alone does not say the outcome (the `invalid/` files and one
 //! hand-written plan with a made-up format version).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

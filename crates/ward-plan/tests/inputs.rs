@@ -1,6 +1,8 @@
 //! Every bad input gets its specific error (never a panic), and the shapes the corpus lacks
 //! (forget, deposed, importing, unknown majors and actions...) are read right.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use serde_json::json;
 use std::io::{self, Read, Write};
 use ward_model::{Action, InstanceKey, Mode, Product, Shown};
@@ -124,7 +126,9 @@ fn invalid_utf8() {
     }]));
     let pad = "x".repeat(20_000);
     let text = String::from_utf8(big.clone()).expect("utf8");
-    big = text.replacen("PLACEHOLDER", &format!("{pad}\u{1}"), 1).into_bytes();
+    big = text
+        .replacen("PLACEHOLDER", &format!("{pad}\u{1}"), 1)
+        .into_bytes();
     let pos = big.iter().position(|b| *b == 1).expect("marker");
     big[pos] = 0xE9; // Latin-1 é
     assert!(matches!(
@@ -135,8 +139,8 @@ fn invalid_utf8() {
 
 #[test]
 fn utf16_with_bom_is_decoded_and_read() {
-    let text = String::from_utf8(plan_json(json!([change("fake_thing.a", &["create"])])))
-        .expect("utf8");
+    let text =
+        String::from_utf8(plan_json(json!([change("fake_thing.a", &["create"])]))).expect("utf8");
     let mut le = vec![0xFF, 0xFE];
     let mut be = vec![0xFE, 0xFF];
     for u in text.encode_utf16() {
@@ -239,11 +243,17 @@ fn fails_closed_on_unknown_major_and_action_and_mode() {
     assert!(e.to_string().contains("explode"));
     let e = err(&plan_json(json!([change("fake_thing.a", &[])])));
     assert_eq!(e.kind(), PlanErrorKind::UnknownAction);
-    let e = err(&plan_json(json!([change("fake_thing.a", &["delete", "read"])])));
+    let e = err(&plan_json(json!([change(
+        "fake_thing.a",
+        &["delete", "read"]
+    )])));
     assert_eq!(e.kind(), PlanErrorKind::UnknownAction);
     let mut c = change("fake_thing.a", &["create"]);
     c["mode"] = json!("list");
-    assert_eq!(err(&plan_json(json!([c]))).kind(), PlanErrorKind::UnknownMode);
+    assert_eq!(
+        err(&plan_json(json!([c]))).kind(),
+        PlanErrorKind::UnknownMode
+    );
     // Unknown output action too.
     let doc = br#"{"format_version":"1.2","planned_values":{},"output_changes":{"o":{"actions":["teleport"],"before":null,"after":1}}}"#;
     assert_eq!(err(doc).kind(), PlanErrorKind::UnknownAction);
@@ -324,7 +334,10 @@ fn every_action_and_fact() {
     let c = &plan.changes[10];
     assert_eq!(c.deposed.as_deref(), Some("00000001"));
     assert_eq!(
-        plan.changes[11].importing.as_ref().and_then(|i| i.id.as_deref()),
+        plan.changes[11]
+            .importing
+            .as_ref()
+            .and_then(|i| i.id.as_deref()),
         Some("i-123")
     );
     assert!(plan.changes[12].importing.is_some());

@@ -1,6 +1,8 @@
 //! Property tests: no input panics the reader (the fuzz target's body, on stable), and no value
 //! marked sensitive ever reaches the model (which is what every output format prints).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use ward_plan::{fuzzing, read_reader};
@@ -86,7 +88,7 @@ proptest! {
 enum Tree {
     Leaf(Value),
     Secret,
-    SecretTree(Box<Tree>),
+    Hidden(Box<Tree>),
     Obj(Vec<(String, Tree)>),
     List(Vec<Tree>),
 }
@@ -107,7 +109,7 @@ fn tree() -> impl Strategy<Value = Tree> {
             3 => proptest::collection::vec((prop::sample::select(vec!["a", "b", "c", "d"]), inner.clone()), 0..4)
                 .prop_map(|kv| Tree::Obj(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
             2 => proptest::collection::vec(inner.clone(), 0..3).prop_map(Tree::List),
-            1 => inner.prop_map(|t| Tree::SecretTree(Box::new(t))),
+            1 => inner.prop_map(|t| Tree::Hidden(Box::new(t))),
         ]
     })
 }
@@ -126,7 +128,7 @@ fn render(t: &Tree, n: &mut u32, all_secret: bool) -> (Value, Value) {
             *n += 1;
             (json!(format!("SECRET{n}")), Value::Bool(true))
         }
-        Tree::SecretTree(inner) => {
+        Tree::Hidden(inner) => {
             let (v, _) = render(inner, n, true);
             (v, Value::Bool(true))
         }

@@ -111,7 +111,7 @@ pub const RULES: &[Rule] = &[
     rule!("WARD-LAYER-003", Warning, "Remote state read across a skipped layer",
         "A root reads, through `terraform_remote_state`, the state of a root two or more layers below its own. Each layer should read only the layer directly below and re-export what the upper layers need: a read that skips layers ties the top of the stack to the internals of the bottom, so a change there breaks roots nobody thought to re-plan."),
     rule!("WARD-MOD-001", Error, "Module source on a branch or without a ref",
-        "A git module source at a branch (`?ref=main`) or without `?ref=` adopts whatever lands upstream at the next routine `init -upgrade` or fresh clone: with several roots on one module that is a fleet-wide change nobody decided. Pin a tag or a commit. Refs are classified offline by shape (commit: 7-40 hex digits; tag: a version such as v1.2.3; branch: well-known branch names or names with `/`); `--resolve` asks the remote with `git ls-remote` (cached) for refs the shape cannot tell."),
+        "A git module source at a branch (`?ref=main`) or without `?ref=` adopts whatever lands upstream at the next routine `init -upgrade` or fresh clone: with several roots on one module that is a fleet-wide change nobody decided. Pin a tag or a commit. Refs are classified offline by shape (commit: 7-40 hex digits; tag: a version such as v1.2.3; branch: well-known branch names or names with `/`); `--resolve` asks the remote with `git ls-remote` (cached) about every ref that is not a commit id."),
     rule!("WARD-MOD-002", Warning, "Module ref cannot be classified",
         "The ref of a git module source is neither a commit id, nor shaped like a version, nor a well-known branch name, so ward cannot tell offline whether it moves. Run with `--resolve` to ask the remote, or use a tag shaped like a version or a commit id."),
     rule!("WARD-MOD-003", Error, "Registry module without a version",
@@ -151,11 +151,40 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
 }
 
+const USAGE: &str = "\
+`ward check` runs every gate below over a whole repository in one pass:
+
+```sh
+ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-on error|warning|info]
+           [--config ward.hcl] [--resolve [--cache-dir DIR]] [--exec [--binary terraform|tofu|PATH]]
+           [--today YYYY-MM-DD] [--verbose] [--list-rules]
+```
+
+- PATH is the repository's top directory (default `.`); `ward.hcl` is read from there unless
+  `--config` names another file (syntax in `docs/config.md`).
+- Every directory with `.tf`, `.tf.json`, `.tofu` or `.tofu.json` files is discovered and parsed
+  (`.git`, `.terraform`, `.terragrunt-cache` and `node_modules` are skipped) and reported as a root
+  or a module; `--verbose` and the JSON report list them all, with the module source matrix.
+- Exit codes: 0 pass; 1 a finding at or above the failing severity (`--fail-on`, else
+  `check { fail_on }`, else `error`); 2 usage or input error (unreadable path, bad `ward.hcl`).
+- `--resolve` asks each git remote once (`git ls-remote --heads --tags`, prompts disabled) what
+  every ref that is not a commit id really is (a tag-shaped branch is a branch), and caches the answer for 24 hours under
+  `$XDG_CACHE_HOME/ward/ls-remote` (or `--cache-dir`).
+- `--exec` copies the repository to a temporary directory and runs `fmt -check`, then
+  `init -backend=false` and `validate` in every directory, each with its own `TF_DATA_DIR`;
+  nothing is written into the repository. `init` needs the providers and modules to be
+  reachable (a registry, a mirror or a plugin cache configured in the environment).
+- Output is deterministic: findings sorted by file, line and rule; no timestamps. Key material is
+  never printed, only its kind and position.
+";
+
 /// `docs/check-rules.md`, generated.
 pub fn render_markdown() -> String {
     let mut s = String::new();
     s.push_str("# ward check: rule catalog\n\n");
     s.push_str("<!-- Generated from crates/ward-check/src/catalog.rs by `WARD_BLESS=1 cargo test -p ward-check --test docs`. Do not edit by hand. -->\n\n");
+    s.push_str(USAGE);
+    s.push_str("\n## Rules\n\n");
     s.push_str("Every rule has a failing and a passing fixture under `crates/ward-check/tests/fixtures/rules/<ID>/`.\n");
     s.push_str("Severities can be changed, and rules turned off, in `ward.hcl` (see `docs/config.md`); single findings are suppressed inline with a reason:\n\n");
     s.push_str("```hcl\n# ward:ignore WARD-MOD-001 reason=\"vendored fork, tracked in OPS-123\" until=2027-01-31\nmodule \"x\" {\n  source = \"git::https://example.com/x.git?ref=main\"\n}\n```\n\n");

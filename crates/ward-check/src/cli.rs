@@ -65,7 +65,7 @@ pub struct CheckArgs {
     /// The lowest severity that fails the run (default: ward.hcl's check.fail_on, else error).
     #[arg(long, value_enum)]
     pub fail_on: Option<SeverityArg>,
-    /// Classify git refs the shape cannot tell by asking the remote (git ls-remote, cached).
+    /// Check every git ref that is not a commit id against its remote (git ls-remote, cached).
     #[arg(long)]
     pub resolve: bool,
     /// Cache directory for --resolve (default: $XDG_CACHE_HOME/ward/ls-remote).

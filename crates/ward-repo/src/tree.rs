@@ -291,8 +291,8 @@ fn json_schema(ident: &str) -> Option<(usize, &'static [(&'static str, usize)])>
     })
 }
 
-/// Parses the JSON syntax into nodes. Lines of blocks and attributes are found by searching the
-/// text for the key (best effort: JSON values carry no positions); parse errors have exact lines.
+/// Parses the JSON syntax into nodes. serde_json values carry no positions, so a small scanner
+/// records the line of every key by its path; a block's line is its last label's key.
 pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, ParseFailure> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseFailure {
         line: e.line(),
@@ -306,73 +306,154 @@ pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, ParseFailure> {
             message: "a .tf.json file must hold a JSON object".to_string(),
         });
     };
-    let finder = LineFinder { text };
+    let lines = key_lines(text);
     let mut out = Vec::new();
     for (ident, value) in &top {
         let Some((nlabels, nested)) = json_schema(ident) else {
             continue;
         };
-        json_blocks(ident, value, nlabels, nested, &finder, Vec::new(), &mut out);
+        json_blocks(
+            ident,
+            value,
+            nlabels,
+            nested,
+            &lines,
+            vec![ident.clone()],
+            Vec::new(),
+            &mut out,
+        );
     }
     Ok(out)
 }
 
-struct LineFinder<'a> {
-    text: &'a str,
-}
-
-impl LineFinder<'_> {
-    fn line(&self, key: &str) -> usize {
-        let needle = format!("\"{key}\"");
-        match self.text.find(&needle) {
-            Some(off) => self.text[..off].bytes().filter(|b| *b == b'\n').count() + 1,
-            None => 1,
-        }
+/// The line of every object key in a (valid) JSON text, by its path from the top: object keys
+/// as written, array elements as `[i]`, joined with NUL.
+fn key_lines(text: &str) -> std::collections::HashMap<String, usize> {
+    struct Frame {
+        is_obj: bool,
+        elem: String,
+        idx: usize,
+        expecting_key: bool,
     }
+    let b = text.as_bytes();
+    let mut out = std::collections::HashMap::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => line += 1,
+            b'{' | b'[' => {
+                let is_obj = b[i] == b'{';
+                stack.push(Frame {
+                    is_obj,
+                    elem: if is_obj {
+                        String::new()
+                    } else {
+                        "[0]".to_string()
+                    },
+                    idx: 0,
+                    expecting_key: is_obj,
+                });
+            }
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(f) = stack.last_mut() {
+                    if f.is_obj {
+                        f.expecting_key = true;
+                    } else {
+                        f.idx += 1;
+                        f.elem = format!("[{}]", f.idx);
+                    }
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let raw = text
+                    .get(start..=i.min(b.len().saturating_sub(1)))
+                    .unwrap_or("");
+                if let Some(f) = stack.last_mut() {
+                    if f.is_obj && f.expecting_key {
+                        f.elem = serde_json::from_str::<String>(raw)
+                            .unwrap_or_else(|_| raw.trim_matches('"').to_string());
+                        f.expecting_key = false;
+                        let path: Vec<&str> = stack.iter().map(|f| f.elem.as_str()).collect();
+                        out.entry(path.join("\u{0}")).or_insert(line);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn json_blocks(
     ident: &str,
     value: &serde_json::Value,
     labels_left: usize,
     nested: &[(&str, usize)],
-    finder: &LineFinder<'_>,
+    lines: &std::collections::HashMap<String, usize>,
+    path: Vec<String>,
     labels: Vec<String>,
     out: &mut Vec<Node>,
 ) {
+    let line_of = |p: &[String]| lines.get(&p.join("\u{0}")).copied().unwrap_or(1);
     match value {
         serde_json::Value::Array(items) => {
-            for it in items {
-                json_blocks(ident, it, labels_left, nested, finder, labels.clone(), out);
+            for (i, it) in items.iter().enumerate() {
+                let mut p = path.clone();
+                p.push(format!("[{i}]"));
+                json_blocks(
+                    ident,
+                    it,
+                    labels_left,
+                    nested,
+                    lines,
+                    p,
+                    labels.clone(),
+                    out,
+                );
             }
         }
         serde_json::Value::Object(map) if labels_left > 0 => {
             for (k, v) in map {
                 let mut l = labels.clone();
                 l.push(k.clone());
-                json_blocks(ident, v, labels_left - 1, nested, finder, l, out);
+                let mut p = path.clone();
+                p.push(k.clone());
+                json_blocks(ident, v, labels_left - 1, nested, lines, p, l, out);
             }
         }
         serde_json::Value::Object(map) => {
-            let line = labels
-                .last()
-                .map(|l| finder.line(l))
-                .unwrap_or_else(|| finder.line(ident));
             let mut node = Node {
                 ident: ident.to_string(),
                 labels,
-                line,
+                line: line_of(&path),
                 attrs: Vec::new(),
                 blocks: Vec::new(),
             };
             for (k, v) in map {
+                let mut p = path.clone();
+                p.push(k.clone());
                 if let Some((_, n)) = nested.iter().find(|(name, _)| name == k) {
-                    json_blocks(k, v, *n, &[], finder, Vec::new(), &mut node.blocks);
+                    json_blocks(k, v, *n, &[], lines, p, Vec::new(), &mut node.blocks);
                 } else {
                     node.attrs.push(Attr {
                         key: k.clone(),
                         value: json_val(v),
-                        line: finder.line(k),
+                        line: line_of(&p),
                     });
                 }
             }
@@ -450,5 +531,26 @@ mod tests {
         assert_eq!(r.blocks[0].ident, "lifecycle");
         let t = nodes.iter().find(|n| n.ident == "terraform").unwrap();
         assert_eq!(t.blocks[0].labels, vec!["local"]);
+        assert_eq!(t.blocks[0].attrs[0].line, 4);
+    }
+
+    #[test]
+    fn json_lines_follow_paths() {
+        let src = "{\n \"module\": {\n  \"a\": {\"source\": \"x/a/b\"},\n  \"b\": {\n   \"source\": \"x/c/d\"\n  }\n },\n \"resource\": [{\"t\": {\"n\": {}}}, {\"t\": {\n \"m\": {}}}]\n}";
+        let nodes = parse_json(src).unwrap();
+        let lines: Vec<(String, usize, usize)> = nodes
+            .iter()
+            .map(|n| {
+                (
+                    n.labels.join("."),
+                    n.line,
+                    n.attrs.first().map(|a| a.line).unwrap_or(0),
+                )
+            })
+            .collect();
+        assert!(lines.contains(&("a".to_string(), 3, 3)), "{lines:?}");
+        assert!(lines.contains(&("b".to_string(), 4, 5)), "{lines:?}");
+        assert!(lines.contains(&("t.n".to_string(), 8, 0)), "{lines:?}");
+        assert!(lines.contains(&("t.m".to_string(), 9, 0)), "{lines:?}");
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::catalog::{Severity, RULES};
 use crate::exec::ExecOptions;
-use crate::knowledge::DataHolding;
+use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
 use crate::{check, render, CheckOptions};
 use clap::{Args, ValueEnum};
@@ -91,27 +91,27 @@ pub struct CheckArgs {
 /// Adapts ward's knowledge (`ward_rules::Knowledge`) to the data-holding question.
 struct RulesKnowledge(ward_rules::Knowledge);
 
-impl DataHolding for RulesKnowledge {
-    fn holds_data(&self, t: &str) -> Option<bool> {
-        let address = format!("{t}.x");
-        let r = self.0.resolve(&ward_rules::Target {
-            type_name: t,
-            address: &address,
-            module: None,
+impl RulesKnowledge {
+    /// Provider unknown from configuration alone: rules narrowed by provider do not apply.
+    fn resolve(&self, s: &Subject<'_>) -> ward_rules::Resolved<'_> {
+        self.0.resolve(&ward_rules::Target {
+            type_name: s.resource_type,
+            address: s.address,
+            module: s.module,
             provider: "",
-        });
+        })
+    }
+}
+
+impl DataHolding for RulesKnowledge {
+    fn holds_data(&self, s: &Subject<'_>) -> Option<bool> {
+        let r = self.resolve(s);
         r.is_classified().then(|| r.holds_data().value)
     }
 
-    fn source(&self, t: &str) -> String {
-        let address = format!("{t}.x");
-        let r = self.0.resolve(&ward_rules::Target {
-            type_name: t,
-            address: &address,
-            module: None,
-            provider: "",
-        });
-        r.holds_data()
+    fn source(&self, s: &Subject<'_>) -> String {
+        self.resolve(s)
+            .holds_data()
             .rule
             .map(|x| x.to_string())
             .unwrap_or_default()

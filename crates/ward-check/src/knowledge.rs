@@ -3,13 +3,25 @@
 //! Behind a small trait so the rule is tested with a fake and the command uses
 //! `ward_rules::Knowledge`.
 
-/// Answers whether a resource type holds data.
+/// A resource as the knowledge is asked about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subject<'a> {
+    /// Resource type, e.g. `aws_db_instance`.
+    pub resource_type: &'a str,
+    /// Address as seen from a root, e.g. `aws_db_instance.main` or
+    /// `module.db.aws_db_instance.main`.
+    pub address: &'a str,
+    /// Module path (`module.db`), `None` in a root module.
+    pub module: Option<&'a str>,
+}
+
+/// Answers whether a resource holds data.
 pub trait DataHolding {
-    /// `Some(true)` when destroying an object of this type loses data, `Some(false)` when it
-    /// does not, `None` when the knowledge does not say.
-    fn holds_data(&self, resource_type: &str) -> Option<bool>;
+    /// `Some(true)` when destroying the object loses data, `Some(false)` when it does not,
+    /// `None` when the knowledge does not say.
+    fn holds_data(&self, subject: &Subject<'_>) -> Option<bool>;
     /// Which rule said so, for the finding's message (e.g. `aws@2026.11.0:aws_db_instance`).
-    fn source(&self, resource_type: &str) -> String;
+    fn source(&self, subject: &Subject<'_>) -> String;
 }
 
 /// Knowledge that knows nothing: the rule then finds nothing.
@@ -17,10 +29,10 @@ pub trait DataHolding {
 pub struct NoKnowledge;
 
 impl DataHolding for NoKnowledge {
-    fn holds_data(&self, _: &str) -> Option<bool> {
+    fn holds_data(&self, _: &Subject<'_>) -> Option<bool> {
         None
     }
-    fn source(&self, _: &str) -> String {
+    fn source(&self, _: &Subject<'_>) -> String {
         String::new()
     }
 }
@@ -35,10 +47,10 @@ pub struct TypeList {
 }
 
 impl DataHolding for TypeList {
-    fn holds_data(&self, t: &str) -> Option<bool> {
-        Some(self.types.iter().any(|x| x == t))
+    fn holds_data(&self, s: &Subject<'_>) -> Option<bool> {
+        Some(self.types.iter().any(|x| x == s.resource_type))
     }
-    fn source(&self, t: &str) -> String {
-        format!("{}:{t}", self.origin)
+    fn source(&self, s: &Subject<'_>) -> String {
+        format!("{}:{}", self.origin, s.resource_type)
     }
 }

@@ -1,7 +1,7 @@
 //! The rules. Each function adds the findings of one family of rules.
 
 use crate::finding::{Finding, MatrixRow};
-use crate::knowledge::DataHolding;
+use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
 use crate::version::{admits, is_exact, Version};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -490,18 +490,25 @@ pub fn data_holding(
     }
     for m in &repo.modules {
         for r in &m.resources {
-            if r.mode != "managed" || knowledge.holds_data(&r.type_name) != Some(true) {
-                continue;
-            }
-            if r.prevent_destroy == Some(true) {
+            if r.mode != "managed" || r.prevent_destroy == Some(true) {
                 continue;
             }
             let addr = format!("{}.{}", r.type_name, r.name);
-            let mut candidates = vec![addr.clone()];
+            // The addresses it has as seen from a root: its own, and one per local module call.
+            let mut candidates: Vec<(String, Option<String>)> = vec![(addr.clone(), None)];
             for n in call_names.get(&m.dir).into_iter().flatten() {
-                candidates.push(format!("module.{n}.{addr}"));
+                candidates.push((format!("module.{n}.{addr}"), Some(format!("module.{n}"))));
             }
-            if candidates.iter().any(|c| set.is_match(c)) {
+            let holding = candidates.iter().find_map(|(a, module)| {
+                let subject = Subject {
+                    resource_type: &r.type_name,
+                    address: a,
+                    module: module.as_deref(),
+                };
+                (knowledge.holds_data(&subject) == Some(true)).then(|| knowledge.source(&subject))
+            });
+            let Some(source) = holding else { continue };
+            if candidates.iter().any(|(c, _)| set.is_match(c)) {
                 continue;
             }
             out.push(
@@ -509,8 +516,7 @@ pub fn data_holding(
                     "WARD-DATA-001",
                     &r.loc,
                     format!(
-                        "{addr} holds data ({}) but has no lifecycle {{ prevent_destroy = true }} and no ward protection",
-                        knowledge.source(&r.type_name)
+                        "{addr} holds data ({source}) but has no lifecycle {{ prevent_destroy = true }} and no ward protection"
                     ),
                 )
                 .in_dir(&m.dir),

@@ -143,3 +143,35 @@ fn list_rules() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), ward_check::catalog::RULES.len());
 }
+
+#[test]
+fn user_rules_in_ward_hcl_decide_what_holds_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, c: &str| {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, c).unwrap();
+    };
+    w(
+        "main.tf",
+        "module \"ledger\" {\n  source = \"./modules/store\"\n}\n\nresource \"acme_store\" \"cache\" {}\n",
+    );
+    w(
+        "modules/store/main.tf",
+        "resource \"acme_store\" \"this\" {}\n",
+    );
+    w(
+        "ward.hcl",
+        "resource \"acme_store\" {\n  address    = \"module.ledger.*\"\n  holds_data = true\n}\n",
+    );
+    let (_, out, err) = run(&[dir.path().to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let data: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "WARD-DATA-001")
+        .map(|f| format!("{}:{}", f["file"].as_str().unwrap(), f["line"]))
+        .collect();
+    assert_eq!(data, ["modules/store/main.tf:1"]);
+}

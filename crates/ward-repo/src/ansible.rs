@@ -55,6 +55,9 @@ pub enum AnsibleFileKind {
     /// A variables file: under `group_vars/` or `host_vars/`, or a YAML file under a directory
     /// named `inventory` or `inventories`.
     Vars,
+    /// An INI inventory: `hosts`, `hosts.ini`, `inventory.ini`, or a file without extension or
+    /// with `.ini` under `inventory/` or `inventories/` (not under `group_vars`/`host_vars`).
+    IniInventory,
 }
 
 /// Tells whether a repository-relative path is an Ansible file ward reads.
@@ -76,7 +79,56 @@ pub fn ansible_kind(rel: &str) -> Option<AnsibleFileKind> {
     if (in_vars && (yaml || !name.contains('.'))) || (in_inv && yaml) {
         return Some(AnsibleFileKind::Vars);
     }
+    if matches!(name, "hosts" | "hosts.ini" | "inventory.ini")
+        || (in_inv && (name.ends_with(".ini") || !name.contains('.')))
+    {
+        return Some(AnsibleFileKind::IniInventory);
+    }
     None
+}
+
+/// `*_version` variables of an INI inventory: `key=value` lines in `[group:vars]` sections and
+/// `key=value` pairs on host lines.
+fn ini_pins(text: &str, file: &str) -> Vec<VersionPin> {
+    let mut out = Vec::new();
+    let mut in_vars = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if line.starts_with('[') {
+            in_vars = line.trim_end_matches(']').ends_with(":vars");
+            continue;
+        }
+        let pairs: Vec<&str> = if in_vars {
+            vec![line]
+        } else {
+            line.split_whitespace().skip(1).collect()
+        };
+        for pair in pairs {
+            let Some((k, v)) = pair.split_once('=') else {
+                continue;
+            };
+            let k = k.trim();
+            if k.ends_with("_version") {
+                let v = v
+                    .split(" #")
+                    .next()
+                    .unwrap_or(v)
+                    .trim()
+                    .trim_matches(['"', '\'']);
+                out.push(VersionPin {
+                    file: file.to_string(),
+                    line: i + 1,
+                    kind: PinKind::Variable,
+                    name: k.to_string(),
+                    version: Some(v.to_string()).filter(|v| !v.is_empty()),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Reads the pins of one Ansible file.
@@ -85,6 +137,9 @@ pub fn read_pins(
     text: &str,
     file: &str,
 ) -> Result<Vec<VersionPin>, YamlProblem> {
+    if kind == AnsibleFileKind::IniInventory {
+        return Ok(ini_pins(text, file));
+    }
     let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| YamlProblem {
         line: e.marker().line(),
         message: e.info().to_string(),
@@ -96,6 +151,7 @@ pub fn read_pins(
             AnsibleFileKind::Requirements => ctx.requirements(doc, &mut out),
             AnsibleFileKind::Galaxy => ctx.galaxy(doc, &mut out),
             AnsibleFileKind::Vars => ctx.vars(doc, &mut out),
+            AnsibleFileKind::IniInventory => {}
         }
     }
     Ok(out)
@@ -299,6 +355,24 @@ mod tests {
         let g = "namespace: acme\nname: platform\nversion: 1.2.0\n";
         let p = read_pins(AnsibleFileKind::Galaxy, g, "galaxy.yml").unwrap();
         assert_eq!(p[0].name, "acme.platform");
+    }
+
+    #[test]
+    fn reads_ini_inventories() {
+        assert_eq!(
+            ansible_kind("inventories/prod/hosts"),
+            Some(AnsibleFileKind::IniInventory)
+        );
+        assert_eq!(
+            ansible_kind("hosts.ini"),
+            Some(AnsibleFileKind::IniInventory)
+        );
+        let t = "[web]\nweb1 ansible_host=10.0.0.1 app_version=1.2.0\n\n[all:vars]\nplatform_version = v1.2.0 # pinned\nother=x\n";
+        let p = read_pins(AnsibleFileKind::IniInventory, t, "hosts").unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].name.as_str(), p[0].line), ("app_version", 2));
+        assert_eq!(p[1].version.as_deref(), Some("v1.2.0"));
+        assert_eq!(p[1].line, 5);
     }
 
     #[test]

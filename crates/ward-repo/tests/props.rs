@@ -28,7 +28,7 @@ proptest! {
 
     #[test]
     fn yaml(s in "\\PC*") {
-        for k in [AnsibleFileKind::Requirements, AnsibleFileKind::Galaxy, AnsibleFileKind::Vars] {
+        for k in [AnsibleFileKind::Requirements, AnsibleFileKind::Galaxy, AnsibleFileKind::Vars, AnsibleFileKind::IniInventory] {
             let _ = read_pins(k, &s, "x.yml");
         }
     }

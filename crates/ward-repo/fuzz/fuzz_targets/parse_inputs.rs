@@ -6,7 +6,7 @@ use ward_repo::ansible::{read_pins, AnsibleFileKind};
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = ward_repo::WardConfig::parse(text, "ward.hcl");
-        for k in [AnsibleFileKind::Requirements, AnsibleFileKind::Galaxy, AnsibleFileKind::Vars] {
+        for k in [AnsibleFileKind::Requirements, AnsibleFileKind::Galaxy, AnsibleFileKind::Vars, AnsibleFileKind::IniInventory] {
             let _ = read_pins(k, text, "x.yml");
         }
         let _ = ward_repo::ModuleSource::parse(text).package();

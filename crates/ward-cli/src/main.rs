@@ -66,6 +66,8 @@ enum Command {
     Verify(verify::Args),
     /// Check every root for drift; a missing or replaced state fails; history kept.
     Drift(drift::Args),
+    /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
+    Check(ward_check::cli::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Approve(args) => approve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
+        Command::Check(args) => return ward_check::cli::run(&args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit.code()),

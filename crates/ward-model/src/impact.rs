@@ -57,8 +57,12 @@ impl Impact {
             Impact::None => "nothing running is touched",
             Impact::Free => "metadata only (tags, labels, descriptions); nothing running notices",
             Impact::InPlace => "changed in place without stopping anything",
-            Impact::Interrupt => "changed in place, but stopped, restarted or failed over: service is interrupted",
-            Impact::Replace => "destroyed (and perhaps recreated) with a new identity; no data lost",
+            Impact::Interrupt => {
+                "changed in place, but stopped, restarted or failed over: service is interrupted"
+            }
+            Impact::Replace => {
+                "destroyed (and perhaps recreated) with a new identity; no data lost"
+            }
             Impact::DataLoss => "an object holding data is destroyed or replaced: its data is lost",
         }
     }

@@ -175,7 +175,10 @@ impl Action {
 
     /// True for both orders of replacement.
     pub fn is_replace(self) -> bool {
-        matches!(self, Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
+        matches!(
+            self,
+            Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst
+        )
     }
 
     /// True when an existing object is destroyed (delete or either replacement).
@@ -194,7 +197,9 @@ impl Action {
             Action::Read => "read",
             Action::Update => "update in place",
             Action::ReplaceDeleteFirst => "destroy, then create replacement",
-            Action::ReplaceCreateFirst => "create replacement, then destroy (create_before_destroy)",
+            Action::ReplaceCreateFirst => {
+                "create replacement, then destroy (create_before_destroy)"
+            }
             Action::Delete => "destroy",
             Action::Forget => "forget (remove from state, leave running)",
             Action::CreateThenForget => "create, and forget the previous object",

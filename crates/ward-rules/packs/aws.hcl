@@ -11,7 +11,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.11.0"
+  version  = "2026.11.1"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -614,10 +614,17 @@ resource "aws_neptune_cluster_snapshot" {
 
 # ---------------------------------------------------------------- storage
 
+# S3 buckets and objects. A bucket's settings are split-out resources (aws provider v4+): each is
+# changed in place on the bucket, and deleting one removes that setting from the live bucket
+# (nothing gets a new identity), so their delete costs say what the running bucket loses:
+# `interrupt` when requests or deliveries that work now stop working, `in-place` when only
+# protection, cost or later behaviour changes. Replacing one (a new `bucket`) removes the setting
+# from the old bucket the same way.
+
 resource "aws_s3_bucket" {
   summary    = "An S3 bucket."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket"
-  rationale  = "The bucket holds objects: deleting it (possible when empty, or with force_destroy) loses them; a new name means a new, empty bucket."
+  rationale  = "The bucket holds objects: deleting it (possible when empty, or with force_destroy) loses them; a new name means a new, empty bucket. Its deprecated inline settings cost what the split-out resources cost: an added or shorter lifecycle expiration deletes objects."
   holds_data = true
   identity   = ["id", "arn", "bucket", "bucket_domain_name", "bucket_regional_domain_name", "hosted_zone_id"]
   free       = ["tags", "tags_all"]
@@ -626,120 +633,448 @@ resource "aws_s3_bucket" {
     impact = "free"
     why    = "Only changes what a later destroy may do; nothing in AWS changes."
   }
+  attribute "lifecycle_rule.expiration" {
+    impact = "data-loss"
+    why    = "An added or shorter expiration permanently deletes the objects the rule matches once they reach that age (S3 does it asynchronously); a longer or removed one deletes nothing."
+  }
+  attribute "lifecycle_rule.expiration.expired_object_delete_marker" {
+    impact = "in-place"
+    why    = "Removes delete markers that no longer hide any version; no object data is deleted."
+  }
+  attribute "lifecycle_rule.noncurrent_version_expiration" {
+    impact = "data-loss"
+    why    = "An added or shorter noncurrent expiration permanently deletes older object versions once they reach that age."
+  }
+}
+
+resource "aws_s3_directory_bucket" {
+  summary    = "An S3 directory bucket (S3 Express One Zone)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_directory_bucket"
+  rationale  = "The bucket holds objects: deleting it (possible when empty, or with force_destroy) or replacing it loses them; directory buckets have no versioning to keep older copies."
+  holds_data = true
+  identity   = ["id", "arn", "bucket"]
+  free       = ["tags", "tags_all", "force_destroy"]
 }
 
 resource "aws_s3_object" {
   summary    = "An object in an S3 bucket."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_object"
-  rationale  = "The object is data: replacing or deleting it overwrites or removes the stored content (kept as a noncurrent version only when versioning is on)."
+  rationale  = "The object is data: deleting it, or replacing it (new key or bucket), removes the stored content, and a content change uploads over it in place. The old content survives only as a noncurrent version when the bucket has versioning on. Metadata, storage class and encryption changes re-upload the same content."
   holds_data = true
   identity   = ["id", "etag", "version_id"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
+
+  attribute "content" {
+    impact = "data-loss"
+    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "content_base64" {
+    impact = "data-loss"
+    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "source" {
+    impact = "data-loss"
+    why    = "The file is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "source_hash" {
+    impact = "data-loss"
+    why    = "A new hash means a changed source file, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+  }
+  attribute "etag" {
+    impact = "data-loss"
+    why    = "A new etag means changed content, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+  }
 }
 
 resource "aws_s3_bucket_object" {
   summary    = "An object in an S3 bucket (deprecated form of aws_s3_object)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_object"
-  rationale  = "The object is data: replacing or deleting it overwrites or removes the stored content (kept as a noncurrent version only when versioning is on)."
+  rationale  = "The object is data: deleting it, or replacing it (new key or bucket), removes the stored content, and a content change uploads over it in place. The old content survives only as a noncurrent version when the bucket has versioning on."
   holds_data = true
   identity   = ["id", "etag", "version_id"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
+
+  attribute "content" {
+    impact = "data-loss"
+    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "content_base64" {
+    impact = "data-loss"
+    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "source" {
+    impact = "data-loss"
+    why    = "The file is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+  }
+  attribute "source_hash" {
+    impact = "data-loss"
+    why    = "A new hash means a changed source file, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+  }
+  attribute "etag" {
+    impact = "data-loss"
+    why    = "A new etag means changed content, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+  }
+}
+
+resource "aws_s3_object_copy" {
+  summary    = "An S3 object copied from another object."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_object_copy"
+  rationale  = "The copy is data: deleting or replacing it removes the copied content (kept as a noncurrent version only when the bucket has versioning on); the source object is not touched."
+  holds_data = true
+  identity   = ["id", "etag", "version_id"]
+  free       = ["tags", "tags_all", "force_destroy"]
 }
 
 resource "aws_s3_bucket_policy" {
   summary    = "An S3 bucket policy."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_policy"
-  rationale  = "The policy changes in place and immediately changes who may read or write the bucket."
+  rationale  = "The policy changes in place and at once changes who may read or write the bucket. Deleting it removes every statement: requests allowed only by the policy (other accounts, CloudFront origin access, service principals) are refused, and its denials (such as TLS-only) stop applying."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
 }
 
 resource "aws_s3_bucket_public_access_block" {
   summary    = "An S3 bucket's Block Public Access settings."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_public_access_block"
-  rationale  = "Changes apply in place; turning a block off can expose the bucket publicly."
+  rationale  = "Changes apply in place and nothing stops. Deleting it (unless skip_destroy is true, which only drops it from the state) turns all four blocks off: any public ACL or public bucket policy then takes effect and can expose the bucket's data to anyone, unless the account-level block (aws_s3_account_public_access_block) still applies."
   holds_data = false
   identity   = ["id"]
+  free       = ["skip_destroy"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "block_public_acls" {
+    impact = "in-place"
+    why    = "Turned off, S3 accepts new public ACLs on the bucket and its objects: they can expose data."
+  }
+  attribute "ignore_public_acls" {
+    impact = "in-place"
+    why    = "Turned off, public ACLs already on the bucket and its objects take effect at once: they can expose data."
+  }
+  attribute "block_public_policy" {
+    impact = "in-place"
+    why    = "Turned off, a bucket policy granting public access can be set: it can expose data."
+  }
+  attribute "restrict_public_buckets" {
+    impact = "in-place"
+    why    = "Turned off, a public bucket policy already in place takes effect at once (anonymous and cross-account access): it can expose data."
+  }
+}
+
+resource "aws_s3_account_public_access_block" {
+  summary    = "Block Public Access settings for every S3 bucket of the account."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_account_public_access_block"
+  rationale  = "Changes apply in place to every bucket of the account and nothing stops. Deleting it turns the account-wide blocks off: buckets whose own settings allow it can then be exposed by public ACLs or bucket policies."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "block_public_acls" {
+    impact = "in-place"
+    why    = "Turned off, S3 accepts new public ACLs in every bucket of the account whose own block allows it: they can expose data."
+  }
+  attribute "ignore_public_acls" {
+    impact = "in-place"
+    why    = "Turned off, existing public ACLs take effect at once in every bucket whose own block allows it: they can expose data."
+  }
+  attribute "block_public_policy" {
+    impact = "in-place"
+    why    = "Turned off, bucket policies granting public access can be set wherever the bucket's own block allows it: they can expose data."
+  }
+  attribute "restrict_public_buckets" {
+    impact = "in-place"
+    why    = "Turned off, public bucket policies already in place take effect at once wherever the bucket's own block allows it: they can expose data."
+  }
+}
+
+resource "aws_s3_access_point" {
+  summary    = "An S3 access point: a named endpoint with its own policy for a bucket."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_access_point"
+  rationale  = "Policy and public-access changes apply in place. Deleting or replacing it removes the endpoint: clients using its ARN or alias fail, and a new one gets a new alias. The bucket and its data are not touched."
+  holds_data = false
+  identity   = ["id", "arn", "alias", "domain_name", "endpoints"]
+  free       = ["tags", "tags_all"]
 }
 
 resource "aws_s3_bucket_server_side_encryption_configuration" {
   summary    = "An S3 bucket's default encryption."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_server_side_encryption_configuration"
-  rationale  = "Changes apply in place to new objects only; existing objects keep their encryption."
+  rationale  = "Changes apply in place to objects written afterwards; existing objects keep the encryption they were written with. Deleting it returns the bucket to S3's default (SSE-S3) for new objects."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "rule.apply_server_side_encryption_by_default.kms_master_key_id" {
+    impact = "in-place"
+    why    = "New objects use the new key; existing objects stay encrypted under the old one, which must stay usable for them to be read."
+  }
 }
 
 resource "aws_s3_bucket_versioning" {
   summary    = "An S3 bucket's versioning state."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_versioning"
-  rationale  = "Changes apply in place; suspending versioning (including by deleting this resource) means later overwrites and deletes keep no prior version."
+  rationale  = "Changes apply in place. Deleting this resource suspends versioning on a versioned bucket (on a never-versioned one it only leaves the state): every existing version remains, but later overwrites and deletes keep no prior version."
   holds_data = false
   identity   = ["id"]
+  free       = ["mfa"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "versioning_configuration.status" {
+    impact = "in-place"
+    why    = "Suspended: existing versions remain, but later overwrites and deletes keep no prior version. Enabled for the first time: AWS advises waiting 15 minutes before writing, as reads of objects written meanwhile may briefly fail."
+  }
+  attribute "versioning_configuration.mfa_delete" {
+    impact = "in-place"
+    why    = "Enabled, permanently deleting a version or changing the versioning state needs the root user's MFA code."
+  }
 }
 
 resource "aws_s3_bucket_lifecycle_configuration" {
   summary    = "An S3 bucket's lifecycle rules."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_lifecycle_configuration"
-  rationale  = "Rules change in place; a new or shortened expiration rule deletes matching objects asynchronously."
+  rationale  = "Rules change in place. Deleting the configuration stops every expiration and transition: the removal deletes nothing (objects already expired are gone) and storage may grow. An added or shorter expiration permanently deletes the objects it matches, asynchronously."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "rule.expiration" {
+    impact = "data-loss"
+    why    = "An added or shorter expiration permanently deletes the objects the rule matches once they reach that age (S3 does it asynchronously); a longer or removed one deletes nothing."
+  }
+  attribute "rule.expiration.expired_object_delete_marker" {
+    impact = "in-place"
+    why    = "Removes delete markers that no longer hide any version; no object data is deleted."
+  }
+  attribute "rule.noncurrent_version_expiration" {
+    impact = "data-loss"
+    why    = "An added or shorter noncurrent expiration permanently deletes older object versions once they reach that age or count."
+  }
+  attribute "rule.status" {
+    impact = "in-place"
+    why    = "Enabling a rule starts its actions: if it has an expiration, matching objects are deleted."
+  }
+  attribute "rule.filter" {
+    impact = "in-place"
+    why    = "A wider filter applies the rule's actions to more objects: if it has an expiration, they are deleted too."
+  }
+  attribute "rule.transition" {
+    impact = "in-place"
+    why    = "Objects moved to an archive class (GLACIER, DEEP_ARCHIVE) can no longer be read until restored."
+  }
+  attribute "rule.noncurrent_version_transition" {
+    impact = "in-place"
+    why    = "Older versions moved to an archive class can no longer be read until restored."
+  }
+}
+
+resource "aws_s3_bucket_object_lock_configuration" {
+  summary    = "An S3 bucket's Object Lock default retention."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_object_lock_configuration"
+  rationale  = "The default retention changes in place and applies to object versions written afterwards; versions already locked keep their retention. Deleting this resource removes the default retention rule only: Object Lock stays enabled on the bucket (it cannot be turned off), nothing is unlocked, and new versions are no longer locked by default."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "rule.default_retention" {
+    impact = "in-place"
+    why    = "Applies to versions written afterwards. In COMPLIANCE mode no one, not even the root user, can delete a locked version or shorten its retention until it expires."
+  }
 }
 
 resource "aws_s3_bucket_acl" {
   summary    = "An S3 bucket ACL."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_acl"
-  rationale  = "The ACL changes in place and immediately changes access."
+  rationale  = "The ACL changes in place and at once changes who may access the bucket (ACLs are ignored when ownership controls say BucketOwnerEnforced). Deleting this resource leaves the ACL on the bucket: the provider only removes it from the state."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "none"
+  on_replace = "in-place"
+
+  attribute "acl" {
+    impact = "in-place"
+    why    = "A public-read or public-read-write ACL exposes the bucket to anyone unless Block Public Access stops it."
+  }
 }
 
 resource "aws_s3_bucket_ownership_controls" {
   summary    = "An S3 bucket's object ownership setting."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_ownership_controls"
-  rationale  = "Changes apply in place; BucketOwnerEnforced disables ACLs."
+  rationale  = "Changes apply in place. BucketOwnerEnforced turns ACLs off, so access granted only by an ACL stops; deleting the setting turns ACLs back on (object writer ownership)."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "rule.object_ownership" {
+    impact = "interrupt"
+    why    = "BucketOwnerEnforced turns ACLs off: readers and writers allowed only by an ACL (for example another account or an older log delivery setup) are refused."
+  }
 }
 
 resource "aws_s3_bucket_notification" {
   summary    = "An S3 bucket's event notifications."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_notification"
-  rationale  = "The whole notification configuration is replaced in place; events are not delivered to removed targets."
+  rationale  = "The whole notification configuration is replaced in place: a removed target gets no more events. Deleting it stops every event to Lambda, SQS, SNS and EventBridge: processing driven by new objects stops."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
 }
 
 resource "aws_s3_bucket_cors_configuration" {
   summary    = "An S3 bucket's CORS rules."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_cors_configuration"
-  rationale  = "Rules change in place and immediately affect browsers calling the bucket."
+  rationale  = "Rules change in place and at once affect browsers calling the bucket. Deleting them makes browsers refuse every cross-origin request to the bucket: web pages served from other origins that read or upload to it fail."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
 }
 
 resource "aws_s3_bucket_logging" {
   summary    = "An S3 bucket's server access logging."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_logging"
-  rationale  = "Configuration only; delivered logs stay in the target bucket."
+  rationale  = "Configuration only: deleting it stops log delivery from then on; logs already delivered stay in the target bucket."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
 }
 
 resource "aws_s3_bucket_website_configuration" {
   summary    = "An S3 bucket's static website hosting."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_website_configuration"
-  rationale  = "Changes apply in place; deleting it stops serving the website endpoint."
+  rationale  = "Changes apply in place. Deleting it turns website hosting off: the website endpoint stops serving the site (and its redirects), so visitors and a CDN using it as origin get errors. The objects stay."
   holds_data = false
   identity   = ["id", "website_endpoint", "website_domain"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
 }
 
 resource "aws_s3_bucket_replication_configuration" {
   summary    = "An S3 bucket's replication rules."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_replication_configuration"
-  rationale  = "Rules change in place; objects written while a rule is absent are not replicated."
+  rationale  = "Rules change in place. Deleting the configuration stops replication: objects written afterwards are not copied; replicas already made stay in the destination."
   holds_data = false
   identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+}
+
+resource "aws_s3_bucket_accelerate_configuration" {
+  summary    = "An S3 bucket's Transfer Acceleration setting."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_accelerate_configuration"
+  rationale  = "The setting changes in place. Deleting this resource sets acceleration to Suspended: clients that use the bucket's accelerate endpoint (BUCKET.s3-accelerate.amazonaws.com) get errors until they switch to the regular endpoint. No data is touched."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  attribute "status" {
+    impact = "interrupt"
+    why    = "Suspended: requests to the bucket's accelerate endpoint are refused. Enabled: transfers may take up to 30 minutes to speed up."
+  }
+}
+
+resource "aws_s3_bucket_request_payment_configuration" {
+  summary    = "Who pays for requests to an S3 bucket (Requester Pays)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_request_payment_configuration"
+  rationale  = "The setting changes in place. Deleting this resource sets the payer back to BucketOwner: the owner pays again, nothing breaks."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "payer" {
+    impact = "interrupt"
+    why    = "Requester: anonymous requests and requests that do not confirm the requester pays (x-amz-request-payer) are refused. BucketOwner: the owner pays again."
+  }
+}
+
+resource "aws_s3_bucket_analytics_configuration" {
+  summary    = "An S3 bucket's storage class analysis."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_analytics_configuration"
+  rationale  = "Reporting only: changes apply in place; deleting it stops the analysis and its exports; reports already exported stay. Objects are not touched."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+}
+
+resource "aws_s3_bucket_intelligent_tiering_configuration" {
+  summary    = "An S3 bucket's Intelligent-Tiering archive configuration."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_intelligent_tiering_configuration"
+  rationale  = "Changes apply in place and only decide where Intelligent-Tiering objects are stored later; deleting it stops moving objects into the archive tiers. No object is deleted."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "tiering" {
+    impact = "in-place"
+    why    = "Objects not read for the given days move to the Archive or Deep Archive Access tier, where they can no longer be read until restored."
+  }
+  attribute "status" {
+    impact = "in-place"
+    why    = "Enabled, unread objects start moving to the archive tiers, where they can no longer be read until restored."
+  }
+}
+
+resource "aws_s3_bucket_inventory" {
+  summary    = "An S3 bucket's inventory report."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_inventory"
+  rationale  = "Reporting only: changes apply in place; deleting it stops the daily or weekly inventory; reports already delivered stay in the destination bucket."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+}
+
+resource "aws_s3_bucket_metric" {
+  summary    = "An S3 bucket's CloudWatch request metrics filter."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_metric"
+  rationale  = "Monitoring only: changes apply in place; deleting it stops publishing those request metrics, so dashboards and alarms on them get no more data."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+}
+
+resource "aws_s3_bucket_abac" {
+  summary    = "Attribute-based access control (tag-based authorization) for an S3 bucket."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_abac"
+  rationale  = "The status changes in place and at once changes how policies that test the bucket's tags (aws:ResourceTag) decide access. Deleting this resource disables ABAC: access those conditions granted can stop, and denials based on them stop applying."
+  holds_data = false
+  identity   = ["bucket"]
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  attribute "abac_status.status" {
+    impact = "interrupt"
+    why    = "Enabling or disabling changes the outcome of tag-based policy conditions for this bucket: requests allowed now can be refused."
+  }
+}
+
+resource "aws_s3_bucket_metadata_configuration" {
+  summary    = "An S3 bucket's S3 Metadata configuration (journal and inventory tables)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3_bucket_metadata_configuration"
+  rationale  = "Changes apply in place. Deleting the configuration deletes no table: the journal and inventory tables stay in the AWS managed table bucket but are no longer updated, and creating a configuration again for the bucket (as a replacement does) fails until those tables are deleted by hand."
+  holds_data = false
+  identity   = ["bucket"]
+  on_delete  = "in-place"
+  on_replace = "in-place"
+
+  attribute "metadata_configuration.journal_table_configuration.record_expiration" {
+    impact = "data-loss"
+    why    = "Enabling record expiration or lowering its days permanently deletes journal records older than that."
+  }
 }
 
 resource "aws_efs_file_system" {

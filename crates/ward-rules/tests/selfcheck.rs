@@ -9,7 +9,11 @@
 //! 2. `docs_packs_md_is_fresh`: `docs/packs.md` is generated from the packs; the test fails when it
 //!    is stale. Regenerate with `WARD_BLESS=1 cargo test -p ward-rules --test selfcheck`.
 //! 3. `corpus_type_coverage`: the share of managed resource types (real providers only) in the
-//!    corpus plans that the built-in packs classify, and the list still missing.
+//!    corpus plans that the built-in packs classify, and the list still missing. It counts the
+//!    set the coverage gate checks (crates/ward-classify: `configuration` with every module call,
+//!    `prior_state`, `resource_changes`), and also prints the earlier, narrower measure
+//!    (`resource_changes` and `planned_values`). Terraform's test providers are left out, and so
+//!    are types named after a real provider that none of its schemas has (lookalike fixtures).
 // A test may panic: a failed unwrap or assertion is a failed check with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -841,14 +845,107 @@ const TEST_PROVIDERS: &[&str] = &[
     "test_provider_name",
 ];
 
-fn collect_types(v: &serde_json::Value, out: &mut BTreeSet<(String, String)>) {
-    let mut add = |r: &serde_json::Value| {
-        if r["mode"] == "managed" {
-            if let Some(t) = r["type"].as_str() {
-                let prov = provider_type(r["provider_name"].as_str().unwrap_or(""));
-                let prov = prov.split('.').next().unwrap_or("").to_string();
-                out.insert((t.to_string(), prov));
+/// A managed resource type seen in a plan, with the provider the plan gives for it (a full
+/// address, or a local name when that is all the plan says).
+type SeenType = (String, Option<String>);
+
+/// The provider's type name from a provider address or local name:
+/// `registry.terraform.io/hashicorp/aws` → `aws`, `aws.east` → `aws`.
+fn provider_kind(provider: &str) -> &str {
+    let last = provider.rsplit('/').next().unwrap_or(provider);
+    last.split('.').next().unwrap_or(last)
+}
+
+/// Is the mode `managed`? `resource_changes` entries of lookalike plans may omit `mode`; the
+/// plan reader then takes it from the address (`data.` and `ephemeral.` after any `module.`
+/// prefixes), and so does this.
+fn is_managed(r: &serde_json::Value, infer_from_address: bool) -> bool {
+    match r["mode"].as_str() {
+        Some(m) => m == "managed",
+        None if infer_from_address => {
+            let addr = r["address"].as_str().unwrap_or("");
+            let mut rest = addr;
+            while let Some(r) = rest.strip_prefix("module.") {
+                match r.find('.') {
+                    Some(i) => rest = &r[i + 1..],
+                    None => break,
+                }
             }
+            !(rest.starts_with("data.") || rest.starts_with("ephemeral."))
+        }
+        None => false,
+    }
+}
+
+/// The managed types the coverage gate checks (crates/ward-classify `coverage`): every resource
+/// of `configuration` (root module and every module call, with the provider that
+/// `provider_config` names for its `provider_config_key`), of `prior_state` (root and child
+/// modules) and of `resource_changes`.
+fn gate_types(v: &serde_json::Value, out: &mut BTreeSet<SeenType>) {
+    // configuration
+    let providers = &v["configuration"]["provider_config"];
+    let resolve = |key: &str| -> String {
+        let p = &providers[key];
+        if let Some(f) = p["full_name"].as_str() {
+            return f.to_string();
+        }
+        if let Some(n) = p["name"].as_str() {
+            return n.to_string();
+        }
+        let local = key.rsplit(':').next().unwrap_or(key);
+        local.split('.').next().unwrap_or(local).to_string()
+    };
+    fn walk_config(
+        m: &serde_json::Value,
+        resolve: &dyn Fn(&str) -> String,
+        out: &mut BTreeSet<SeenType>,
+    ) {
+        for r in m["resources"].as_array().into_iter().flatten() {
+            if let (true, Some(t)) = (is_managed(r, false), r["type"].as_str()) {
+                let provider = r["provider_config_key"].as_str().map(resolve);
+                out.insert((t.to_string(), provider));
+            }
+        }
+        for call in m["module_calls"]
+            .as_object()
+            .into_iter()
+            .flat_map(|c| c.values())
+        {
+            walk_config(&call["module"], resolve, out);
+        }
+    }
+    walk_config(&v["configuration"]["root_module"], &resolve, out);
+
+    // prior_state
+    fn walk_state(m: &serde_json::Value, out: &mut BTreeSet<SeenType>) {
+        for r in m["resources"].as_array().into_iter().flatten() {
+            if let (true, Some(t)) = (is_managed(r, false), r["type"].as_str()) {
+                let provider = r["provider_name"].as_str().map(String::from);
+                out.insert((t.to_string(), provider));
+            }
+        }
+        for c in m["child_modules"].as_array().into_iter().flatten() {
+            walk_state(c, out);
+        }
+    }
+    walk_state(&v["prior_state"]["values"]["root_module"], out);
+
+    // resource_changes
+    for r in v["resource_changes"].as_array().into_iter().flatten() {
+        if let (true, Some(t)) = (is_managed(r, true), r["type"].as_str()) {
+            let provider = r["provider_name"].as_str().map(String::from);
+            out.insert((t.to_string(), provider));
+        }
+    }
+}
+
+/// The earlier, narrower measure: managed types in `resource_changes` and `planned_values`
+/// (what the plan changes or will hold), ignoring configuration and prior state.
+fn change_types(v: &serde_json::Value, out: &mut BTreeSet<SeenType>) {
+    let mut add = |r: &serde_json::Value| {
+        if let (true, Some(t)) = (is_managed(r, false), r["type"].as_str()) {
+            let provider = r["provider_name"].as_str().map(String::from);
+            out.insert((t.to_string(), provider));
         }
     };
     if let Some(rcs) = v["resource_changes"].as_array() {
@@ -865,6 +962,66 @@ fn collect_types(v: &serde_json::Value, out: &mut BTreeSet<(String, String)>) {
     walk(&v["planned_values"]["root_module"], &mut add);
 }
 
+fn is_test_type((t, provider): &SeenType) -> bool {
+    let by_prov = provider
+        .as_deref()
+        .is_some_and(|p| TEST_PROVIDERS.contains(&provider_kind(p)));
+    let by_type = TEST_PROVIDERS
+        .iter()
+        .any(|p| t.starts_with(&format!("{p}_")));
+    by_prov || by_type
+}
+
+/// The plan reader reads format majors 0 and 1 only; the gate never sees other files.
+fn reader_accepts(v: &serde_json::Value) -> bool {
+    let Some(fv) = v["format_version"].as_str() else {
+        return true; // lookalikes without a version are read (with a warning)
+    };
+    let (maj, min) = fv.split_once('.').unwrap_or(("", ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits(maj) && digits(min) && (maj == "0" || maj == "1")
+}
+
+/// A plan file's text as the plan reader decodes it: UTF-8 (a byte order mark is dropped) or,
+/// with a byte order mark, UTF-16 (what PowerShell's `>` writes on Windows).
+fn decode_text(bytes: &[u8]) -> Option<String> {
+    let utf16 = |rest: &[u8], unit: fn([u8; 2]) -> u16| {
+        let units: Vec<u16> = rest.chunks_exact(2).map(|c| unit([c[0], c[1]])).collect();
+        String::from_utf16(&units).ok()
+    };
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8(rest.to_vec()).ok(),
+        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes),
+        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes),
+        _ => String::from_utf8(bytes.to_vec()).ok(),
+    }
+}
+
+/// One coverage measure over a set of seen types: (types, classified, missing types).
+fn share(
+    k: &ward_rules::Knowledge,
+    seen: &BTreeSet<SeenType>,
+    made_up: &BTreeSet<String>,
+) -> (usize, usize, BTreeSet<String>) {
+    let real: BTreeSet<&SeenType> = seen
+        .iter()
+        .filter(|s| !is_test_type(s) && !made_up.contains(&s.0))
+        .collect();
+    let types: BTreeSet<&str> = real.iter().map(|(t, _)| t.as_str()).collect();
+    // Like the gate: a type is missing when any sighting is not covered by a type-wide rule
+    // (a provider-narrowed rule covers it only where the plan names a matching provider).
+    let missing: BTreeSet<String> = real
+        .iter()
+        .filter(|(t, p)| !k.classifies_type(t, p.as_deref()))
+        .map(|(t, _)| t.clone())
+        .collect();
+    (types.len(), types.len() - missing.len(), missing)
+}
+
+fn pct(n: usize, of: usize) -> f64 {
+    100.0 * n as f64 / of.max(1) as f64
+}
+
 #[test]
 fn corpus_type_coverage() {
     let Some(dir) = corpus_dir() else {
@@ -874,10 +1031,10 @@ fn corpus_type_coverage() {
         return;
     };
     let k = ward_rules::Knowledge::builtin().expect("built-in packs load");
-    let mut types = BTreeSet::new();
-    let mut unreadable = 0;
+    let (mut gate, mut changes) = (BTreeSet::new(), BTreeSet::new());
+    let (mut read, mut unreadable, mut refused) = (0usize, 0usize, 0usize);
     for f in corpus_files(&dir, "plan") {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+        let Some(text) = std::fs::read(&f).ok().and_then(|b| decode_text(&b)) else {
             unreadable += 1;
             continue;
         };
@@ -885,39 +1042,126 @@ fn corpus_type_coverage() {
             unreadable += 1;
             continue;
         };
-        collect_types(&v, &mut types);
+        if !v.is_object() || !reader_accepts(&v) {
+            refused += 1;
+            continue;
+        }
+        read += 1;
+        gate_types(&v, &mut gate);
+        change_types(&v, &mut changes);
     }
-    let real: BTreeSet<String> = types
+    // Types named after a provider whose real schemas (schemas/*.json and the corpus schemas)
+    // all lack them: made up by a lookalike fixture (driftctl's `aws_managed_resource`).
+    let mut sources = load_trimmed();
+    sources.extend(load_corpus_schemas(&dir));
+    let made_up: BTreeSet<String> = gate
         .iter()
-        .filter(|(t, prov)| {
-            let by_prov = TEST_PROVIDERS.contains(&prov.as_str());
-            let by_type = TEST_PROVIDERS
-                .iter()
-                .any(|p| t.starts_with(&format!("{p}_")));
-            !(by_prov || by_type)
+        .chain(&changes)
+        .filter(|s| !is_test_type(s))
+        .map(|(t, _)| t)
+        .filter(|t| {
+            let prov = type_provider(t);
+            sources.iter().any(|s| s.provider == prov)
+                && !sources
+                    .iter()
+                    .any(|s| s.provider == prov && s.types.contains_key(*t))
         })
-        .map(|(t, _)| t.clone())
+        .cloned()
         .collect();
-    let missing: Vec<&String> = real
-        .iter()
-        .filter(|t| !k.classifies_type(t, None))
-        .collect();
-    let classified = real.len() - missing.len();
+
+    let (g_types, g_ok, g_missing) = share(&k, &gate, &made_up);
+    let (c_types, c_ok, c_missing) = share(&k, &changes, &made_up);
     println!(
-        "corpus plans: {} distinct managed types from real providers ({unreadable} plan files unreadable as UTF-8 JSON, skipped); classified {classified} = {:.1}%",
-        real.len(),
-        100.0 * classified as f64 / real.len().max(1) as f64
+        "corpus plans: {read} read ({unreadable} not JSON in UTF-8 or UTF-16, {refused} not a plan object or a format_version the reader refuses: skipped)"
     );
     println!(
-        "missing: {}",
-        missing
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "coverage gate set (configuration, prior_state, resource_changes): {g_types} managed types from real providers; classified {g_ok} = {:.1}%",
+        pct(g_ok, g_types)
+    );
+    println!(
+        "changes only (resource_changes, planned_values; the earlier measure): {c_types} types; classified {c_ok} = {:.1}%",
+        pct(c_ok, c_types)
+    );
+    let list = |s: &BTreeSet<String>| {
+        if s.is_empty() {
+            "(none)".to_string()
+        } else {
+            s.iter().cloned().collect::<Vec<_>>().join(", ")
+        }
+    };
+    println!("missing (gate set): {}", list(&g_missing));
+    if c_missing != g_missing {
+        println!("missing (changes only): {}", list(&c_missing));
+    }
+    println!(
+        "not counted, named after a real provider but in none of its schemas (lookalike fixtures): {}",
+        list(&made_up)
     );
     assert!(
-        !real.is_empty(),
+        g_types > 0,
         "no managed resource types found in the corpus plans"
     );
+}
+
+#[test]
+fn gate_types_walks_configuration_state_and_changes() {
+    let plan = serde_json::json!({
+        "format_version": "1.2",
+        "configuration": {
+            "provider_config": {
+                "aws": {"name": "aws", "full_name": "registry.terraform.io/hashicorp/aws"},
+                "module.net:google": {"name": "google"}
+            },
+            "root_module": {
+                "resources": [
+                    {"mode": "managed", "type": "aws_s3_bucket", "provider_config_key": "aws"},
+                    {"mode": "data", "type": "aws_caller_identity", "provider_config_key": "aws"}
+                ],
+                "module_calls": {"net": {"module": {"resources": [
+                    {"mode": "managed", "type": "google_compute_network", "provider_config_key": "module.net:google"},
+                    {"mode": "managed", "type": "tls_private_key", "provider_config_key": "module.net:tls.alt"}
+                ]}}}
+            }
+        },
+        "prior_state": {"values": {"root_module": {
+            "resources": [{"mode": "managed", "type": "aws_iam_role", "provider_name": "registry.terraform.io/hashicorp/aws"}],
+            "child_modules": [{"resources": [{"mode": "managed", "type": "random_id", "provider_name": "registry.terraform.io/hashicorp/random"}]}]
+        }}},
+        "resource_changes": [
+            {"address": "aws_eip.ip", "type": "aws_eip", "provider_name": "aws"},
+            {"address": "module.m.data.aws_ami.x", "type": "aws_ami"},
+            {"address": "test_instance.t", "mode": "managed", "type": "test_instance", "provider_name": "registry.terraform.io/hashicorp/test"}
+        ]
+    });
+    let mut seen = BTreeSet::new();
+    gate_types(&plan, &mut seen);
+    let got: Vec<(String, Option<String>)> = seen.into_iter().collect();
+    let s = |t: &str, p: Option<&str>| (t.to_string(), p.map(String::from));
+    assert_eq!(
+        got,
+        vec![
+            s("aws_eip", Some("aws")),
+            s("aws_iam_role", Some("registry.terraform.io/hashicorp/aws")),
+            s("aws_s3_bucket", Some("registry.terraform.io/hashicorp/aws")),
+            s("google_compute_network", Some("google")),
+            s("random_id", Some("registry.terraform.io/hashicorp/random")),
+            s(
+                "test_instance",
+                Some("registry.terraform.io/hashicorp/test")
+            ),
+            s("tls_private_key", Some("tls")),
+        ]
+    );
+    assert!(is_test_type(&s("test_instance", None)));
+    assert!(is_test_type(&s(
+        "whatever",
+        Some("registry.terraform.io/hashicorp/tfcoremock")
+    )));
+    assert!(!is_test_type(&s("aws_eip", Some("aws"))));
+    assert!(reader_accepts(
+        &serde_json::json!({"format_version": "0.1"})
+    ));
+    assert!(!reader_accepts(
+        &serde_json::json!({"format_version": "test_format_version"})
+    ));
 }

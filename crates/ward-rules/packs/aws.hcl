@@ -11,7 +11,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.11.1"
+  version  = "2026.11.2"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -665,24 +665,24 @@ resource "aws_s3_object" {
   free       = ["tags", "tags_all", "force_destroy"]
 
   attribute "content" {
-    impact = "data-loss"
-    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The new content is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "content_base64" {
-    impact = "data-loss"
-    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The new content is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "source" {
-    impact = "data-loss"
-    why    = "The file is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The file is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "source_hash" {
-    impact = "data-loss"
-    why    = "A new hash means a changed source file, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+    impact = "in-place"
+    why    = "A new hash means a changed source file, uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again (bucket versioning also keeps it)."
   }
   attribute "etag" {
-    impact = "data-loss"
-    why    = "A new etag means changed content, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+    impact = "in-place"
+    why    = "A new etag means changed content, uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again (bucket versioning also keeps it)."
   }
 }
 
@@ -695,24 +695,24 @@ resource "aws_s3_bucket_object" {
   free       = ["tags", "tags_all", "force_destroy"]
 
   attribute "content" {
-    impact = "data-loss"
-    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The new content is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "content_base64" {
-    impact = "data-loss"
-    why    = "The new content is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The new content is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "source" {
-    impact = "data-loss"
-    why    = "The file is uploaded over the object: the previous content is gone unless bucket versioning keeps it as a noncurrent version."
+    impact = "in-place"
+    why    = "The file is uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again; only readers that cached it notice (bucket versioning keeps it as a noncurrent version)."
   }
   attribute "source_hash" {
-    impact = "data-loss"
-    why    = "A new hash means a changed source file, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+    impact = "in-place"
+    why    = "A new hash means a changed source file, uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again (bucket versioning also keeps it)."
   }
   attribute "etag" {
-    impact = "data-loss"
-    why    = "A new etag means changed content, uploaded over the object: the previous content is gone unless bucket versioning keeps it."
+    impact = "in-place"
+    why    = "A new etag means changed content, uploaded over the object: the content comes from the configuration, so the previous version can be uploaded again (bucket versioning also keeps it)."
   }
 }
 

@@ -24,7 +24,8 @@ impl Finished {
         self.code == Some(0)
     }
 
-    /// The last `n` non-empty lines of stderr (what Terraform's error said), joined by ` | `.
+    /// What Terraform's error said, in at most `n` non-empty lines joined by ` | `: from the
+    /// first `Error:` line when there is one (the cause), else the last `n` lines.
     pub fn stderr_tail(&self, n: usize) -> String {
         let lines: Vec<&str> = self
             .stderr
@@ -34,8 +35,12 @@ impl Finished {
             })
             .filter(|l| !l.is_empty())
             .collect();
-        let start = lines.len().saturating_sub(n);
-        lines[start..].join(" | ")
+        let start = match lines.iter().position(|l| l.starts_with("Error:")) {
+            Some(i) => i,
+            None => lines.len().saturating_sub(n),
+        };
+        let end = (start + n).min(lines.len());
+        lines[start..end].join(" | ")
     }
 }
 
@@ -147,6 +152,17 @@ mod tests {
         assert_eq!(f.code, Some(3));
         assert_eq!(f.stdout, b"hi\n");
         assert_eq!(f.stderr_tail(1), "err");
+        let g = Finished {
+            code: Some(1),
+            stdout: vec![],
+            stderr:
+                "\n╷\n│ Error: Failed to install provider\n│\n│ the cause\n│ more\n│ and more\n╵\n"
+                    .into(),
+        };
+        assert_eq!(
+            g.stderr_tail(2),
+            "Error: Failed to install provider | the cause"
+        );
         // A grandchild sleeping in the background is killed with the group.
         let marker = d.path().join("survived");
         let script = format!("(sleep 2; touch {}) & sleep 30", marker.display());

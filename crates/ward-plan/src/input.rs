@@ -52,7 +52,35 @@ pub(crate) struct LineIndex {
     /// (line number, offset of its first byte) for recent lines, oldest first; the first
     /// entry is the last line that started before the window.
     starts: VecDeque<(u64, u64)>,
+    /// Structural scan: inside a string, after a backslash, array/object depth.
+    in_string: bool,
+    escaped: bool,
+    depth: u32,
+    /// Where nesting first went past [`MAX_DEPTH`].
+    too_deep_at: Option<u64>,
 }
+
+/// The deepest array/object nesting accepted, as serde_json's own recursion limit. The scan
+/// enforces it everywhere, also in the parts the parser skips without recursion.
+pub(crate) const MAX_DEPTH: u32 = 128;
+
+/// Byte classes for the structural scan: 0 = nothing to do.
+const QUOTE: u8 = 1;
+const BACKSLASH: u8 = 2;
+const OPEN: u8 = 3;
+const CLOSE: u8 = 4;
+const NEWLINE: u8 = 5;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b'\\' as usize] = BACKSLASH;
+    t[b'[' as usize] = OPEN;
+    t[b'{' as usize] = OPEN;
+    t[b']' as usize] = CLOSE;
+    t[b'}' as usize] = CLOSE;
+    t[b'\n' as usize] = NEWLINE;
+    t
+};
 
 /// How far back line starts are remembered (several parser buffers).
 const WINDOW: u64 = 4 * BUFFER as u64;
@@ -63,21 +91,61 @@ impl LineIndex {
             total: 0,
             newlines: 0,
             starts: VecDeque::from([(1, 0)]),
+            in_string: false,
+            escaped: false,
+            depth: 0,
+            too_deep_at: None,
         }
     }
 
-    fn record(&mut self, chunk: &[u8]) {
+    /// Indexes line starts and tracks nesting depth (outside strings) over the next bytes.
+    /// Returns false when the nesting limit is passed.
+    fn record(&mut self, chunk: &[u8]) -> bool {
         for (i, b) in chunk.iter().enumerate() {
-            if *b == b'\n' {
+            let class = CLASS[*b as usize];
+            if class == 0 {
+                self.escaped = false;
+                continue;
+            }
+            if class == NEWLINE {
                 self.newlines += 1;
                 self.starts
                     .push_back((self.newlines + 1, self.total + i as u64 + 1));
+            }
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if class == BACKSLASH {
+                    self.escaped = true;
+                } else if class == QUOTE {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match class {
+                QUOTE => self.in_string = true,
+                OPEN => {
+                    self.depth += 1;
+                    if self.depth > MAX_DEPTH {
+                        self.too_deep_at = Some(self.total + i as u64);
+                        self.total += i as u64;
+                        return false;
+                    }
+                }
+                CLOSE => self.depth = self.depth.saturating_sub(1),
+                _ => {}
             }
         }
         self.total += chunk.len() as u64;
         while self.starts.len() > 1 && self.starts[1].1.saturating_add(WINDOW) < self.total {
             self.starts.pop_front();
         }
+        true
+    }
+
+    /// Where nesting first went past [`MAX_DEPTH`], if it did.
+    pub(crate) fn too_deep_at(&self) -> Option<u64> {
+        self.too_deep_at
     }
 
     /// Bytes read from the source so far (the end of the input, once it is all read).
@@ -105,8 +173,11 @@ pub(crate) struct Counted<R: Read> {
 impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.index.borrow_mut().record(&buf[..n]);
-        Ok(n)
+        if self.index.borrow_mut().record(&buf[..n]) {
+            Ok(n)
+        } else {
+            Err(io::Error::other("JSON nesting too deep"))
+        }
     }
 }
 

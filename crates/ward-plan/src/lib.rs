@@ -103,6 +103,9 @@ pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanEr
     }
     if let Err(e) = result {
         let index = index.borrow();
+        if let Some(offset) = index.too_deep_at() {
+            return Err(too_deep(source_name, offset, None));
+        }
         return Err(json_error(source_name, &e, &index));
     }
     finish(acc, source_name, encoding)
@@ -284,6 +287,20 @@ fn semantic_error(name: &str, problem: Semantic) -> PlanError {
             HOW_TO_MAKE_A_PLAN,
         ),
     }
+}
+
+fn too_deep(name: &str, offset: u64, at: Option<&str>) -> PlanError {
+    let at = at.map(|a| format!(", {a}")).unwrap_or_default();
+    PlanError::new(
+        name,
+        crate::PlanErrorKind::TooDeep { offset },
+        format!(
+            "the JSON nests deeper than {} levels (at byte {offset}{at}); no plan written by \
+             Terraform or OpenTofu nests that deep",
+            input::MAX_DEPTH
+        ),
+        format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
+    )
 }
 
 fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> PlanError {

@@ -154,11 +154,12 @@ impl<'de> Visitor<'de> for Top<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let acc = self.0;
-        while let Some(key) = map.next_key::<String>()? {
-            if let Some(k) = MARKER_KEYS.iter().find(|k| **k == key) {
-                acc.keys.insert(k);
+        while let Some(key) = map.next_key::<Key>()? {
+            let key = key.0;
+            if MARKER_KEYS.contains(&key) {
+                acc.keys.insert(key);
             }
-            match key.as_str() {
+            match key {
                 "@level" | "@message" | "@module" | "@timestamp" => {
                     acc.problem = Some(Semantic::UiLog);
                     acc.stop = true;
@@ -218,7 +219,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                 "configuration" => map.next_value_seed(Opt(ConfigDoc { acc }))?,
                 "prior_state" => map.next_value_seed(Opt(StateDoc { acc }))?,
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
@@ -377,8 +378,8 @@ impl<'de> Visitor<'de> for Entry {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawChange, A::Error> {
         let mut raw = RawChange::default();
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0 {
                 "address" => raw.address = map.next_value()?,
                 "previous_address" => raw.previous_address = map.next_value()?,
                 "module_address" => raw.module_address = map.next_value()?,
@@ -391,7 +392,7 @@ impl<'de> Visitor<'de> for Entry {
                 "action_reason" => raw.action_reason = map.next_value()?,
                 "change" => raw.change = Some(map.next_value_seed(Body { drift: self.drift })?),
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
@@ -430,12 +431,12 @@ impl<'de> Visitor<'de> for Body {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
         let mut inner = RawInner::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             let keep = inner
                 .actions
                 .as_deref()
                 .is_none_or(|a| wants_diff(a, self.drift));
-            let slot = match key.as_str() {
+            let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);
                     continue;
@@ -454,14 +455,14 @@ impl<'de> Visitor<'de> for Body {
                 "before_sensitive" => &mut inner.before_sensitive,
                 "after_sensitive" => &mut inner.after_sensitive,
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                     continue;
                 }
             };
             if keep {
                 *slot = map.next_value()?;
             } else {
-                map.next_value::<Skip>()?;
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(inner)
@@ -639,8 +640,8 @@ impl<'de> Visitor<'de> for ConfigDoc<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut providers: BTreeMap<String, RawProviderConfig> = BTreeMap::new();
         let mut seen = ConfigSeen::new();
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0 {
                 "provider_config" => {
                     providers = map
                         .next_value::<Option<BTreeMap<String, RawProviderConfig>>>()?
@@ -648,7 +649,7 @@ impl<'de> Visitor<'de> for ConfigDoc<'_> {
                 }
                 "root_module" => map.next_value_seed(Opt(ConfigModule { seen: &mut seen }))?,
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
@@ -689,8 +690,8 @@ impl<'de> Visitor<'de> for ConfigModule<'_> {
         f.write_str("a configuration module object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0 {
                 "resources" => map.next_value_seed(Opt(ConfigResources {
                     seen: &mut *self.seen,
                 }))?,
@@ -698,7 +699,7 @@ impl<'de> Visitor<'de> for ConfigModule<'_> {
                     seen: &mut *self.seen,
                 }))?,
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
@@ -712,10 +713,6 @@ struct RawConfigResource {
     #[serde(rename = "type")]
     type_name: Option<String>,
     provider_config_key: Option<String>,
-    /// Skipped through [`Skip`] so that its nesting is checked.
-    #[serde(default)]
-    #[allow(dead_code)]
-    expressions: Option<Skip>,
 }
 
 struct ConfigResources<'a> {
@@ -790,13 +787,13 @@ impl<'de> Visitor<'de> for ModuleCall<'_> {
         f.write_str("a module call object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "module" {
+        while let Some(key) = map.next_key::<Key>()? {
+            if key.0 == "module" {
                 map.next_value_seed(Opt(ConfigModule {
                     seen: &mut *self.seen,
                 }))?;
             } else {
-                map.next_value::<Skip>()?;
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(())
@@ -838,11 +835,11 @@ impl<'de> Visitor<'de> for StateDoc<'_> {
         f.write_str("a prior_state object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "values" {
+        while let Some(key) = map.next_key::<Key>()? {
+            if key.0 == "values" {
                 map.next_value_seed(Opt(StateValues { acc: self.acc }))?;
             } else {
-                map.next_value::<Skip>()?;
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(())
@@ -866,13 +863,13 @@ impl<'de> Visitor<'de> for StateValues<'_> {
         f.write_str("a prior_state.values object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "root_module" {
+        while let Some(key) = map.next_key::<Key>()? {
+            if key.0 == "root_module" {
                 map.next_value_seed(Opt(StateModule {
                     acc: &mut *self.acc,
                 }))?;
             } else {
-                map.next_value::<Skip>()?;
+                map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(())
@@ -898,8 +895,8 @@ impl<'de> Visitor<'de> for StateModule<'_> {
         f.write_str("a state module object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0 {
                 "resources" => map.next_value_seed(Opt(StateResources {
                     acc: &mut *self.acc,
                 }))?,
@@ -907,7 +904,7 @@ impl<'de> Visitor<'de> for StateModule<'_> {
                     acc: &mut *self.acc,
                 }))?,
                 _ => {
-                    map.next_value::<Skip>()?;
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
         }
@@ -952,10 +949,6 @@ struct RawStateResource {
     #[serde(rename = "type")]
     type_name: Option<String>,
     provider_name: Option<String>,
-    /// Skipped through [`Skip`] so that its nesting is checked.
-    #[serde(default)]
-    #[allow(dead_code)]
-    values: Option<Skip>,
 }
 
 impl<'de> DeserializeSeed<'de> for StateResources<'_> {
@@ -991,55 +984,84 @@ impl<'de> Visitor<'de> for StateResources<'_> {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
+/// A map key, matched against the names the reader looks for without allocating; any other
+/// key is `""`.
+pub(crate) struct Key(pub &'static str);
 
-/// Skips one JSON value of any shape without keeping it. Unlike [`IgnoredAny`] (which
-/// serde_json skips iteratively, without a depth limit), nested arrays and objects go through
-/// the parser's recursion limit, so absurd nesting anywhere in the file is reported.
-pub(crate) struct Skip;
+/// Every key name the reader looks for, at any level.
+const KNOWN_KEYS: &[&str] = &[
+    // top level
+    "format_version",
+    "plan_format_version",
+    "terraform_version",
+    "resource_changes",
+    "resource_drift",
+    "planned_values",
+    "prior_state",
+    "configuration",
+    "output_changes",
+    "values",
+    "lineage",
+    "serial",
+    "version",
+    "resources",
+    "modules",
+    "encrypted_data",
+    "encryption_version",
+    "provider_schemas",
+    "applyable",
+    "complete",
+    "errored",
+    "@level",
+    "@message",
+    "@module",
+    "@timestamp",
+    // resource changes
+    "address",
+    "previous_address",
+    "module_address",
+    "mode",
+    "type",
+    "name",
+    "index",
+    "provider_name",
+    "deposed",
+    "action_reason",
+    "change",
+    "actions",
+    "before",
+    "after",
+    "after_unknown",
+    "before_sensitive",
+    "after_sensitive",
+    "replace_paths",
+    "importing",
+    // configuration and state
+    "provider_config",
+    "root_module",
+    "module_calls",
+    "module",
+    "child_modules",
+];
 
-impl<'de> Deserialize<'de> for Skip {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Skip, D::Error> {
-        d.deserialize_any(SkipVisitor)
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        d.deserialize_identifier(KeyVisitor)
     }
 }
 
-struct SkipVisitor;
+struct KeyVisitor;
 
-impl<'de> Visitor<'de> for SkipVisitor {
-    type Value = Skip;
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
+        f.write_str("an object key")
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
-        while seq.next_element::<Skip>()?.is_some() {}
-        Ok(Skip)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
-        while map.next_key::<IgnoredAny>()?.is_some() {
-            map.next_value::<Skip>()?;
-        }
-        Ok(Skip)
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+        Ok(Key(KNOWN_KEYS
+            .iter()
+            .find(|k| **k == s)
+            .copied()
+            .unwrap_or("")))
     }
 }

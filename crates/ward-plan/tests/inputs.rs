@@ -114,6 +114,23 @@ fn absurd_nesting_is_too_deep_not_a_stack_overflow() {
 }
 
 #[test]
+fn brackets_inside_strings_do_not_count_as_nesting() {
+    let deep_text = format!("\\\"{}\\\\{}", "[{".repeat(5000), "]".repeat(10));
+    let doc = format!(
+        r#"{{"format_version":"1.2","planned_values":{{"s":"{deep_text}"}},"variables":{{"v":{{"value":"{deep_text}"}}}}}}"#
+    );
+    let plan = read(doc.as_bytes()).expect("brackets in strings are text");
+    assert!(plan.changes.is_empty());
+    // Just under the limit is fine; at the limit it is not.
+    let ok = format!(
+        r#"{{"format_version":"1.2","planned_values":{}{}}}"#,
+        "[".repeat(126),
+        "]".repeat(126)
+    );
+    read(ok.as_bytes()).expect("126 levels inside the top object");
+}
+
+#[test]
 fn invalid_utf8() {
     // In the first bytes.
     let e = err(b"{\"format_version\": \"1.\xff\"}");

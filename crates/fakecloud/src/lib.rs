@@ -8,6 +8,7 @@
 pub mod cloud;
 mod generic;
 mod kinds;
+pub mod nodelay;
 
 use async_trait::async_trait;
 use generic::{attr, CloudResource, Config, Str};

@@ -97,10 +97,10 @@ fn drift_in_the_cloud_shows_in_refresh_only() {
     let Some(rig) = rig() else { return };
     rig.for_each_terraform(|tf| {
         let root = deployed(&rig, tf)?;
-        // No drift: resource_drift is empty. The exit code is NOT a reliable signal: Terraform
-        // 1.15.5 exits 2 from `plan -refresh-only -detailed-exitcode` whenever the
-        // configuration has a data source, drift or not (1.0.3 and 1.11.4 exit 0). Pinned here
-        // so ward's drift checks keep reading the JSON rather than the exit code.
+        // No drift: resource_drift is empty. The exit code is NOT a signal here: seen with this
+        // deployment, Terraform 1.0.3 exits 0 or 2 at random from `plan -refresh-only
+        // -detailed-exitcode` without drift (the refreshed state's `depends_on` order varies),
+        // and 1.15.5 exits 2 every time (it has data sources). ward must read the JSON.
         let quiet = root.refresh_only()?;
         check(
             quiet
@@ -110,18 +110,6 @@ fn drift_in_the_cloud_shows_in_refresh_only() {
             "no resource_drift without drift",
             &quiet.json.get("resource_drift"),
         )?;
-        let expected_quiet_code = match tf.version.as_str() {
-            "1.15.5" => Some(2),
-            "1.0.3" => Some(0),
-            _ => None,
-        };
-        if let Some(code) = expected_quiet_code {
-            check(
-                quiet.exit_code == code,
-                "refresh-only exit code without drift",
-                &(tf.to_string(), quiet.exit_code),
-            )?;
-        }
 
         let cloud = root.cloud();
         let db = cloud.id_by_name("instance", "db")?;

@@ -186,17 +186,13 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     finish(report.exit_code)
 }
 
-/// Maps drift's exit code to the process exit. 7 and 8 are drift's own codes (docs/drift.md),
-/// which `ward_report::Exit` does not carry yet: the process exits with them directly.
+/// Maps drift's exit code (0, 7 drift alert, 8 a root failed) to [`Exit`].
 fn finish(code: i32) -> Result<Exit, CliError> {
-    match code {
-        0 => Ok(Exit::Pass),
-        c => {
-            let _ = std::io::stdout().flush();
-            let _ = std::io::stderr().flush();
-            std::process::exit(c)
-        }
-    }
+    Ok(match code {
+        ward_drift::EXIT_DRIFT_ALERT => Exit::DriftAlert,
+        ward_drift::EXIT_ROOT_FAILED => Exit::RootFailed,
+        c => Exit::from_code(c).unwrap_or(Exit::Usage),
+    })
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {

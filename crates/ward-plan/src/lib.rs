@@ -17,9 +17,9 @@
 //!   `mode`. `resource_drift` and `output_changes` are kept as context.
 //! * Resource types (mode, type, provider) from `configuration` (all module calls) and from
 //!   `prior_state` (all child modules).
-//! * `changed` (the attribute paths that really change) is computed for updates, both kinds
-//!   of replacement and drift entries; for a create, delete, read, forget or no-op the whole
-//!   object is the change and `changed` is empty.
+//! * `changed` (the attribute paths that really change) is computed for updates and both kinds
+//!   of replacement, in `resource_changes` and `resource_drift` alike; for a create, delete,
+//!   read, forget or no-op the whole object is the change and `changed` is empty.
 //! * The product: OpenTofu when a provider address is on `registry.opentofu.org`; Terraform
 //!   when one is on `registry.terraform.io` or the plan has Terraform-only keys
 //!   (`applyable`, `complete`); otherwise unknown.

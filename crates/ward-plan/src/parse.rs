@@ -291,8 +291,8 @@ impl<'de> Visitor<'de> for Changes<'_> {
         d.deserialize_seq(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(raw) = seq.next_element_seed(Entry { drift: self.drift })? {
-            match reduce(raw, self.drift) {
+        while let Some(raw) = seq.next_element_seed(Entry)? {
+            match reduce(raw) {
                 Ok(rc) => {
                     note_provider(self.acc, &rc.provider_name);
                     if self.drift {
@@ -352,17 +352,14 @@ struct RawInner {
 }
 
 /// Whether an entry with these actions gets a per-attribute diff.
-fn wants_diff(actions: &[String], drift: bool) -> bool {
-    drift
-        || matches!(
-            Action::from_actions(actions),
-            Some(Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
-        )
+fn wants_diff(actions: &[String]) -> bool {
+    matches!(
+        Action::from_actions(actions),
+        Some(Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
+    )
 }
 
-struct Entry {
-    drift: bool,
-}
+struct Entry;
 
 impl<'de> DeserializeSeed<'de> for Entry {
     type Value = RawChange;
@@ -390,7 +387,7 @@ impl<'de> Visitor<'de> for Entry {
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
-                "change" => raw.change = Some(map.next_value_seed(Body { drift: self.drift })?),
+                "change" => raw.change = Some(map.next_value_seed(Body)?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -413,9 +410,7 @@ impl<'de> Visitor<'de> for Entry {
     }
 }
 
-struct Body {
-    drift: bool,
-}
+struct Body;
 
 impl<'de> DeserializeSeed<'de> for Body {
     type Value = RawInner;
@@ -432,10 +427,7 @@ impl<'de> Visitor<'de> for Body {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
         let mut inner = RawInner::default();
         while let Some(key) = map.next_key::<Key>()? {
-            let keep = inner
-                .actions
-                .as_deref()
-                .is_none_or(|a| wants_diff(a, self.drift));
+            let keep = inner.actions.as_deref().is_none_or(wants_diff);
             let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);
@@ -510,7 +502,7 @@ fn mode_from_address(address: &str) -> Mode {
     }
 }
 
-fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
+fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     let RawChange {
         address,
         previous_address,
@@ -578,7 +570,7 @@ fn reduce(raw: RawChange, drift: bool) -> Result<ResourceChange, Semantic> {
 
     // Per-attribute changes only where an existing object changes in place or is replaced:
     // for a create or a delete the whole object is the change.
-    let changed = if wants_diff(&actions, drift) {
+    let changed = if wants_diff(&actions) {
         diff::changed(&Sides {
             before: change.before.as_ref(),
             after: change.after.as_ref(),

@@ -2,7 +2,7 @@
 
 use crate::error::CliError;
 use clap::ValueEnum;
-use std::io::{IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 /// `--color`.
@@ -41,6 +41,37 @@ pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(CliError::new(format!(
+                    "cannot write the report to standard output: {e}"
+                ))),
+            }
+        }
+    }
+}
+
+/// Streams a report to `path`, or to standard output when `path` is `None`, through a buffer:
+/// `emit` writes it piece by piece, so a large report is never held whole in memory. A closed
+/// pipe on standard output (`ward … | head`) is not an error.
+pub fn stream(
+    path: Option<&Path>,
+    emit: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    match path {
+        Some(p) => {
+            let cannot = |e: std::io::Error| {
+                CliError::new(format!("cannot write the report to `{}`: {e}", p.display())).hint(
+                    "give --output a path to a file in a directory that exists and is writable",
+                )
+            };
+            let file = std::fs::File::create(p).map_err(cannot)?;
+            let mut out = BufWriter::with_capacity(1 << 16, file);
+            emit(&mut out).and_then(|()| out.flush()).map_err(cannot)
+        }
+        None => {
+            let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            match emit(&mut out).and_then(|()| out.flush()) {
                 Ok(()) => Ok(()),
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 Err(e) => Err(CliError::new(format!(

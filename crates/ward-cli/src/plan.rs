@@ -155,16 +155,14 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         },
     );
     let to_file = args.output.is_some();
-    let report = ward_report::render(
-        &assessment,
-        &outcome,
-        &RenderOptions {
-            format: args.format.format(),
-            color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
-            markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
-        },
-    );
-    output::write(&report, args.output.as_deref())?;
+    let render = RenderOptions {
+        format: args.format.format(),
+        color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
+        markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
+    };
+    output::stream(args.output.as_deref(), |w| {
+        ward_report::write(&assessment, &outcome, &render, w)
+    })?;
     if let Some(path) = &args.output {
         eprintln!(
             "ward: wrote the {} report to {}; result: {} (exit {})",

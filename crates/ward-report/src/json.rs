@@ -31,9 +31,9 @@ pub struct Report<'a> {
     /// The exit code and why.
     pub outcome: OutcomeJson<'a>,
     /// One entry per resource change, sorted by address then deposed key.
-    pub changes: Vec<ChangeJson<'a>>,
+    pub changes: ChangeList<'a>,
     /// Drift (changes made outside Terraform), same shape, context only.
-    pub drift: Vec<ChangeJson<'a>>,
+    pub drift: ChangeList<'a>,
     /// Output changes, sorted by name; never a value.
     pub outputs: Vec<OutputJson<'a>>,
     /// The coverage gate.
@@ -278,6 +278,29 @@ pub struct ChangeJson<'a> {
     pub facts: Vec<FactJson<'a>>,
 }
 
+/// A list of changes, serialized one [`ChangeJson`] at a time as it is written: a report on a
+/// plan of hundreds of thousands of changes never holds their JSON form all at once.
+#[derive(Debug)]
+pub struct ChangeList<'a>(Vec<&'a Verdict>);
+
+impl ChangeList<'_> {
+    /// How many changes the list holds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when the list holds no change.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for ChangeList<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|v| change(v)))
+    }
+}
+
 /// One output change.
 #[derive(Debug, Serialize)]
 pub struct OutputJson<'a> {
@@ -430,8 +453,8 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
                 })
                 .collect(),
         },
-        changes: sorted(&a.verdicts).into_iter().map(change).collect(),
-        drift: sorted(&a.drift).into_iter().map(change).collect(),
+        changes: ChangeList(sorted(&a.verdicts)),
+        drift: ChangeList(sorted(&a.drift)),
         outputs,
         coverage: CoverageJson {
             passed: !a.coverage.fails(),
@@ -450,15 +473,27 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
     }
 }
 
+/// Writes the report as pretty JSON with a final newline to `w`, one change at a time (the
+/// report is never built as a whole in memory). The bytes are those of [`render`]. Wrap an
+/// unbuffered writer in a [`std::io::BufWriter`]; the caller flushes.
+pub fn write<W: std::io::Write>(
+    a: &Assessment,
+    outcome: &Outcome,
+    mut w: W,
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut w, &report(a, outcome)).map_err(std::io::Error::from)?;
+    w.write_all(b"\n")
+}
+
 /// Renders the report as pretty JSON with a final newline.
 pub fn render(a: &Assessment, outcome: &Outcome) -> String {
-    // Serializing these types cannot fail: every map key is a string and no type has a
-    // fallible Serialize implementation. Keep a valid document even so.
-    match serde_json::to_string_pretty(&report(a, outcome)) {
-        Ok(mut s) => {
-            s.push('\n');
-            s
-        }
+    let mut out = Vec::new();
+    // Writing into a Vec fails only if serializing does, and serializing these types cannot
+    // fail: every map key is a string and no type has a fallible Serialize implementation.
+    // Keep a valid document even so.
+    match write(a, outcome, &mut out) {
+        Ok(()) => String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         Err(e) => format!(
             "{{\"schema_version\":{SCHEMA_VERSION},\"error\":{}}}\n",
             serde_json::Value::String(e.to_string())

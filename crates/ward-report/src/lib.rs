@@ -75,6 +75,21 @@ pub fn render_json(a: &Assessment, outcome: &Outcome) -> String {
     json::render(a, outcome)
 }
 
+/// Writes an assessment and its outcome in the chosen format to `w`. The JSON format is
+/// streamed (one change at a time, never the whole report in memory); the others are rendered
+/// first, then written. The bytes are those of [`render`]. The caller flushes.
+pub fn write<W: std::io::Write>(
+    a: &Assessment,
+    outcome: &Outcome,
+    opts: &RenderOptions,
+    mut w: W,
+) -> std::io::Result<()> {
+    match opts.format {
+        Format::Json => json::write(a, outcome, w),
+        Format::Terminal | Format::Markdown => w.write_all(render(a, outcome, opts).as_bytes()),
+    }
+}
+
 /// A group of verdicts in a report: the changes of unknown cost first, then each class, worst first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Group {

@@ -443,6 +443,14 @@ fn expect_scenario(name: &str, plan: &Value) -> Result<(), RigError> {
             rc("fakecloud_volume.db_data") == ["delete"]
                 && rc("fakecloud_bucket.backups") == ["delete"]
         }
+        "hazards" => {
+            rc("fakecloud_network.main") == ["update"]
+                && rc("fakecloud_bucket.logs") == ["create"]
+                && rc("fakecloud_instance.db") == ["update"]
+                && rc("fakecloud_instance.web[0]") == ["delete", "create"]
+                && rc("fakecloud_volume.db_data") == ["delete", "create"]
+                && rc("fakecloud_attachment.db_data") == ["delete", "create"]
+        }
         "create-before-destroy" => rc("fakecloud_instance.db") == ["create", "delete"],
         "drift" => {
             drift("fakecloud_instance.web[1]") == ["update"]

@@ -120,6 +120,27 @@ static SCENARIOS: &[Scenario] = &[
         },
     },
     Scenario {
+        name: "hazards",
+        summary: "One plan with every class: a network tag (free), a new logs bucket (free), the db resized (interrupt), the web image changed (replace), the db volume shrunk (forced replacement of an object holding data: data-loss).",
+        min_version: (1, 0),
+        steps: |root| {
+            root.apply()?;
+            root.replace_in_file(
+                "main.tf",
+                "cidr = \"10.20.0.0/16\"\n  tags = {",
+                "cidr = \"10.20.0.0/16\"\n  tags = {\n    team = \"platform\"",
+            )?;
+            root.replace_in_file("main.tf", "\"medium\"", "\"large\"")?;
+            root.replace_in_file("main.tf", "\"debian-12\"", "\"debian-13\"")?;
+            root.replace_in_file("storage.tf", "size_gb = 50", "size_gb = 20")?;
+            root.write_file(
+                "logs.tf",
+                "resource \"fakecloud_bucket\" \"logs\" {\n  name = \"logs\"\n  tags = {\n    env = \"prod\"\n  }\n}\n",
+            )?;
+            root.plan()
+        },
+    },
+    Scenario {
         name: "drift",
         summary: "Changed behind Terraform's back (web-1 resized, a db tag added, the backup bucket deleted); plan -refresh-only shows resource_drift.",
         min_version: (1, 0),

@@ -29,6 +29,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use ward_model::{
     Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, OutputChange, Plan, Product,
+    ResourceChange,
 };
 use ward_rules::{Knowledge, PackInfo, RuleRef};
 
@@ -209,18 +210,123 @@ pub const SEEN_IN_RESOURCE_CHANGES: &str = "resource_changes";
 /// Evaluates a plan: a verdict per change (sorted by address, then deposed key), the drift as
 /// context, the output changes and the coverage gate. Deterministic: same inputs, same result.
 pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessment {
-    let mut verdicts: Vec<Verdict> = plan
+    let verdicts: Vec<Verdict> = plan
         .changes
         .iter()
         .map(|c| classify::verdict(c, knowledge, plan.product, false))
         .collect();
-    verdicts.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
+    finish(plan, knowledge, options, verdicts)
+}
+
+/// Evaluates a plan one change at a time, as the reader hands them over
+/// (`ward_plan::read_path_or_stdin_each`): memory holds the verdicts, never every change of the
+/// plan as well. [`Assessor::finish`] gives the same [`Assessment`] as [`assess`] on the whole
+/// plan.
+///
+/// ```ignore
+/// let mut assessor = Assessor::new(&knowledge);
+/// let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add(c))?;
+/// let assessment = assessor.finish(&plan, &options);
+/// ```
+#[derive(Debug)]
+pub struct Assessor<'k> {
+    knowledge: &'k Knowledge,
+    verdicts: Vec<Verdict>,
+}
+
+impl<'k> Assessor<'k> {
+    /// An assessor with no change yet.
+    pub fn new(knowledge: &'k Knowledge) -> Self {
+        Assessor {
+            knowledge,
+            verdicts: Vec::new(),
+        }
+    }
+
+    /// Classifies one `resource_changes` entry and drops it, keeping only its verdict.
+    pub fn add(&mut self, change: ResourceChange) {
+        // The product is only known once the whole plan is read: classify with Terraform's
+        // wording, [`Assessor::finish`] rewords for OpenTofu.
+        self.verdicts.push(classify::verdict(
+            &change,
+            self.knowledge,
+            Product::Unknown,
+            false,
+        ));
+    }
+
+    /// The assessment. `plan` is what the reader returned: its `changes` are the ones given to
+    /// [`Assessor::add`] (when it still holds some, they are classified too, after those).
+    pub fn finish(mut self, plan: &Plan, options: &Options) -> Assessment {
+        if plan.product == Product::OpenTofu {
+            for v in &mut self.verdicts {
+                explain::reword_reason(v, plan.product);
+            }
+        }
+        self.verdicts.extend(
+            plan.changes
+                .iter()
+                .map(|c| classify::verdict(c, self.knowledge, plan.product, false)),
+        );
+        finish(plan, self.knowledge, options, self.verdicts)
+    }
+}
+
+/// Sorts `v` by `key`, stably, without the scratch buffer of half the slice that
+/// `slice::sort_by` allocates (tens of megabytes for a plan of 200,000 changes): sorts indices,
+/// then applies the permutation in place.
+fn sort_lean<T, K: Ord + ?Sized>(v: &mut [T], key: impl Fn(&T) -> &K) {
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&a, &b| key(&v[a]).cmp(key(&v[b])));
+    // Position i must receive the element now at order[i]; follow each cycle once.
+    for start in 0..order.len() {
+        if order[start] == usize::MAX {
+            continue;
+        }
+        let mut at = start;
+        loop {
+            let from = order[at];
+            order[at] = usize::MAX;
+            if from == start {
+                break;
+            }
+            v.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+/// Sorts verdicts by address then deposed key.
+fn sort_verdicts(v: &mut [Verdict]) {
+    sort_lean(v, |x| x.address.as_str());
+    // Equal addresses are rare (deposed objects): order those runs by deposed key, stably.
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i + 1;
+        while j < v.len() && v[j].address == v[i].address {
+            j += 1;
+        }
+        if j - i > 1 {
+            v[i..j].sort_by(|a, b| a.deposed.cmp(&b.deposed));
+        }
+        i = j;
+    }
+}
+
+/// The assessment from the verdicts of `plan`'s changes (in any order).
+fn finish(
+    plan: &Plan,
+    knowledge: &Knowledge,
+    options: &Options,
+    mut verdicts: Vec<Verdict>,
+) -> Assessment {
+    sort_verdicts(&mut verdicts);
     let mut drift: Vec<Verdict> = plan
         .drift
         .iter()
         .map(|c| classify::verdict(c, knowledge, plan.product, true))
         .collect();
-    drift.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
+    sort_verdicts(&mut drift);
     let mut outputs = plan.output_changes.clone();
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
 

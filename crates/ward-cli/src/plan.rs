@@ -136,17 +136,20 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
                 .hint("pipe the plan in: `terraform show -json tfplan | ward plan -`, or give the path of a plan JSON file"),
         );
     }
-    let plan = ward_plan::read_path_or_stdin(&args.plan)?;
+    // Each change is classified as soon as it is read and then dropped: memory holds the
+    // verdicts, not the whole plan as well.
+    let mut assessor = ward_classify::Assessor::new(&knowledge);
+    let plan = ward_plan::read_path_or_stdin_each(&args.plan, &mut |c| assessor.add(c))?;
     for note in &plan.reader_notes {
         eprintln!("note: {note}");
     }
-    let assessment = ward_classify::assess(
+    let assessment = assessor.finish(
         &plan,
-        &knowledge,
         &ward_classify::Options {
             allow_unclassified: args.allow_unclassified,
         },
     );
+    drop(plan);
     let outcome = ward_report::evaluate(
         &assessment,
         &GateOptions {

@@ -60,17 +60,24 @@ use parse::{Acc, Semantic, Top, STOP};
 use serde::de::DeserializeSeed;
 use std::io::Read;
 use std::path::Path;
-use ward_model::{FormatVersion, Plan, Product};
+use ward_model::{FormatVersion, Plan, Product, ResourceChange};
 
 /// Reads a plan from a file.
 pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
+    read_file_inner(path, None)
+}
+
+fn read_file_inner(
+    path: &Path,
+    sink: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<Plan, PlanError> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| input::read_error(&name, &e))?;
     if meta.is_dir() {
         return Err(input::is_directory(&name));
     }
     let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-    read_reader(file, &name)
+    read_inner(file, &name, sink)
 }
 
 /// Reads a plan from standard input.
@@ -87,20 +94,61 @@ pub fn read_path_or_stdin(arg: &str) -> Result<Plan, PlanError> {
     }
 }
 
+/// Reads a plan from a path (or standard input when `arg` is `-`), handing every
+/// `resource_changes` entry to `on_change` as soon as it is read, in the plan's order, instead
+/// of keeping it: the returned plan's [`Plan::changes`] is empty, everything else is as
+/// [`read_path_or_stdin`] returns it. Memory then holds one change at a time, not all of them.
+///
+/// The product ([`Plan::product`]) is only known once the whole input is read. On an error the
+/// changes already handed over belong to an input that is not a valid plan: discard them.
+pub fn read_path_or_stdin_each(
+    arg: &str,
+    on_change: &mut dyn FnMut(ResourceChange),
+) -> Result<Plan, PlanError> {
+    if arg == "-" {
+        read_inner(std::io::stdin().lock(), "<stdin>", Some(on_change))
+    } else {
+        read_file_inner(Path::new(arg), Some(on_change))
+    }
+}
+
+/// [`read_reader`], handing every `resource_changes` entry to `on_change` as it is read (see
+/// [`read_path_or_stdin_each`]).
+pub fn read_reader_each<R: Read>(
+    reader: R,
+    source_name: &str,
+    on_change: &mut dyn FnMut(ResourceChange),
+) -> Result<Plan, PlanError> {
+    read_inner(reader, source_name, Some(on_change))
+}
+
 /// Reads a plan from any reader; `source_name` names it in errors. The reader need not be
 /// buffered.
 pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanError> {
+    read_inner(reader, source_name, None)
+}
+
+fn read_inner<R: Read>(
+    reader: R,
+    source_name: &str,
+    sink: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<Plan, PlanError> {
     let input::Prepared {
         reader,
         index,
         encoding,
     } = input::prepare(reader, source_name)?;
     let mut acc = Acc::default();
+    let mut sink = sink;
     let result = {
         let mut de = serde_json::Deserializer::from_reader(reader);
-        Top(&mut acc)
-            .deserialize(&mut de)
-            .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
+        Top(
+            &mut acc,
+            sink.as_mut()
+                .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+        )
+        .deserialize(&mut de)
+        .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
     };
     if acc.stop {
         if let Some(problem) = acc.problem.take() {

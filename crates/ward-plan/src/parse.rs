@@ -100,8 +100,12 @@ pub(crate) fn supported_major(major: u64) -> bool {
     major == 0 || major == 1
 }
 
-/// The top-level document.
-pub(crate) struct Top<'a>(pub &'a mut Acc);
+/// The top-level document. The second field, when set, receives every `resource_changes`
+/// entry as soon as it is read instead of [`Acc::changes`].
+pub(crate) struct Top<'a>(
+    pub &'a mut Acc,
+    pub Option<&'a mut dyn FnMut(ResourceChange)>,
+);
 
 impl<'de> DeserializeSeed<'de> for Top<'_> {
     type Value = ();
@@ -154,6 +158,7 @@ impl<'de> Visitor<'de> for Top<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let acc = self.0;
+        let mut sink = self.1;
         while let Some(key) = map.next_key::<Key>()? {
             let key = key.0;
             if MARKER_KEYS.contains(&key) {
@@ -190,8 +195,18 @@ impl<'de> Visitor<'de> for Top<'_> {
                 }
                 "errored" => acc.errored = map.next_value::<Option<bool>>()?.unwrap_or(false),
                 "complete" => acc.complete = map.next_value::<Option<bool>>()?,
-                "resource_changes" => map.next_value_seed(Changes { acc, drift: false })?,
-                "resource_drift" => map.next_value_seed(Changes { acc, drift: true })?,
+                "resource_changes" => map.next_value_seed(Changes {
+                    acc,
+                    drift: false,
+                    sink: sink
+                        .as_mut()
+                        .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+                })?,
+                "resource_drift" => map.next_value_seed(Changes {
+                    acc,
+                    drift: true,
+                    sink: None,
+                })?,
                 "output_changes" => {
                     let outs: Option<BTreeMap<String, RawOutput>> = map.next_value()?;
                     for (name, o) in outs.unwrap_or_default() {
@@ -267,6 +282,8 @@ impl<'de, S: DeserializeSeed<'de, Value = ()>> Visitor<'de> for Opt<S> {
 struct Changes<'a> {
     acc: &'a mut Acc,
     drift: bool,
+    /// Receives each entry instead of `acc.changes` (never set for drift).
+    sink: Option<&'a mut dyn FnMut(ResourceChange)>,
 }
 
 impl<'de> DeserializeSeed<'de> for Changes<'_> {
@@ -291,12 +308,15 @@ impl<'de> Visitor<'de> for Changes<'_> {
         d.deserialize_seq(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut sink = self.sink;
         while let Some(raw) = seq.next_element_seed(Entry)? {
             match reduce(raw) {
                 Ok(rc) => {
                     note_provider(self.acc, &rc.provider_name);
                     if self.drift {
                         self.acc.drift.push(rc);
+                    } else if let Some(sink) = sink.as_mut() {
+                        sink(rc);
                     } else {
                         self.acc.changes.push(rc);
                     }

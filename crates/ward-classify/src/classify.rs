@@ -2,14 +2,36 @@
 
 use crate::explain::{action_line, before_after, paths, reason_line};
 use crate::{AttrVerdict, Fact, Verdict};
+use std::collections::HashMap;
+use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
 
 /// How many values a "forces replacement" line lists before it says how many more there are.
 const MAX_LISTED: usize = 3;
 
-fn per(rule: &Option<RuleRef>) -> String {
-    match rule {
+/// Interns rule references: a plan of 200,000 changes names a few hundred rules, and each
+/// verdict and changed attribute shares the one copy instead of holding four strings of its own.
+#[derive(Debug, Default)]
+pub(crate) struct Rules(HashMap<RuleRef, Arc<RuleRef>>);
+
+impl Rules {
+    fn get(&mut self, r: RuleRef) -> Arc<RuleRef> {
+        if let Some(a) = self.0.get(&r) {
+            return Arc::clone(a);
+        }
+        let a = Arc::new(r.clone());
+        self.0.insert(r, Arc::clone(&a));
+        a
+    }
+
+    fn opt(&mut self, r: Option<RuleRef>) -> Option<Arc<RuleRef>> {
+        r.map(|r| self.get(r))
+    }
+}
+
+fn per<R: std::borrow::Borrow<RuleRef>>(rule: &Option<R>) -> String {
+    match rule.as_ref().map(|r| r.borrow()) {
         Some(r) => format!(" (per {r})"),
         None => String::new(),
     }
@@ -33,7 +55,13 @@ fn is_identity(path: &AttrPath, identity: &[AttrPath]) -> bool {
 }
 
 /// Classifies one change. `drift`: the change is from `resource_drift` (made outside Terraform).
-pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift: bool) -> Verdict {
+pub(crate) fn verdict(
+    c: &ResourceChange,
+    k: &Knowledge,
+    product: Product,
+    drift: bool,
+    rules: &mut Rules,
+) -> Verdict {
     let mut v = Verdict {
         address: c.address.clone(),
         deposed: c.deposed.clone(),
@@ -74,6 +102,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
         if let Some(r) = &c.action_reason {
             lines.push(reason_line(product, r));
         }
+        lines.shrink_to_fit();
         v.explanation = lines;
         return v;
     }
@@ -98,6 +127,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
             lines.push(reason_line(product, reason));
         }
         fact_lines(&v.facts, &mut lines);
+        lines.shrink_to_fit();
         v.explanation = lines;
         return v;
     }
@@ -114,7 +144,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
         Action::Create | Action::CreateThenForget => {
             let d = r.cost(Cost::OnCreate);
             v.impact = d.value;
-            v.decided_by = d.rule.clone();
+            v.decided_by = rules.opt(d.rule.clone());
             if d.value > Impact::Free {
                 lines.push(format!(
                     "creating it costs {}: {}{}",
@@ -124,10 +154,10 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
                 ));
             }
         }
-        Action::Update => update(c, &r, &holds, &identity, &mut v, &mut lines),
+        Action::Update => update(c, &r, &holds, &identity, &mut v, &mut lines, rules),
         Action::Delete => {
             let d = r.cost(Cost::OnDelete);
-            destroy(d, &holds, &mut v, &mut lines, "destroying");
+            destroy(d, &holds, &mut v, &mut lines, "destroying", rules);
             v.identity_changes = identity.value.clone();
             if !v.identity_changes.is_empty() && v.impact > Impact::Free {
                 lines.push(format!(
@@ -138,7 +168,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
         }
         Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst => {
             let d = r.cost(Cost::OnReplace);
-            destroy(d, &holds, &mut v, &mut lines, "replacing");
+            destroy(d, &holds, &mut v, &mut lines, "replacing", rules);
             if let Some(reason) = &c.action_reason {
                 lines.push(reason_line(product, reason));
             }
@@ -149,7 +179,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
                 );
             }
             forces_replacement(c, &mut lines);
-            v.attributes = attributes(c, &r, &identity.value);
+            v.attributes = attributes(c, &r, &identity.value, rules);
             v.identity_changes = identity.value.clone();
             identity_line(c, &v.identity_changes, &mut lines);
         }
@@ -166,6 +196,7 @@ pub(crate) fn verdict(c: &ResourceChange, k: &Knowledge, product: Product, drift
         }
     }
     fact_lines(&v.facts, &mut lines);
+    lines.shrink_to_fit();
     v.explanation = lines;
     v
 }
@@ -177,17 +208,18 @@ fn destroy(
     v: &mut Verdict,
     lines: &mut Vec<String>,
     verb: &str,
+    rules: &mut Rules,
 ) {
     if holds.value {
         v.impact = Impact::DataLoss;
-        v.decided_by = holds.rule.clone();
+        v.decided_by = rules.opt(holds.rule.clone());
         lines.push(format!(
             "holds data: {verb} it loses the data it holds{}",
             per(&holds.rule)
         ));
     } else {
         v.impact = d.value;
-        v.decided_by = d.rule.clone();
+        v.decided_by = rules.opt(d.rule.clone());
         lines.push(format!(
             "{verb} it costs {}: {}{}",
             d.value,
@@ -204,8 +236,9 @@ fn update(
     identity: &Decision<Vec<AttrPath>>,
     v: &mut Verdict,
     lines: &mut Vec<String>,
+    rules: &mut Rules,
 ) {
-    v.attributes = attributes(c, r, &identity.value);
+    v.attributes = attributes(c, r, &identity.value, rules);
     if v.attributes.is_empty() {
         lines.push(
             "no attribute value changes (only sensitivity or other metadata): impact none"
@@ -224,7 +257,10 @@ fn update(
         return;
     };
     v.impact = worst.impact;
-    v.decided_by = worst.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+    v.decided_by = match &worst.rule {
+        Some(rule) => Some(Arc::clone(rule)),
+        None => rules.opt(r.cost(Cost::OnUpdate).rule),
+    };
     if v.impact >= Impact::Replace && holds.value {
         v.impact = Impact::DataLoss;
         lines.push(format!(
@@ -232,7 +268,7 @@ fn update(
             worst.change.path,
             per(&holds.rule)
         ));
-        v.decided_by = holds.rule.clone();
+        v.decided_by = rules.opt(holds.rule.clone());
     }
     for a in &v.attributes {
         if a.impact <= Impact::Free {
@@ -243,7 +279,10 @@ fn update(
             .as_deref()
             .map(|w| format!(" — {w}"))
             .unwrap_or_default();
-        let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+        let rule = a
+            .rule
+            .clone()
+            .or_else(|| rules.opt(r.cost(Cost::OnUpdate).rule));
         lines.push(format!(
             "`{}` costs {}: {}{}{}",
             a.change.path,
@@ -278,7 +317,12 @@ fn update(
 ///
 /// On a replacement, an identity attribute that no attribute entry names costs `replace`: its new
 /// value is the replacement's new identity, not an in-place change.
-fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Vec<AttrVerdict> {
+fn attributes(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    identity: &[AttrPath],
+    rules: &mut Rules,
+) -> Vec<AttrVerdict> {
     let on_update = r.cost(Cost::OnUpdate);
     let mut out: Vec<AttrVerdict> = c
         .changed
@@ -289,7 +333,7 @@ fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Ve
                 Some(d) => AttrVerdict {
                     change: ch.clone(),
                     impact: d.impact,
-                    rule: Some(d.rule),
+                    rule: Some(rules.get(d.rule)),
                     why: d.why,
                     forces_replacement: forces,
                 },

@@ -27,6 +27,7 @@ pub mod explain;
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use ward_model::{
     Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, OutputChange, Plan, Product,
     ResourceChange,
@@ -127,8 +128,8 @@ pub struct AttrVerdict {
     /// What changing it costs.
     pub impact: Impact,
     /// The rule that said so; `None` when a default applied (`on_update`, or on a replacement
-    /// an identity attribute's new value, which costs `replace`).
-    pub rule: Option<RuleRef>,
+    /// an identity attribute's new value, which costs `replace`). Shared: one copy per rule.
+    pub rule: Option<Arc<RuleRef>>,
     /// Why, in plain words, when the rule says.
     pub why: Option<String>,
     /// This path is in `replace_paths`: it forces replacement.
@@ -158,8 +159,8 @@ pub struct Verdict {
     pub impact: Impact,
     /// Whether any rule covered this resource type.
     pub classified: bool,
-    /// The rule that set `impact`.
-    pub decided_by: Option<RuleRef>,
+    /// The rule that set `impact`. Shared: one copy per rule.
+    pub decided_by: Option<Arc<RuleRef>>,
     /// What will happen and why, in plain sentences, most important first.
     pub explanation: Vec<String>,
     /// The changed attributes with their cost (for updates and replacements).
@@ -210,12 +211,13 @@ pub const SEEN_IN_RESOURCE_CHANGES: &str = "resource_changes";
 /// Evaluates a plan: a verdict per change (sorted by address, then deposed key), the drift as
 /// context, the output changes and the coverage gate. Deterministic: same inputs, same result.
 pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessment {
+    let mut rules = classify::Rules::default();
     let verdicts: Vec<Verdict> = plan
         .changes
         .iter()
-        .map(|c| classify::verdict(c, knowledge, plan.product, false))
+        .map(|c| classify::verdict(c, knowledge, plan.product, false, &mut rules))
         .collect();
-    finish(plan, knowledge, options, verdicts)
+    finish(plan, knowledge, options, verdicts, &mut rules)
 }
 
 /// Evaluates a plan one change at a time, as the reader hands them over
@@ -232,6 +234,7 @@ pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessme
 pub struct Assessor<'k> {
     knowledge: &'k Knowledge,
     verdicts: Vec<Verdict>,
+    rules: classify::Rules,
 }
 
 impl<'k> Assessor<'k> {
@@ -240,6 +243,7 @@ impl<'k> Assessor<'k> {
         Assessor {
             knowledge,
             verdicts: Vec::new(),
+            rules: classify::Rules::default(),
         }
     }
 
@@ -252,6 +256,7 @@ impl<'k> Assessor<'k> {
             self.knowledge,
             Product::Unknown,
             false,
+            &mut self.rules,
         ));
     }
 
@@ -264,11 +269,17 @@ impl<'k> Assessor<'k> {
             }
         }
         self.verdicts.extend(
-            plan.changes
-                .iter()
-                .map(|c| classify::verdict(c, self.knowledge, plan.product, false)),
+            plan.changes.iter().map(|c| {
+                classify::verdict(c, self.knowledge, plan.product, false, &mut self.rules)
+            }),
         );
-        finish(plan, self.knowledge, options, self.verdicts)
+        finish(
+            plan,
+            self.knowledge,
+            options,
+            self.verdicts,
+            &mut self.rules,
+        )
     }
 }
 
@@ -319,12 +330,13 @@ fn finish(
     knowledge: &Knowledge,
     options: &Options,
     mut verdicts: Vec<Verdict>,
+    rules: &mut classify::Rules,
 ) -> Assessment {
     sort_verdicts(&mut verdicts);
     let mut drift: Vec<Verdict> = plan
         .drift
         .iter()
-        .map(|c| classify::verdict(c, knowledge, plan.product, true))
+        .map(|c| classify::verdict(c, knowledge, plan.product, true, rules))
         .collect();
     sort_verdicts(&mut drift);
     let mut outputs = plan.output_changes.clone();

@@ -366,7 +366,7 @@ fn change(v: &Verdict) -> ChangeJson<'_> {
         impact: v.impact.as_str(),
         classified: v.classified,
         cost_unknown: cost_unknown(v),
-        decided_by: v.decided_by.as_ref().map(RuleJson::from),
+        decided_by: v.decided_by.as_deref().map(RuleJson::from),
         explanation: &v.explanation,
         attributes: v.attributes.iter().map(attribute).collect(),
         identity_changes: v.identity_changes.iter().map(|p| p.to_string()).collect(),
@@ -382,7 +382,7 @@ fn attribute(a: &AttrVerdict) -> AttributeJson<'_> {
         after: (&a.change.after).into(),
         impact: a.impact.as_str(),
         forces_replacement: a.forces_replacement,
-        rule: a.rule.as_ref().map(RuleJson::from),
+        rule: a.rule.as_deref().map(RuleJson::from),
         why: a.why.as_deref(),
     }
 }

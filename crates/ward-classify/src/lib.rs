@@ -217,7 +217,7 @@ pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessme
         .iter()
         .map(|c| classify::verdict(c, knowledge, plan.product, false, &mut rules))
         .collect();
-    finish(plan, knowledge, options, verdicts, &mut rules)
+    finish(plan, knowledge, options, verdicts, &mut rules).0
 }
 
 /// Evaluates a plan one change at a time, as the reader hands them over
@@ -249,20 +249,36 @@ impl<'k> Assessor<'k> {
 
     /// Classifies one `resource_changes` entry and drops it, keeping only its verdict.
     pub fn add(&mut self, change: ResourceChange) {
-        // The product is only known once the whole plan is read: classify with Terraform's
-        // wording, [`Assessor::finish`] rewords for OpenTofu.
-        self.verdicts.push(classify::verdict(
+        self.add_with(change, |v| v);
+    }
+
+    /// Classifies one `resource_changes` entry, drops it and keeps what `keep` returns for its
+    /// verdict: a caller that writes the verdict's details elsewhere (a report spilled to disk)
+    /// keeps a lighter verdict. Verdicts are classified with Terraform's wording for
+    /// `action_reason` (the product is only known once the whole plan is read): with `keep`,
+    /// the caller sees that wording; [`Assessor::finish`] rewords the kept verdicts.
+    pub fn add_with(&mut self, change: ResourceChange, keep: impl FnOnce(Verdict) -> Verdict) {
+        let v = classify::verdict(
             &change,
             self.knowledge,
             Product::Unknown,
             false,
             &mut self.rules,
-        ));
+        );
+        drop(change);
+        self.verdicts.push(keep(v));
     }
 
     /// The assessment. `plan` is what the reader returned: its `changes` are the ones given to
     /// [`Assessor::add`] (when it still holds some, they are classified too, after those).
-    pub fn finish(mut self, plan: &Plan, options: &Options) -> Assessment {
+    pub fn finish(self, plan: &Plan, options: &Options) -> Assessment {
+        self.finish_ordered(plan, options).0
+    }
+
+    /// [`Assessor::finish`], and for each verdict of the assessment (in its order) the position
+    /// of its change among those given to [`Assessor::add`] / [`Assessor::add_with`] (changes
+    /// still in `plan.changes` come after those).
+    pub fn finish_ordered(mut self, plan: &Plan, options: &Options) -> (Assessment, Vec<usize>) {
         if plan.product == Product::OpenTofu {
             for v in &mut self.verdicts {
                 explain::reword_reason(v, plan.product);
@@ -283,12 +299,14 @@ impl<'k> Assessor<'k> {
     }
 }
 
-/// Sorts `v` by `key`, stably, without the scratch buffer of half the slice that
-/// `slice::sort_by` allocates (tens of megabytes for a plan of 200,000 changes): sorts indices,
-/// then applies the permutation in place.
-fn sort_lean<T, K: Ord + ?Sized>(v: &mut [T], key: impl Fn(&T) -> &K) {
+/// Sorts verdicts by address then deposed key, stably, without the scratch buffer of half the
+/// slice that `slice::sort_by` allocates (tens of megabytes for a plan of 200,000 changes):
+/// sorts indices, then applies the permutation in place. Returns, for each position, where its
+/// verdict was before.
+fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..v.len()).collect();
-    order.sort_by(|&a, &b| key(&v[a]).cmp(key(&v[b])));
+    order.sort_by(|&a, &b| (&v[a].address, &v[a].deposed).cmp(&(&v[b].address, &v[b].deposed)));
+    let kept = order.clone();
     // Position i must receive the element now at order[i]; follow each cycle once.
     for start in 0..order.len() {
         if order[start] == usize::MAX {
@@ -305,23 +323,7 @@ fn sort_lean<T, K: Ord + ?Sized>(v: &mut [T], key: impl Fn(&T) -> &K) {
             at = from;
         }
     }
-}
-
-/// Sorts verdicts by address then deposed key.
-fn sort_verdicts(v: &mut [Verdict]) {
-    sort_lean(v, |x| x.address.as_str());
-    // Equal addresses are rare (deposed objects): order those runs by deposed key, stably.
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i + 1;
-        while j < v.len() && v[j].address == v[i].address {
-            j += 1;
-        }
-        if j - i > 1 {
-            v[i..j].sort_by(|a, b| a.deposed.cmp(&b.deposed));
-        }
-        i = j;
-    }
+    kept
 }
 
 /// The assessment from the verdicts of `plan`'s changes (in any order).
@@ -331,8 +333,8 @@ fn finish(
     options: &Options,
     mut verdicts: Vec<Verdict>,
     rules: &mut classify::Rules,
-) -> Assessment {
-    sort_verdicts(&mut verdicts);
+) -> (Assessment, Vec<usize>) {
+    let order = sort_verdicts(&mut verdicts);
     let mut drift: Vec<Verdict> = plan
         .drift
         .iter()
@@ -343,7 +345,7 @@ fn finish(
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
 
     let coverage = coverage(plan, knowledge, &verdicts, options);
-    Assessment {
+    let assessment = Assessment {
         plan: PlanInfo {
             format_version: plan.format_version,
             terraform_version: plan.terraform_version.clone(),
@@ -359,7 +361,8 @@ fn finish(
         drift,
         outputs,
         coverage,
-    }
+    };
+    (assessment, order)
 }
 
 /// The coverage gate: every managed type in configuration, prior state and resource changes.

@@ -137,13 +137,18 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         );
     }
     // Each change is classified as soon as it is read and then dropped: memory holds the
-    // verdicts, not the whole plan as well.
+    // verdicts, not the whole plan as well. For the JSON report each change's JSON is written
+    // to a temporary file right away and only a light verdict is kept.
     let mut assessor = ward_classify::Assessor::new(&knowledge);
-    let plan = ward_plan::read_path_or_stdin_each(&args.plan, &mut |c| assessor.add(c))?;
+    let mut spill = (args.format == FormatArg::Json).then(ward_report::json::Spill::new);
+    let plan = ward_plan::read_path_or_stdin_each(&args.plan, &mut |c| match spill.as_mut() {
+        Some(s) => assessor.add_with(c, |v| s.keep(v)),
+        None => assessor.add(c),
+    })?;
     for note in &plan.reader_notes {
         eprintln!("note: {note}");
     }
-    let assessment = assessor.finish(
+    let (assessment, order) = assessor.finish_ordered(
         &plan,
         &ward_classify::Options {
             allow_unclassified: args.allow_unclassified,
@@ -163,8 +168,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
         markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
     };
-    output::stream(args.output.as_deref(), |w| {
-        ward_report::write(&assessment, &outcome, &render, w)
+    output::stream(args.output.as_deref(), |w| match spill {
+        Some(s) => ward_report::json::write_spilled(&assessment, &outcome, s, &order, w),
+        None => ward_report::write(&assessment, &outcome, &render, w),
     })?;
     if let Some(path) = &args.output {
         eprintln!(

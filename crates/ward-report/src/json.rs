@@ -8,6 +8,7 @@
 use crate::{class_counts, cost_unknown, worst_class, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use ward_classify::explain::reason_line;
 use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
 use ward_model::{Impact, Shown};
 use ward_rules::{RuleOrigin, RuleRef};
@@ -281,24 +282,265 @@ pub struct ChangeJson<'a> {
 /// A list of changes, serialized one [`ChangeJson`] at a time as it is written: a report on a
 /// plan of hundreds of thousands of changes never holds their JSON form all at once.
 #[derive(Debug)]
-pub struct ChangeList<'a>(Vec<&'a Verdict>);
+pub struct ChangeList<'a> {
+    verdicts: Vec<&'a Verdict>,
+    /// Changes already written by a [`Spill`], and for each verdict its record there.
+    spilled: Option<(&'a Spilled, &'a [usize])>,
+    /// The plan's product.
+    product: ward_model::Product,
+}
 
 impl ChangeList<'_> {
     /// How many changes the list holds.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.verdicts.len()
     }
 
     /// True when the list holds no change.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.verdicts.is_empty()
     }
 }
 
 impl Serialize for ChangeList<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|v| change(v)))
+        use serde::ser::{Error, SerializeSeq};
+        let Some((spilled, order)) = self.spilled else {
+            return s.collect_seq(self.verdicts.iter().map(|v| change(v)));
+        };
+        let mut seq = s.serialize_seq(Some(self.verdicts.len()))?;
+        for (i, v) in self.verdicts.iter().enumerate() {
+            // Spilled verdicts were explained before the product was known, with Terraform's
+            // wording of `action_reason`: reword the line as the assessment does.
+            let reword = match (self.product, v.action_reason.as_deref()) {
+                (ward_model::Product::OpenTofu, Some(r)) => Some((
+                    serde_json::to_string(&reason_line(ward_model::Product::Unknown, r))
+                        .unwrap_or_default(),
+                    serde_json::to_string(&reason_line(self.product, r)).unwrap_or_default(),
+                )),
+                _ => None,
+            };
+            match order
+                .get(i)
+                .and_then(|&at| spilled.record(at, reword.as_ref()).transpose())
+            {
+                Some(Ok(raw)) => seq.serialize_element(&raw)?,
+                Some(Err(e)) => {
+                    return Err(S::Error::custom(format!(
+                        "cannot read back the report's temporary file: {e}"
+                    )))
+                }
+                None => seq.serialize_element(&change(v))?,
+            }
+        }
+        seq.end()
     }
+}
+
+/// Writes each change's JSON as soon as its verdict exists, to an unnamed temporary file
+/// (in memory when none can be created), and keeps only a light verdict: on a plan of
+/// hundreds of thousands of changes the explanations and attributes are most of the memory,
+/// and the JSON report needs them only once, when it is written.
+///
+/// ```ignore
+/// let mut spill = Spill::new();
+/// let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add_with(c, |v| spill.keep(v)))?;
+/// let (assessment, order) = assessor.finish_ordered(&plan, &options);
+/// let outcome = evaluate(&assessment, &gate);
+/// json::write_spilled(&assessment, &outcome, spill, &order, out)?;
+/// ```
+#[derive(Debug)]
+pub struct Spill {
+    out: SpillOut,
+    /// Where each record starts; records are contiguous.
+    starts: Vec<u64>,
+    len: u64,
+    buf: Vec<u8>,
+    error: Option<std::io::Error>,
+}
+
+#[derive(Debug)]
+enum SpillOut {
+    File(std::io::BufWriter<std::fs::File>),
+    Memory(Vec<u8>),
+}
+
+/// A [`Spill`] that is complete, ready to be read back.
+#[derive(Debug)]
+pub struct Spilled {
+    data: SpilledData,
+    starts: Vec<u64>,
+    len: u64,
+}
+
+#[derive(Debug)]
+enum SpilledData {
+    File(std::fs::File),
+    Memory(Vec<u8>),
+}
+
+impl Default for Spill {
+    fn default() -> Self {
+        Spill::new()
+    }
+}
+
+impl Spill {
+    /// A spill to an unnamed temporary file in the system's temporary directory, or to memory
+    /// when that cannot be created.
+    pub fn new() -> Spill {
+        let out = match temp_file() {
+            Some(f) => SpillOut::File(std::io::BufWriter::with_capacity(1 << 16, f)),
+            None => SpillOut::Memory(Vec::new()),
+        };
+        Spill {
+            out,
+            starts: Vec::new(),
+            len: 0,
+            buf: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Writes the verdict's JSON (the report's bytes for it, indented for its place in the
+    /// `changes` list) and returns the verdict without its explanation, attributes, identity
+    /// changes and facts: what the summary, the outcome and the coverage gate still need.
+    pub fn keep(&mut self, mut v: Verdict) -> Verdict {
+        self.buf.clear();
+        // Serializing into a Vec fails only if serializing does, and it cannot (see render).
+        if serde_json::to_writer_pretty(&mut self.buf, &change(&v)).is_ok() {
+            // The report writes each change two levels deep: two more spaces per level on
+            // every line after the first (strings never hold a raw newline).
+            let start = self.len;
+            let mut wrote = 0u64;
+            for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
+                let piece: &[&[u8]] = if n == 0 { &[line] } else { &[b"\n    ", line] };
+                for p in piece {
+                    if self.error.is_none() {
+                        let r = match &mut self.out {
+                            SpillOut::File(f) => std::io::Write::write_all(f, p),
+                            SpillOut::Memory(m) => {
+                                m.extend_from_slice(p);
+                                Ok(())
+                            }
+                        };
+                        if let Err(e) = r {
+                            self.error = Some(e);
+                        }
+                    }
+                    wrote += p.len() as u64;
+                }
+            }
+            self.starts.push(start);
+            self.len += wrote;
+        }
+        v.explanation = Vec::new();
+        v.attributes = Vec::new();
+        v.identity_changes = Vec::new();
+        v.facts = Vec::new();
+        v
+    }
+
+    /// How many verdicts were kept.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// True when no verdict was kept.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Finishes writing; the first write error, if any.
+    pub fn finish(self) -> std::io::Result<Spilled> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let data = match self.out {
+            SpillOut::File(f) => SpilledData::File(f.into_inner().map_err(|e| e.into_error())?),
+            SpillOut::Memory(m) => SpilledData::Memory(m),
+        };
+        Ok(Spilled {
+            data,
+            starts: self.starts,
+            len: self.len,
+        })
+    }
+}
+
+impl Spilled {
+    /// Record `at`, when there is one.
+    fn record(
+        &self,
+        at: usize,
+        reword: Option<&(String, String)>,
+    ) -> std::io::Result<Option<Box<serde_json::value::RawValue>>> {
+        let Some(&start) = self.starts.get(at) else {
+            return Ok(None);
+        };
+        let end = self.starts.get(at + 1).copied().unwrap_or(self.len);
+        let (Ok(s), Ok(e)) = (usize::try_from(start), usize::try_from(end)) else {
+            return Err(std::io::Error::other("record beyond the address space"));
+        };
+        let bytes = match &self.data {
+            SpilledData::Memory(m) => m.get(s..e).map(<[u8]>::to_vec).unwrap_or_default(),
+            SpilledData::File(f) => {
+                let mut b = vec![0u8; e.saturating_sub(s)];
+                read_at(f, &mut b, start)?;
+                b
+            }
+        };
+        let mut text = String::from_utf8(bytes).map_err(std::io::Error::other)?;
+        if let Some((was, now)) = reword {
+            if !was.is_empty() && !now.is_empty() && text.contains(was.as_str()) {
+                text = text.replace(was.as_str(), now);
+            }
+        }
+        serde_json::value::RawValue::from_string(text)
+            .map(Some)
+            .map_err(std::io::Error::other)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(f: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(f: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = f;
+    f.seek(SeekFrom::Start(at))?;
+    f.read_exact(buf)
+}
+
+/// A new file in the temporary directory, already unlinked where the system allows it (it
+/// disappears with the process).
+fn temp_file() -> Option<std::fs::File> {
+    let dir = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    for attempt in 0..16u32 {
+        let path = dir.join(format!(
+            "ward-report-{}-{nanos}-{attempt}.tmp",
+            std::process::id()
+        ));
+        let opened = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path);
+        if let Ok(f) = opened {
+            // On Unix the open file outlives its name; elsewhere removal fails and the file
+            // stays until the system cleans its temporary directory.
+            let _ = std::fs::remove_file(&path);
+            return Some(f);
+        }
+    }
+    None
 }
 
 /// One output change.
@@ -453,8 +695,16 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
                 })
                 .collect(),
         },
-        changes: ChangeList(sorted(&a.verdicts)),
-        drift: ChangeList(sorted(&a.drift)),
+        changes: ChangeList {
+            verdicts: sorted(&a.verdicts),
+            spilled: None,
+            product: a.plan.product,
+        },
+        drift: ChangeList {
+            verdicts: sorted(&a.drift),
+            spilled: None,
+            product: a.plan.product,
+        },
         outputs,
         coverage: CoverageJson {
             passed: !a.coverage.fails(),
@@ -482,6 +732,29 @@ pub fn write<W: std::io::Write>(
     mut w: W,
 ) -> std::io::Result<()> {
     serde_json::to_writer_pretty(&mut w, &report(a, outcome)).map_err(std::io::Error::from)?;
+    w.write_all(b"\n")
+}
+
+/// [`write`] for an assessment whose change verdicts were kept by `spill` (see [`Spill`]):
+/// `order` is the second value of `ward_classify::Assessor::finish_ordered`. Same bytes as
+/// [`write`] on the full verdicts.
+pub fn write_spilled<W: std::io::Write>(
+    a: &Assessment,
+    outcome: &Outcome,
+    spill: Spill,
+    order: &[usize],
+    mut w: W,
+) -> std::io::Result<()> {
+    let spilled = spill.finish()?;
+    let mut r = report(a, outcome);
+    // The verdicts are in the assessment's order (sorted by finish_ordered), which `order`
+    // follows.
+    r.changes = ChangeList {
+        verdicts: a.verdicts.iter().collect(),
+        spilled: Some((&spilled, order)),
+        product: a.plan.product,
+    };
+    serde_json::to_writer_pretty(&mut w, &r).map_err(std::io::Error::from)?;
     w.write_all(b"\n")
 }
 

@@ -1,0 +1,70 @@
+//! `Assessor` (one change at a time, as `ward plan` reads) gives the same assessment as
+//! `assess` on the whole plan, and `finish_ordered` says where each verdict came from.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use ward_classify::{assess, Assessor, Options};
+
+#[test]
+fn streaming_assessment_equals_whole_plan_assessment() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let mut checked = 0;
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    for path in names {
+        let Ok(whole) = ward_plan::read_file(&path) else {
+            continue;
+        };
+        let want = assess(&whole, &k, &Options::default());
+
+        let mut assessor = Assessor::new(&k);
+        let mut seen = Vec::new();
+        let plan = ward_plan::read_path_or_stdin_each(path.to_str().unwrap(), &mut |c| {
+            seen.push(c.address.clone());
+            assessor.add(c);
+        })
+        .unwrap();
+        assert!(plan.changes.is_empty());
+        let (got, order) = assessor.finish_ordered(&plan, &Options::default());
+        assert_eq!(got, want, "{}", path.display());
+        assert_eq!(order.len(), got.verdicts.len());
+        for (v, &at) in got.verdicts.iter().zip(&order) {
+            assert_eq!(v.address, seen[at], "{}", path.display());
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no plan fixture read");
+}
+
+#[test]
+fn opentofu_wording_is_applied_once_the_product_is_known() {
+    // The provider host that says OpenTofu comes only after the change.
+    let plan = r#"{"format_version":"1.2","resource_changes":[
+      {"address":"aws_s3_bucket.a","mode":"managed","type":"aws_s3_bucket","name":"a",
+       "provider_name":"registry.terraform.io/hashicorp/aws",
+       "action_reason":"replace_because_cannot_update",
+       "change":{"actions":["delete","create"],"before":{"bucket":"a"},"after":{"bucket":"b"},
+                 "after_unknown":{},"before_sensitive":{},"after_sensitive":{},
+                 "replace_paths":[["bucket"]]}}],
+      "configuration":{"root_module":{"resources":[{"address":"aws_s3_bucket.a","mode":"managed",
+       "type":"aws_s3_bucket","name":"a","provider_config_key":"aws"}]},
+       "provider_config":{"aws":{"name":"aws","full_name":"registry.opentofu.org/hashicorp/aws"}}}}"#;
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let whole = ward_plan::read_reader(plan.as_bytes(), "t").unwrap();
+    let want = assess(&whole, &k, &Options::default());
+    let mut assessor = Assessor::new(&k);
+    let rest = ward_plan::read_reader_each(plan.as_bytes(), "t", &mut |c| assessor.add(c)).unwrap();
+    let got = assessor.finish(&rest, &Options::default());
+    assert_eq!(got, want);
+    assert_eq!(want.plan.product, ward_model::Product::OpenTofu);
+    let lines = got.verdicts[0].explanation.join("\n");
+    assert!(
+        lines.contains("OpenTofu: replace_because_cannot_update"),
+        "{lines}"
+    );
+}

@@ -1,0 +1,75 @@
+//! The spilled JSON report (`json::Spill`, `json::write_spilled`) writes the same bytes as the
+//! in-memory one, whatever order the verdicts were kept in.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod fixtures;
+
+use fixtures::*;
+use ward_classify::{explain::reason_line, Assessment};
+use ward_model::{Action, Impact, Product};
+use ward_report::json::{write_spilled, Spill};
+use ward_report::{evaluate, render_json, GateOptions, Outcome};
+
+fn gate() -> GateOptions {
+    GateOptions {
+        fail_on: Some(Impact::Replace),
+        allow_errored: false,
+    }
+}
+
+/// Keeps the verdicts of `a` in `keep_order` (positions in `a.verdicts`) and writes the report
+/// from the light verdicts, as `ward plan --format json` does.
+fn spilled(a: &Assessment, o: &Outcome, keep_order: &[usize]) -> String {
+    let mut spill = Spill::new();
+    let mut light = vec![None; a.verdicts.len()];
+    let mut order = vec![0; a.verdicts.len()];
+    for (kept_as, &at) in keep_order.iter().enumerate() {
+        light[at] = Some(spill.keep(a.verdicts[at].clone()));
+        order[at] = kept_as;
+    }
+    let mut b = a.clone();
+    b.verdicts = light.into_iter().map(Option::unwrap).collect();
+    assert!(b.verdicts.iter().all(|v| v.explanation.is_empty()));
+    let mut out = Vec::new();
+    write_spilled(&b, o, spill, &order, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn same_bytes_as_in_memory_in_any_keeping_order() {
+    for a in [mixed(), empty(), errored_relaxed(), big(300)] {
+        let o = evaluate(&a, &gate());
+        let n = a.verdicts.len();
+        let forward: Vec<usize> = (0..n).collect();
+        let backward: Vec<usize> = (0..n).rev().collect();
+        let want = render_json(&a, &o);
+        assert_eq!(spilled(&a, &o, &forward), want);
+        assert_eq!(spilled(&a, &o, &backward), want);
+    }
+}
+
+#[test]
+fn opentofu_reason_lines_are_reworded() {
+    let reason = "replace_because_cannot_update";
+    let mut v = verdict(
+        "aws_instance.a",
+        "aws_instance",
+        Action::ReplaceDeleteFirst,
+        Impact::Replace,
+    );
+    v.action_reason = Some(reason.into());
+    // As the assessor explains a change before the product is known.
+    v.explanation = vec![reason_line(Product::Unknown, reason)];
+    let mut a = empty();
+    a.plan.product = Product::OpenTofu;
+    a.verdicts = vec![v.clone()];
+    let o = evaluate(&a, &gate());
+    let got = spilled(&a, &o, &[0]);
+    // What the in-memory report writes once the assessment is reworded for OpenTofu.
+    a.verdicts[0].explanation = vec![reason_line(Product::OpenTofu, reason)];
+    assert_eq!(got, render_json(&a, &o));
+    assert!(
+        got.contains("OpenTofu: replace_because_cannot_update"),
+        "{got}"
+    );
+}

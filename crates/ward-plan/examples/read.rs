@@ -1,8 +1,10 @@
 //! Reads one plan (a path, or `-` for stdin) and prints a summary, or with `--json` the whole
-//! model as JSON. Used by `scripts/bench` to measure the reader on its own.
+//! model as JSON. With `--each` the changes are handed over one at a time
+//! (`read_path_or_stdin_each`, as `ward plan` reads) and only counted. Used by `scripts/bench`
+//! to measure the reader on its own.
 //!
 //! ```text
-//! cargo run --release -p ward-plan --example read -- plan.json [--json]
+//! cargo run --release -p ward-plan --example read -- plan.json [--json | --each]
 //! ```
 
 use std::collections::BTreeMap;
@@ -12,10 +14,36 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
-    let Some(path) = args.iter().find(|a| *a != "--json") else {
-        eprintln!("usage: read PLAN.json|- [--json]");
+    let each = args.iter().any(|a| a == "--each");
+    let Some(path) = args.iter().find(|a| *a != "--json" && *a != "--each") else {
+        eprintln!("usage: read PLAN.json|- [--json | --each]");
         return ExitCode::from(2);
     };
+    if each {
+        let mut actions: BTreeMap<&'static str, usize> = BTreeMap::new();
+        let mut changed = 0usize;
+        let mut count = |c: ward_model::ResourceChange| {
+            *actions.entry(c.action.as_terraform()).or_default() += 1;
+            changed += c.changed.len();
+        };
+        return match ward_plan::read_path_or_stdin_each(path, &mut count) {
+            Ok(plan) => {
+                let n: usize = actions.values().sum();
+                println!(
+                    "format {} product {:?} changes {n} drift {} changed-attributes {changed} \
+                     actions {actions:?}",
+                    plan.format_version,
+                    plan.product,
+                    plan.drift.len(),
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let plan = match ward_plan::read_path_or_stdin(path) {
         Ok(p) => p,
         Err(e) => {

@@ -32,7 +32,10 @@
 //! `before`/`after` values are not even built when the action needs no diff. Peak memory is
 //! the model plus the largest single entry, not the file: about 0.7 KB per resource change
 //! (the model's `ResourceChange` is 296 bytes plus its strings and changed attributes), e.g.
-//! 20 MB for a 59 MB plan of 25,684 changes. `scripts/bench` measures it.
+//! 20 MB for a 59 MB plan of 25,684 changes. [`read_path_or_stdin_each`] and
+//! [`read_reader_each`] hand each change to a callback instead of keeping it (as `ward plan`
+//! reads): the reader then holds one change at a time, 3 MB peak on that plan and 2 MB on a
+//! 500 MB one. `scripts/bench` measures both; docs/performance.md has the figures.
 //!
 //! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts: a scan
 //! below the parser's buffer tracks depth (and line starts, for byte offsets in errors).

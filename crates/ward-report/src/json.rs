@@ -735,9 +735,9 @@ pub fn write<W: std::io::Write>(
     w.write_all(b"\n")
 }
 
-/// [`write`] for an assessment whose change verdicts were kept by `spill` (see [`Spill`]):
+/// [`write()`] for an assessment whose change verdicts were kept by `spill` (see [`Spill`]):
 /// `order` is the second value of `ward_classify::Assessor::finish_ordered`. Same bytes as
-/// [`write`] on the full verdicts.
+/// [`write()`] on the full verdicts.
 pub fn write_spilled<W: std::io::Write>(
     a: &Assessment,
     outcome: &Outcome,

@@ -2,7 +2,7 @@
 
 use crate::explain::{action_line, before_after, paths, reason_line};
 use crate::{AttrVerdict, Fact, Verdict};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
@@ -10,12 +10,22 @@ use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
 /// How many values a "forces replacement" line lists before it says how many more there are.
 const MAX_LISTED: usize = 3;
 
-/// Interns rule references: a plan of 200,000 changes names a few hundred rules, and each
-/// verdict and changed attribute shares the one copy instead of holding four strings of its own.
+/// Interns rule references and resource type and provider names: a plan of 200,000 changes
+/// names a few hundred rules, types and providers, and each verdict and changed attribute
+/// shares the one copy instead of holding strings of its own.
 #[derive(Debug, Default)]
-pub(crate) struct Rules(HashMap<RuleRef, Arc<RuleRef>>);
+pub(crate) struct Rules(HashMap<RuleRef, Arc<RuleRef>>, HashSet<Arc<str>>);
 
 impl Rules {
+    fn name(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.1.get(s) {
+            return Arc::clone(a);
+        }
+        let a: Arc<str> = Arc::from(s);
+        self.1.insert(Arc::clone(&a));
+        a
+    }
+
     fn get(&mut self, r: RuleRef) -> Arc<RuleRef> {
         if let Some(a) = self.0.get(&r) {
             return Arc::clone(a);
@@ -66,8 +76,8 @@ pub(crate) fn verdict(
         address: c.address.clone(),
         deposed: c.deposed.clone(),
         mode: c.mode,
-        type_name: c.type_name.clone(),
-        provider_name: c.provider_name.clone(),
+        type_name: rules.name(&c.type_name),
+        provider_name: rules.name(&c.provider_name),
         action: c.action,
         action_reason: c.action_reason.clone(),
         impact: Impact::None,

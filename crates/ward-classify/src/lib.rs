@@ -145,11 +145,11 @@ pub struct Verdict {
     pub deposed: Option<String>,
     /// managed / data / ephemeral.
     pub mode: Mode,
-    /// Resource type.
+    /// Resource type (shared: one copy per type).
     #[serde(rename = "type")]
-    pub type_name: String,
-    /// Provider address.
-    pub provider_name: String,
+    pub type_name: Arc<str>,
+    /// Provider address (shared: one copy per provider).
+    pub provider_name: Arc<str>,
     /// What apply will do.
     pub action: Action,
     /// `action_reason`, as Terraform spells it.
@@ -387,7 +387,7 @@ fn coverage(plan: &Plan, k: &Knowledge, verdicts: &[Verdict], options: &Options)
         checked.insert(&v.type_name);
         if !v.classified {
             unclassified
-                .entry(v.type_name.clone())
+                .entry(v.type_name.to_string())
                 .or_default()
                 .insert(SEEN_IN_RESOURCE_CHANGES);
         }

@@ -577,7 +577,7 @@ fn the_builtin_knowledge_classifies_the_starter_types() {
     let imp: Vec<(&str, Impact)> = a
         .verdicts
         .iter()
-        .map(|v| (v.type_name.as_str(), v.impact))
+        .map(|v| (&*v.type_name, v.impact))
         .collect();
     assert_eq!(
         imp,

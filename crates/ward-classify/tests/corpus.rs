@@ -61,7 +61,7 @@ fn every_corpus_plan_is_assessed() {
                 assert!(v.classified);
             }
             if !v.classified {
-                assert!(a.coverage.unclassified.contains_key(&v.type_name));
+                assert!(a.coverage.unclassified.contains_key(&*v.type_name));
             }
         }
         verdicts += a.verdicts.len();

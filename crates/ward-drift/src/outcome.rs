@@ -167,7 +167,7 @@ pub fn drift_items(plan: &Plan, knowledge: &ward_rules::Knowledge) -> Vec<DriftI
             };
             DriftItem {
                 address: v.address.clone(),
-                type_name: v.type_name.clone(),
+                type_name: v.type_name.to_string(),
                 action: if v.action.destroys() {
                     "delete".into()
                 } else {

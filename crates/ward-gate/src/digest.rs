@@ -110,7 +110,7 @@ pub fn material(v: &Verdict) -> ChangeMaterial {
     ChangeMaterial {
         address: v.address.clone(),
         deposed: v.deposed.clone(),
-        type_name: v.type_name.clone(),
+        type_name: v.type_name.to_string(),
         action: v.action.as_terraform().to_string(),
         action_reason: v.action_reason.clone(),
         impact: v.impact,

@@ -104,7 +104,7 @@ pub fn applies(guard: &Guard, v: &Verdict) -> bool {
         _ => return false,
     };
     guard.on.contains(&on)
-        && (guard.types.iter().any(|t| t == &v.type_name)
+        && (guard.types.iter().any(|t| **t == *v.type_name)
             || guard
                 .addresses
                 .iter()
@@ -192,7 +192,7 @@ pub fn guard_env(
         ("TZ".to_string(), "UTC".to_string()),
         ("WARD_GUARD".to_string(), guard.name.clone()),
         ("WARD_ADDRESS".to_string(), v.address.clone()),
-        ("WARD_TYPE".to_string(), v.type_name.clone()),
+        ("WARD_TYPE".to_string(), v.type_name.to_string()),
         (
             "WARD_ACTION".to_string(),
             v.action.as_terraform().to_string(),

@@ -577,7 +577,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         report.required.push(Required {
             address: v.address.clone(),
             deposed: v.deposed.clone(),
-            type_name: v.type_name.clone(),
+            type_name: v.type_name.to_string(),
             action: v.action,
             impact: v.impact,
             because,
@@ -682,7 +682,7 @@ fn budgets(a: &Assessment, p: &Policy) -> Vec<BudgetCheck> {
             .verdicts
             .iter()
             .filter(|v| v.mode == Mode::Managed && pred(v.action))
-            .filter(|v| type_name.is_none_or(|t| t == v.type_name))
+            .filter(|v| type_name.is_none_or(|t| t == &*v.type_name))
             .map(|v| match &v.deposed {
                 Some(d) => format!("{} (deposed {d})", v.address),
                 None => v.address.clone(),

@@ -4,7 +4,7 @@ use ward_classify::{AttrVerdict, Verdict};
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, PathStep, Shown};
 
 pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
-    let type_name = address.rsplit('.').nth(1).unwrap_or("t").to_string();
+    let type_name = address.rsplit('.').nth(1).unwrap_or("t").into();
     Verdict {
         address: address.to_string(),
         deposed: None,

@@ -306,16 +306,16 @@ impl<'k> Assessor<'k> {
 fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..v.len()).collect();
     order.sort_by(|&a, &b| (&v[a].address, &v[a].deposed).cmp(&(&v[b].address, &v[b].deposed)));
-    let kept = order.clone();
     // Position i must receive the element now at order[i]; follow each cycle once.
+    let mut done = vec![false; order.len()];
     for start in 0..order.len() {
-        if order[start] == usize::MAX {
+        if done[start] {
             continue;
         }
         let mut at = start;
         loop {
+            done[at] = true;
             let from = order[at];
-            order[at] = usize::MAX;
             if from == start {
                 break;
             }
@@ -323,7 +323,7 @@ fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
             at = from;
         }
     }
-    kept
+    order
 }
 
 /// The assessment from the verdicts of `plan`'s changes (in any order).

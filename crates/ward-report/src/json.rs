@@ -749,11 +749,9 @@ pub fn write_spilled<W: std::io::Write>(
     let mut r = report(a, outcome);
     // The verdicts are in the assessment's order (sorted by finish_ordered), which `order`
     // follows.
-    r.changes = ChangeList {
-        verdicts: a.verdicts.iter().collect(),
-        spilled: Some((&spilled, order)),
-        product: a.plan.product,
-    };
+    r.changes.verdicts.clear();
+    r.changes.verdicts.extend(a.verdicts.iter());
+    r.changes.spilled = Some((&spilled, order));
     serde_json::to_writer_pretty(&mut w, &r).map_err(std::io::Error::from)?;
     w.write_all(b"\n")
 }

@@ -528,11 +528,12 @@ fn temp_file() -> Option<std::fs::File> {
             "ward-report-{}-{nanos}-{attempt}.tmp",
             std::process::id()
         ));
-        let opened = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path);
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        // The report holds plan data: readable by this user only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let opened = options.open(&path);
         if let Ok(f) = opened {
             // On Unix the open file outlives its name; elsewhere removal fails and the file
             // stays until the system cleans its temporary directory.

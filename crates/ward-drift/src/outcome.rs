@@ -249,6 +249,7 @@ mod tests {
                     path: AttrPath(p.split('.').map(|k| PathStep::Key(k.to_string())).collect()),
                     before: Shown::Known("a".into()),
                     after: Shown::Known("b".into()),
+                    hidden: None,
                 })
                 .collect(),
             importing: None,

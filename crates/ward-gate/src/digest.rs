@@ -11,13 +11,21 @@
 //! deliberately does not cover the rest of the plan, so an unrelated change elsewhere keeps the
 //! approval valid, while any change to this resource's deciding attributes voids it.
 //!
+//! When a deciding attribute's shown value hides the raw one (sensitive, or a string shortened
+//! by the reader), the reader keeps a SHA-256 fingerprint of the raw values
+//! ([`ward_model::AttrChange::hidden`]). With a key (`WARD_APPROVAL_KEY`) the attribute also
+//! carries `binding`, HMAC-SHA256(key, fingerprint), which the digest covers: a change of the
+//! hidden value alone then voids the approval. The plain fingerprint is never stored or
+//! printed; without a key there is no binding and the digest is what it was before.
+//!
 //! The *full digest* (used by `ward verify`) covers the whole normalized change.
 
+use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use ward_classify::Verdict;
-use ward_model::{Action, Impact, ResourceChange, Shown};
+use ward_classify::{AttrVerdict, Verdict};
+use ward_model::{Action, HiddenDigest, Impact, ResourceChange, Shown};
 
 /// What an approval digest is computed over; stored in each approval so a reviewer (and the gate)
 /// can see what was approved.
@@ -52,6 +60,10 @@ pub struct DecidingAttr {
     pub before: Value,
     /// The value after, as shown.
     pub after: Value,
+    /// `hmac-sha256:<hex>` of the fingerprint of the hidden raw values under the approval key,
+    /// when a side is hidden (sensitive or shortened) and a key is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<String>,
 }
 
 impl DecidingAttr {
@@ -86,24 +98,38 @@ fn shown_value(s: &Shown) -> Value {
     serde_json::to_value(s).unwrap_or(Value::Null)
 }
 
-/// The deciding attributes of a verdict (see the module documentation).
-pub fn material(v: &Verdict) -> ChangeMaterial {
-    let mut attributes: Vec<DecidingAttr> = v
-        .attributes
-        .iter()
-        .filter(|a| {
-            if v.action.is_replace() {
-                a.forces_replacement
-            } else if v.action == Action::Update {
-                a.impact == v.impact && a.impact > Impact::Free
-            } else {
-                false
-            }
-        })
+/// The attributes of a verdict that decide its class (see the module documentation).
+pub fn deciding(v: &Verdict) -> impl Iterator<Item = &AttrVerdict> {
+    v.attributes.iter().filter(|a| {
+        if v.action.is_replace() {
+            a.forces_replacement
+        } else if v.action == Action::Update {
+            a.impact == v.impact && a.impact > Impact::Free
+        } else {
+            false
+        }
+    })
+}
+
+/// `hmac-sha256:<hex>` of a hidden-value fingerprint under `key`.
+pub fn bind(key: &[u8], hidden: &HiddenDigest) -> Option<String> {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).ok()?;
+    mac.update(hidden.bytes());
+    Some(format!("hmac-sha256:{}", hex(&mac.finalize().into_bytes())))
+}
+
+/// The deciding attributes of a verdict (see the module documentation). With `key` (the
+/// approval key), each attribute whose value is hidden carries its keyed binding.
+pub fn material(v: &Verdict, key: Option<&[u8]>) -> ChangeMaterial {
+    let mut attributes: Vec<DecidingAttr> = deciding(v)
         .map(|a| DecidingAttr {
             path: a.change.path.to_string(),
             before: shown_value(&a.change.before),
             after: shown_value(&a.change.after),
+            binding: match (key, &a.change.hidden) {
+                (Some(k), Some(h)) => bind(k, h),
+                _ => None,
+            },
         })
         .collect();
     attributes.sort_by(|a, b| a.path.cmp(&b.path));
@@ -123,9 +149,9 @@ pub fn digest_material(m: &ChangeMaterial) -> String {
     sha256_json(&serde_json::to_value(m).unwrap_or(Value::Null))
 }
 
-/// The approval digest of a verdict.
-pub fn approval_digest(v: &Verdict) -> String {
-    digest_material(&material(v))
+/// The approval digest of a verdict (with `key`, bound to hidden values; see [`material`]).
+pub fn approval_digest(v: &Verdict, key: Option<&[u8]>) -> String {
+    digest_material(&material(v, key))
 }
 
 /// The full digest of a normalized change: every field of it.

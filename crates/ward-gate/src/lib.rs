@@ -40,7 +40,7 @@ pub(crate) mod testutil;
 pub use error::GateError;
 
 use approvals::{Approval, ApprovalsFile, SignatureState};
-use digest::{digest_material, material, ChangeMaterial};
+use digest::{deciding, digest_material, material, ChangeMaterial};
 use guard::GuardRun;
 use jiff::Timestamp;
 use policy::{Guard, Policy};
@@ -414,6 +414,26 @@ pub fn differences(approved: &ChangeMaterial, now: &ChangeMaterial) -> Vec<Strin
     for (p, x) in &a {
         match b.get(p) {
             Some(y) if y == x => {}
+            Some(y) if y.before == x.before && y.after == x.after => {
+                let what = if y.is_sensitive() {
+                    "sensitive value"
+                } else {
+                    "value beyond the shown length"
+                };
+                if x.binding.is_none() {
+                    out.push(format!(
+                        "approved {} without WARD_APPROVAL_KEY, so the approval is not bound to its {what}; approve again",
+                        x.describe()
+                    ));
+                } else if y.binding.is_none() {
+                    out.push(format!(
+                        "approved {} bound to its {what} with WARD_APPROVAL_KEY, which is not set now: set it to check the approval",
+                        x.describe()
+                    ));
+                } else {
+                    out.push(format!("approved {} ({what} changed)", x.describe()));
+                }
+            }
             Some(y) => out.push(format!("approved {}; now {}", x.describe(), y.describe())),
             None => out.push(format!("approved {}; now not changing", x.describe())),
         }
@@ -545,7 +565,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         if because.is_empty() {
             continue;
         }
-        let m = material(v);
+        let m = material(v, ctx.key);
         let d = digest_material(&m);
         let cands: Vec<(usize, &Approval)> = by_key
             .get(&(v.address.clone(), v.deposed.clone()))
@@ -561,18 +581,18 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
                 }
             }
         }
-        let sensitive: Vec<&str> = m
-            .attributes
-            .iter()
-            .filter(|a| a.is_sensitive())
-            .map(|a| a.path.as_str())
-            .collect();
-        if !sensitive.is_empty() {
-            report.warnings.push(format!(
-                "{}: deciding attribute(s) {} are sensitive: the approval digest cannot see their values, so a change of value alone would not void an approval",
-                v.address,
-                sensitive.join(", ")
-            ));
+        if ctx.key.is_none() {
+            let hidden: Vec<String> = deciding(v)
+                .filter(|a| a.change.hidden.is_some())
+                .map(|a| a.change.path.to_string())
+                .collect();
+            if !hidden.is_empty() {
+                report.warnings.push(format!(
+                    "{}: deciding attribute(s) {} hide their values (sensitive or shortened), so a change of value alone would not void an approval: set WARD_APPROVAL_KEY to bind approvals to sensitive values",
+                    v.address,
+                    hidden.join(", ")
+                ));
+            }
         }
         report.required.push(Required {
             address: v.address.clone(),

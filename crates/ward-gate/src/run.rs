@@ -455,7 +455,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
                 v.address, v.action, v.impact
             ));
         }
-        let m = material(v);
+        let m = material(v, key.as_deref());
         let digest = digest_material(&m);
         let before = file.approvals.len();
         file.approvals

@@ -70,7 +70,7 @@ fn now() -> Timestamp {
 }
 
 fn approval_for(v: &Verdict, expires: Option<&str>) -> Approval {
-    let m = material(v);
+    let m = material(v, None);
     Approval {
         address: v.address.clone(),
         deposed: v.deposed.clone(),

@@ -36,6 +36,7 @@ pub fn attr(
             path: AttrPath(vec![PathStep::Key(path.into())]),
             before: Shown::Known(before),
             after: Shown::Known(after),
+            hidden: None,
         },
         impact,
         rule: None,

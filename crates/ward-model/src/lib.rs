@@ -265,6 +265,36 @@ pub struct AttrChange {
     pub before: Shown,
     /// The value after the change.
     pub after: Shown,
+    /// A fingerprint of the raw values, set by the reader only when a side is
+    /// [`Shown::Sensitive`] or was shortened, so that a change of the hidden value alone can
+    /// still be detected (the approval gate binds approvals to it, keyed). Never serialized.
+    #[serde(skip)]
+    pub hidden: Option<HiddenDigest>,
+}
+
+/// SHA-256 over a canonical encoding of the raw before and after values of an attribute whose
+/// shown values hide them (sensitive or shortened). Boxed so that an [`AttrChange`] without one
+/// costs only a pointer's width. It is derived from secret values: never print or serialize it
+/// as is (the type implements neither `Serialize` nor `Display`, and `Debug` shows no bytes).
+#[derive(Clone, PartialEq, Eq)]
+pub struct HiddenDigest(Box<[u8; 32]>);
+
+impl HiddenDigest {
+    /// Wraps the 32 bytes of a SHA-256 digest.
+    pub fn new(bytes: [u8; 32]) -> Self {
+        HiddenDigest(Box::new(bytes))
+    }
+
+    /// The digest bytes (for keyed use only, e.g. as HMAC input).
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for HiddenDigest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HiddenDigest(..)")
+    }
 }
 
 /// The `importing` block of a change (Terraform ≥ 1.5).

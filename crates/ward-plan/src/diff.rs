@@ -2,8 +2,9 @@
 //! `after_unknown` and the sensitive masks. No sensitive value leaves this module.
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
-use ward_model::{AttrChange, AttrPath, PathStep, Shown};
+use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
 
 /// A mask (`after_unknown`, `before_sensitive`, `after_sensitive`) at one point of the value.
 #[derive(Clone, Copy)]
@@ -110,6 +111,40 @@ fn shorten_str(s: &str) -> String {
     }
 }
 
+/// True when [`shorten`] would change `v` (some string in it is longer than
+/// [`Shown::MAX_STRING`] chars).
+fn is_long(v: &Value) -> bool {
+    match v {
+        Value::String(s) => {
+            s.len() > Shown::MAX_STRING && s.chars().nth(Shown::MAX_STRING).is_some()
+        }
+        Value::Array(a) => a.iter().any(is_long),
+        Value::Object(m) => m.values().any(is_long),
+        _ => false,
+    }
+}
+
+/// The fingerprint of a change whose shown values hide the raw ones (a side is sensitive or
+/// was shortened): SHA-256 over the compact JSON of `[before, after]` (absent sides as `null`).
+/// serde_json's map keeps keys sorted (its `preserve_order` feature is off), so the encoding
+/// is canonical. `None` when nothing is hidden.
+fn hidden_digest(
+    before: Option<&Value>,
+    after: Option<&Value>,
+    b: &Shown,
+    a: &Shown,
+) -> Option<HiddenDigest> {
+    let hidden = matches!(b, Shown::Sensitive)
+        || matches!(a, Shown::Sensitive)
+        || (matches!(b, Shown::Known(_)) && before.is_some_and(is_long))
+        || (matches!(a, Shown::Known(_)) && after.is_some_and(is_long));
+    if !hidden {
+        return None;
+    }
+    let bytes = serde_json::to_vec(&(before, after)).ok()?;
+    Some(HiddenDigest::new(Sha256::digest(&bytes).into()))
+}
+
 /// The masks and values of one change.
 pub(crate) struct Sides<'a> {
     pub before: Option<&'a Value>,
@@ -154,10 +189,12 @@ fn walk(
     let before = non_null(before);
     let after = non_null(after);
     let mut push = |path: &Vec<PathStep>, b: Shown, a: Shown| {
+        let hidden = hidden_digest(before, after, &b, &a);
         out.push(AttrChange {
             path: AttrPath(path.clone()),
             before: b,
             after: a,
+            hidden,
         })
     };
 
@@ -307,6 +344,58 @@ mod tests {
         };
         assert_eq!(s.chars().count(), Shown::MAX_STRING + 1);
         assert!(s.ends_with('…'));
+    }
+
+    #[test]
+    fn fingerprint_is_set_exactly_when_a_side_is_hidden_or_shortened() {
+        let long = "x".repeat(Shown::MAX_STRING + 1);
+        let exact = "y".repeat(Shown::MAX_STRING);
+        let b = json!({"pw": "old", "plain": 1, "long": "a", "exact": "a", "new": null,
+                       "nested": {"k": [long.clone()]}, "unk": "u"});
+        let a = json!({"pw": "new", "plain": 2, "long": long, "exact": exact, "new": "s",
+                       "nested": {"k": ["z"]}, "unk": null});
+        let got = changed(&Sides {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Mask::of(Some(&json!({"unk": true}))),
+            before_sensitive: Mask::of(Some(&json!({"pw": true}))),
+            after_sensitive: Mask::of(Some(&json!({"pw": true, "new": true}))),
+        });
+        let hidden: Vec<(String, bool)> = got
+            .iter()
+            .map(|c| (c.path.to_string(), c.hidden.is_some()))
+            .collect();
+        assert_eq!(
+            hidden,
+            vec![
+                ("exact".into(), false),
+                ("long".into(), true),
+                ("nested.k[0]".into(), true),
+                ("new".into(), true),
+                ("plain".into(), false),
+                ("pw".into(), true),
+                ("unk".into(), false),
+            ]
+        );
+        // The fingerprint covers the raw values: another secret gives another fingerprint, the
+        // same one the same.
+        let fp = |after: &str| {
+            let b = json!({"pw": "old"});
+            let a = json!({"pw": after});
+            let mask = json!({"pw": true});
+            changed(&Sides {
+                before: Some(&b),
+                after: Some(&a),
+                after_unknown: Mask::of(None),
+                before_sensitive: Mask::of(Some(&mask)),
+                after_sensitive: Mask::of(Some(&mask)),
+            })
+            .remove(0)
+            .hidden
+        };
+        assert_eq!(fp("new"), fp("new"));
+        assert_ne!(fp("new"), fp("other"));
+        assert!(fp("new").is_some());
     }
 
     #[test]

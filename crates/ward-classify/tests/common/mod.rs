@@ -37,6 +37,7 @@ pub fn attr(p: &str, before: Shown, after: Shown) -> AttrChange {
         path: path(p),
         before,
         after,
+        hidden: None,
     }
 }
 

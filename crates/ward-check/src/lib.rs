@@ -17,7 +17,6 @@ pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
-pub mod version;
 
 use catalog::Severity;
 use finding::{DirEntry, Finding, Report, Summary, Suppressed};

@@ -3,13 +3,13 @@
 use crate::finding::{Finding, MatrixRow};
 use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
-use crate::version::{admits, is_exact, Version};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::collections::{BTreeMap, BTreeSet};
 use ward_repo::source::{classify_ref_by_shape, named_version};
 use ward_repo::{
     join_rel, Loc, Module, ModuleKind, ModuleSource, PinKind, RefKind, Repo, SourceKind, Val,
 };
+use ward_version::{admits, is_exact, Version};
 
 /// The file and line a directory-level finding points at: the `terraform` block's file when
 /// there is one, else `versions.tf`, `terraform.tf`, `main.tf`, else the first file.
@@ -307,8 +307,8 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
     let floor = match floor {
         Some(f) => Some((
             f,
-            Version::parse(f).ok_or_else(|| {
-                format!("terraform_floor = \"{f}\" is not a version; write it as X.Y.Z")
+            Version::parse(f).map_err(|e| {
+                format!("terraform_floor = \"{f}\" is not a version ({e}); write it as X.Y.Z")
             })?,
         )),
         None => None,

@@ -15,9 +15,7 @@
 //! nothing satisfying `required_version` fails naming every version found.
 
 use crate::config::Pin;
-use crate::discover::is_config_file;
 use serde::Serialize;
-use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -65,129 +63,7 @@ impl fmt::Display for Product {
     }
 }
 
-/// A version `MAJOR.MINOR.PATCH[-PRE]`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct Version {
-    /// Major.
-    pub major: u64,
-    /// Minor.
-    pub minor: u64,
-    /// Patch.
-    pub patch: u64,
-    /// Pre-release tag (`alpha20250101`, `rc1`), when any.
-    pub pre: Option<String>,
-}
-
-impl Version {
-    /// Parses `1.11.4`, `v1.6`, `1.12.0-alpha20250101`.
-    pub fn parse(s: &str) -> Option<Version> {
-        let s = s.trim().trim_start_matches('v');
-        let (core, pre) = match s.split_once('-') {
-            Some((c, p)) => (c, Some(p.to_string())),
-            None => (s, None),
-        };
-        let mut it = core.split('.');
-        let major = it.next()?.parse().ok()?;
-        let minor = match it.next() {
-            Some(m) => m.parse().ok()?,
-            None => 0,
-        };
-        let patch = match it.next() {
-            Some(p) => p.parse().ok()?,
-            None => 0,
-        };
-        if it.next().is_some() {
-            return None;
-        }
-        Some(Version {
-            major,
-            minor,
-            patch,
-            pre,
-        })
-    }
-}
-
-impl Ord for Version {
-    fn cmp(&self, o: &Self) -> Ordering {
-        (self.major, self.minor, self.patch)
-            .cmp(&(o.major, o.minor, o.patch))
-            .then_with(|| match (&self.pre, &o.pre) {
-                (None, None) => Ordering::Equal,
-                (None, Some(_)) => Ordering::Greater,
-                (Some(_), None) => Ordering::Less,
-                (Some(a), Some(b)) => a.cmp(b),
-            })
-    }
-}
-
-impl PartialOrd for Version {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
-        if let Some(p) = &self.pre {
-            write!(f, "-{p}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Whether `v` satisfies a Terraform version constraint string such as `">= 1.6, < 2.0"` or
-/// `"~> 1.5"`. `Err` names a constraint that cannot be parsed.
-pub fn satisfies(v: &Version, constraint: &str) -> Result<bool, String> {
-    for part in constraint.split(',') {
-        let part = part.trim();
-        if part.is_empty() {
-            continue;
-        }
-        let (op, rest) = ["~>", ">=", "<=", "!=", "=", ">", "<"]
-            .iter()
-            .find_map(|op| part.strip_prefix(op).map(|r| (*op, r.trim())))
-            .unwrap_or(("=", part));
-        let want = Version::parse(rest)
-            .ok_or_else(|| format!("cannot read the version constraint {constraint:?}"))?;
-        let ok = match op {
-            "=" => *v == want,
-            "!=" => *v != want,
-            ">" => *v > want,
-            ">=" => *v >= want,
-            "<" => *v < want,
-            "<=" => *v <= want,
-            _ => {
-                // ~> X.Y → >= X.Y, < (X+1).0 ; ~> X.Y.Z → >= X.Y.Z, < X.(Y+1).0 ; ~> X → >= X, < X+1
-                let segments = rest
-                    .trim_start_matches('v')
-                    .split('-')
-                    .next()
-                    .map_or(1, |c| c.split('.').count());
-                let upper = match segments {
-                    3 => Version {
-                        major: want.major,
-                        minor: want.minor + 1,
-                        patch: 0,
-                        pre: None,
-                    },
-                    _ => Version {
-                        major: want.major + 1,
-                        minor: 0,
-                        patch: 0,
-                        pre: None,
-                    },
-                };
-                *v >= want && *v < upper
-            }
-        };
-        if !ok {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
+pub use ward_version::Version;
 
 /// An executable found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -231,7 +107,7 @@ pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
     let version = v
         .get("terraform_version")
         .and_then(|s| s.as_str())
-        .and_then(Version::parse)
+        .and_then(|s| Version::parse(s).ok())
         .ok_or_else(|| format!("{} version -json has no terraform_version", path.display()))?;
     // OpenTofu prints its own version under `terraform_version` too; when the caller does not
     // know the product, tell them apart by the human-readable banner.
@@ -305,51 +181,43 @@ pub struct Evidence {
 }
 
 impl Evidence {
-    /// Reads the evidence in one root directory.
+    /// Reads the evidence in one root directory, from the files as ward-repo reads them (the
+    /// one reader of configuration files: `.tofu` files hide `.tf` files of the same name,
+    /// override files win). A file that cannot be parsed is an error naming it: its
+    /// `required_version` or OpenTofu-only features could be the deciding evidence.
     pub fn gather(dir: &Path) -> Result<Evidence, String> {
-        let mut e = Evidence::default();
-        let rd = std::fs::read_dir(dir)
-            .map_err(|err| format!("cannot read {}: {err}", dir.display()))?;
-        let mut files: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .map(|d| d.path())
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
-        for f in &files {
-            let name = f
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if name == ".terraform.lock.hcl" {
-                if let Ok(text) = std::fs::read_to_string(f) {
-                    if let Ok(body) = hcl::parse(&text) {
-                        for b in body.blocks().filter(|b| b.identifier() == "provider") {
-                            if let Some(l) = b.labels().first() {
-                                let host = l.as_str().split('/').next().unwrap_or_default();
-                                e.lock_hosts.insert(host.to_string());
-                            }
-                        }
-                    }
-                }
-                continue;
-            }
-            if !is_config_file(&name) {
-                continue;
-            }
-            if name.ends_with(".tofu") || name.ends_with(".tofu.json") {
-                e.tofu_files.push(name.clone());
-            }
-            let Ok(text) = std::fs::read_to_string(f) else {
-                continue;
-            };
-            if name.ends_with(".json") {
-                scan_json(&text, &name, &mut e);
-            } else {
-                scan_hcl(&text, &name, &mut e);
-            }
+        let read = ward_repo::read_module(dir).map_err(|e| e.to_string())?;
+        if let Some(p) = read.problems.first() {
+            return Err(format!(
+                "{}:{}: cannot read for the binary evidence: {}",
+                dir.join(&p.loc.file).display(),
+                p.loc.line,
+                p.message
+            ));
         }
-        Ok(e)
+        Ok(Evidence::of_module(&read.module))
+    }
+
+    /// The evidence in a module ward-repo has read.
+    pub fn of_module(m: &ward_repo::Module) -> Evidence {
+        let name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
+        let mut tofu_features = Vec::new();
+        if let Some(l) = &m.encryption {
+            tofu_features.push(format!("encryption block in {}", name(&l.file)));
+        }
+        for p in m.provider_configs.iter().filter(|p| p.for_each) {
+            tofu_features.push(format!("provider for_each in {}", name(&p.loc.file)));
+        }
+        Evidence {
+            tofu_files: m.tofu_files().map(name).collect(),
+            tofu_features,
+            lock_hosts: m
+                .lock_providers
+                .iter()
+                .map(|p| p.split('/').next().unwrap_or_default().to_string())
+                .collect(),
+            required_version: m.required_version.iter().map(|(c, _)| c.clone()).collect(),
+        }
     }
 
     /// The product the files point to, or an error when they point to both.
@@ -387,51 +255,6 @@ impl Evidence {
     }
 }
 
-fn scan_hcl(text: &str, name: &str, e: &mut Evidence) {
-    let Ok(body) = hcl::parse(text) else {
-        return;
-    };
-    for b in body.blocks() {
-        match b.identifier() {
-            "terraform" => {
-                for a in b.body().attributes() {
-                    if a.key() == "required_version" {
-                        if let hcl::Expression::String(s) = a.expr() {
-                            e.required_version.push(s.clone());
-                        }
-                    }
-                }
-                if b.body().blocks().any(|x| x.identifier() == "encryption") {
-                    e.tofu_features.push(format!("encryption block in {name}"));
-                }
-            }
-            "provider" if b.body().attributes().any(|a| a.key() == "for_each") => {
-                e.tofu_features.push(format!("provider for_each in {name}"));
-            }
-            _ => {}
-        }
-    }
-}
-
-fn scan_json(text: &str, name: &str, e: &mut Evidence) {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
-        return;
-    };
-    let blocks: Vec<&serde_json::Value> = match v.get("terraform") {
-        Some(serde_json::Value::Array(a)) => a.iter().collect(),
-        Some(o) => vec![o],
-        None => vec![],
-    };
-    for b in blocks {
-        if let Some(s) = b.get("required_version").and_then(|s| s.as_str()) {
-            e.required_version.push(s.to_string());
-        }
-        if b.get("encryption").is_some() {
-            e.tofu_features.push(format!("encryption block in {name}"));
-        }
-    }
-}
-
 /// The binary chosen for a root, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Selection {
@@ -444,12 +267,8 @@ pub struct Selection {
 /// Chooses the binary for a root from its pin, its evidence and the binaries available.
 pub fn select(pin: Option<&Pin>, ev: &Evidence, found: &[Binary]) -> Result<Selection, String> {
     let satisfies_all = |b: &Binary| -> Result<bool, String> {
-        for c in &ev.required_version {
-            if !satisfies(&b.version, c)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        ward_version::admits_all(ev.required_version.iter().map(String::as_str), &b.version)
+            .map_err(|e| format!("cannot read required_version: {e}"))
     };
     let listed = || {
         if found.is_empty() {
@@ -580,23 +399,6 @@ mod tests {
     }
 
     #[test]
-    fn constraints() {
-        let t = |ver: &str, c: &str| satisfies(&v(ver), c).unwrap();
-        assert!(t("1.11.4", ">= 1.6"));
-        assert!(!t("1.5.7", ">= 1.6"));
-        assert!(t("1.5.7", "~> 1.5"));
-        assert!(!t("2.0.0", "~> 1.5"));
-        assert!(t("1.5.9", "~> 1.5.3"));
-        assert!(!t("1.6.0", "~> 1.5.3"));
-        assert!(t("1.11.4", ">= 1.0, < 2.0"));
-        assert!(!t("1.11.4", ">= 1.0, != 1.11.4"));
-        assert!(t("1.0.3", "1.0.3"));
-        assert!(t("1.0.3", "= 1.0.3"));
-        assert!(!t("1.12.0-alpha1", ">= 1.12.0"));
-        assert!(satisfies(&v("1.0.0"), ">= banana").is_err());
-    }
-
-    #[test]
     fn selection_by_evidence() {
         let found = [b(Product::Terraform, "1.5.7"), b(Product::Tofu, "1.9.0")];
         let mut ev = Evidence::default();
@@ -670,5 +472,36 @@ mod tests {
         assert_eq!(e.tofu_files, vec!["extra.tofu".to_string()]);
         assert_eq!(e.tofu_features.len(), 2);
         assert!(e.lock_hosts.contains("registry.opentofu.org"));
+    }
+
+    #[test]
+    fn evidence_follows_opentofu_precedence() {
+        let d = tempfile::tempdir().unwrap();
+        // main.tofu hides main.tf: its required_version is the one OpenTofu reads.
+        std::fs::write(
+            d.path().join("main.tf"),
+            "terraform {\n required_version = \"~> 1.5.0\"\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.path().join("main.tofu"),
+            "terraform {\n required_version = \">= 1.6\"\n}\n",
+        )
+        .unwrap();
+        let e = Evidence::gather(d.path()).unwrap();
+        assert_eq!(e.required_version, vec![">= 1.6".to_string()]);
+        assert_eq!(e.tofu_files, vec!["main.tofu".to_string()]);
+        // An override file's required_version replaces the others.
+        std::fs::write(
+            d.path().join("override.tf"),
+            "terraform {\n required_version = \">= 1.8\"\n}\n",
+        )
+        .unwrap();
+        let e = Evidence::gather(d.path()).unwrap();
+        assert_eq!(e.required_version, vec![">= 1.8".to_string()]);
+        // A file that cannot be parsed is named, not skipped.
+        std::fs::write(d.path().join("bad.tf"), "terraform {").unwrap();
+        let err = Evidence::gather(d.path()).unwrap_err();
+        assert!(err.contains("bad.tf"), "{err}");
     }
 }

@@ -30,13 +30,8 @@ pub struct DiscoverError {
     pub message: String,
 }
 
-/// True for the file names Terraform or OpenTofu read as configuration.
-pub fn is_config_file(name: &str) -> bool {
-    name.ends_with(".tf")
-        || name.ends_with(".tf.json")
-        || name.ends_with(".tofu")
-        || name.ends_with(".tofu.json")
-}
+/// True for the file names Terraform or OpenTofu read as configuration (ward-repo owns the rule).
+pub use ward_repo::is_config_file;
 
 /// Walks `repo` and returns its roots and modules. `config` is the `ward.hcl` in use (ward-repo
 /// reads its `root` blocks: a declared directory is a root even when called as a module).

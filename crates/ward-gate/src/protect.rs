@@ -3,8 +3,9 @@
 //! Three sources, all honoured:
 //!
 //! 1. `policy { protect = [...] }` patterns in `ward.hcl`;
-//! 2. `lifecycle { prevent_destroy = true }` in the HCL (`.tf`, `.tf.json`) of the root being
-//!    planned and of the local modules it calls (`source = "./…"`);
+//! 2. `lifecycle { prevent_destroy = true }` in the configuration (`.tf`, `.tf.json`, `.tofu`,
+//!    `.tofu.json`, read by ward-repo with OpenTofu's precedence) of the root being planned and of
+//!    the local modules it calls (`source = "./…"`);
 //! 3. the protection record (default `.ward/protection.json`): every address ward has seen
 //!    protected by `prevent_destroy`. Plan JSON does not carry lifecycle blocks, so when the block
 //!    (or the whole resource) is removed from code, the record is what still protects it; the
@@ -187,7 +188,8 @@ pub fn save_record(path: &Path, r: &ProtectionRecord) -> Result<(), GateError> {
     crate::write_atomic(path, s.as_bytes(), "write the protection record")
 }
 
-/// Finds every `prevent_destroy = true` in the root at `dir` and the local modules it calls.
+/// Finds every `prevent_destroy = true` in the root at `dir` and the local modules it calls, as
+/// ward-repo reads them (`.tofu` files hide `.tf` files of the same name; override files win).
 pub fn scan_root(dir: &Path) -> Result<Vec<CodeProtection>, GateError> {
     let mut out = Vec::new();
     let mut visiting = Vec::new();
@@ -197,29 +199,10 @@ pub fn scan_root(dir: &Path) -> Result<Vec<CodeProtection>, GateError> {
     Ok(out)
 }
 
-/// True when the directory holds any `.tf` or `.tf.json` file.
+/// True when the directory holds any configuration file Terraform or OpenTofu reads (`.tf`,
+/// `.tf.json`, `.tofu`, `.tofu.json`).
 pub fn has_terraform_files(dir: &Path) -> bool {
-    tf_files(dir).map(|v| !v.is_empty()).unwrap_or(false)
-}
-
-fn tf_files(dir: &Path) -> Result<Vec<PathBuf>, GateError> {
-    let rd = std::fs::read_dir(dir).map_err(|e| GateError::Io {
-        path: dir.display().to_string(),
-        action: "list the Terraform root",
-        source: e,
-    })?;
-    let mut files: Vec<PathBuf> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.is_file()
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with(".tf") || n.ends_with(".tf.json"))
-        })
-        .collect();
-    files.sort();
-    Ok(files)
+    ward_repo::read_module(dir).is_ok_and(|d| !d.module.files.is_empty())
 }
 
 fn scan_module(
@@ -234,130 +217,51 @@ fn scan_module(
         return Ok(());
     }
     visiting.push(canon);
-    for file in tf_files(dir)? {
-        let rel = file
-            .strip_prefix(root)
-            .unwrap_or(&file)
+    let read = ward_repo::read_module(dir).map_err(|e| GateError::Terraform {
+        file: dir.display().to_string(),
+        problem: e.to_string(),
+    })?;
+    if let Some(p) = read.problems.first() {
+        return Err(GateError::Terraform {
+            file: dir.join(&p.loc.file).display().to_string(),
+            problem: format!("line {}: {}", p.loc.line, p.message),
+        });
+    }
+    let rel = |file: &str| {
+        let path = dir.join(file);
+        path.strip_prefix(root)
+            .unwrap_or(&path)
             .display()
-            .to_string();
-        let text = std::fs::read_to_string(&file).map_err(|e| GateError::Io {
-            path: file.display().to_string(),
-            action: "read",
-            source: e,
-        })?;
-        let found = if rel.ends_with(".json") {
-            scan_json(&text).map_err(|p| GateError::Terraform {
-                file: file.display().to_string(),
-                problem: p,
-            })?
-        } else {
-            scan_hcl(&text).map_err(|p| GateError::Terraform {
-                file: file.display().to_string(),
-                problem: p,
-            })?
-        };
-        for addr in found.protected {
+            .to_string()
+    };
+    for r in &read.module.resources {
+        if r.mode == "managed" && r.prevent_destroy == Some(true) {
             out.push(CodeProtection {
-                address: format!("{prefix}{addr}"),
-                file: rel.clone(),
+                address: format!("{prefix}{}.{}", r.type_name, r.name),
+                file: rel(&r.loc.file),
             });
         }
-        for (name, source) in found.modules {
-            if source.starts_with("./") || source.starts_with("../") {
-                let sub = dir.join(&source);
-                if sub.is_dir() {
-                    scan_module(
-                        root,
-                        &sub,
-                        &format!("{prefix}module.{name}."),
-                        out,
-                        visiting,
-                    )?;
-                }
+    }
+    for call in &read.module.module_calls {
+        if let Some(ward_repo::ModuleSource {
+            kind: ward_repo::SourceKind::Local { path },
+            ..
+        }) = &call.source
+        {
+            let sub = dir.join(path);
+            if sub.is_dir() {
+                scan_module(
+                    root,
+                    &sub,
+                    &format!("{prefix}module.{}.", call.name),
+                    out,
+                    visiting,
+                )?;
             }
         }
     }
     visiting.pop();
     Ok(())
-}
-
-#[derive(Default)]
-struct Found {
-    protected: Vec<String>,
-    modules: Vec<(String, String)>,
-}
-
-fn scan_hcl(text: &str) -> Result<Found, String> {
-    let body = hcl::parse(text).map_err(|e| e.to_string())?;
-    let mut f = Found::default();
-    for block in body.blocks() {
-        match (block.identifier(), block.labels()) {
-            ("resource", [t, n]) => {
-                let protected = block
-                    .body()
-                    .blocks()
-                    .filter(|b| b.identifier() == "lifecycle")
-                    .flat_map(|b| b.body().attributes())
-                    .any(|a| {
-                        a.key() == "prevent_destroy"
-                            && !matches!(a.expr(), hcl::Expression::Bool(false))
-                    });
-                if protected {
-                    f.protected.push(format!("{}.{}", t.as_str(), n.as_str()));
-                }
-            }
-            ("module", [n]) => {
-                for a in block.body().attributes() {
-                    if let ("source", hcl::Expression::String(s)) = (a.key(), a.expr()) {
-                        f.modules.push((n.as_str().to_string(), s.clone()));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(f)
-}
-
-fn scan_json(text: &str) -> Result<Found, String> {
-    use serde_json::Value;
-    let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let mut f = Found::default();
-    // `resource` may be an object of types or an array of such objects; same for the rest.
-    let objects = |v: Option<&Value>| -> Vec<serde_json::Map<String, Value>> {
-        match v {
-            Some(Value::Object(m)) => vec![m.clone()],
-            Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_object().cloned()).collect(),
-            _ => Vec::new(),
-        }
-    };
-    for types in objects(v.get("resource")) {
-        for (t, names) in &types {
-            for names in objects(Some(names)) {
-                for (n, body) in &names {
-                    for b in objects(Some(body)) {
-                        let protected = objects(b.get("lifecycle")).iter().any(|l| {
-                            l.get("prevent_destroy")
-                                .is_some_and(|p| p != &Value::Bool(false))
-                        });
-                        if protected {
-                            f.protected.push(format!("{t}.{n}"));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    for mods in objects(v.get("module")) {
-        for (n, body) in &mods {
-            for b in objects(Some(body)) {
-                if let Some(Value::String(s)) = b.get("source") {
-                    f.modules.push((n.clone(), s.clone()));
-                }
-            }
-        }
-    }
-    Ok(f)
 }
 
 #[cfg(test)]

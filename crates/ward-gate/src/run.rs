@@ -182,7 +182,7 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         Some(r) => {
             if !protect::has_terraform_files(r) {
                 return Err(GateError::Usage(format!(
-                    "{}: no .tf or .tf.json files here; --root must name the Terraform root that was planned",
+                    "{}: no .tf, .tf.json, .tofu or .tofu.json files here; --root must name the Terraform root that was planned",
                     r.display()
                 )));
             }

@@ -174,7 +174,7 @@ fn approve_refusals() {
             Box::new(|o: &mut ApproveOptions| {
                 o.inputs.root = Some(PathBuf::from("/nonexistent-root"))
             }),
-            "no .tf or .tf.json files",
+            "no .tf, .tf.json, .tofu or .tofu.json files",
         ),
     ] {
         let err = t.approve("data-loss.json", |o| f(o)).unwrap_err();

@@ -117,6 +117,8 @@ pub struct ProviderConfig {
     pub refs: Vec<String>,
     /// A legacy `version` argument.
     pub version: Option<String>,
+    /// Whether it has a `for_each` argument (an OpenTofu-only feature).
+    pub for_each: bool,
     /// Where.
     pub loc: Loc,
 }
@@ -144,8 +146,10 @@ pub struct Resource {
     pub type_name: String,
     /// Resource name.
     pub name: String,
-    /// `lifecycle { prevent_destroy = ... }`: `Some(true/false)` when a literal, `None` when
-    /// absent or not a literal.
+    /// `lifecycle { prevent_destroy = ... }`: `None` when absent, `Some(false)` for a literal
+    /// `false` (or `null`, or the string `"false"`), `Some(true)` for anything else. Terraform accepts only
+    /// literals here, so reading any other expression as protecting is the safe reading. An
+    /// override file's `prevent_destroy` replaces the original's.
     pub prevent_destroy: Option<bool>,
     /// Where.
     pub loc: Loc,
@@ -185,6 +189,11 @@ pub struct Module {
     pub backend: Option<Backend>,
     /// The `cloud` block, when present.
     pub cloud: Option<Loc>,
+    /// The `encryption` block in `terraform` (an OpenTofu-only feature), when present.
+    pub encryption: Option<Loc>,
+    /// The provider addresses recorded in `.terraform.lock.hcl` (`registry.terraform.io/hashicorp/aws`),
+    /// sorted; empty without a lock file or when it cannot be parsed.
+    pub lock_providers: Vec<String>,
     /// Provider configuration blocks.
     pub provider_configs: Vec<ProviderConfig>,
     /// Module calls.
@@ -209,12 +218,22 @@ impl Module {
             required_providers: Vec::new(),
             backend: None,
             cloud: None,
+            encryption: None,
+            lock_providers: Vec::new(),
             provider_configs: Vec::new(),
             module_calls: Vec::new(),
             resources: Vec::new(),
             remote_states: Vec::new(),
             callers: Vec::new(),
         }
+    }
+
+    /// The `.tofu` and `.tofu.json` files read (repository-relative), sorted.
+    pub fn tofu_files(&self) -> impl Iterator<Item = &str> {
+        self.files
+            .iter()
+            .map(String::as_str)
+            .filter(|f| f.ends_with(".tofu") || f.ends_with(".tofu.json"))
     }
 }
 
@@ -306,7 +325,9 @@ pub struct Options {
 /// Directories never entered: tool caches and VCS metadata.
 pub const SKIPPED_DIRS: &[&str] = &[".git", ".terraform", ".terragrunt-cache", "node_modules"];
 
-fn is_tf(name: &str) -> bool {
+/// True for the file names Terraform or OpenTofu read as configuration: `.tf`, `.tf.json`,
+/// `.tofu`, `.tofu.json`.
+pub fn is_config_file(name: &str) -> bool {
     name.ends_with(".tf")
         || name.ends_with(".tofu")
         || name.ends_with(".tf.json")
@@ -413,7 +434,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             Some((d, n)) => (d.to_string(), n.to_string()),
             None => (".".to_string(), rel.clone()),
         };
-        if is_tf(&name) {
+        if is_config_file(&name) {
             tf_by_dir.entry(dir.clone()).or_default().push(name.clone());
             text_files.push(TextFile {
                 path: rel.clone(),
@@ -650,6 +671,9 @@ fn parse_dir(
     ordered.sort_by_key(|n| (is_override(n), (*n).clone()));
     let mut m = Module::new(dir.clone());
     m.lock_file = lock_dirs.contains(&dir);
+    if m.lock_file {
+        m.lock_providers = lock_providers(&root.join(rel(".terraform.lock.hcl")));
+    }
     for name in ordered {
         let path = rel(name);
         m.files.push(path.clone());
@@ -706,6 +730,72 @@ fn parse_dir(
         shadowed,
         files_parsed,
     }
+}
+
+/// One directory read by [`read_module`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirRead {
+    /// The module, its files named relative to the directory (`main.tf`); its kind is not
+    /// decided (that needs the whole repository) and stays [`ModuleKind::Module`].
+    pub module: Module,
+    /// Files that could not be read or parsed, sorted.
+    pub problems: Vec<FileProblem>,
+    /// `.tf` files hidden by a `.tofu` file of the same name: (hidden, winner).
+    pub shadowed: Vec<(String, String)>,
+}
+
+/// Reads the configuration files of one directory (not its subdirectories) with the same
+/// precedence as [`discover`] (`.tofu` hides `.tf`, override files last), for callers that need
+/// one root or module rather than a repository: the gate's `prevent_destroy`, drift's binary
+/// evidence. Files are read through symlinks, as Terraform does. Fails only when the directory
+/// cannot be listed.
+pub fn read_module(dir: &Path) -> Result<DirRead, RepoError> {
+    let not_dir = |reason: String| RepoError::NotADirectory {
+        path: dir.display().to_string(),
+        reason,
+    };
+    let rd = std::fs::read_dir(dir).map_err(|e| not_dir(e.to_string()))?;
+    let mut names = Vec::new();
+    let mut lock = BTreeSet::new();
+    for entry in rd {
+        let entry = entry.map_err(|e| not_dir(e.to_string()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !entry.path().is_file() {
+            continue;
+        }
+        if is_config_file(&name) {
+            names.push(name);
+        } else if name == ".terraform.lock.hcl" {
+            lock.insert(".".to_string());
+        }
+    }
+    let p = parse_dir(dir, ".", names, &lock);
+    let mut problems = p.problems;
+    problems.sort();
+    Ok(DirRead {
+        module: p.module,
+        problems,
+        shadowed: p.shadowed,
+    })
+}
+
+/// The `provider` block labels of a lock file, sorted; empty when it cannot be read or parsed
+/// (Terraform itself then refuses to init, which says why).
+fn lock_providers(path: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(nodes) = tree::parse_hcl(&text) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = nodes
+        .iter()
+        .filter(|n| n.ident == "provider")
+        .filter_map(|n| n.labels.first().cloned())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Parses one configuration file's text (native syntax, or JSON when `path` ends with `.json`)
@@ -847,6 +937,9 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                 if let Some(c) = n.blocks_named("cloud").next() {
                     m.cloud = Some(loc(c.line));
                 }
+                if let Some(e) = n.blocks_named("encryption").next() {
+                    m.encryption = Some(loc(e.line));
+                }
             }
             ("provider", [name, ..]) => {
                 let mut refs = Vec::new();
@@ -867,6 +960,7 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                     alias: n.attr("alias").and_then(|a| lit(&a.value)),
                     refs,
                     version,
+                    for_each: n.attr("for_each").is_some(),
                     loc: loc(n.line),
                 });
             }
@@ -882,8 +976,11 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
             (mode @ ("resource" | "data" | "ephemeral"), [t, name, ..]) => {
                 let prevent_destroy = n
                     .blocks_named("lifecycle")
-                    .filter_map(|l| l.attr("prevent_destroy"))
-                    .find_map(|a| a.value.as_bool());
+                    .find_map(|l| l.attr("prevent_destroy"))
+                    .map(|a| {
+                        !matches!(&a.value, Val::Bool(false) | Val::Null)
+                            && a.value.as_str() != Some("false")
+                    });
                 let mode = match mode {
                     "resource" => "managed",
                     other => other,
@@ -896,13 +993,28 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                         loc: loc(n.line),
                     });
                 }
-                m.resources.push(Resource {
-                    mode: mode.to_string(),
-                    type_name: t.clone(),
-                    name: name.clone(),
-                    prevent_destroy,
-                    loc: loc(n.line),
-                });
+                // An override file merges into the block it overrides.
+                let overridden = is_override
+                    .then(|| {
+                        m.resources
+                            .iter_mut()
+                            .find(|r| r.mode == mode && r.type_name == *t && r.name == *name)
+                    })
+                    .flatten();
+                match overridden {
+                    Some(r) => {
+                        if prevent_destroy.is_some() {
+                            r.prevent_destroy = prevent_destroy;
+                        }
+                    }
+                    None => m.resources.push(Resource {
+                        mode: mode.to_string(),
+                        type_name: t.clone(),
+                        name: name.clone(),
+                        prevent_destroy,
+                        loc: loc(n.line),
+                    }),
+                }
             }
             _ => {}
         }
@@ -931,5 +1043,48 @@ mod tests {
         assert!(!is_override("main.tf"));
         assert_eq!(shadowed_name("main.tofu").as_deref(), Some("main.tf"));
         assert_eq!(shadowed_name("x.tofu.json").as_deref(), Some("x.tf.json"));
+    }
+
+    #[test]
+    fn read_module_keeps_precedence_and_evidence() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |n: &str, t: &str| std::fs::write(d.path().join(n), t).unwrap();
+        w(
+            "main.tf",
+            "resource \"x_volume\" \"a\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+        );
+        w(
+            "main.tofu",
+            "terraform {\n  required_version = \">= 1.6\"\n  encryption {}\n}\nprovider \"p\" {\n  for_each = {}\n}\nresource \"x_volume\" \"b\" {\n  lifecycle {\n    prevent_destroy = var.keep\n  }\n}\nresource \"x_volume\" \"c\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+        );
+        w(
+            "c_override.tf",
+            "resource \"x_volume\" \"c\" {\n  lifecycle {\n    prevent_destroy = false\n  }\n}\n",
+        );
+        w(
+            ".terraform.lock.hcl",
+            "provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.0.0\"\n}\n",
+        );
+        let r = read_module(d.path()).unwrap();
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert_eq!(
+            r.shadowed,
+            [("main.tf".to_string(), "main.tofu".to_string())]
+        );
+        let m = &r.module;
+        assert_eq!(m.files, ["c_override.tf", "main.tofu"]);
+        assert_eq!(m.tofu_files().collect::<Vec<_>>(), ["main.tofu"]);
+        let pd: Vec<(&str, Option<bool>)> = m
+            .resources
+            .iter()
+            .map(|r| (r.name.as_str(), r.prevent_destroy))
+            .collect();
+        // `a` is only in the hidden main.tf; a non-literal protects; the override wins for `c`.
+        assert_eq!(pd, [("b", Some(true)), ("c", Some(false))]);
+        assert!(m.encryption.is_some());
+        assert!(m.provider_configs[0].for_each);
+        assert_eq!(m.lock_providers, ["registry.opentofu.org/hashicorp/null"]);
+        assert_eq!(m.required_version[0].0, ">= 1.6");
+        assert!(read_module(&d.path().join("missing")).is_err());
     }
 }

@@ -282,7 +282,12 @@ fn json_schema(ident: &str) -> Option<(usize, &'static [(&'static str, usize)])>
     Some(match ident {
         "terraform" => (
             0,
-            &[("backend", 1), ("cloud", 0), ("required_providers", 0)][..],
+            &[
+                ("backend", 1),
+                ("cloud", 0),
+                ("encryption", 0),
+                ("required_providers", 0),
+            ][..],
         ),
         "resource" | "data" | "ephemeral" => (2, &[("lifecycle", 0)][..]),
         "module" | "provider" | "variable" | "output" => (1, &[][..]),

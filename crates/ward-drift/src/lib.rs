@@ -420,7 +420,6 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
                             address: i.address.clone(),
                             attribute: a.clone(),
                             impact: impact.clone(),
-                            rank: outcome::rank_of(impact),
                         }
                     })
                 })

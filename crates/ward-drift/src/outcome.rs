@@ -1,7 +1,7 @@
 //! A root's outcome, read from the JSON of its plans (never from Terraform's exit code).
 
 use serde::Serialize;
-use ward_model::{Action, Impact, Mode, Plan};
+use ward_model::{Action, Mode, Plan};
 
 /// The outcome of one root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -109,18 +109,6 @@ pub struct DriftItem {
 /// The name of a finding attribute for a deleted object.
 pub const DELETED: &str = "(deleted)";
 
-/// The rank of an impact class name for escalation (`unclassified` ranks above `none` and below
-/// `free`: it must never hide behind a real class).
-pub fn rank_of(impact: &str) -> i64 {
-    match impact.parse::<Impact>() {
-        Ok(i) => Impact::ALL
-            .iter()
-            .position(|x| *x == i)
-            .map_or(0, |p| p as i64 * 2),
-        Err(_) => 1,
-    }
-}
-
 /// Drift items from a refresh-only plan's `resource_drift`, classified by `ward_classify::assess`
 /// with the same knowledge as `ward plan`, sorted by address.
 pub fn drift_items(plan: &Plan, knowledge: &ward_rules::Knowledge) -> Vec<DriftItem> {
@@ -139,7 +127,7 @@ pub fn drift_items(plan: &Plan, knowledge: &ward_rules::Knowledge) -> Vec<DriftI
             let impact = if v.classified {
                 v.impact.to_string()
             } else {
-                "unclassified".to_string()
+                ward_store::UNCLASSIFIED.to_string()
             };
             let (attributes, attribute_impacts) = if v.action.destroys() {
                 (vec![DELETED.to_string()], vec![impact.clone()])
@@ -318,12 +306,5 @@ mod tests {
             decide(items.len(), &output_changes(&p), &[]),
             Outcome::Drifted
         );
-    }
-
-    #[test]
-    fn ranks_order_impacts() {
-        assert!(rank_of("data-loss") > rank_of("free"));
-        assert!(rank_of("free") > rank_of("unclassified"));
-        assert!(rank_of("unclassified") > rank_of("none"));
     }
 }

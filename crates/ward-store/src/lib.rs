@@ -7,8 +7,9 @@
 //! - the last trusted lineage and serial per root (`root_state`): the reference the next run's
 //!   state preflight compares against;
 //! - every drift finding per (root, address, attribute) (`findings`): first seen, last seen,
-//!   resolved, and the worst impact seen. A finding that comes back after it was resolved opens a
-//!   new row, so each row is one episode.
+//!   resolved, and the worst impact seen, by name (`data-loss`, never a number: the order of the
+//!   classes is ward-model's, applied when comparing, so a new class cannot reinterpret old rows).
+//!   A finding that comes back after it was resolved opens a new row, so each row is one episode.
 //!
 //! The store computes transitions ([`Transition`]): a finding is *new* when no open row exists,
 //! *escalated* when its impact is worse than the open row's, *resolved* when an open row is not
@@ -21,9 +22,14 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use ward_model::Impact;
 
-/// The schema version this crate writes. A database with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 1;
+/// The schema version this crate writes. Older databases are migrated when opened; a newer or
+/// unreadable version is refused.
+///
+/// - 1: findings kept their impact's rank (a number) beside the name;
+/// - 2: findings keep the impact by name only.
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +55,12 @@ pub enum StoreError {
     NewerSchema {
         /// The version found.
         found: i64,
+    },
+    /// The database's schema version is not a version this ward wrote.
+    #[error("the drift history database has schema version {found:?}, which is not a version ward writes (1 to {SCHEMA_VERSION}); it is not a ward drift history database, or it was damaged; pass --db with another file")]
+    BadSchema {
+        /// The value found.
+        found: String,
     },
     /// A query failed.
     #[error("drift history database error: {0}")]
@@ -89,11 +101,26 @@ pub struct Finding {
     pub address: String,
     /// The attribute path that drifted, or `(deleted)` when the object is gone.
     pub attribute: String,
-    /// The impact class name (`free`, `data-loss`...), or `unclassified`.
+    /// The impact class name (`free`, `data-loss`...), or `unclassified`. Escalation compares
+    /// names in [`impact_order`].
     pub impact: String,
-    /// The impact's rank: larger is worse. Escalation compares ranks.
-    pub rank: i64,
 }
+
+/// Where an impact name stands when findings are compared for escalation: ward-model's classes
+/// in their order, with `unclassified` above `none` and below `free` (an unclassified drift must
+/// never hide behind a real class); `None` for a name ward does not know, below everything.
+/// Computed on every comparison and never stored.
+pub fn impact_order(name: &str) -> Option<usize> {
+    if name == UNCLASSIFIED {
+        return Some(1);
+    }
+    let i = name.parse::<Impact>().ok()?;
+    let p = Impact::ALL.iter().position(|x| *x == i)?;
+    Some(if p == 0 { 0 } else { p + 1 })
+}
+
+/// The impact name of a finding whose type no rule classifies.
+pub const UNCLASSIFIED: &str = "unclassified";
 
 /// What changed for one finding between the last run and this one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -219,7 +246,6 @@ CREATE TABLE IF NOT EXISTS findings(
     address TEXT NOT NULL,
     attribute TEXT NOT NULL,
     impact TEXT NOT NULL,
-    rank INTEGER NOT NULL,
     first_run INTEGER NOT NULL,
     first_at TEXT NOT NULL,
     last_run INTEGER NOT NULL,
@@ -259,25 +285,33 @@ impl Store {
         Store::init(Connection::open_in_memory()?)
     }
 
-    fn init(conn: Connection) -> Result<Store, StoreError> {
-        conn.execute_batch(SCHEMA)?;
-        let found: Option<String> = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        match found.and_then(|v| v.parse::<i64>().ok()) {
-            Some(v) if v > SCHEMA_VERSION => return Err(StoreError::NewerSchema { found: v }),
-            Some(_) => {}
-            None => {
-                conn.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?1)",
-                    params![SCHEMA_VERSION.to_string()],
-                )?;
-            }
+    fn init(mut conn: Connection) -> Result<Store, StoreError> {
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        let version = match schema_version(&conn)? {
+            None => None,
+            Some(text) => match text.trim().parse::<i64>() {
+                Ok(v) if v > SCHEMA_VERSION => return Err(StoreError::NewerSchema { found: v }),
+                Ok(v) if v >= 1 => Some(v),
+                _ => return Err(StoreError::BadSchema { found: text }),
+            },
+        };
+        if version == Some(SCHEMA_VERSION) {
+            conn.execute_batch(SCHEMA)?;
+            return Ok(Store { conn });
         }
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        // Version 1 kept a rank beside the impact name; the name is what counts.
+        if has_column(&tx, "findings", "rank")? {
+            migrate_ranks_to_names(&tx)?;
+        }
+        tx.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?1)",
+            params![SCHEMA_VERSION.to_string()],
+        )?;
+        tx.commit()?;
         Ok(Store { conn })
     }
 
@@ -379,10 +413,10 @@ impl Store {
         observed: &[Finding],
     ) -> Result<Vec<Transition>, StoreError> {
         let tx = self.conn.savepoint()?;
-        let mut open: BTreeMap<(String, String), (i64, String, i64)> = BTreeMap::new();
+        let mut open: BTreeMap<(String, String), (i64, String)> = BTreeMap::new();
         {
             let mut st = tx.prepare(
-                "SELECT id, address, attribute, impact, rank FROM findings
+                "SELECT id, address, attribute, impact FROM findings
                  WHERE root = ?1 AND resolved_run IS NULL",
             )?;
             let rows = st.query_map(params![root], |r| {
@@ -391,12 +425,11 @@ impl Store {
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
                     r.get::<_, String>(3)?,
-                    r.get::<_, i64>(4)?,
                 ))
             })?;
             for row in rows {
-                let (id, address, attribute, impact, rank) = row?;
-                open.insert((address, attribute), (id, impact, rank));
+                let (id, address, attribute, impact) = row?;
+                open.insert((address, attribute), (id, impact));
             }
         }
         let mut out = Vec::new();
@@ -409,10 +442,10 @@ impl Store {
             match open.get(&key) {
                 None => {
                     tx.execute(
-                        "INSERT INTO findings(root, address, attribute, impact, rank,
+                        "INSERT INTO findings(root, address, attribute, impact,
                              first_run, first_at, last_run, last_at)
-                         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?6, ?7)",
-                        params![root, f.address, f.attribute, f.impact, f.rank, run, now],
+                         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?5, ?6)",
+                        params![root, f.address, f.attribute, f.impact, run, now],
                     )?;
                     out.push(Transition {
                         root: root.to_string(),
@@ -423,11 +456,11 @@ impl Store {
                         previous_impact: None,
                     });
                 }
-                Some((id, impact, rank)) => {
-                    if f.rank > *rank {
+                Some((id, impact)) => {
+                    if impact_order(&f.impact) > impact_order(impact) {
                         tx.execute(
-                            "UPDATE findings SET impact = ?2, rank = ?3, last_run = ?4, last_at = ?5 WHERE id = ?1",
-                            params![id, f.impact, f.rank, run, now],
+                            "UPDATE findings SET impact = ?2, last_run = ?3, last_at = ?4 WHERE id = ?1",
+                            params![id, f.impact, run, now],
                         )?;
                         out.push(Transition {
                             root: root.to_string(),
@@ -446,7 +479,7 @@ impl Store {
                 }
             }
         }
-        for ((address, attribute), (id, impact, _)) in &open {
+        for ((address, attribute), (id, impact)) in &open {
             if seen.contains(&(address.clone(), attribute.clone())) {
                 continue;
             }
@@ -577,6 +610,45 @@ impl Store {
     }
 }
 
+/// The `schema_version` recorded in `meta`, as written.
+fn schema_version(conn: &Connection) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn has_column(conn: &Connection, table: &str, column: &str) -> Result<bool, StoreError> {
+    let mut st = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    let names = st.query_map(params![table], |r| r.get::<_, String>(0))?;
+    for n in names {
+        if n? == column {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Schema 1 to 2: every finding's impact by name. A row whose impact is not a class name (a
+/// number, or empty) takes the name its rank meant in schema 1 (`none` 0, `unclassified` 1,
+/// `free` 2, `in-place` 4, `interrupt` 6, `replace` 8, `data-loss` 10: frozen here, whatever
+/// the classes are now); then the rank column goes.
+fn migrate_ranks_to_names(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "UPDATE findings SET impact = CASE rank
+             WHEN 0 THEN 'none' WHEN 1 THEN 'unclassified' WHEN 2 THEN 'free'
+             WHEN 4 THEN 'in-place' WHEN 6 THEN 'interrupt' WHEN 8 THEN 'replace'
+             WHEN 10 THEN 'data-loss' ELSE impact END
+         WHERE impact NOT IN
+             ('none', 'unclassified', 'free', 'in-place', 'interrupt', 'replace', 'data-loss');
+         ALTER TABLE findings DROP COLUMN rank;",
+    )?;
+    Ok(())
+}
+
 fn limit_i64(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
@@ -586,12 +658,11 @@ fn limit_i64(limit: usize) -> i64 {
 mod tests {
     use super::*;
 
-    fn f(addr: &str, attr: &str, impact: &str, rank: i64) -> Finding {
+    fn f(addr: &str, attr: &str, impact: &str) -> Finding {
         Finding {
             address: addr.into(),
             attribute: attr.into(),
             impact: impact.into(),
-            rank,
         }
     }
 
@@ -600,20 +671,20 @@ mod tests {
         let mut s = Store::open_in_memory().unwrap();
         let r1 = s.begin_run("t1", None).unwrap();
         let t = s
-            .apply_findings(r1, "t1", "net", &[f("a.b", "tags.x", "free", 1)])
+            .apply_findings(r1, "t1", "net", &[f("a.b", "tags.x", "free")])
             .unwrap();
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].kind, TransitionKind::New);
 
         let r2 = s.begin_run("t2", None).unwrap();
         let t = s
-            .apply_findings(r2, "t2", "net", &[f("a.b", "tags.x", "free", 1)])
+            .apply_findings(r2, "t2", "net", &[f("a.b", "tags.x", "free")])
             .unwrap();
         assert!(t.is_empty(), "persisting drift is not a transition: {t:?}");
 
         let r3 = s.begin_run("t3", None).unwrap();
         let t = s
-            .apply_findings(r3, "t3", "net", &[f("a.b", "tags.x", "data-loss", 5)])
+            .apply_findings(r3, "t3", "net", &[f("a.b", "tags.x", "data-loss")])
             .unwrap();
         assert_eq!(t[0].kind, TransitionKind::Escalated);
         assert_eq!(t[0].previous_impact.as_deref(), Some("free"));
@@ -625,7 +696,7 @@ mod tests {
 
         let r5 = s.begin_run("t5", None).unwrap();
         let t = s
-            .apply_findings(r5, "t5", "net", &[f("a.b", "tags.x", "free", 1)])
+            .apply_findings(r5, "t5", "net", &[f("a.b", "tags.x", "free")])
             .unwrap();
         assert_eq!(t[0].kind, TransitionKind::New);
 
@@ -675,22 +746,154 @@ mod tests {
         assert_eq!(s.roots().unwrap(), vec!["net".to_string()]);
     }
 
-    #[test]
-    fn refuses_a_newer_schema() {
+    /// A database ward wrote, then its schema_version set to `version`.
+    fn db_with_schema_version(version: &str) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.sqlite");
-        {
-            let s = Store::open(&path).unwrap();
-            s.conn
-                .execute(
-                    "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
-                    [],
-                )
-                .unwrap();
-        }
+        let s = Store::open(&path).unwrap();
+        s.conn
+            .execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+                params![version],
+            )
+            .unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn refuses_a_newer_schema() {
+        let (_dir, path) = db_with_schema_version("99");
         match Store::open(&path) {
             Err(StoreError::NewerSchema { found: 99 }) => {}
             other => panic!("expected NewerSchema, got {:?}", other.err()),
+        }
+    }
+
+    #[test]
+    fn impacts_order_by_name() {
+        assert!(impact_order("data-loss") > impact_order("free"));
+        assert!(impact_order("free") > impact_order("unclassified"));
+        assert!(impact_order("unclassified") > impact_order("none"));
+        assert!(impact_order("none") > impact_order("banana"));
+        let names: Vec<&str> = Impact::ALL.iter().map(|i| i.as_str()).collect();
+        for w in names.windows(2) {
+            assert!(impact_order(w[1]) > impact_order(w[0]), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn history_rows_say_the_impact_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.sqlite");
+        let mut s = Store::open(&path).unwrap();
+        let r = s.begin_run("t1", None).unwrap();
+        s.apply_findings(r, "t1", "net", &[f("a.b", "size", "data-loss")])
+            .unwrap();
+        drop(s);
+        let conn = Connection::open(&path).unwrap();
+        let cols: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('findings')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!cols.contains(&"rank".to_string()), "{cols:?}");
+        let impact: String = conn
+            .query_row("SELECT impact FROM findings", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(impact, "data-loss");
+    }
+
+    /// Schema 1 as ward wrote it: findings with a rank column.
+    const SCHEMA_V1_FINDINGS: &str = "
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES('schema_version', '1');
+        CREATE TABLE findings(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            root TEXT NOT NULL,
+            address TEXT NOT NULL,
+            attribute TEXT NOT NULL,
+            impact TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            first_run INTEGER NOT NULL,
+            first_at TEXT NOT NULL,
+            last_run INTEGER NOT NULL,
+            last_at TEXT NOT NULL,
+            resolved_run INTEGER,
+            resolved_at TEXT
+        );
+        CREATE UNIQUE INDEX findings_open
+            ON findings(root, address, attribute) WHERE resolved_run IS NULL;
+        INSERT INTO findings(root, address, attribute, impact, rank, first_run, first_at, last_run, last_at)
+            VALUES('net', 'a.b', 'tags.x', 'free', 2, 1, 't1', 1, 't1'),
+                  ('net', 'a.c', 'size', '10', 10, 1, 't1', 1, 't1'),
+                  ('net', 'a.d', 'size', '', 6, 1, 't1', 1, 't1');
+    ";
+
+    #[test]
+    fn a_schema_1_database_migrates_to_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(SCHEMA_V1_FINDINGS)
+            .unwrap();
+        let mut s = Store::open(&path).unwrap();
+        let impacts: Vec<(String, String)> = s
+            .findings(Some("net"))
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.address, r.impact))
+            .collect();
+        assert_eq!(
+            impacts,
+            [
+                ("a.b".to_string(), "free".to_string()),
+                ("a.c".to_string(), "data-loss".to_string()),
+                ("a.d".to_string(), "interrupt".to_string()),
+            ]
+        );
+        assert_eq!(
+            schema_version(&s.conn).unwrap(),
+            Some(SCHEMA_VERSION.to_string())
+        );
+        // Escalation works on the migrated rows, by name.
+        let r = s.begin_run("t2", None).unwrap();
+        let t = s
+            .apply_findings(
+                r,
+                "t2",
+                "net",
+                &[
+                    f("a.b", "tags.x", "replace"),
+                    f("a.c", "size", "replace"),
+                    f("a.d", "size", "interrupt"),
+                ],
+            )
+            .unwrap();
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].kind, TransitionKind::Escalated);
+        assert_eq!(t[0].address, "a.b");
+        drop(s);
+        // Opening again changes nothing.
+        assert_eq!(Store::open(&path).unwrap().findings(None).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn refuses_an_unreadable_schema_version() {
+        for bad in ["banana", "0", "-1", ""] {
+            let (_dir, path) = db_with_schema_version(bad);
+            match Store::open(&path) {
+                Err(e @ StoreError::BadSchema { .. }) => {
+                    let m = e.to_string();
+                    assert!(m.contains(&format!("{bad:?}")) && m.contains("--db"), "{m}");
+                }
+                other => panic!("{bad}: expected BadSchema, got {:?}", other.err()),
+            }
+            // The refused database is left as it was.
+            let conn = Connection::open(&path).unwrap();
+            assert_eq!(schema_version(&conn).unwrap().as_deref(), Some(bad));
         }
     }
 }

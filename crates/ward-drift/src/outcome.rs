@@ -190,7 +190,7 @@ pub fn pending_changes(plan: &Plan) -> Vec<String> {
     let mut v: Vec<String> = plan
         .changes
         .iter()
-        .filter(|c| !matches!(c.action, Action::NoOp | Action::Read))
+        .filter(|c| c.action.is_change())
         .map(|c| format!("{} ({})", c.address, c.action))
         .collect();
     v.sort();

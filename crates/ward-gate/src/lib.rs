@@ -322,7 +322,7 @@ pub struct GateContext<'a> {
 
 /// Why a verdict needs approval under the policy (empty: it does not).
 pub fn needs_approval(v: &Verdict, policy: &Policy, protection: &Protection) -> Vec<Because> {
-    if v.mode != Mode::Managed || matches!(v.action, Action::NoOp | Action::Read | Action::Open) {
+    if v.mode != Mode::Managed || v.action.is_inert() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -625,7 +625,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         }
         let why = match in_plan.get(&(a.address.clone(), a.deposed.clone())) {
             None => "no change at this address in this plan".to_string(),
-            Some(v) if matches!(v.action, Action::NoOp | Action::Read) => {
+            Some(v) if !v.action.is_change() => {
                 "this plan does not change this address".to_string()
             }
             Some(v) => format!(

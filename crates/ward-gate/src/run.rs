@@ -11,7 +11,7 @@ use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateCo
 use jiff::Timestamp;
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
-use ward_model::{Action, Impact, Plan};
+use ward_model::{Impact, Plan};
 
 /// The clock override for reproducible runs and tests: an RFC 3339 time.
 pub const NOW_VAR: &str = "WARD_NOW";
@@ -443,7 +443,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     let mut out = String::new();
     let mut notes = String::new();
     for v in chosen {
-        if matches!(v.action, Action::NoOp | Action::Read) {
+        if !v.action.is_change() {
             return Err(GateError::Approve(format!(
                 "{} does not change in this plan ({}): nothing to approve",
                 v.address, v.action

@@ -138,6 +138,20 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every action, in declaration order.
+    pub const ALL: [Action; 10] = [
+        Action::NoOp,
+        Action::Create,
+        Action::Read,
+        Action::Update,
+        Action::ReplaceDeleteFirst,
+        Action::ReplaceCreateFirst,
+        Action::Delete,
+        Action::Forget,
+        Action::CreateThenForget,
+        Action::Open,
+    ];
+
     /// Parses Terraform's `actions` array. Returns `None` for any list ward does not know:
     /// callers must fail closed on it.
     pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Option<Action> {
@@ -171,6 +185,24 @@ impl Action {
             Action::CreateThenForget => "create,forget",
             Action::Open => "open",
         }
+    }
+
+    /// True when apply touches no object that exists or runs: no-op, a data source read, an
+    /// ephemeral resource opened, or a forget (the object leaves the state and keeps running).
+    /// Such an action costs nothing ([`Impact::None`]) whatever the type, so it needs no rule and
+    /// no approval.
+    pub fn is_inert(self) -> bool {
+        matches!(
+            self,
+            Action::NoOp | Action::Read | Action::Open | Action::Forget
+        )
+    }
+
+    /// True when the plan proposes a change at this address: anything but a no-op, a data
+    /// source read or an ephemeral open. A forget is a change (the state loses the object) even
+    /// though it is [inert](Action::is_inert): it is pending until applied.
+    pub fn is_change(self) -> bool {
+        !matches!(self, Action::NoOp | Action::Read | Action::Open)
     }
 
     /// True for both orders of replacement.
@@ -349,4 +381,23 @@ pub struct OutputChange {
     pub action: Action,
     /// Whether the output is marked sensitive (its value is then never kept).
     pub sensitive: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Action;
+
+    #[test]
+    fn inert_and_change_are_one_rule_each() {
+        let all = Action::ALL;
+        let inert: Vec<Action> = all.into_iter().filter(|a| a.is_inert()).collect();
+        assert_eq!(
+            inert,
+            [Action::NoOp, Action::Read, Action::Forget, Action::Open]
+        );
+        let unchanged: Vec<Action> = all.into_iter().filter(|a| !a.is_change()).collect();
+        assert_eq!(unchanged, [Action::NoOp, Action::Read, Action::Open]);
+        // Nothing that destroys is inert.
+        assert!(all.iter().all(|a| !(a.destroys() && a.is_inert())));
+    }
 }

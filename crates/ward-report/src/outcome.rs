@@ -3,7 +3,7 @@
 use serde::Serialize;
 use std::fmt;
 use ward_classify::{Assessment, Verdict};
-use ward_model::{Action, Impact};
+use ward_model::Impact;
 
 /// ward's exit codes, shared by every subcommand (documented in `docs/exit-codes.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -163,11 +163,7 @@ impl Outcome {
 /// something to a managed object. ward cannot know what such a change costs, so it counts as
 /// reaching every `--fail-on` threshold.
 pub fn cost_unknown(v: &Verdict) -> bool {
-    !v.classified
-        && !matches!(
-            v.action,
-            Action::NoOp | Action::Read | Action::Open | Action::Forget
-        )
+    !v.classified && !v.action.is_inert()
 }
 
 /// Applies the `plan` gates: errored plan (2), coverage (3), threshold (1).
@@ -211,11 +207,7 @@ pub fn evaluate(a: &Assessment, opts: &GateOptions) -> Outcome {
         let at_or_above = a
             .verdicts
             .iter()
-            .filter(|v| {
-                v.classified
-                    && v.impact >= threshold
-                    && !matches!(v.action, Action::NoOp | Action::Read)
-            })
+            .filter(|v| v.classified && v.impact >= threshold && v.action.is_change())
             .count();
         let unknown = a.verdicts.iter().filter(|v| cost_unknown(v)).count();
         if at_or_above > 0 {

@@ -195,3 +195,50 @@ fn every_fixture_directory_names_a_rule() {
         );
     }
 }
+
+/// A YAML file nested 20,000 deep overflowed the stack of `ward check`; it is a WARD-PARSE-001
+/// finding now, and the rest of the repository is still checked.
+#[test]
+fn deeply_nested_yaml_is_a_parse_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(
+        root.join("requirements.yml"),
+        format!("{}x\n", "- ".repeat(20_000)),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("main.tf"),
+        "terraform {\n  backend \"local\" {}\n}\n",
+    )
+    .unwrap();
+    let repo = ward_repo::discover(root, &ward_repo::Options::default()).unwrap();
+    let knowledge = TypeList {
+        types: Vec::new(),
+        origin: "test".to_string(),
+    };
+    let report = check(
+        &repo,
+        CheckOptions {
+            resolver: None,
+            knowledge: &knowledge,
+            today: ward_check::scan::parse_date("2026-06-01").unwrap(),
+            fail_on: None,
+            exec: None,
+        },
+    )
+    .unwrap();
+    let parse: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "WARD-PARSE-001")
+        .collect();
+    assert_eq!(parse.len(), 1, "{:?}", report.findings);
+    assert_eq!(parse[0].file, "requirements.yml");
+    assert!(
+        parse[0].message.contains("nested more than 128 levels"),
+        "{}",
+        parse[0].message
+    );
+    assert!(report.findings.iter().any(|f| f.rule == "WARD-VER-001"));
+}

@@ -4,6 +4,7 @@
 //! YAML is read with `saphyr`, which keeps the position of every node, so each pin has a line.
 
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
+use saphyr_parser::Event;
 use serde::Serialize;
 
 /// Where a version pin was found.
@@ -140,6 +141,7 @@ pub fn read_pins(
     if kind == AnsibleFileKind::IniInventory {
         return Ok(ini_pins(text, file));
     }
+    check_depth(text)?;
     let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| YamlProblem {
         line: e.marker().line(),
         message: e.info().to_string(),
@@ -155,6 +157,38 @@ pub fn read_pins(
         }
     }
     Ok(out)
+}
+
+/// How deep sequences and mappings may nest in an Ansible file. The loaded tree is walked (and
+/// dropped) recursively, so a deeper file would overflow the stack; real files stay far below.
+pub const MAX_YAML_DEPTH: usize = 128;
+
+/// Refuses a YAML text nested deeper than [`MAX_YAML_DEPTH`], from the parser's event stream
+/// (which keeps its own stack), before anything builds a tree.
+fn check_depth(text: &str) -> Result<(), YamlProblem> {
+    let mut depth = 0usize;
+    for event in saphyr_parser::Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|e| YamlProblem {
+            line: e.marker().line(),
+            message: e.info().to_string(),
+        })?;
+        match event {
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                depth += 1;
+                if depth > MAX_YAML_DEPTH {
+                    return Err(YamlProblem {
+                        line: span.start.line(),
+                        message: format!(
+                            "sequences and mappings nested more than {MAX_YAML_DEPTH} levels deep; flatten the file (ward reads Ansible files up to that depth)"
+                        ),
+                    });
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 struct Ctx<'a> {
@@ -379,5 +413,33 @@ mod tests {
     fn bad_yaml_has_a_line() {
         let e = read_pins(AnsibleFileKind::Vars, "a: [\n", "x.yml").unwrap_err();
         assert!(e.line >= 1);
+    }
+
+    #[test]
+    fn deep_block_nesting_is_a_problem_not_a_stack_overflow() {
+        for text in [
+            format!("{}x\n", "- ".repeat(20_000)),
+            (0..1_000)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+                .collect::<String>(),
+        ] {
+            for kind in [
+                AnsibleFileKind::Requirements,
+                AnsibleFileKind::Galaxy,
+                AnsibleFileKind::Vars,
+            ] {
+                let e = read_pins(kind, &text, "x.yml").unwrap_err();
+                assert!(e.message.contains("nested more than"), "{}", e.message);
+                assert!(e.line >= 1);
+            }
+        }
+        // Deep but reasonable nesting still reads.
+        let ok = format!("{}a_version: 1\n", "- ".repeat(50));
+        assert_eq!(
+            read_pins(AnsibleFileKind::Vars, &ok, "x.yml")
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }

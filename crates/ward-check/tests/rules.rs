@@ -105,6 +105,25 @@ fn terraform() -> Option<PathBuf> {
 
 /// Runs the check over a copy of a fixture; returns the findings of `id` as terminal text and
 /// whether any was found.
+/// Runs the catalog on a discovered repository, on the fixtures' date, without network.
+fn check_repo(
+    repo: &ward_repo::Repo,
+    knowledge: &TypeList,
+    exec: Option<ward_check::exec::ExecOptions>,
+) -> ward_check::finding::Report {
+    check(
+        repo,
+        CheckOptions {
+            resolver: None,
+            knowledge,
+            today: ward_check::scan::parse_date("2026-06-01").unwrap(),
+            fail_on: None,
+            exec,
+        },
+    )
+    .unwrap()
+}
+
 fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     let src = fixtures().join(id).join(variant);
     assert!(
@@ -127,17 +146,7 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
             .map(|t| ward_check::exec::ExecOptions {
                 binary: t.to_path_buf(),
             });
-    let report = check(
-        &repo,
-        CheckOptions {
-            resolver: None,
-            knowledge: &knowledge,
-            today: ward_check::scan::parse_date("2026-06-01").unwrap(),
-            fail_on: None,
-            exec,
-        },
-    )
-    .unwrap();
+    let report = check_repo(&repo, &knowledge, exec);
     let mut text = String::new();
     let mut found = false;
     for f in report.findings.iter().filter(|f| f.rule == id) {
@@ -217,17 +226,7 @@ fn deeply_nested_yaml_is_a_parse_finding() {
         types: Vec::new(),
         origin: "test".to_string(),
     };
-    let report = check(
-        &repo,
-        CheckOptions {
-            resolver: None,
-            knowledge: &knowledge,
-            today: ward_check::scan::parse_date("2026-06-01").unwrap(),
-            fail_on: None,
-            exec: None,
-        },
-    )
-    .unwrap();
+    let report = check_repo(&repo, &knowledge, None);
     let parse: Vec<_> = report
         .findings
         .iter()

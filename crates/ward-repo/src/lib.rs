@@ -10,6 +10,10 @@
 //! as [`FileProblem`]s with their line; discovery itself fails only when the tree or the
 //! configuration cannot be read at all.
 //!
+//! A symlinked file is read through the link, as Terraform reads it, when its target is inside
+//! the repository; a link that is broken, loops, or leads outside is a [`FileProblem`] (when it
+//! has a name discovery reads). Symlinked directories are not entered.
+//!
 //! # Roots and modules
 //!
 //! A directory is a **root** when it has a `backend` or `cloud` block, or configures a provider
@@ -376,6 +380,64 @@ pub fn join_rel(dir: &str, rel: &str) -> Option<String> {
     })
 }
 
+/// What a symlink in the tree leads to.
+enum Link {
+    /// A file inside the repository: read it through the link, as Terraform does.
+    File,
+    /// A directory (never entered: no second copy of a tree, no loop) or something else.
+    NotAFile,
+    /// Broken, looping, or leading outside the repository: why, in words.
+    Refused(String),
+}
+
+fn follow_link(root_canon: &Path, link: &Path) -> Link {
+    let target = match link.canonicalize() {
+        Ok(t) => t,
+        Err(e) => {
+            return Link::Refused(format!(
+                "cannot follow the symlink ({e}); Terraform cannot read it either: fix or remove the link"
+            ))
+        }
+    };
+    if !target.starts_with(root_canon) {
+        return Link::Refused(format!(
+            "a symlink to {}, outside the repository: ward reads only files inside it, so nothing here was checked; copy the file in or point the link inside",
+            target.display()
+        ));
+    }
+    if target.is_file() {
+        Link::File
+    } else {
+        Link::NotAFile
+    }
+}
+
+/// Whether discovery reads a file at this path (configuration, lock, state, variables,
+/// templates, Ansible): a refused symlink there is reported, anywhere else ignored.
+fn is_read(rel: &str, name: &str) -> bool {
+    is_config_file(name)
+        || name == ".terraform.lock.hcl"
+        || is_state(name)
+        || is_vars(name)
+        || is_template(rel, name)
+        || ansible::ansible_kind(rel).is_some()
+}
+
+fn is_state(name: &str) -> bool {
+    name.ends_with(".tfstate") || name.ends_with(".tfstate.backup")
+}
+
+fn is_vars(name: &str) -> bool {
+    name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
+}
+
+fn is_template(rel: &str, name: &str) -> bool {
+    name.ends_with(".tftpl")
+        || name.ends_with(".tpl")
+        || name.ends_with(".tmpl")
+        || rel.split('/').rev().skip(1).any(|d| d == "templates")
+}
+
 /// Walks `root` and builds the [`Repo`].
 pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let meta = std::fs::metadata(root).map_err(|e| RepoError::NotADirectory {
@@ -390,6 +452,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     }
 
     // 1. Walk.
+    let root_canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut tf_by_dir: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut lock_dirs: BTreeSet<String> = BTreeSet::new();
     let mut state_files = Vec::new();
@@ -419,7 +482,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let is_link = entry.file_type().is_some_and(|t| t.is_symlink());
+        if !is_link && !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let Ok(rel) = entry.path().strip_prefix(root) else {
@@ -434,6 +498,23 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             Some((d, n)) => (d.to_string(), n.to_string()),
             None => (".".to_string(), rel.clone()),
         };
+        if is_link {
+            // Terraform reads a symlinked file; so does ward, when it stays in the repository.
+            match follow_link(&root_canon, entry.path()) {
+                Link::File => {}
+                Link::NotAFile => continue,
+                Link::Refused(why) => {
+                    if is_read(&rel, &name) {
+                        problems.push(FileProblem {
+                            loc: Loc { file: rel, line: 0 },
+                            column: 0,
+                            message: why,
+                        });
+                    }
+                    continue;
+                }
+            }
+        }
         if is_config_file(&name) {
             tf_by_dir.entry(dir.clone()).or_default().push(name.clone());
             text_files.push(TextFile {
@@ -442,18 +523,14 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             });
         } else if name == ".terraform.lock.hcl" {
             lock_dirs.insert(dir.clone());
-        } else if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") {
+        } else if is_state(&name) {
             state_files.push(rel.clone());
-        } else if name.ends_with(".tfvars") || name.ends_with(".tfvars.json") {
+        } else if is_vars(&name) {
             text_files.push(TextFile {
                 path: rel.clone(),
                 kind: TextKind::Vars,
             });
-        } else if name.ends_with(".tftpl")
-            || name.ends_with(".tpl")
-            || name.ends_with(".tmpl")
-            || rel.split('/').rev().skip(1).any(|d| d == "templates")
-        {
+        } else if is_template(&rel, &name) {
             text_files.push(TextFile {
                 path: rel.clone(),
                 kind: TextKind::Template,
@@ -1086,5 +1163,57 @@ mod tests {
         assert_eq!(m.lock_providers, ["registry.opentofu.org/hashicorp/null"]);
         assert_eq!(m.required_version[0].0, ">= 1.6");
         assert!(read_module(&d.path().join("missing")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_files_inside_are_read_outside_ones_reported() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        let w = |p: &str, t: &str| {
+            let p = root.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, t).unwrap();
+        };
+        w("live/main.tf", "terraform {\n  backend \"local\" {}\n}\n");
+        w(
+            "shared/versions.tf.txt",
+            "terraform {\n  required_version = \">= 1.6\"\n}\nmodule \"m\" {\n  source = \"git::https://example.invalid/m.git?ref=main\"\n}\n",
+        );
+        std::fs::write(tmp.path().join("outside.tf"), "").unwrap();
+        symlink("../shared/versions.tf.txt", root.join("live/versions.tf")).unwrap();
+        symlink("../../outside.tf", root.join("live/outside.tf")).unwrap();
+        symlink("loop.tf", root.join("live/loop.tf")).unwrap();
+        symlink("missing.tf", root.join("live/broken.tf")).unwrap();
+        symlink("live", root.join("linked-dir")).unwrap();
+        symlink("../outside.tf", root.join("README.md")).unwrap();
+        let repo = discover(&root, &Options::default()).unwrap();
+        let live = repo.module("live").unwrap();
+        assert_eq!(live.files, ["live/main.tf", "live/versions.tf"]);
+        assert_eq!(live.required_version[0].0, ">= 1.6");
+        assert_eq!(live.module_calls.len(), 1);
+        assert!(repo.text_files.iter().any(|t| t.path == "live/versions.tf"));
+        // A linked directory is not entered (no second copy of `live`, no loop).
+        assert!(repo.module("linked-dir").is_none());
+        let problems: Vec<(&str, &str)> = repo
+            .problems
+            .iter()
+            .map(|p| (p.loc.file.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0].0 == "live/broken.tf"
+                && problems[0].1.contains("cannot follow the symlink"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].0 == "live/loop.tf" && problems[1].1.contains("cannot follow the symlink"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[2].0 == "live/outside.tf" && problems[2].1.contains("outside the repository"),
+            "{problems:?}"
+        );
     }
 }

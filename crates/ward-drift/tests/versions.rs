@@ -7,8 +7,9 @@ use proptest::prelude::*;
 use std::path::PathBuf;
 use ward_drift::binary::{select, Binary, Evidence, Product, Version};
 
-/// Whether `ward check` accepts `version` as the floor of a root requiring `constraint`.
-fn check_admits(constraint: &str, version: &str) -> bool {
+/// The WARD-VER-002 messages `ward check` reports against `floor` for a root requiring
+/// `constraint`.
+fn check_messages(constraint: &str, floor: &str) -> Vec<String> {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(
         d.path().join("main.tf"),
@@ -19,13 +20,21 @@ fn check_admits(constraint: &str, version: &str) -> bool {
     .unwrap();
     let repo = ward_repo::discover(d.path(), &ward_repo::Options::default()).unwrap();
     let mut out = Vec::new();
-    ward_check::rules::versions(&repo, Some(version), &mut out).unwrap();
-    !out.iter().any(|f| f.rule == "WARD-VER-002")
+    ward_check::rules::versions(&repo, Some(floor), &mut out).unwrap();
+    out.into_iter()
+        .filter(|f| f.rule == "WARD-VER-002")
+        .map(|f| f.message)
+        .collect()
 }
 
-/// Whether `ward drift` selects a Terraform binary of `version` for a root requiring
-/// `constraint`.
-fn drift_admits(constraint: &str, version: &str) -> bool {
+/// Whether `ward check` accepts `version` as the floor of a root requiring `constraint`.
+fn check_admits(constraint: &str, version: &str) -> bool {
+    check_messages(constraint, version).is_empty()
+}
+
+/// `ward drift`'s choice for a root requiring `constraint` when one Terraform of `version` is
+/// installed.
+fn drift_select(constraint: &str, version: &str) -> Result<Version, String> {
     let ev = Evidence {
         required_version: vec![constraint.to_string()],
         ..Evidence::default()
@@ -35,8 +44,14 @@ fn drift_admits(constraint: &str, version: &str) -> bool {
         path: PathBuf::from("/opt/terraform"),
         version: Version::parse(version).unwrap(),
     }];
-    match select(None, &ev, &found) {
-        Ok(s) => s.binary.version == found[0].version,
+    select(None, &ev, &found).map(|s| s.binary.version)
+}
+
+/// Whether `ward drift` selects a Terraform binary of `version` for a root requiring
+/// `constraint`.
+fn drift_admits(constraint: &str, version: &str) -> bool {
+    match drift_select(constraint, version) {
+        Ok(v) => v == Version::parse(version).unwrap(),
         Err(e) => {
             assert!(e.contains("nothing installed satisfies"), "{e}");
             false
@@ -55,6 +70,26 @@ fn pessimistic_one_part_has_an_upper_bound_in_both() {
         assert_eq!(check_admits("~> 1", v), want, "check: ~> 1 admits {v}?");
         assert_eq!(drift_admits("~> 1", v), want, "drift: ~> 1 admits {v}?");
     }
+}
+
+#[test]
+fn huge_numbers_are_errors_not_overflows_in_both() {
+    // The largest u64 parses; its `~>` bound must not overflow (it panicked in both before).
+    let max = format!("~> {}.0", u64::MAX);
+    assert!(!check_admits(&max, "1.0.0"));
+    assert!(!drift_admits(&max, "1.0.0"));
+    // A 30-digit number is an error that names it.
+    let big = "999999999999999999999999999999";
+    let c = format!(">= 1.{big}");
+    let m = check_messages(&c, "1.0.0");
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(
+        m[0].contains(&format!("the number {big} is too large")),
+        "{}",
+        m[0]
+    );
+    let e = drift_select(&c, "1.0.0").unwrap_err();
+    assert!(e.contains(&format!("the number {big} is too large")), "{e}");
 }
 
 fn clause() -> impl Strategy<Value = String> {

@@ -92,6 +92,9 @@ pub struct Options {
     pub today: jiff::civil::Date,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
+    /// Inherited `TF_*` variables Terraform may see besides [`exec::DEFAULT_ALLOWED_TF`]
+    /// (names, or `PREFIX*` patterns); every other `TF_*` variable is removed.
+    pub allow_env: Vec<String>,
 }
 
 /// A failure before any root could be checked (bad configuration, unreadable repository,
@@ -350,6 +353,11 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let queue = Mutex::new(jobs.into_iter());
     let done = Mutex::new(Vec::new());
     let finished = std::sync::atomic::AtomicUsize::new(0);
+    let allow: Vec<String> = exec::DEFAULT_ALLOWED_TF
+        .iter()
+        .map(|s| s.to_string())
+        .chain(opts.allow_env.iter().cloned())
+        .collect();
     let ctx = Ctx {
         repo: &opts.repo,
         binaries: &binaries,
@@ -359,6 +367,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         pending: opts.pending,
         knowledge: &knowledge,
         env: &opts.env,
+        allow: &allow,
     };
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1).min(total.max(1)) {
@@ -499,13 +508,8 @@ struct Ctx<'a> {
     pending: bool,
     knowledge: &'a ward_rules::Knowledge,
     env: &'a [(String, String)],
+    allow: &'a [String],
 }
-
-const ENV: &[(&str, &str)] = &[
-    ("TF_IN_AUTOMATION", "1"),
-    ("TF_INPUT", "0"),
-    ("CHECKPOINT_DISABLE", "1"),
-];
 
 /// Checks one root: select, init, state pull + preflight, refresh-only plan, show -json.
 fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
@@ -547,12 +551,12 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         }
     };
     let sp = scratch.path();
-    let env: Vec<(&str, &str)> = ENV
+    let env: Vec<(&str, &str)> = ctx
+        .env
         .iter()
-        .copied()
-        .chain(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, sp, deadline);
+    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, ctx.allow, sp, deadline);
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {

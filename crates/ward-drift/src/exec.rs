@@ -6,15 +6,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-/// `TF_*` variables passed through to Terraform by default: inputs and credentials that do not
-/// change what a command does (`TF_CLI_ARGS*`, `TF_WORKSPACE`, `TF_DATA_DIR`, `TF_LOG`... are
-/// removed). `ward drift --allow-env NAME` adds more.
-pub const DEFAULT_ALLOWED_TF: &[&str] = &[
-    "TF_VAR_*",
-    "TF_TOKEN_*",
-    "TF_PLUGIN_CACHE_DIR",
-    "TF_CLI_CONFIG_FILE",
-];
+/// `TF_*` variables passed through to Terraform by default ([`ward_exec::TERRAFORM_ALLOWED_TF`]);
+/// `ward drift --allow-env NAME` adds more.
+pub const DEFAULT_ALLOWED_TF: &[&str] = ward_exec::TERRAFORM_ALLOWED_TF;
 
 /// The most stdout a command may print (`state pull`, `show -json`): 4 GiB.
 const STDOUT_CAP: u64 = 4 << 30;

@@ -59,6 +59,16 @@ pub const TERRAFORM_AUTOMATION: &[(&str, &str)] = &[
     ("CHECKPOINT_DISABLE", "1"),
 ];
 
+/// Inherited `TF_*` variables a Terraform run keeps by default (pass it to
+/// [`Command::allow_tf`]): inputs and credentials that do not change what a command does.
+/// `TF_CLI_ARGS*`, `TF_WORKSPACE`, `TF_DATA_DIR`, `TF_LOG` and the rest are removed.
+pub const TERRAFORM_ALLOWED_TF: &[&str] = &[
+    "TF_VAR_*",
+    "TF_TOKEN_*",
+    "TF_PLUGIN_CACHE_DIR",
+    "TF_CLI_CONFIG_FILE",
+];
+
 /// What an untrusted command (a guard) inherits in allow-list mode besides the names its caller
 /// adds: the basics a shell script needs, no credentials.
 pub const BASE_ALLOW_LIST: &[&str] = &[

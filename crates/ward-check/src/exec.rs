@@ -81,10 +81,7 @@ fn first_error(text: &str) -> String {
 
 /// Runs fmt and validate over every directory of `repo`.
 pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
-    let tmp = match tempfile::Builder::new()
-        .prefix("ward-check-exec-")
-        .tempdir()
-    {
+    let tmp = match ward_exec::ScratchDir::new("ward-check-exec-") {
         Ok(t) => t,
         Err(e) => {
             out.push(Finding::new(

@@ -540,7 +540,9 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     };
     r.binary = Some(bin.to_string());
     r.binary_because = Some(because);
-    let scratch = match tempfile::Builder::new().prefix("ward-drift-").tempdir() {
+    // Owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
+    // on every exit path, signals included.
+    let scratch = match ward_exec::ScratchDir::new("ward-drift-") {
         Ok(t) => t,
         Err(e) => {
             return fail(
@@ -689,10 +691,11 @@ fn show_json(
     if !f.ok() {
         return Err(format!("show -json failed: {}", f.stderr_tail(4)));
     }
-    let json = scratch.join(name);
-    std::fs::write(&json, &f.stdout)
-        .map_err(|e| format!("cannot write {}: {e}", json.display()))?;
-    ward_plan::read_file(&json).map_err(|e| format!("cannot read the plan JSON: {e}"))
+    ward_plan::read_reader(
+        f.stdout.as_slice(),
+        &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
+    )
+    .map_err(|e| format!("cannot read the plan JSON: {e}"))
 }
 
 /// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's
@@ -714,14 +717,37 @@ fn lock_detail(stderr: &str) -> String {
     )
 }
 
+/// True only for Terraform's (and OpenTofu's) message that another run holds the lock: "Error
+/// acquiring the state lock" followed by the holder's "Lock Info:". The same heading without lock
+/// info (access denied on the lock table, a missing table) is an error to fix, not `locked`.
 fn is_lock_error(stderr: &str) -> bool {
-    stderr.contains("Error acquiring the state lock") || stderr.contains("state lock")
+    match stderr.find("Error acquiring the state lock") {
+        Some(i) => stderr[i..].contains("Lock Info:"),
+        None => false,
+    }
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    /// Terraform's message when another run holds the lock (the local backend's, as 1.15 prints
+    /// it) and when the lock table cannot be used at all (S3 with DynamoDB, access denied).
+    const LOCK_HELD: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: resource temporarily unavailable\n\u{2502} Lock Info:\n\u{2502}   ID:        4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d\n\u{2502}   Path:      /state/app.tfstate\n\u{2502}   Operation: OperationTypeApply\n\u{2502}   Who:       ci@runner\n\u{2502}   Version:   1.15.5\n\u{2502}   Created:   2026-11-29 10:00:00 +0000 UTC\n\u{2502}   Info:\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+    const LOCK_DENIED: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: operation error DynamoDB: PutItem, https response error StatusCode: 400, api error AccessDeniedException: User: arn:aws:iam::1:role/ci is not authorized to perform: dynamodb:PutItem on resource: locks\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+
+    #[test]
+    fn only_a_held_lock_is_locked() {
+        assert!(is_lock_error(LOCK_HELD));
+        assert!(lock_detail(LOCK_HELD).contains("ID: 4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d"));
+        // Access denied on the lock table is an error to fix, not someone else's run.
+        assert!(!is_lock_error(LOCK_DENIED));
+        assert!(!is_lock_error(
+            "Error: Failed to read the state lock configuration"
+        ));
+        assert!(!is_lock_error("the state lock table does not exist"));
+    }
 
     #[test]
     fn shards_are_stable_and_cover_everything() {

@@ -24,8 +24,15 @@
 //! - **One error-line extractor**: [`error_summary`] finds Terraform's first `Error:` line and
 //!   what follows it.
 //!
+//! - **Scratch directories** ([`ScratchDir`]) are created readable by their owner only and removed
+//!   when dropped, and also when ward itself is told to stop.
+//! - **Termination.** [`handle_termination_signals`] (called first thing in `main`) makes
+//!   `SIGTERM`, `SIGINT` and `SIGHUP` stop every run under way ([`interrupt`]: their process groups
+//!   get `SIGTERM`, then `SIGKILL` after the grace period, so Terraform can release its state
+//!   lock), remove every scratch directory, and exit with 128 + the signal's number.
+//!
 //! Errors ([`ExecError`]) say what happened and what to do: not found, not executable, timed
-//! out, killed by a signal, failed, output cut.
+//! out, killed by a signal, failed, output cut, interrupted.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -34,6 +41,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -324,9 +332,17 @@ impl Command {
                 message: e.to_string(),
             })?),
         };
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            park_if_exiting();
+            return Err(ExecError::Interrupted { command });
+        }
         let mut child = cmd.spawn().map_err(|e| self.spawn_error(e))?;
         let pgid = child.id();
-        let _running = Running::register(pgid);
+        let registered = Running::register(pgid);
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            // Told to stop between the check above and the registration: stop it here.
+            kill_group(pgid, nix::sys::signal::Signal::SIGTERM);
+        }
         if let (Some(bytes), Some(mut w)) = (self.stdin.clone(), child.stdin.take()) {
             std::thread::spawn(move || {
                 // A program that does not read its input closes the pipe: not an error.
@@ -358,6 +374,10 @@ impl Command {
         };
         // Whatever the program left running in its group goes with it, so the pipes close.
         kill_group(pgid, nix::sys::signal::Signal::SIGKILL);
+        if EXITING.load(Ordering::SeqCst) {
+            drop(registered);
+            park_if_exiting();
+        }
         let (stdout, stdout_cut) = out.finish();
         let (stderr, stderr_cut) = err.finish();
         let output = Output {
@@ -436,7 +456,7 @@ fn kill_group(pgid: u32, signal: nix::sys::signal::Signal) {
     }
 }
 
-/// Process groups of runs under way, so a signal handler can end them ([`kill_running`]).
+/// Process groups of runs under way, so [`interrupt`] can end them.
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// Registers a process group for the time of a run.
@@ -459,13 +479,108 @@ impl Drop for Running {
     }
 }
 
-/// Kills (`SIGKILL`) the process group of every run under way: for a program that is itself
-/// told to stop (`SIGTERM`, `SIGINT`) and must not leave Terraform running behind it. The runs
-/// then end as killed by a signal.
-pub fn kill_running() {
-    let groups: Vec<u32> = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
-    for g in groups {
+/// Set once ward is told to stop: no new run starts.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Set when the signal thread is ending the process: runs never return, so no caller goes on to
+/// report (or record) a run that was cut short.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Waits for the signal thread to end the process, when it is doing so.
+fn park_if_exiting() {
+    while EXITING.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
+fn running() -> Vec<u32> {
+    RUNNING.lock().map(|r| r.clone()).unwrap_or_default()
+}
+
+/// Stops everything under way, for a program that is itself told to stop and must not leave
+/// Terraform running, or its secrets on disk, behind it: no new run starts (each is
+/// [`ExecError::Interrupted`]); every running process group gets `SIGTERM`, and `SIGKILL` when it
+/// has not ended within [`DEFAULT_GRACE`]; then every [`ScratchDir`] is removed. The runs end as
+/// killed by a signal.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    for g in running() {
+        kill_group(g, nix::sys::signal::Signal::SIGTERM);
+    }
+    let until = Instant::now() + DEFAULT_GRACE;
+    while !running().is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for g in running() {
         kill_group(g, nix::sys::signal::Signal::SIGKILL);
+    }
+    let dirs: Vec<PathBuf> = SCRATCH.lock().map(|d| d.clone()).unwrap_or_default();
+    for d in dirs {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// Makes `SIGTERM`, `SIGINT` and `SIGHUP` [`interrupt`] everything and exit with 128 + the
+/// signal's number. Call it first in `main`, before any thread starts: the signals are blocked in
+/// the calling thread (and so in every thread it starts later) and taken by a thread of their own.
+/// Programs started through [`Command`] begin with no signal blocked.
+pub fn handle_termination_signals() -> Result<(), String> {
+    use nix::sys::signal::{SigSet, Signal};
+    let mut set = SigSet::empty();
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        set.add(s);
+    }
+    set.thread_block()
+        .map_err(|e| format!("cannot block termination signals: {e}"))?;
+    std::thread::Builder::new()
+        .name("ward-signals".into())
+        .spawn(move || {
+            if let Ok(sig) = set.wait() {
+                EXITING.store(true, Ordering::SeqCst);
+                interrupt();
+                std::process::exit(128 + sig as i32);
+            }
+        })
+        .map_err(|e| format!("cannot start the signal thread: {e}"))?;
+    Ok(())
+}
+
+/// Scratch directories in use, removed by [`interrupt`].
+static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary directory readable by its owner only (0700), removed when dropped and when ward
+/// is interrupted ([`interrupt`]). Files ward writes into it should be 0600
+/// ([`Command::stdout_to_file`] creates them so).
+#[derive(Debug)]
+pub struct ScratchDir {
+    dir: tempfile::TempDir,
+}
+
+impl ScratchDir {
+    /// A new directory under the system's temporary directory, its name starting with `prefix`.
+    pub fn new(prefix: &str) -> std::io::Result<ScratchDir> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new()
+            .prefix(prefix)
+            .permissions(std::fs::Permissions::from_mode(0o700))
+            .tempdir()?;
+        if let Ok(mut s) = SCRATCH.lock() {
+            s.push(dir.path().to_path_buf());
+        }
+        Ok(ScratchDir { dir })
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        if let Ok(mut s) = SCRATCH.lock() {
+            s.retain(|p| p != self.dir.path());
+        }
     }
 }
 
@@ -695,6 +810,12 @@ pub enum ExecError {
         code: Option<i32>,
         /// [`error_summary`] of its stderr.
         summary: String,
+    },
+    /// Not started: ward is stopping ([`interrupt`]).
+    #[error("`{command}` was not started: ward is stopping (interrupted)")]
+    Interrupted {
+        /// The command line.
+        command: String,
     },
     /// Output was longer than its cap (from [`Output::require_whole`]).
     #[error("`{command}` printed more than ward keeps: {cut} bytes of {stream} were cut after the first {kept}")]
@@ -998,6 +1119,47 @@ mod tests {
             e.to_string(),
             "`/bin/sh -c kill -9 $$` was killed by signal 9 (SIGKILL)"
         );
+    }
+
+    #[test]
+    fn children_start_with_no_signal_blocked() {
+        // ward blocks SIGTERM/SIGINT/SIGHUP in its own threads (handle_termination_signals); the
+        // programs it starts must still be stoppable by them.
+        if !Path::new("/proc/self/status").exists() {
+            return; // not Linux: no mask to read
+        }
+        let mut set = nix::sys::signal::SigSet::empty();
+        set.add(nix::sys::signal::Signal::SIGTERM);
+        set.thread_block().unwrap();
+        // Both ways std may start a program: posix_spawn, and fork + exec (a working directory
+        // forces the latter on some platforms).
+        let d = tempfile::tempdir().unwrap();
+        let plain = sh("grep SigBlk /proc/self/status", Duration::from_secs(10)).run();
+        let in_dir = sh("grep SigBlk /proc/self/status", Duration::from_secs(10))
+            .current_dir(d.path())
+            .run();
+        let still_blocked = nix::sys::signal::SigSet::thread_get_mask()
+            .unwrap()
+            .contains(nix::sys::signal::Signal::SIGTERM);
+        set.thread_unblock().unwrap();
+        assert!(still_blocked, "the caller's mask is restored");
+        for o in [plain.unwrap(), in_dir.unwrap()] {
+            let line = o.stdout_text();
+            assert!(line.trim().ends_with("0000000000000000"), "{line}");
+        }
+    }
+
+    #[test]
+    fn scratch_dirs_are_private_and_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = ScratchDir::new("ward-exec-test-").unwrap();
+        let p = d.path().to_path_buf();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        assert!(SCRATCH.lock().unwrap().contains(&p));
+        drop(d);
+        assert!(!p.exists());
+        assert!(!SCRATCH.lock().unwrap().contains(&p));
     }
 
     #[test]

@@ -141,14 +141,11 @@ pub fn show_json(
             planfile.display()
         )));
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("ward-verify-")
-        .tempdir()
-        .map_err(|e| {
-            GateError::Verify(format!(
-                "cannot create a scratch directory for `{binary} show -json`: {e}"
-            ))
-        })?;
+    let scratch = ward_exec::ScratchDir::new("ward-verify-").map_err(|e| {
+        GateError::Verify(format!(
+            "cannot create a scratch directory for `{binary} show -json`: {e}"
+        ))
+    })?;
     let json = scratch.path().join("plan.json");
     let shown = format!("{binary} show -json {}", planfile.display());
     let out = ward_exec::Command::new(binary, timeout)

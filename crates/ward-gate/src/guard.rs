@@ -413,6 +413,21 @@ mod tests {
     }
 
     #[test]
+    fn guards_inherit_the_base_list_and_ward_guard_env_never_the_key() {
+        let names = inherited_names(&|k: &str| {
+            (k == ENV_VAR).then(|| "AWS_*, KUBECONFIG WARD_* WARD_APPROVAL_KEY".to_string())
+        });
+        assert!(names.iter().any(|n| n == "PATH"));
+        assert!(names.iter().any(|n| n == "AWS_*"));
+        assert!(names.iter().any(|n| n == "KUBECONFIG"));
+        assert!(!names.iter().any(|n| n.starts_with("WARD_")), "{names:?}");
+        assert_eq!(
+            inherited_names(&|_: &str| None).len(),
+            ward_exec::BASE_ALLOW_LIST.len()
+        );
+    }
+
+    #[test]
     fn applies_to_destroys_only() {
         let g = guard(&["true"], 1);
         let del = crate::testutil::verdict(

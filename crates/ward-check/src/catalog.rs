@@ -156,7 +156,8 @@ const USAGE: &str = "\
 
 ```sh
 ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-on error|warning|info]
-           [--config ward.hcl] [--resolve [--cache-dir DIR]] [--exec [--binary terraform|tofu|PATH]]
+           [--config ward.hcl] [--resolve [--cache-dir DIR] [--resolve-timeout SECONDS]]
+           [--exec [--binary terraform|tofu|PATH] [--exec-timeout SECONDS] [--allow-env NAME]...]
            [--today YYYY-MM-DD] [--verbose] [--list-rules]
 ```
 
@@ -173,7 +174,11 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
 - `--exec` copies the repository to a temporary directory and runs `fmt -check`, then
   `init -backend=false` and `validate` in every directory, each with its own `TF_DATA_DIR`;
   nothing is written into the repository. `init` needs the providers and modules to be
-  reachable (a registry, a mirror or a plugin cache configured in the environment).
+  reachable (a registry, a mirror or a plugin cache configured in the environment). Each command
+  may take `--exec-timeout SECONDS` (default 300); the first that times out is reported as a
+  finding naming it, and no further command is started. Inherited `TF_*` variables are removed
+  except `TF_VAR_*`, `TF_TOKEN_*`, `TF_PLUGIN_CACHE_DIR`, `TF_CLI_CONFIG_FILE` and `--allow-env NAME`.
+- `--resolve-timeout SECONDS` (default 60) bounds each `git ls-remote`.
 - Output is deterministic: findings sorted by file, line and rule; no timestamps. Key material is
   never printed, only its kind and position.
 ";

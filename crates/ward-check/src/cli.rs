@@ -71,12 +71,24 @@ pub struct CheckArgs {
     /// Cache directory for --resolve (default: $XDG_CACHE_HOME/ward/ls-remote).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
+    /// Seconds one `git ls-remote` of --resolve may take; then it is killed and the ref is
+    /// reported as unresolved.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub resolve_timeout: u64,
     /// Also run `fmt -check` and `init -backend=false` + `validate` on every module (in a copy).
     #[arg(long)]
     pub exec: bool,
     /// The binary for --exec: terraform, tofu, or a path.
     #[arg(long, default_value = "terraform")]
     pub binary: PathBuf,
+    /// Seconds one --exec command (fmt, init, validate) may take; then its process group is
+    /// killed, the timeout is reported and no further command is run.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub exec_timeout: u64,
+    /// Let this inherited TF_* variable (or PREFIX* pattern) reach --exec's commands;
+    /// repeatable. TF_VAR_*, TF_TOKEN_*, TF_PLUGIN_CACHE_DIR and TF_CLI_CONFIG_FILE always do.
+    #[arg(long = "allow-env", value_name = "NAME")]
+    pub allow_env: Vec<String>,
     /// Today's date (UTC, YYYY-MM-DD) for suppression expiry; for reproducible runs.
     #[arg(long)]
     pub today: Option<String>,
@@ -175,14 +187,17 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     }
     let knowledge = RulesKnowledge(knowledge);
     let opts = CheckOptions {
-        resolver: args
-            .resolve
-            .then(|| Resolver::new(args.cache_dir.clone().or_else(Resolver::default_cache_dir))),
+        resolver: args.resolve.then(|| {
+            Resolver::new(args.cache_dir.clone().or_else(Resolver::default_cache_dir))
+                .with_timeout(std::time::Duration::from_secs(args.resolve_timeout))
+        }),
         knowledge: &knowledge,
         today,
         fail_on: args.fail_on.map(Severity::from),
         exec: args.exec.then(|| ExecOptions {
             binary: args.binary.clone(),
+            timeout: std::time::Duration::from_secs(args.exec_timeout),
+            allow_env: args.allow_env.clone(),
         }),
     };
     let report = match check(&repo, opts) {

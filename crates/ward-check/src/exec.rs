@@ -5,18 +5,41 @@
 //! other caches), and every command runs in the copy with its own `TF_DATA_DIR`: `init` writes
 //! lock files and caches, and ward never writes into the repository it checks. Each directory is
 //! reported separately.
+//!
+//! Every command runs through [`ward_exec`] with a timeout ([`ExecOptions::timeout`],
+//! `--exec-timeout`); inherited `TF_*` variables are removed except
+//! [`ward_exec::TERRAFORM_ALLOWED_TF`] and `--allow-env NAME`. The first command that times out
+//! is reported, and no further command is started.
 
 use crate::finding::Finding;
 use crate::rules::anchor;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 use ward_repo::Repo;
 
-/// Which binary to run.
+/// Which binary to run, and how.
 #[derive(Debug, Clone)]
 pub struct ExecOptions {
     /// `terraform`, `tofu`, or a path.
     pub binary: PathBuf,
+    /// How long one command (`fmt`, `init`, `validate`) may run.
+    pub timeout: Duration,
+    /// Inherited `TF_*` variables to keep besides [`ward_exec::TERRAFORM_ALLOWED_TF`].
+    pub allow_env: Vec<String>,
+}
+
+impl ExecOptions {
+    /// The default timeout of one command: 300 s.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+    /// `binary` with the default timeout and allow-list.
+    pub fn new(binary: impl Into<PathBuf>) -> ExecOptions {
+        ExecOptions {
+            binary: binary.into(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            allow_env: Vec::new(),
+        }
+    }
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
@@ -48,21 +71,17 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Terraform's first `Error:` line (else the last line), from [`ward_exec::error_summary`].
 fn first_error(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_matches(|c: char| c == '│' || c == '╷' || c == '╵' || c.is_whitespace()))
-        .find(|l| l.starts_with("Error:"))
-        .or_else(|| text.lines().map(str::trim).find(|l| !l.is_empty()))
-        .unwrap_or("failed without a message")
-        .to_string()
+    match ward_exec::error_summary(text, 1) {
+        s if s.is_empty() => "failed without a message".to_string(),
+        s => s,
+    }
 }
 
 /// Runs fmt and validate over every directory of `repo`.
 pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
-    let tmp = match tempfile::Builder::new()
-        .prefix("ward-check-exec-")
-        .tempdir()
-    {
+    let tmp = match ward_exec::ScratchDir::new("ward-check-exec-") {
         Ok(t) => t,
         Err(e) => {
             out.push(Finding::new(
@@ -102,26 +121,40 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         };
         let data_dir = tmp.path().join(format!("data-{i}"));
         let cmd = |args: &[&str]| {
-            Command::new(bin)
+            ward_exec::Command::new(bin, opts.timeout)
                 .args(args)
                 .current_dir(&dir)
+                .terraform()
+                .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
+                .allow_tf(&opts.allow_env)
                 .env("TF_DATA_DIR", &data_dir)
-                .env("TF_IN_AUTOMATION", "1")
-                .env("TF_INPUT", "0")
-                .output()
+                .timeout_hint("raise it with --exec-timeout SECONDS")
+                .run()
+        };
+        // A command that timed out: reported, and nothing more is started (the next one would
+        // most likely hang the same way).
+        let timed_out = |out: &mut Vec<Finding>, rule: &str, e: &ward_exec::ExecError| {
+            out.push(
+                Finding::new(
+                    rule,
+                    &a.file,
+                    0,
+                    format!("{e}; the remaining --exec checks were not run"),
+                )
+                .in_dir(&m.dir),
+            );
         };
         // fmt
         match cmd(&["fmt", "-check", "-list=true", "-no-color"]) {
-            Err(e) => {
-                out.push(Finding::new(
-                    "WARD-EXEC-001",
-                    &a.file,
-                    0,
-                    format!("cannot run {}: {e}", bin.display()),
-                ));
+            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+                timed_out(out, "WARD-EXEC-001", &e);
                 return;
             }
-            Ok(o) if !o.status.success() => {
+            Err(e) => {
+                out.push(Finding::new("WARD-EXEC-001", &a.file, 0, e.to_string()));
+                return;
+            }
+            Ok(o) if !o.success() => {
                 let listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
                     .lines()
                     .map(str::trim)
@@ -134,10 +167,7 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
                             "WARD-EXEC-001",
                             &a.file,
                             0,
-                            format!(
-                                "fmt -check failed: {}",
-                                first_error(&String::from_utf8_lossy(&o.stderr))
-                            ),
+                            format!("fmt -check failed: {}", first_error(&o.stderr_text())),
                         )
                         .in_dir(&m.dir),
                     );
@@ -158,7 +188,11 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         }
         // init + validate
         match cmd(&["init", "-backend=false", "-input=false", "-no-color"]) {
-            Ok(o) if !o.status.success() => {
+            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+                timed_out(out, "WARD-EXEC-002", &e);
+                return;
+            }
+            Ok(o) if !o.success() => {
                 out.push(
                     Finding::new(
                         "WARD-EXEC-002",
@@ -166,7 +200,7 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
                         0,
                         format!(
                             "init -backend=false failed: {}",
-                            first_error(&String::from_utf8_lossy(&o.stderr))
+                            first_error(&o.stderr_text())
                         ),
                     )
                     .in_dir(&m.dir),
@@ -174,17 +208,16 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
                 continue;
             }
             Err(e) => {
-                out.push(Finding::new(
-                    "WARD-EXEC-002",
-                    &a.file,
-                    0,
-                    format!("cannot run {}: {e}", bin.display()),
-                ));
+                out.push(Finding::new("WARD-EXEC-002", &a.file, 0, e.to_string()));
                 continue;
             }
             Ok(_) => {}
         }
         match cmd(&["validate", "-json", "-no-color"]) {
+            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+                timed_out(out, "WARD-EXEC-002", &e);
+                return;
+            }
             Ok(o) => {
                 let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
                 let diags = v["diagnostics"].as_array().cloned().unwrap_or_default();
@@ -203,27 +236,19 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
                     }
                     out.push(Finding::new("WARD-EXEC-002", &file, line, msg).in_dir(&m.dir));
                 }
-                if !any && !o.status.success() {
+                if !any && !o.success() {
                     out.push(
                         Finding::new(
                             "WARD-EXEC-002",
                             &a.file,
                             0,
-                            format!(
-                                "validate failed: {}",
-                                first_error(&String::from_utf8_lossy(&o.stderr))
-                            ),
+                            format!("validate failed: {}", first_error(&o.stderr_text())),
                         )
                         .in_dir(&m.dir),
                     );
                 }
             }
-            Err(e) => out.push(Finding::new(
-                "WARD-EXEC-002",
-                &a.file,
-                0,
-                format!("cannot run {}: {e}", bin.display()),
-            )),
+            Err(e) => out.push(Finding::new("WARD-EXEC-002", &a.file, 0, e.to_string())),
         }
     }
 }

@@ -3,11 +3,11 @@
 //! Each remote is asked once per run; answers are also cached on disk (one file per URL under
 //! the cache directory) for [`Resolver::TTL_SECS`], so repeated runs stay fast and work offline
 //! within that window. git is run with prompts disabled, so a remote that needs credentials
-//! fails instead of hanging.
+//! fails instead of hanging, and through [`ward_exec`] with a timeout
+//! ([`Resolver::DEFAULT_TIMEOUT`], `--resolve-timeout`), so an unreachable one fails too.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 use ward_repo::RefKind;
 
@@ -16,18 +16,32 @@ use ward_repo::RefKind;
 pub struct Resolver {
     cache_dir: Option<PathBuf>,
     memo: BTreeMap<String, Result<String, String>>,
+    timeout: Duration,
 }
 
 impl Resolver {
     /// How long a cached answer is used.
     pub const TTL_SECS: u64 = 24 * 3600;
 
+    /// How long one `git ls-remote` may take unless [`Resolver::with_timeout`] says otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+    /// The most `git ls-remote` may print (bytes per stream): 16 MiB.
+    const OUTPUT_CAP: u64 = 16 << 20;
+
     /// A resolver caching under `cache_dir` (none: memory only).
     pub fn new(cache_dir: Option<PathBuf>) -> Resolver {
         Resolver {
             cache_dir,
             memo: BTreeMap::new(),
+            timeout: Self::DEFAULT_TIMEOUT,
         }
+    }
+
+    /// The same resolver, giving each `git ls-remote` `timeout`.
+    pub fn with_timeout(mut self, timeout: Duration) -> Resolver {
+        self.timeout = timeout;
+        self
     }
 
     /// The default cache directory: `$XDG_CACHE_HOME/ward/ls-remote` or
@@ -68,14 +82,19 @@ impl Resolver {
         let result = match cached {
             Some(t) => Ok(t),
             None => {
-                let out = Command::new("git")
+                let out = ward_exec::Command::new("git", self.timeout)
                     .args(["ls-remote", "--heads", "--tags", "--", url])
                     .env("GIT_TERMINAL_PROMPT", "0")
                     .env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
-                    .output()
-                    .map_err(|e| format!("cannot run git: {e}"))?;
-                if out.status.success() {
-                    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                    .output_cap(Self::OUTPUT_CAP)
+                    .timeout_hint(
+                        "is the remote reachable? raise the limit with --resolve-timeout SECONDS",
+                    )
+                    .run()
+                    .and_then(ward_exec::Output::require_whole)
+                    .map_err(|e| e.to_string())?;
+                if out.success() {
+                    let text = out.stdout_text();
                     if let Some(f) = self.cache_file(url) {
                         if let Some(d) = f.parent() {
                             let _ = std::fs::create_dir_all(d);
@@ -87,10 +106,7 @@ impl Resolver {
                 } else {
                     Err(format!(
                         "git ls-remote {url}: {}",
-                        String::from_utf8_lossy(&out.stderr)
-                            .lines()
-                            .next()
-                            .unwrap_or("failed")
+                        out.stderr_text().lines().next().unwrap_or("failed")
                     ))
                 }
             }

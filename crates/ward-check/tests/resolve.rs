@@ -94,3 +94,22 @@ fn refs_resolved_on_the_remote_and_cached() {
         .iter()
         .any(|m| m.reference == "stable-cut" && m.class == "tag"));
 }
+
+#[test]
+fn a_remote_that_never_answers_times_out() {
+    // A remote whose transport hangs (git's `ext::` transport running `sleep`, allowed for this
+    // process only; the other tests here use `file://`).
+    std::env::set_var("GIT_CONFIG_COUNT", "1");
+    std::env::set_var("GIT_CONFIG_KEY_0", "protocol.ext.allow");
+    std::env::set_var("GIT_CONFIG_VALUE_0", "always");
+    let mut r = Resolver::new(None).with_timeout(std::time::Duration::from_secs(1));
+    let t0 = std::time::Instant::now();
+    let e = r.classify("ext::sleep 30", "main").unwrap_err();
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(e.contains("timed out after 1 s"), "{e}");
+    assert!(e.contains("--resolve-timeout SECONDS"), "{e}");
+}

@@ -140,12 +140,9 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
         types: vec!["fake_volume".to_string()],
         origin: "fixture".to_string(),
     };
-    let exec =
-        terraform
-            .filter(|_| id.starts_with("WARD-EXEC-"))
-            .map(|t| ward_check::exec::ExecOptions {
-                binary: t.to_path_buf(),
-            });
+    let exec = terraform
+        .filter(|_| id.starts_with("WARD-EXEC-"))
+        .map(ward_check::exec::ExecOptions::new);
     let report = check_repo(&repo, &knowledge, exec);
     let mut text = String::new();
     let mut found = false;

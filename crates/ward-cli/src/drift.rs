@@ -86,6 +86,11 @@ struct RunArgs {
     /// Seconds one root may take (init, state pull, plans); then its process group is killed.
     #[arg(long, value_name = "SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
+    /// Let this inherited TF_* variable (or PREFIX* pattern) reach Terraform; repeatable.
+    /// TF_VAR_*, TF_TOKEN_*, TF_PLUGIN_CACHE_DIR and TF_CLI_CONFIG_FILE always do; every other
+    /// TF_* variable (TF_CLI_ARGS*, TF_WORKSPACE, TF_LOG...) is removed.
+    #[arg(long = "allow-env", value_name = "NAME")]
+    allow_env: Vec<String>,
     /// Check only shard K of N (1-based, stable by root path), e.g. --shard 2/8.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
@@ -150,6 +155,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         now: now.clone(),
         today,
         env: Vec::new(),
+        allow_env: a.allow_env,
     };
     let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;
     if a.timestamps {

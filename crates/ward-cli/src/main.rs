@@ -73,6 +73,16 @@ enum Command {
 fn main() -> ExitCode {
     // clap prints its own usage errors and exits 2 (0 for --help and --version).
     let cli = Cli::parse();
+    // Commands that start programs (Terraform, git, guards): on SIGTERM, SIGINT or SIGHUP, stop
+    // them and remove ward's scratch directories before exiting (128 + the signal).
+    if matches!(
+        cli.command,
+        Command::Gate(_) | Command::Verify(_) | Command::Drift(_) | Command::Check(_)
+    ) {
+        if let Err(e) = ward_exec::handle_termination_signals() {
+            eprintln!("warning: {e}; an interrupted run may leave Terraform running");
+        }
+    }
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
         Command::Rules(cmd) => rules::run(cmd),

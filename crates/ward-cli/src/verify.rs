@@ -38,6 +38,9 @@ pub struct Args {
     /// The root directory the plan was made in (default: the current directory).
     #[arg(long, value_name = "DIR")]
     chdir: Option<PathBuf>,
+    /// Seconds `show -json` may take; then its process group is killed and verify fails (exit 2).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    timeout: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
     format: VerifyFormat,
@@ -51,6 +54,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         binary: args.binary,
         chdir: args.chdir,
         json: args.format == VerifyFormat::Json,
+        timeout: Some(std::time::Duration::from_secs(args.timeout)),
     };
     let out = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
     finish(out)

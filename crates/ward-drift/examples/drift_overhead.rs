@@ -82,6 +82,7 @@ fn main() {
             now: format!("round-{round}"),
             today: "2026-11-29".parse().unwrap(),
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
+            allow_env: vec![],
         };
         let t0 = Instant::now();
         let c0 = own_cpu();

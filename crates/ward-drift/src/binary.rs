@@ -82,16 +82,28 @@ impl fmt::Display for Binary {
     }
 }
 
-/// Asks an executable what it is (`version -json`). `hint` is the product when the caller knows
+/// How long `version -json` may take.
+pub const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The most `version -json` may print (bytes per stream).
+const PROBE_OUTPUT_CAP: u64 = 64 * 1024;
+
+/// Asks an executable what it is (`version -json`, within [`PROBE_TIMEOUT`]). `hint` is the product when the caller knows
 /// it (`--terraform`, `--tofu`, the name on `PATH`); otherwise the banner of `version` tells.
 pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
-    let out = std::process::Command::new(path)
-        .args(["version", "-json"])
-        .env("CHECKPOINT_DISABLE", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", path.display()))?;
-    if !out.status.success() {
+    let version_cmd = |args: &[&str]| {
+        ward_exec::Command::new(path, PROBE_TIMEOUT)
+            .args(args)
+            .terraform()
+            .output_cap(PROBE_OUTPUT_CAP)
+            .timeout_hint("is it Terraform or OpenTofu? `version` answers at once")
+            .run()
+    };
+    let out = version_cmd(&["version", "-json"])
+        .map_err(|e| e.to_string())?
+        .require_whole()
+        .map_err(|e| e.to_string())?;
+    if !out.success() {
         return Err(format!(
             "{} version -json failed: {}",
             path.display(),
@@ -114,12 +126,8 @@ pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
     let product = match hint {
         Some(p) => p,
         None => {
-            let text = std::process::Command::new(path)
-                .arg("version")
-                .env("CHECKPOINT_DISABLE", "1")
-                .stdin(std::process::Stdio::null())
-                .output()
-                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            let text = version_cmd(&["version"])
+                .map(|o| o.stdout_text())
                 .unwrap_or_default();
             if text.starts_with("OpenTofu") {
                 Product::Tofu

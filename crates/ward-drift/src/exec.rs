@@ -1,11 +1,17 @@
-//! Running Terraform/OpenTofu with a deadline: each command in its own process group, killed as
-//! a group (providers included) when the root's time is up.
+//! Running Terraform/OpenTofu with a deadline, through ward's one runner ([`ward_exec`]): each
+//! command in its own process group, killed as a group (providers included) when the root's time
+//! is up, without the caller's `TF_*` variables (`TF_CLI_ARGS_plan` and the like) except those on
+//! the allow-list.
 
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Instant;
+
+/// `TF_*` variables passed through to Terraform by default ([`ward_exec::TERRAFORM_ALLOWED_TF`]);
+/// `ward drift --allow-env NAME` adds more.
+pub const DEFAULT_ALLOWED_TF: &[&str] = ward_exec::TERRAFORM_ALLOWED_TF;
+
+/// The most stdout a command may print (`state pull`, `show -json`): 4 GiB.
+const STDOUT_CAP: u64 = 4 << 30;
 
 /// What a finished command left.
 #[derive(Debug)]
@@ -14,7 +20,7 @@ pub struct Finished {
     pub code: Option<i32>,
     /// Everything it printed on stdout.
     pub stdout: Vec<u8>,
-    /// Everything it printed on stderr.
+    /// What it printed on stderr (at most 1 MiB).
     pub stderr: String,
 }
 
@@ -25,109 +31,84 @@ impl Finished {
     }
 
     /// What Terraform's error said, in at most `n` non-empty lines joined by ` | `: from the
-    /// first `Error:` line when there is one (the cause), else the last `n` lines.
+    /// first `Error:` line when there is one (the cause), else the last `n` lines
+    /// ([`ward_exec::error_summary`]).
     pub fn stderr_tail(&self, n: usize) -> String {
-        let lines: Vec<&str> = self
-            .stderr
-            .lines()
-            .map(|l| {
-                l.trim_matches(|c: char| c.is_whitespace() || c == '│' || c == '╷' || c == '╵')
-            })
-            .filter(|l| !l.is_empty())
-            .collect();
-        let start = match lines.iter().position(|l| l.starts_with("Error:")) {
-            Some(i) => i,
-            None => lines.len().saturating_sub(n),
-        };
-        let end = (start + n).min(lines.len());
-        lines[start..end].join(" | ")
+        ward_exec::error_summary(&self.stderr, n)
     }
 }
 
 /// Why a command did not finish.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
-    /// It could not be started.
-    #[error("cannot run {program}: {message}")]
+    /// It could not be started (or its output could not be kept).
+    #[error("{message}")]
     Spawn {
         /// The program.
         program: String,
-        /// The OS error.
+        /// What went wrong, and what to do.
         message: String,
     },
     /// The deadline passed: the process group was killed.
-    #[error("timed out: `{command}` was still running at the root's deadline; its process group was killed")]
+    #[error("timed out: `{command}` was still running at the root's deadline; its process group was killed (raise the per-root limit with --timeout SECONDS)")]
     Timeout {
         /// The command line.
         command: String,
     },
 }
 
-/// Runs `program args...` in `dir` with extra `env`, until `deadline`. Stdout and stderr are
-/// written to files in `scratch` (no pipe can fill up and block the child).
+/// Runs `program args...` in `dir` with extra `env`, until `deadline`. Inherited `TF_*`
+/// variables are removed unless `allow` names them. Stdout goes to a file in `scratch` (owner
+/// only), so no pipe can fill up and block the child.
 pub fn run(
     program: &Path,
     args: &[&str],
     dir: &Path,
     env: &[(&str, &str)],
+    allow: &[String],
     scratch: &Path,
     deadline: Instant,
 ) -> Result<Finished, ExecError> {
-    let command = format!("{} {}", program.display(), args.join(" "));
-    let spawn_err = |e: std::io::Error| ExecError::Spawn {
-        program: program.display().to_string(),
-        message: e.to_string(),
-    };
     let tag = args.first().copied().unwrap_or("cmd");
     let out_path = scratch.join(format!("{tag}.stdout"));
-    let err_path = scratch.join(format!("{tag}.stderr"));
-    let out_f = std::fs::File::create(&out_path).map_err(spawn_err)?;
-    let err_f = std::fs::File::create(&err_path).map_err(spawn_err)?;
-    let mut cmd = Command::new(program);
-    cmd.args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(out_f)
-        .stderr(err_f)
-        .process_group(0);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().map_err(spawn_err)?;
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
     let timeout = deadline.saturating_duration_since(Instant::now());
-    let status = match rx.recv_timeout(timeout) {
-        Ok(Ok(status)) => status,
-        Ok(Err(e)) => return Err(spawn_err(e)),
-        Err(_) => {
-            kill_group(pid);
-            // Reap it (the waiting thread does) before returning.
-            let _ = rx.recv_timeout(std::time::Duration::from_secs(5));
-            return Err(ExecError::Timeout { command });
-        }
+    let cmd = ward_exec::Command::new(program, timeout)
+        .args(args)
+        .current_dir(dir)
+        .terraform()
+        .allow_tf(allow)
+        .envs(env.iter().copied())
+        .stdout_to_file(&out_path)
+        .stdout_cap(STDOUT_CAP);
+    let spawn_err = |message: String| ExecError::Spawn {
+        program: program.display().to_string(),
+        message,
     };
-    let stdout = std::fs::read(&out_path).map_err(spawn_err)?;
-    let stderr =
-        String::from_utf8_lossy(&std::fs::read(&err_path).map_err(spawn_err)?).into_owned();
+    let out = match cmd.run() {
+        Ok(o) => o,
+        Err(ward_exec::ExecError::TimedOut { command, .. }) => {
+            return Err(ExecError::Timeout { command })
+        }
+        Err(e) => return Err(spawn_err(e.to_string())),
+    };
+    let stderr = out.stderr_text();
+    let code = out.code;
+    if out.stdout_cut > 0 {
+        return Err(spawn_err(
+            out.require_whole()
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
+        ));
+    }
+    let stdout = std::fs::read(&out_path)
+        .map_err(|e| spawn_err(format!("cannot read {}: {e}", out_path.display())))?;
+    let _ = std::fs::remove_file(&out_path);
     Ok(Finished {
-        code: status.code(),
+        code,
         stdout,
         stderr,
     })
-}
-
-/// Kills the whole process group led by `pid` (Terraform and its provider plugins).
-fn kill_group(pid: u32) {
-    if let Ok(p) = i32::try_from(pid) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(p),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
 }
 
 #[cfg(test)]
@@ -144,6 +125,7 @@ mod tests {
             sh,
             &["-c", "echo hi; echo err >&2; exit 3"],
             d.path(),
+            &[],
             &[],
             d.path(),
             Instant::now() + Duration::from_secs(10),
@@ -171,6 +153,7 @@ mod tests {
             sh,
             &["-c", &script],
             d.path(),
+            &[],
             &[],
             d.path(),
             Instant::now() + Duration::from_millis(300),

@@ -92,6 +92,9 @@ pub struct Options {
     pub today: jiff::civil::Date,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
+    /// Inherited `TF_*` variables Terraform may see besides [`exec::DEFAULT_ALLOWED_TF`]
+    /// (names, or `PREFIX*` patterns); every other `TF_*` variable is removed.
+    pub allow_env: Vec<String>,
 }
 
 /// A failure before any root could be checked (bad configuration, unreadable repository,
@@ -350,6 +353,11 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let queue = Mutex::new(jobs.into_iter());
     let done = Mutex::new(Vec::new());
     let finished = std::sync::atomic::AtomicUsize::new(0);
+    let allow: Vec<String> = exec::DEFAULT_ALLOWED_TF
+        .iter()
+        .map(|s| s.to_string())
+        .chain(opts.allow_env.iter().cloned())
+        .collect();
     let ctx = Ctx {
         repo: &opts.repo,
         binaries: &binaries,
@@ -359,6 +367,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         pending: opts.pending,
         knowledge: &knowledge,
         env: &opts.env,
+        allow: &allow,
     };
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1).min(total.max(1)) {
@@ -498,13 +507,8 @@ struct Ctx<'a> {
     pending: bool,
     knowledge: &'a ward_rules::Knowledge,
     env: &'a [(String, String)],
+    allow: &'a [String],
 }
-
-const ENV: &[(&str, &str)] = &[
-    ("TF_IN_AUTOMATION", "1"),
-    ("TF_INPUT", "0"),
-    ("CHECKPOINT_DISABLE", "1"),
-];
 
 /// Checks one root: select, init, state pull + preflight, refresh-only plan, show -json.
 fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
@@ -535,7 +539,9 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     };
     r.binary = Some(bin.to_string());
     r.binary_because = Some(because);
-    let scratch = match tempfile::Builder::new().prefix("ward-drift-").tempdir() {
+    // Owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
+    // on every exit path, signals included.
+    let scratch = match ward_exec::ScratchDir::new("ward-drift-") {
         Ok(t) => t,
         Err(e) => {
             return fail(
@@ -546,12 +552,12 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         }
     };
     let sp = scratch.path();
-    let env: Vec<(&str, &str)> = ENV
+    let env: Vec<(&str, &str)> = ctx
+        .env
         .iter()
-        .copied()
-        .chain(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, sp, deadline);
+    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, ctx.allow, sp, deadline);
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {
@@ -684,10 +690,11 @@ fn show_json(
     if !f.ok() {
         return Err(format!("show -json failed: {}", f.stderr_tail(4)));
     }
-    let json = scratch.join(name);
-    std::fs::write(&json, &f.stdout)
-        .map_err(|e| format!("cannot write {}: {e}", json.display()))?;
-    ward_plan::read_file(&json).map_err(|e| format!("cannot read the plan JSON: {e}"))
+    ward_plan::read_reader(
+        f.stdout.as_slice(),
+        &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
+    )
+    .map_err(|e| format!("cannot read the plan JSON: {e}"))
 }
 
 /// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's
@@ -709,14 +716,37 @@ fn lock_detail(stderr: &str) -> String {
     )
 }
 
+/// True only for Terraform's (and OpenTofu's) message that another run holds the lock: "Error
+/// acquiring the state lock" followed by the holder's "Lock Info:". The same heading without lock
+/// info (access denied on the lock table, a missing table) is an error to fix, not `locked`.
 fn is_lock_error(stderr: &str) -> bool {
-    stderr.contains("Error acquiring the state lock") || stderr.contains("state lock")
+    match stderr.find("Error acquiring the state lock") {
+        Some(i) => stderr[i..].contains("Lock Info:"),
+        None => false,
+    }
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    /// Terraform's message when another run holds the lock (the local backend's, as 1.15 prints
+    /// it) and when the lock table cannot be used at all (S3 with DynamoDB, access denied).
+    const LOCK_HELD: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: resource temporarily unavailable\n\u{2502} Lock Info:\n\u{2502}   ID:        4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d\n\u{2502}   Path:      /state/app.tfstate\n\u{2502}   Operation: OperationTypeApply\n\u{2502}   Who:       ci@runner\n\u{2502}   Version:   1.15.5\n\u{2502}   Created:   2026-11-29 10:00:00 +0000 UTC\n\u{2502}   Info:\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+    const LOCK_DENIED: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: operation error DynamoDB: PutItem, https response error StatusCode: 400, api error AccessDeniedException: User: arn:aws:iam::1:role/ci is not authorized to perform: dynamodb:PutItem on resource: locks\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+
+    #[test]
+    fn only_a_held_lock_is_locked() {
+        assert!(is_lock_error(LOCK_HELD));
+        assert!(lock_detail(LOCK_HELD).contains("ID: 4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d"));
+        // Access denied on the lock table is an error to fix, not someone else's run.
+        assert!(!is_lock_error(LOCK_DENIED));
+        assert!(!is_lock_error(
+            "Error: Failed to read the state lock configuration"
+        ));
+        assert!(!is_lock_error("the state lock table does not exist"));
+    }
 
     #[test]
     fn shards_are_stable_and_cover_everything() {

@@ -77,6 +77,9 @@ impl Repo {
         let mut c = Command::new(&self.tf);
         c.args(args)
             .current_dir(self.dir(name))
+            // The test below sets TF_CLI_ARGS_plan for the whole process; the helpers' own runs
+            // must not see it.
+            .env_remove("TF_CLI_ARGS_plan")
             .env("TF_CLI_CONFIG_FILE", &self.cli_config)
             .env("CHECKPOINT_DISABLE", "1")
             .env("TF_IN_AUTOMATION", "1");
@@ -127,6 +130,7 @@ impl Repo {
                 "TF_CLI_CONFIG_FILE".into(),
                 self.cli_config.display().to_string(),
             )],
+            allow_env: vec![],
         }
     }
 }
@@ -620,4 +624,25 @@ fn pending_code_changes_only_with_pending() {
         vec!["fakecloud_instance.web (update)".to_string()]
     );
     assert_eq!(r.exit_code, 0);
+}
+
+#[test]
+fn tf_cli_args_in_the_environment_do_not_reach_drifts_plans() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    repo.root("app", &instance("app"));
+    repo.ward_hcl("root \"app\" { path = \"live/app\" }\n");
+    repo.apply("app");
+    let cloud = repo.cloud();
+    let id = cloud.id_by_name("instance", "app-web").unwrap();
+    cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
+    // A user's shell (or CI) with TF_CLI_ARGS_plan set: inherited, it would narrow every plan to
+    // an object that does not exist, and the drift would be reported clean. (Every other run in
+    // this test binary removes the variable, or goes through ward, which must.)
+    std::env::set_var("TF_CLI_ARGS_plan", "-target=fakecloud_instance.nonexistent");
+    let db = repo.tmp.path().join("h.sqlite");
+    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let a = root(&r, "app");
+    assert_eq!(a.outcome, Outcome::Drifted, "{:?}", a);
+    assert_eq!(a.drift[0].attributes, vec!["size".to_string()]);
 }

@@ -13,22 +13,43 @@
 //!   sensitive are never passed. The name is upper-cased with every other character written `_`
 //!   (`tags.Name` → `WARD_ATTR_TAGS_NAME`).
 //!
-//! It is killed with its whole process group when the timeout passes. A guard that exits non-zero,
-//! times out or cannot start blocks the gate. `WARD_BYPASS_GUARD_<NAME>=<reason>` skips it; the
-//! report says so and gives the reason (an empty reason does not bypass).
+//! Of ward's own environment a guard inherits only [`ward_exec::BASE_ALLOW_LIST`] (`PATH`, `HOME`,
+//! `LANG`...) and the names (or `PREFIX*` patterns) listed in `WARD_GUARD_ENV`, separated by commas
+//! or spaces; never `WARD_APPROVAL_KEY`, whatever the list says. It runs through [`ward_exec`]: it
+//! is killed with its whole process group when the timeout passes, and its output is read as a
+//! stream, keeping [`MAX_OUTPUT`] bytes of each stream and counting the rest. A guard that exits
+//! non-zero, times out or cannot start blocks the gate. `WARD_BYPASS_GUARD_<NAME>=<reason>` skips
+//! it; the report says so and gives the reason (an empty reason does not bypass).
 
 use crate::policy::{Guard, GuardOn};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 use ward_classify::Verdict;
 use ward_model::{Action, Shown};
 
 /// The most output (bytes, per stream) a report keeps; the rest is counted and said to be cut.
 pub const MAX_OUTPUT: usize = 4000;
+
+/// Names (or `PREFIX*` patterns), separated by commas or spaces, of variables guards may inherit
+/// besides [`ward_exec::BASE_ALLOW_LIST`].
+pub const ENV_VAR: &str = "WARD_GUARD_ENV";
+
+/// What a guard may inherit: [`ward_exec::BASE_ALLOW_LIST`] and `WARD_GUARD_ENV`, without any
+/// pattern that would let the approval key through.
+pub fn inherited_names(lookup: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let extra = lookup(ENV_VAR).unwrap_or_default();
+    ward_exec::BASE_ALLOW_LIST
+        .iter()
+        .map(|s| s.to_string())
+        .chain(
+            extra
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        )
+        .filter(|p| !ward_exec::name_matches(p, crate::approvals::KEY_VAR))
+        .collect()
+}
 
 /// What one guard run concluded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -130,57 +151,28 @@ pub fn attr_var(path: &str) -> String {
     format!("WARD_ATTR_{name}")
 }
 
-fn is_marked(mask: Option<&serde_json::Value>) -> bool {
-    use serde_json::Value;
-    match mask {
-        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
-        Some(Value::Array(a)) => a.iter().any(|x| is_marked(Some(x))),
-        Some(Value::Object(m)) => m.values().any(|x| is_marked(Some(x))),
-        Some(_) => true,
-    }
+/// The guards' view of the objects the plan destroys, as ward-plan read them (sensitive values
+/// already left out): `WARD_ATTR_<NAME>` to the value, strings raw and anything else as JSON.
+pub fn object_attributes(objects: &ward_plan::BeforeObjects) -> ObjectAttrs {
+    objects
+        .iter()
+        .map(|(key, attrs)| {
+            let vars = attrs
+                .iter()
+                .map(|(k, v)| {
+                    let text = match v {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (attr_var(k), text)
+                })
+                .collect();
+            (key.clone(), vars)
+        })
+        .collect()
 }
 
-/// Reads the top-level `change.before` attributes of every resource change from raw plan JSON,
-/// leaving out nulls and anything `before_sensitive` marks (wholly or in part).
-pub fn object_attributes(raw: &serde_json::Value) -> ObjectAttrs {
-    use serde_json::Value;
-    let mut out = ObjectAttrs::new();
-    let Some(changes) = raw.get("resource_changes").and_then(Value::as_array) else {
-        return out;
-    };
-    for rc in changes {
-        let Some(address) = rc.get("address").and_then(Value::as_str) else {
-            continue;
-        };
-        let deposed = rc
-            .get("deposed")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let change = rc.get("change");
-        let before = change
-            .and_then(|c| c.get("before"))
-            .and_then(Value::as_object);
-        let mask = change.and_then(|c| c.get("before_sensitive"));
-        if mask == Some(&Value::Bool(true)) {
-            continue;
-        }
-        let mut attrs = BTreeMap::new();
-        for (k, v) in before.into_iter().flatten() {
-            if v.is_null() || is_marked(mask.and_then(|m| m.get(k))) {
-                continue;
-            }
-            let text = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            attrs.insert(attr_var(k), text);
-        }
-        out.insert((address.to_string(), deposed), attrs);
-    }
-    out
-}
-
-/// The environment a guard sees for a change (besides the inherited one). `object` holds the
+/// The environment a guard sees for a change (besides what it inherits). `object` holds the
 /// object's top-level attributes before the change (see [`object_attributes`]).
 pub fn guard_env(
     guard: &Guard,
@@ -270,97 +262,41 @@ pub fn run_guard(
         };
         return run;
     };
-    let mut cmd = Command::new(program);
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut cmd = ward_exec::Command::new(program, guard.timeout)
+        .args(args)
+        .env_allow_list(inherited_names(lookup))
+        .envs(guard_env(guard, v, now, object))
+        .output_cap(MAX_OUTPUT as u64);
     if !guard.dir.as_os_str().is_empty() {
-        cmd.current_dir(&guard.dir);
+        cmd = cmd.current_dir(&guard.dir);
     }
-    for (k, val) in guard_env(guard, v, now, object) {
-        cmd.env(k, val);
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let start = Instant::now();
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
+    let out = match cmd.run() {
+        Ok(o) => {
+            run.status = if o.success() {
+                GuardStatus::Passed
+            } else {
+                GuardStatus::Failed { code: o.code }
+            };
+            o
+        }
+        Err(ward_exec::ExecError::TimedOut { output, .. }) => {
+            run.status = GuardStatus::TimedOut {
+                after_secs: guard.timeout.as_secs(),
+            };
+            *output
+        }
         Err(e) => {
             run.status = GuardStatus::CannotStart {
-                error: format!("{program}: {e}"),
+                error: e.to_string(),
             };
             return run;
         }
     };
-    let out_rx = spawn_reader(child.stdout.take());
-    let err_rx = spawn_reader(child.stderr.take());
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break Some(st),
-            Ok(None) => {}
-            Err(_) => break None,
-        }
-        if start.elapsed() >= guard.timeout {
-            kill_group(&mut child);
-            let _ = child.wait();
-            run.status = GuardStatus::TimedOut {
-                after_secs: guard.timeout.as_secs(),
-            };
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    if run.status == GuardStatus::Passed {
-        run.status = match status {
-            Some(st) if st.success() => GuardStatus::Passed,
-            Some(st) => GuardStatus::Failed { code: st.code() },
-            None => GuardStatus::Failed { code: None },
-        };
-    }
-    // The command is done; children it left behind in its group are killed so the pipes close.
-    kill_group(&mut child);
-    let (out, cut_o) = collect(out_rx);
-    let (err, cut_e) = collect(err_rx);
-    run.stdout = out;
-    run.stderr = err;
-    run.output_cut = cut_o + cut_e;
-    run.millis = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    run.stdout = out.stdout_text().trim_end().to_string();
+    run.stderr = out.stderr_text().trim_end().to_string();
+    run.output_cut = usize::try_from(out.stdout_cut + out.stderr_cut).unwrap_or(usize::MAX);
+    run.millis = u64::try_from(out.elapsed.as_millis()).unwrap_or(u64::MAX);
     run
-}
-
-fn spawn_reader<R: Read + Send + 'static>(r: Option<R>) -> mpsc::Receiver<Vec<u8>> {
-    let (tx, rx) = mpsc::channel();
-    if let Some(mut r) = r {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = r.read_to_end(&mut buf);
-            let _ = tx.send(buf);
-        });
-    }
-    rx
-}
-
-fn collect(rx: mpsc::Receiver<Vec<u8>>) -> (String, usize) {
-    let buf = rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default();
-    let cut = buf.len().saturating_sub(MAX_OUTPUT);
-    let keep = &buf[..buf.len().min(MAX_OUTPUT)];
-    (String::from_utf8_lossy(keep).trim_end().to_string(), cut)
-}
-
-fn kill_group(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    {
-        use nix::sys::signal::{killpg, Signal};
-        use nix::unistd::Pid;
-        if let Ok(pid) = i32::try_from(child.id()) {
-            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-        }
-    }
-    let _ = child.kill();
 }
 
 #[cfg(test)]
@@ -368,6 +304,7 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
     use std::path::PathBuf;
+    use std::time::{Duration, Instant};
 
     fn guard(cmd: &[&str], timeout: u64) -> Guard {
         Guard {
@@ -392,14 +329,18 @@ mod tests {
 
     #[test]
     fn object_attributes_leave_out_sensitive_values() {
-        let raw = serde_json::json!({"resource_changes": [
-            {"address": "a.b", "change": {
+        let raw = serde_json::json!({"format_version": "1.2", "resource_changes": [
+            {"address": "a.b", "type": "a", "change": {"actions": ["delete"],
                 "before": {"name": "ci", "size": 3, "password": "x", "tags": {"k": "v"}, "nested": {"s": "y"}, "gone": null},
                 "before_sensitive": {"password": true, "nested": {"s": true}, "tags": {}}
             }},
-            {"address": "c.d", "deposed": "00ab", "change": {"before": {"x": "1"}, "before_sensitive": true}}
+            {"address": "c.d", "type": "c", "deposed": "00ab", "change": {"actions": ["delete"], "before": {"x": "1"}, "before_sensitive": true}}
         ]});
-        let m = object_attributes(&raw);
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("plan.json");
+        std::fs::write(&f, raw.to_string()).unwrap();
+        let (_, objects) = ward_plan::read_path_or_stdin_with_objects(f.to_str().unwrap()).unwrap();
+        let m = object_attributes(&objects);
         let ab = &m[&("a.b".to_string(), None)];
         assert_eq!(ab.get("WARD_ATTR_NAME").map(String::as_str), Some("ci"));
         assert_eq!(ab.get("WARD_ATTR_SIZE").map(String::as_str), Some("3"));
@@ -410,7 +351,7 @@ mod tests {
         assert!(!ab.contains_key("WARD_ATTR_PASSWORD"));
         assert!(!ab.contains_key("WARD_ATTR_NESTED"));
         assert!(!ab.contains_key("WARD_ATTR_GONE"));
-        assert!(!m.contains_key(&("c.d".to_string(), Some("00ab".to_string()))));
+        assert!(m[&("c.d".to_string(), Some("00ab".to_string()))].is_empty());
     }
 
     fn none(_: &str) -> Option<String> {
@@ -469,6 +410,21 @@ mod tests {
             &none,
         );
         assert_eq!(r.output_cut, 6000);
+    }
+
+    #[test]
+    fn guards_inherit_the_base_list_and_ward_guard_env_never_the_key() {
+        let names = inherited_names(&|k: &str| {
+            (k == ENV_VAR).then(|| "AWS_*, KUBECONFIG WARD_* WARD_APPROVAL_KEY".to_string())
+        });
+        assert!(names.iter().any(|n| n == "PATH"));
+        assert!(names.iter().any(|n| n == "AWS_*"));
+        assert!(names.iter().any(|n| n == "KUBECONFIG"));
+        assert!(!names.iter().any(|n| n.starts_with("WARD_")), "{names:?}");
+        assert_eq!(
+            inherited_names(&|_: &str| None).len(),
+            ward_exec::BASE_ALLOW_LIST.len()
+        );
     }
 
     #[test]

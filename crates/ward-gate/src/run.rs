@@ -87,6 +87,8 @@ pub struct VerifyOptions {
     pub chdir: Option<PathBuf>,
     /// Output as JSON.
     pub json: bool,
+    /// How long `show -json` may take (default [`verify::DEFAULT_TIMEOUT`]).
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// What a command prints and its exit code.
@@ -132,6 +134,9 @@ fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
 
 struct Loaded {
     plan: Plan,
+    /// What guards are told about the objects the plan destroys (collected only when the policy
+    /// has guards).
+    objects: ward_plan::BeforeObjects,
     assessment: Assessment,
     policy: Policy,
     config: Option<PathBuf>,
@@ -154,8 +159,6 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         }
         None => ward_rules::find_config(&cwd),
     };
-    let plan =
-        ward_plan::read_path_or_stdin(&inputs.plan).map_err(|e| GateError::Usage(e.to_string()))?;
     let mut knowledge =
         ward_rules::Knowledge::builtin().map_err(|e| GateError::Usage(e.to_string()))?;
     let policy = match &config {
@@ -167,6 +170,13 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         }
         None => Policy::defaults_in(Path::new("")),
     };
+    // One read of the plan; the guards' objects come from the same pass.
+    let (plan, objects) = if policy.guards.is_empty() {
+        ward_plan::read_path_or_stdin(&inputs.plan).map(|p| (p, Default::default()))
+    } else {
+        ward_plan::read_path_or_stdin_with_objects(&inputs.plan)
+    }
+    .map_err(|e| GateError::Usage(e.to_string()))?;
     let assessment = ward_classify::assess(
         &plan,
         &knowledge,
@@ -203,6 +213,7 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
     );
     Ok(Loaded {
         plan,
+        objects,
         assessment,
         policy,
         config,
@@ -254,11 +265,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         approve_extra: approve_extra(&opts.inputs),
     };
     let mut report = evaluate(&l.assessment, &ctx);
-    let objects = if report.guards_pending.is_empty() {
-        crate::guard::ObjectAttrs::new()
-    } else {
-        raw_objects(&opts.inputs.plan, &mut report.warnings)
-    };
+    let objects = crate::guard::object_attributes(&l.objects);
     run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
     let mut stderr = String::new();
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
@@ -297,33 +304,6 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         stderr,
         code: report.outcome.exit_code(),
     })
-}
-
-/// The objects' attributes before the change, for guards: read from the plan file again (the
-/// change model keeps only changed attributes). Standard input cannot be read twice.
-fn raw_objects(plan: &str, warnings: &mut Vec<String>) -> crate::guard::ObjectAttrs {
-    let note = |w: &mut Vec<String>, why: String| {
-        w.push(format!(
-            "guards see only the changed attributes as WARD_ATTR_*: {why}"
-        ))
-    };
-    if plan == "-" {
-        note(warnings, "the plan was read from standard input".into());
-        return Default::default();
-    }
-    match std::fs::read(plan)
-        .map_err(|e| e.to_string())
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).map_err(|e| e.to_string()))
-    {
-        Ok(v) => crate::guard::object_attributes(&v),
-        Err(e) => {
-            note(
-                warnings,
-                format!("the plan could not be read as plain JSON again ({e})"),
-            );
-            Default::default()
-        }
-    }
 }
 
 /// `ward approve`: records approvals for exactly the named change(s).
@@ -511,7 +491,8 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
         .clone()
         .unwrap_or_else(|| verify::default_binary(&rec).to_string());
     let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let plan = verify::show_json(&binary, &dir, &opts.planfile)?;
+    let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
+    let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
     let v = verify::compare(&rec, &plan);
     let stdout = if opts.json {
         let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();

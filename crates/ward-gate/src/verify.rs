@@ -3,6 +3,10 @@
 //! The saved plan is read through `<binary> show -json PLANFILE` (the binary that wrote it: the
 //! product and version are checked against the gate record), normalized by the same reader as
 //! every other ward command, and each change's full digest is compared with the record.
+//!
+//! `show -json` runs through [`ward_exec`] with a timeout ([`DEFAULT_TIMEOUT`], `ward verify
+//! --timeout`); its output goes to an owner-only scratch file that ward-plan reads in bounded
+//! memory, and the file is removed afterwards.
 
 use crate::error::GateError;
 use crate::record::{changes_of, GateRecord, RecordedChange};
@@ -10,8 +14,14 @@ use crate::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
+use std::time::Duration;
 use ward_model::Plan;
+
+/// How long `show -json` may take unless `ward verify --timeout` says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The most `show -json` may print: 4 GiB.
+const SHOW_CAP: u64 = 4 << 30;
 
 /// What `ward verify` concluded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,8 +120,14 @@ pub fn default_binary(record: &GateRecord) -> &'static str {
     }
 }
 
-/// Runs `<binary> -chdir=<dir> show -json <planfile>` and reads its output.
-pub fn show_json(binary: &str, dir: &Path, planfile: &Path) -> Result<Plan, GateError> {
+/// Runs `<binary> -chdir=<dir> show -json <planfile>` (killed after `timeout`) and reads its
+/// output.
+pub fn show_json(
+    binary: &str,
+    dir: &Path,
+    planfile: &Path,
+    timeout: Duration,
+) -> Result<Plan, GateError> {
     let plan_arg = if planfile.is_absolute() {
         planfile.to_path_buf()
     } else {
@@ -125,30 +141,44 @@ pub fn show_json(binary: &str, dir: &Path, planfile: &Path) -> Result<Plan, Gate
             planfile.display()
         )));
     }
-    let out = Command::new(binary)
+    let scratch = ward_exec::ScratchDir::new("ward-verify-").map_err(|e| {
+        GateError::Verify(format!(
+            "cannot create a scratch directory for `{binary} show -json`: {e}"
+        ))
+    })?;
+    let json = scratch.path().join("plan.json");
+    let shown = format!("{binary} show -json {}", planfile.display());
+    let out = ward_exec::Command::new(binary, timeout)
         .arg(format!("-chdir={}", dir.display()))
         .arg("show")
         .arg("-json")
         .arg(&plan_arg)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| {
-            GateError::Verify(format!(
-                "cannot run `{binary}`: {e}; give the binary that wrote the plan with --binary PATH"
-            ))
+        .terraform()
+        .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
+        .stdout_to_file(&json)
+        .stdout_cap(SHOW_CAP)
+        .timeout_hint("raise the limit with --timeout SECONDS")
+        .run()
+        .and_then(ward_exec::Output::require_whole)
+        .map_err(|e| match e {
+            ward_exec::ExecError::NotFound { .. } | ward_exec::ExecError::NotExecutable { .. } => {
+                GateError::Verify(format!(
+                    "{e}; give the binary that wrote the plan with --binary PATH"
+                ))
+            }
+            e => GateError::Verify(e.to_string()),
         })?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
+    if !out.success() {
+        let status = match (out.code, out.signal) {
+            (Some(c), _) => format!("exit status: {c}"),
+            (None, Some(s)) => format!("killed by signal {s}"),
+            (None, None) => "unknown status".to_string(),
+        };
         return Err(GateError::Verify(format!(
-            "`{binary} show -json {}` failed ({}): {}\nRun it in the root that made the plan (--chdir DIR), after `init`.",
-            planfile.display(),
-            out.status,
-            err.trim()
+            "`{shown}` failed ({status}): {}\nRun it in the root that made the plan (--chdir DIR), after `init`.",
+            out.stderr_text().trim()
         )));
     }
-    ward_plan::read_reader(
-        out.stdout.as_slice(),
-        &format!("{binary} show -json {}", planfile.display()),
-    )
-    .map_err(|e| GateError::Verify(e.to_string()))
+    ward_plan::read_file(&json)
+        .map_err(|e| GateError::Verify(e.to_string().replace(&json.display().to_string(), &shown)))
 }

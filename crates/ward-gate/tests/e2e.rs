@@ -343,6 +343,7 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
                 binary: Some(tf.path.display().to_string()),
                 chdir: Some(root.dir()),
                 json: false,
+                timeout: None,
             })
             .unwrap()
         };

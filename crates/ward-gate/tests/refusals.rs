@@ -326,6 +326,7 @@ fn verify_refusals() {
         binary: None,
         chdir: None,
         json: false,
+        timeout: None,
     })
     .unwrap_err()
     .to_string();
@@ -337,6 +338,7 @@ fn verify_refusals() {
         binary: None,
         chdir: None,
         json: false,
+        timeout: None,
     })
     .unwrap_err()
     .to_string();
@@ -350,6 +352,7 @@ fn verify_refusals() {
         binary: Some("/nonexistent/terraform".into()),
         chdir: None,
         json: false,
+        timeout: None,
     })
     .unwrap_err()
     .to_string();
@@ -361,6 +364,7 @@ fn verify_refusals() {
         binary: Some("/nonexistent/terraform".into()),
         chdir: None,
         json: false,
+        timeout: None,
     })
     .unwrap_err()
     .to_string();

@@ -61,9 +61,38 @@ use error::HOW_TO_MAKE_A_PLAN;
 use input::Encoding;
 use parse::{Acc, Semantic, Top, STOP};
 use serde::de::DeserializeSeed;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 use ward_model::{FormatVersion, Plan, Product, ResourceChange};
+
+/// The objects a plan destroys (deletes or replaces), by (address, deposed key), each with its
+/// top-level attributes as they are before the change: nulls left out, and every attribute
+/// `before_sensitive` marks, wholly or in part, left out (an object marked sensitive as a whole
+/// has none). What liveness guards are told about the object they guard.
+pub type BeforeObjects = BTreeMap<(String, Option<String>), BTreeMap<String, serde_json::Value>>;
+
+/// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
+/// entry that destroys an object, in the same single, bounded pass (standard input included).
+pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
+    let mut acc = Acc {
+        objects: Some(BeforeObjects::new()),
+        ..Acc::default()
+    };
+    let plan = if arg == "-" {
+        read_acc(std::io::stdin().lock(), "<stdin>", None, &mut acc)?
+    } else {
+        let path = Path::new(arg);
+        let name = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| input::read_error(&name, &e))?;
+        if meta.is_dir() {
+            return Err(input::is_directory(&name));
+        }
+        let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
+        read_acc(file, &name, None, &mut acc)?
+    };
+    Ok((plan, acc.objects.take().unwrap_or_default()))
+}
 
 /// Reads a plan from a file.
 pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
@@ -136,12 +165,22 @@ fn read_inner<R: Read>(
     source_name: &str,
     sink: Option<&mut dyn FnMut(ResourceChange)>,
 ) -> Result<Plan, PlanError> {
+    read_acc(reader, source_name, sink, &mut Acc::default())
+}
+
+/// Reads into `acc` (which may ask for more than the model, see [`Acc::objects`]).
+fn read_acc<R: Read>(
+    reader: R,
+    source_name: &str,
+    sink: Option<&mut dyn FnMut(ResourceChange)>,
+    collected: &mut Acc,
+) -> Result<Plan, PlanError> {
     let input::Prepared {
         reader,
         index,
         encoding,
     } = input::prepare(reader, source_name)?;
-    let mut acc = Acc::default();
+    let mut acc = std::mem::take(collected);
     let mut sink = sink;
     let result = {
         let mut de = serde_json::Deserializer::from_reader(reader);
@@ -165,6 +204,7 @@ fn read_inner<R: Read>(
         }
         return Err(json_error(source_name, &e, &index));
     }
+    collected.objects = acc.objects.take();
     finish(acc, source_name, encoding)
 }
 

@@ -55,6 +55,9 @@ pub(crate) struct Acc {
     /// The first semantic problem; parsing stops at once when `stop` is set.
     pub problem: Option<Semantic>,
     pub stop: bool,
+    /// When set, the top-level `before` attributes of every object a `resource_changes` entry
+    /// destroys (see [`crate::BeforeObjects`]) are collected here.
+    pub objects: Option<crate::BeforeObjects>,
 }
 
 /// Marker message for an error raised only to stop the parser; the real problem is in
@@ -309,7 +312,11 @@ impl<'de> Visitor<'de> for Changes<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut sink = self.sink;
-        while let Some(raw) = seq.next_element_seed(Entry)? {
+        let collect = !self.drift && self.acc.objects.is_some();
+        while let Some(mut raw) = seq.next_element_seed(Entry(collect))? {
+            if collect {
+                collect_object(self.acc, &mut raw);
+            }
             match reduce(raw) {
                 Ok(rc) => {
                     note_provider(self.acc, &rc.provider_name);
@@ -330,6 +337,45 @@ impl<'de> Visitor<'de> for Changes<'_> {
         }
         Ok(())
     }
+}
+
+/// Keeps the top-level `before` attributes of an object the entry destroys: not nulls, nothing
+/// `before_sensitive` marks (wholly or in part), nothing at all when the whole object is marked.
+fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
+    let Some(objects) = acc.objects.as_mut() else {
+        return;
+    };
+    let Some(change) = raw.change.as_mut() else {
+        return;
+    };
+    let destroys = change
+        .actions
+        .as_deref()
+        .and_then(Action::from_actions)
+        .is_some_and(Action::destroys);
+    if !destroys {
+        return;
+    }
+    let mask = change.before_sensitive.as_ref();
+    let mut attrs = BTreeMap::new();
+    if !matches!(mask, Some(Value::Bool(true))) {
+        if let Some(Value::Object(before)) = change.before.as_ref() {
+            for (k, v) in before {
+                let marked = mask.and_then(|m| m.get(k)).is_some_and(diff::contains_true);
+                if !v.is_null() && !marked {
+                    attrs.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    let wants_diff = change.actions.as_deref().is_some_and(wants_diff);
+    if !wants_diff {
+        // Kept only for this; the model does not need them.
+        change.before = None;
+        change.before_sensitive = None;
+    }
+    let key = (raw.address.clone().unwrap_or_default(), raw.deposed.clone());
+    objects.insert(key, attrs);
 }
 
 fn note_provider(acc: &mut Acc, provider: &str) {
@@ -379,7 +425,8 @@ fn wants_diff(actions: &[String]) -> bool {
     )
 }
 
-struct Entry;
+/// One entry; `true`: keep `before` and `before_sensitive` whatever the action.
+struct Entry(bool);
 
 impl<'de> DeserializeSeed<'de> for Entry {
     type Value = RawChange;
@@ -407,7 +454,7 @@ impl<'de> Visitor<'de> for Entry {
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
-                "change" => raw.change = Some(map.next_value_seed(Body)?),
+                "change" => raw.change = Some(map.next_value_seed(Body(self.0))?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -430,7 +477,8 @@ impl<'de> Visitor<'de> for Entry {
     }
 }
 
-struct Body;
+/// The `change` object; `true`: keep `before` and `before_sensitive` whatever the action.
+struct Body(bool);
 
 impl<'de> DeserializeSeed<'de> for Body {
     type Value = RawInner;
@@ -447,7 +495,8 @@ impl<'de> Visitor<'de> for Body {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
         let mut inner = RawInner::default();
         while let Some(key) = map.next_key::<Key>()? {
-            let keep = inner.actions.as_deref().is_none_or(wants_diff);
+            let diffed = inner.actions.as_deref().is_none_or(wants_diff);
+            let keep = diffed || (self.0 && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);

@@ -904,33 +904,34 @@ pub fn parse_file_text(path: &str, text: &str) -> Result<Module, FileProblem> {
     }
 }
 
+/// How long each local `git` command of [`git_tracked_state`] may take.
+const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The state files git tracks under `root`; `None` when `root` is not in a git work tree or git
+/// cannot tell (not installed, timed out).
 fn git_tracked_state(root: &Path) -> Option<Vec<String>> {
-    let inside = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["rev-parse", "--is-inside-work-tree"])
-        .output()
-        .ok()?;
-    if !inside.status.success() {
-        return None;
-    }
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
-            "-c",
-            "core.quotepath=off",
-            "ls-files",
-            "-z",
-            "--",
-            "*.tfstate",
-            "*.tfstate.backup",
-        ])
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
+    let git = |args: &[&str]| {
+        ward_exec::Command::new("git", GIT_TIMEOUT)
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .run()
+            .ok()
+            .filter(ward_exec::Output::success)
+    };
+    git(&["rev-parse", "--is-inside-work-tree"])?;
+    let out = git(&[
+        "-c",
+        "core.quotepath=off",
+        "ls-files",
+        "-z",
+        "--",
+        "*.tfstate",
+        "*.tfstate.backup",
+    ])?
+    .require_whole()
+    .ok()?;
     let mut v: Vec<String> = out
         .stdout
         .split(|b| *b == 0)

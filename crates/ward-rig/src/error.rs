@@ -40,6 +40,9 @@ pub enum RigError {
     /// A rig function was used wrongly (e.g. a replacement text that is not in the file).
     #[error("{0}")]
     Usage(String),
+    /// A command could not run, timed out or printed more than the rig keeps.
+    #[error(transparent)]
+    Exec(#[from] ward_exec::ExecError),
 }
 
 impl RigError {

@@ -62,8 +62,14 @@ use serde_json::Value;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long one Terraform command of the rig may take before its process group is killed.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The most stdout one Terraform command of the rig may print (plan JSON): 256 MiB.
+pub const STDOUT_CAP: u64 = 256 << 20;
 
 /// The provider's source address in configurations: `source = "ward/fakecloud"`.
 pub const PROVIDER_SOURCE: &str = "ward/fakecloud";
@@ -95,19 +101,18 @@ pub struct Terraform {
 impl Terraform {
     /// Probes `path` with `version -json`.
     pub fn probe(path: &Path, product: Product) -> Result<Terraform, RigError> {
-        let out = Command::new(path)
+        let out = ward_exec::Command::new(path, RUN_TIMEOUT)
             .args(["version", "-json"])
-            .env("CHECKPOINT_DISABLE", "1")
-            .env_remove("TF_CLI_CONFIG_FILE")
+            .terraform()
             .env("TF_CLI_CONFIG_FILE", "/dev/null")
-            .output()
-            .map_err(|e| RigError::io(format!("cannot run {} version -json", path.display()), e))?;
+            .run()?
+            .require_whole()?;
         let json: Value = serde_json::from_slice(&out.stdout).map_err(|e| RigError::Json {
             what: format!(
                 "the output of `{} version -json` (exit {:?}, stderr: {})",
                 path.display(),
-                out.status.code(),
-                String::from_utf8_lossy(&out.stderr).trim()
+                out.code,
+                out.stderr_text().trim()
             ),
             source: e,
         })?;

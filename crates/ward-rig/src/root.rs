@@ -5,7 +5,6 @@ use crate::{Cloud, Rig, RigError, Terraform};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -233,28 +232,19 @@ impl Root {
 
     /// Runs `terraform <args>` in the root and returns what it did, whatever its exit code.
     pub fn run(&self, args: &[&str]) -> Result<Output, RigError> {
-        let mut cmd = Command::new(&self.tf.path);
-        cmd.args(args).current_dir(self.dir()).stdin(Stdio::null());
-        for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("TF_") {
-                cmd.env_remove(&key);
-            }
-        }
-        cmd.env("TF_CLI_CONFIG_FILE", self.rig.cli_config())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env("TF_INPUT", "0")
-            .env("FAKECLOUD_DIR", self.cloud_dir());
-        let out = cmd.output().map_err(|e| {
-            RigError::io(
-                format!("cannot run {} ({})", self.tf, self.tf.path.display()),
-                e,
-            )
-        })?;
+        let out = ward_exec::Command::new(&self.tf.path, crate::RUN_TIMEOUT)
+            .args(args)
+            .current_dir(self.dir())
+            .terraform()
+            .env("TF_CLI_CONFIG_FILE", self.rig.cli_config())
+            .env("FAKECLOUD_DIR", self.cloud_dir())
+            .stdout_cap(crate::STDOUT_CAP)
+            .run()?
+            .require_whole()?;
         Ok(Output {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.code.unwrap_or(-1),
+            stdout: out.stdout_text(),
+            stderr: out.stderr_text(),
         })
     }
 

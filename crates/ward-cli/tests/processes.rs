@@ -1,0 +1,216 @@
+//! Every external process ward starts has a timeout: `ward check --exec` and `ward verify` with a
+//! Terraform that hangs end at their timeout, with a clear error and their documented exit code.
+//! And when ward itself is stopped, it stops what it started and removes its scratch files.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn ward_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// A "terraform" that never answers.
+fn hanging_terraform(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join("terraform");
+    std::fs::write(&p, "#!/bin/sh\nsleep 120\n").unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+#[test]
+fn check_exec_ends_at_its_timeout() {
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path().join("repo");
+    std::fs::create_dir_all(repo.join("modules/a")).unwrap();
+    std::fs::write(repo.join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    std::fs::write(repo.join("modules/a/main.tf"), "locals {\n  b = 1\n}\n").unwrap();
+    let tf = hanging_terraform(d.path());
+    let t0 = Instant::now();
+    let o = ward_in(
+        d.path(),
+        &[
+            "check",
+            repo.to_str().unwrap(),
+            "--exec",
+            "--binary",
+            tf.to_str().unwrap(),
+            "--exec-timeout",
+            "1",
+            "--format",
+            "json",
+        ],
+    );
+    // One command timed out and nothing more was started: not 2 × 3 commands × 1 s.
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("fmt -check -list=true -no-color` timed out after 1 s"),
+        "{out}"
+    );
+    assert!(out.contains("--exec-timeout SECONDS"), "{out}");
+    assert!(
+        out.contains("the remaining --exec checks were not run"),
+        "{out}"
+    );
+    assert_eq!(out.matches("timed out").count(), 1, "{out}");
+}
+
+#[test]
+fn verify_ends_at_its_timeout() {
+    let d = tempfile::tempdir().unwrap();
+    let plans = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans");
+    let record = d.path().join("gate.json");
+    let o = ward_in(
+        d.path(),
+        &[
+            "gate",
+            plans.join("tags-only.json").to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+            "--no-record-protection",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    std::fs::write(d.path().join("tfplan"), "binary plan").unwrap();
+    let tf = hanging_terraform(d.path());
+    let t0 = Instant::now();
+    let o = ward_in(
+        d.path(),
+        &[
+            "verify",
+            "tfplan",
+            "--record",
+            record.to_str().unwrap(),
+            "--binary",
+            tf.to_str().unwrap(),
+            "--timeout",
+            "1",
+        ],
+    );
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("show -json"), "{err}");
+    assert!(err.contains("timed out after 1 s"), "{err}");
+    assert!(err.contains("--timeout SECONDS"), "{err}");
+}
+
+/// A "terraform" that answers `version -json` and hangs on anything else, after writing its
+/// process id to `pid_file`.
+fn terraform_that_hangs_after_version(dir: &Path, pid_file: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join("terraform");
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in\n  version) echo '{{\"terraform_version\":\"1.15.5\"}}'; exit 0;;\nesac\necho $$ > {}.tmp && mv {}.tmp {}\nexec sleep 120\n",
+            pid_file.display(),
+            pid_file.display(),
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+fn alive(pid: &str) -> bool {
+    Path::new("/proc").join(pid).join("cmdline").exists()
+        && std::fs::read_to_string(Path::new("/proc").join(pid).join("stat"))
+            .map(|s| !s.contains(") Z "))
+            .unwrap_or(false)
+}
+
+#[test]
+fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
+    if !Path::new("/proc/self/stat").exists() {
+        return; // reads process state from /proc
+    }
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path().join("repo");
+    std::fs::create_dir_all(repo.join("live/app")).unwrap();
+    std::fs::write(
+        repo.join("live/app/main.tf"),
+        "terraform {\n  backend \"local\" {}\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("ward.hcl"),
+        "root \"app\" {\n  path = \"live/app\"\n}\n",
+    )
+    .unwrap();
+    let tmp = d.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let pid_file = d.path().join("terraform.pid");
+    let tf = terraform_that_hangs_after_version(d.path(), &pid_file);
+    let mut ward = Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args([
+            "drift",
+            repo.to_str().unwrap(),
+            "--terraform",
+            tf.to_str().unwrap(),
+            "--db",
+        ])
+        .arg(d.path().join("h.sqlite"))
+        .env("TMPDIR", &tmp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let tf_pid = loop {
+        if let Ok(p) = std::fs::read_to_string(&pid_file) {
+            let p = p.trim().to_string();
+            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmd).starts_with("sleep") {
+                break p;
+            }
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "terraform init never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert_eq!(scratch.len(), 1, "drift's scratch directory");
+    let st = Command::new("kill")
+        .args(["-TERM", &ward.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let t1 = Instant::now();
+    let status = loop {
+        if let Some(s) = ward.try_wait().unwrap() {
+            break s;
+        }
+        assert!(t1.elapsed() < Duration::from_secs(20), "ward did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(143), "128 + SIGTERM");
+    assert!(
+        !alive(&tf_pid),
+        "terraform (pid {tf_pid}) kept running after ward stopped"
+    );
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
+}

@@ -19,7 +19,7 @@ pub mod report;
 pub mod state;
 
 use binary::{Binary, Selection};
-use config::{DeclaredRoot, DriftConfig};
+use config::{Config, DeclaredRoot};
 use outcome::{DriftItem, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -37,10 +37,9 @@ pub const EXIT_DRIFT_ALERT: i32 = 7;
 pub use ward_store;
 
 /// Now, in UTC: an RFC 3339 timestamp (seconds) and today's date.
-pub fn now_utc() -> (String, jiff::civil::Date) {
-    let now = jiff::Timestamp::now();
-    let ts = now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    (ts, now.to_zoned(jiff::tz::TimeZone::UTC).date())
+pub fn now_utc() -> (String, ward_time::Date) {
+    let now = ward_time::Clock::System.now();
+    (ward_time::rfc3339(now), ward_time::utc_date(now))
 }
 
 /// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
@@ -65,7 +64,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Options {
     /// The repository to walk.
     pub repo: PathBuf,
-    /// `ward.hcl` (default: `<repo>/ward.hcl` when present).
+    /// `ward.hcl` (`--config`); default: the first `ward.hcl` walking up from the repository
+    /// directory to the repository root ([`ward_config::discover`]).
     pub config: Option<PathBuf>,
     /// `--terraform PATH`.
     pub terraform: Option<PathBuf>,
@@ -89,7 +89,7 @@ pub struct Options {
     /// "Now" in UTC, RFC 3339 (history rows; reports only with `--timestamps`).
     pub now: String,
     /// Today in UTC (ignore rule expiry).
-    pub today: jiff::civil::Date,
+    pub today: ward_time::Date,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
 }
@@ -243,22 +243,15 @@ enum Job {
 
 /// Runs `ward drift` and records it in the history database.
 pub fn run(opts: &Options) -> Result<Report, DriftError> {
-    let config_path = match &opts.config {
-        Some(p) => Some(p.clone()),
-        None => Some(opts.repo.join("ward.hcl")).filter(|p| p.is_file()),
-    };
-    let cfg = match &config_path {
-        Some(p) => DriftConfig::load(p)?,
-        None => DriftConfig::default(),
-    };
+    let found_config = ward_config::discover(opts.config.as_deref(), &opts.repo)?;
+    let loaded = found_config.as_ref().map(Config::load_found).transpose()?;
     let mut knowledge =
         ward_rules::Knowledge::builtin().map_err(|e| DriftError::Knowledge(e.to_string()))?;
-    if let Some(p) = &config_path {
-        knowledge
-            .load_user_file(p)
-            .map_err(|e| DriftError::Knowledge(e.to_string()))?;
+    if let Some(c) = &loaded {
+        knowledge.add_user_rules(&c.rules);
     }
-    let found = discover::discover(&opts.repo, config_path.as_deref())?;
+    let found = discover::discover(&opts.repo, loaded.clone())?;
+    let cfg = loaded.unwrap_or_else(|| Config::empty(&opts.repo));
 
     let in_shard = |path: &str| opts.shard.is_none_or(|(k, n)| shard_of(path, n) == k);
     let mut results: Vec<RootResult> = Vec::new();
@@ -272,7 +265,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         discovered += 1;
         let declared = cfg.root_at(path);
         let name = declared.map_or(path.as_str(), |d| d.name.as_str());
-        if let Some(x) = cfg.excluded(path) {
+        if let Some(x) = cfg.drift.excluded(path) {
             excluded += 1;
             results.push(RootResult::new(
                 name,
@@ -295,7 +288,10 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         }
     }
     for d in &cfg.roots {
-        if found.roots.contains(&d.path) || !in_shard(&d.path) || cfg.excluded(&d.path).is_some() {
+        if found.roots.contains(&d.path)
+            || !in_shard(&d.path)
+            || cfg.drift.excluded(&d.path).is_some()
+        {
             continue;
         }
         declared_missing += 1;
@@ -324,6 +320,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         problems.push(format!("{file}: cannot be parsed: {e}"));
     }
     let expired_ignores: Vec<String> = cfg
+        .drift
         .ignores
         .iter()
         .filter(|r| r.expired(opts.today))
@@ -395,7 +392,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let mut suppressed = 0;
     for r in &mut results {
         for item in &mut r.drift {
-            let rule = cfg.ignores.iter().find(|rule| {
+            let rule = cfg.drift.ignores.iter().find(|rule| {
                 !rule.expired(opts.today)
                     && item
                         .attributes

@@ -21,9 +21,7 @@
 
 pub mod approvals;
 pub mod digest;
-pub mod duration;
 pub mod error;
-pub mod glob;
 pub mod guard;
 pub mod policy;
 pub mod protect;

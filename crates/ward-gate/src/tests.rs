@@ -2,7 +2,7 @@
 
 use crate::approvals::{Approval, ApprovalsFile};
 use crate::digest::material;
-use crate::policy::{parse_policy, Policy};
+use crate::policy::Policy;
 use crate::protect::{CodeProtection, Protection, ProtectionRecord};
 use crate::testutil::{attr, verdict};
 use crate::*;
@@ -281,12 +281,7 @@ impl Edit for digest::ChangeMaterial {
 #[test]
 fn budget_exceeded_is_not_lifted_by_approvals() {
     let mut f = Fixture::new();
-    f.policy = parse_policy(
-        "policy {\n budget \"fakecloud_volume\" { max_replaces = 0 }\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    f.policy = policy_of("policy {\n budget \"fakecloud_volume\" { max_replaces = 0 }\n}\n");
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::BudgetExceeded);
@@ -346,12 +341,9 @@ fn protected_addresses_need_approval_for_any_destroy() {
 #[test]
 fn guards_block_and_bypass() {
     let mut f = Fixture::new();
-    f.policy = parse_policy(
+    f.policy = policy_of(
         "guard \"builds-idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"echo 2 builds running; exit 1\"]\n timeout = \"10s\"\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    );
     let a = assessment(vec![verdict(
         "fakecloud_instance.ci",
         Action::Delete,
@@ -411,12 +403,9 @@ fn deterministic_output() {
 fn mixed_report() -> (GateReport, GateReport) {
     // Blocked: a stale approval, a missing one, an expired one, an unused one, a budget.
     let mut f = Fixture::new();
-    f.policy = parse_policy(
+    f.policy = policy_of(
         "policy {\n protect = [\"fakecloud_network.*\"]\n budget { max_deletes = 5 }\n}\nguard \"idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"echo idle\"]\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    );
     f.protection.config_patterns = f.policy.protect.clone();
     let mut logs = volume(10);
     logs.address = "fakecloud_volume.logs".into();
@@ -494,4 +483,11 @@ fn markdown_is_cut_to_fit_and_says_what_it_left_out() {
     );
     // Code fences stay balanced.
     assert_eq!(md.matches("```").count() % 2, 0);
+}
+
+/// The gate's policy from `ward.hcl` text, read by ward-config.
+fn policy_of(text: &str) -> Policy {
+    ward_config::Config::parse(text, "ward.hcl", Path::new(""))
+        .unwrap()
+        .policy
 }

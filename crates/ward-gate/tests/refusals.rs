@@ -218,10 +218,7 @@ fn gate_input_refusals() {
     let t = T::new("");
     let mut i = t.inputs("data-loss.json");
     i.config = Some(t.path("missing.hcl"));
-    assert!(t
-        .gate_with(i, None)
-        .unwrap_err()
-        .contains("no such configuration file"));
+    assert!(t.gate_with(i, None).unwrap_err().contains("does not exist"));
 }
 
 #[test]

@@ -27,14 +27,15 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
-pub mod config;
 pub mod source;
 mod tree;
 
 pub use ansible::{PinKind, VersionPin};
-pub use config::{ConfigError, WardConfig};
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use tree::Val;
+/// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate
+/// has always used.
+pub use ward_config::{Config as WardConfig, ConfigError};
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -299,8 +300,9 @@ pub enum RepoError {
 /// Options for [`discover`].
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// A `ward.hcl` to read instead of `<root>/ward.hcl`.
-    pub config: Option<PathBuf>,
+    /// The `ward.hcl` in use, already read ([`ward_config::discover`] finds it); `None` when
+    /// there is none.
+    pub config: Option<WardConfig>,
 }
 
 /// Directories never entered: tool caches and VCS metadata.
@@ -443,18 +445,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     }
 
-    // 2. Configuration.
-    let config = match &opts.config {
-        Some(p) => Some(WardConfig::load(p, &p.display().to_string())?),
-        None => {
-            let p = root.join("ward.hcl");
-            if p.is_file() {
-                Some(WardConfig::load(&p, "ward.hcl")?)
-            } else {
-                None
-            }
-        }
-    };
+    // 2. Configuration: read by the caller.
+    let config = opts.config.clone();
 
     // 3. Parse every directory, in parallel (one chunk of directories per core).
     let dirs: Vec<(String, Vec<String>)> = tf_by_dir.into_iter().collect();

@@ -9,7 +9,7 @@ use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
 use hcl_edit::template::Element;
 use hcl_edit::Span;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use ward_model::Impact;
 
@@ -492,6 +492,61 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl Reader<'_> {
+    /// The rules of `resource` blocks, in order, refusing a second entry for the same type and
+    /// selector. One map lookup per block: loading is linear in the number of blocks.
+    fn resources<'b>(
+        &self,
+        blocks: impl Iterator<Item = &'b Block>,
+        origin: &RuleOrigin,
+        kind: FileKind,
+    ) -> Result<Vec<Rule>, RulesError> {
+        let mut rules: Vec<Rule> = Vec::new();
+        let mut first_line: HashMap<(String, Selector), usize> = HashMap::new();
+        for b in blocks {
+            let rule = self.resource(b, origin, kind)?;
+            let key = (rule.type_name.clone(), rule.selector.clone());
+            if let Some(first) = first_line.get(&key) {
+                return Err(self
+                    .err(b.ident.span(), format!("a second `resource \"{}\"` entry with the same selector", rule.type_name))
+                    .help(format!("the first is at line {first}; merge the two blocks (or narrow one with `address`, `module` or `provider`)")));
+            }
+            first_line.insert(key, rule.line);
+            rules.push(rule);
+        }
+        Ok(rules)
+    }
+}
+
+/// Reads the `resource` blocks of a `ward.hcl` that its owner (ward-config) has already parsed:
+/// `text` is the file's text, used only to turn spans into lines and columns, never parsed again.
+/// Blocks that are not `resource` blocks are refused: pass only those.
+pub(crate) fn parse_user_blocks<'b>(
+    file: &str,
+    text: &str,
+    blocks: impl IntoIterator<Item = &'b Block>,
+) -> Result<Vec<Rule>, RulesError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let r = Reader {
+        file,
+        lines: Lines::new(text),
+    };
+    let blocks: Vec<&Block> = blocks.into_iter().collect();
+    if let Some(b) = blocks.iter().find(|b| b.ident.as_str() != "resource") {
+        return Err(r
+            .err(
+                b.ident.span(),
+                format!("`{}` is not a rule block", b.ident.as_str()),
+            )
+            .help("only `resource` blocks hold rules"));
+    }
+    let origin = RuleOrigin::User {
+        file: file.to_string(),
+        line: 0,
+    };
+    r.resources(blocks.into_iter(), &origin, FileKind::User)
+}
+
 /// Parses one file. `origin` is the pack (name/version filled in from the header) or the user
 /// file (line filled in per block).
 pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parsed, RulesError> {
@@ -569,19 +624,11 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
         },
     };
 
-    let mut rules: Vec<Rule> = Vec::new();
-    for b in body.blocks().filter(|b| b.ident.as_str() == "resource") {
-        let rule = r.resource(b, &origin, kind)?;
-        if let Some(first) = rules
-            .iter()
-            .find(|x| x.type_name == rule.type_name && x.selector == rule.selector)
-        {
-            return Err(r
-                .err(b.ident.span(), format!("a second `resource \"{}\"` entry with the same selector", rule.type_name))
-                .help(format!("the first is at line {}; merge the two blocks (or narrow one with `address`, `module` or `provider`)", first.line)));
-        }
-        rules.push(rule);
-    }
+    let rules = r.resources(
+        body.blocks().filter(|b| b.ident.as_str() == "resource"),
+        &origin,
+        kind,
+    )?;
     let pack = pack.map(|(mut p, _)| {
         p.entries = rules.len();
         p

@@ -71,7 +71,8 @@ struct RunArgs {
     /// The repository to walk for roots.
     #[arg(value_name = "REPO", default_value = ".")]
     repo: PathBuf,
-    /// ward.hcl to read (default: REPO/ward.hcl when present).
+    /// ward.hcl to read (default: the first ward.hcl walking up from REPO to the repository
+    /// root, the first directory with .git).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// A terraform binary to consider (besides `terraform` on PATH).

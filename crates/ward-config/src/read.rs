@@ -346,10 +346,7 @@ impl<'a> Src<'a> {
     }
 
     /// A list of literal strings, each with its span.
-    pub(crate) fn strings(
-        &self,
-        a: &Attribute,
-    ) -> Result<Vec<Spanned>, ConfigError> {
+    pub(crate) fn strings(&self, a: &Attribute) -> Result<Vec<Spanned>, ConfigError> {
         match &a.value {
             Expression::Array(arr) => arr
                 .iter()

@@ -6,7 +6,7 @@
 //! [`Repo`]: the roots and modules, what each declares (versions, providers, backend, module
 //! calls, resources with their `prevent_destroy`, `terraform_remote_state` reads), the state
 //! files lying in the tree, the text files to scan for key material, the Ansible version pins,
-//! and the `root`/`layer`/`check` blocks of `ward.hcl`. Files that cannot be parsed are recorded
+//! and the `ward.hcl` it is given (read by ward-config). Files that cannot be parsed are recorded
 //! as [`FileProblem`]s with their line; discovery itself fails only when the tree or the
 //! configuration cannot be read at all.
 //!

@@ -326,6 +326,40 @@ impl Config {
         Ok(())
     }
 
+    /// The files the gate writes (`policy.approvals`, `policy.protection_record`), checked on
+    /// disk: each must resolve inside the directory of `ward.hcl`. The text was already confined
+    /// when it was read; this refuses a symlink on the way (a `.ward` linked elsewhere) that
+    /// would make the gate write outside the repository. Nothing to check without a file.
+    pub fn check_gate_files(&self) -> Result<(), ConfigError> {
+        if self.path.as_os_str().is_empty() {
+            return Ok(());
+        }
+        let Ok(base) = std::fs::canonicalize(&self.dir) else {
+            return Ok(());
+        };
+        for (key, file) in [
+            ("approvals", &self.policy.approvals_file),
+            ("protection_record", &self.policy.protection_record),
+        ] {
+            if let Some(outside) = escapes(file, &base) {
+                return Err(ConfigError {
+                    file: self.file.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "policy.{key}: {} resolves to {}, outside the directory of ward.hcl",
+                        file.display(),
+                        outside.display()
+                    ),
+                    help: Some(
+                        "the gate does not write outside the repository: remove the symlink (e.g. a linked .ward directory), or point the key at a real directory inside it".to_string(),
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The declared root at a repository-relative directory.
     pub fn root_at(&self, dir: &str) -> Option<&Root> {
         self.roots.iter().find(|r| r.path == dir)
@@ -335,6 +369,22 @@ impl Config {
     pub fn layer_of(&self, dir: &str) -> Option<&Layer> {
         let name = self.root_at(dir)?.layer.as_ref()?;
         self.layers.iter().find(|l| &l.name == name)
+    }
+}
+
+/// Where `file` really lands when that is outside `base` (canonical): the nearest part of it that
+/// exists, resolved through symlinks. A dangling symlink counts as outside.
+fn escapes(file: &Path, base: &Path) -> Option<PathBuf> {
+    let mut p = file;
+    loop {
+        if std::fs::symlink_metadata(p).is_ok() {
+            return match std::fs::canonicalize(p) {
+                Ok(real) if real.starts_with(base) => None,
+                Ok(real) => Some(real),
+                Err(_) => Some(p.to_path_buf()),
+            };
+        }
+        p = p.parent()?;
     }
 }
 

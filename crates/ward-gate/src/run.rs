@@ -154,6 +154,7 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         Some(f) => ward_config::Config::load_found(f)?,
         None => ward_config::Config::empty(Path::new("")),
     };
+    cfg.check_gate_files()?;
     let config = found.map(|f| f.path);
     let plan =
         ward_plan::read_path_or_stdin(&inputs.plan).map_err(|e| GateError::Usage(e.to_string()))?;

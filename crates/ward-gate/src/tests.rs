@@ -339,6 +339,25 @@ fn protected_addresses_need_approval_for_any_destroy() {
 }
 
 #[test]
+fn a_protect_pattern_with_an_instance_key_protects_exactly_that_instance() {
+    let mut f = Fixture::new();
+    f.policy = policy_of("policy {\n protect = [\"fakecloud_volume.data[0]\"]\n}\n");
+    f.protection.config_patterns = f.policy.protect.clone();
+    let del = |addr: &str| {
+        let mut v = verdict(addr, Action::Delete, Impact::Replace);
+        v.holds_data = false;
+        v
+    };
+    let r = f.gate(&assessment(vec![del("fakecloud_volume.data[0]")]));
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    // `[0]` is literal, not a character class: `[1]` and `data0` are not protected.
+    for other in ["fakecloud_volume.data[1]", "fakecloud_volume.data0"] {
+        let r = f.gate(&assessment(vec![del(other)]));
+        assert_eq!(r.outcome, Outcome::Pass, "{other}");
+    }
+}
+
+#[test]
 fn guards_block_and_bypass() {
     let mut f = Fixture::new();
     f.policy = policy_of(

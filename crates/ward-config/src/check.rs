@@ -52,6 +52,10 @@ pub struct CheckSettings {
 }
 
 const SEVERITIES: &[&str] = &["error", "warning", "info"];
+pub(crate) const CHECK_KEYS: &[&str] = &["terraform_floor", "fail_on", "protected"];
+pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release"];
+pub(crate) const RULE_KEYS: &[&str] = &["severity", "enabled"];
+pub(crate) const RELEASE_KEYS: &[&str] = &["module_sources", "collections", "variables"];
 
 fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String, ConfigError> {
     let s = src.string(a)?;
@@ -71,12 +75,7 @@ fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String,
 
 pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigError> {
     src.no_label(b)?;
-    let f = src.fields(
-        &b.body,
-        "`check`",
-        &["terraform_floor", "fail_on", "protected"],
-        &["rule", "release"],
-    )?;
+    let f = src.fields(&b.body, "`check`", CHECK_KEYS, CHECK_BLOCKS)?;
     let mut c = CheckSettings {
         terraform_floor: f
             .get("terraform_floor")
@@ -96,7 +95,7 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
             "rule" => {
                 let id = src.one_label(nb, "rule \"WARD-MOD-004\" { enabled = false }")?;
                 let place = format!("`check {{ rule \"{id}\" }}`");
-                let rf = src.fields(&nb.body, &place, &["severity", "enabled"], &[])?;
+                let rf = src.fields(&nb.body, &place, RULE_KEYS, &[])?;
                 if let Some(first) = c.rules.iter().find(|r| r.id == id) {
                     return Err(src.err(
                         nb.ident.span(),
@@ -118,12 +117,7 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
             _ => {
                 let name = src.one_label(nb, "release \"platform\" { ... }")?;
                 let place = format!("`check {{ release \"{name}\" }}`");
-                let rf = src.fields(
-                    &nb.body,
-                    &place,
-                    &["module_sources", "collections", "variables"],
-                    &[],
-                )?;
+                let rf = src.fields(&nb.body, &place, RELEASE_KEYS, &[])?;
                 let list = |k: &str| -> Result<Vec<String>, ConfigError> {
                     Ok(rf
                         .get(k)

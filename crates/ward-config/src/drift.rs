@@ -97,11 +97,13 @@ fn as_text<S: serde::Serializer>(d: &Date, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(d)
 }
 
-const IGNORE_KEYS: &[&str] = &["root", "address", "attribute", "owner", "expires", "reason"];
+pub(crate) const DRIFT_BLOCKS: &[&str] = &["exclude", "ignore"];
+pub(crate) const IGNORE_KEYS: &[&str] =
+    &["root", "address", "attribute", "owner", "expires", "reason"];
 
 pub(crate) fn drift(src: &Src<'_>, b: &Block, d: &mut DriftSettings) -> Result<(), ConfigError> {
     src.no_label(b)?;
-    let f = src.fields(&b.body, "`drift`", &[], &["exclude", "ignore"])?;
+    let f = src.fields(&b.body, "`drift`", &[], DRIFT_BLOCKS)?;
     for nb in &f.blocks {
         let line = src.line(nb.ident.span());
         if nb.ident.as_str() == "exclude" {

@@ -135,7 +135,8 @@ pub fn bypass_var(name: &str) -> String {
     format!("WARD_BYPASS_GUARD_{n}")
 }
 
-const POLICY_KEYS: &[&str] = &[
+pub(crate) const BUDGET_KEYS: &[&str] = &["max_replaces", "max_deletes"];
+pub(crate) const POLICY_KEYS: &[&str] = &[
     "approve",
     "approve_destroy_of_data",
     "protect",
@@ -197,7 +198,7 @@ pub(crate) fn policy(
     }
     let mut seen_all = false;
     for nb in &f.blocks {
-        let bf = src.fields(&nb.body, "`budget`", &["max_replaces", "max_deletes"], &[])?;
+        let bf = src.fields(&nb.body, "`budget`", BUDGET_KEYS, &[])?;
         let budget = Budget {
             max_replaces: bf.get("max_replaces").map(|a| src.count(a)).transpose()?,
             max_deletes: bf.get("max_deletes").map(|a| src.count(a)).transpose()?,
@@ -239,7 +240,7 @@ pub(crate) fn policy(
     Ok(())
 }
 
-const GUARD_KEYS: &[&str] = &["addresses", "types", "actions", "command", "timeout"];
+pub(crate) const GUARD_KEYS: &[&str] = &["addresses", "types", "actions", "command", "timeout"];
 
 pub(crate) fn guard(
     src: &Src<'_>,

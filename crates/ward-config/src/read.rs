@@ -3,25 +3,23 @@
 
 use crate::ConfigError;
 use hcl_edit::expr::Expression;
-use hcl_edit::structure::{Attribute, Block, Body, Structure};
-use hcl_edit::template::Element;
+use hcl_edit::structure::{Attribute, Block, Body};
 use hcl_edit::Span;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use ward_rules::hcl::Reader;
+pub(crate) use ward_rules::hcl::Spanned;
 
-/// A string value with the byte span it was written at.
-pub(crate) type Spanned = (String, Option<Range<usize>>);
-
-/// The file being read: its name for messages and its line starts for positions.
+/// The file being read: ward-rules' [`Reader`] (the one reader of hcl-edit values), plus the
+/// checks of a body that the other blocks of `ward.hcl` need.
 pub(crate) struct Src<'a> {
     pub(crate) file: &'a str,
-    text: &'a str,
-    starts: Vec<usize>,
+    r: Reader<'a>,
 }
 
 /// The keys and blocks of one body, checked.
 pub(crate) struct Fields<'b> {
-    attrs: BTreeMap<&'b str, &'b Attribute>,
+    attrs: BTreeMap<String, &'b Attribute>,
     /// Nested blocks, in file order (only those the body takes).
     pub(crate) blocks: Vec<&'b Block>,
 }
@@ -35,100 +33,55 @@ impl<'b> Fields<'b> {
 
 /// The closest of `known` to `word`, when it is close enough to be a typo.
 pub(crate) fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
-    known
-        .iter()
-        .map(|k| (strsim::levenshtein(word, k), *k))
-        .filter(|(d, k)| {
-            (*d <= 2.max(k.len() / 4) && *d < word.len().max(1))
-                || (word.len() >= 3 && k.starts_with(word))
-        })
-        .min()
-        .map(|(_, k)| k)
+    let k = ward_rules::hcl::did_you_mean(word, known)?;
+    known.iter().find(|x| **x == k).copied()
 }
 
 /// Every key and block of `ward.hcl` with where it belongs, for a suggestion when a word is
 /// not known where it was written but is close to one that belongs elsewhere.
-const EVERYWHERE: &[(&str, &[&str])] = &[
-    ("`root \"NAME\" { }`", crate::repo::ROOT_KEYS),
-    ("`layer \"NAME\" { }`", &["level"]),
+const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
+    ("`root \"NAME\" { }`", crate::repo::ROOT_KEYS, &[]),
+    ("`layer \"NAME\" { }`", crate::repo::LAYER_KEYS, &[]),
     (
         "`check { }`",
-        &["terraform_floor", "fail_on", "protected", "rule", "release"],
+        crate::check::CHECK_KEYS,
+        crate::check::CHECK_BLOCKS,
     ),
-    ("`check { rule \"ID\" { } }`", &["severity", "enabled"]),
+    ("`check { rule \"ID\" { } }`", crate::check::RULE_KEYS, &[]),
     (
         "`check { release \"NAME\" { } }`",
-        &["module_sources", "collections", "variables"],
+        crate::check::RELEASE_KEYS,
+        &[],
     ),
-    (
-        "`policy { }`",
-        &[
-            "approve",
-            "approve_destroy_of_data",
-            "protect",
-            "approvals",
-            "protection_record",
-            "require_signed_approvals",
-            "budget",
-        ],
-    ),
-    ("`policy { budget { } }`", &["max_replaces", "max_deletes"]),
-    (
-        "`guard \"NAME\" { }`",
-        &["addresses", "types", "actions", "command", "timeout"],
-    ),
-    ("`drift { }`", &["exclude", "ignore"]),
-    (
-        "`drift { ignore { } }`",
-        &["root", "address", "attribute", "owner", "expires", "reason"],
-    ),
+    ("`policy { }`", crate::policy::POLICY_KEYS, &["budget"]),
+    ("`policy { budget { } }`", crate::policy::BUDGET_KEYS, &[]),
+    ("`guard \"NAME\" { }`", crate::policy::GUARD_KEYS, &[]),
+    ("`drift { }`", &[], crate::drift::DRIFT_BLOCKS),
+    ("`drift { ignore { } }`", crate::drift::IGNORE_KEYS, &[]),
 ];
 
 fn elsewhere(word: &str) -> Option<String> {
     EVERYWHERE
         .iter()
-        .filter_map(|(p, keys)| {
-            let k = did_you_mean(word, keys)?;
+        .filter_map(|(p, keys, blocks)| {
+            let k = did_you_mean(word, keys).or_else(|| did_you_mean(word, blocks))?;
             Some((strsim::levenshtein(word, k), k, *p))
         })
         .min()
         .map(|(_, k, p)| format!("did you mean `{k}`? it belongs in {p}; "))
 }
 
-fn list(known: &[&str]) -> String {
-    if known.is_empty() {
-        return "nothing".to_string();
-    }
-    known
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl<'a> Src<'a> {
     pub(crate) fn new(file: &'a str, text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Src { file, text, starts }
+        Src {
+            file,
+            r: Reader::new(file, text),
+        }
     }
 
-    /// 1-based (line, column) of a byte span's start.
+    /// 1-based (line, column) of a byte span's start; (0, 0) when unknown.
     pub(crate) fn pos(&self, span: Option<Range<usize>>) -> (usize, usize) {
-        let Some(offset) = span.map(|s| s.start) else {
-            return (0, 0);
-        };
-        let line = self.starts.partition_point(|s| *s <= offset);
-        let start = line
-            .checked_sub(1)
-            .and_then(|i| self.starts.get(i))
-            .copied()
-            .unwrap_or(0);
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(1, |s| s.chars().count() + 1);
-        (line, column)
+        self.r.pos(span).unwrap_or((0, 0))
     }
 
     /// The line of a span (0 when unknown).
@@ -153,27 +106,9 @@ impl<'a> Src<'a> {
         }
     }
 
-    fn unknown(
-        &self,
-        span: Option<Range<usize>>,
-        what: &str,
-        word: &str,
-        place: &str,
-        known: &[&str],
-    ) -> ConfigError {
-        let help = match did_you_mean(word, known) {
-            Some(k) => format!("did you mean `{k}`? {place} takes {}", list(known)),
-            None => format!(
-                "{}{place} takes {}",
-                elsewhere(word).unwrap_or_default(),
-                list(known)
-            ),
-        };
-        self.err(span, format!("unknown {what} `{word}` in {place}"), help)
-    }
-
     /// The keys and nested blocks of `body`, refusing unknown keys and blocks (with a
-    /// did-you-mean), keys set twice, and anything else.
+    /// did-you-mean, also towards the block a word belongs in), keys set twice, and anything
+    /// else.
     pub(crate) fn fields<'b>(
         &self,
         body: &'b Body,
@@ -181,71 +116,13 @@ impl<'a> Src<'a> {
         keys: &[&str],
         blocks: &[&str],
     ) -> Result<Fields<'b>, ConfigError> {
-        let mut attrs: BTreeMap<&'b str, &'b Attribute> = BTreeMap::new();
-        let mut nested = Vec::new();
-        let mut known: Vec<&str> = keys.to_vec();
-        known.extend_from_slice(blocks);
-        for s in body.iter() {
-            match s {
-                Structure::Attribute(a) => {
-                    let key = a.key.as_str();
-                    if !keys.contains(&key) {
-                        let what = if blocks.contains(&key) {
-                            return Err(self.err(
-                                a.key.span(),
-                                format!("`{key}` in {place} is a block, not a key"),
-                                format!("write `{key} {{ ... }}`"),
-                            ));
-                        } else {
-                            "key"
-                        };
-                        return Err(self.unknown(a.key.span(), what, key, place, &known));
-                    }
-                    if let Some(first) = attrs.get(key) {
-                        return Err(self.err(
-                            a.key.span(),
-                            format!("`{key}` is set twice in {place}"),
-                            format!("the first is at line {}; keep one", self.line(first.span())),
-                        ));
-                    }
-                    attrs.insert(key, a);
-                }
-                Structure::Block(b) => {
-                    let ident = b.ident.as_str();
-                    if !blocks.contains(&ident) {
-                        if keys.contains(&ident) {
-                            return Err(self.err(
-                                b.ident.span(),
-                                format!("`{ident}` in {place} is a key, not a block"),
-                                format!("write `{ident} = ...`"),
-                            ));
-                        }
-                        return Err(self.unknown(b.ident.span(), "block", ident, place, &known));
-                    }
-                    nested.push(b);
-                }
-            }
-        }
-        Ok(Fields {
-            attrs,
-            blocks: nested,
-        })
+        let (attrs, blocks) = self.r.fields(body, place, keys, blocks, &elsewhere)?;
+        Ok(Fields { attrs, blocks })
     }
 
     /// The one label of a block (its name).
     pub(crate) fn one_label(&self, b: &Block, example: &str) -> Result<String, ConfigError> {
-        match b.labels.as_slice() {
-            [l] => Ok(l.as_str().to_string()),
-            _ => Err(self.err(
-                b.ident.span(),
-                format!(
-                    "a `{}` block takes exactly one label, found {}",
-                    b.ident.as_str(),
-                    b.labels.len()
-                ),
-                format!("write `{example}`"),
-            )),
-        }
+        Ok(self.r.one_label(b, "its name", example)?)
     }
 
     /// Refuses labels on a block that takes none.
@@ -262,57 +139,17 @@ impl<'a> Src<'a> {
 
     /// A literal string (no interpolation).
     pub(crate) fn string(&self, a: &Attribute) -> Result<String, ConfigError> {
-        self.string_expr(&a.value, a.key.as_str())
-    }
-
-    fn string_expr(&self, e: &Expression, key: &str) -> Result<String, ConfigError> {
-        let literal = |elements: &mut dyn Iterator<Item = &Element>| -> Option<String> {
-            let mut out = String::new();
-            for el in elements {
-                match el {
-                    Element::Literal(l) => out.push_str(l.as_str()),
-                    _ => return None,
-                }
-            }
-            Some(out)
-        };
-        let got = match e {
-            Expression::String(s) => Some(s.as_str().to_string()),
-            Expression::StringTemplate(t) => literal(&mut t.iter()),
-            _ => None,
-        };
-        got.ok_or_else(|| {
-            self.err(
-                e.span(),
-                format!("`{key}` must be a plain string"),
-                "write a quoted string without `${...}` interpolation, e.g. `\"text\"`",
-            )
-        })
+        Ok(self.r.string(a)?)
     }
 
     /// A string that is not empty or blank.
     pub(crate) fn nonempty(&self, a: &Attribute) -> Result<String, ConfigError> {
-        let s = self.string(a)?;
-        if s.trim().is_empty() {
-            return Err(self.err(
-                a.value.span(),
-                format!("`{}` is empty", a.key.as_str()),
-                "write what it stands for; an empty value is never meant",
-            ));
-        }
-        Ok(s)
+        Ok(self.r.nonempty(a)?)
     }
 
     /// `true` or `false`.
     pub(crate) fn boolean(&self, a: &Attribute) -> Result<bool, ConfigError> {
-        match &a.value {
-            Expression::Bool(b) => Ok(*b.value()),
-            other => Err(self.err(
-                other.span(),
-                format!("`{}` must be true or false", a.key.as_str()),
-                "write `true` or `false`, without quotes",
-            )),
-        }
+        Ok(self.r.boolean(a)?)
     }
 
     /// A whole number ≥ 0.
@@ -347,17 +184,7 @@ impl<'a> Src<'a> {
 
     /// A list of literal strings, each with its span.
     pub(crate) fn strings(&self, a: &Attribute) -> Result<Vec<Spanned>, ConfigError> {
-        match &a.value {
-            Expression::Array(arr) => arr
-                .iter()
-                .map(|e| Ok((self.string_expr(e, a.key.as_str())?, e.span())))
-                .collect(),
-            other => Err(self.err(
-                other.span(),
-                format!("`{}` must be a list of strings", a.key.as_str()),
-                "write a list, e.g. `[\"a\", \"b\"]`",
-            )),
-        }
+        Ok(self.r.strings(a)?)
     }
 
     /// A list of literal strings.

@@ -49,6 +49,7 @@ pub struct Layer {
     pub line: usize,
 }
 
+pub(crate) const LAYER_KEYS: &[&str] = &["level"];
 pub(crate) const ROOT_KEYS: &[&str] = &["path", "layer", "binary", "expect_empty", "description"];
 
 pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
@@ -106,7 +107,7 @@ pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
 pub(crate) fn layer(src: &Src<'_>, b: &Block) -> Result<Layer, ConfigError> {
     let name = src.one_label(b, "layer \"foundation\" { level = 0 }")?;
     let place = format!("`layer \"{name}\"`");
-    let f = src.fields(&b.body, &place, &["level"], &[])?;
+    let f = src.fields(&b.body, &place, LAYER_KEYS, &[])?;
     let Some(a) = f.get("level") else {
         return Err(src.err(
             b.ident.span(),

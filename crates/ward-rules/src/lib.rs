@@ -21,6 +21,12 @@ mod pattern;
 mod rule;
 
 pub use error::RulesError;
+
+/// Reading hcl-edit structures with every error at `file:line:column` (used by ward-config for
+/// the rest of `ward.hcl`).
+pub mod hcl {
+    pub use crate::parse::{did_you_mean, list, Reader, Spanned};
+}
 pub use rule::{AttrRule, Pack, Rule, Selector, Target};
 
 use parse::{parse_file, parse_user_blocks, FileKind};

@@ -135,7 +135,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         Some(s) => Some(ward_drift::parse_shard(s).map_err(CliError::new)?),
         None => None,
     };
-    let (now, today) = ward_drift::now_utc();
+    // One instant for the whole run: history rows and --timestamps agree.
+    let clock = ward_time::Clock::Fixed(ward_time::Clock::System.now());
+    let now = clock.now_rfc3339();
     let opts = ward_drift::Options {
         repo: a.repo,
         config: a.config,
@@ -148,8 +150,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         db: db_path(a.db)?,
         accept_state: a.accept_state,
         progress: !a.no_progress && std::io::stderr().is_terminal(),
-        now: now.clone(),
-        today,
+        clock,
         env: Vec::new(),
     };
     let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;

@@ -36,12 +36,6 @@ pub const EXIT_DRIFT_ALERT: i32 = 7;
 
 pub use ward_store;
 
-/// Now, in UTC: an RFC 3339 timestamp (seconds) and today's date.
-pub fn now_utc() -> (String, ward_time::Date) {
-    let now = ward_time::Clock::System.now();
-    (ward_time::rfc3339(now), ward_time::utc_date(now))
-}
-
 /// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
 /// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
 /// not lose the history (FIELD-NOTES 12).
@@ -86,10 +80,9 @@ pub struct Options {
     pub accept_state: Vec<String>,
     /// Print progress lines on stderr as roots finish.
     pub progress: bool,
-    /// "Now" in UTC, RFC 3339 (history rows; reports only with `--timestamps`).
-    pub now: String,
-    /// Today in UTC (ignore rule expiry).
-    pub today: ward_time::Date,
+    /// The clock: "now" for history rows, today (UTC) for ignore-rule expiry. Tests fix it
+    /// with [`ward_time::Clock::Fixed`].
+    pub clock: ward_time::Clock,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
 }
@@ -243,6 +236,8 @@ enum Job {
 
 /// Runs `ward drift` and records it in the history database.
 pub fn run(opts: &Options) -> Result<Report, DriftError> {
+    let now = opts.clock.now_rfc3339();
+    let today = opts.clock.today();
     let found_config = ward_config::discover(opts.config.as_deref(), &opts.repo)?;
     let loaded = found_config.as_ref().map(Config::load_found).transpose()?;
     let mut knowledge =
@@ -323,7 +318,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         .drift
         .ignores
         .iter()
-        .filter(|r| r.expired(opts.today))
+        .filter(|r| r.expired(today))
         .map(|r| format!("{} expired: it suppresses nothing any more", r.describe()))
         .collect();
 
@@ -340,7 +335,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let mut store = Store::open(&opts.db)?;
     let marks = store.state_marks()?;
     let shard_s = opts.shard.map(|(k, n)| format!("{k}/{n}"));
-    let run_id = store.begin_run(&opts.now, shard_s.as_deref())?;
+    let run_id = store.begin_run(&now, shard_s.as_deref())?;
 
     // Check in parallel.
     let total = jobs.len();
@@ -393,7 +388,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     for r in &mut results {
         for item in &mut r.drift {
             let rule = cfg.drift.ignores.iter().find(|rule| {
-                !rule.expired(opts.today)
+                !rule.expired(today)
                     && item
                         .attributes
                         .iter()
@@ -422,14 +417,14 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
                     })
                 })
                 .collect();
-            r.transitions = store.apply_findings(run_id, &opts.now, &r.name, &findings)?;
+            r.transitions = store.apply_findings(run_id, &now, &r.name, &findings)?;
             transitions.extend(r.transitions.iter().cloned());
         }
         if let Some(mark) = &r.state {
             let trusted = !matches!(r.outcome, Outcome::StateReplaced | Outcome::MissingState)
                 && !mark.lineage.is_empty();
             if trusted {
-                store.set_state_mark(run_id, &opts.now, &r.name, mark)?;
+                store.set_state_mark(run_id, &now, &r.name, mark)?;
             }
         }
         store.record_outcome(
@@ -466,7 +461,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     } else {
         0
     };
-    store.finish_run(run_id, &opts.now, exit_code)?;
+    store.finish_run(run_id, &now, exit_code)?;
     store.commit_batch()?;
     Ok(Report {
         schema_version: SCHEMA_VERSION,

@@ -7,13 +7,14 @@ use crate::error::GateError;
 use crate::policy::Policy;
 use crate::protect::{self, Protection};
 use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateContext};
-use jiff::Timestamp;
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
 use ward_model::pattern::{is_pattern, matches as glob_match};
 use ward_model::{Action, Impact, Plan};
+use ward_time::Timestamp;
 
-/// The clock override for reproducible runs and tests: an RFC 3339 time.
+/// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
+/// from the process environment ([`process_env`] refuses it).
 pub const NOW_VAR: &str = "WARD_NOW";
 
 /// Report formats.

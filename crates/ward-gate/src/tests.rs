@@ -6,11 +6,11 @@ use crate::policy::Policy;
 use crate::protect::{CodeProtection, Protection, ProtectionRecord};
 use crate::testutil::{attr, verdict};
 use crate::*;
-use jiff::Timestamp;
 use serde_json::json;
 use std::path::Path;
 use ward_classify::{Assessment, Coverage, KnowledgeUsed, PlanInfo, Verdict};
 use ward_model::{Action, FormatVersion, Impact, Product};
+use ward_time::Timestamp;
 
 fn assessment(verdicts: Vec<Verdict>) -> Assessment {
     Assessment {

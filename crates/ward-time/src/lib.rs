@@ -177,6 +177,7 @@ mod tests {
         assert_eq!(c.today(), Date::new(2026, 11, 29).unwrap());
         assert_eq!(c.now_rfc3339(), "2026-11-29T23:59:59Z");
         assert!(parse_timestamp("yesterday").is_err());
+        assert!(parse_timestamp("2026-02-31T00:00:00Z").is_err());
         let later = add(c.now(), Duration::from_secs(1)).unwrap();
         assert_eq!(utc_date(later), Date::new(2026, 11, 30).unwrap());
     }

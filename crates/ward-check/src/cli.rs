@@ -53,7 +53,8 @@ pub struct CheckArgs {
     /// The repository's top directory.
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// The ward configuration (default: ward.hcl at the repository's top).
+    /// The ward configuration (default: the first ward.hcl walking up from DIR to the repository
+    /// root, the first directory with .git).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Output format.
@@ -157,34 +158,30 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         return 0;
     }
     let today = match &args.today {
-        Some(t) => match crate::scan::parse_date(t) {
-            Some(d) => d,
-            None => return usage_error(&format!("--today {t}: write the date as YYYY-MM-DD")),
+        Some(t) => match ward_time::parse_date(t) {
+            Ok(d) => d,
+            Err(e) => return usage_error(&format!("--today: {e}")),
         },
-        None => crate::scan::today_utc(),
+        None => ward_time::Clock::System.today(),
     };
-    let repo = match ward_repo::discover(
-        &args.path,
-        &ward_repo::Options {
-            config: args.config.clone(),
-        },
-    ) {
-        Ok(r) => r,
+    // ward.hcl: --config, else the first one walking up from DIR to the repository root.
+    let config = match ward_config::discover(args.config.as_deref(), &args.path)
+        .and_then(|f| f.as_ref().map(ward_config::Config::load_found).transpose())
+    {
+        Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
     let mut knowledge = match ward_rules::Knowledge::builtin() {
         Ok(k) => k,
         Err(e) => return usage_error(&format!("ward's built-in knowledge does not load: {e}")),
     };
-    let user_rules = args
-        .config
-        .clone()
-        .or_else(|| Some(args.path.join("ward.hcl")).filter(|p| p.is_file()));
-    if let Some(p) = user_rules {
-        if let Err(e) = knowledge.load_user_file(&p) {
-            return usage_error(&e.to_string());
-        }
+    if let Some(c) = &config {
+        knowledge.add_user_rules(&c.rules);
     }
+    let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config }) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e.to_string()),
+    };
     let knowledge = RulesKnowledge(knowledge);
     let opts = CheckOptions {
         resolver: args.resolve.then(|| {

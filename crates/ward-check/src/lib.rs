@@ -31,8 +31,8 @@ pub struct CheckOptions<'a> {
     pub resolver: Option<Resolver>,
     /// Which resource types hold data.
     pub knowledge: &'a dyn DataHolding,
-    /// Today (UTC), in days since 1970-01-01: suppression expiry is compared with it.
-    pub today: i64,
+    /// Today (UTC): suppression expiry is compared with it.
+    pub today: ward_time::Date,
     /// `--fail-on`; `None`: `ward.hcl`'s `fail_on`, else `error`.
     pub fail_on: Option<Severity>,
     /// `--exec`: run fmt/validate with this binary.

@@ -472,7 +472,12 @@ pub fn data_holding(
     protected: &[String],
     out: &mut Vec<Finding>,
 ) -> Result<(), String> {
-    let set = glob_set(protected).map_err(|e| format!("check.protected: {e}"))?;
+    // Address patterns, one syntax (ward_model::pattern): `*` any run, `[0]` literal.
+    let protects = |c: &str| {
+        protected
+            .iter()
+            .any(|p| ward_model::pattern::address_matches(p, c))
+    };
     // Call names by target directory, for `module.<name>.<type>.<name>` addresses.
     let mut call_names: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for m in &repo.modules {
@@ -508,7 +513,7 @@ pub fn data_holding(
                 (knowledge.holds_data(&subject) == Some(true)).then(|| knowledge.source(&subject))
             });
             let Some(source) = holding else { continue };
-            if candidates.iter().any(|(c, _)| set.is_match(c)) {
+            if candidates.iter().any(|(c, _)| protects(c)) {
                 continue;
             }
             out.push(

@@ -205,10 +205,8 @@ pub fn suppressions(file: &str, text: &str) -> Vec<Suppression> {
                 }
             } else if let Some(r) = tail.strip_prefix("until=") {
                 let (d, t) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
-                if parse_date(d).is_none() {
-                    s.problem = Some(format!(
-                        "until=\"{d}\" is not a date; write until=YYYY-MM-DD"
-                    ));
+                if let Err(e) = ward_time::parse_date(d) {
+                    s.problem = Some(format!("until={d}: {e}"));
                 }
                 s.until = Some(d.to_string());
                 tail = t;
@@ -273,32 +271,10 @@ fn block_end(lines: &[&str], line: usize) -> usize {
     line
 }
 
-/// Days since 1970-01-01 of a `YYYY-MM-DD` date.
-pub fn parse_date(s: &str) -> Option<i64> {
-    let mut it = s.split('-');
-    let y: i64 = it.next()?.parse().ok()?;
-    let m: i64 = it.next()?.parse().ok()?;
-    let d: i64 = it.next()?.parse().ok()?;
-    if it.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) || s.len() != 10 {
-        return None;
-    }
-    // Howard Hinnant's days_from_civil.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some(era * 146097 + doe - 719468)
-}
-
-/// Today (UTC) in days since 1970-01-01.
-pub fn today_utc() -> i64 {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    (secs / 86_400) as i64
+/// A `YYYY-MM-DD` date, strictly (`2026-02-31` is refused): the one date parser,
+/// [`ward_time::parse_date`].
+pub fn parse_date(s: &str) -> Option<ward_time::Date> {
+    ward_time::parse_date(s).ok()
 }
 
 #[cfg(test)]
@@ -333,9 +309,21 @@ mod tests {
 
     #[test]
     fn dates() {
-        assert_eq!(parse_date("1970-01-01"), Some(0));
-        assert_eq!(parse_date("2000-03-01"), Some(11017));
+        assert_eq!(
+            parse_date("2000-03-01"),
+            ward_time::Date::new(2000, 3, 1).ok()
+        );
         assert_eq!(parse_date("2026-13-01"), None);
+        assert_eq!(parse_date("2026-02-31"), None);
         assert_eq!(parse_date("soon"), None);
+        let s = suppressions(
+            "m.tf",
+            "# ward:ignore WARD-MOD-001 reason=\"r\" until=2026-02-31\nx = 1\n",
+        );
+        assert!(
+            s[0].problem.as_deref().unwrap_or("").contains("2026-02-31"),
+            "{:?}",
+            s[0].problem
+        );
     }
 }

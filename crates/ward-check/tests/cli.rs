@@ -103,6 +103,10 @@ fn exit_codes() {
     let (code, _, err) = run(&[SAMPLE, "--today", "tomorrow"]);
     assert_eq!(code, 2);
     assert!(err.contains("YYYY-MM-DD"), "{err}");
+    // A day that does not exist is not a date.
+    let (code, _, err) = run(&[SAMPLE, "--today", "2026-02-31"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("2026-02-31"), "{err}");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.tf"), "locals {}\n").unwrap();
     std::fs::write(

@@ -66,7 +66,7 @@ fn refs_resolved_on_the_remote_and_cached() {
             CheckOptions {
                 resolver,
                 knowledge: &NoKnowledge,
-                today: 0,
+                today: ward_time::Date::new(1970, 1, 1).unwrap(),
                 fail_on: None,
                 exec: None,
             },

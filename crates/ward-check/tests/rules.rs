@@ -135,7 +135,10 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     let root = tmp.path().join("repo");
     copy_dir(&src, &root);
     setup(&root);
-    let repo = ward_repo::discover(&root, &ward_repo::Options::default()).unwrap();
+    let config = ward_config::discover(None, &root)
+        .unwrap()
+        .map(|f| ward_config::Config::load_found(&f).unwrap());
+    let repo = ward_repo::discover(&root, &ward_repo::Options { config }).unwrap();
     let knowledge = TypeList {
         types: vec!["fake_volume".to_string()],
         origin: "fixture".to_string(),

@@ -71,7 +71,8 @@ struct RunArgs {
     /// The repository to walk for roots.
     #[arg(value_name = "REPO", default_value = ".")]
     repo: PathBuf,
-    /// ward.hcl to read (default: REPO/ward.hcl when present).
+    /// ward.hcl to read (default: the first ward.hcl walking up from REPO to the repository
+    /// root, the first directory with .git).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// A terraform binary to consider (besides `terraform` on PATH).
@@ -139,7 +140,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         Some(s) => Some(ward_drift::parse_shard(s).map_err(CliError::new)?),
         None => None,
     };
-    let (now, today) = ward_drift::now_utc();
+    // One instant for the whole run: history rows and --timestamps agree.
+    let clock = ward_time::Clock::Fixed(ward_time::Clock::System.now());
+    let now = clock.now_rfc3339();
     let opts = ward_drift::Options {
         repo: a.repo,
         config: a.config,
@@ -152,8 +155,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         db: db_path(a.db)?,
         accept_state: a.accept_state,
         progress: !a.no_progress && std::io::stderr().is_terminal(),
-        now: now.clone(),
-        today,
+        clock,
         env: Vec::new(),
         allow_env: a.allow_env,
     };

@@ -45,6 +45,12 @@ impl From<ward_plan::PlanError> for CliError {
     }
 }
 
+impl From<ward_config::ConfigError> for CliError {
+    fn from(e: ward_config::ConfigError) -> Self {
+        CliError::new(e.to_string())
+    }
+}
+
 impl From<ward_rules::RulesError> for CliError {
     fn from(e: ward_rules::RulesError) -> Self {
         CliError::new(format!("in rule file {e}"))

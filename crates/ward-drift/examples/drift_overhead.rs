@@ -79,8 +79,14 @@ fn main() {
             db: base.join("history.sqlite"),
             accept_state: vec![],
             progress: false,
-            now: format!("round-{round}"),
-            today: "2026-11-29".parse().unwrap(),
+            // One second per round: every round is its own history row.
+            clock: ward_time::Clock::Fixed(
+                ward_time::add(
+                    "2026-11-29T00:00:00Z".parse().unwrap(),
+                    Duration::from_secs(round as u64),
+                )
+                .unwrap(),
+            ),
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
             allow_env: vec![],
         };

@@ -35,17 +35,15 @@ pub use ward_repo::is_config_file;
 
 /// Walks `repo` and returns its roots and modules. `config` is the `ward.hcl` in use (ward-repo
 /// reads its `root` blocks: a declared directory is a root even when called as a module).
-pub fn discover(repo: &Path, config: Option<&Path>) -> Result<Discovered, DiscoverError> {
-    let r = ward_repo::discover(
-        repo,
-        &ward_repo::Options {
-            config: config.map(Path::to_path_buf),
-        },
-    )
-    .map_err(|e| DiscoverError {
-        path: repo.to_path_buf(),
-        message: e.to_string(),
-    })?;
+pub fn discover(
+    repo: &Path,
+    config: Option<crate::config::Config>,
+) -> Result<Discovered, DiscoverError> {
+    let r =
+        ward_repo::discover(repo, &ward_repo::Options { config }).map_err(|e| DiscoverError {
+            path: repo.to_path_buf(),
+            message: e.to_string(),
+        })?;
     let visible = visible_dirs(repo)?;
     let mut found = Discovered::default();
     for m in &r.modules {

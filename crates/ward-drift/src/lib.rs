@@ -19,7 +19,7 @@ pub mod report;
 pub mod state;
 
 use binary::{Binary, Selection};
-use config::{DeclaredRoot, DriftConfig};
+use config::{Config, DeclaredRoot};
 use outcome::{DriftItem, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -35,13 +35,6 @@ pub const EXIT_ROOT_FAILED: i32 = 8;
 pub const EXIT_DRIFT_ALERT: i32 = 7;
 
 pub use ward_store;
-
-/// Now, in UTC: an RFC 3339 timestamp (seconds) and today's date.
-pub fn now_utc() -> (String, jiff::civil::Date) {
-    let now = jiff::Timestamp::now();
-    let ts = now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    (ts, now.to_zoned(jiff::tz::TimeZone::UTC).date())
-}
 
 /// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
 /// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
@@ -65,7 +58,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Options {
     /// The repository to walk.
     pub repo: PathBuf,
-    /// `ward.hcl` (default: `<repo>/ward.hcl` when present).
+    /// `ward.hcl` (`--config`); default: the first `ward.hcl` walking up from the repository
+    /// directory to the repository root ([`ward_config::discover`]).
     pub config: Option<PathBuf>,
     /// `--terraform PATH`.
     pub terraform: Option<PathBuf>,
@@ -86,10 +80,9 @@ pub struct Options {
     pub accept_state: Vec<String>,
     /// Print progress lines on stderr as roots finish.
     pub progress: bool,
-    /// "Now" in UTC, RFC 3339 (history rows; reports only with `--timestamps`).
-    pub now: String,
-    /// Today in UTC (ignore rule expiry).
-    pub today: jiff::civil::Date,
+    /// The clock: "now" for history rows, today (UTC) for ignore-rule expiry. Tests fix it
+    /// with [`ward_time::Clock::Fixed`].
+    pub clock: ward_time::Clock,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
     /// Inherited `TF_*` variables Terraform may see besides [`exec::DEFAULT_ALLOWED_TF`]
@@ -246,22 +239,17 @@ enum Job {
 
 /// Runs `ward drift` and records it in the history database.
 pub fn run(opts: &Options) -> Result<Report, DriftError> {
-    let config_path = match &opts.config {
-        Some(p) => Some(p.clone()),
-        None => Some(opts.repo.join("ward.hcl")).filter(|p| p.is_file()),
-    };
-    let cfg = match &config_path {
-        Some(p) => DriftConfig::load(p)?,
-        None => DriftConfig::default(),
-    };
+    let now = opts.clock.now_rfc3339();
+    let today = opts.clock.today();
+    let found_config = ward_config::discover(opts.config.as_deref(), &opts.repo)?;
+    let loaded = found_config.as_ref().map(Config::load_found).transpose()?;
     let mut knowledge =
         ward_rules::Knowledge::builtin().map_err(|e| DriftError::Knowledge(e.to_string()))?;
-    if let Some(p) = &config_path {
-        knowledge
-            .load_user_file(p)
-            .map_err(|e| DriftError::Knowledge(e.to_string()))?;
+    if let Some(c) = &loaded {
+        knowledge.add_user_rules(&c.rules);
     }
-    let found = discover::discover(&opts.repo, config_path.as_deref())?;
+    let found = discover::discover(&opts.repo, loaded.clone())?;
+    let cfg = loaded.unwrap_or_else(|| Config::empty(&opts.repo));
 
     let in_shard = |path: &str| opts.shard.is_none_or(|(k, n)| shard_of(path, n) == k);
     let mut results: Vec<RootResult> = Vec::new();
@@ -275,7 +263,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         discovered += 1;
         let declared = cfg.root_at(path);
         let name = declared.map_or(path.as_str(), |d| d.name.as_str());
-        if let Some(x) = cfg.excluded(path) {
+        if let Some(x) = cfg.drift.excluded(path) {
             excluded += 1;
             results.push(RootResult::new(
                 name,
@@ -298,7 +286,10 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         }
     }
     for d in &cfg.roots {
-        if found.roots.contains(&d.path) || !in_shard(&d.path) || cfg.excluded(&d.path).is_some() {
+        if found.roots.contains(&d.path)
+            || !in_shard(&d.path)
+            || cfg.drift.excluded(&d.path).is_some()
+        {
             continue;
         }
         declared_missing += 1;
@@ -327,9 +318,10 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         problems.push(format!("{file}: cannot be parsed: {e}"));
     }
     let expired_ignores: Vec<String> = cfg
+        .drift
         .ignores
         .iter()
-        .filter(|r| r.expired(opts.today))
+        .filter(|r| r.expired(today))
         .map(|r| format!("{} expired: it suppresses nothing any more", r.describe()))
         .collect();
 
@@ -346,7 +338,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let mut store = Store::open(&opts.db)?;
     let marks = store.state_marks()?;
     let shard_s = opts.shard.map(|(k, n)| format!("{k}/{n}"));
-    let run_id = store.begin_run(&opts.now, shard_s.as_deref())?;
+    let run_id = store.begin_run(&now, shard_s.as_deref())?;
 
     // Check in parallel.
     let total = jobs.len();
@@ -404,8 +396,8 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let mut suppressed = 0;
     for r in &mut results {
         for item in &mut r.drift {
-            let rule = cfg.ignores.iter().find(|rule| {
-                !rule.expired(opts.today)
+            let rule = cfg.drift.ignores.iter().find(|rule| {
+                !rule.expired(today)
                     && item
                         .attributes
                         .iter()
@@ -433,14 +425,14 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
                     })
                 })
                 .collect();
-            r.transitions = store.apply_findings(run_id, &opts.now, &r.name, &findings)?;
+            r.transitions = store.apply_findings(run_id, &now, &r.name, &findings)?;
             transitions.extend(r.transitions.iter().cloned());
         }
         if let Some(mark) = &r.state {
             let trusted = !matches!(r.outcome, Outcome::StateReplaced | Outcome::MissingState)
                 && !mark.lineage.is_empty();
             if trusted {
-                store.set_state_mark(run_id, &opts.now, &r.name, mark)?;
+                store.set_state_mark(run_id, &now, &r.name, mark)?;
             }
         }
         store.record_outcome(
@@ -477,7 +469,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     } else {
         0
     };
-    store.finish_run(run_id, &opts.now, exit_code)?;
+    store.finish_run(run_id, &now, exit_code)?;
     store.commit_batch()?;
     Ok(Report {
         schema_version: SCHEMA_VERSION,

@@ -124,8 +124,7 @@ impl Repo {
             db: db.to_path_buf(),
             accept_state: vec![],
             progress: false,
-            now: "2026-11-29T00:00:00Z".into(),
-            today: "2026-11-29".parse().unwrap(),
+            clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
             env: vec![(
                 "TF_CLI_CONFIG_FILE".into(),
                 self.cli_config.display().to_string(),
@@ -421,7 +420,7 @@ fn history_across_three_runs_and_webhook_on_transitions_only() {
 
     let run = |now: &str| {
         let mut o = repo.options(&db);
-        o.now = now.into();
+        o.clock = ward_time::Clock::Fixed(now.parse().unwrap());
         let r = ward_drift::run(&o).unwrap();
         let sent = ward_drift::notify::send(&url, &r).unwrap();
         (r, sent)
@@ -514,7 +513,7 @@ drift {
     );
     // After the expiry the rule suppresses nothing and says so.
     let mut o = repo.options(&db);
-    o.today = "2027-01-01".parse().unwrap();
+    o.clock = ward_time::Clock::Fixed("2027-01-01T00:00:00Z".parse().unwrap());
     let r = ward_drift::run(&o).unwrap();
     assert_eq!(root(&r, "app").outcome, Outcome::Drifted);
     assert_eq!(r.suppressed, 0);

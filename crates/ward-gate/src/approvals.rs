@@ -25,10 +25,10 @@
 use crate::digest::{canonical_bytes, digest_material, hex, ChangeMaterial};
 use crate::error::GateError;
 use hmac::{Hmac, KeyInit, Mac};
-use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use std::path::Path;
+use ward_time::Timestamp;
 
 /// The environment variable holding the HMAC key for signing and checking approvals.
 pub const KEY_VAR: &str = "WARD_APPROVAL_KEY";
@@ -147,10 +147,7 @@ impl Approval {
     pub fn expires(&self) -> Result<Option<Timestamp>, String> {
         self.expires_at
             .as_deref()
-            .map(|s| {
-                s.parse::<Timestamp>()
-                    .map_err(|e| format!("expires_at `{s}` is not an RFC 3339 time: {e}"))
-            })
+            .map(|s| ward_time::parse_timestamp(s).map_err(|e| format!("expires_at: {e}")))
             .transpose()
     }
 }

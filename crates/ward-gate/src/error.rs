@@ -13,14 +13,9 @@ pub enum GateError {
         /// The operating system's error.
         source: std::io::Error,
     },
-    /// `ward.hcl` holds an invalid `policy` or `guard` block.
-    #[error("{file}: {problem}")]
-    Config {
-        /// The file.
-        file: String,
-        /// What is wrong and how to fix it.
-        problem: String,
-    },
+    /// `ward.hcl` could not be found or read, or holds an invalid block (`file:line:column`).
+    #[error("{0}")]
+    Config(#[from] ward_config::ConfigError),
     /// The approvals file is not in the documented format.
     #[error("{file}: {problem}")]
     Approvals {

@@ -129,7 +129,7 @@ pub fn applies(guard: &Guard, v: &Verdict) -> bool {
             || guard
                 .addresses
                 .iter()
-                .any(|p| crate::glob::address_matches(p, &v.address)))
+                .any(|p| ward_model::pattern::address_matches(p, &v.address)))
 }
 
 /// Top-level attributes of each object before its change, by (address, deposed key): the values

@@ -21,9 +21,7 @@
 
 pub mod approvals;
 pub mod digest;
-pub mod duration;
 pub mod error;
-pub mod glob;
 pub mod guard;
 pub mod policy;
 pub mod protect;
@@ -42,7 +40,6 @@ pub use error::GateError;
 use approvals::{Approval, ApprovalsFile, SignatureState};
 use digest::{deciding, digest_material, material, ChangeMaterial};
 use guard::GuardRun;
-use jiff::Timestamp;
 use policy::{Guard, Policy};
 use protect::{ProtectedBy, Protection};
 use serde::Serialize;
@@ -50,6 +47,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact, Mode};
+use ward_time::Timestamp;
 
 /// The gate's conclusion, most severe first when several apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]

@@ -12,10 +12,10 @@
 //!    gate warns about every such removal.
 
 use crate::error::GateError;
-use crate::glob::address_matches;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use ward_model::pattern::address_matches;
 
 /// An address protected by `prevent_destroy` in code, with where it was declared.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -4,16 +4,17 @@
 use crate::approvals::{self, Approval, KEY_VAR};
 use crate::digest::{digest_material, material};
 use crate::error::GateError;
-use crate::glob::{glob_match, is_pattern};
-use crate::policy::{load_policy, Policy};
+use crate::policy::Policy;
 use crate::protect::{self, Protection};
 use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateContext};
-use jiff::Timestamp;
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
+use ward_model::pattern::{is_pattern, matches as glob_match};
 use ward_model::{Impact, Plan};
+use ward_time::Timestamp;
 
-/// The clock override for reproducible runs and tests: an RFC 3339 time.
+/// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
+/// from the process environment ([`process_env`] refuses it).
 pub const NOW_VAR: &str = "WARD_NOW";
 
 /// Report formats.
@@ -105,21 +106,27 @@ pub struct CommandOutput {
 /// Reads environment variables (injectable for tests).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
-/// The process environment.
+/// The process environment, without the test clock: [`NOW_VAR`] is never taken from the
+/// environment of a real process (a release binary must not let anyone move its clock and
+/// revive expired approvals). Tests that need a fixed time inject it through their own [`Env`].
 pub fn process_env(name: &str) -> Option<String> {
+    if name == NOW_VAR {
+        return None;
+    }
     std::env::var(name).ok()
 }
 
+/// The gate's clock: the system clock, or the fixed time an injected [`Env`] gives as
+/// [`NOW_VAR`] (tests only; [`process_env`] never gives it).
 fn now(env: Env<'_>) -> Result<Timestamp, GateError> {
-    match env(NOW_VAR) {
-        Some(s) => s.parse::<Timestamp>().map_err(|e| {
-            GateError::Usage(format!(
-                "{NOW_VAR}=`{s}` is not an RFC 3339 time ({e}); unset it to use the clock"
-            ))
-        }),
-        None => Timestamp::from_second(Timestamp::now().as_second())
-            .map_err(|e| GateError::Usage(format!("the clock is out of range: {e}"))),
-    }
+    let clock =
+        match env(NOW_VAR) {
+            Some(s) => ward_time::Clock::Fixed(ward_time::parse_timestamp(&s).map_err(|e| {
+                GateError::Usage(format!("{NOW_VAR}: {e}; unset it to use the clock"))
+            })?),
+            None => ward_time::Clock::System,
+        };
+    Ok(clock.now())
 }
 
 fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
@@ -147,29 +154,18 @@ struct Loaded {
 
 fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let config = match &inputs.config {
-        Some(c) => {
-            if !c.is_file() {
-                return Err(GateError::Usage(format!(
-                    "{}: no such configuration file",
-                    c.display()
-                )));
-            }
-            Some(c.clone())
-        }
-        None => ward_rules::find_config(&cwd),
+    // ward.hcl: --config, else the first one walking up from here to the repository root.
+    let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
+    let cfg = match &found {
+        Some(f) => ward_config::Config::load_found(f)?,
+        None => ward_config::Config::empty(Path::new("")),
     };
+    cfg.check_gate_files()?;
+    let config = found.map(|f| f.path);
     let mut knowledge =
         ward_rules::Knowledge::builtin().map_err(|e| GateError::Usage(e.to_string()))?;
-    let policy = match &config {
-        Some(c) => {
-            knowledge
-                .load_user_file(c)
-                .map_err(|e| GateError::Usage(e.to_string()))?;
-            load_policy(c)?
-        }
-        None => Policy::defaults_in(Path::new("")),
-    };
+    knowledge.add_user_rules(&cfg.rules);
+    let policy: Policy = cfg.policy;
     // One read of the plan; the guards' objects come from the same pass.
     let (plan, objects) = if policy.guards.is_empty() {
         ward_plan::read_path_or_stdin(&inputs.plan).map(|p| (p, Default::default()))
@@ -325,15 +321,13 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         .ok_or_else(|| GateError::Approve("say who approves with --by NAME".into()))?;
     let expires_at = match &opts.expires {
         Some(d) => {
-            let dur = crate::duration::parse_duration(d).map_err(GateError::Approve)?;
+            let dur = ward_time::parse_duration(d).map_err(GateError::Approve)?;
             if dur.is_zero() {
                 return Err(GateError::Approve(
                     "--expires 0s would expire at once; give a positive duration".into(),
                 ));
             }
-            let secs = i64::try_from(dur.as_secs()).unwrap_or(i64::MAX);
-            let t = now
-                .checked_add(jiff::SignedDuration::from_secs(secs))
+            let t = ward_time::add(now, dur)
                 .map_err(|e| GateError::Approve(format!("--expires {d}: {e}")))?;
             Some(t.to_string())
         }

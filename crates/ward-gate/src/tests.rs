@@ -2,15 +2,15 @@
 
 use crate::approvals::{Approval, ApprovalsFile};
 use crate::digest::material;
-use crate::policy::{parse_policy, Policy};
+use crate::policy::Policy;
 use crate::protect::{CodeProtection, Protection, ProtectionRecord};
 use crate::testutil::{attr, verdict};
 use crate::*;
-use jiff::Timestamp;
 use serde_json::json;
 use std::path::Path;
 use ward_classify::{Assessment, Coverage, KnowledgeUsed, PlanInfo, Verdict};
 use ward_model::{Action, FormatVersion, Impact, Product};
+use ward_time::Timestamp;
 
 fn assessment(verdicts: Vec<Verdict>) -> Assessment {
     Assessment {
@@ -281,12 +281,7 @@ impl Edit for digest::ChangeMaterial {
 #[test]
 fn budget_exceeded_is_not_lifted_by_approvals() {
     let mut f = Fixture::new();
-    f.policy = parse_policy(
-        "policy {\n budget \"fakecloud_volume\" { max_replaces = 0 }\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    f.policy = policy_of("policy {\n budget \"fakecloud_volume\" { max_replaces = 0 }\n}\n");
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::BudgetExceeded);
@@ -344,14 +339,30 @@ fn protected_addresses_need_approval_for_any_destroy() {
 }
 
 #[test]
+fn a_protect_pattern_with_an_instance_key_protects_exactly_that_instance() {
+    let mut f = Fixture::new();
+    f.policy = policy_of("policy {\n protect = [\"fakecloud_volume.data[0]\"]\n}\n");
+    f.protection.config_patterns = f.policy.protect.clone();
+    let del = |addr: &str| {
+        let mut v = verdict(addr, Action::Delete, Impact::Replace);
+        v.holds_data = false;
+        v
+    };
+    let r = f.gate(&assessment(vec![del("fakecloud_volume.data[0]")]));
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    // `[0]` is literal, not a character class: `[1]` and `data0` are not protected.
+    for other in ["fakecloud_volume.data[1]", "fakecloud_volume.data0"] {
+        let r = f.gate(&assessment(vec![del(other)]));
+        assert_eq!(r.outcome, Outcome::Pass, "{other}");
+    }
+}
+
+#[test]
 fn guards_block_and_bypass() {
     let mut f = Fixture::new();
-    f.policy = parse_policy(
+    f.policy = policy_of(
         "guard \"builds-idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"echo 2 builds running; exit 1\"]\n timeout = \"10s\"\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    );
     let a = assessment(vec![verdict(
         "fakecloud_instance.ci",
         Action::Delete,
@@ -411,12 +422,9 @@ fn deterministic_output() {
 fn mixed_report() -> (GateReport, GateReport) {
     // Blocked: a stale approval, a missing one, an expired one, an unused one, a budget.
     let mut f = Fixture::new();
-    f.policy = parse_policy(
+    f.policy = policy_of(
         "policy {\n protect = [\"fakecloud_network.*\"]\n budget { max_deletes = 5 }\n}\nguard \"idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"echo idle\"]\n}\n",
-        "ward.hcl",
-        Path::new(""),
-    )
-    .unwrap();
+    );
     f.protection.config_patterns = f.policy.protect.clone();
     let mut logs = volume(10);
     logs.address = "fakecloud_volume.logs".into();
@@ -494,4 +502,11 @@ fn markdown_is_cut_to_fit_and_says_what_it_left_out() {
     );
     // Code fences stay balanced.
     assert_eq!(md.matches("```").count() % 2, 0);
+}
+
+/// The gate's policy from `ward.hcl` text, read by ward-config.
+fn policy_of(text: &str) -> Policy {
+    ward_config::Config::parse(text, "ward.hcl", Path::new(""))
+        .unwrap()
+        .policy
 }

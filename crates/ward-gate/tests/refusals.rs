@@ -218,10 +218,7 @@ fn gate_input_refusals() {
     let t = T::new("");
     let mut i = t.inputs("data-loss.json");
     i.config = Some(t.path("missing.hcl"));
-    assert!(t
-        .gate_with(i, None)
-        .unwrap_err()
-        .contains("no such configuration file"));
+    assert!(t.gate_with(i, None).unwrap_err().contains("does not exist"));
 }
 
 #[test]
@@ -372,4 +369,27 @@ fn verify_refusals() {
         no_bin.contains("cannot run `/nonexistent/terraform`"),
         "{no_bin}"
     );
+}
+
+/// The gate never writes outside the repository: not through `..` or an absolute path in
+/// `policy`, not through a symlinked `.ward`.
+#[cfg(unix)]
+#[test]
+fn gate_files_stay_inside_the_repository() {
+    for key in ["approvals", "protection_record"] {
+        for bad in ["../../../x.json", "/tmp/x.json"] {
+            let t = T::new(&format!("policy {{\n  {key} = \"{bad}\"\n}}\n"));
+            let err = t.gate("data-loss.json").unwrap_err();
+            assert!(err.contains("ward.hcl:2:"), "{err}");
+            assert!(err.contains("outside the repository"), "{err}");
+        }
+    }
+    let t = T::new("");
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), t.path(".ward")).unwrap();
+    let err = t.approve("data-loss.json", |_| {}).unwrap_err();
+    assert!(err.contains("outside the directory of ward.hcl"), "{err}");
+    let err = t.gate("data-loss.json").unwrap_err();
+    assert!(err.contains("symlink"), "{err}");
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
 }

@@ -17,6 +17,7 @@
 
 mod impact;
 mod path;
+pub mod pattern;
 
 pub use impact::{Impact, ParseImpactError};
 pub use path::{AttrPath, PathStep};

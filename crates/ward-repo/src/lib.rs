@@ -6,7 +6,7 @@
 //! [`Repo`]: the roots and modules, what each declares (versions, providers, backend, module
 //! calls, resources with their `prevent_destroy`, `terraform_remote_state` reads), the state
 //! files lying in the tree, the text files to scan for key material, the Ansible version pins,
-//! and the `root`/`layer`/`check` blocks of `ward.hcl`. Files that cannot be parsed are recorded
+//! and the `ward.hcl` it is given (read by ward-config). Files that cannot be parsed are recorded
 //! as [`FileProblem`]s with their line; discovery itself fails only when the tree or the
 //! configuration cannot be read at all.
 //!
@@ -31,14 +31,15 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
-pub mod config;
 pub mod source;
 mod tree;
 
 pub use ansible::{PinKind, VersionPin};
-pub use config::{ConfigError, WardConfig};
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use tree::Val;
+/// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate
+/// has always used.
+pub use ward_config::{Config as WardConfig, ConfigError};
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -322,8 +323,9 @@ pub enum RepoError {
 /// Options for [`discover`].
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// A `ward.hcl` to read instead of `<root>/ward.hcl`.
-    pub config: Option<PathBuf>,
+    /// The `ward.hcl` in use, already read ([`ward_config::discover`] finds it); `None` when
+    /// there is none.
+    pub config: Option<WardConfig>,
 }
 
 /// Directories never entered: tool caches and VCS metadata.
@@ -541,18 +543,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     }
 
-    // 2. Configuration.
-    let config = match &opts.config {
-        Some(p) => Some(WardConfig::load(p, &p.display().to_string())?),
-        None => {
-            let p = root.join("ward.hcl");
-            if p.is_file() {
-                Some(WardConfig::load(&p, "ward.hcl")?)
-            } else {
-                None
-            }
-        }
-    };
+    // 2. Configuration: read by the caller.
+    let config = opts.config.clone();
 
     // 3. Parse every directory, in parallel (one chunk of directories per core).
     let dirs: Vec<(String, Vec<String>)> = tf_by_dir.into_iter().collect();

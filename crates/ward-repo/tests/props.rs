@@ -23,7 +23,7 @@ proptest! {
 
     #[test]
     fn ward_hcl(s in "\\PC*") {
-        let _ = WardConfig::parse(&s, "ward.hcl");
+        let _ = WardConfig::parse(&s, "ward.hcl", std::path::Path::new("."));
     }
 
     #[test]

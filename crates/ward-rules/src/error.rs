@@ -19,7 +19,8 @@ pub struct RulesError {
 }
 
 impl RulesError {
-    pub(crate) fn new(file: &str, message: impl Into<String>) -> RulesError {
+    /// An error in `file`, without a place yet.
+    pub fn new(file: &str, message: impl Into<String>) -> RulesError {
         RulesError {
             file: file.to_string(),
             line: None,
@@ -29,7 +30,8 @@ impl RulesError {
         }
     }
 
-    pub(crate) fn at(mut self, pos: Option<(usize, usize)>) -> RulesError {
+    /// Placed at (line, column), when known.
+    pub fn at(mut self, pos: Option<(usize, usize)>) -> RulesError {
         if let Some((line, column)) = pos {
             self.line = Some(line);
             self.column = Some(column);
@@ -37,7 +39,8 @@ impl RulesError {
         self
     }
 
-    pub(crate) fn help(mut self, help: impl Into<String>) -> RulesError {
+    /// With what to do about it.
+    pub fn help(mut self, help: impl Into<String>) -> RulesError {
         self.help = Some(help.into());
         self
     }

@@ -2,7 +2,7 @@
 //!
 //! Knowledge is data, in HCL (format: `docs/rules.md`). The built-in packs
 //! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time; a team's own rules
-//! come from `ward.hcl` ([`find_config`], [`Knowledge::load_user_file`]) and win over the packs.
+//! come from `ward.hcl` (read once by ward-config, handed over as [`UserRules`]) and win over the packs.
 //!
 //! ```
 //! let k = ward_rules::Knowledge::builtin().expect("the embedded packs load");
@@ -21,14 +21,20 @@ mod pattern;
 mod rule;
 
 pub use error::RulesError;
+
+/// Reading hcl-edit structures with every error at `file:line:column` (used by ward-config for
+/// the rest of `ward.hcl`).
+pub mod hcl {
+    pub use crate::parse::{did_you_mean, list, Reader, Spanned};
+}
 pub use rule::{AttrRule, Pack, Rule, Selector, Target};
 
-use parse::{parse_file, FileKind};
+use parse::{parse_file, parse_user_blocks, FileKind};
 use pattern::Relation;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use ward_model::{AttrPath, Impact};
 
 mod embedded {
@@ -315,6 +321,45 @@ impl<'k> Resolved<'k> {
     }
 }
 
+/// The rules of a user's `ward.hcl` (its `resource` blocks), read but not yet added to a
+/// [`Knowledge`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UserRules {
+    file: String,
+    rules: Vec<Rule>,
+}
+
+impl UserRules {
+    /// Reads `resource` blocks that ward-config has already parsed from `ward.hcl`. `text` is the
+    /// file's text, used only to turn spans into `file:line:column`; it is not parsed again.
+    /// `file` is how the file is cited in reports and errors.
+    pub fn from_blocks<'b>(
+        file: &str,
+        text: &str,
+        blocks: impl IntoIterator<Item = &'b hcl_edit::structure::Block>,
+    ) -> Result<UserRules, RulesError> {
+        Ok(UserRules {
+            file: file.to_string(),
+            rules: parse_user_blocks(file, text, blocks)?,
+        })
+    }
+
+    /// How many `resource` entries were read.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// True when the file has no `resource` blocks.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The file, as cited.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+}
+
 impl Knowledge {
     /// No knowledge at all: every type is unclassified. Useful in tests.
     pub fn empty() -> Knowledge {
@@ -338,6 +383,9 @@ impl Knowledge {
         sources: &[(S, &str)],
     ) -> Result<Knowledge, RulesError> {
         let mut k = Knowledge::default();
+        // (type, selector) → index in `k.rules`: one lookup per entry, not a scan.
+        let mut seen: std::collections::HashMap<(String, rule::Selector), usize> =
+            std::collections::HashMap::new();
         for (index, (file, text)) in sources.iter().enumerate() {
             let file = file.as_ref();
             let parsed = parse_file(file, text, FileKind::Pack)?;
@@ -356,11 +404,8 @@ impl Knowledge {
                 .help("every pack needs its own name: reports cite `name@version`"));
             }
             for mut rule in parsed.rules {
-                if let Some(dup) = k
-                    .rules
-                    .iter()
-                    .find(|x| x.type_name == rule.type_name && x.selector == rule.selector)
-                {
+                let key = (rule.type_name.clone(), rule.selector.clone());
+                if let Some(dup) = seen.get(&key).and_then(|i| k.rules.get(*i)) {
                     let other = k
                         .packs
                         .iter()
@@ -377,6 +422,7 @@ impl Knowledge {
                     .help("a type belongs to one pack; remove one entry, or narrow it with `provider`"));
                 }
                 rule.rank = (1, rule.selector.specificity(), index, rule.line);
+                seen.insert(key, k.rules.len());
                 k.rules.push(rule);
             }
             k.packs.push(pack);
@@ -409,17 +455,28 @@ impl Knowledge {
     }
 
     /// Loads user rules from text, cited as `file`. Same as [`Knowledge::load_user_file`] without
-    /// the file system.
+    /// the file system. Commands do not call this: they load `ward.hcl` once through ward-config,
+    /// which hands its `resource` blocks to [`UserRules::from_blocks`].
     pub fn load_user_str(&mut self, file: &str, text: &str) -> Result<(), RulesError> {
         let parsed = parse_file(file, text, FileKind::User)?;
+        self.add_user_rules(&UserRules {
+            file: file.to_string(),
+            rules: parsed.rules,
+        });
+        Ok(())
+    }
+
+    /// Adds user rules read by [`UserRules::from_blocks`]. They win over every pack, and over
+    /// user rules added after them.
+    pub fn add_user_rules(&mut self, user: &UserRules) {
         let index = self.user_files.len();
-        for mut rule in parsed.rules {
+        for rule in &user.rules {
+            let mut rule = rule.clone();
             rule.rank = (0, rule.selector.specificity(), index, rule.line);
             self.rules.push(rule);
         }
-        self.user_files.push(file.to_string());
+        self.user_files.push(user.file.clone());
         self.sort();
-        Ok(())
     }
 
     fn sort(&mut self) {
@@ -502,21 +559,6 @@ impl Knowledge {
         self.rules_for(type_name)
             .any(|r| r.covers_type(type_name, provider))
     }
-}
-
-/// The user rule file for a checkout: walks up from `start_dir` to the first directory that
-/// contains `.git` (or to the file system root) and returns `<that dir>/ward.hcl` if it exists.
-pub fn find_config(start_dir: &Path) -> Option<PathBuf> {
-    let start = std::fs::canonicalize(start_dir).unwrap_or_else(|_| start_dir.to_path_buf());
-    let mut last = start.as_path();
-    for dir in start.ancestors() {
-        last = dir;
-        if dir.join(".git").exists() {
-            break;
-        }
-    }
-    let candidate = last.join("ward.hcl");
-    candidate.is_file().then_some(candidate)
 }
 
 #[cfg(test)]

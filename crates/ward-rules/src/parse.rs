@@ -9,7 +9,7 @@ use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
 use hcl_edit::template::Element;
 use hcl_edit::Span;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use ward_model::Impact;
 
@@ -44,8 +44,11 @@ const RESOURCE_KEYS: &[&str] = &[
 ];
 const ATTRIBUTE_KEYS: &[&str] = &["impact", "why"];
 
+/// The keys of a body (by name) and its nested blocks (in order), as [`Reader::fields`] reads them.
+pub type Fields<'b> = (BTreeMap<String, &'b Attribute>, Vec<&'b Block>);
+
 /// A string value with its byte span.
-type Spanned = (String, Option<Range<usize>>);
+pub type Spanned = (String, Option<Range<usize>>);
 
 /// A parsed file: its pack header (packs only) and its resource entries, in file order.
 pub(crate) struct Parsed {
@@ -78,22 +81,30 @@ impl<'a> Lines<'a> {
     }
 }
 
-struct Reader<'a> {
+/// Reads values out of hcl-edit structures, placing every error at `file:line:column` with
+/// what to write instead. The one such reader: the rule format uses it, and ward-config uses it
+/// for the other blocks of `ward.hcl`.
+pub struct Reader<'a> {
     file: &'a str,
     lines: Lines<'a>,
 }
 
-/// Suggests the closest known word, when one is close.
-fn did_you_mean(word: &str, known: &[&str]) -> Option<String> {
+/// Suggests the closest known word, when one is close enough to be a typo (a small edit
+/// distance, or `word` starts it: `warn` for `warning`).
+pub fn did_you_mean(word: &str, known: &[&str]) -> Option<String> {
     known
         .iter()
         .map(|k| (strsim::levenshtein(word, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 4) && *d < word.len().max(1))
+        .filter(|(d, k)| {
+            (*d <= 2.max(k.len() / 4) && *d < word.len().max(1))
+                || (word.len() >= 3 && k.starts_with(word))
+        })
         .min()
         .map(|(_, k)| k.to_string())
 }
 
-fn list(known: &[&str]) -> String {
+/// `a`, `b` as a list of quoted words for messages.
+pub fn list(known: &[&str]) -> String {
     known
         .iter()
         .map(|k| format!("`{k}`"))
@@ -102,11 +113,31 @@ fn list(known: &[&str]) -> String {
 }
 
 impl<'a> Reader<'a> {
-    fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> RulesError {
+    /// A reader of `text` (a byte order mark already stripped), citing it as `file`.
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        Reader {
+            file,
+            lines: Lines::new(text),
+        }
+    }
+
+    /// The file, as cited.
+    pub fn file(&self) -> &'a str {
+        self.file
+    }
+
+    /// 1-based (line, column) of a span's start.
+    pub fn pos(&self, span: Option<Range<usize>>) -> Option<(usize, usize)> {
+        self.lines.pos(span)
+    }
+
+    /// An error placed at a span.
+    pub fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> RulesError {
         RulesError::new(self.file, message).at(self.lines.pos(span))
     }
 
-    fn line_of(&self, span: Option<Range<usize>>) -> usize {
+    /// The line of a span (0 when unknown).
+    pub fn line_of(&self, span: Option<Range<usize>>) -> usize {
         self.lines.pos(span).map_or(0, |(l, _)| l)
     }
 
@@ -117,10 +148,15 @@ impl<'a> Reader<'a> {
         word: &str,
         place: &str,
         known: &[&str],
+        elsewhere: &dyn Fn(&str) -> Option<String>,
     ) -> RulesError {
         let help = match did_you_mean(word, known) {
             Some(k) => format!("did you mean `{k}`? {place} takes {}", list(known)),
-            None => format!("{place} takes {}", list(known)),
+            None => format!(
+                "{}{place} takes {}",
+                elsewhere(word).unwrap_or_default(),
+                list(known)
+            ),
         };
         self.err(span, format!("unknown {what} `{word}` in {place}"))
             .help(help)
@@ -135,15 +171,45 @@ impl<'a> Reader<'a> {
         keys: &[&str],
         blocks: &[&str],
     ) -> Result<BTreeMap<String, &'b Attribute>, RulesError> {
+        Ok(self.fields(body, place, keys, blocks, &|_| None)?.0)
+    }
+
+    /// The attributes of a body by key, and its nested blocks in order, refusing keys set twice
+    /// and any key or block not in `keys`/`blocks` (with a did-you-mean; `elsewhere` may suggest
+    /// a word that belongs in another place, as `"did you mean `x`? it belongs in ...; "`).
+    pub fn fields<'b>(
+        &self,
+        body: &'b Body,
+        place: &str,
+        keys: &[&str],
+        blocks: &[&str],
+        elsewhere: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Fields<'b>, RulesError> {
         let mut seen: BTreeMap<String, &'b Attribute> = BTreeMap::new();
+        let mut nested = Vec::new();
         let mut known: Vec<&str> = keys.to_vec();
         known.extend_from_slice(blocks);
         for s in body.iter() {
             match s {
                 Structure::Attribute(a) => {
                     let key = a.key.as_str();
+                    if blocks.contains(&key) {
+                        return Err(self
+                            .err(
+                                a.key.span(),
+                                format!("`{key}` in {place} is a block, not a key"),
+                            )
+                            .help(format!("write `{key} {{ ... }}`")));
+                    }
                     if !keys.contains(&key) {
-                        return Err(self.unknown(a.key.span(), "key", key, place, &known));
+                        return Err(self.unknown(
+                            a.key.span(),
+                            "key",
+                            key,
+                            place,
+                            &known,
+                            elsewhere,
+                        ));
                     }
                     if let Some(first) = seen.get(key) {
                         return Err(self
@@ -157,20 +223,38 @@ impl<'a> Reader<'a> {
                 }
                 Structure::Block(b) => {
                     let ident = b.ident.as_str();
-                    if !blocks.contains(&ident) {
-                        return Err(self.unknown(b.ident.span(), "block", ident, place, &known));
+                    if keys.contains(&ident) {
+                        return Err(self
+                            .err(
+                                b.ident.span(),
+                                format!("`{ident}` in {place} is a key, not a block"),
+                            )
+                            .help(format!("write `{ident} = ...`")));
                     }
+                    if !blocks.contains(&ident) {
+                        return Err(self.unknown(
+                            b.ident.span(),
+                            "block",
+                            ident,
+                            place,
+                            &known,
+                            elsewhere,
+                        ));
+                    }
+                    nested.push(b);
                 }
             }
         }
-        Ok(seen)
+        Ok((seen, nested))
     }
 
-    fn string(&self, a: &Attribute) -> Result<String, RulesError> {
+    /// A plain string (no interpolation).
+    pub fn string(&self, a: &Attribute) -> Result<String, RulesError> {
         self.string_expr(&a.value, a.key.as_str())
     }
 
-    fn string_expr(&self, e: &Expression, key: &str) -> Result<String, RulesError> {
+    /// A plain string expression (no interpolation); `key` names it in the error.
+    pub fn string_expr(&self, e: &Expression, key: &str) -> Result<String, RulesError> {
         let literal = |elements: &mut dyn Iterator<Item = &Element>| -> Option<String> {
             let mut out = String::new();
             for el in elements {
@@ -193,7 +277,8 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn nonempty(&self, a: &Attribute) -> Result<String, RulesError> {
+    /// A plain string that is not blank.
+    pub fn nonempty(&self, a: &Attribute) -> Result<String, RulesError> {
         let s = self.string(a)?;
         if s.trim().is_empty() {
             return Err(self
@@ -203,7 +288,8 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
-    fn boolean(&self, a: &Attribute) -> Result<bool, RulesError> {
+    /// `true` or `false`.
+    pub fn boolean(&self, a: &Attribute) -> Result<bool, RulesError> {
         match &a.value {
             Expression::Bool(b) => Ok(*b.value()),
             other => Err(self
@@ -215,7 +301,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn strings(&self, a: &Attribute) -> Result<Vec<Spanned>, RulesError> {
+    /// A list of plain strings, each with its span.
+    pub fn strings(&self, a: &Attribute) -> Result<Vec<Spanned>, RulesError> {
         match &a.value {
             Expression::Array(arr) => arr
                 .iter()
@@ -258,7 +345,8 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn one_label(&self, b: &Block, what: &str, example: &str) -> Result<String, RulesError> {
+    /// The one label of a block; `what` says what it names, `example` how to write it.
+    pub fn one_label(&self, b: &Block, what: &str, example: &str) -> Result<String, RulesError> {
         match b.labels.as_slice() {
             [l] => Ok(l.as_str().to_string()),
             _ => Err(self
@@ -492,6 +580,58 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl Reader<'_> {
+    /// The rules of `resource` blocks, in order, refusing a second entry for the same type and
+    /// selector. One map lookup per block: loading is linear in the number of blocks.
+    fn resources<'b>(
+        &self,
+        blocks: impl Iterator<Item = &'b Block>,
+        origin: &RuleOrigin,
+        kind: FileKind,
+    ) -> Result<Vec<Rule>, RulesError> {
+        let mut rules: Vec<Rule> = Vec::new();
+        let mut first_line: HashMap<(String, Selector), usize> = HashMap::new();
+        for b in blocks {
+            let rule = self.resource(b, origin, kind)?;
+            let key = (rule.type_name.clone(), rule.selector.clone());
+            if let Some(first) = first_line.get(&key) {
+                return Err(self
+                    .err(b.ident.span(), format!("a second `resource \"{}\"` entry with the same selector", rule.type_name))
+                    .help(format!("the first is at line {first}; merge the two blocks (or narrow one with `address`, `module` or `provider`)")));
+            }
+            first_line.insert(key, rule.line);
+            rules.push(rule);
+        }
+        Ok(rules)
+    }
+}
+
+/// Reads the `resource` blocks of a `ward.hcl` that its owner (ward-config) has already parsed:
+/// `text` is the file's text, used only to turn spans into lines and columns, never parsed again.
+/// Blocks that are not `resource` blocks are refused: pass only those.
+pub(crate) fn parse_user_blocks<'b>(
+    file: &str,
+    text: &str,
+    blocks: impl IntoIterator<Item = &'b Block>,
+) -> Result<Vec<Rule>, RulesError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let r = Reader::new(file, text);
+    let blocks: Vec<&Block> = blocks.into_iter().collect();
+    if let Some(b) = blocks.iter().find(|b| b.ident.as_str() != "resource") {
+        return Err(r
+            .err(
+                b.ident.span(),
+                format!("`{}` is not a rule block", b.ident.as_str()),
+            )
+            .help("only `resource` blocks hold rules"));
+    }
+    let origin = RuleOrigin::User {
+        file: file.to_string(),
+        line: 0,
+    };
+    r.resources(blocks.into_iter(), &origin, FileKind::User)
+}
+
 /// Parses one file. `origin` is the pack (name/version filled in from the header) or the user
 /// file (line filled in per block).
 pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parsed, RulesError> {
@@ -502,10 +642,7 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
             .at(Some((e.location().line(), e.location().column())))
             .help(format!("fix the syntax near `{}`", e.line().trim()))
     })?;
-    let r = Reader {
-        file,
-        lines: Lines::new(text),
-    };
+    let r = Reader::new(file, text);
 
     let mut pack: Option<(Pack, Option<Range<usize>>)> = None;
     let top_known: Vec<&str> = match kind {
@@ -548,7 +685,14 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
             Structure::Block(b) => {
                 let ident = b.ident.as_str();
                 if !top_known.contains(&ident) {
-                    return Err(r.unknown(b.ident.span(), "block", ident, place, &top_known));
+                    return Err(r.unknown(
+                        b.ident.span(),
+                        "block",
+                        ident,
+                        place,
+                        &top_known,
+                        &|_| None,
+                    ));
                 }
             }
         }
@@ -569,19 +713,11 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
         },
     };
 
-    let mut rules: Vec<Rule> = Vec::new();
-    for b in body.blocks().filter(|b| b.ident.as_str() == "resource") {
-        let rule = r.resource(b, &origin, kind)?;
-        if let Some(first) = rules
-            .iter()
-            .find(|x| x.type_name == rule.type_name && x.selector == rule.selector)
-        {
-            return Err(r
-                .err(b.ident.span(), format!("a second `resource \"{}\"` entry with the same selector", rule.type_name))
-                .help(format!("the first is at line {}; merge the two blocks (or narrow one with `address`, `module` or `provider`)", first.line)));
-        }
-        rules.push(rule);
-    }
+    let rules = r.resources(
+        body.blocks().filter(|b| b.ident.as_str() == "resource"),
+        &origin,
+        kind,
+    )?;
     let pack = pack.map(|(mut p, _)| {
         p.entries = rules.len();
         p

@@ -201,65 +201,7 @@ pub(crate) fn is_type_name(t: &str) -> bool {
     is_ident(t)
 }
 
-/// Matches an instance address against a glob: `*` matches any run of characters (dots and
-/// brackets included), every other character matches itself. Addresses are full of `[` and `.`,
-/// which general-purpose glob syntaxes treat specially; this one has a single metacharacter.
-pub(crate) fn glob_matches(glob: &str, text: &str) -> bool {
-    let g: Vec<char> = glob.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    // Classic linear-time wildcard matching with backtracking to the last `*`.
-    let (mut gi, mut ti) = (0usize, 0usize);
-    let mut star: Option<usize> = None;
-    let mut star_t = 0usize;
-    while ti < t.len() {
-        if gi < g.len() && g[gi] == '*' {
-            star = Some(gi);
-            star_t = ti;
-            gi += 1;
-        } else if gi < g.len() && g[gi] == t[ti] {
-            gi += 1;
-            ti += 1;
-        } else if let Some(s) = star {
-            gi = s + 1;
-            star_t += 1;
-            ti = star_t;
-        } else {
-            return false;
-        }
-    }
-    while gi < g.len() && g[gi] == '*' {
-        gi += 1;
-    }
-    gi == g.len()
-}
-
-/// Removes instance keys from a module address: `module.a["x"].module.b[0]` → `module.a.module.b`.
-pub(crate) fn strip_instance_keys(address: &str) -> String {
-    let mut out = String::with_capacity(address.len());
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in address.chars() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match c {
-            '[' => depth += 1,
-            ']' => depth = depth.saturating_sub(1),
-            '"' if depth > 0 => in_string = true,
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
+pub(crate) use ward_model::pattern::{matches as glob_matches, strip_instance_keys};
 
 /// The provider as a list of segments, without `provider[...]` wrapping, quotes or an alias:
 /// `registry.terraform.io/hashicorp/aws` → `[registry.terraform.io, hashicorp, aws]`,

@@ -439,26 +439,6 @@ fn types_listing_is_sorted_and_serializable() {
 }
 
 #[test]
-fn find_config_stops_at_the_repository_root() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("repo");
-    let deep = root.join("envs/prod");
-    std::fs::create_dir_all(&deep).unwrap();
-    std::fs::create_dir_all(root.join(".git")).unwrap();
-    assert_eq!(find_config(&deep), None);
-    std::fs::write(root.join("ward.hcl"), "").unwrap();
-    let found = find_config(&deep).unwrap();
-    assert_eq!(found, std::fs::canonicalize(root.join("ward.hcl")).unwrap());
-    // A ward.hcl above the repository root is not this repository's.
-    std::fs::remove_file(root.join("ward.hcl")).unwrap();
-    std::fs::write(dir.path().join("ward.hcl"), "").unwrap();
-    assert_eq!(find_config(&deep), None);
-    // A ward.hcl below the root is not the root's either.
-    std::fs::write(deep.join("ward.hcl"), "").unwrap();
-    assert_eq!(find_config(&deep), None);
-}
-
-#[test]
 fn a_byte_order_mark_is_ignored() {
     let mut k = Knowledge::empty();
     k.load_user_str(

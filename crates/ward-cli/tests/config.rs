@@ -1,0 +1,160 @@
+//! `ward.hcl` through the binary: every command finds the same file by the same rule, and every
+//! mistake in it, at any depth, stops every command with exit 2, `ward.hcl:LINE:COL` and a
+//! did-you-mean.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn plan() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/noop.json")
+        .display()
+        .to_string()
+}
+
+fn ward_in(dir: &Path, args: &[&str], state: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args(args)
+        .current_dir(dir)
+        .env("XDG_STATE_HOME", state)
+        .env_remove("WARD_APPROVAL_KEY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// A repository (`.git`) with `ward.hcl` at its top and a subdirectory `live/net` to run in.
+fn repo(ward_hcl: &str) -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path().join("repo");
+    let sub = top.join("live/net");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::create_dir_all(top.join(".git")).unwrap();
+    std::fs::write(top.join("ward.hcl"), ward_hcl).unwrap();
+    (t, sub)
+}
+
+/// Every command that reads configuration, run from `dir`.
+fn commands() -> Vec<(&'static str, Vec<String>)> {
+    vec![
+        ("plan", vec!["plan".into(), plan()]),
+        ("gate", vec!["gate".into(), plan()]),
+        ("check", vec!["check".into(), ".".into()]),
+        ("drift", vec!["drift".into(), ".".into()]),
+        ("rules", vec!["rules".into(), "list".into()]),
+    ]
+}
+
+#[test]
+fn every_command_finds_the_same_ward_hcl_from_a_subdirectory() {
+    // A typo only ward-config reports: whoever reads the file fails on it, citing the file
+    // found two directories up.
+    let (t, sub) = repo("check {\n  enabeld = false\n}\n");
+    for (name, args) in commands() {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = ward_in(&sub, &args, t.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "ward {name}: {err}");
+        assert!(
+            err.contains("../../ward.hcl:2:3: unknown key `enabeld`"),
+            "ward {name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_typo_at_any_depth_exits_2_with_line_column_and_a_suggestion() {
+    for (text, at, suggestion) in [
+        (
+            "check {\n  enabeld = false\n}\n",
+            "ward.hcl:2:3:",
+            "`enabled`",
+        ),
+        (
+            "check {\n  terraform_flor = \"1.6.0\"\n}\n",
+            "ward.hcl:2:3:",
+            "`terraform_floor`",
+        ),
+        (
+            "check {\n  rule \"WARD-MOD-004\" {\n    enabeld = false\n  }\n}\n",
+            "ward.hcl:3:5:",
+            "`enabled`",
+        ),
+        (
+            "check {\n  release \"p\" {\n    variable = []\n  }\n}\n",
+            "ward.hcl:3:5:",
+            "`variables`",
+        ),
+        (
+            "drift {\n  exclud \"x\" {\n    reason = \"r\"\n  }\n}\n",
+            "ward.hcl:2:3:",
+            "`exclude`",
+        ),
+        (
+            "drift {\n  ignore {\n    adress = \"a\"\n  }\n}\n",
+            "ward.hcl:3:5:",
+            "`address`",
+        ),
+        (
+            "root \"net\" {\n  path = \"live/net\"\n  layr = \"base\"\n}\n",
+            "ward.hcl:3:3:",
+            "`layer`",
+        ),
+        (
+            "layer \"base\" {\n  levle = 0\n}\n",
+            "ward.hcl:2:3:",
+            "`level`",
+        ),
+        (
+            "policy {\n  protetc = []\n}\n",
+            "ward.hcl:2:3:",
+            "`protect`",
+        ),
+        (
+            "guard \"g\" {\n  comand = [\"true\"]\n}\n",
+            "ward.hcl:2:3:",
+            "`command`",
+        ),
+    ] {
+        let (t, sub) = repo(text);
+        let top = sub.parent().unwrap().parent().unwrap().to_path_buf();
+        for (name, args) in commands() {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = ward_in(&top, &args, t.path());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "ward {name} on {text:?}: {err}");
+            assert!(err.contains(at), "ward {name} on {text:?}: {err}");
+            assert!(
+                err.contains(&format!("did you mean {suggestion}")),
+                "ward {name} on {text:?}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn config_flag_wins_and_must_exist() {
+    let (t, sub) = repo("check {\n  enabeld = false\n}\n");
+    let good = t.path().join("good.hcl");
+    std::fs::write(&good, "").unwrap();
+    let good = good.display().to_string();
+    let missing = t.path().join("missing.hcl").display().to_string();
+    for (name, args) in commands() {
+        let mut with: Vec<&str> = args.iter().map(String::as_str).collect();
+        with.extend(["--config", good.as_str()]);
+        let o = ward_in(&sub, &with, t.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("enabeld"), "ward {name} --config: {err}");
+        let mut with: Vec<&str> = args.iter().map(String::as_str).collect();
+        with.extend(["--config", missing.as_str()]);
+        let o = ward_in(&sub, &with, t.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "ward {name} --config missing: {err}"
+        );
+        assert!(err.contains("does not exist"), "ward {name}: {err}");
+    }
+}

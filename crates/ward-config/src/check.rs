@@ -1,0 +1,139 @@
+//! The `check { }` block: `ward check`'s floor version, protected addresses, rule tuning and
+//! releases.
+
+use crate::read::Src;
+use crate::ConfigError;
+use hcl_edit::structure::Block;
+use hcl_edit::Span;
+use serde::Serialize;
+
+/// A `release "NAME" { }` block: a release that Terraform refs and Ansible versions agree on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Release {
+    /// The block's label.
+    pub name: String,
+    /// Globs on module packages (`github.com/acme/platform-modules`, `acme/platform/aws`).
+    pub module_sources: Vec<String>,
+    /// Ansible collection names (`acme.platform`).
+    pub collections: Vec<String>,
+    /// Inventory variable names (`platform_version`).
+    pub variables: Vec<String>,
+    /// Line of the block.
+    pub line: usize,
+}
+
+/// A `rule "ID" { }` block: tuning of one check rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSetting {
+    /// Rule ID, e.g. `WARD-MOD-002`.
+    pub id: String,
+    /// A severity replacing the default (`error`, `warning`, `info`).
+    pub severity: Option<String>,
+    /// `false` turns the rule off.
+    pub enabled: bool,
+    /// Line of the block.
+    pub line: usize,
+}
+
+/// The `check` block (defaults when absent).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CheckSettings {
+    /// `terraform_floor`: the oldest Terraform/OpenTofu version the team runs.
+    pub terraform_floor: Option<String>,
+    /// `fail_on`: the lowest severity that fails the run (default `error`).
+    pub fail_on: Option<String>,
+    /// `protected`: address patterns ward protects as if `prevent_destroy`
+    /// ([`ward_model::pattern`]).
+    pub protected: Vec<String>,
+    /// `rule` blocks.
+    pub rules: Vec<RuleSetting>,
+    /// `release` blocks.
+    pub releases: Vec<Release>,
+}
+
+const SEVERITIES: &[&str] = &["error", "warning", "info"];
+pub(crate) const CHECK_KEYS: &[&str] = &["terraform_floor", "fail_on", "protected"];
+pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release"];
+pub(crate) const RULE_KEYS: &[&str] = &["severity", "enabled"];
+pub(crate) const RELEASE_KEYS: &[&str] = &["module_sources", "collections", "variables"];
+
+fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String, ConfigError> {
+    let s = src.string(a)?;
+    if SEVERITIES.contains(&s.as_str()) {
+        return Ok(s);
+    }
+    let help = match crate::read::did_you_mean(&s, SEVERITIES) {
+        Some(k) => format!("did you mean \"{k}\"? use \"error\", \"warning\" or \"info\""),
+        None => "use \"error\", \"warning\" or \"info\"".to_string(),
+    };
+    Err(src.err(
+        a.value.span(),
+        format!("`{} = \"{s}\"` is not a severity", a.key.as_str()),
+        help,
+    ))
+}
+
+pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigError> {
+    src.no_label(b)?;
+    let f = src.fields(&b.body, "`check`", CHECK_KEYS, CHECK_BLOCKS)?;
+    let mut c = CheckSettings {
+        terraform_floor: f
+            .get("terraform_floor")
+            .map(|a| src.nonempty(a))
+            .transpose()?,
+        fail_on: f.get("fail_on").map(|a| severity(src, a)).transpose()?,
+        protected: f
+            .get("protected")
+            .map(|a| src.patterns(a))
+            .transpose()?
+            .unwrap_or_default(),
+        ..CheckSettings::default()
+    };
+    for nb in &f.blocks {
+        let line = src.line(nb.ident.span());
+        match nb.ident.as_str() {
+            "rule" => {
+                let id = src.one_label(nb, "rule \"WARD-MOD-004\" { enabled = false }")?;
+                let place = format!("`check {{ rule \"{id}\" }}`");
+                let rf = src.fields(&nb.body, &place, RULE_KEYS, &[])?;
+                if let Some(first) = c.rules.iter().find(|r| r.id == id) {
+                    return Err(src.err(
+                        nb.ident.span(),
+                        format!("rule \"{id}\" is tuned twice in `check`"),
+                        format!("the first is at line {}; merge the two", first.line),
+                    ));
+                }
+                c.rules.push(RuleSetting {
+                    id,
+                    severity: rf.get("severity").map(|a| severity(src, a)).transpose()?,
+                    enabled: rf
+                        .get("enabled")
+                        .map(|a| src.boolean(a))
+                        .transpose()?
+                        .unwrap_or(true),
+                    line,
+                });
+            }
+            _ => {
+                let name = src.one_label(nb, "release \"platform\" { ... }")?;
+                let place = format!("`check {{ release \"{name}\" }}`");
+                let rf = src.fields(&nb.body, &place, RELEASE_KEYS, &[])?;
+                let list = |k: &str| -> Result<Vec<String>, ConfigError> {
+                    Ok(rf
+                        .get(k)
+                        .map(|a| src.string_list(a))
+                        .transpose()?
+                        .unwrap_or_default())
+                };
+                c.releases.push(Release {
+                    name,
+                    module_sources: list("module_sources")?,
+                    collections: list("collections")?,
+                    variables: list("variables")?,
+                    line,
+                });
+            }
+        }
+    }
+    Ok(c)
+}

@@ -1,0 +1,123 @@
+//! The `root` and `layer` blocks: the roots of the repository and the layer stack.
+
+use crate::read::{confined_rel, Src};
+use crate::ConfigError;
+use hcl_edit::structure::Block;
+use hcl_edit::Span;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Which Terraform-compatible binary a root is pinned to (`root { binary = ... }`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pin {
+    /// `binary = "terraform"`.
+    Terraform,
+    /// `binary = "tofu"` (or `"opentofu"`).
+    Tofu,
+    /// `binary = "/path/to/executable"`: that exact executable.
+    Path(PathBuf),
+}
+
+/// A `root "NAME" { ... }` block: one root of the repository. Read by `ward check`,
+/// `ward drift` and `ward gate`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Root {
+    /// The block's label: the root's name in reports and history.
+    pub name: String,
+    /// Directory relative to the repository root, `/`-separated, no `./`, no trailing `/`; the
+    /// repository root itself is `.`.
+    pub path: String,
+    /// The layer it belongs to, when layers are used.
+    pub layer: Option<String>,
+    /// The binary it must be run with (`ward drift`).
+    pub pin: Option<Pin>,
+    /// An empty state is correct for this root (`ward drift`: not `missing-state`).
+    pub expect_empty: bool,
+    /// Line of the block in `ward.hcl`.
+    pub line: usize,
+}
+
+/// A `layer "NAME" { level = N }` block. Read by `ward check`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    /// The block's label.
+    pub name: String,
+    /// Position in the stack: 0 is the bottom. A root may read the state of lower layers only.
+    pub level: i64,
+    /// Line of the block.
+    pub line: usize,
+}
+
+pub(crate) const LAYER_KEYS: &[&str] = &["level"];
+pub(crate) const ROOT_KEYS: &[&str] = &["path", "layer", "binary", "expect_empty", "description"];
+
+pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
+    let name = src.one_label(b, "root \"network\" { path = \"live/network\" }")?;
+    let place = format!("`root \"{name}\"`");
+    let f = src.fields(&b.body, &place, ROOT_KEYS, &[])?;
+    let line = src.line(b.ident.span());
+    let Some(pa) = f.get("path") else {
+        return Err(src.err(
+            b.ident.span(),
+            format!("{place} has no `path`"),
+            "add `path = \"<directory relative to the repository root>\"`",
+        ));
+    };
+    let raw = src.nonempty(pa)?;
+    let path = confined_rel(&raw).ok_or_else(|| {
+        src.err(
+            pa.value.span(),
+            format!("{place}: path \"{raw}\" is outside the repository"),
+            "give the directory relative to the repository root, without leading `/` or `..` above it",
+        )
+    })?;
+    let pin = match f.get("binary") {
+        None => None,
+        Some(a) => Some(match src.string(a)?.as_str() {
+            "terraform" => Pin::Terraform,
+            "tofu" | "opentofu" => Pin::Tofu,
+            p if p.contains('/') => Pin::Path(PathBuf::from(p)),
+            other => {
+                return Err(src.err(
+                    a.value.span(),
+                    format!("{place}: binary = \"{other}\" is not understood"),
+                    "use \"terraform\", \"tofu\" or a path to the executable (with a `/`)",
+                ))
+            }
+        }),
+    };
+    if let Some(d) = f.get("description") {
+        src.string(d)?;
+    }
+    Ok(Root {
+        name,
+        path,
+        layer: f.get("layer").map(|a| src.nonempty(a)).transpose()?,
+        pin,
+        expect_empty: f
+            .get("expect_empty")
+            .map(|a| src.boolean(a))
+            .transpose()?
+            .unwrap_or(false),
+        line,
+    })
+}
+
+pub(crate) fn layer(src: &Src<'_>, b: &Block) -> Result<Layer, ConfigError> {
+    let name = src.one_label(b, "layer \"foundation\" { level = 0 }")?;
+    let place = format!("`layer \"{name}\"`");
+    let f = src.fields(&b.body, &place, LAYER_KEYS, &[])?;
+    let Some(a) = f.get("level") else {
+        return Err(src.err(
+            b.ident.span(),
+            format!("{place} needs `level = N`"),
+            "add `level = 0` for the bottom layer, 1 for the one above it, and so on",
+        ));
+    };
+    Ok(Layer {
+        name,
+        level: src.integer(a)?,
+        line: src.line(b.ident.span()),
+    })
+}

@@ -17,7 +17,7 @@ fn run(args: &[&str]) -> (u8, String, String) {
     let cli =
         Cli::try_parse_from(std::iter::once("ward-check").chain(args.iter().copied())).unwrap();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&cli.args, &mut out, &mut err);
+    let code = execute(&cli.args, &mut out, &mut err).code();
     (
         code,
         String::from_utf8(out).unwrap(),

@@ -3,7 +3,7 @@
 
 use crate::error::CliError;
 use clap::ValueEnum;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use ward_report::Exit;
 
@@ -161,38 +161,15 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         DriftFormat::Markdown => ward_drift::report::Format::Markdown,
         DriftFormat::Junit => ward_drift::report::Format::Junit,
     };
-    let text = ward_drift::report::render(&report, format, a.timestamps);
-    match &a.output {
-        Some(p) => std::fs::write(p, &text).map_err(|e| {
-            CliError::new(format!("cannot write the report to {}: {e}", p.display()))
-        })?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-        }
-    }
     if let Some(url) = &a.notify {
-        if let Err(e) = ward_drift::notify::send(url, &report) {
-            // The report is out; a failed alert must not pass silently.
+        // Before rendering, so the report's footer says the exit the process ends with.
+        if let Err(e) = ward_drift::send_notification(&mut report, url) {
             eprintln!("error: {e}");
-            return if report.exit_code != 0 {
-                finish(report.exit_code)
-            } else {
-                Ok(Exit::Usage)
-            };
         }
     }
-    finish(report.exit_code)
-}
-
-/// Maps drift's exit code (0, 7 drift alert, 8 a root failed) to [`Exit`].
-fn finish(code: i32) -> Result<Exit, CliError> {
-    Ok(match code {
-        ward_drift::EXIT_DRIFT_ALERT => Exit::DriftAlert,
-        ward_drift::EXIT_ROOT_FAILED => Exit::RootFailed,
-        c => Exit::from_code(c).unwrap_or(Exit::Usage),
-    })
+    let text = ward_drift::report::render(&report, format, a.timestamps);
+    crate::output::write(&text, a.output.as_deref())?;
+    Ok(report.exit)
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {
@@ -203,7 +180,6 @@ fn history(h: HistoryArgs) -> Result<Exit, CliError> {
         _ => ward_drift::report::history_text(&store, h.root.as_deref(), h.limit),
     }
     .map_err(|e| CliError::new(e.to_string()))?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
+    crate::output::write(&text, None)?;
     Ok(Exit::Pass)
 }

@@ -98,13 +98,5 @@ pub fn finish(out: run::CommandOutput) -> Result<Exit, CliError> {
     if !out.stderr.is_empty() {
         eprint!("{}", out.stderr);
     }
-    Ok(match out.code {
-        0 => Exit::Pass,
-        1 => Exit::Fail,
-        3 => Exit::Coverage,
-        4 => Exit::ApprovalRequired,
-        5 => Exit::BudgetExceeded,
-        6 => Exit::GuardRefused,
-        _ => Exit::Usage,
-    })
+    Ok(out.exit)
 }

@@ -2,7 +2,7 @@
 //! timestamps or durations unless `--timestamps`.
 
 use crate::outcome::Outcome;
-use crate::{Report, RootResult};
+use crate::{Exit, Report, RootResult};
 use std::fmt::Write;
 
 /// Report formats.
@@ -39,12 +39,16 @@ fn counts_line(r: &Report) -> String {
         .join(", ")
 }
 
-fn exit_meaning(code: i32) -> &'static str {
-    match code {
-        0 => "pass",
-        7 => "drift alert: new or escalated drift",
-        8 => "a root failed (missing-state, state-replaced, error, mismatch or zero roots)",
-        _ => "",
+/// What an exit means for a drift run (the footer of the terminal and Markdown reports).
+fn exit_meaning(e: Exit) -> &'static str {
+    match e {
+        Exit::Pass => "pass",
+        Exit::DriftAlert => "drift alert: new or escalated drift",
+        Exit::RootFailed => {
+            "a root failed (missing-state, state-replaced, error, mismatch or zero roots)"
+        }
+        Exit::Usage => "error: see the problems above",
+        other => other.summary(),
     }
 }
 
@@ -147,7 +151,7 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             crate::notify::payload(r).summary
         }
     );
-    let _ = writeln!(s, "exit {}: {}", r.exit_code, exit_meaning(r.exit_code));
+    let _ = writeln!(s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
     s
 }
 
@@ -197,8 +201,8 @@ fn markdown(r: &Report, timestamps: bool) -> String {
         s,
         "**{}** · exit {} ({})\n",
         r.invariant(),
-        r.exit_code,
-        exit_meaning(r.exit_code)
+        r.exit.code(),
+        exit_meaning(r.exit)
     );
     for p in &r.problems {
         let _ = writeln!(s, "- ⚠ {}", md_escape(p));
@@ -545,7 +549,7 @@ mod tests {
             suppressed: 1,
             expired_ignores: vec![],
             problems: vec![],
-            exit_code: 8,
+            exit: Exit::RootFailed,
             run_id: 7,
             started_at: Some("2026-11-29T00:00:00Z".into()),
         }
@@ -558,6 +562,31 @@ mod tests {
         insta::assert_snapshot!("json", render(&r, Format::Json, false));
         insta::assert_snapshot!("markdown", render(&r, Format::Markdown, false));
         insta::assert_snapshot!("junit", render(&r, Format::Junit, false));
+    }
+
+    /// A run that would pass, whose webhook fails: the report says exit 2, the exit the process
+    /// ends with (the footer used to say "exit 0: pass" while ward exited 2).
+    #[test]
+    fn a_failed_webhook_is_in_the_footer_and_the_exit() {
+        let mut r = sample();
+        r.exit = Exit::Pass;
+        assert!(!r.transitions.is_empty());
+        // Nothing listens on port 1: the connection is refused at once.
+        let e = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        assert!(e.is_err());
+        assert_eq!(r.exit, Exit::Usage);
+        let text = render(&r, Format::Terminal, false);
+        assert!(text.contains("\nexit 2: "), "{text}");
+        assert!(
+            text.contains("problem: the --notify webhook failed"),
+            "{text}"
+        );
+        assert!(render(&r, Format::Markdown, false).contains("exit 2 ("));
+        assert!(render(&r, Format::Json, false).contains("\"exit_code\": 2"));
+        // A failed root keeps its own exit.
+        let mut r = sample();
+        let _ = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        assert_eq!(r.exit, Exit::RootFailed);
     }
 
     #[test]

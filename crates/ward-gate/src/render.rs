@@ -225,7 +225,7 @@ pub fn text(r: &GateReport) -> String {
             Outcome::Pass => "gate passed".to_string(),
             o => o.describe().to_string(),
         },
-        r.outcome.exit_code()
+        r.outcome.exit().code()
     );
     s
 }
@@ -285,7 +285,7 @@ pub fn markdown_limited(r: &GateReport, limit: usize) -> String {
         s,
         "\n\n> **This comment was cut to fit {limit} characters.** Left out: {pending} change(s) needing approval, {approved} approved change(s), {other} other entr(ies). Outcome: {} (exit {}). Run {} for the full report.\n",
         md_escape(r.outcome.describe()),
-        r.outcome.exit_code(),
+        r.outcome.exit().code(),
         md_code(&format!("ward gate {}", r.plan))
     );
     s
@@ -306,7 +306,7 @@ fn markdown_full(r: &GateReport) -> String {
         s,
         "Plan {} · exit code {}\n",
         md_code(&r.plan),
-        r.outcome.exit_code()
+        r.outcome.exit().code()
     );
     for e in &r.errors {
         let _ = writeln!(s, "> **Error:** {}\n", md_escape(e));

@@ -11,7 +11,7 @@ use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateCo
 use jiff::Timestamp;
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
-use ward_model::{Action, Impact, Plan};
+use ward_model::{Action, Exit, Impact, Plan};
 
 /// The clock override for reproducible runs and tests: an RFC 3339 time.
 pub const NOW_VAR: &str = "WARD_NOW";
@@ -96,8 +96,8 @@ pub struct CommandOutput {
     pub stdout: String,
     /// Notes for standard error.
     pub stderr: String,
-    /// Exit code.
-    pub code: i32,
+    /// How the command ends.
+    pub exit: Exit,
 }
 
 /// Reads environment variables (injectable for tests).
@@ -295,7 +295,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     Ok(CommandOutput {
         stdout,
         stderr,
-        code: report.outcome.exit_code(),
+        exit: report.outcome.exit(),
     })
 }
 
@@ -499,7 +499,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     Ok(CommandOutput {
         stdout: out,
         stderr: notes,
-        code: 0,
+        exit: Exit::Pass,
     })
 }
 
@@ -523,6 +523,6 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     Ok(CommandOutput {
         stdout,
         stderr: String::new(),
-        code: v.exit_code(),
+        exit: v.exit(),
     })
 }

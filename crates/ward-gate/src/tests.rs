@@ -132,7 +132,7 @@ fn data_loss_is_blocked_until_approved() {
     let mut f = Fixture::new();
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
-    assert_eq!(r.outcome.exit_code(), 4);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::ApprovalRequired);
     assert_eq!(r.required.len(), 1);
     let x = &r.required[0];
     assert_eq!(x.approval, ApprovalStatus::Missing);
@@ -290,7 +290,7 @@ fn budget_exceeded_is_not_lifted_by_approvals() {
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::BudgetExceeded);
-    assert_eq!(r.outcome.exit_code(), 5);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::BudgetExceeded);
     assert!(r.budgets[0].exceeded);
     assert_eq!(
         r.budgets[0].addresses,
@@ -311,7 +311,7 @@ fn coverage_failure_and_errored_plans() {
     a.plan.errored = true;
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::Error);
-    assert_eq!(r.outcome.exit_code(), 2);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::Usage);
 }
 
 #[test]
@@ -359,7 +359,7 @@ fn guards_block_and_bypass() {
     )]);
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::GuardRefused);
-    assert_eq!(r.outcome.exit_code(), 6);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::GuardRefused);
     assert!(render::text(&r).contains("2 builds running"));
     // Bypass.
     let ctx = GateContext {

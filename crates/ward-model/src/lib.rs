@@ -15,8 +15,11 @@
 //! sensitive value with [`Shown::Sensitive`] before it builds a [`Plan`], so no later stage can
 //! print one by accident.
 
+pub mod exit;
 mod impact;
 mod path;
+
+pub use exit::Exit;
 
 pub use impact::{Impact, ParseImpactError};
 pub use path::{AttrPath, PathStep};

@@ -5,13 +5,14 @@ use crate::catalog::{Severity, RULES};
 use crate::finding::{Finding, Report};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
+use ward_report::term_line;
 
 /// Terminal text. `verbose` also lists every directory and the source matrix.
 pub fn terminal(r: &Report, verbose: bool) -> String {
     let mut s = String::new();
     let sm = &r.summary;
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "ward check {}: {} directories with Terraform files ({} roots, {} modules), {} files parsed{}",
         r.repository,
         sm.directories,
@@ -26,15 +27,26 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
     if verbose {
         s.push_str("\nDirectories:\n");
         for d in &r.directories {
-            let _ = writeln!(s, "  {:<7} {}  ({})", d.kind, d.dir, d.reasons.join("; "));
+            term_line!(
+                &mut s,
+                "  {:<7} {}  ({})",
+                d.kind,
+                d.dir,
+                d.reasons.join("; ")
+            );
         }
         if !r.matrix.is_empty() {
             s.push_str("\nModule sources (package | directory | ref [class] | at):\n");
             for m in &r.matrix {
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  {} | {} ({}) | {} [{}] | {}",
-                    m.package, m.dir, m.kind, m.reference, m.class, m.at
+                    m.package,
+                    m.dir,
+                    m.kind,
+                    m.reference,
+                    m.class,
+                    m.at
                 );
             }
         }
@@ -46,10 +58,11 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         finding_line(&mut s, f);
     }
     if !r.suppressed.is_empty() {
-        let _ = writeln!(s, "\nSuppressed ({}):", r.suppressed.len());
+        s.push('\n');
+        term_line!(&mut s, "Suppressed ({}):", r.suppressed.len());
         for x in &r.suppressed {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  {} {} — {} (ward:ignore at {}{})",
                 x.finding.rule,
                 x.finding.location(),
@@ -63,15 +76,17 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         }
     }
     if !r.disabled_rules.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nRules turned off in ward.hcl: {}",
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "Rules turned off in ward.hcl: {}",
             r.disabled_rules.join(", ")
         );
     }
-    let _ = writeln!(
-        s,
-        "\n{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
+    s.push('\n');
+    term_line!(
+        &mut s,
+        "{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
         sm.errors,
         sm.warnings,
         sm.infos,
@@ -84,7 +99,7 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
 
 /// One finding as terminal lines.
 pub fn finding_line(s: &mut String, f: &Finding) {
-    let _ = writeln!(
+    term_line!(
         s,
         "{:<7} {:<14} {}: {}",
         f.severity.as_str(),
@@ -93,7 +108,7 @@ pub fn finding_line(s: &mut String, f: &Finding) {
         f.message
     );
     for d in &f.detail {
-        let _ = writeln!(s, "        {d}");
+        term_line!(s, "        {d}");
     }
 }
 

@@ -4,6 +4,8 @@
 use crate::outcome::Outcome;
 use crate::{Exit, Report, RootResult};
 use std::fmt::Write;
+use ward_report::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
+use ward_report::term_line;
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,8 +104,8 @@ fn root_lines(r: &RootResult, timestamps: bool) -> Vec<String> {
 
 fn terminal(r: &Report, timestamps: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "ward drift{}",
         r.shard
             .as_ref()
@@ -112,28 +114,28 @@ fn terminal(r: &Report, timestamps: bool) -> String {
     );
     if timestamps {
         if let Some(t) = &r.started_at {
-            let _ = writeln!(s, "started {t}");
+            term_line!(&mut s, "started {t}");
         }
     }
     for p in &r.problems {
-        let _ = writeln!(s, "problem: {p}");
+        term_line!(&mut s, "problem: {p}");
     }
     for root in &r.roots {
         for l in root_lines(root, timestamps) {
-            let _ = writeln!(s, "{l}");
+            push_line(&mut s, &l);
         }
     }
     for e in &r.expired_ignores {
-        let _ = writeln!(s, "ignore rule {e}");
+        term_line!(&mut s, "ignore rule {e}");
     }
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "{}; {} declared but not found",
         r.invariant(),
         r.declared_missing
     );
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "outcomes: {}",
         if r.roots.is_empty() {
             "none".into()
@@ -141,9 +143,9 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             counts_line(r)
         }
     );
-    let _ = writeln!(s, "suppressed by ignore rules: {}", r.suppressed);
-    let _ = writeln!(
-        s,
+    term_line!(&mut s, "suppressed by ignore rules: {}", r.suppressed);
+    term_line!(
+        &mut s,
         "transitions: {}",
         if r.transitions.is_empty() {
             "none".to_string()
@@ -151,7 +153,7 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             crate::notify::payload(r).summary
         }
     );
-    let _ = writeln!(s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
+    term_line!(&mut s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
     s
 }
 
@@ -172,14 +174,6 @@ fn json(r: &Report, timestamps: bool) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     s
-}
-
-fn md_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('|', "\\|")
-        .replace('\n', " ")
 }
 
 fn markdown(r: &Report, timestamps: bool) -> String {
@@ -205,21 +199,23 @@ fn markdown(r: &Report, timestamps: bool) -> String {
         exit_meaning(r.exit)
     );
     for p in &r.problems {
-        let _ = writeln!(s, "- ⚠ {}", md_escape(p));
+        let _ = writeln!(s, "- ⚠ {}", md_text(p));
     }
     if !r.problems.is_empty() {
         s.push('\n');
     }
     let _ = writeln!(s, "| root | path | outcome | detail |\n|---|---|---|---|");
     for root in &r.roots {
-        let mut detail: Vec<String> = root.detail.clone();
+        // Every piece escaped on its own: the cell keeps its code spans, and no value can end the
+        // cell, the row or the table.
+        let mut detail: Vec<String> = root.detail.iter().map(|d| md_rich_cell(d)).collect();
         for i in &root.drift {
             detail.push(format!(
-                "{} `{}` [{}]: {}{}",
-                i.action,
-                i.address,
+                "{} {} [{}]: {}{}",
+                md_text(&i.action.to_string()),
+                md_cell_code(&i.address),
                 i.impact,
-                i.attributes.join(", "),
+                md_text(&i.attributes.join(", ")),
                 if i.suppressed_by.is_some() {
                     " (suppressed)"
                 } else {
@@ -228,19 +224,15 @@ fn markdown(r: &Report, timestamps: bool) -> String {
             ));
         }
         if !root.outputs.is_empty() {
-            detail.push(format!("outputs: {}", root.outputs.join(", ")));
+            detail.push(format!("outputs: {}", md_text(&root.outputs.join(", "))));
         }
         let _ = writeln!(
             s,
-            "| {} | `{}` | **{}** | {} |",
-            md_escape(&root.name),
-            md_escape(&root.path),
+            "| {} | {} | **{}** | {} |",
+            md_text(&root.name),
+            md_cell_code(&root.path),
             root.outcome,
-            detail
-                .iter()
-                .map(|d| md_escape(d))
-                .collect::<Vec<_>>()
-                .join("<br>")
+            detail.join("<br>")
         );
     }
     let _ = writeln!(
@@ -254,17 +246,17 @@ fn markdown(r: &Report, timestamps: bool) -> String {
         for t in &r.transitions {
             let _ = writeln!(
                 s,
-                "- **{}** {} `{}` {} [{}]",
+                "- **{}** {} {} {} [{}]",
                 t.kind.as_str(),
-                md_escape(&t.root),
-                t.address,
-                t.attribute,
+                md_text(&t.root),
+                md_code(&t.address),
+                md_text(&t.attribute),
                 t.impact
             );
         }
     }
     for e in &r.expired_ignores {
-        let _ = writeln!(s, "\nIgnore rule {}", md_escape(e));
+        let _ = writeln!(s, "\nIgnore rule {}", md_text(e));
     }
     s
 }
@@ -367,7 +359,7 @@ pub fn history_text(
     let mut s = String::new();
     match root {
         None => {
-            let _ = writeln!(s, "runs (newest first, at most {limit}):");
+            term_line!(&mut s, "runs (newest first, at most {limit}):");
             for r in store.runs(limit)? {
                 let counts = r
                     .outcomes
@@ -375,8 +367,8 @@ pub fn history_text(
                     .map(|(k, n)| format!("{n} {k}"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  #{} {} exit {}{}: {}",
                     r.id,
                     r.started_at,
@@ -391,7 +383,7 @@ pub fn history_text(
             }
         }
         Some(name) => {
-            let _ = writeln!(s, "root {name} (newest first, at most {limit} runs):");
+            term_line!(&mut s, "root {name} (newest first, at most {limit} runs):");
             for r in store.root_runs(name, limit)? {
                 let state = r
                     .outcome
@@ -399,8 +391,8 @@ pub fn history_text(
                     .as_ref()
                     .map(|m| format!(" lineage {} serial {}", m.lineage, m.serial))
                     .unwrap_or_default();
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  #{} {} {}{}{}",
                     r.run,
                     r.started_at,
@@ -416,10 +408,10 @@ pub fn history_text(
         }
     }
     let findings = store.findings(root)?;
-    let _ = writeln!(s, "findings ({}):", findings.len());
+    term_line!(&mut s, "findings ({}):", findings.len());
     for f in &findings {
-        let _ = writeln!(
-            s,
+        term_line!(
+            &mut s,
             "  {} {} {} [{}] first #{} {}, last #{} {}, {}",
             f.root,
             f.address,
@@ -562,6 +554,79 @@ mod tests {
         insta::assert_snapshot!("json", render(&r, Format::Json, false));
         insta::assert_snapshot!("markdown", render(&r, Format::Markdown, false));
         insta::assert_snapshot!("junit", render(&r, Format::Junit, false));
+    }
+
+    /// A directory name, address and detail that try everything: backticks, a table pipe, HTML,
+    /// a comment that would hide the rest of a PR comment, a heading and newlines, a
+    /// cursor-up/erase sequence printing a fake result, a right-to-left override and a line
+    /// separator.
+    const HOSTILE: &str =
+        "x`` | <b>y</b> <!-- \n# heading\n\u{1b}[1A\u{1b}[2Kexit 0: pass\u{202e}\u{2028}z";
+
+    fn hostile(suffix: &str) -> Report {
+        let mut r = sample();
+        for root in &mut r.roots {
+            root.name.push_str(suffix);
+            root.path.push_str(suffix);
+            root.detail.push(format!("`state pull` of {suffix}"));
+            for i in &mut root.drift {
+                i.address.push_str(suffix);
+                i.attributes.push(suffix.into());
+            }
+            for t in &mut root.transitions {
+                t.address.push_str(suffix);
+            }
+        }
+        for t in &mut r.transitions {
+            t.root.push_str(suffix);
+            t.address.push_str(suffix);
+            t.attribute.push_str(suffix);
+        }
+        r.problems.push(format!("problem{suffix}"));
+        r
+    }
+
+    /// `ward drift`: the terminal and Markdown reports keep their lines, rows and cells whatever
+    /// the roots hold.
+    #[test]
+    fn drift_reports_escape_a_hostile_address() {
+        let (bad, good) = (hostile(HOSTILE), hostile("x"));
+        let unsafe_in = |s: &str| {
+            s.chars()
+                .any(|c| ward_report::escape::is_unsafe(c) && c != '\n')
+        };
+        let (t, g) = (
+            render(&bad, Format::Terminal, false),
+            render(&good, Format::Terminal, false),
+        );
+        assert!(!unsafe_in(&t), "{t}");
+        assert_eq!(t.lines().count(), g.lines().count(), "{t}");
+        assert!(!t.lines().any(|l| l.starts_with("exit 0")), "{t}");
+        let (m, g) = (
+            render(&bad, Format::Markdown, false),
+            render(&good, Format::Markdown, false),
+        );
+        assert!(!unsafe_in(&m), "{m}");
+        assert_eq!(m.lines().count(), g.lines().count(), "{m}");
+        let pipes = |l: &str| {
+            let b = l.as_bytes();
+            (0..b.len())
+                .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+                .count()
+        };
+        let rows = |s: &str| -> Vec<usize> {
+            s.lines()
+                .filter(|l| l.starts_with('|'))
+                .map(pipes)
+                .collect()
+        };
+        assert_eq!(rows(&m), rows(&g), "{m}");
+        for line in m.lines() {
+            let prose = ward_report::escape::md_outside_code(line);
+            assert!(!prose.contains("<!--") && !prose.contains("<b>"), "{line}");
+        }
+        let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
+        assert_eq!(headings(&m), headings(&g), "{m}");
     }
 
     /// A run that would pass, whose webhook fails: the report says exit 2, the exit the process

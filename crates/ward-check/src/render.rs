@@ -4,7 +4,7 @@
 use crate::catalog::{Severity, RULES};
 use crate::finding::{Finding, Report};
 use serde_json::{json, Value};
-use std::fmt::Write as _;
+use ward_report::junit::{self, Case, CaseResult, Document, Suite};
 use ward_report::term_line;
 
 /// Terminal text. `verbose` also lists every directory and the source matrix.
@@ -204,99 +204,65 @@ pub fn sarif(r: &Report) -> String {
     s
 }
 
-fn xml(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
-
-/// JUnit XML: one test suite per rule; one test case per finding (a failure when at or above
-/// the failing severity), per suppressed finding (skipped, with the reason), or one passing case
-/// when the rule found nothing.
+/// JUnit XML ([`ward_report::junit`]): one test suite per rule; one test case per finding (a
+/// failure when at or above the failing severity), per suppressed finding (skipped, with the
+/// reason), or one passing case when the rule found nothing.
 pub fn junit(r: &Report) -> String {
     let fail_on = r.summary.fail_on;
-    let mut suites = String::new();
-    let (mut total, mut total_fail, mut total_skip) = (0, 0, 0);
-    for rule in RULES {
-        let fs: Vec<&Finding> = r.findings.iter().filter(|f| f.rule == rule.id).collect();
-        let ss: Vec<_> = r
-            .suppressed
-            .iter()
-            .filter(|s| s.finding.rule == rule.id)
-            .collect();
-        let mut cases = String::new();
-        let mut fails = 0;
-        for f in &fs {
-            let _ = write!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"{}\">",
-                rule.id,
-                xml(&f.location())
+    let suites = RULES
+        .iter()
+        .map(|rule| {
+            let case = |name: String, result: CaseResult| Case {
+                classname: rule.id.to_string(),
+                name,
+                time: None,
+                result,
+            };
+            let mut cases: Vec<Case> = r
+                .findings
+                .iter()
+                .filter(|f| f.rule == rule.id)
+                .map(|f| {
+                    let mut body = f.message.clone();
+                    for d in &f.detail {
+                        body.push('\n');
+                        body.push_str(d);
+                    }
+                    let result = if f.severity >= fail_on {
+                        CaseResult::Failure {
+                            kind: Some(f.severity.to_string()),
+                            message: f.message.clone(),
+                            text: body,
+                        }
+                    } else {
+                        CaseResult::Output(format!("{}: {body}", f.severity))
+                    };
+                    case(f.location(), result)
+                })
+                .collect();
+            cases.extend(
+                r.suppressed
+                    .iter()
+                    .filter(|s| s.finding.rule == rule.id)
+                    .map(|s| {
+                        case(
+                            s.finding.location(),
+                            CaseResult::Skipped(format!("suppressed: {}", s.reason)),
+                        )
+                    }),
             );
-            let mut body = f.message.clone();
-            for d in &f.detail {
-                body.push('\n');
-                body.push_str(d);
+            if cases.is_empty() {
+                cases.push(case("no findings".into(), CaseResult::Passed));
             }
-            if f.severity >= fail_on {
-                fails += 1;
-                let _ = write!(
-                    cases,
-                    "<failure type=\"{}\" message=\"{}\">{}</failure>",
-                    f.severity,
-                    xml(&f.message),
-                    xml(&body)
-                );
-            } else {
-                let _ = write!(
-                    cases,
-                    "<system-out>{}: {}</system-out>",
-                    f.severity,
-                    xml(&body)
-                );
+            Suite {
+                name: format!("{} {}", rule.id, rule.title),
+                properties: Vec::new(),
+                cases,
             }
-            cases.push_str("</testcase>\n");
-        }
-        for s in &ss {
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"{}\"><skipped message=\"suppressed: {}\"/></testcase>",
-                rule.id,
-                xml(&s.finding.location()),
-                xml(&s.reason)
-            );
-        }
-        let mut n = fs.len() + ss.len();
-        if n == 0 {
-            n = 1;
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"no findings\"/>",
-                rule.id
-            );
-        }
-        total += n;
-        total_fail += fails;
-        total_skip += ss.len();
-        let _ = write!(
-            suites,
-            "  <testsuite name=\"{} {}\" tests=\"{n}\" failures=\"{fails}\" skipped=\"{}\">\n{cases}  </testsuite>\n",
-            rule.id,
-            xml(rule.title),
-            ss.len()
-        );
-    }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ward check\" tests=\"{total}\" failures=\"{total_fail}\" skipped=\"{total_skip}\">\n{suites}</testsuites>\n"
-    )
+        })
+        .collect();
+    junit::render(&Document {
+        name: "ward check".into(),
+        suites,
+    })
 }

@@ -5,6 +5,7 @@ use crate::outcome::Outcome;
 use crate::{Exit, Report, RootResult};
 use std::fmt::Write;
 use ward_report::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
+use ward_report::junit::{self, Case, CaseResult, Document, Suite};
 use ward_report::term_line;
 
 /// Report formats.
@@ -261,60 +262,24 @@ fn markdown(r: &Report, timestamps: bool) -> String {
     s
 }
 
-fn xml(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
-
+/// JUnit XML ([`ward_report::junit`]): one suite, one test case per root (plus one for the root
+/// set when the run has problems).
 fn junit(r: &Report, timestamps: bool) -> String {
     let failing = |o: Outcome| o.fails() || o == Outcome::Drifted;
-    let failures =
-        r.roots.iter().filter(|x| failing(x.outcome)).count() + usize::from(!r.problems.is_empty());
-    let skipped = r
-        .roots
-        .iter()
-        .filter(|x| matches!(x.outcome, Outcome::Excluded | Outcome::Locked))
-        .count();
-    let tests = r.roots.len() + usize::from(!r.problems.is_empty());
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        s,
-        "<testsuite name=\"ward drift\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">"
-    );
-    let _ = writeln!(
-        s,
-        "  <properties><property name=\"invariant\" value=\"{}\"/></properties>",
-        xml(&r.invariant())
-    );
+    let mut cases = Vec::new();
     if !r.problems.is_empty() {
-        let _ = writeln!(
-            s,
-            "  <testcase classname=\"ward.drift\" name=\"root set\"><failure message=\"{}\"/></testcase>",
-            xml(&r.problems.join("; "))
-        );
+        cases.push(Case {
+            classname: "ward.drift".into(),
+            name: "root set".into(),
+            time: None,
+            result: CaseResult::Failure {
+                kind: None,
+                message: r.problems.join("; "),
+                text: String::new(),
+            },
+        });
     }
     for root in &r.roots {
-        let time = if timestamps {
-            format!(" time=\"{:.3}\"", root.millis as f64 / 1000.0)
-        } else {
-            String::new()
-        };
-        let _ = write!(
-            s,
-            "  <testcase classname=\"ward.drift\" name=\"{}\"{time}>",
-            xml(&root.path)
-        );
         let mut text: Vec<String> = root.detail.clone();
         for i in &root.drift {
             text.push(format!(
@@ -326,28 +291,34 @@ fn junit(r: &Report, timestamps: bool) -> String {
             ));
         }
         let text = text.join("\n");
-        if failing(root.outcome) {
-            let _ = write!(
-                s,
-                "<failure message=\"{}\" type=\"{}\">{}</failure>",
-                root.outcome,
-                root.outcome,
-                xml(&text)
-            );
+        let result = if failing(root.outcome) {
+            CaseResult::Failure {
+                kind: Some(root.outcome.to_string()),
+                message: root.outcome.to_string(),
+                text,
+            }
         } else if matches!(root.outcome, Outcome::Excluded | Outcome::Locked) {
-            let _ = write!(s, "<skipped message=\"{}: {}\"/>", root.outcome, xml(&text));
+            CaseResult::Skipped(format!("{}: {text}", root.outcome))
         } else if !text.is_empty() || !root.outputs.is_empty() {
-            let _ = write!(
-                s,
-                "<system-out>{}: {}</system-out>",
-                root.outcome,
-                xml(&root.outputs.join(", "))
-            );
-        }
-        s.push_str("</testcase>\n");
+            CaseResult::Output(format!("{}: {}", root.outcome, root.outputs.join(", ")))
+        } else {
+            CaseResult::Passed
+        };
+        cases.push(Case {
+            classname: "ward.drift".into(),
+            name: root.path.clone(),
+            time: timestamps.then(|| root.millis as f64 / 1000.0),
+            result,
+        });
     }
-    s.push_str("</testsuite>\n");
-    s
+    junit::render(&Document {
+        name: "ward drift".into(),
+        suites: vec![Suite {
+            name: "ward drift".into(),
+            properties: vec![("invariant".into(), r.invariant())],
+            cases,
+        }],
+    })
 }
 
 /// Renders `ward drift history [ROOT]` as text. History output always carries times (UTC).

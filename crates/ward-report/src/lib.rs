@@ -22,6 +22,7 @@
 
 pub mod escape;
 pub mod json;
+pub mod junit;
 mod markdown;
 pub mod outcome;
 mod terminal;

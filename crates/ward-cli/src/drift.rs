@@ -10,14 +10,25 @@ use ward_report::Exit;
 /// `--format` of `ward drift`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DriftFormat {
-    /// For a terminal.
-    Text,
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
     /// JSON (schema_version 1).
     Json,
     /// Markdown.
     Markdown,
     /// JUnit XML, one test case per root.
     Junit,
+}
+
+/// `--format` of `ward drift history`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HistoryFormat {
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
+    /// JSON (schema_version 1).
+    Json,
 }
 
 /// Arguments of `ward drift`.
@@ -60,9 +71,9 @@ struct HistoryArgs {
     /// How many runs to show.
     #[arg(long, default_value_t = 20)]
     limit: usize,
-    /// Output format (text or json).
-    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
-    format: DriftFormat,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Terminal)]
+    format: HistoryFormat,
 }
 
 /// Arguments of a drift run.
@@ -102,7 +113,7 @@ struct RunArgs {
     #[arg(long, value_name = "ROOT")]
     accept_state: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
+    #[arg(long, value_enum, default_value_t = DriftFormat::Terminal)]
     format: DriftFormat,
     /// Write the report to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -156,7 +167,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         report.started_at = Some(now);
     }
     let format = match a.format {
-        DriftFormat::Text => ward_drift::report::Format::Terminal,
+        DriftFormat::Terminal => ward_drift::report::Format::Terminal,
         DriftFormat::Json => ward_drift::report::Format::Json,
         DriftFormat::Markdown => ward_drift::report::Format::Markdown,
         DriftFormat::Junit => ward_drift::report::Format::Junit,
@@ -176,8 +187,10 @@ fn history(h: HistoryArgs) -> Result<Exit, CliError> {
     let store = ward_drift::ward_store::Store::open(&db_path(h.db)?)
         .map_err(|e| CliError::new(e.to_string()))?;
     let text = match h.format {
-        DriftFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
-        _ => ward_drift::report::history_text(&store, h.root.as_deref(), h.limit),
+        HistoryFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
+        HistoryFormat::Terminal => {
+            ward_drift::report::history_text(&store, h.root.as_deref(), h.limit)
+        }
     }
     .map_err(|e| CliError::new(e.to_string()))?;
     crate::output::write(&text, None)?;

@@ -11,8 +11,9 @@ use ward_report::Exit;
 /// `--format` of `ward verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum VerifyFormat {
-    /// For a terminal.
-    Text,
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
     /// JSON.
     Json,
 }
@@ -39,7 +40,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     chdir: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Terminal)]
     format: VerifyFormat,
 }
 

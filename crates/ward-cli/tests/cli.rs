@@ -468,3 +468,43 @@ fn help_exit_codes_come_from_the_exit_type() {
         "ward --help lacks the generated exit-code table:\n{s}"
     );
 }
+
+/// One `--format` vocabulary: `terminal` for every command's terminal report; `text`, the old
+/// name for gate, verify and drift, is still accepted (hidden) and prints the same bytes.
+#[test]
+fn terminal_format_everywhere_text_still_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("drift.sqlite");
+    let (db, repo) = (db.to_str().unwrap(), dir.path().to_str().unwrap());
+    let replace = data("replace.json");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["gate", &replace],
+        vec!["drift", repo, "--db", db, "--no-progress"],
+        vec!["drift", "history", "--db", db],
+    ];
+    for args in commands {
+        let run = |format: &str| {
+            let mut a = args.clone();
+            a.extend(["--format", format]);
+            ward_in(dir.path(), &a)
+        };
+        let (t, x) = (run("terminal"), run("text"));
+        assert_ne!(
+            code(&t),
+            2,
+            "ward {args:?} --format terminal: {}",
+            stderr(&t)
+        );
+        assert_eq!(code(&t), code(&x), "ward {args:?}");
+        assert_eq!(stdout(&t), stdout(&x), "ward {args:?}");
+        let help = stdout(&ward(&[args[0], "--help"]));
+        assert!(help.contains("terminal"), "{help}");
+        assert!(!help.contains("- text:"), "{help}");
+    }
+    for cmd in ["plan", "rules list", "check", "verify"] {
+        let mut a: Vec<&str> = cmd.split(' ').collect();
+        a.push("--help");
+        let help = stdout(&ward(&a));
+        assert!(help.contains("terminal"), "ward {cmd} --help: {help}");
+    }
+}

@@ -21,7 +21,7 @@ pub const NOW_VAR: &str = "WARD_NOW";
 pub enum Format {
     /// For a terminal.
     #[default]
-    Text,
+    Terminal,
     /// The report as JSON.
     Json,
     /// For a pull-request comment.
@@ -284,7 +284,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     }
     let _ = &l.config;
     let stdout = match opts.format {
-        Format::Text => render::text(&report),
+        Format::Terminal => render::text(&report),
         Format::Markdown => render::markdown(&report),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -112,7 +112,7 @@ impl Case<'_> {
         run::gate(
             &GateOptions {
                 inputs: self.inputs(plan),
-                format: Format::Text,
+                format: Format::Terminal,
                 record,
                 no_record_protection: false,
             },

@@ -169,7 +169,7 @@ fn with_a_key_an_approval_for_the_old_sensitive_value_is_stale_and_blocks() {
     assert!(diffs.contains("approved admin_password"), "{diffs}");
 
     // The same in text.
-    let out = t.gate("changed.json", Format::Text);
+    let out = t.gate("changed.json", Format::Terminal);
     assert_eq!(out.exit.code(), 4);
     assert!(
         out.stdout.contains("(sensitive value changed)"),
@@ -263,7 +263,7 @@ fn no_output_carries_the_fingerprint_or_the_secret() {
         !approvals.contains(&fp),
         "approvals file holds the fingerprint"
     );
-    for f in [Format::Json, Format::Text] {
+    for f in [Format::Json, Format::Terminal] {
         let out = t.gate("changed.json", f);
         assert!(
             !out.stdout.contains(&fp),

@@ -112,12 +112,12 @@ pub fn finding_line(s: &mut String, f: &Finding) {
     }
 }
 
-/// JSON (the [`Report`] as is).
+/// The version of `ward check --format json` (`docs/check.schema.json`).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// JSON: the [`Report`] as is, `schema_version` first.
 pub fn json(r: &Report) -> String {
-    let mut s =
-        serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    ward_report::json::versioned(SCHEMA_VERSION, r)
 }
 
 fn sarif_level(s: Severity) -> &'static str {

@@ -2,16 +2,11 @@
 //! sensitive values.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
-}
+mod common;
+
+use common::data;
 
 /// Runs ward in a temporary directory with no ward.hcl above it, colour unset.
 fn ward(args: &[&str]) -> Output {

@@ -1,4 +1,5 @@
-//! Text and Markdown renderings of gate results. JSON is the report serialized with serde.
+//! Terminal, Markdown and JSON renderings of gate and verify results. JSON is the report
+//! serialized with serde, `schema_version` first.
 //!
 //! Deterministic: same report, same bytes (guard run times are not printed).
 
@@ -103,6 +104,22 @@ fn output_block(g: &GuardRun) -> Vec<String> {
         out.push(format!("note: {n}"));
     }
     out
+}
+
+/// The version of `ward gate --format json` (`docs/gate.schema.json`).
+pub const GATE_SCHEMA_VERSION: u32 = 1;
+
+/// The version of `ward verify --format json` (`docs/verify.schema.json`).
+pub const VERIFY_SCHEMA_VERSION: u32 = 1;
+
+/// The JSON rendering of `ward gate`: the report, `schema_version` first.
+pub fn json(r: &GateReport) -> String {
+    ward_report::json::versioned(GATE_SCHEMA_VERSION, r)
+}
+
+/// The JSON rendering of `ward verify`, `schema_version` first.
+pub fn verify_json(v: &VerifyReport) -> String {
+    ward_report::json::versioned(VERIFY_SCHEMA_VERSION, v)
 }
 
 /// The terminal rendering.

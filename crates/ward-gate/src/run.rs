@@ -286,11 +286,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     let stdout = match opts.format {
         Format::Terminal => render::text(&report),
         Format::Markdown => render::markdown(&report),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        Format::Json => render::json(&report),
     };
     Ok(CommandOutput {
         stdout,
@@ -514,9 +510,7 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     let plan = verify::show_json(&binary, &dir, &opts.planfile)?;
     let v = verify::compare(&rec, &plan);
     let stdout = if opts.json {
-        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
-        s.push('\n');
-        s
+        render::verify_json(&v)
     } else {
         render::verify_text(&opts.planfile.display().to_string(), &v)
     };

@@ -463,8 +463,8 @@ fn snapshot_markdown() {
 #[test]
 fn snapshot_json() {
     let (blocked, pass) = mixed_report();
-    insta::assert_json_snapshot!("blocked_json", blocked);
-    insta::assert_json_snapshot!("pass_json", pass);
+    insta::assert_snapshot!("blocked_json", render::json(&blocked));
+    insta::assert_snapshot!("pass_json", render::json(&pass));
 }
 
 #[test]

@@ -16,6 +16,30 @@ use ward_rules::{RuleOrigin, RuleRef};
 /// The version of the JSON report schema this crate writes.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// Another command's JSON report (gate, verify, check) with its `schema_version` first: the
+/// report's own fields follow, flattened. Each command's schema is in `docs/<command>.schema.json`.
+#[derive(Debug, Serialize)]
+pub struct Versioned<'a, T: Serialize> {
+    /// The version of that command's JSON schema.
+    pub schema_version: u32,
+    /// The report.
+    #[serde(flatten)]
+    pub report: &'a T,
+}
+
+/// A command's report as pretty JSON, `schema_version` first, with a final newline.
+pub fn versioned<T: Serialize>(schema_version: u32, report: &T) -> String {
+    let mut s = serde_json::to_string_pretty(&Versioned {
+        schema_version,
+        report,
+    })
+    .unwrap_or_else(|e| {
+        serde_json::json!({ "schema_version": schema_version, "error": e.to_string() }).to_string()
+    });
+    s.push('\n');
+    s
+}
+
 /// The top-level JSON report.
 #[derive(Debug, Serialize)]
 pub struct Report<'a> {

@@ -13,5 +13,10 @@ struct Cli {
 }
 
 fn main() -> std::process::ExitCode {
-    ward_check::cli::run(&Cli::parse().args)
+    ward_check::cli::execute(
+        &Cli::parse().args,
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
+    )
+    .into()
 }

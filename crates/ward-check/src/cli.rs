@@ -11,7 +11,7 @@ use crate::{check, render, CheckOptions};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use ward_model::Exit;
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -131,18 +131,14 @@ impl DataHolding for RulesKnowledge {
     }
 }
 
-/// Runs `ward check`. Prints the report (or writes `--output`) and returns the exit code.
-pub fn run(args: &CheckArgs) -> ExitCode {
-    let code = execute(args, &mut std::io::stdout(), &mut std::io::stderr());
-    ExitCode::from(code)
-}
-
-/// [`run`] with the output streams given, returning the exit code as a number: 0 pass, 1
-/// findings at or above the failing severity, 2 usage or input error.
-pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+/// Runs `ward check`: writes the report to `stdout` (or to `--output`), errors to `stderr`, and
+/// returns how the run ends: [`Exit::Pass`], [`Exit::Fail`] (findings at or above the failing
+/// severity) or [`Exit::Usage`] (usage or input error, or a report that could not be written).
+/// `ward` passes a buffer as `stdout` and writes it out itself.
+pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
     let mut usage_error = |msg: &str| {
         let _ = writeln!(stderr, "error: {msg}");
-        2
+        Exit::Usage
     };
     if args.list_rules {
         let mut s = String::new();
@@ -154,8 +150,10 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
                 r.title
             ));
         }
-        let _ = stdout.write_all(s.as_bytes());
-        return 0;
+        return match stdout.write_all(s.as_bytes()) {
+            Ok(()) => Exit::Pass,
+            Err(e) => usage_error(&format!("cannot write the rule catalog: {e}")),
+        };
     }
     let today = match &args.today {
         Some(t) => match ward_time::parse_date(t) {
@@ -217,5 +215,9 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     if let Err(e) = written {
         return usage_error(&e);
     }
-    u8::from(report.summary.failed)
+    if report.summary.failed {
+        Exit::Fail
+    } else {
+        Exit::Pass
+    }
 }

@@ -4,14 +4,15 @@
 use crate::catalog::{Severity, RULES};
 use crate::finding::{Finding, Report};
 use serde_json::{json, Value};
-use std::fmt::Write as _;
+use ward_report::junit::{self, Case, CaseResult, Document, Suite};
+use ward_report::term_line;
 
 /// Terminal text. `verbose` also lists every directory and the source matrix.
 pub fn terminal(r: &Report, verbose: bool) -> String {
     let mut s = String::new();
     let sm = &r.summary;
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "ward check {}: {} directories with Terraform files ({} roots, {} modules), {} files parsed{}",
         r.repository,
         sm.directories,
@@ -26,15 +27,26 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
     if verbose {
         s.push_str("\nDirectories:\n");
         for d in &r.directories {
-            let _ = writeln!(s, "  {:<7} {}  ({})", d.kind, d.dir, d.reasons.join("; "));
+            term_line!(
+                &mut s,
+                "  {:<7} {}  ({})",
+                d.kind,
+                d.dir,
+                d.reasons.join("; ")
+            );
         }
         if !r.matrix.is_empty() {
             s.push_str("\nModule sources (package | directory | ref [class] | at):\n");
             for m in &r.matrix {
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  {} | {} ({}) | {} [{}] | {}",
-                    m.package, m.dir, m.kind, m.reference, m.class, m.at
+                    m.package,
+                    m.dir,
+                    m.kind,
+                    m.reference,
+                    m.class,
+                    m.at
                 );
             }
         }
@@ -46,10 +58,11 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         finding_line(&mut s, f);
     }
     if !r.suppressed.is_empty() {
-        let _ = writeln!(s, "\nSuppressed ({}):", r.suppressed.len());
+        s.push('\n');
+        term_line!(&mut s, "Suppressed ({}):", r.suppressed.len());
         for x in &r.suppressed {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  {} {} — {} (ward:ignore at {}{})",
                 x.finding.rule,
                 x.finding.location(),
@@ -63,15 +76,17 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         }
     }
     if !r.disabled_rules.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nRules turned off in ward.hcl: {}",
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "Rules turned off in ward.hcl: {}",
             r.disabled_rules.join(", ")
         );
     }
-    let _ = writeln!(
-        s,
-        "\n{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
+    s.push('\n');
+    term_line!(
+        &mut s,
+        "{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
         sm.errors,
         sm.warnings,
         sm.infos,
@@ -84,7 +99,7 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
 
 /// One finding as terminal lines.
 pub fn finding_line(s: &mut String, f: &Finding) {
-    let _ = writeln!(
+    term_line!(
         s,
         "{:<7} {:<14} {}: {}",
         f.severity.as_str(),
@@ -93,16 +108,16 @@ pub fn finding_line(s: &mut String, f: &Finding) {
         f.message
     );
     for d in &f.detail {
-        let _ = writeln!(s, "        {d}");
+        term_line!(s, "        {d}");
     }
 }
 
-/// JSON (the [`Report`] as is).
+/// The version of `ward check --format json` (`docs/check.schema.json`).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// JSON: the [`Report`] as is, `schema_version` first.
 pub fn json(r: &Report) -> String {
-    let mut s =
-        serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    ward_report::json::versioned(SCHEMA_VERSION, r)
 }
 
 fn sarif_level(s: Severity) -> &'static str {
@@ -189,99 +204,65 @@ pub fn sarif(r: &Report) -> String {
     s
 }
 
-fn xml(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
-
-/// JUnit XML: one test suite per rule; one test case per finding (a failure when at or above
-/// the failing severity), per suppressed finding (skipped, with the reason), or one passing case
-/// when the rule found nothing.
+/// JUnit XML ([`ward_report::junit`]): one test suite per rule; one test case per finding (a
+/// failure when at or above the failing severity), per suppressed finding (skipped, with the
+/// reason), or one passing case when the rule found nothing.
 pub fn junit(r: &Report) -> String {
     let fail_on = r.summary.fail_on;
-    let mut suites = String::new();
-    let (mut total, mut total_fail, mut total_skip) = (0, 0, 0);
-    for rule in RULES {
-        let fs: Vec<&Finding> = r.findings.iter().filter(|f| f.rule == rule.id).collect();
-        let ss: Vec<_> = r
-            .suppressed
-            .iter()
-            .filter(|s| s.finding.rule == rule.id)
-            .collect();
-        let mut cases = String::new();
-        let mut fails = 0;
-        for f in &fs {
-            let _ = write!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"{}\">",
-                rule.id,
-                xml(&f.location())
+    let suites = RULES
+        .iter()
+        .map(|rule| {
+            let case = |name: String, result: CaseResult| Case {
+                classname: rule.id.to_string(),
+                name,
+                time: None,
+                result,
+            };
+            let mut cases: Vec<Case> = r
+                .findings
+                .iter()
+                .filter(|f| f.rule == rule.id)
+                .map(|f| {
+                    let mut body = f.message.clone();
+                    for d in &f.detail {
+                        body.push('\n');
+                        body.push_str(d);
+                    }
+                    let result = if f.severity >= fail_on {
+                        CaseResult::Failure {
+                            kind: Some(f.severity.to_string()),
+                            message: f.message.clone(),
+                            text: body,
+                        }
+                    } else {
+                        CaseResult::Output(format!("{}: {body}", f.severity))
+                    };
+                    case(f.location(), result)
+                })
+                .collect();
+            cases.extend(
+                r.suppressed
+                    .iter()
+                    .filter(|s| s.finding.rule == rule.id)
+                    .map(|s| {
+                        case(
+                            s.finding.location(),
+                            CaseResult::Skipped(format!("suppressed: {}", s.reason)),
+                        )
+                    }),
             );
-            let mut body = f.message.clone();
-            for d in &f.detail {
-                body.push('\n');
-                body.push_str(d);
+            if cases.is_empty() {
+                cases.push(case("no findings".into(), CaseResult::Passed));
             }
-            if f.severity >= fail_on {
-                fails += 1;
-                let _ = write!(
-                    cases,
-                    "<failure type=\"{}\" message=\"{}\">{}</failure>",
-                    f.severity,
-                    xml(&f.message),
-                    xml(&body)
-                );
-            } else {
-                let _ = write!(
-                    cases,
-                    "<system-out>{}: {}</system-out>",
-                    f.severity,
-                    xml(&body)
-                );
+            Suite {
+                name: format!("{} {}", rule.id, rule.title),
+                properties: Vec::new(),
+                cases,
             }
-            cases.push_str("</testcase>\n");
-        }
-        for s in &ss {
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"{}\"><skipped message=\"suppressed: {}\"/></testcase>",
-                rule.id,
-                xml(&s.finding.location()),
-                xml(&s.reason)
-            );
-        }
-        let mut n = fs.len() + ss.len();
-        if n == 0 {
-            n = 1;
-            let _ = writeln!(
-                cases,
-                "    <testcase classname=\"{}\" name=\"no findings\"/>",
-                rule.id
-            );
-        }
-        total += n;
-        total_fail += fails;
-        total_skip += ss.len();
-        let _ = write!(
-            suites,
-            "  <testsuite name=\"{} {}\" tests=\"{n}\" failures=\"{fails}\" skipped=\"{}\">\n{cases}  </testsuite>\n",
-            rule.id,
-            xml(rule.title),
-            ss.len()
-        );
-    }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ward check\" tests=\"{total}\" failures=\"{total_fail}\" skipped=\"{total_skip}\">\n{suites}</testsuites>\n"
-    )
+        })
+        .collect();
+    junit::render(&Document {
+        name: "ward check".into(),
+        suites,
+    })
 }

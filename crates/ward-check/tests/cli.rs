@@ -17,7 +17,7 @@ fn run(args: &[&str]) -> (u8, String, String) {
     let cli =
         Cli::try_parse_from(std::iter::once("ward-check").chain(args.iter().copied())).unwrap();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&cli.args, &mut out, &mut err);
+    let code = execute(&cli.args, &mut out, &mut err).code();
     (
         code,
         String::from_utf8(out).unwrap(),
@@ -178,4 +178,48 @@ fn user_rules_in_ward_hcl_decide_what_holds_data() {
         .map(|f| format!("{}:{}", f["file"].as_str().unwrap(), f["line"]))
         .collect();
     assert_eq!(data, ["modules/store/main.tf:1"]);
+}
+
+/// A directory name that tries everything on a terminal: newlines, a cursor-up/erase sequence
+/// printing a fake result, a right-to-left override, a line separator, and Markdown syntax.
+#[cfg(unix)]
+const HOSTILE: &str =
+    "x`` | <b>y</b> <!-- \n# heading\n\u{1b}[1A\u{1b}[2K0 error(s), passed\u{202e}\u{2028}z";
+
+/// The terminal report of a repository whose root directory is called `name`, holding an
+/// unpinned module source (a finding that names the directory).
+#[cfg(unix)]
+fn check_dir_named(name: &str) -> (u8, String) {
+    let repo = tempfile::tempdir().unwrap();
+    let dir = repo.path().join("live").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        "module \"dns\" {\n  source = \"git::https://example.com/acme/dns.git?ref=main\"\n}\n\nterraform {\n  backend \"s3\" {}\n}\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&[
+        repo.path().to_str().unwrap(),
+        "--today",
+        "2026-06-01",
+        "--verbose",
+    ]);
+    assert!(err.is_empty(), "{err}");
+    (code, out.replace(repo.path().to_str().unwrap(), "REPO"))
+}
+
+/// `ward check`: a hostile directory name is shown escaped; the report keeps its lines.
+#[cfg(unix)]
+#[test]
+fn terminal_report_escapes_a_hostile_directory_name() {
+    let (code, bad) = check_dir_named(HOSTILE);
+    let (_, good) = check_dir_named("x");
+    assert_eq!(code, 1, "{bad}");
+    assert!(bad.contains("\\u{1b}[1A"), "{bad}");
+    assert!(
+        !bad.chars()
+            .any(|c| ward_report::escape::is_unsafe(c) && c != '\n'),
+        "{bad}"
+    );
+    assert_eq!(bad.lines().count(), good.lines().count(), "{bad}");
 }

@@ -61,7 +61,7 @@ pub fn reason_line(product: Product, reason: &str) -> String {
 
 /// Rewrites the `action_reason` line of a verdict classified before the product was known
 /// (with Terraform's wording) for `product`.
-pub(crate) fn reword_reason(v: &mut crate::Verdict, product: Product) {
+pub fn reword_reason(v: &mut crate::Verdict, product: Product) {
     let Some(reason) = v.action_reason.as_deref() else {
         return;
     };

@@ -3,21 +3,32 @@
 
 use crate::error::CliError;
 use clap::ValueEnum;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use ward_report::Exit;
 
 /// `--format` of `ward drift`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DriftFormat {
-    /// For a terminal.
-    Text,
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
     /// JSON (schema_version 1).
     Json,
     /// Markdown.
     Markdown,
     /// JUnit XML, one test case per root.
     Junit,
+}
+
+/// `--format` of `ward drift history`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HistoryFormat {
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
+    /// JSON (schema_version 1).
+    Json,
 }
 
 /// Arguments of `ward drift`.
@@ -60,9 +71,9 @@ struct HistoryArgs {
     /// How many runs to show.
     #[arg(long, default_value_t = 20)]
     limit: usize,
-    /// Output format (text or json).
-    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
-    format: DriftFormat,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Terminal)]
+    format: HistoryFormat,
 }
 
 /// Arguments of a drift run.
@@ -108,7 +119,7 @@ struct RunArgs {
     #[arg(long, value_name = "ROOT")]
     accept_state: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DriftFormat::Text)]
+    #[arg(long, value_enum, default_value_t = DriftFormat::Terminal)]
     format: DriftFormat,
     /// Write the report to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -164,54 +175,32 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         report.started_at = Some(now);
     }
     let format = match a.format {
-        DriftFormat::Text => ward_drift::report::Format::Terminal,
+        DriftFormat::Terminal => ward_drift::report::Format::Terminal,
         DriftFormat::Json => ward_drift::report::Format::Json,
         DriftFormat::Markdown => ward_drift::report::Format::Markdown,
         DriftFormat::Junit => ward_drift::report::Format::Junit,
     };
-    let text = ward_drift::report::render(&report, format, a.timestamps);
-    match &a.output {
-        Some(p) => std::fs::write(p, &text).map_err(|e| {
-            CliError::new(format!("cannot write the report to {}: {e}", p.display()))
-        })?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-        }
-    }
     if let Some(url) = &a.notify {
-        if let Err(e) = ward_drift::notify::send(url, &report) {
-            // The report is out; a failed alert must not pass silently.
+        // Before rendering, so the report's footer says the exit the process ends with.
+        if let Err(e) = ward_drift::send_notification(&mut report, url) {
             eprintln!("error: {e}");
-            return if report.exit_code != 0 {
-                finish(report.exit_code)
-            } else {
-                Ok(Exit::Usage)
-            };
         }
     }
-    finish(report.exit_code)
-}
-
-/// Maps drift's exit code (0, 7 drift alert, 8 a root failed) to [`Exit`].
-fn finish(code: i32) -> Result<Exit, CliError> {
-    Ok(match code {
-        ward_drift::EXIT_DRIFT_ALERT => Exit::DriftAlert,
-        ward_drift::EXIT_ROOT_FAILED => Exit::RootFailed,
-        c => Exit::from_code(c).unwrap_or(Exit::Usage),
-    })
+    let text = ward_drift::report::render(&report, format, a.timestamps);
+    crate::output::write(&text, a.output.as_deref())?;
+    Ok(report.exit)
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {
     let store = ward_drift::ward_store::Store::open(&db_path(h.db)?)
         .map_err(|e| CliError::new(e.to_string()))?;
     let text = match h.format {
-        DriftFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
-        _ => ward_drift::report::history_text(&store, h.root.as_deref(), h.limit),
+        HistoryFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
+        HistoryFormat::Terminal => {
+            ward_drift::report::history_text(&store, h.root.as_deref(), h.limit)
+        }
     }
     .map_err(|e| CliError::new(e.to_string()))?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
+    crate::output::write(&text, None)?;
     Ok(Exit::Pass)
 }

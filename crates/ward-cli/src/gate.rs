@@ -44,8 +44,9 @@ impl InputArgs {
 /// `--format` of `ward gate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GateFormat {
-    /// For a terminal.
-    Text,
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
     /// The gate report as JSON.
     Json,
     /// A pull-request comment telling a reviewer what to approve.
@@ -66,7 +67,7 @@ pub struct Args {
     #[command(flatten)]
     inputs: InputArgs,
     /// Report format.
-    #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+    #[arg(long, value_enum, default_value_t = GateFormat::Terminal)]
     format: GateFormat,
     /// Write the gate record (for `ward verify`) to this file.
     #[arg(long, value_name = "FILE")]
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let opts = GateOptions {
         inputs: args.inputs.inputs(),
         format: match args.format {
-            GateFormat::Text => Format::Text,
+            GateFormat::Terminal => Format::Terminal,
             GateFormat::Json => Format::Json,
             GateFormat::Markdown => Format::Markdown,
         },
@@ -98,13 +99,5 @@ pub fn finish(out: run::CommandOutput) -> Result<Exit, CliError> {
     if !out.stderr.is_empty() {
         eprint!("{}", out.stderr);
     }
-    Ok(match out.code {
-        0 => Exit::Pass,
-        1 => Exit::Fail,
-        3 => Exit::Coverage,
-        4 => Exit::ApprovalRequired,
-        5 => Exit::BudgetExceeded,
-        6 => Exit::GuardRefused,
-        _ => Exit::Usage,
-    })
+    Ok(out.exit)
 }

@@ -4,6 +4,7 @@
 //! `main`.
 
 mod approve;
+mod check;
 mod drift;
 mod error;
 mod gate;
@@ -15,20 +16,14 @@ mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use ward_report::Exit;
 
-const EXIT_CODES: &str = "\
-Exit codes (every subcommand):
-  0  pass
-  1  a change at or above --fail-on CLASS (or another policy failure)
-  2  usage error, input that could not be read, or an errored plan (unless --allow-errored)
-  3  coverage failure: a managed resource type no rule classifies
-  4  ward gate: approval required
-  5  ward gate: budget exceeded
-  6  ward gate: a liveness guard refused
-  7  ward drift: drift alert (new or escalated drift)
-  8  ward drift: a root failed (missing or replaced state, error) or no roots found
-When several apply, ward exits with the first of 2, 3, 8, 5, 4, 6, 7, 1.
+/// The text after `ward --help`: the exit-code table generated from [`Exit`], then the classes.
+fn after_help() -> String {
+    format!("{}\n\n{CLASSES}", Exit::help_table())
+}
 
+const CLASSES: &str = "\
 Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
 Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md, docs/gate.md,
 docs/drift.md.";
@@ -43,7 +38,7 @@ docs/drift.md.";
 ward reads a saved plan's JSON and classifies every change: none < free < in-place < interrupt < \
 replace < data-loss, with the reason, the identity attributes that change and the rule that \
 decided. Its knowledge is data: built-in packs per provider plus your own ward.hcl.",
-    after_help = EXIT_CODES,
+    after_help = after_help(),
     propagate_version = true
 )]
 struct Cli {
@@ -90,13 +85,13 @@ fn main() -> ExitCode {
         Command::Approve(args) => approve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
-        Command::Check(args) => return ward_check::cli::run(&args),
+        Command::Check(args) => check::run(&args),
     };
     match result {
-        Ok(exit) => ExitCode::from(exit.code()),
+        Ok(exit) => exit.into(),
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(ward_report::Exit::Usage.code())
+            Exit::Usage.into()
         }
     }
 }

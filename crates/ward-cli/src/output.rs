@@ -31,8 +31,14 @@ impl ColorChoice {
 }
 
 /// Writes `text` to `path`, or to standard output when `path` is `None`. A closed pipe on
-/// standard output (`ward … | head`) is not an error.
+/// standard output (`ward … | head`) is not an error; any other write error is (a full disk
+/// must not pass for a written report).
 pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
+    write_bytes(text.as_bytes(), path)
+}
+
+/// [`write`] for bytes.
+pub fn write_bytes(text: &[u8], path: Option<&Path>) -> Result<(), CliError> {
     match path {
         Some(p) => std::fs::write(p, text).map_err(|e| {
             CliError::new(format!("cannot write the report to `{}`: {e}", p.display()))
@@ -40,7 +46,7 @@ pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
         }),
         None => {
             let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            match out.write_all(text).and_then(|()| out.flush()) {
                 Ok(()) => Ok(()),
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 Err(e) => Err(CliError::new(format!(

@@ -11,8 +11,9 @@ use ward_report::Exit;
 /// `--format` of `ward verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum VerifyFormat {
-    /// For a terminal.
-    Text,
+    /// For a terminal (`text` is still accepted, as a hidden alias).
+    #[value(alias = "text")]
+    Terminal,
     /// JSON.
     Json,
 }
@@ -42,7 +43,7 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Terminal)]
     format: VerifyFormat,
 }
 

@@ -2,16 +2,11 @@
 //! sensitive values.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
-}
+mod common;
+
+use common::data;
 
 /// Runs ward in a temporary directory with no ward.hcl above it, colour unset.
 fn ward(args: &[&str]) -> Output {
@@ -395,4 +390,116 @@ fn colour_on_a_terminal_unless_no_color() {
 fn stdin_on_a_terminal_is_refused_not_awaited() {
     let out = ward_on_tty("plan -", None);
     assert!(out.contains("standard input is a terminal"), "{out}");
+}
+
+// ---- standard output that cannot be written ----
+
+/// Runs ward with standard output on `/dev/full` (every write fails with "no space left").
+#[cfg(target_os = "linux")]
+fn ward_to_full(dir: &std::path::Path, args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// Every command that prints a report fails (exit 2, a clear error) when standard output cannot
+/// be written, instead of passing with the report lost. `ward drift` used to exit as if the
+/// report had been written.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_an_error_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("drift.sqlite");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    let noop = data("noop.json");
+    let replace = data("replace.json");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["plan", &noop],
+        vec!["plan", &noop, "--format", "json"],
+        vec!["plan", &noop, "--format", "markdown"],
+        vec!["rules", "list"],
+        vec!["gate", &replace],
+        vec!["gate", &replace, "--format", "json"],
+        vec![
+            "drift",
+            repo.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        vec!["drift", "history", "--db", db.to_str().unwrap()],
+        vec!["check", repo.to_str().unwrap()],
+        vec!["check", "--list-rules"],
+    ];
+    for args in cases {
+        let o = ward_to_full(dir.path(), &args);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "ward {args:?} > /dev/full: {err}");
+        assert!(
+            err.contains("error: cannot write") && err.contains("standard output"),
+            "ward {args:?} > /dev/full: {err}"
+        );
+    }
+}
+
+/// The exit-code table in `ward --help` is the one generated from the exit type.
+#[test]
+fn help_exit_codes_come_from_the_exit_type() {
+    let o = ward(&["--help"]);
+    assert_eq!(code(&o), 0);
+    let s = stdout(&o);
+    assert!(
+        s.contains(&ward_report::Exit::help_table()),
+        "ward --help lacks the generated exit-code table:\n{s}"
+    );
+}
+
+/// One `--format` vocabulary: `terminal` for every command's terminal report; `text`, the old
+/// name for gate, verify and drift, is still accepted (hidden) and prints the same bytes.
+#[test]
+fn terminal_format_everywhere_text_still_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("drift.sqlite");
+    let (db, repo) = (db.to_str().unwrap(), dir.path().to_str().unwrap());
+    let replace = data("replace.json");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["gate", &replace],
+        vec!["drift", repo, "--db", db, "--no-progress"],
+        vec!["drift", "history", "--db", db],
+    ];
+    for args in commands {
+        let run = |format: &str| {
+            let mut a = args.clone();
+            a.extend(["--format", format]);
+            ward_in(dir.path(), &a)
+        };
+        let (t, x) = (run("terminal"), run("text"));
+        assert_ne!(
+            code(&t),
+            2,
+            "ward {args:?} --format terminal: {}",
+            stderr(&t)
+        );
+        assert_eq!(code(&t), code(&x), "ward {args:?}");
+        assert_eq!(stdout(&t), stdout(&x), "ward {args:?}");
+        let help = stdout(&ward(&[args[0], "--help"]));
+        assert!(help.contains("terminal"), "{help}");
+        assert!(!help.contains("- text:"), "{help}");
+    }
+    for cmd in ["plan", "rules list", "check", "verify"] {
+        let mut a: Vec<&str> = cmd.split(' ').collect();
+        a.push("--help");
+        let help = stdout(&ward(&a));
+        assert!(help.contains("terminal"), "ward {cmd} --help: {help}");
+    }
 }

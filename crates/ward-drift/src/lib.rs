@@ -28,11 +28,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use ward_store::{StateMark, Store, Transition};
 
-/// The exit code when a root (or the root set) fails: missing-state, state-replaced, error,
-/// mismatch, zero roots. Wins over [`EXIT_DRIFT_ALERT`].
-pub const EXIT_ROOT_FAILED: i32 = 8;
-/// The exit code when drift transitions call for an alert (new or escalated findings).
-pub const EXIT_DRIFT_ALERT: i32 = 7;
+pub use ward_model::Exit;
 
 pub use ward_store;
 
@@ -190,8 +186,15 @@ pub struct Report {
     pub expired_ignores: Vec<String>,
     /// Run-level problems (zero roots, files that could not be parsed...).
     pub problems: Vec<String>,
-    /// The exit code.
-    pub exit_code: i32,
+    /// How the run ends: [`Exit::RootFailed`] when a root (or the root set) failed
+    /// (missing-state, state-replaced, error, mismatch, zero roots), else [`Exit::DriftAlert`]
+    /// when a finding is new or escalated, else [`Exit::Pass`]; [`Exit::Usage`] when the run
+    /// would pass but the webhook failed ([`send_notification`]). JSON: `exit_code`, the number.
+    #[serde(
+        rename = "exit_code",
+        serialize_with = "ward_model::exit::serialize_code"
+    )]
+    pub exit: Exit,
     /// The run's id in the history database.
     #[serde(skip)]
     pub run_id: i64,
@@ -207,6 +210,25 @@ impl Report {
             "discovered {} = checked {} + excluded {}",
             self.discovered, self.checked, self.excluded
         )
+    }
+}
+
+/// Sends the report's transitions to the `--notify` webhook. A failed alert must not pass
+/// silently: on failure the error is added to the report's problems and a run that would have
+/// passed ends with [`Exit::Usage`] (a failed root or a drift alert keeps its own exit), so the
+/// report rendered afterwards and the process agree. Returns the error for standard error.
+pub fn send_notification(report: &mut Report, url: &str) -> Result<(), String> {
+    match notify::send(url, report) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            report
+                .problems
+                .push(format!("the --notify webhook failed: {e}"));
+            if report.exit == Exit::Pass {
+                report.exit = Exit::Usage;
+            }
+            Err(e)
+        }
     }
 }
 
@@ -462,14 +484,14 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
             ward_store::TransitionKind::New | ward_store::TransitionKind::Escalated
         )
     });
-    let exit_code = if failed {
-        EXIT_ROOT_FAILED
+    let exit = if failed {
+        Exit::RootFailed
     } else if alert {
-        EXIT_DRIFT_ALERT
+        Exit::DriftAlert
     } else {
-        0
+        Exit::Pass
     };
-    store.finish_run(run_id, &now, exit_code)?;
+    store.finish_run(run_id, &now, i32::from(exit.code()))?;
     store.commit_batch()?;
     Ok(Report {
         schema_version: SCHEMA_VERSION,
@@ -484,7 +506,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         suppressed,
         expired_ignores,
         problems,
-        exit_code,
+        exit,
         run_id,
         started_at: None,
     })

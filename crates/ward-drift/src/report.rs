@@ -2,8 +2,11 @@
 //! timestamps or durations unless `--timestamps`.
 
 use crate::outcome::Outcome;
-use crate::{Report, RootResult};
+use crate::{Exit, Report, RootResult};
 use std::fmt::Write;
+use ward_report::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
+use ward_report::junit::{self, Case, CaseResult, Document, Suite};
+use ward_report::term_line;
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,12 +42,16 @@ fn counts_line(r: &Report) -> String {
         .join(", ")
 }
 
-fn exit_meaning(code: i32) -> &'static str {
-    match code {
-        0 => "pass",
-        7 => "drift alert: new or escalated drift",
-        8 => "a root failed (missing-state, state-replaced, error, mismatch or zero roots)",
-        _ => "",
+/// What an exit means for a drift run (the footer of the terminal and Markdown reports).
+fn exit_meaning(e: Exit) -> &'static str {
+    match e {
+        Exit::Pass => "pass",
+        Exit::DriftAlert => "drift alert: new or escalated drift",
+        Exit::RootFailed => {
+            "a root failed (missing-state, state-replaced, error, mismatch or zero roots)"
+        }
+        Exit::Usage => "error: see the problems above",
+        other => other.summary(),
     }
 }
 
@@ -98,8 +105,8 @@ fn root_lines(r: &RootResult, timestamps: bool) -> Vec<String> {
 
 fn terminal(r: &Report, timestamps: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "ward drift{}",
         r.shard
             .as_ref()
@@ -108,28 +115,28 @@ fn terminal(r: &Report, timestamps: bool) -> String {
     );
     if timestamps {
         if let Some(t) = &r.started_at {
-            let _ = writeln!(s, "started {t}");
+            term_line!(&mut s, "started {t}");
         }
     }
     for p in &r.problems {
-        let _ = writeln!(s, "problem: {p}");
+        term_line!(&mut s, "problem: {p}");
     }
     for root in &r.roots {
         for l in root_lines(root, timestamps) {
-            let _ = writeln!(s, "{l}");
+            push_line(&mut s, &l);
         }
     }
     for e in &r.expired_ignores {
-        let _ = writeln!(s, "ignore rule {e}");
+        term_line!(&mut s, "ignore rule {e}");
     }
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "{}; {} declared but not found",
         r.invariant(),
         r.declared_missing
     );
-    let _ = writeln!(
-        s,
+    term_line!(
+        &mut s,
         "outcomes: {}",
         if r.roots.is_empty() {
             "none".into()
@@ -137,9 +144,9 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             counts_line(r)
         }
     );
-    let _ = writeln!(s, "suppressed by ignore rules: {}", r.suppressed);
-    let _ = writeln!(
-        s,
+    term_line!(&mut s, "suppressed by ignore rules: {}", r.suppressed);
+    term_line!(
+        &mut s,
         "transitions: {}",
         if r.transitions.is_empty() {
             "none".to_string()
@@ -147,7 +154,7 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             crate::notify::payload(r).summary
         }
     );
-    let _ = writeln!(s, "exit {}: {}", r.exit_code, exit_meaning(r.exit_code));
+    term_line!(&mut s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
     s
 }
 
@@ -170,14 +177,6 @@ fn json(r: &Report, timestamps: bool) -> String {
     s
 }
 
-fn md_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('|', "\\|")
-        .replace('\n', " ")
-}
-
 fn markdown(r: &Report, timestamps: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -197,25 +196,27 @@ fn markdown(r: &Report, timestamps: bool) -> String {
         s,
         "**{}** · exit {} ({})\n",
         r.invariant(),
-        r.exit_code,
-        exit_meaning(r.exit_code)
+        r.exit.code(),
+        exit_meaning(r.exit)
     );
     for p in &r.problems {
-        let _ = writeln!(s, "- ⚠ {}", md_escape(p));
+        let _ = writeln!(s, "- ⚠ {}", md_text(p));
     }
     if !r.problems.is_empty() {
         s.push('\n');
     }
     let _ = writeln!(s, "| root | path | outcome | detail |\n|---|---|---|---|");
     for root in &r.roots {
-        let mut detail: Vec<String> = root.detail.clone();
+        // Every piece escaped on its own: the cell keeps its code spans, and no value can end the
+        // cell, the row or the table.
+        let mut detail: Vec<String> = root.detail.iter().map(|d| md_rich_cell(d)).collect();
         for i in &root.drift {
             detail.push(format!(
-                "{} `{}` [{}]: {}{}",
-                i.action,
-                i.address,
+                "{} {} [{}]: {}{}",
+                md_text(&i.action.to_string()),
+                md_cell_code(&i.address),
                 i.impact,
-                i.attributes.join(", "),
+                md_text(&i.attributes.join(", ")),
                 if i.suppressed_by.is_some() {
                     " (suppressed)"
                 } else {
@@ -224,19 +225,15 @@ fn markdown(r: &Report, timestamps: bool) -> String {
             ));
         }
         if !root.outputs.is_empty() {
-            detail.push(format!("outputs: {}", root.outputs.join(", ")));
+            detail.push(format!("outputs: {}", md_text(&root.outputs.join(", "))));
         }
         let _ = writeln!(
             s,
-            "| {} | `{}` | **{}** | {} |",
-            md_escape(&root.name),
-            md_escape(&root.path),
+            "| {} | {} | **{}** | {} |",
+            md_text(&root.name),
+            md_cell_code(&root.path),
             root.outcome,
-            detail
-                .iter()
-                .map(|d| md_escape(d))
-                .collect::<Vec<_>>()
-                .join("<br>")
+            detail.join("<br>")
         );
     }
     let _ = writeln!(
@@ -250,75 +247,39 @@ fn markdown(r: &Report, timestamps: bool) -> String {
         for t in &r.transitions {
             let _ = writeln!(
                 s,
-                "- **{}** {} `{}` {} [{}]",
+                "- **{}** {} {} {} [{}]",
                 t.kind.as_str(),
-                md_escape(&t.root),
-                t.address,
-                t.attribute,
+                md_text(&t.root),
+                md_code(&t.address),
+                md_text(&t.attribute),
                 t.impact
             );
         }
     }
     for e in &r.expired_ignores {
-        let _ = writeln!(s, "\nIgnore rule {}", md_escape(e));
+        let _ = writeln!(s, "\nIgnore rule {}", md_text(e));
     }
     s
 }
 
-fn xml(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
-
+/// JUnit XML ([`ward_report::junit`]): one suite, one test case per root (plus one for the root
+/// set when the run has problems).
 fn junit(r: &Report, timestamps: bool) -> String {
     let failing = |o: Outcome| o.fails() || o == Outcome::Drifted;
-    let failures =
-        r.roots.iter().filter(|x| failing(x.outcome)).count() + usize::from(!r.problems.is_empty());
-    let skipped = r
-        .roots
-        .iter()
-        .filter(|x| matches!(x.outcome, Outcome::Excluded | Outcome::Locked))
-        .count();
-    let tests = r.roots.len() + usize::from(!r.problems.is_empty());
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        s,
-        "<testsuite name=\"ward drift\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">"
-    );
-    let _ = writeln!(
-        s,
-        "  <properties><property name=\"invariant\" value=\"{}\"/></properties>",
-        xml(&r.invariant())
-    );
+    let mut cases = Vec::new();
     if !r.problems.is_empty() {
-        let _ = writeln!(
-            s,
-            "  <testcase classname=\"ward.drift\" name=\"root set\"><failure message=\"{}\"/></testcase>",
-            xml(&r.problems.join("; "))
-        );
+        cases.push(Case {
+            classname: "ward.drift".into(),
+            name: "root set".into(),
+            time: None,
+            result: CaseResult::Failure {
+                kind: None,
+                message: r.problems.join("; "),
+                text: String::new(),
+            },
+        });
     }
     for root in &r.roots {
-        let time = if timestamps {
-            format!(" time=\"{:.3}\"", root.millis as f64 / 1000.0)
-        } else {
-            String::new()
-        };
-        let _ = write!(
-            s,
-            "  <testcase classname=\"ward.drift\" name=\"{}\"{time}>",
-            xml(&root.path)
-        );
         let mut text: Vec<String> = root.detail.clone();
         for i in &root.drift {
             text.push(format!(
@@ -330,28 +291,34 @@ fn junit(r: &Report, timestamps: bool) -> String {
             ));
         }
         let text = text.join("\n");
-        if failing(root.outcome) {
-            let _ = write!(
-                s,
-                "<failure message=\"{}\" type=\"{}\">{}</failure>",
-                root.outcome,
-                root.outcome,
-                xml(&text)
-            );
+        let result = if failing(root.outcome) {
+            CaseResult::Failure {
+                kind: Some(root.outcome.to_string()),
+                message: root.outcome.to_string(),
+                text,
+            }
         } else if matches!(root.outcome, Outcome::Excluded | Outcome::Locked) {
-            let _ = write!(s, "<skipped message=\"{}: {}\"/>", root.outcome, xml(&text));
+            CaseResult::Skipped(format!("{}: {text}", root.outcome))
         } else if !text.is_empty() || !root.outputs.is_empty() {
-            let _ = write!(
-                s,
-                "<system-out>{}: {}</system-out>",
-                root.outcome,
-                xml(&root.outputs.join(", "))
-            );
-        }
-        s.push_str("</testcase>\n");
+            CaseResult::Output(format!("{}: {}", root.outcome, root.outputs.join(", ")))
+        } else {
+            CaseResult::Passed
+        };
+        cases.push(Case {
+            classname: "ward.drift".into(),
+            name: root.path.clone(),
+            time: timestamps.then(|| root.millis as f64 / 1000.0),
+            result,
+        });
     }
-    s.push_str("</testsuite>\n");
-    s
+    junit::render(&Document {
+        name: "ward drift".into(),
+        suites: vec![Suite {
+            name: "ward drift".into(),
+            properties: vec![("invariant".into(), r.invariant())],
+            cases,
+        }],
+    })
 }
 
 /// Renders `ward drift history [ROOT]` as text. History output always carries times (UTC).
@@ -363,7 +330,7 @@ pub fn history_text(
     let mut s = String::new();
     match root {
         None => {
-            let _ = writeln!(s, "runs (newest first, at most {limit}):");
+            term_line!(&mut s, "runs (newest first, at most {limit}):");
             for r in store.runs(limit)? {
                 let counts = r
                     .outcomes
@@ -371,8 +338,8 @@ pub fn history_text(
                     .map(|(k, n)| format!("{n} {k}"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  #{} {} exit {}{}: {}",
                     r.id,
                     r.started_at,
@@ -387,7 +354,7 @@ pub fn history_text(
             }
         }
         Some(name) => {
-            let _ = writeln!(s, "root {name} (newest first, at most {limit} runs):");
+            term_line!(&mut s, "root {name} (newest first, at most {limit} runs):");
             for r in store.root_runs(name, limit)? {
                 let state = r
                     .outcome
@@ -395,8 +362,8 @@ pub fn history_text(
                     .as_ref()
                     .map(|m| format!(" lineage {} serial {}", m.lineage, m.serial))
                     .unwrap_or_default();
-                let _ = writeln!(
-                    s,
+                term_line!(
+                    &mut s,
                     "  #{} {} {}{}{}",
                     r.run,
                     r.started_at,
@@ -412,10 +379,10 @@ pub fn history_text(
         }
     }
     let findings = store.findings(root)?;
-    let _ = writeln!(s, "findings ({}):", findings.len());
+    term_line!(&mut s, "findings ({}):", findings.len());
     for f in &findings {
-        let _ = writeln!(
-            s,
+        term_line!(
+            &mut s,
             "  {} {} {} [{}] first #{} {}, last #{} {}, {}",
             f.root,
             f.address,
@@ -545,7 +512,7 @@ mod tests {
             suppressed: 1,
             expired_ignores: vec![],
             problems: vec![],
-            exit_code: 8,
+            exit: Exit::RootFailed,
             run_id: 7,
             started_at: Some("2026-11-29T00:00:00Z".into()),
         }
@@ -558,6 +525,104 @@ mod tests {
         insta::assert_snapshot!("json", render(&r, Format::Json, false));
         insta::assert_snapshot!("markdown", render(&r, Format::Markdown, false));
         insta::assert_snapshot!("junit", render(&r, Format::Junit, false));
+    }
+
+    /// A directory name, address and detail that try everything: backticks, a table pipe, HTML,
+    /// a comment that would hide the rest of a PR comment, a heading and newlines, a
+    /// cursor-up/erase sequence printing a fake result, a right-to-left override and a line
+    /// separator.
+    const HOSTILE: &str =
+        "x`` | <b>y</b> <!-- \n# heading\n\u{1b}[1A\u{1b}[2Kexit 0: pass\u{202e}\u{2028}z";
+
+    fn hostile(suffix: &str) -> Report {
+        let mut r = sample();
+        for root in &mut r.roots {
+            root.name.push_str(suffix);
+            root.path.push_str(suffix);
+            root.detail.push(format!("`state pull` of {suffix}"));
+            for i in &mut root.drift {
+                i.address.push_str(suffix);
+                i.attributes.push(suffix.into());
+            }
+            for t in &mut root.transitions {
+                t.address.push_str(suffix);
+            }
+        }
+        for t in &mut r.transitions {
+            t.root.push_str(suffix);
+            t.address.push_str(suffix);
+            t.attribute.push_str(suffix);
+        }
+        r.problems.push(format!("problem{suffix}"));
+        r
+    }
+
+    /// `ward drift`: the terminal and Markdown reports keep their lines, rows and cells whatever
+    /// the roots hold.
+    #[test]
+    fn drift_reports_escape_a_hostile_address() {
+        let (bad, good) = (hostile(HOSTILE), hostile("x"));
+        let unsafe_in = |s: &str| {
+            s.chars()
+                .any(|c| ward_report::escape::is_unsafe(c) && c != '\n')
+        };
+        let (t, g) = (
+            render(&bad, Format::Terminal, false),
+            render(&good, Format::Terminal, false),
+        );
+        assert!(!unsafe_in(&t), "{t}");
+        assert_eq!(t.lines().count(), g.lines().count(), "{t}");
+        assert!(!t.lines().any(|l| l.starts_with("exit 0")), "{t}");
+        let (m, g) = (
+            render(&bad, Format::Markdown, false),
+            render(&good, Format::Markdown, false),
+        );
+        assert!(!unsafe_in(&m), "{m}");
+        assert_eq!(m.lines().count(), g.lines().count(), "{m}");
+        let pipes = |l: &str| {
+            let b = l.as_bytes();
+            (0..b.len())
+                .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+                .count()
+        };
+        let rows = |s: &str| -> Vec<usize> {
+            s.lines()
+                .filter(|l| l.starts_with('|'))
+                .map(pipes)
+                .collect()
+        };
+        assert_eq!(rows(&m), rows(&g), "{m}");
+        for line in m.lines() {
+            let prose = ward_report::escape::md_outside_code(line);
+            assert!(!prose.contains("<!--") && !prose.contains("<b>"), "{line}");
+        }
+        let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
+        assert_eq!(headings(&m), headings(&g), "{m}");
+    }
+
+    /// A run that would pass, whose webhook fails: the report says exit 2, the exit the process
+    /// ends with (the footer used to say "exit 0: pass" while ward exited 2).
+    #[test]
+    fn a_failed_webhook_is_in_the_footer_and_the_exit() {
+        let mut r = sample();
+        r.exit = Exit::Pass;
+        assert!(!r.transitions.is_empty());
+        // Nothing listens on port 1: the connection is refused at once.
+        let e = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        assert!(e.is_err());
+        assert_eq!(r.exit, Exit::Usage);
+        let text = render(&r, Format::Terminal, false);
+        assert!(text.contains("\nexit 2: "), "{text}");
+        assert!(
+            text.contains("problem: the --notify webhook failed"),
+            "{text}"
+        );
+        assert!(render(&r, Format::Markdown, false).contains("exit 2 ("));
+        assert!(render(&r, Format::Json, false).contains("\"exit_code\": 2"));
+        // A failed root keeps its own exit.
+        let mut r = sample();
+        let _ = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        assert_eq!(r.exit, Exit::RootFailed);
     }
 
     #[test]

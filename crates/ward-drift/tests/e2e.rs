@@ -257,7 +257,7 @@ drift {
         why.contains(">= 99.0") && why.contains(&format!("terraform {}", repo.tf_version)),
         "{why}"
     );
-    assert_eq!(r1.exit_code, ward_drift::EXIT_ROOT_FAILED);
+    assert_eq!(r1.exit, ward_drift::Exit::RootFailed);
     assert_eq!(
         (r1.discovered, r1.checked, r1.excluded),
         (10, 9, 1),
@@ -339,7 +339,7 @@ drift {
             ("drift".into(), "new".into())
         ]
     );
-    assert_eq!(r2.exit_code, ward_drift::EXIT_ROOT_FAILED);
+    assert_eq!(r2.exit, ward_drift::Exit::RootFailed);
     assert_eq!(r2.discovered, r2.checked + r2.excluded);
 
     // Every report format carries the invariant.
@@ -429,20 +429,20 @@ fn history_across_three_runs_and_webhook_on_transitions_only() {
     cloud.set("instance", &id, "size", "large".into()).unwrap();
     let (r1, sent1) = run("2026-11-29T01:00:00Z");
     assert_eq!(root(&r1, "net").outcome, Outcome::Drifted);
-    assert_eq!(r1.exit_code, ward_drift::EXIT_DRIFT_ALERT);
+    assert_eq!(r1.exit, ward_drift::Exit::DriftAlert);
     assert!(sent1);
     // 2: it persists: no alert, exit 0.
     let (r2, sent2) = run("2026-11-29T02:00:00Z");
     assert_eq!(root(&r2, "net").outcome, Outcome::Drifted);
     assert!(r2.transitions.is_empty());
-    assert_eq!(r2.exit_code, 0);
+    assert_eq!(r2.exit, ward_drift::Exit::Pass);
     assert!(!sent2);
     // 3: someone puts it back: resolved, alerted, exit 0.
     cloud.set("instance", &id, "size", "small".into()).unwrap();
     let (r3, sent3) = run("2026-11-29T03:00:00Z");
     assert_eq!(root(&r3, "net").outcome, Outcome::Clean);
     assert_eq!(r3.transitions[0].kind.as_str(), "resolved");
-    assert_eq!(r3.exit_code, 0);
+    assert_eq!(r3.exit, ward_drift::Exit::Pass);
     assert!(sent3);
 
     // The receiver got exactly two posts: new, then resolved.
@@ -518,7 +518,7 @@ drift {
     assert_eq!(root(&r, "app").outcome, Outcome::Drifted);
     assert_eq!(r.suppressed, 0);
     assert_eq!(r.expired_ignores.len(), 1);
-    assert_eq!(r.exit_code, ward_drift::EXIT_DRIFT_ALERT);
+    assert_eq!(r.exit, ward_drift::Exit::DriftAlert);
 }
 
 #[test]
@@ -567,7 +567,13 @@ fn clean_drift_and_missing_state_on_every_installed_terraform() {
         }
         let db = repo.tmp.path().join("h.sqlite");
         let r = ward_drift::run(&repo.options(&db)).unwrap();
-        assert_eq!(r.exit_code, 0, "{}: {:?}", tf.version, r.roots);
+        assert_eq!(
+            r.exit,
+            ward_drift::Exit::Pass,
+            "{}: {:?}",
+            tf.version,
+            r.roots
+        );
         let cloud = repo.cloud();
         let id = cloud.id_by_name("instance", "drift-web").unwrap();
         cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
@@ -589,7 +595,7 @@ fn clean_drift_and_missing_state_on_every_installed_terraform() {
         assert_eq!(o["missing"], Outcome::MissingState, "{}", tf.version);
         let bin = root(&r, "clean").binary.clone().unwrap();
         assert_eq!(bin, format!("terraform {}", tf.version));
-        assert_eq!(r.exit_code, ward_drift::EXIT_ROOT_FAILED);
+        assert_eq!(r.exit, ward_drift::Exit::RootFailed);
     }
 }
 
@@ -622,7 +628,7 @@ fn pending_code_changes_only_with_pending() {
         a.pending,
         vec!["fakecloud_instance.web (update)".to_string()]
     );
-    assert_eq!(r.exit_code, 0);
+    assert_eq!(r.exit, ward_drift::Exit::Pass);
 }
 
 #[test]

@@ -46,7 +46,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 use ward_classify::{Assessment, Verdict};
-use ward_model::{Action, Impact, Mode};
+use ward_model::{Action, Exit, Impact, Mode};
 use ward_time::Timestamp;
 
 /// The gate's conclusion, most severe first when several apply.
@@ -68,15 +68,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The process exit code.
-    pub fn exit_code(self) -> i32 {
+    /// The exit this outcome ends the process with.
+    pub fn exit(self) -> Exit {
         match self {
-            Outcome::Pass => 0,
-            Outcome::Error => 2,
-            Outcome::CoverageFailure => 3,
-            Outcome::ApprovalRequired => 4,
-            Outcome::BudgetExceeded => 5,
-            Outcome::GuardRefused => 6,
+            Outcome::Pass => Exit::Pass,
+            Outcome::Error => Exit::Usage,
+            Outcome::CoverageFailure => Exit::Coverage,
+            Outcome::ApprovalRequired => Exit::ApprovalRequired,
+            Outcome::BudgetExceeded => Exit::BudgetExceeded,
+            Outcome::GuardRefused => Exit::GuardRefused,
         }
     }
 

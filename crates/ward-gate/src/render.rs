@@ -1,4 +1,5 @@
-//! Text and Markdown renderings of gate results. JSON is the report serialized with serde.
+//! Terminal, Markdown and JSON renderings of gate and verify results. JSON is the report
+//! serialized with serde, `schema_version` first.
 //!
 //! Deterministic: same report, same bytes (guard run times are not printed).
 
@@ -6,6 +7,8 @@ use crate::guard::{GuardRun, GuardStatus};
 use crate::verify::VerifyReport;
 use crate::{ApprovalStatus, GateReport, Outcome, Required};
 use std::fmt::Write;
+use ward_report::escape::{md_cell_code, md_code, md_code_block, md_text};
+use ward_report::term_line;
 
 fn status_line(r: &Required) -> String {
     match &r.approval {
@@ -79,7 +82,7 @@ fn guard_line_md(g: &GuardRun) -> String {
         md_code(&g.guard),
         md_code(&g.address),
         g.action,
-        md_escape(&guard_status(g))
+        md_text(&guard_status(g))
     )
 }
 
@@ -103,17 +106,34 @@ fn output_block(g: &GuardRun) -> Vec<String> {
     out
 }
 
+/// The version of `ward gate --format json` (`docs/gate.schema.json`).
+pub const GATE_SCHEMA_VERSION: u32 = 1;
+
+/// The version of `ward verify --format json` (`docs/verify.schema.json`).
+pub const VERIFY_SCHEMA_VERSION: u32 = 1;
+
+/// The JSON rendering of `ward gate`: the report, `schema_version` first.
+pub fn json(r: &GateReport) -> String {
+    ward_report::json::versioned(GATE_SCHEMA_VERSION, r)
+}
+
+/// The JSON rendering of `ward verify`, `schema_version` first.
+pub fn verify_json(v: &VerifyReport) -> String {
+    ward_report::json::versioned(VERIFY_SCHEMA_VERSION, v)
+}
+
 /// The terminal rendering.
 pub fn text(r: &GateReport) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "ward gate {}: {}", r.plan, r.outcome.describe());
+    term_line!(&mut s, "ward gate {}: {}", r.plan, r.outcome.describe());
     for e in &r.errors {
-        let _ = writeln!(s, "error: {e}");
+        term_line!(&mut s, "error: {e}");
     }
     if !r.unclassified.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nunclassified resource types{}:",
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "unclassified resource types{}:",
             if r.coverage_relaxed {
                 " (coverage gate relaxed)"
             } else {
@@ -121,15 +141,16 @@ pub fn text(r: &GateReport) -> String {
             }
         );
         for (t, wheres) in &r.unclassified {
-            let _ = writeln!(s, "  {t} (seen in {})", wheres.join(", "));
+            term_line!(&mut s, "  {t} (seen in {})", wheres.join(", "));
         }
     }
     let exceeded: Vec<_> = r.budgets.iter().filter(|b| b.exceeded).collect();
     if !r.budgets.is_empty() {
-        let _ = writeln!(s, "\nbudgets:");
+        s.push('\n');
+        term_line!(&mut s, "budgets:");
         for b in &r.budgets {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  {} {}: {} of at most {}{}{}",
                 b.type_name.as_deref().unwrap_or("all types"),
                 b.kind,
@@ -144,66 +165,70 @@ pub fn text(r: &GateReport) -> String {
             );
         }
         if !exceeded.is_empty() {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  No approval lifts a budget: split the change into smaller plans, or raise the budget in ward.hcl."
             );
         }
     }
     if !r.required.is_empty() {
-        let _ = writeln!(s, "\nchanges that need approval ({}):", r.required.len());
+        s.push('\n');
+        term_line!(&mut s, "changes that need approval ({}):", r.required.len());
         for x in &r.required {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  {}  {} [{}]",
                 target(&x.address, &x.deposed),
                 x.action.describe(),
                 x.impact
             );
             let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
-            let _ = writeln!(s, "    why: {}", why.join("; "));
+            term_line!(&mut s, "    why: {}", why.join("; "));
             for a in &x.change.attributes {
-                let _ = writeln!(s, "    deciding: {}", a.describe());
+                term_line!(&mut s, "    deciding: {}", a.describe());
             }
-            let _ = writeln!(s, "    digest: {}", x.digest);
-            let _ = writeln!(s, "    {}", status_line(x));
+            term_line!(&mut s, "    digest: {}", x.digest);
+            term_line!(&mut s, "    {}", status_line(x));
             if let ApprovalStatus::Stale { differences, .. } = &x.approval {
                 for d in differences {
-                    let _ = writeln!(s, "      {d}");
+                    term_line!(&mut s, "      {d}");
                 }
             }
             if !x.approval.is_approved() {
-                let _ = writeln!(s, "    approve: {}", x.approve_command);
+                term_line!(&mut s, "    approve: {}", x.approve_command);
             }
         }
     }
     if !r.guards.is_empty() {
-        let _ = writeln!(s, "\nguards:");
+        s.push('\n');
+        term_line!(&mut s, "guards:");
         for g in &r.guards {
-            let _ = writeln!(s, "  {}", guard_line(g));
+            term_line!(&mut s, "  {}", guard_line(g));
             for l in output_block(g) {
-                let _ = writeln!(s, "    {l}");
+                term_line!(&mut s, "    {l}");
             }
         }
     }
     if !r.guards_pending.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nguards not run yet (they run once nothing else blocks):"
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "guards not run yet (they run once nothing else blocks):"
         );
         for p in &r.guards_pending {
-            let _ = writeln!(s, "  guard `{}` for {}", p.guard, p.address);
+            term_line!(&mut s, "  guard `{}` for {}", p.guard, p.address);
         }
     }
     if !r.unused_approvals.is_empty() {
-        let _ = writeln!(
-            s,
-            "\napprovals in {} this plan does not use:",
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "approvals in {} this plan does not use:",
             r.approvals_file
         );
         for u in &r.unused_approvals {
-            let _ = writeln!(
-                s,
+            term_line!(
+                &mut s,
                 "  {} (by {} at {}): {}",
                 target(&u.address, &u.deposed),
                 u.by,
@@ -215,41 +240,20 @@ pub fn text(r: &GateReport) -> String {
     if !r.warnings.is_empty() {
         let _ = writeln!(s);
         for w in &r.warnings {
-            let _ = writeln!(s, "warning: {w}");
+            term_line!(&mut s, "warning: {w}");
         }
     }
-    let _ = writeln!(
-        s,
-        "\n{} (exit {})",
+    s.push('\n');
+    term_line!(
+        &mut s,
+        "{} (exit {})",
         match r.outcome {
             Outcome::Pass => "gate passed".to_string(),
             o => o.describe().to_string(),
         },
-        r.outcome.exit_code()
+        r.outcome.exit().code()
     );
     s
-}
-
-fn md_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if "\\`*_[]<>|".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn md_code(s: &str) -> String {
-    // A code span that survives backticks in the content.
-    let ticks = if s.contains('`') { "``" } else { "`" };
-    let pad = if s.starts_with('`') || s.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{ticks}{pad}{}{pad}{ticks}", s.replace('|', "\\|"))
 }
 
 /// The default limit of the Markdown rendering, in bytes: under GitHub's 65,536-character comment
@@ -284,8 +288,8 @@ pub fn markdown_limited(r: &GateReport, limit: usize) -> String {
     let _ = write!(
         s,
         "\n\n> **This comment was cut to fit {limit} characters.** Left out: {pending} change(s) needing approval, {approved} approved change(s), {other} other entr(ies). Outcome: {} (exit {}). Run {} for the full report.\n",
-        md_escape(r.outcome.describe()),
-        r.outcome.exit_code(),
+        md_text(r.outcome.describe()),
+        r.outcome.exit().code(),
         md_code(&format!("ward gate {}", r.plan))
     );
     s
@@ -300,21 +304,21 @@ fn markdown_full(r: &GateReport) -> String {
     let _ = writeln!(
         s,
         "## {icon} ward gate: {}\n",
-        md_escape(r.outcome.describe())
+        md_text(r.outcome.describe())
     );
     let _ = writeln!(
         s,
         "Plan {} · exit code {}\n",
         md_code(&r.plan),
-        r.outcome.exit_code()
+        r.outcome.exit().code()
     );
     for e in &r.errors {
-        let _ = writeln!(s, "> **Error:** {}\n", md_escape(e));
+        let _ = writeln!(s, "> **Error:** {}\n", md_text(e));
     }
     if !r.unclassified.is_empty() {
         let _ = writeln!(s, "### Unclassified resource types\n");
         for (t, w) in &r.unclassified {
-            let _ = writeln!(s, "- {} (seen in {})", md_code(t), md_escape(&w.join(", ")));
+            let _ = writeln!(s, "- {} (seen in {})", md_code(t), md_text(&w.join(", ")));
         }
         let _ = writeln!(s);
     }
@@ -329,7 +333,7 @@ fn markdown_full(r: &GateReport) -> String {
                 "| {} | {} | {} | {} | {} |",
                 b.type_name
                     .as_deref()
-                    .map(md_code)
+                    .map(md_cell_code)
                     .unwrap_or_else(|| "all types".into()),
                 b.kind,
                 b.count,
@@ -366,21 +370,27 @@ fn markdown_full(r: &GateReport) -> String {
                 s,
                 "- [ ] {} — {}, **{}**",
                 md_code(&target(&x.address, &x.deposed)),
-                md_escape(x.action.describe()),
+                md_text(x.action.describe()),
                 x.impact
             );
             let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
-            let _ = writeln!(s, "  - why: {}", md_escape(&why.join("; ")));
+            let _ = writeln!(s, "  - why: {}", md_text(&why.join("; ")));
             for a in &x.change.attributes {
                 let _ = writeln!(s, "  - deciding: {}", md_code(&a.describe()));
             }
-            let _ = writeln!(s, "  - status: {}", md_escape(&status_line(x)));
+            let _ = writeln!(s, "  - status: {}", md_text(&status_line(x)));
             if let ApprovalStatus::Stale { differences, .. } = &x.approval {
                 for d in differences {
-                    let _ = writeln!(s, "    - {}", md_escape(d));
+                    let _ = writeln!(s, "    - {}", md_text(d));
                 }
             }
-            let _ = writeln!(s, "\n  ```sh\n  {}\n  ```\n", x.approve_command);
+            s.push('\n');
+            s.push_str(&md_code_block(
+                "  ",
+                "sh",
+                std::slice::from_ref(&x.approve_command),
+            ));
+            s.push('\n');
         }
     }
     if !done.is_empty() {
@@ -390,9 +400,9 @@ fn markdown_full(r: &GateReport) -> String {
                 s,
                 "- [x] {} — {}, **{}**: {}",
                 md_code(&target(&x.address, &x.deposed)),
-                md_escape(x.action.describe()),
+                md_text(x.action.describe()),
                 x.impact,
-                md_escape(&status_line(x))
+                md_text(&status_line(x))
             );
         }
         let _ = writeln!(s);
@@ -403,11 +413,8 @@ fn markdown_full(r: &GateReport) -> String {
             let _ = writeln!(s, "- {}", guard_line_md(g));
             let block = output_block(g);
             if !block.is_empty() {
-                let _ = writeln!(s, "\n  ```text");
-                for l in block {
-                    let _ = writeln!(s, "  {}", l.replace("```", "'''"));
-                }
-                let _ = writeln!(s, "  ```");
+                s.push('\n');
+                s.push_str(&md_code_block("  ", "text", &block));
             }
         }
         for p in &r.guards_pending {
@@ -427,9 +434,9 @@ fn markdown_full(r: &GateReport) -> String {
                 s,
                 "- {} (by {}, {}): {}",
                 md_code(&target(&u.address, &u.deposed)),
-                md_escape(&u.by),
-                md_escape(&u.approved_at),
-                md_escape(&u.why)
+                md_text(&u.by),
+                md_text(&u.approved_at),
+                md_text(&u.why)
             );
         }
         let _ = writeln!(s);
@@ -437,7 +444,7 @@ fn markdown_full(r: &GateReport) -> String {
     if !r.warnings.is_empty() {
         let _ = writeln!(s, "### Warnings\n");
         for w in &r.warnings {
-            let _ = writeln!(s, "- {}", md_escape(w));
+            let _ = writeln!(s, "- {}", md_text(w));
         }
         let _ = writeln!(s);
     }
@@ -453,21 +460,21 @@ fn markdown_full(r: &GateReport) -> String {
 pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
     let mut s = String::new();
     if v.ok {
-        let _ = writeln!(
-            s,
+        term_line!(
+            &mut s,
             "ward verify {planfile}: verified: the saved plan is the gated plan ({} changes, same digests)",
             v.changes
         );
     } else {
-        let _ = writeln!(
-            s,
+        term_line!(
+            &mut s,
             "ward verify {planfile}: REFUSED: this is not the plan that passed the gate"
         );
         for d in &v.differences {
-            let _ = writeln!(s, "  {d}");
+            term_line!(&mut s, "  {d}");
         }
-        let _ = writeln!(
-            s,
+        term_line!(
+            &mut s,
             "Do not apply it: plan again, gate the new plan, and verify that one."
         );
     }

@@ -10,7 +10,7 @@ use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateCo
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
 use ward_model::pattern::{is_pattern, matches as glob_match};
-use ward_model::{Impact, Plan};
+use ward_model::{Exit, Impact, Plan};
 use ward_time::Timestamp;
 
 /// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
@@ -22,7 +22,7 @@ pub const NOW_VAR: &str = "WARD_NOW";
 pub enum Format {
     /// For a terminal.
     #[default]
-    Text,
+    Terminal,
     /// The report as JSON.
     Json,
     /// For a pull-request comment.
@@ -99,8 +99,8 @@ pub struct CommandOutput {
     pub stdout: String,
     /// Notes for standard error.
     pub stderr: String,
-    /// Exit code.
-    pub code: i32,
+    /// How the command ends.
+    pub exit: Exit,
 }
 
 /// Reads environment variables (injectable for tests).
@@ -287,18 +287,14 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     }
     let _ = &l.config;
     let stdout = match opts.format {
-        Format::Text => render::text(&report),
+        Format::Terminal => render::text(&report),
         Format::Markdown => render::markdown(&report),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        Format::Json => render::json(&report),
     };
     Ok(CommandOutput {
         stdout,
         stderr,
-        code: report.outcome.exit_code(),
+        exit: report.outcome.exit(),
     })
 }
 
@@ -473,7 +469,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     Ok(CommandOutput {
         stdout: out,
         stderr: notes,
-        code: 0,
+        exit: Exit::Pass,
     })
 }
 
@@ -489,15 +485,13 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
     let v = verify::compare(&rec, &plan);
     let stdout = if opts.json {
-        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
-        s.push('\n');
-        s
+        render::verify_json(&v)
     } else {
         render::verify_text(&opts.planfile.display().to_string(), &v)
     };
     Ok(CommandOutput {
         stdout,
         stderr: String::new(),
-        code: v.exit_code(),
+        exit: v.exit(),
     })
 }

@@ -132,7 +132,7 @@ fn data_loss_is_blocked_until_approved() {
     let mut f = Fixture::new();
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::ApprovalRequired);
-    assert_eq!(r.outcome.exit_code(), 4);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::ApprovalRequired);
     assert_eq!(r.required.len(), 1);
     let x = &r.required[0];
     assert_eq!(x.approval, ApprovalStatus::Missing);
@@ -285,7 +285,7 @@ fn budget_exceeded_is_not_lifted_by_approvals() {
     f.approvals.approvals.push(approval_for(&volume(10), None));
     let r = f.gate(&assessment(vec![volume(10)]));
     assert_eq!(r.outcome, Outcome::BudgetExceeded);
-    assert_eq!(r.outcome.exit_code(), 5);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::BudgetExceeded);
     assert!(r.budgets[0].exceeded);
     assert_eq!(
         r.budgets[0].addresses,
@@ -306,7 +306,7 @@ fn coverage_failure_and_errored_plans() {
     a.plan.errored = true;
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::Error);
-    assert_eq!(r.outcome.exit_code(), 2);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::Usage);
 }
 
 #[test]
@@ -370,7 +370,7 @@ fn guards_block_and_bypass() {
     )]);
     let r = f.gate(&a);
     assert_eq!(r.outcome, Outcome::GuardRefused);
-    assert_eq!(r.outcome.exit_code(), 6);
+    assert_eq!(r.outcome.exit(), ward_model::Exit::GuardRefused);
     assert!(render::text(&r).contains("2 builds running"));
     // Bypass.
     let ctx = GateContext {
@@ -471,8 +471,8 @@ fn snapshot_markdown() {
 #[test]
 fn snapshot_json() {
     let (blocked, pass) = mixed_report();
-    insta::assert_json_snapshot!("blocked_json", blocked);
-    insta::assert_json_snapshot!("pass_json", pass);
+    insta::assert_snapshot!("blocked_json", render::json(&blocked));
+    insta::assert_snapshot!("pass_json", render::json(&pass));
 }
 
 #[test]
@@ -509,4 +509,62 @@ fn policy_of(text: &str) -> Policy {
     ward_config::Config::parse(text, "ward.hcl", Path::new(""))
         .unwrap()
         .policy
+}
+
+/// An address (and approval entries) that try everything: backticks, a table pipe, HTML, a
+/// comment that would hide the rest of a PR comment, a heading and newlines, a cursor-up/erase
+/// sequence printing a fake "gate passed", a right-to-left override and a line separator.
+const HOSTILE: &str =
+    "x`` | <b>y</b> <!-- \n# heading\n\u{1b}[1A\u{1b}[2Kgate passed\u{202e}\u{2028}z";
+
+fn hostile_report(suffix: &str) -> GateReport {
+    let mut f = Fixture::new();
+    let mut approved = volume(10);
+    approved.address = format!("fakecloud_volume.data{suffix}");
+    let mut a = approval_for(&approved, None);
+    a.by = format!("alice{suffix}");
+    a.reason = format!("backup{suffix}");
+    f.approvals.approvals.push(a);
+    let mut gone = volume(10);
+    gone.address = format!("fakecloud_volume.gone{suffix}");
+    let mut g = approval_for(&gone, None);
+    g.reason = format!("old{suffix}");
+    f.approvals.approvals.push(g);
+    let mut pending = volume(10);
+    pending.address = format!("fakecloud_volume.logs{suffix}");
+    let mut r = f.gate(&assessment(vec![approved, pending]));
+    r.plan = format!("plan{suffix}.json");
+    r.warnings.push(format!("warned{suffix}"));
+    r
+}
+
+/// `ward gate`: the terminal and Markdown reports keep their lines (no fake "gate passed", no
+/// heading, no comment hiding the rest), whatever the addresses and approvals hold.
+#[test]
+fn gate_reports_escape_a_hostile_address() {
+    let (bad, good) = (hostile_report(HOSTILE), hostile_report("x"));
+    assert_eq!(bad.outcome, Outcome::ApprovalRequired);
+    let unsafe_in = |s: &str| {
+        s.chars()
+            .any(|c| ward_report::escape::is_unsafe(c) && c != '\n')
+    };
+    let (t, g) = (render::text(&bad), render::text(&good));
+    assert!(!unsafe_in(&t), "{t}");
+    assert_eq!(t.lines().count(), g.lines().count(), "{t}");
+    assert!(!t.lines().any(|l| l.starts_with("gate passed")), "{t}");
+    let (m, g) = (render::markdown(&bad), render::markdown(&good));
+    assert!(!unsafe_in(&m), "{m}");
+    assert_eq!(m.lines().count(), g.lines().count(), "{m}");
+    let mut in_block = false;
+    for line in m.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+        } else if !in_block {
+            let prose = ward_report::escape::md_outside_code(line);
+            assert!(!prose.contains("<!--") && !prose.contains("<b>"), "{line}");
+        }
+    }
+    assert!(!in_block, "a code block is left open: {m}");
+    let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
+    assert_eq!(headings(&m), headings(&g), "{m}");
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
-use ward_model::Plan;
+use ward_model::{Exit, Plan};
 
 /// How long `show -json` may take unless `ward verify --timeout` says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -37,12 +37,12 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
-    /// Exit code: 0 verified, 1 not the gated plan (or the gate did not pass).
-    pub fn exit_code(&self) -> i32 {
+    /// [`Exit::Pass`] verified, [`Exit::Fail`] not the gated plan (or the gate did not pass).
+    pub fn exit(&self) -> Exit {
         if self.ok {
-            0
+            Exit::Pass
         } else {
-            1
+            Exit::Fail
         }
     }
 }

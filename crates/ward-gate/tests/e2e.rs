@@ -112,7 +112,7 @@ impl Case<'_> {
         run::gate(
             &GateOptions {
                 inputs: self.inputs(plan),
-                format: Format::Text,
+                format: Format::Terminal,
                 record,
                 no_record_protection: false,
             },
@@ -162,7 +162,7 @@ fn approvals_bound_to_the_change_against_real_terraform() {
         c.config(10, 20, "ci");
         let (p10, _) = c.plan("p10.json");
         let out = c.gate(&p10, &env, None);
-        assert_eq!(out.code, 4, "{tf:?}\n{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{tf:?}\n{}", out.stdout);
         assert!(
             out.stdout.contains("fakecloud_volume.data"),
             "{}",
@@ -189,7 +189,7 @@ fn approvals_bound_to_the_change_against_real_terraform() {
         c.approve(&plogs, "fakecloud_volume.logs", None, &env)
             .unwrap();
         let out = c.gate(&p10, &env, None);
-        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{}", out.stdout);
         assert!(out.stdout.contains("approvals in"), "{}", out.stdout);
         assert!(
             out.stdout.contains("fakecloud_volume.logs (by alice"),
@@ -209,14 +209,14 @@ fn approvals_bound_to_the_change_against_real_terraform() {
             a.stdout
         );
         let out = c.gate(&p10, &env, None);
-        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 0, "{}", out.stdout);
         assert!(out.stdout.contains("approved by alice"), "{}", out.stdout);
 
         // Changing the deciding attribute after approval blocks again, and says what differs.
         c.config(5, 20, "ci");
         let (p5, _) = c.plan("p5.json");
         let out = c.gate(&p5, &env, None);
-        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{}", out.stdout);
         assert!(
             out.stdout.contains("was for a different change"),
             "{}",
@@ -233,21 +233,21 @@ fn approvals_bound_to_the_change_against_real_terraform() {
         c.config(10, 20, "build");
         let (pextra, _) = c.plan("pextra.json");
         let out = c.gate(&pextra, &env, None);
-        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 0, "{}", out.stdout);
 
         // An expired approval blocks and says so.
         c.approve(&p10, "fakecloud_volume.data", Some("1h"), &env)
             .unwrap();
         let later = Env::new("2026-11-29T19:30:00Z");
         let out = c.gate(&p10, &later, None);
-        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{}", out.stdout);
         assert!(
             out.stdout
                 .contains("the approval by alice expired at 2026-11-29T19:00:00Z"),
             "{}",
             out.stdout
         );
-        assert_eq!(c.gate(&p10, &env, None).code, 0);
+        assert_eq!(c.gate(&p10, &env, None).exit.code(), 0);
 
         // Data loss cannot be approved by pattern.
         let err = c
@@ -259,14 +259,14 @@ fn approvals_bound_to_the_change_against_real_terraform() {
         let keyed = Env::new("2026-11-29T18:00:00Z").with("WARD_APPROVAL_KEY", "k3y");
         c.approve(&p10, "fakecloud_volume.data", Some("1h"), &keyed)
             .unwrap();
-        assert_eq!(c.gate(&p10, &keyed, None).code, 0);
+        assert_eq!(c.gate(&p10, &keyed, None).exit.code(), 0);
         let text = std::fs::read_to_string(c.approvals_path()).unwrap();
         assert!(text.contains("\"signature\": \"hmac-sha256:"));
         let edited = text.replace("\"2026-11-29T19:00:00Z\"", "\"2027-11-29T19:00:00Z\"");
         assert_ne!(edited, text);
         std::fs::write(c.approvals_path(), edited).unwrap();
         let out = c.gate(&p10, &keyed, None);
-        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{}", out.stdout);
         assert!(
             out.stdout.contains("signature does not match"),
             "{}",
@@ -292,7 +292,7 @@ fn guard_blocks_a_destroy_until_bypassed() {
         let (pdel, _) = c.plan("pdel.json");
         let env = Env::new("2026-11-29T18:00:00Z");
         let out = c.gate(&pdel, &env, None);
-        assert_eq!(out.code, 6, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 6, "{}", out.stdout);
         assert!(
             out.stdout.contains(
                 "guard `builds-idle` for fakecloud_instance.ci (delete): REFUSED (exit code 1)"
@@ -310,7 +310,7 @@ fn guard_blocks_a_destroy_until_bypassed() {
         let bypass = Env::new("2026-11-29T18:00:00Z")
             .with("WARD_BYPASS_GUARD_BUILDS_IDLE", "farm drained, INC-7");
         let out = c.gate(&pdel, &bypass, None);
-        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 0, "{}", out.stdout);
         assert!(
             out.stdout
                 .contains("BYPASSED by WARD_BYPASS_GUARD_BUILDS_IDLE: farm drained, INC-7"),
@@ -335,7 +335,7 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
         c.config(20, 20, "build");
         let (pa, file_a) = c.plan("pa.json");
         let record = root.path("gate.json");
-        assert_eq!(c.gate(&pa, &env, Some(record.clone())).code, 0);
+        assert_eq!(c.gate(&pa, &env, Some(record.clone())).exit.code(), 0);
         let verify = |file: &PathBuf| {
             run::verify(&VerifyOptions {
                 planfile: file.clone(),
@@ -348,13 +348,13 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
             .unwrap()
         };
         let ok = verify(&file_a);
-        assert_eq!(ok.code, 0, "{}", ok.stdout);
+        assert_eq!(ok.exit.code(), 0, "{}", ok.stdout);
         assert!(ok.stdout.contains("verified"), "{}", ok.stdout);
 
         c.config(20, 20, "other");
         let (_, file_b) = c.plan("pb.json");
         let bad = verify(&file_b);
-        assert_eq!(bad.code, 1, "{}", bad.stdout);
+        assert_eq!(bad.exit.code(), 1, "{}", bad.stdout);
         assert!(
             bad.stdout
                 .contains("fakecloud_instance.ci: the change differs"),
@@ -365,9 +365,9 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
         // A gated plan that did not pass does not verify either.
         c.config(10, 20, "ci");
         let (pc, file_c) = c.plan("pc.json");
-        assert_eq!(c.gate(&pc, &env, Some(record.clone())).code, 4);
+        assert_eq!(c.gate(&pc, &env, Some(record.clone())).exit.code(), 4);
         let blocked = verify(&file_c);
-        assert_eq!(blocked.code, 1, "{}", blocked.stdout);
+        assert_eq!(blocked.exit.code(), 1, "{}", blocked.stdout);
         assert!(
             blocked.stdout.contains("the gate did not pass this plan"),
             "{}",
@@ -408,7 +408,7 @@ fn protection_survives_removing_prevent_destroy_from_code() {
         .unwrap();
         let (p1, _) = c.plan("p1.json");
         let out = c.gate(&p1, &env, None);
-        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 0, "{}", out.stdout);
         assert!(
             out.stderr.contains("recorded 1 newly protected"),
             "{}",
@@ -426,7 +426,7 @@ fn protection_survives_removing_prevent_destroy_from_code() {
         root.write_file("main.tf", &text[..cut]).unwrap();
         let (p2, _) = c.plan("p2.json");
         let out = c.gate(&p2, &env, None);
-        assert_eq!(out.code, 4, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 4, "{}", out.stdout);
         assert!(
             out.stdout.contains(
                 "protected: prevent_destroy was removed from main.tf, ward still protects it"
@@ -442,7 +442,7 @@ fn protection_survives_removing_prevent_destroy_from_code() {
             out.stdout
         );
         c.approve(&p2, "fakecloud_instance.ci", None, &env).unwrap();
-        assert_eq!(c.gate(&p2, &env, None).code, 0);
+        assert_eq!(c.gate(&p2, &env, None).exit.code(), 0);
 
         // Budgets: no approval lifts them.
         c.config(20, 20, "build");
@@ -454,7 +454,7 @@ fn protection_survives_removing_prevent_destroy_from_code() {
         let (p3, _) = c.plan("p3.json");
         c.approve(&p3, "fakecloud_volume.logs", None, &env).unwrap();
         let out = c.gate(&p3, &env, None);
-        assert_eq!(out.code, 5, "{}", out.stdout);
+        assert_eq!(out.exit.code(), 5, "{}", out.stdout);
         assert!(
             out.stdout.contains(
                 "fakecloud_volume deletes: 1 of at most 0  EXCEEDED: fakecloud_volume.logs"

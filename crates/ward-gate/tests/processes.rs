@@ -63,7 +63,7 @@ fn a_guard_never_inherits_the_approval_key() {
         "echo \"key=$WARD_APPROVAL_KEY other=$WARD_TEST_OTHER_SECRET addr=$WARD_ADDRESS\"; test -n \"$PATH\"",
         None,
     );
-    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
     assert!(!out.stdout.contains("s3cret"), "{}", out.stdout);
     assert!(!out.stderr.contains("s3cret"));
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
@@ -81,7 +81,7 @@ fn a_guard_printing_without_end_is_cut_at_the_cap_and_reported() {
     let t0 = Instant::now();
     // `yes` prints forever; it ends only when its timeout kills it.
     let out = gate_with_guard_timeout(d.path(), "yes ward-guard-output", "1s", None);
-    assert_eq!(out.code, 6, "a guard that timed out refuses");
+    assert_eq!(out.exit.code(), 6, "a guard that timed out refuses");
     assert!(t0.elapsed() < Duration::from_secs(30));
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let g = &r["guards"][0];
@@ -115,7 +115,7 @@ fn verify_ends_at_its_timeout_when_show_hangs() {
     let d = tempfile::tempdir().unwrap();
     let record = d.path().join("gate.json");
     let out = gate_with_guard(d.path(), "true", Some(record.clone()));
-    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
     std::fs::write(d.path().join("tfplan"), "binary plan").unwrap();
     let fake = d.path().join("terraform");
     std::fs::write(&fake, "#!/bin/sh\nsleep 60\n").unwrap();

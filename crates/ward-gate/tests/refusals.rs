@@ -90,7 +90,7 @@ fn json(out: &run::CommandOutput) -> serde_json::Value {
 fn gate_blocks_each_data_loss_until_each_is_approved() {
     let t = T::new("");
     let out = t.gate("data-loss.json").unwrap();
-    assert_eq!(out.code, 4);
+    assert_eq!(out.exit.code(), 4);
     let r = json(&out);
     let addrs: Vec<&str> = r["required"]
         .as_array()
@@ -104,7 +104,7 @@ fn gate_blocks_each_data_loss_until_each_is_approved() {
     );
     t.approve("data-loss.json", |_| {}).unwrap();
     assert_eq!(
-        t.gate("data-loss.json").unwrap().code,
+        t.gate("data-loss.json").unwrap().exit.code(),
         4,
         "one of two approved still blocks"
     );
@@ -112,7 +112,7 @@ fn gate_blocks_each_data_loss_until_each_is_approved() {
         o.address = "fakecloud_bucket.backups".into()
     })
     .unwrap();
-    assert_eq!(t.gate("data-loss.json").unwrap().code, 0);
+    assert_eq!(t.gate("data-loss.json").unwrap().exit.code(), 0);
     // The approvals file is stable: approving again in another order gives the same bytes
     // apart from the replaced entry's time.
     let text = std::fs::read_to_string(t.path(".ward/approvals.json")).unwrap();
@@ -124,7 +124,8 @@ fn gate_blocks_each_data_loss_until_each_is_approved() {
     let r = json(&out);
     assert_eq!(r["unused_approvals"].as_array().unwrap().len(), 2);
     assert_eq!(
-        out.code, 0,
+        out.exit.code(),
+        0,
         "replacing stateless instances needs no approval by default"
     );
 }
@@ -230,11 +231,11 @@ fn signed_approvals_are_checked() {
         o.address = "fakecloud_bucket.backups".into()
     })
     .unwrap();
-    assert_eq!(t.gate("data-loss.json").unwrap().code, 0);
+    assert_eq!(t.gate("data-loss.json").unwrap().exit.code(), 0);
     // Another key: every approval refused.
     t.set("WARD_APPROVAL_KEY", "k2");
     let out = t.gate("data-loss.json").unwrap();
-    assert_eq!(out.code, 4);
+    assert_eq!(out.exit.code(), 4);
     assert!(
         out.stdout.contains("signature does not match"),
         "{}",
@@ -246,7 +247,7 @@ fn signed_approvals_are_checked() {
     let text = std::fs::read_to_string(&p).unwrap();
     std::fs::write(&p, text.replacen("snapshot taken", "trust me", 1)).unwrap();
     let out = t.gate("data-loss.json").unwrap();
-    assert_eq!(out.code, 4);
+    assert_eq!(out.exit.code(), 4);
     // Signature stripped: unsigned, refused under require_signed_approvals.
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
@@ -255,7 +256,7 @@ fn signed_approvals_are_checked() {
     }
     std::fs::write(&p, v.to_string()).unwrap();
     let out = t.gate("data-loss.json").unwrap();
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     assert!(
         out.stdout.contains("requires signed approvals"),
         "{}",
@@ -267,10 +268,10 @@ fn signed_approvals_are_checked() {
 fn coverage_and_budget_exit_codes() {
     let t = T::new("policy {\n  budget {\n    max_replaces = 1\n  }\n}\n");
     let out = t.gate("replace.json").unwrap();
-    assert_eq!(out.code, 5, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 5, "{}", out.stdout);
     let t = T::new("policy {\n  approve = [\"replace\"]\n}\n");
     let out = t.gate("replace.json").unwrap();
-    assert_eq!(out.code, 4);
+    assert_eq!(out.exit.code(), 4);
     // A pattern approves non-data-loss changes one by one, each with its own digest.
     let o = t
         .approve("replace.json", |o| {
@@ -283,7 +284,7 @@ fn coverage_and_budget_exit_codes() {
         "{}",
         o.stdout
     );
-    assert_eq!(t.gate("replace.json").unwrap().code, 0);
+    assert_eq!(t.gate("replace.json").unwrap().exit.code(), 0);
 
     // An unclassified type fails coverage (3); relaxed, its destroy still needs approval (4).
     let plan = r#"{"format_version":"1.2","terraform_version":"1.15.5","resource_changes":[
@@ -295,10 +296,10 @@ fn coverage_and_budget_exit_codes() {
     let mut i = t.inputs("x");
     i.plan = t.path("mystery.json").display().to_string();
     let out = t.gate_with(i.clone(), None).unwrap();
-    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 3, "{}", out.stdout);
     i.allow_unclassified = true;
     let out = t.gate_with(i, None).unwrap();
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     assert!(out.stdout.contains("unclassified"), "{}", out.stdout);
     // An errored plan is refused (2).
     let errored = plan.replacen(
@@ -311,7 +312,7 @@ fn coverage_and_budget_exit_codes() {
     i.plan = t.path("errored.json").display().to_string();
     i.allow_unclassified = true;
     let out = t.gate_with(i, None).unwrap();
-    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 2, "{}", out.stdout);
 }
 
 #[test]

@@ -132,10 +132,10 @@ fn assert_no_secret(what: &str, text: &str) {
 fn with_a_key_an_approval_for_the_old_sensitive_value_is_stale_and_blocks() {
     let t = T::new(Some(KEY));
     let out = t.gate("old.json", Format::Json);
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     t.approve("old.json");
     let out = t.gate("old.json", Format::Json);
-    assert_eq!(out.code, 0, "approved: {}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "approved: {}", out.stdout);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert!(
         !out.stdout.contains("set WARD_APPROVAL_KEY"),
@@ -159,7 +159,7 @@ fn with_a_key_an_approval_for_the_old_sensitive_value_is_stale_and_blocks() {
 
     // Only the sensitive value differs: the approval is stale and blocks.
     let out = t.gate("changed.json", Format::Json);
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     assert_no_secret("gate report", &out.stdout);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let a = &required(&r)["approval"];
@@ -169,8 +169,8 @@ fn with_a_key_an_approval_for_the_old_sensitive_value_is_stale_and_blocks() {
     assert!(diffs.contains("approved admin_password"), "{diffs}");
 
     // The same in text.
-    let out = t.gate("changed.json", Format::Text);
-    assert_eq!(out.code, 4);
+    let out = t.gate("changed.json", Format::Terminal);
+    assert_eq!(out.exit.code(), 4);
     assert!(
         out.stdout.contains("(sensitive value changed)"),
         "{}",
@@ -182,7 +182,7 @@ fn with_a_key_an_approval_for_the_old_sensitive_value_is_stale_and_blocks() {
     let mut t = t;
     t.env.remove("WARD_APPROVAL_KEY");
     let out = t.gate("old.json", Format::Json);
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     assert!(
         out.stdout
             .contains("with WARD_APPROVAL_KEY, which is not set now: set it to check the approval"),
@@ -200,7 +200,7 @@ fn without_a_key_the_digest_is_unchanged_and_the_gate_warns() {
     assert_no_secret("approvals file", &approvals);
     // The approval cannot see the value: it still passes, with the precise warning.
     let out = t.gate("changed.json", Format::Json);
-    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
     assert!(
         out.stdout.contains(
             "admin_password hide their values (sensitive or shortened), so a change of value alone would not void an approval: set WARD_APPROVAL_KEY to bind approvals to sensitive values"
@@ -214,7 +214,7 @@ fn without_a_key_the_digest_is_unchanged_and_the_gate_warns() {
     let mut t = t;
     t.env.insert("WARD_APPROVAL_KEY".into(), KEY.into());
     let out = t.gate("old.json", Format::Json);
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let diffs = required(&r)["approval"]["differences"].to_string();
     assert!(diffs.contains("without WARD_APPROVAL_KEY"), "{diffs}");
@@ -263,7 +263,7 @@ fn no_output_carries_the_fingerprint_or_the_secret() {
         !approvals.contains(&fp),
         "approvals file holds the fingerprint"
     );
-    for f in [Format::Json, Format::Text] {
+    for f in [Format::Json, Format::Terminal] {
         let out = t.gate("changed.json", f);
         assert!(
             !out.stdout.contains(&fp),

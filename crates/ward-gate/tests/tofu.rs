@@ -58,11 +58,11 @@ fn a_tofu_only_root_is_accepted_and_its_prevent_destroy_protects() {
     // Without protection, replacing the stateless instances needs no approval.
     let d = root_with(&[("main.tofu", &WEB.replace("PD", "false"))]);
     let out = gate(d.path()).unwrap();
-    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
 
     let d = root_with(&[("main.tofu", &WEB.replace("PD", "true"))]);
     let out = gate(d.path()).unwrap();
-    assert_eq!(out.code, 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
     assert_eq!(
         required(&out),
         ["fakecloud_instance.web[0]", "fakecloud_instance.web[1]"]
@@ -81,13 +81,13 @@ fn a_tofu_file_hides_the_tf_file_of_the_same_name() {
         ("main.tf", &WEB.replace("PD", "true")),
         ("main.tofu", &WEB.replace("PD", "false")),
     ]);
-    assert_eq!(gate(d.path()).unwrap().code, 0);
+    assert_eq!(gate(d.path()).unwrap().exit.code(), 0);
     // ... and the other way round.
     let d = root_with(&[
         ("main.tf", &WEB.replace("PD", "false")),
         ("main.tofu", &WEB.replace("PD", "true")),
     ]);
-    assert_eq!(gate(d.path()).unwrap().code, 4);
+    assert_eq!(gate(d.path()).unwrap().exit.code(), 4);
 }
 
 #[test]
@@ -99,7 +99,7 @@ fn an_override_file_decides_prevent_destroy() {
             "resource \"fakecloud_instance\" \"web\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
         ),
     ]);
-    assert_eq!(gate(d.path()).unwrap().code, 4);
+    assert_eq!(gate(d.path()).unwrap().exit.code(), 4);
 }
 
 #[test]

@@ -15,9 +15,12 @@
 //! sensitive value with [`Shown::Sensitive`] before it builds a [`Plan`], so no later stage can
 //! print one by accident.
 
+pub mod exit;
 mod impact;
 mod path;
 pub mod pattern;
+
+pub use exit::Exit;
 
 pub use impact::{Impact, ParseImpactError};
 pub use path::{AttrPath, PathStep};

@@ -8,13 +8,37 @@
 use crate::{class_counts, cost_unknown, worst_class, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use ward_classify::explain::reason_line;
+use ward_classify::explain::reword_reason;
 use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
 use ward_model::{Impact, Shown};
 use ward_rules::{RuleOrigin, RuleRef};
 
 /// The version of the JSON report schema this crate writes.
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// Another command's JSON report (gate, verify, check) with its `schema_version` first: the
+/// report's own fields follow, flattened. Each command's schema is in `docs/<command>.schema.json`.
+#[derive(Debug, Serialize)]
+pub struct Versioned<'a, T: Serialize> {
+    /// The version of that command's JSON schema.
+    pub schema_version: u32,
+    /// The report.
+    #[serde(flatten)]
+    pub report: &'a T,
+}
+
+/// A command's report as pretty JSON, `schema_version` first, with a final newline.
+pub fn versioned<T: Serialize>(schema_version: u32, report: &T) -> String {
+    let mut s = serde_json::to_string_pretty(&Versioned {
+        schema_version,
+        report,
+    })
+    .unwrap_or_else(|e| {
+        serde_json::json!({ "schema_version": schema_version, "error": e.to_string() }).to_string()
+    });
+    s.push('\n');
+    s
+}
 
 /// The top-level JSON report.
 #[derive(Debug, Serialize)]
@@ -310,19 +334,9 @@ impl Serialize for ChangeList<'_> {
         };
         let mut seq = s.serialize_seq(Some(self.verdicts.len()))?;
         for (i, v) in self.verdicts.iter().enumerate() {
-            // Spilled verdicts were explained before the product was known, with Terraform's
-            // wording of `action_reason`: reword the line as the assessment does.
-            let reword = match (self.product, v.action_reason.as_deref()) {
-                (ward_model::Product::OpenTofu, Some(r)) => Some((
-                    serde_json::to_string(&reason_line(ward_model::Product::Unknown, r))
-                        .unwrap_or_default(),
-                    serde_json::to_string(&reason_line(self.product, r)).unwrap_or_default(),
-                )),
-                _ => None,
-            };
             match order
                 .get(i)
-                .and_then(|&at| spilled.record(at, reword.as_ref()).transpose())
+                .and_then(|&at| spilled.record(at, self.product).transpose())
             {
                 Some(Ok(raw)) => seq.serialize_element(&raw)?,
                 Some(Err(e)) => {
@@ -352,8 +366,10 @@ impl Serialize for ChangeList<'_> {
 #[derive(Debug)]
 pub struct Spill {
     out: SpillOut,
-    /// Where each record starts; records are contiguous.
-    starts: Vec<u64>,
+    /// Each kept verdict's record (start, end), in the order kept.
+    records: Vec<(u64, u64)>,
+    /// The same verdict's record worded for OpenTofu, when its wording depends on the product.
+    tofu: Vec<Option<(u64, u64)>>,
     len: u64,
     buf: Vec<u8>,
     error: Option<std::io::Error>,
@@ -369,8 +385,8 @@ enum SpillOut {
 #[derive(Debug)]
 pub struct Spilled {
     data: SpilledData,
-    starts: Vec<u64>,
-    len: u64,
+    records: Vec<(u64, u64)>,
+    tofu: Vec<Option<(u64, u64)>>,
 }
 
 #[derive(Debug)]
@@ -395,7 +411,8 @@ impl Spill {
         };
         Spill {
             out,
-            starts: Vec::new(),
+            records: Vec::new(),
+            tofu: Vec::new(),
             len: 0,
             buf: Vec::new(),
             error: None,
@@ -405,34 +422,22 @@ impl Spill {
     /// Writes the verdict's JSON (the report's bytes for it, indented for its place in the
     /// `changes` list) and returns the verdict without its explanation, attributes, identity
     /// changes and facts: what the summary, the outcome and the coverage gate still need.
+    ///
+    /// The product is not known yet, and the explanation's `action_reason` line names it: a
+    /// verdict with such a line is written a second time, its explanation worded for OpenTofu
+    /// (by the classifier's own `reword_reason`, on the verdict), and the report picks the
+    /// record for the product it ends with. The JSON text is never edited.
     pub fn keep(&mut self, mut v: Verdict) -> Verdict {
-        self.buf.clear();
-        // Serializing into a Vec fails only if serializing does, and it cannot (see render).
-        if serde_json::to_writer_pretty(&mut self.buf, &change(&v)).is_ok() {
-            // The report writes each change two levels deep: two more spaces per level on
-            // every line after the first (strings never hold a raw newline).
-            let start = self.len;
-            let mut wrote = 0u64;
-            for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
-                let piece: &[&[u8]] = if n == 0 { &[line] } else { &[b"\n    ", line] };
-                for p in piece {
-                    if self.error.is_none() {
-                        let r = match &mut self.out {
-                            SpillOut::File(f) => std::io::Write::write_all(f, p),
-                            SpillOut::Memory(m) => {
-                                m.extend_from_slice(p);
-                                Ok(())
-                            }
-                        };
-                        if let Err(e) = r {
-                            self.error = Some(e);
-                        }
-                    }
-                    wrote += p.len() as u64;
-                }
-            }
-            self.starts.push(start);
-            self.len += wrote;
+        if let Some(main) = self.write_record(&v) {
+            let before = v.explanation.clone();
+            reword_reason(&mut v, ward_model::Product::OpenTofu);
+            let tofu = if v.explanation == before {
+                None
+            } else {
+                self.write_record(&v)
+            };
+            self.records.push(main);
+            self.tofu.push(tofu);
         }
         v.explanation = Vec::new();
         v.attributes = Vec::new();
@@ -441,14 +446,46 @@ impl Spill {
         v
     }
 
+    /// Writes the verdict's JSON as one record; its (start, end), unless it cannot be
+    /// serialized.
+    fn write_record(&mut self, v: &Verdict) -> Option<(u64, u64)> {
+        self.buf.clear();
+        // Serializing into a Vec fails only if serializing does, and it cannot (see render).
+        serde_json::to_writer_pretty(&mut self.buf, &change(v)).ok()?;
+        // The report writes each change two levels deep: two more spaces per level on every
+        // line after the first (strings never hold a raw newline).
+        let start = self.len;
+        let mut wrote = 0u64;
+        for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
+            let piece: &[&[u8]] = if n == 0 { &[line] } else { &[b"\n    ", line] };
+            for p in piece {
+                if self.error.is_none() {
+                    let r = match &mut self.out {
+                        SpillOut::File(f) => std::io::Write::write_all(f, p),
+                        SpillOut::Memory(m) => {
+                            m.extend_from_slice(p);
+                            Ok(())
+                        }
+                    };
+                    if let Err(e) = r {
+                        self.error = Some(e);
+                    }
+                }
+                wrote += p.len() as u64;
+            }
+        }
+        self.len += wrote;
+        Some((start, self.len))
+    }
+
     /// How many verdicts were kept.
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.records.len()
     }
 
     /// True when no verdict was kept.
     pub fn is_empty(&self) -> bool {
-        self.starts.is_empty()
+        self.records.is_empty()
     }
 
     /// Finishes writing; the first write error, if any.
@@ -462,23 +499,26 @@ impl Spill {
         };
         Ok(Spilled {
             data,
-            starts: self.starts,
-            len: self.len,
+            records: self.records,
+            tofu: self.tofu,
         })
     }
 }
 
 impl Spilled {
-    /// Record `at`, when there is one.
+    /// Verdict `at`'s record, worded for `product`, when there is one.
     fn record(
         &self,
         at: usize,
-        reword: Option<&(String, String)>,
+        product: ward_model::Product,
     ) -> std::io::Result<Option<Box<serde_json::value::RawValue>>> {
-        let Some(&start) = self.starts.get(at) else {
+        let tofu = match product {
+            ward_model::Product::OpenTofu => self.tofu.get(at).copied().flatten(),
+            _ => None,
+        };
+        let Some((start, end)) = tofu.or_else(|| self.records.get(at).copied()) else {
             return Ok(None);
         };
-        let end = self.starts.get(at + 1).copied().unwrap_or(self.len);
         let (Ok(s), Ok(e)) = (usize::try_from(start), usize::try_from(end)) else {
             return Err(std::io::Error::other("record beyond the address space"));
         };
@@ -490,12 +530,7 @@ impl Spilled {
                 b
             }
         };
-        let mut text = String::from_utf8(bytes).map_err(std::io::Error::other)?;
-        if let Some((was, now)) = reword {
-            if !was.is_empty() && !now.is_empty() && text.contains(was.as_str()) {
-                text = text.replace(was.as_str(), now);
-            }
-        }
+        let text = String::from_utf8(bytes).map_err(std::io::Error::other)?;
         serde_json::value::RawValue::from_string(text)
             .map(Some)
             .map_err(std::io::Error::other)

@@ -9,13 +9,20 @@
 //! - [`render_markdown`]: for pull-request comments; never longer than the limit it is given, and
 //!   always says how many entries it left out.
 //!
-//! The exit code comes from [`evaluate`]: errored plan (2), coverage (3), `--fail-on` (1).
+//! The exit code comes from [`evaluate`]: errored plan (2), coverage (3), `--fail-on` (1); the
+//! [`Exit`] type itself lives in `ward_model::exit` and is re-exported here.
+//!
+//! [`escape`] is the one terminal escaper and the one Markdown escaper of every command (plan,
+//! gate, verify, drift, check): no value from a plan, a repository or an approvals file reaches a
+//! terminal or a Markdown document unescaped.
 //!
 //! No value marked sensitive reaches any format: the model already replaced it with
 //! [`ward_model::Shown::Sensitive`], which every renderer prints as `(sensitive)` (JSON: a value of
 //! kind `sensitive` with no `value` field).
 
+pub mod escape;
 pub mod json;
+pub mod junit;
 mod markdown;
 pub mod outcome;
 mod terminal;

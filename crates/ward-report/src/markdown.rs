@@ -16,10 +16,9 @@
 //! smallest number of steps that fits is found by bisection. If even the fully summarised report
 //! does not fit, a short notice replaces it, cut to the limit if it must be.
 
+use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::outcome::{plural, thousands};
-use crate::text::{
-    clean, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
-};
+use crate::text::{fact_words, mentioned, packs_line, product_line, show_value, sorted_facts};
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -562,91 +561,5 @@ fn addr_code(v: &Verdict) -> String {
     match &v.deposed {
         Some(k) => format!("{} (deposed {})", code(&v.address), md(k)),
         None => code(&v.address),
-    }
-}
-
-/// An inline code span that survives any content: control characters escaped, a fence longer than
-/// any run of backticks inside, padded when the content starts or ends with a backtick.
-fn code(s: &str) -> String {
-    let s = clean(s);
-    let mut longest = 0;
-    let mut run = 0;
-    for c in s.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    let fence = "`".repeat(longest + 1);
-    if longest > 0 || s.starts_with(' ') || s.ends_with(' ') || s.is_empty() {
-        format!("{fence} {s} {fence}")
-    } else {
-        format!("{fence}{s}{fence}")
-    }
-}
-
-/// Plain text with Markdown and HTML syntax escaped.
-fn md(s: &str) -> String {
-    let s = clean(s);
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '!'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Text that may hold `code spans` (explanations, rule reasons): the spans stay code (made safe
-/// by [`code`]), everything else is escaped by [`md`]. With an odd number of backticks everything
-/// is escaped.
-fn md_rich(s: &str) -> String {
-    let parts: Vec<&str> = s.split('`').collect();
-    if parts.len() % 2 == 0 {
-        return md(s);
-    }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| if i % 2 == 1 { code(p) } else { md(p) })
-        .collect()
-}
-
-/// Text for inside HTML tags.
-fn html(s: &str) -> String {
-    let s = clean(s);
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn code_spans() {
-        assert_eq!(code("a.b"), "`a.b`");
-        assert_eq!(code("a`b"), "`` a`b ``");
-        assert_eq!(code("x[\"k\"]"), "`x[\"k\"]`");
-        assert_eq!(html("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
-        assert_eq!(md("a*b_c"), "a\\*b\\_c");
-        assert_eq!(md_rich("`ami` forces *x*"), "`ami` forces \\*x\\*");
-        assert_eq!(md_rich("odd ` tick"), "odd \\` tick");
-        assert_eq!(md_rich("`a<b>`"), "`a<b>`");
     }
 }

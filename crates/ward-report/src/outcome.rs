@@ -1,116 +1,9 @@
 //! Exit codes and the outcome of a run: which gates failed, and why.
 
 use serde::Serialize;
-use std::fmt;
 use ward_classify::{Assessment, Verdict};
+pub use ward_model::Exit;
 use ward_model::Impact;
-
-/// ward's exit codes, shared by every subcommand (documented in `docs/exit-codes.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Exit {
-    /// 0: nothing failed.
-    Pass,
-    /// 1: a change at or above `--fail-on` (or another subcommand's policy failure).
-    Fail,
-    /// 2: usage error, or input that could not be read (an errored plan included, unless allowed).
-    Usage,
-    /// 3: coverage failure: a managed resource type no rule classifies.
-    Coverage,
-    /// 4: `ward gate`: a change needs an approval it does not have.
-    ApprovalRequired,
-    /// 5: `ward gate`: the change budget is exceeded.
-    BudgetExceeded,
-    /// 6: `ward gate`: a liveness guard refused (failed, timed out or could not start).
-    GuardRefused,
-    /// 7: `ward drift`: drift alert (a finding is new or escalated since the last run).
-    DriftAlert,
-    /// 8: `ward drift`: a root failed (missing or replaced state, error, mismatch) or no roots.
-    RootFailed,
-}
-
-impl Exit {
-    /// The process exit code.
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Pass => 0,
-            Exit::Fail => 1,
-            Exit::Usage => 2,
-            Exit::Coverage => 3,
-            Exit::ApprovalRequired => 4,
-            Exit::BudgetExceeded => 5,
-            Exit::GuardRefused => 6,
-            Exit::DriftAlert => 7,
-            Exit::RootFailed => 8,
-        }
-    }
-
-    /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 5, 4, 6, 7, 1:
-    /// usage beats coverage, which beats drift's failed root and the gate's codes (budget, then
-    /// approval, then guard), which beat a drift alert, which beats a threshold failure.
-    pub fn priority(self) -> u8 {
-        match self {
-            Exit::Pass => 0,
-            Exit::Fail => 1,
-            Exit::DriftAlert => 2,
-            Exit::GuardRefused => 3,
-            Exit::ApprovalRequired => 4,
-            Exit::BudgetExceeded => 5,
-            Exit::RootFailed => 6,
-            Exit::Coverage => 7,
-            Exit::Usage => 8,
-        }
-    }
-
-    /// The exit with this process exit code, if there is one.
-    pub fn from_code(code: i32) -> Option<Exit> {
-        Exit::ALL.into_iter().find(|e| i32::from(e.code()) == code)
-    }
-
-    /// Every exit, by code.
-    pub const ALL: [Exit; 9] = [
-        Exit::Pass,
-        Exit::Fail,
-        Exit::Usage,
-        Exit::Coverage,
-        Exit::ApprovalRequired,
-        Exit::BudgetExceeded,
-        Exit::GuardRefused,
-        Exit::DriftAlert,
-        Exit::RootFailed,
-    ];
-
-    /// The higher-priority of two exits.
-    pub fn worst(self, other: Exit) -> Exit {
-        if other.priority() > self.priority() {
-            other
-        } else {
-            self
-        }
-    }
-
-    /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
-    /// `guard-refused`, `drift-alert`, `root-failed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Exit::Pass => "pass",
-            Exit::Fail => "fail",
-            Exit::Usage => "usage",
-            Exit::Coverage => "coverage",
-            Exit::ApprovalRequired => "approval-required",
-            Exit::BudgetExceeded => "budget-exceeded",
-            Exit::GuardRefused => "guard-refused",
-            Exit::DriftAlert => "drift-alert",
-            Exit::RootFailed => "root-failed",
-        }
-    }
-}
-
-impl fmt::Display for Exit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// What the user asked the `plan` gates to enforce.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -267,30 +160,6 @@ pub(crate) fn thousands(n: usize) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn priorities() {
-        assert_eq!(Exit::Fail.worst(Exit::Coverage), Exit::Coverage);
-        assert_eq!(Exit::Coverage.worst(Exit::Usage), Exit::Usage);
-        assert_eq!(Exit::Usage.worst(Exit::Fail), Exit::Usage);
-        assert_eq!(Exit::Pass.worst(Exit::Pass), Exit::Pass);
-        // The documented order: 2, 3, 8, 5, 4, 6, 7, 1, 0.
-        let order = [2, 3, 8, 5, 4, 6, 7, 1, 0];
-        for w in order.windows(2) {
-            let (hi, lo) = (
-                Exit::from_code(w[0]).unwrap(),
-                Exit::from_code(w[1]).unwrap(),
-            );
-            assert_eq!(hi.worst(lo), hi, "{hi} over {lo}");
-            assert_eq!(lo.worst(hi), hi, "{hi} over {lo}");
-        }
-        for (i, e) in Exit::ALL.iter().enumerate() {
-            assert_eq!(usize::from(e.code()), i);
-            assert_eq!(Exit::from_code(i32::from(e.code())), Some(*e));
-        }
-        assert_eq!(Exit::from_code(9), None);
-        assert_eq!(Exit::from_code(-1), None);
-    }
 
     #[test]
     fn thousands_separators() {

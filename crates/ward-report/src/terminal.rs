@@ -1,8 +1,9 @@
 //! The terminal report: grouped by class, worst first; colour only when asked.
 
+use crate::escape::terminal;
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    clean, fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
+    fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -92,7 +93,12 @@ fn header(out: &mut String, p: &Painter, a: &Assessment) {
     );
     let _ = writeln!(out, "knowledge: {}", packs_line(a));
     if !a.knowledge.user_files.is_empty() {
-        let files: Vec<String> = a.knowledge.user_files.iter().map(|f| clean(f)).collect();
+        let files: Vec<String> = a
+            .knowledge
+            .user_files
+            .iter()
+            .map(|f| terminal(f).into_owned())
+            .collect();
         let _ = writeln!(out, "user rules: {}", files.join(", "));
     }
     if a.plan.errored {
@@ -124,14 +130,14 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
         let _ = writeln!(
             out,
             "{ind}cost unknown: no rule classifies the type {}",
-            clean(&v.type_name)
+            terminal(&v.type_name)
         );
     }
     for line in &v.explanation {
-        let _ = writeln!(out, "{ind}{}", clean(line));
+        let _ = writeln!(out, "{ind}{}", terminal(line));
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "{ind}Terraform's reason: {}", clean(r));
+        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
     }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
@@ -144,26 +150,26 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             tags.push("forces replacement".into());
         }
         let rule = match &at.rule {
-            Some(r) => format!(" {}", p.dim(&clean(&r.to_string()))),
+            Some(r) => format!(" {}", p.dim(&terminal(&r.to_string()))),
             None => String::new(),
         };
         let _ = writeln!(
             out,
             "{ind}~ {}: {} → {}  [{}]{rule}",
-            clean(&at.change.path.to_string()),
+            terminal(&at.change.path.to_string()),
             show_value(&at.change.before),
             show_value(&at.change.after),
             tags.join(", ")
         );
         if let Some(why) = &at.why {
-            let _ = writeln!(out, "{ind}    {}", clean(why));
+            let _ = writeln!(out, "{ind}    {}", terminal(why));
         }
     }
     if !v.identity_changes.is_empty() {
         let ids: Vec<String> = v
             .identity_changes
             .iter()
-            .map(|i| clean(&i.to_string()))
+            .map(|i| terminal(&i.to_string()).into_owned())
             .collect();
         let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
     }
@@ -181,7 +187,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             let _ = writeln!(
                 out,
                 "{ind}{}",
-                p.dim(&format!("decided by {}", clean(&r.to_string())))
+                p.dim(&format!("decided by {}", terminal(&r.to_string())))
             );
         }
         None if g != Group::Unknown => {
@@ -203,7 +209,7 @@ fn free_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
         let paths: Vec<String> = v
             .attributes
             .iter()
-            .map(|a| clean(&a.change.path.to_string()))
+            .map(|a| terminal(&a.change.path.to_string()).into_owned())
             .collect();
         let attrs = if paths.is_empty() {
             String::new()
@@ -272,7 +278,7 @@ fn outputs(out: &mut String, a: &Assessment) {
         let _ = writeln!(
             out,
             "    {}  {}{sens}",
-            clean(&o.name),
+            terminal(&o.name),
             o.action.as_terraform()
         );
     }
@@ -336,8 +342,8 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
         thousands(n)
     );
     for (ty, seen) in &c.unclassified {
-        let seen: Vec<String> = seen.iter().map(|s| clean(s)).collect();
-        let _ = writeln!(out, "    {}  seen in {}", clean(ty), seen.join(", "));
+        let seen: Vec<String> = seen.iter().map(|s| terminal(s).into_owned()).collect();
+        let _ = writeln!(out, "    {}  seen in {}", terminal(ty), seen.join(", "));
     }
     if c.fails() {
         let _ = writeln!(

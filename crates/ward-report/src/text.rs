@@ -1,5 +1,6 @@
 //! Wording shared by the human formats (terminal and Markdown).
 
+use crate::escape::terminal;
 use ward_classify::{Assessment, Fact, Verdict};
 use ward_model::{Product, Shown};
 
@@ -7,10 +8,10 @@ use ward_model::{Product, Shown};
 pub(crate) const MAX_VALUE_CHARS: usize = 80;
 
 /// A value as the human formats show it: JSON for known values (strings quoted, control characters
-/// escaped), `(sensitive)`, `(known after apply)`, `null`. Never the value behind `Sensitive`.
+/// and bidi or line-separator characters escaped), `(sensitive)`, `(known after apply)`, `null`. Never the value behind `Sensitive`.
 pub(crate) fn show_value(v: &Shown) -> String {
     match v {
-        Shown::Known(j) => shorten(&j.to_string(), MAX_VALUE_CHARS),
+        Shown::Known(j) => shorten(&terminal(&j.to_string()), MAX_VALUE_CHARS),
         Shown::Sensitive => "(sensitive)".into(),
         Shown::Unknown => "(known after apply)".into(),
         Shown::Absent => "null".into(),
@@ -27,23 +28,6 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-/// Makes text from the plan or the rules safe for one terminal line: control characters (escape
-/// sequences, newlines) are shown escaped instead of being interpreted.
-pub(crate) fn clean(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `Terraform 1.9.5`, `OpenTofu 1.8.0`, `unknown product`.
 pub(crate) fn product_line(a: &Assessment) -> String {
     let product = match a.plan.product {
@@ -52,7 +36,7 @@ pub(crate) fn product_line(a: &Assessment) -> String {
         Product::Unknown => "unknown product",
     };
     match &a.plan.terraform_version {
-        Some(v) => format!("{product} {}", clean(v)),
+        Some(v) => format!("{product} {}", terminal(v)),
         None => product.to_string(),
     }
 }
@@ -66,7 +50,7 @@ pub(crate) fn packs_line(a: &Assessment) -> String {
         .knowledge
         .packs
         .iter()
-        .map(|p| format!("{} {}", clean(&p.name), clean(&p.version)))
+        .map(|p| format!("{} {}", terminal(&p.name), terminal(&p.version)))
         .collect();
     packs.sort();
     packs.join(", ")
@@ -75,11 +59,11 @@ pub(crate) fn packs_line(a: &Assessment) -> String {
 /// A fact in words, e.g. `imported (id "i-123")`, `moved from aws_instance.old`.
 pub(crate) fn fact_words(f: &Fact) -> String {
     match f {
-        Fact::Import { id: Some(id) } => format!("imported (id {})", clean(&quote(id))),
+        Fact::Import { id: Some(id) } => format!("imported (id {})", terminal(&quote(id))),
         Fact::Import { id: None } => "imported".into(),
-        Fact::Move { from } => format!("moved from {}", clean(from)),
+        Fact::Move { from } => format!("moved from {}", terminal(from)),
         Fact::Forget => "forgotten: removed from state, left running unmanaged".into(),
-        Fact::Deposed { key } => format!("deposed object {}", clean(key)),
+        Fact::Deposed { key } => format!("deposed object {}", terminal(key)),
     }
 }
 
@@ -103,8 +87,8 @@ pub(crate) fn quote(s: &str) -> String {
 /// The address with its deposed key, when it has one.
 pub(crate) fn full_address(v: &Verdict) -> String {
     match &v.deposed {
-        Some(k) => format!("{} (deposed {})", clean(&v.address), clean(k)),
-        None => clean(&v.address),
+        Some(k) => format!("{} (deposed {})", terminal(&v.address), terminal(k)),
+        None => terminal(&v.address).into_owned(),
     }
 }
 
@@ -116,7 +100,6 @@ mod tests {
     fn shortens_and_cleans() {
         assert_eq!(shorten("abcdef", 4), "abc…");
         assert_eq!(shorten("abc", 4), "abc");
-        assert_eq!(clean("a\u{1b}[31mb\nc"), "a\\u{1b}[31mb\\nc");
         assert_eq!(
             show_value(&Shown::Known(serde_json::json!("x\ny"))),
             "\"x\\ny\""

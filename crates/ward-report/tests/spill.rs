@@ -60,6 +60,15 @@ fn opentofu_reason_lines_are_reworded() {
     v.action_reason = Some(reason.into());
     // As the assessor explains a change before the product is known.
     v.explanation = vec![reason_line(Product::Unknown, reason)];
+    // A value that happens to read like the reason line is the plan's, and stays as it is (the
+    // spilled JSON used to be reworded by replacing text, values included).
+    v.attributes = vec![attr(
+        "description",
+        known(serde_json::json!("x")),
+        known(serde_json::json!(reason_line(Product::Unknown, reason))),
+        Impact::Free,
+        None,
+    )];
     let mut a = empty();
     a.plan.product = Product::OpenTofu;
     a.verdicts = vec![v.clone()];

@@ -1,0 +1,249 @@
+//! ward's exit codes: the one [`Exit`] type every command ends with.
+//!
+//! Every command's library (`ward-report` for `plan`, `ward-gate`, `ward-drift`, `ward-check`)
+//! returns an [`Exit`]; `ward-cli` turns it into the process exit code in one place. The table in
+//! `ward --help` ([`Exit::help_table`]) and the one in `docs/exit-codes.md`
+//! ([`Exit::markdown_table`]) are generated from this type, and a test fails when the document
+//! disagrees.
+
+use serde::Serialize;
+use std::fmt;
+
+/// ward's exit codes, shared by every subcommand (documented in `docs/exit-codes.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Exit {
+    /// 0: nothing failed.
+    Pass,
+    /// 1: a change at or above `--fail-on` (or another subcommand's policy failure).
+    Fail,
+    /// 2: usage error, or input that could not be read (an errored plan included, unless allowed).
+    Usage,
+    /// 3: coverage failure: a managed resource type no rule classifies.
+    Coverage,
+    /// 4: `ward gate`: a change needs an approval it does not have.
+    ApprovalRequired,
+    /// 5: `ward gate`: the change budget is exceeded.
+    BudgetExceeded,
+    /// 6: `ward gate`: a liveness guard refused (failed, timed out or could not start).
+    GuardRefused,
+    /// 7: `ward drift`: drift alert (a finding is new or escalated since the last run).
+    DriftAlert,
+    /// 8: `ward drift`: a root failed (missing or replaced state, error, mismatch) or no roots.
+    RootFailed,
+}
+
+impl Exit {
+    /// Every exit, by code.
+    pub const ALL: [Exit; 9] = [
+        Exit::Pass,
+        Exit::Fail,
+        Exit::Usage,
+        Exit::Coverage,
+        Exit::ApprovalRequired,
+        Exit::BudgetExceeded,
+        Exit::GuardRefused,
+        Exit::DriftAlert,
+        Exit::RootFailed,
+    ];
+
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::Fail => 1,
+            Exit::Usage => 2,
+            Exit::Coverage => 3,
+            Exit::ApprovalRequired => 4,
+            Exit::BudgetExceeded => 5,
+            Exit::GuardRefused => 6,
+            Exit::DriftAlert => 7,
+            Exit::RootFailed => 8,
+        }
+    }
+
+    /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 5, 4, 6, 7, 1:
+    /// usage beats coverage, which beats drift's failed root and the gate's codes (budget, then
+    /// approval, then guard), which beat a drift alert, which beats a threshold failure.
+    pub fn priority(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::Fail => 1,
+            Exit::DriftAlert => 2,
+            Exit::GuardRefused => 3,
+            Exit::ApprovalRequired => 4,
+            Exit::BudgetExceeded => 5,
+            Exit::RootFailed => 6,
+            Exit::Coverage => 7,
+            Exit::Usage => 8,
+        }
+    }
+
+    /// The exit with this process exit code, if there is one.
+    pub fn from_code(code: i32) -> Option<Exit> {
+        Exit::ALL.into_iter().find(|e| i32::from(e.code()) == code)
+    }
+
+    /// The higher-priority of two exits.
+    pub fn worst(self, other: Exit) -> Exit {
+        if other.priority() > self.priority() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
+    /// `guard-refused`, `drift-alert`, `root-failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Exit::Pass => "pass",
+            Exit::Fail => "fail",
+            Exit::Usage => "usage",
+            Exit::Coverage => "coverage",
+            Exit::ApprovalRequired => "approval-required",
+            Exit::BudgetExceeded => "budget-exceeded",
+            Exit::GuardRefused => "guard-refused",
+            Exit::DriftAlert => "drift-alert",
+            Exit::RootFailed => "root-failed",
+        }
+    }
+
+    /// One line for `ward --help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Exit::Pass => "pass",
+            Exit::Fail => "a change at or above --fail-on CLASS (or another policy failure)",
+            Exit::Usage => "usage error, input that could not be read, or an errored plan (unless --allow-errored)",
+            Exit::Coverage => "coverage failure: a managed resource type no rule classifies",
+            Exit::ApprovalRequired => "ward gate: approval required",
+            Exit::BudgetExceeded => "ward gate: budget exceeded",
+            Exit::GuardRefused => "ward gate: a liveness guard refused",
+            Exit::DriftAlert => "ward drift: drift alert (new or escalated drift)",
+            Exit::RootFailed => "ward drift: a root failed (missing or replaced state, error) or no roots found",
+        }
+    }
+
+    /// The meaning column of the table in `docs/exit-codes.md` (Markdown).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Exit::Pass => "Nothing failed.",
+            Exit::Fail => "A change at or above `--fail-on CLASS` (and, for other subcommands, a policy failure).",
+            Exit::Usage => "A usage error (unknown flag, bad value, missing argument), input that could not be read (missing file, a directory, not a plan, unknown format version or action, a broken `ward.hcl`), a report that could not be written, or an **errored plan** (see below).",
+            Exit::Coverage => "The coverage gate failed: a managed resource type in the plan that no rule classifies.",
+            Exit::ApprovalRequired => "`ward gate`: a change needs an approval it does not have (see [gate.md](gate.md)).",
+            Exit::BudgetExceeded => "`ward gate`: the change budget is exceeded.",
+            Exit::GuardRefused => "`ward gate`: a liveness guard refused (failed, timed out or could not start).",
+            Exit::DriftAlert => "`ward drift`: at least one drift finding is new or escalated since the last run (see [drift.md](drift.md)).",
+            Exit::RootFailed => "`ward drift`: a root failed (missing or replaced state, error, mismatch) or zero roots were found.",
+        }
+    }
+
+    /// Every exit except [`Exit::Pass`], highest priority first: the order in which they win.
+    pub fn by_priority() -> Vec<Exit> {
+        let mut v: Vec<Exit> = Exit::ALL.into_iter().filter(|e| *e != Exit::Pass).collect();
+        v.sort_by_key(|e| std::cmp::Reverse(e.priority()));
+        v
+    }
+
+    /// The exit-code table of `ward --help`, generated from this type.
+    pub fn help_table() -> String {
+        let mut s = String::from("Exit codes (every subcommand):\n");
+        for e in Exit::ALL {
+            s.push_str(&format!("  {}  {}\n", e.code(), e.summary()));
+        }
+        let order: Vec<String> = Exit::by_priority()
+            .iter()
+            .map(|e| e.code().to_string())
+            .collect();
+        s.push_str(&format!(
+            "When several apply, ward exits with the first of {}.",
+            order.join(", ")
+        ));
+        s
+    }
+
+    /// The exit-code table of `docs/exit-codes.md`, generated from this type.
+    pub fn markdown_table() -> String {
+        let mut s = String::from("| code | name | meaning |\n|---:|---|---|\n");
+        for e in Exit::ALL {
+            s.push_str(&format!(
+                "| {} | {} | {} |\n",
+                e.code(),
+                e.as_str(),
+                e.meaning()
+            ));
+        }
+        s
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// For `#[serde(serialize_with = "ward_model::exit::serialize_code")]`: an exit as its number,
+/// where a report's JSON carries `exit_code`.
+pub fn serialize_code<S: serde::Serializer>(e: &Exit, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u8(e.code())
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(e: Exit) -> Self {
+        std::process::ExitCode::from(e.code())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn priorities() {
+        assert_eq!(Exit::Fail.worst(Exit::Coverage), Exit::Coverage);
+        assert_eq!(Exit::Coverage.worst(Exit::Usage), Exit::Usage);
+        assert_eq!(Exit::Usage.worst(Exit::Fail), Exit::Usage);
+        assert_eq!(Exit::Pass.worst(Exit::Pass), Exit::Pass);
+        // The documented order: 2, 3, 8, 5, 4, 6, 7, 1, 0.
+        let order = [2, 3, 8, 5, 4, 6, 7, 1, 0];
+        for w in order.windows(2) {
+            let (hi, lo) = (
+                Exit::from_code(w[0]).unwrap(),
+                Exit::from_code(w[1]).unwrap(),
+            );
+            assert_eq!(hi.worst(lo), hi, "{hi} over {lo}");
+            assert_eq!(lo.worst(hi), hi, "{hi} over {lo}");
+        }
+        for (i, e) in Exit::ALL.iter().enumerate() {
+            assert_eq!(usize::from(e.code()), i);
+            assert_eq!(Exit::from_code(i32::from(e.code())), Some(*e));
+        }
+        assert_eq!(Exit::from_code(9), None);
+        assert_eq!(Exit::from_code(-1), None);
+        let codes: Vec<u8> = Exit::by_priority().iter().map(|e| e.code()).collect();
+        assert_eq!(codes, [2, 3, 8, 5, 4, 6, 7, 1]);
+    }
+
+    /// docs/exit-codes.md carries exactly the table generated from [`Exit`], and its priority
+    /// order.
+    #[test]
+    fn docs_agree_with_the_type() {
+        let doc = include_str!("../../../docs/exit-codes.md");
+        assert!(
+            doc.contains(&Exit::markdown_table()),
+            "docs/exit-codes.md disagrees with ward_model::Exit; its table must be:\n{}",
+            Exit::markdown_table()
+        );
+        let order: Vec<String> = Exit::by_priority()
+            .iter()
+            .map(|e| e.code().to_string())
+            .collect();
+        assert!(
+            doc.contains(&format!("**{}**", order.join(", "))),
+            "docs/exit-codes.md does not give the priority order {order:?}"
+        );
+    }
+}

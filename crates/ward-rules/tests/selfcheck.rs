@@ -1268,12 +1268,12 @@ fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
     let read = |rel: String| -> Result<Vec<u8>, String> {
         std::fs::read(root.join(&rel)).map_err(|e| format!("{rel}: {e}"))
     };
-    let curated = match std::fs::read_to_string(
-        root.join(format!("crates/ward-rules/packs/{provider}.hcl")),
-    ) {
-        Ok(text) => curated_type_names(&text).join("\n").into_bytes(),
-        Err(_) => Vec::new(),
-    };
+    let curated =
+        match std::fs::read_to_string(root.join(format!("crates/ward-rules/packs/{provider}.hcl")))
+        {
+            Ok(text) => curated_type_names(&text).join("\n").into_bytes(),
+            Err(_) => Vec::new(),
+        };
     let parts: Vec<(String, Vec<u8>)> = vec![
         ("gen-packs".into(), read("scripts/gen-packs".into())?),
         (
@@ -1401,7 +1401,11 @@ fn catalog_check_fails_when_an_input_changes() {
         failures.len() == 1 && failures[0].contains("stale"),
         "{failures:?}"
     );
-    std::fs::remove_file(tmp.path().join("crates/ward-rules/packs/datadog-catalog.hcl")).unwrap();
+    std::fs::remove_file(
+        tmp.path()
+            .join("crates/ward-rules/packs/datadog-catalog.hcl"),
+    )
+    .unwrap();
     let failures = check_catalogs(tmp.path());
     assert!(
         failures.iter().any(|f| f.contains("has no generated")),

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
 # Types by category: access 123, adopted 3, adopted-rules 2, attachment 135, compute 41, config 615, credential 27, data 97, dns 34, monitoring 130, traffic 209, workflow 6; 1422 in all.
-# inputs sha256: 5d6ebfa3cfeae7484ce2d58d8fb440f414de6d9d802d1b730120de9c65839d0b
+# inputs sha256: e84687f3d28a1f7e5106bb36ad9b5f0153667557ecf6dc735e6a81173cec749e
 
 pack {
   name     = "aws-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
 # Types by category: access 90, attachment 81, compute 122, config 328, credential 51, data 85, dns 20, monitoring 96, traffic 171, workflow 4; 1048 in all.
-# inputs sha256: a3ec3aa2ea5dfeee74f8de3a648552629d3b005744ae9fefa4a3f09c63f49f57
+# inputs sha256: 5970479432e6f1a5585f8c88c3b332583f95be0fca15d54c215fb887079729f6
 
 pack {
   name     = "azurerm-catalog"

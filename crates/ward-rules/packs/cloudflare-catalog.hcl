@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-cloudflare 13.9.1 (provider registry.terraform.io/cloudflare/cloudflare 5.14.0), checked by the self-check.
 # Types by category: access 17, compute 13, config 8, credential 14, data 9, dns 11, monitoring 12, traffic 99; 183 in all.
-# inputs sha256: 0a04b0260b8670aae7d21fbabb865e8d535a7fd6bf4bff3355dc66a871b51924
+# inputs sha256: 8fb92bd1951d2f02c2da7a1f39f94dbde8c05edf33f8704dd8c9366e4edc60ad
 
 pack {
   name     = "cloudflare-catalog"

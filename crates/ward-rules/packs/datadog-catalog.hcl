@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
 # Types by category: access 13, config 57, credential 5, data 6, monitoring 38; 119 in all.
-# inputs sha256: a810195005ab914b1b161845df2003ad1ec8fe187406b539cccc42572646ab86
+# inputs sha256: c3662073d25985506fadb9cbad5f0df5dca46719894985c6411530785b101825
 
 pack {
   name     = "datadog-catalog"

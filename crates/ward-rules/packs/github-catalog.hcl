@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
 # Types by category: access 24, compute 1, config 7, credential 1, data 10, workflow 1; 44 in all.
-# inputs sha256: 59448821a9fc83cf27a1daacb3e0327e17ceaf7a5cec132e4a711b91d4e2a5a5
+# inputs sha256: bce9b2ca0af091476b23837bc5bd8a2b71ff11bda5c574873448518bb5ebaff3
 
 pack {
   name     = "github-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
 # Types by category: access 417, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1020 in all.
-# inputs sha256: 58fbbf72e165fb92c0dc30cde82b4b3d97ae02f69b1657c9da2363ffa5bd1a95
+# inputs sha256: 9846e51b7a7b44364dbfa2c10724f160718ea8b3620c7d2096a4ee1fc63e3408
 
 pack {
   name     = "google-catalog"

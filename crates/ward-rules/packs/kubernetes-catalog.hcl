@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
 # Types by category: access 6, adopted 2, compute 2, config 9, credential 3, data 1, traffic 8; 31 in all.
-# inputs sha256: 0ed45c5e09d6ee0fa77f667b4e11864553f143a34b8559c600a2e9c4508a8c28
+# inputs sha256: 518003b15fa3cc1fa13436841f550289bf19a22343e10a62981e2dc767ffd7a9
 
 pack {
   name     = "kubernetes-catalog"

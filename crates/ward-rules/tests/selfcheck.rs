@@ -197,6 +197,11 @@ const PROVIDER_PACKS: &[&str] = &[
     "cloudflare-catalog",
     "github-catalog",
     "datadog-catalog",
+    "proxmox-catalog",
+    "incus-catalog",
+    "lxd-catalog",
+    "hcloud-catalog",
+    "libvirt-catalog",
     "archive",
     "cloudinit",
     "local",
@@ -1286,7 +1291,9 @@ fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
         ),
         (
             format!("{provider}.json"),
-            read(format!("crates/ward-rules/schemas/{provider}.json"))?,
+            // A provider without a schema package has none: its table lists the types.
+            std::fs::read(root.join(format!("crates/ward-rules/schemas/{provider}.json")))
+                .unwrap_or_default(),
         ),
         ("curated".into(), curated),
     ];

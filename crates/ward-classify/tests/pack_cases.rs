@@ -25,6 +25,11 @@ fn provider_of(type_name: &str) -> &'static str {
         "cloudflare" => "registry.terraform.io/cloudflare/cloudflare",
         "github" => "registry.terraform.io/integrations/github",
         "datadog" => "registry.terraform.io/datadog/datadog",
+        "oci" => "registry.terraform.io/oracle/oci",
+        "proxmox" => "registry.terraform.io/bpg/proxmox",
+        "incus" => "registry.terraform.io/lxc/incus",
+        "lxd" => "registry.terraform.io/terraform-lxd/lxd",
+        "hcloud" => "registry.terraform.io/hetznercloud/hcloud",
         other => panic!("no provider for {other}"),
     }
 }
@@ -340,6 +345,15 @@ const DATA_HOLDERS: &[(&str, &str)] = &[
     ("github_repository", ""),
     ("github_issue", "its comments"),
     ("datadog_logs_index", "the logs it retains"),
+    ("oci_objectstorage_bucket", "its objects"),
+    ("oci_core_volume", "A block volume: its data."),
+    ("oci_database_autonomous_database", "its data"),
+    ("oci_kms_key", "becomes unreadable"),
+    ("oci_streaming_stream", "its messages"),
+    ("proxmox_ceph_pool", "RBD images"),
+    ("incus_storage_bucket", "its objects"),
+    ("lxd_instance_snapshot", "a restore point"),
+    ("hcloud_storage_box", "its files"),
 ];
 
 #[test]
@@ -352,7 +366,7 @@ fn deleting_a_data_holder_is_data_loss() {
             && v.holds_data
             && rule(&v).ends_with(&format!(":{t}"))
             && says(&v, "holds data: destroying it loses the data it holds")
-            && (words.is_empty() || says(&v, &format!("rule rationale: ")) && says(&v, words));
+            && (words.is_empty() || says(&v, "rule rationale: ") && says(&v, words));
         if !ok {
             failures.push(format!(
                 "{t}: {:?} by {} {:#?}",

@@ -197,6 +197,7 @@ const PROVIDER_PACKS: &[&str] = &[
     "cloudflare-catalog",
     "github-catalog",
     "datadog-catalog",
+    "oci-catalog",
     "proxmox-catalog",
     "incus-catalog",
     "lxd-catalog",

@@ -30,6 +30,8 @@ fn provider_of(type_name: &str) -> &'static str {
         "incus" => "registry.terraform.io/lxc/incus",
         "lxd" => "registry.terraform.io/terraform-lxd/lxd",
         "hcloud" => "registry.terraform.io/hetznercloud/hcloud",
+        "maas" => "registry.terraform.io/canonical/maas",
+        "juju" => "registry.terraform.io/juju/juju",
         other => panic!("no provider for {other}"),
     }
 }
@@ -354,6 +356,8 @@ const DATA_HOLDERS: &[(&str, &str)] = &[
     ("incus_storage_bucket", "its objects"),
     ("lxd_instance_snapshot", "a restore point"),
     ("hcloud_storage_box", "its files"),
+    ("maas_instance", "everything on its local disks are lost"),
+    ("juju_model", "destroys every application"),
 ];
 
 #[test]

@@ -198,6 +198,8 @@ const PROVIDER_PACKS: &[&str] = &[
     "github-catalog",
     "datadog-catalog",
     "oci-catalog",
+    "maas-catalog",
+    "juju-catalog",
     "proxmox-catalog",
     "incus-catalog",
     "lxd-catalog",

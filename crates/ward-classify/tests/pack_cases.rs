@@ -352,6 +352,7 @@ const DATA_HOLDERS: &[(&str, &str)] = &[
     ("oci_database_autonomous_database", "its data"),
     ("oci_kms_key", "becomes unreadable"),
     ("oci_streaming_stream", "its messages"),
+    ("aws_paymentcryptography_key", "its key material"),
     ("proxmox_ceph_pool", "RBD images"),
     ("incus_storage_bucket", "its objects"),
     ("lxd_instance_snapshot", "a restore point"),

@@ -763,6 +763,17 @@ fn render_docs(packs: &[PackFile]) -> String {
          packs and in none of your `ward.hcl` rules fails the coverage gate. Replacement itself is read \
          from the plan; the packs add what the plan does not say.\n\n",
     );
+    out.push_str(
+        "Two kinds of pack: a provider's curated pack (`aws`), written type by type, and its \
+         catalog pack (`aws-catalog`), which `scripts/gen-packs` generates from the provider's \
+         schema and a reviewed category table in `scripts/pack-categories/`: every type the \
+         curated pack does not name, with data holders listed one by one and every other type \
+         put in a documented category (access, attachment, traffic, dns, monitoring, credential, \
+         compute, adopted, workflow, config) whose rationale each entry repeats. The self-check \
+         fails when a schema type is in no pack or a catalog is stale. For providers with no \
+         schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju) the catalog lists the \
+         types of the provider's documentation and says its schema is unavailable.\n\n",
+    );
     out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
                   their own impact class; **otherwise** — the impact of other updates and of delete/replace \

@@ -4,10 +4,13 @@
 # published in the registries this project can reach (there is no CDK for Terraform prebuilt
 # hcloud package), so the self-check cannot verify the names below; they were written from the
 # provider's documentation pages cited in each `source`.
+#
+# How types were decided: curated one by one, each from the provider documentation page its
+# `source` cites, with a rationale saying why it costs what it does.
 
 pack {
   name     = "hcloud"
-  version  = "2026.11.0"
+  version  = "2026.12.0"
   provider = "hetznercloud/hcloud"
   schema   = "unavailable: no prebuilt package generated from the hcloud provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }

@@ -3,10 +3,13 @@
 # Schema: checked by crates/ward-rules/tests/selfcheck.rs against schemas/helm.json (from the CDK
 # for Terraform package @cdktf/provider-helm, generated from `providers schema -json`; see
 # scripts/extract-schemas).
+#
+# How types were decided: curated one by one, each from the provider documentation page its
+# `source` cites, with a rationale saying why it costs what it does.
 
 pack {
   name     = "helm"
-  version  = "2026.11.0"
+  version  = "2026.12.0"
   provider = "hashicorp/helm"
   schema   = "checked"
 }

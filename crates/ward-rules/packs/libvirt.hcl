@@ -6,10 +6,13 @@
 # published in the registries this project can reach; the names below were written from the
 # provider's documentation and resource schema code (read, not copied) at the pages cited in
 # each `source`.
+#
+# How types were decided: curated one by one, each from the provider documentation page its
+# `source` cites, with a rationale saying why it costs what it does.
 
 pack {
   name     = "libvirt"
-  version  = "2026.11.0"
+  version  = "2026.12.0"
   provider = "dmacvicar/libvirt"
   schema   = "unavailable: no prebuilt package generated from the libvirt provider schema is published in the npm or PyPI registries; written from the provider documentation (0.8.x)"
 }

@@ -3,10 +3,13 @@
 # Schema: unavailable. No package generated from this provider's `providers schema -json` is
 # published in the registries this project can reach; the names below were written from the
 # provider's documentation pages cited in each `source`.
+#
+# How types were decided: curated one by one, each from the provider documentation page its
+# `source` cites, with a rationale saying why it costs what it does.
 
 pack {
   name     = "lxd"
-  version  = "2026.11.0"
+  version  = "2026.12.0"
   provider = "terraform-lxd/lxd"
   schema   = "unavailable: no prebuilt package generated from the lxd provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }

@@ -14,6 +14,12 @@
 //!    `prior_state`, `resource_changes`), and also prints the earlier, narrower measure
 //!    (`resource_changes` and `planned_values`). Terraform's test providers are left out, and so
 //!    are types named after a real provider that none of its schemas has (lookalike fixtures).
+//! 4. `every_schema_type_has_a_pack_entry`: every resource type of every schema in `schemas/` is
+//!    in a pack (curated `packs/<provider>.hcl` or generated `packs/<provider>-catalog.hcl`).
+//! 5. `catalog_packs_are_fresh`: each generated catalog pack records a digest of its inputs
+//!    (`scripts/gen-packs`, its category tables, the schema, the curated type names); the test
+//!    recomputes it and fails when the committed output is stale. The generator is never run by
+//!    the tests: rerun `scripts/gen-packs` by hand.
 // A test may panic: a failed unwrap or assertion is a failed check with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -23,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Block, Body};
+use sha2::{Digest, Sha256};
 
 /// One `resource` entry of a pack, as the self-check and the docs need it.
 #[derive(Debug, Default)]
@@ -183,6 +190,21 @@ const PROVIDER_PACKS: &[&str] = &[
     "proxmox",
     "cloudflare",
     "github",
+    "aws-catalog",
+    "azurerm-catalog",
+    "google-catalog",
+    "kubernetes-catalog",
+    "cloudflare-catalog",
+    "github-catalog",
+    "datadog-catalog",
+    "oci-catalog",
+    "maas-catalog",
+    "juju-catalog",
+    "proxmox-catalog",
+    "incus-catalog",
+    "lxd-catalog",
+    "hcloud-catalog",
+    "libvirt-catalog",
     "archive",
     "cloudinit",
     "local",
@@ -741,6 +763,17 @@ fn render_docs(packs: &[PackFile]) -> String {
          packs and in none of your `ward.hcl` rules fails the coverage gate. Replacement itself is read \
          from the plan; the packs add what the plan does not say.\n\n",
     );
+    out.push_str(
+        "Two kinds of pack: a provider's curated pack (`aws`), written type by type, and its \
+         catalog pack (`aws-catalog`), which `scripts/gen-packs` generates from the provider's \
+         schema and a reviewed category table in `scripts/pack-categories/`: every type the \
+         curated pack does not name, with data holders listed one by one and every other type \
+         put in a documented category (access, attachment, traffic, dns, monitoring, credential, \
+         compute, adopted, workflow, config) whose rationale each entry repeats. The self-check \
+         fails when a schema type is in no pack or a catalog is stale. For providers with no \
+         schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju) the catalog lists the \
+         types of the provider's documentation and says its schema is unavailable.\n\n",
+    );
     out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
                   their own impact class; **otherwise** — the impact of other updates and of delete/replace \
@@ -1164,4 +1197,245 @@ fn gate_types_walks_configuration_state_and_changes() {
     assert!(!reader_accepts(
         &serde_json::json!({"format_version": "test_format_version"})
     ));
+}
+
+// ------------------------------------------------------------------ completeness
+
+/// Every type of every schema source is named by some pack; returns one failure per type
+/// that is not.
+fn check_complete(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
+    let named: BTreeSet<&str> = packs
+        .iter()
+        .flat_map(|p| p.entries.iter().map(|e| e.type_name.as_str()))
+        .collect();
+    let mut failures = Vec::new();
+    for src in sources {
+        let missing: Vec<&String> = src
+            .types
+            .keys()
+            .filter(|t| !named.contains(t.as_str()))
+            .collect();
+        for t in &missing {
+            failures.push(format!(
+                "{}: resource type {t} is in no pack: curate it in packs/{}.hcl, or classify it in scripts/pack-categories/{}.toml and rerun scripts/gen-packs",
+                src.label, src.provider, src.provider
+            ));
+        }
+        println!(
+            "coverage: {}: {} of {} schema types in a pack",
+            src.label,
+            src.types.len() - missing.len(),
+            src.types.len()
+        );
+    }
+    failures
+}
+
+#[test]
+fn every_schema_type_has_a_pack_entry() {
+    let failures = check_complete(&all_packs(), &load_trimmed());
+    assert!(
+        failures.is_empty(),
+        "{} schema types have no pack entry:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn completeness_fails_on_a_schema_type_without_an_entry() {
+    let text = format!("{DEMO_PACK_HEADER}resource \"demo_disk\" {{\n  identity = [\"id\"]\n}}\n");
+    let mut src = fake_source();
+    assert!(check_complete(&[parse_pack(&text, "demo.hcl")], &[fake_source()]).is_empty());
+    src.types.insert("demo_volume".to_string(), BTreeSet::new());
+    let failures = check_complete(&[parse_pack(&text, "demo.hcl")], &[src]);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("demo_volume is in no pack"),
+        "{failures:?}"
+    );
+}
+
+// ------------------------------------------------------------------ catalog freshness
+
+/// Curated type names of a pack file, as scripts/gen-packs reads them (`resource "T"` lines).
+fn curated_type_names(text: &str) -> Vec<String> {
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("resource") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        if rest.len() == line.trim_start().len() - "resource".len() {
+            continue; // `resource` not followed by white space
+        }
+        let Some(rest) = rest.strip_prefix('"') else {
+            continue;
+        };
+        if let Some(end) = rest.find('"') {
+            if end > 0 {
+                names.insert(rest[..end].to_string());
+            }
+        }
+    }
+    names.into_iter().collect()
+}
+
+/// The digest scripts/gen-packs writes on a catalog's `# inputs sha256:` line: sha256 over
+/// `label NUL length NUL bytes NUL` of each input, in order.
+fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
+    let read = |rel: String| -> Result<Vec<u8>, String> {
+        std::fs::read(root.join(&rel)).map_err(|e| format!("{rel}: {e}"))
+    };
+    let curated =
+        match std::fs::read_to_string(root.join(format!("crates/ward-rules/packs/{provider}.hcl")))
+        {
+            Ok(text) => curated_type_names(&text).join("\n").into_bytes(),
+            Err(_) => Vec::new(),
+        };
+    let parts: Vec<(String, Vec<u8>)> = vec![
+        ("gen-packs".into(), read("scripts/gen-packs".into())?),
+        (
+            "common.toml".into(),
+            read("scripts/pack-categories/common.toml".into())?,
+        ),
+        (
+            format!("{provider}.toml"),
+            read(format!("scripts/pack-categories/{provider}.toml"))?,
+        ),
+        (
+            format!("{provider}.json"),
+            // A provider without a schema package has none: its table lists the types.
+            std::fs::read(root.join(format!("crates/ward-rules/schemas/{provider}.json")))
+                .unwrap_or_default(),
+        ),
+        ("curated".into(), curated),
+    ];
+    let mut h = Sha256::new();
+    for (label, data) in &parts {
+        h.update(label.as_bytes());
+        h.update(b"\0");
+        h.update(data.len().to_string().as_bytes());
+        h.update(b"\0");
+        h.update(data);
+        h.update(b"\0");
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Every `packs/*-catalog.hcl` under `root` is what scripts/gen-packs would write from the
+/// inputs there now; every category table has its catalog. Returns the failures.
+fn check_catalogs(root: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    let packs_dir = root.join("crates/ward-rules/packs");
+    let mut providers = BTreeSet::new();
+    for entry in std::fs::read_dir(root.join("scripts/pack-categories")).expect("tables dir") {
+        let name = entry.expect("dir entry").file_name();
+        let name = name.to_string_lossy();
+        if let Some(p) = name.strip_suffix(".toml") {
+            if p != "common" {
+                providers.insert(p.to_string());
+            }
+        }
+    }
+    for entry in std::fs::read_dir(&packs_dir).expect("packs dir") {
+        let name = entry.expect("dir entry").file_name();
+        if let Some(p) = name.to_string_lossy().strip_suffix("-catalog.hcl") {
+            if !providers.contains(p) {
+                failures.push(format!(
+                    "packs/{p}-catalog.hcl has no table scripts/pack-categories/{p}.toml"
+                ));
+            }
+        }
+    }
+    for p in &providers {
+        let file = packs_dir.join(format!("{p}-catalog.hcl"));
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            failures.push(format!(
+                "scripts/pack-categories/{p}.toml has no generated packs/{p}-catalog.hcl: run scripts/gen-packs {p}"
+            ));
+            continue;
+        };
+        let recorded = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# inputs sha256: "))
+            .map(str::trim);
+        match (recorded, catalog_fingerprint(root, p)) {
+            (_, Err(e)) => failures.push(format!("packs/{p}-catalog.hcl: input missing: {e}")),
+            (None, _) => failures.push(format!(
+                "packs/{p}-catalog.hcl has no `# inputs sha256:` line: it was not written by scripts/gen-packs; run scripts/gen-packs {p}"
+            )),
+            (Some(have), Ok(want)) if have != want => failures.push(format!(
+                "packs/{p}-catalog.hcl is stale (its inputs changed since it was generated): run scripts/gen-packs {p} and commit the result"
+            )),
+            _ => {}
+        }
+    }
+    failures
+}
+
+fn repo_root() -> PathBuf {
+    crate_dir().join("../..")
+}
+
+#[test]
+fn catalog_packs_are_fresh() {
+    let failures = check_catalogs(&repo_root());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A copy of the datadog catalog's inputs: fresh as committed, stale after any input changes.
+#[test]
+fn catalog_check_fails_when_an_input_changes() {
+    let root = repo_root();
+    let tmp = tempfile::tempdir().unwrap();
+    for rel in [
+        "scripts/gen-packs",
+        "scripts/pack-categories/common.toml",
+        "scripts/pack-categories/datadog.toml",
+        "crates/ward-rules/schemas/datadog.json",
+        "crates/ward-rules/packs/datadog-catalog.hcl",
+    ] {
+        let to = tmp.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(rel), &to).unwrap();
+    }
+    assert_eq!(check_catalogs(tmp.path()), Vec::<String>::new());
+
+    // A new type in the schema, a curated pack appearing, an edited table: each is stale.
+    let table = tmp.path().join("scripts/pack-categories/datadog.toml");
+    let original = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(&table, format!("{original}\n# edited\n")).unwrap();
+    let failures = check_catalogs(tmp.path());
+    assert!(
+        failures.len() == 1 && failures[0].contains("datadog-catalog.hcl is stale"),
+        "{failures:?}"
+    );
+    std::fs::write(&table, &original).unwrap();
+    std::fs::write(
+        tmp.path().join("crates/ward-rules/packs/datadog.hcl"),
+        "resource \"datadog_monitor\" {\n}\n",
+    )
+    .unwrap();
+    let failures = check_catalogs(tmp.path());
+    assert!(
+        failures.len() == 1 && failures[0].contains("stale"),
+        "{failures:?}"
+    );
+    std::fs::remove_file(
+        tmp.path()
+            .join("crates/ward-rules/packs/datadog-catalog.hcl"),
+    )
+    .unwrap();
+    let failures = check_catalogs(tmp.path());
+    assert!(
+        failures.iter().any(|f| f.contains("has no generated")),
+        "{failures:?}"
+    );
+}
+
+#[test]
+fn curated_type_names_read_resource_lines_only() {
+    let text = "pack {\n}\nresource \"a_b\" {\n  # resource \"c_d\"\n}\n  resource  \"e_f\" {}\nresources \"g\"\n";
+    assert_eq!(curated_type_names(text), vec!["a_b", "e_f"]);
 }

@@ -18,8 +18,8 @@
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::outcome::{plural, thousands};
-use crate::text::{fact_words, mentioned, packs_line, product_line, show_value, sorted_facts};
-use crate::{class_counts, grouped, Exit, Group, Outcome};
+use crate::text::{deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts};
+use crate::{class_counts, grouped, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
@@ -140,7 +140,7 @@ impl Doc {
                 });
             }
         }
-        let result_line = result_line(outcome);
+        let result_line = result_line(a, outcome);
         let head = head(a, outcome, &result_line);
         let c = &a.coverage;
         let checked = plural(
@@ -152,7 +152,7 @@ impl Doc {
             format!("**Coverage:** ok, {checked}, all classified.\n")
         } else if c.fails() {
             format!(
-                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see docs/rules.md), or pass `--allow-unclassified`.\n",
+                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see `ward docs rules`), or pass `--allow-unclassified`.\n",
                 thousands(c.unclassified.len())
             )
         } else {
@@ -380,18 +380,15 @@ fn list(out: &mut String, entries: &[String], omit: &[bool], one: &str, many: &s
     }
 }
 
-/// `FAIL (exit 3): coverage failed: …`.
-fn result_line(outcome: &Outcome) -> String {
-    let word = if outcome.exit == Exit::Pass {
-        "pass"
-    } else {
-        "FAIL"
-    };
-    format!(
-        "{word} (exit {}): {}",
-        outcome.exit.code(),
-        md(&outcome.headline())
-    )
+/// `FAIL (exit 3): coverage failed: …`; without a threshold on a costly plan
+/// `1 data-loss, 3 replace · no --fail-on set (exit 0)`, never "pass".
+fn result_line(a: &Assessment, outcome: &Outcome) -> String {
+    let (lead, rest) = crate::outcome::result_words(a, outcome);
+    if rest == crate::outcome::NO_THRESHOLD {
+        return format!("{} · no `--fail-on` set (exit 0)", md(&lead));
+    }
+    let word = if lead == "PASS" { "pass" } else { "FAIL" };
+    format!("{word} (exit {}): {}", outcome.exit.code(), md(&rest))
 }
 
 fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
@@ -412,13 +409,14 @@ fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
     };
     let _ = write!(
         out,
-        "{} · plan format {} · {threshold} · knowledge: {}",
+        "{} · plan format {} · {threshold} · decided by packs: {}",
         md(&product_line(a)),
         a.plan.format_version,
         md(&packs_line(a))
     );
-    if !a.knowledge.user_files.is_empty() {
-        let files: Vec<String> = a.knowledge.user_files.iter().map(|f| code(f)).collect();
+    let (_, files) = deciding(a);
+    if !files.is_empty() {
+        let files: Vec<String> = files.iter().map(|f| code(f)).collect();
         let _ = write!(out, " · user rules: {}", files.join(", "));
     }
     out.push_str("\n\n");

@@ -3,7 +3,7 @@
 use crate::escape::terminal;
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
+    deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -91,14 +91,10 @@ fn header(out: &mut String, p: &Painter, a: &Assessment) {
         product_line(a),
         a.plan.format_version
     );
-    let _ = writeln!(out, "knowledge: {}", packs_line(a));
-    if !a.knowledge.user_files.is_empty() {
-        let files: Vec<String> = a
-            .knowledge
-            .user_files
-            .iter()
-            .map(|f| terminal(f).into_owned())
-            .collect();
+    let _ = writeln!(out, "decided by packs: {}", packs_line(a));
+    let (_, files) = deciding(a);
+    if !files.is_empty() {
+        let files: Vec<String> = files.iter().map(|f| terminal(f).into_owned()).collect();
         let _ = writeln!(out, "user rules: {}", files.join(", "));
     }
     if a.plan.errored {
@@ -348,7 +344,7 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
     if c.fails() {
         let _ = writeln!(
             out,
-            "    hint: add a `resource` block for each type to ward.hcl (see docs/rules.md), or pass --allow-unclassified"
+            "    hint: add a `resource` block for each type to ward.hcl (see `ward docs rules`), or pass --allow-unclassified"
         );
     }
     out.push('\n');
@@ -363,26 +359,29 @@ fn summary(out: &mut String, p: &Painter, a: &Assessment, outcome: &Outcome) {
         .collect();
     parts.push(format!("{} unclassified", thousands(unknown)));
     let _ = writeln!(out, "summary: {}", parts.join(", "));
-    let head = match outcome.exit {
-        Exit::Pass => p.paint(
-            Style::new().fg_color(Some(AnsiColor::Green.into())).bold(),
-            "PASS",
-        ),
-        _ => p.paint(
-            Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
-            "FAIL",
-        ),
+    let (lead, rest) = crate::outcome::result_words(a, outcome);
+    let style = if outcome.exit == Exit::Pass && outcome.fail_on.is_none() && lead != "PASS" {
+        // Costs without a threshold: not green, not a failure either.
+        Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold()
+    } else if outcome.exit == Exit::Pass {
+        Style::new().fg_color(Some(AnsiColor::Green.into())).bold()
+    } else {
+        Style::new().fg_color(Some(AnsiColor::Red.into())).bold()
     };
+    let head = p.paint(style, &lead);
     let threshold = match outcome.fail_on {
         Some(t) => format!("--fail-on {t}"),
         None => "no --fail-on threshold".into(),
     };
-    let _ = writeln!(
-        out,
-        "result: {head} (exit {}, {threshold}): {}",
-        outcome.exit.code(),
-        outcome.headline()
-    );
+    if rest == crate::outcome::NO_THRESHOLD {
+        let _ = writeln!(out, "result: {head} · {rest} (exit {})", outcome.exit.code());
+    } else {
+        let _ = writeln!(
+            out,
+            "result: {head} (exit {}, {threshold}): {rest}",
+            outcome.exit.code()
+        );
+    }
     let headline = outcome.headline();
     for r in &outcome.reasons {
         if r.message != headline {

@@ -3,6 +3,7 @@
 use crate::escape::terminal;
 use ward_classify::{Assessment, Fact, Verdict};
 use ward_model::{Product, Shown};
+use ward_rules::RuleOrigin;
 
 /// The longest value (in chars) the human formats print before shortening it with `…`.
 pub(crate) const MAX_VALUE_CHARS: usize = 80;
@@ -41,18 +42,36 @@ pub(crate) fn product_line(a: &Assessment) -> String {
     }
 }
 
-/// `aws 2026.11.0, fakecloud 2026.11.0` (or `no built-in packs`).
-pub(crate) fn packs_line(a: &Assessment) -> String {
-    if a.knowledge.packs.is_empty() {
-        return "no built-in packs".into();
+/// The packs (`name version`) and user rule files that decided something in this report: a
+/// verdict's cost or an attribute's, in the changes or in drift. Sorted.
+pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
+    let mut packs = std::collections::BTreeSet::new();
+    let mut files = std::collections::BTreeSet::new();
+    let rules = a.verdicts.iter().chain(&a.drift).flat_map(|v| {
+        v.decided_by
+            .iter()
+            .chain(v.attributes.iter().filter_map(|at| at.rule.as_ref()))
+    });
+    for r in rules {
+        match &r.origin {
+            RuleOrigin::Pack { name, version } => {
+                packs.insert(format!("{} {}", terminal(name), terminal(version)));
+            }
+            RuleOrigin::User { file, .. } => {
+                files.insert(file.clone());
+            }
+        }
     }
-    let mut packs: Vec<String> = a
-        .knowledge
-        .packs
-        .iter()
-        .map(|p| format!("{} {}", terminal(&p.name), terminal(&p.version)))
-        .collect();
-    packs.sort();
+    (packs.into_iter().collect(), files.into_iter().collect())
+}
+
+/// `aws 2026.11.0, random 2026.11.1`: the packs that decided something (see [`deciding`]), or
+/// `no pack decided anything` when none did.
+pub(crate) fn packs_line(a: &Assessment) -> String {
+    let (packs, _) = deciding(a);
+    if packs.is_empty() {
+        return "no pack decided anything".into();
+    }
     packs.join(", ")
 }
 

@@ -50,8 +50,12 @@ pub fn run(args: &Args) -> Result<Exit, CliError> {
             let close = ward_rules::hcl::did_you_mean(topic, &names)
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default();
-            Err(CliError::new(format!("no document `{topic}`"))
-                .hint(format!("{close}`ward docs` lists them: {}", names.join(", "))))
+            Err(
+                CliError::new(format!("no document `{topic}`")).hint(format!(
+                    "{close}`ward docs` lists them: {}",
+                    names.join(", ")
+                )),
+            )
         }
     }
 }

@@ -55,7 +55,11 @@ fn messages_point_to_docs_through_the_binary() {
     let mut bad = Vec::new();
     for (at, l) in message_lines() {
         // A string literal naming a source-tree document.
-        if l.contains('"') && l.contains("docs/") && l.contains(".md") && !l.contains("trim_start_matches") {
+        if l.contains('"')
+            && l.contains("docs/")
+            && l.contains(".md")
+            && !l.contains("trim_start_matches")
+        {
             // The generated rule catalog is itself a document in docs/ and links its siblings.
             if !at.contains("ward-check/src/catalog.rs") {
                 bad.push(format!("{at}: {}", l.trim()));
@@ -73,15 +77,26 @@ fn messages_point_to_docs_through_the_binary() {
             }
         }
     }
-    assert!(bad.is_empty(), "messages naming a source path:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "messages naming a source path:\n{}",
+        bad.join("\n")
+    );
     assert!(topics.len() >= 5, "{topics:?}");
     for (topic, at) in topics {
         let out = Command::new(env!("CARGO_BIN_EXE_ward"))
             .args(["docs", &topic])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{at}: `ward docs {topic}` failed: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(out.stdout.len() > 200, "{at}: `ward docs {topic}` printed almost nothing");
+        assert!(
+            out.status.success(),
+            "{at}: `ward docs {topic}` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout.len() > 200,
+            "{at}: `ward docs {topic}` printed almost nothing"
+        );
     }
 }
 

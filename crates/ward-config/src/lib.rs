@@ -38,8 +38,8 @@ pub mod repo;
 pub use check::{CheckSettings, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
-pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use plan::PlanSettings;
+pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use repo::{Layer, Pin, Root};
 
 use hcl_edit::structure::{Block, Structure};

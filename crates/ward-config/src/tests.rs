@@ -362,7 +362,10 @@ fn plan_block_sets_the_default_threshold() {
     assert_eq!(c.plan.fail_on, Some(ward_model::Impact::Replace));
     let e = err("plan {\n  fail_on = \"danger\"\n}\n");
     assert!(e.starts_with("ward.hcl:2:"), "{e}");
-    assert!(e.contains("`danger` is not an impact class") && e.contains("`data-loss`"), "{e}");
+    assert!(
+        e.contains("`danger` is not an impact class") && e.contains("`data-loss`"),
+        "{e}"
+    );
     let e = err("plan {\n  fail_onn = \"replace\"\n}\n");
     assert!(e.contains("did you mean `fail_on`"), "{e}");
     let e = err("plan {}\nplan {}\n");

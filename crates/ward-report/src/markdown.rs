@@ -18,7 +18,9 @@
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::outcome::{plural, thousands};
-use crate::text::{deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts};
+use crate::text::{
+    deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
+};
 use crate::{class_counts, grouped, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -484,9 +486,17 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
         None => format!("<code>{}</code>", html(&v.address)),
     };
+    // The summary says why: the deciding attribute, else the first reason the block gives.
+    let why = match v.attributes.iter().find(|a| a.forces_replacement) {
+        Some(a) => Some(format!("`{}` forces replacement", a.change.path)),
+        None => crate::text::explanation_lines(v).next().cloned(),
+    };
+    let why = why
+        .map(|w| format!(" — {}", html(&crate::text::shorten(&w, 100))))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "<details><summary><b>{}</b> {addr}: {}</summary>\n",
+        "<details><summary><b>{}</b> {addr}: {}{why}</summary>\n",
         g.name(),
         html(v.action.describe())
     );
@@ -497,18 +507,15 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             code(&v.type_name)
         );
     }
-    for line in &v.explanation {
-        let _ = writeln!(out, "- {}", md_rich(line));
-    }
-    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "- Terraform's reason: {}", code(r));
-    }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
         (std::cmp::Reverse(x.impact), &x.change.path)
             .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
     });
-    for at in attrs {
+    for at in attrs
+        .into_iter()
+        .filter(|at| crate::text::attribute_shown(v, at))
+    {
         let mut tags = vec![format!("**{}**", at.impact)];
         if at.forces_replacement {
             tags.push("forces replacement".into());
@@ -528,7 +535,13 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             let _ = writeln!(out, "  - {}", md_rich(why));
         }
     }
-    if !v.identity_changes.is_empty() {
+    for line in crate::text::explanation_lines(v) {
+        let _ = writeln!(out, "- {}", md_rich(line));
+    }
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
+        let _ = writeln!(out, "- Terraform's reason: {}", code(r));
+    }
+    if !v.identity_changes.is_empty() && !crate::text::identity_said(v) {
         let ids: Vec<String> = v
             .identity_changes
             .iter()
@@ -536,7 +549,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             .collect();
         let _ = writeln!(out, "- identity changes: {}", ids.join(", "));
     }
-    if v.holds_data && !mentioned(v, "holds data") {
+    if v.holds_data && v.action.destroys() && !mentioned(v, "holds data") {
         let _ = writeln!(out, "- holds data: destroying or replacing it loses data");
     }
     for f in sorted_facts(v) {

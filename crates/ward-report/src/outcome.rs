@@ -85,7 +85,11 @@ pub fn result_words(a: &Assessment, outcome: &Outcome) -> (String, String) {
     if outcome.exit == Exit::Pass && outcome.fail_on.is_none() && !costs.is_empty() {
         return (costs, NO_THRESHOLD.to_string());
     }
-    let word = if outcome.exit == Exit::Pass { "PASS" } else { "FAIL" };
+    let word = if outcome.exit == Exit::Pass {
+        "PASS"
+    } else {
+        "FAIL"
+    };
     (word.to_string(), outcome.headline())
 }
 

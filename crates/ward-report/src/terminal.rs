@@ -3,7 +3,8 @@
 use crate::escape::terminal;
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
+    deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value,
+    sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -129,18 +130,15 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             terminal(&v.type_name)
         );
     }
-    for line in &v.explanation {
-        let _ = writeln!(out, "{ind}{}", terminal(line));
-    }
-    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
-    }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
         (std::cmp::Reverse(x.impact), &x.change.path)
             .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
     });
-    for at in attrs {
+    for at in attrs
+        .into_iter()
+        .filter(|at| crate::text::attribute_shown(v, at))
+    {
         let mut tags = vec![at.impact.as_str().to_string()];
         if at.forces_replacement {
             tags.push("forces replacement".into());
@@ -161,7 +159,13 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             let _ = writeln!(out, "{ind}    {}", terminal(why));
         }
     }
-    if !v.identity_changes.is_empty() {
+    for line in crate::text::explanation_lines(v) {
+        let _ = writeln!(out, "{ind}{}", terminal(line));
+    }
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
+        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
+    }
+    if !v.identity_changes.is_empty() && !crate::text::identity_said(v) {
         let ids: Vec<String> = v
             .identity_changes
             .iter()
@@ -169,7 +173,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             .collect();
         let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
     }
-    if v.holds_data && !mentioned(v, "holds data") {
+    if v.holds_data && v.action.destroys() && !mentioned(v, "holds data") {
         let _ = writeln!(
             out,
             "{ind}holds data: destroying or replacing it loses data"
@@ -374,7 +378,11 @@ fn summary(out: &mut String, p: &Painter, a: &Assessment, outcome: &Outcome) {
         None => "no --fail-on threshold".into(),
     };
     if rest == crate::outcome::NO_THRESHOLD {
-        let _ = writeln!(out, "result: {head} · {rest} (exit {})", outcome.exit.code());
+        let _ = writeln!(
+            out,
+            "result: {head} · {rest} (exit {})",
+            outcome.exit.code()
+        );
     } else {
         let _ = writeln!(
             out,

@@ -98,6 +98,55 @@ pub(crate) fn mentioned(v: &Verdict, what: &str) -> bool {
     v.explanation.iter().any(|l| l.contains(what))
 }
 
+/// The explanation lines a change block prints: the classifier's, less what the block shows
+/// from the verdict's structure (the action, in the block's first line; the identity changes,
+/// printed once).
+pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
+    let action = ward_classify::explain::action_line(v.action);
+    // An attribute printed with its own reason says more than the type's general rationale.
+    let attr_reason = v
+        .attributes
+        .iter()
+        .any(|a| a.why.is_some() && attribute_shown(v, a));
+    v.explanation.iter().filter(move |l| {
+        l.as_str() != action
+            && !l.starts_with("identity changes: ")
+            && !(attr_reason && l.starts_with("rule rationale: "))
+            && !forcing_line_of_a_shown_attribute(v, l)
+            && !v
+                .attributes
+                .iter()
+                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a))
+    })
+}
+
+/// `` `image` forces replacement: a → b `` when the attribute line for `image` is printed.
+fn forcing_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
+    v.attributes.iter().any(|a| {
+        a.forces_replacement
+            && attribute_shown(v, a)
+            && line.starts_with(&format!("`{}` forces replacement", a.change.path))
+    })
+}
+
+/// The explanation already names the identity that changes or is lost (`new identity: …`,
+/// `identity lost: …`): the block does not list it a second time.
+pub(crate) fn identity_said(v: &Verdict) -> bool {
+    v.explanation
+        .iter()
+        .any(|l| l.starts_with("new identity") || l.starts_with("identity lost"))
+}
+
+/// An attribute line applies to this change: not an identity attribute whose only news is that
+/// the replacement gets a new value (the `new identity` line says that once).
+pub(crate) fn attribute_shown(v: &Verdict, at: &ward_classify::AttrVerdict) -> bool {
+    !(v.action.is_replace()
+        && at.rule.is_none()
+        && !at.forces_replacement
+        && identity_said(v)
+        && v.identity_changes.contains(&at.change.path))
+}
+
 /// A string in JSON quotes.
 pub(crate) fn quote(s: &str) -> String {
     serde_json::Value::String(s.to_string()).to_string()

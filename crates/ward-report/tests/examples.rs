@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 use ward_classify::Assessment;
-use ward_report::{evaluate, render_markdown, render_terminal, GateOptions, DEFAULT_MARKDOWN_LIMIT};
+use ward_report::{
+    evaluate, render_markdown, render_terminal, GateOptions, DEFAULT_MARKDOWN_LIMIT,
+};
 
 fn plans() -> Vec<(String, Assessment)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans");
@@ -54,7 +56,10 @@ fn markdown_heading_of_data_loss_without_threshold_names_the_cost() {
     assert!(!heading.to_lowercase().contains("pass"), "{heading}");
     let term = render_terminal(&a, &o, false);
     let result = term.lines().find(|l| l.starts_with("result: ")).unwrap();
-    assert!(result.contains("data-loss") && !result.to_lowercase().contains("pass"), "{result}");
+    assert!(
+        result.contains("data-loss") && !result.to_lowercase().contains("pass"),
+        "{result}"
+    );
 }
 
 /// The header names only the packs that decided something.

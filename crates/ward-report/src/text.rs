@@ -109,14 +109,14 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
         .iter()
         .any(|a| a.why.is_some() && attribute_shown(v, a));
     v.explanation.iter().filter(move |l| {
-        l.as_str() != action
-            && !l.starts_with("identity changes: ")
-            && !(attr_reason && l.starts_with("rule rationale: "))
-            && !forcing_line_of_a_shown_attribute(v, l)
-            && !v
-                .attributes
+        let shown_elsewhere = l.as_str() == action
+            || l.starts_with("identity changes: ")
+            || (attr_reason && l.starts_with("rule rationale: "))
+            || forcing_line_of_a_shown_attribute(v, l)
+            || v.attributes
                 .iter()
-                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a))
+                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
+        !shown_elsewhere
     })
 }
 

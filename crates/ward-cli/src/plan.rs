@@ -174,11 +174,11 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         None => ward_report::write(&assessment, &outcome, &render, w),
     })?;
     if let Some(path) = &args.output {
+        let (lead, rest) = ward_report::outcome::result_words(&assessment, &outcome);
         eprintln!(
-            "ward: wrote the {} report to {}; result: {} (exit {})",
+            "ward: wrote the {} report to {}; result: {lead}: {rest} (exit {})",
             args.format.name(),
             path.display(),
-            outcome.headline(),
             outcome.exit.code()
         );
     }

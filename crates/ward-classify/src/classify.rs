@@ -127,7 +127,7 @@ pub(crate) fn verdict(
     if !r.is_classified() {
         v.classified = false;
         lines.push(format!(
-            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (see docs/rules.md)",
+            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (see `ward docs rules`)",
             c.type_name, c.type_name
         ));
         if !drift {

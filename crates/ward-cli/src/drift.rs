@@ -42,7 +42,7 @@ ward drift -j 8 --shard 2/4 --format junit -o drift.xml\n  \
 ward drift --notify https://hooks.example/ward\n  \
 ward drift history live/network\n\n\
 Exit codes: 0 pass; 2 usage or configuration error; 7 drift alert (new or escalated drift); \
-8 a root failed (missing-state, state-replaced, error, mismatch, zero roots). See docs/drift.md."
+8 a root failed (missing-state, state-replaced, error, mismatch, zero roots). See `ward docs drift`."
 )]
 pub struct Args {
     /// `ward drift history [ROOT]`.

@@ -61,7 +61,7 @@ pub enum GateFormat {
 ward gate plan.json --record gate.json\n  \
 ward gate plan.json --format markdown > comment.md\n\n\
 Exit codes: 0 pass; 2 error (bad input, errored plan); 3 coverage failure; 4 approval required; \
-5 budget exceeded; 6 a liveness guard refused. See docs/gate.md."
+5 budget exceeded; 6 a liveness guard refused. See `ward docs gate`."
 )]
 pub struct Args {
     #[command(flatten)]

@@ -9,6 +9,13 @@ use ward_rules::Knowledge;
 /// else the first `ward.hcl` walking up from the current directory to the repository root. The
 /// whole file is read (every block is checked), once.
 pub fn load(config: Option<&Path>) -> Result<Knowledge, CliError> {
+    Ok(load_with_plan(config)?.0)
+}
+
+/// [`load`], plus the `plan` block of the same `ward.hcl` (defaults without one).
+pub fn load_with_plan(
+    config: Option<&Path>,
+) -> Result<(Knowledge, ward_config::PlanSettings), CliError> {
     let mut k = Knowledge::builtin().map_err(|e| {
         CliError::new(format!("a built-in rule pack does not load: {e}"))
             .hint("this is a bug in ward; please report it with the message above")
@@ -17,9 +24,11 @@ pub fn load(config: Option<&Path>) -> Result<Knowledge, CliError> {
         CliError::new(format!("cannot read the current directory: {e}"))
             .hint("run ward from an existing directory, or pass --config FILE")
     })?;
+    let mut plan = ward_config::PlanSettings::default();
     if let Some(found) = ward_config::discover(config, &cwd)? {
         let c = ward_config::Config::load_found(&found)?;
         k.add_user_rules(&c.rules);
+        plan = c.plan;
     }
-    Ok(k)
+    Ok((k, plan))
 }

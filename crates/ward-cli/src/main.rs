@@ -5,6 +5,7 @@
 
 mod approve;
 mod check;
+mod docs;
 mod drift;
 mod error;
 mod gate;
@@ -25,8 +26,7 @@ fn after_help() -> String {
 
 const CLASSES: &str = "\
 Impact classes, lowest first: none, free, in-place, interrupt, replace, data-loss.
-Docs: docs/cli.md, docs/exit-codes.md, docs/rules.md, docs/json-schema.md, docs/gate.md,
-docs/drift.md.";
+Docs: `ward docs` lists the documents built into ward; `ward docs rules` prints one.";
 
 /// ward: know what a Terraform/OpenTofu change costs the running deployment before you apply it.
 #[derive(Debug, Parser)]
@@ -63,6 +63,8 @@ enum Command {
     Drift(drift::Args),
     /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
     Check(ward_check::cli::CheckArgs),
+    /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
+    Docs(docs::Args),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
         Command::Check(args) => check::run(&args),
+        Command::Docs(args) => docs::run(&args),
     };
     match result {
         Ok(exit) => exit.into(),

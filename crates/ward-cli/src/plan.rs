@@ -25,7 +25,7 @@ ward plan plan.json\n  \
 ward plan plan.json --fail-on replace\n  \
 tofu show -json tfplan | ward plan - --format markdown -o comment.md\n\n\
 Exit codes: 0 pass; 1 a change at or above --fail-on; 2 usage error, unreadable input or errored \
-plan; 3 coverage failure (unclassified types). See docs/exit-codes.md."
+plan; 3 coverage failure (unclassified types). See `ward docs exit-codes`."
 )]
 pub struct Args {
     /// The plan as JSON (`terraform show -json tfplan`), or `-` to read standard input.
@@ -36,7 +36,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FormatArg::Terminal)]
     format: FormatArg,
 
-    /// Fail (exit 1) when any change is of this class or worse. Default: no threshold.
+    /// Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in
+    /// ward.hcl, else no threshold.
     #[arg(long, value_enum, value_name = "CLASS")]
     fail_on: Option<ClassArg>,
 
@@ -73,7 +74,7 @@ pub struct Args {
 pub enum FormatArg {
     /// For people: grouped by class, worst first.
     Terminal,
-    /// For machines: schema version 1 (docs/json-schema.md).
+    /// For machines: schema version 1 (`ward docs json-schema`).
     Json,
     /// For pull-request comments, within --markdown-limit.
     Markdown,
@@ -129,7 +130,7 @@ impl From<ClassArg> for Impact {
 
 /// Runs `ward plan`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
-    let knowledge = crate::knowledge::load(args.config.as_deref())?;
+    let (knowledge, settings) = crate::knowledge::load_with_plan(args.config.as_deref())?;
     if args.plan == "-" && std::io::stdin().is_terminal() {
         return Err(
             CliError::new("`-` reads the plan from standard input, but standard input is a terminal")
@@ -158,7 +159,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let outcome = ward_report::evaluate(
         &assessment,
         &GateOptions {
-            fail_on: args.fail_on.map(Impact::from),
+            fail_on: args.fail_on.map(Impact::from).or(settings.fail_on),
             allow_errored: args.allow_errored,
         },
     );
@@ -173,11 +174,11 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         None => ward_report::write(&assessment, &outcome, &render, w),
     })?;
     if let Some(path) = &args.output {
+        let (lead, rest) = ward_report::outcome::result_words(&assessment, &outcome);
         eprintln!(
-            "ward: wrote the {} report to {}; result: {} (exit {})",
+            "ward: wrote the {} report to {}; result: {lead}: {rest} (exit {})",
             args.format.name(),
             path.display(),
-            outcome.headline(),
             outcome.exit.code()
         );
     }

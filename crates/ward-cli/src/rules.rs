@@ -60,12 +60,22 @@ pub fn run(cmd: Command) -> Result<Exit, CliError> {
         Command::Show { type_name, common } => {
             let k = crate::knowledge::load(common.config.as_deref())?;
             let Some(entry) = k.show(&type_name) else {
+                let names: Vec<String> = k.types().into_iter().map(|t| t.type_name).collect();
+                let known: Vec<&str> = names.iter().map(String::as_str).collect();
+                // Type names are lower case: `aws_Instance` is a typo for `aws_instance`.
+                let close = known
+                    .iter()
+                    .find(|n| n.eq_ignore_ascii_case(&type_name))
+                    .map(|n| n.to_string())
+                    .or_else(|| ward_rules::hcl::did_you_mean(&type_name, &known));
+                let hint = match close {
+                    Some(n) => format!("did you mean `{n}`? `ward rules show {n}` shows its rules; `ward rules list` shows every classified type"),
+                    None => "`ward rules list` shows every classified type; classify this one with a `resource` block in ward.hcl (`ward docs rules`)".to_string(),
+                };
                 return Err(CliError::new(format!(
                     "no rule names the resource type `{type_name}`: it is unclassified"
                 ))
-                .hint(
-                    "`ward rules list` shows every classified type; classify this one with a `resource` block in ward.hcl (docs/rules.md)",
-                ));
+                .hint(hint));
             };
             match common.format {
                 RulesFormat::Terminal => show_text(&k, &entry.type_name, &entry.rules),

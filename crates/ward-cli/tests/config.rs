@@ -158,3 +158,44 @@ fn config_flag_wins_and_must_exist() {
         assert!(err.contains("does not exist"), "ward {name}: {err}");
     }
 }
+
+/// `plan { fail_on }` sets the threshold once; `--fail-on` overrides it.
+#[test]
+fn plan_block_sets_the_threshold_and_the_flag_overrides_it() {
+    let hazards = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/plans/hazards.json")
+        .display()
+        .to_string();
+    let (t, sub) = repo("plan {\n  fail_on = \"replace\"\n}\n");
+    let state = t.path().join("state");
+    let out = ward_in(&sub, &["plan", &hazards], &state);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("--fail-on replace"), "{text}");
+    // The flag overrides the block: data-loss is above everything tags-only.json does.
+    let tags = hazards.replace("hazards.json", "tags-only.json");
+    let (t3, sub3) = repo("plan {\n  fail_on = \"free\"\n}\n");
+    let state3 = t3.path().join("state");
+    assert_eq!(
+        ward_in(&sub3, &["plan", &tags], &state3).status.code(),
+        Some(1)
+    );
+    let out = ward_in(&sub3, &["plan", &tags, "--fail-on", "data-loss"], &state3);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // Without the block there is no threshold: exit 0, the costs lead.
+    let (t2, sub2) = repo("");
+    let out = ward_in(&sub2, &["plan", &hazards], &t2.path().join("state"));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("result: 1 data-loss, 3 replace"), "{text}");
+}

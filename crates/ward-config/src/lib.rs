@@ -30,6 +30,7 @@
 pub mod check;
 mod discover;
 pub mod drift;
+pub mod plan;
 pub mod policy;
 mod read;
 pub mod repo;
@@ -37,6 +38,7 @@ pub mod repo;
 pub use check::{CheckSettings, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
+pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use repo::{Layer, Pin, Root};
 
@@ -50,7 +52,7 @@ use ward_rules::UserRules;
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift",
+    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -125,6 +127,8 @@ pub struct Config {
     pub policy: Policy,
     /// The `drift` block (empty when absent).
     pub drift: DriftSettings,
+    /// The `plan` block (defaults when absent).
+    pub plan: PlanSettings,
 }
 
 impl Config {
@@ -208,7 +212,7 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy"].contains(&ident) {
+            if ["check", "policy", "plan"].contains(&ident) {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -229,6 +233,7 @@ impl Config {
                     c.policy.guards.push(g);
                 }
                 "drift" => drift::drift(&src, b, &mut c.drift)?,
+                "plan" => c.plan = plan::plan(&src, b)?,
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),
@@ -245,7 +250,7 @@ impl Config {
                         b.ident.span(),
                         format!("unknown block `{other}` in ward.hcl"),
                         format!(
-                            "{help} {} (see docs/config.md)",
+                            "{help} {} (see `ward docs config`)",
                             SECTIONS.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
                         ),
                     ));

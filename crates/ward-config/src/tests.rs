@@ -354,3 +354,20 @@ fn the_same_pattern_means_the_same_everywhere() {
     assert!(!ig.matches("r", "fakecloud_volume.data[1]", "size"));
     assert!(!ig.matches("r", "fakecloud_volume.data0", "size"));
 }
+
+#[test]
+fn plan_block_sets_the_default_threshold() {
+    assert_eq!(parse("").unwrap().plan.fail_on, None);
+    let c = parse("plan {\n  fail_on = \"replace\"\n}\n").unwrap();
+    assert_eq!(c.plan.fail_on, Some(ward_model::Impact::Replace));
+    let e = err("plan {\n  fail_on = \"danger\"\n}\n");
+    assert!(e.starts_with("ward.hcl:2:"), "{e}");
+    assert!(
+        e.contains("`danger` is not an impact class") && e.contains("`data-loss`"),
+        "{e}"
+    );
+    let e = err("plan {\n  fail_onn = \"replace\"\n}\n");
+    assert!(e.contains("did you mean `fail_on`"), "{e}");
+    let e = err("plan {}\nplan {}\n");
+    assert!(e.contains("a second `plan` block"), "{e}");
+}

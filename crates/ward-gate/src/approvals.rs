@@ -180,7 +180,7 @@ pub fn parse(text: &str, name: &str) -> Result<ApprovalsFile, GateError> {
     let f: ApprovalsFile = serde_json::from_str(text).map_err(|e| GateError::Approvals {
         file: name.to_string(),
         problem: format!(
-            "not a ward approvals file ({e}); see docs/gate.md for the format, or move it away and approve again"
+            "not a ward approvals file ({e}); see `ward docs gate` for the format, or move it away and approve again"
         ),
     })?;
     if f.version != FORMAT_VERSION {

@@ -165,7 +165,7 @@ pub fn load_record(path: &Path) -> Result<ProtectionRecord, GateError> {
     };
     let r: ProtectionRecord = serde_json::from_str(&text).map_err(|e| GateError::Protection {
         file: path.display().to_string(),
-        problem: format!("not a ward protection record ({e}); see docs/gate.md for the format"),
+        problem: format!("not a ward protection record ({e}); see `ward docs gate` for the format"),
     })?;
     if r.version != 1 {
         return Err(GateError::Protection {

@@ -314,7 +314,9 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         .or_else(|| env("USER"))
         .or_else(|| env("LOGNAME"))
         .filter(|s| !s.trim().is_empty())
-        .ok_or_else(|| GateError::Approve("say who approves with --by NAME".into()))?;
+        .ok_or_else(|| GateError::Approve(
+                "nobody to record as the approver: pass --by NAME, or set WARD_APPROVER (else USER or LOGNAME is used)".into(),
+            ))?;
     let expires_at = match &opts.expires {
         Some(d) => {
             let dur = ward_time::parse_duration(d).map_err(GateError::Approve)?;

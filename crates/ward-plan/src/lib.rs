@@ -14,15 +14,24 @@
 //!   keys it is [`PlanErrorKind::NotAPlan`].
 //! * Every `resource_changes` entry becomes a [`ward_model::ResourceChange`]; an `actions`
 //!   list ward does not know is refused ([`PlanErrorKind::UnknownAction`]), as is an unknown
-//!   `mode`. `resource_drift` and `output_changes` are kept as context.
+//!   `mode` (and an unknown `output_changes` action). `resource_drift` and `output_changes`
+//!   are kept as context.
 //! * Resource types (mode, type, provider) from `configuration` (all module calls) and from
 //!   `prior_state` (all child modules).
 //! * `changed` (the attribute paths that really change) is computed for updates and both kinds
 //!   of replacement, in `resource_changes` and `resource_drift` alike; for a create, delete,
 //!   read, forget or no-op the whole object is the change and `changed` is empty.
-//! * The product: OpenTofu when a provider address is on `registry.opentofu.org`; Terraform
-//!   when one is on `registry.terraform.io` or the plan has Terraform-only keys
+//! * The product, by evidence: Terraform when `terraform_version` is below 1.6 (OpenTofu's
+//!   first release); else OpenTofu when a provider address is on `registry.opentofu.org`;
+//!   Terraform when one is on `registry.terraform.io` or the plan has Terraform-only keys
 //!   (`applyable`, `complete`); otherwise unknown.
+//! * Context sections degrade instead of failing: a `resource_drift` or `output_changes`
+//!   entry that cannot be read (or the whole section, when it has the wrong type) is skipped
+//!   and [`ward_model::Plan::reader_notes`] says which and why; a `resource_drift` entry
+//!   without `address` (Terraform 0.15 to 1.0.0 wrote them so) gets it rebuilt from
+//!   `module_address`, `type`, `name` and `index`. `checks`, `deferred_changes`,
+//!   `relevant_attributes` and unknown keys are skipped unread. `format_version` and every
+//!   `resource_changes` entry still fail closed.
 //!
 //! # Memory
 //!
@@ -282,7 +291,24 @@ fn finish(mut acc: Acc, name: &str, encoding: Encoding) -> Result<Plan, PlanErro
         ),
     }
 
-    let product = if acc.opentofu_host {
+    notes.extend(acc.context_notes());
+    // OpenTofu's first release was 1.6: anything older that wrote this plan is Terraform.
+    let before_opentofu = acc
+        .terraform_version
+        .as_deref()
+        .and_then(|v| {
+            parse::parse_version(
+                v.split(['.', '-', '+'])
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(".")
+                    .as_str(),
+            )
+        })
+        .is_some_and(|v| v < (1, 6));
+    let product = if before_opentofu {
+        Product::Terraform
+    } else if acc.opentofu_host {
         Product::OpenTofu
     } else if acc.terraform_host || has("applyable") || has("complete") {
         Product::Terraform

@@ -1,7 +1,8 @@
 //! The streaming parse of `show -json` output: one pass, keeping only what the model needs.
 //!
 //! The top-level object is visited key by key. `resource_changes` and `resource_drift` are read
-//! one entry at a time and reduced to [`ResourceChange`] at once; `configuration` and
+//! one entry at a time (a `resource_drift` entry that cannot be read is skipped with a note:
+//! drift is context, see [`Context`]) and reduced to [`ResourceChange`] at once; `configuration` and
 //! `prior_state` are walked for resource types only; everything else (`planned_values`,
 //! `variables`, `relevant_attributes`, `checks`, unknown keys...) is skipped without being
 //! stored. Memory is bounded by the largest single entry plus the model itself.
@@ -52,6 +53,9 @@ pub(crate) struct Acc {
     pub opentofu_host: bool,
     /// `registry.terraform.io` seen in a provider address.
     pub terraform_host: bool,
+    /// What was skipped or rebuilt in a context section, by section and reason; turned into
+    /// reader notes by [`Acc::context_notes`].
+    pub context: BTreeMap<(&'static str, String), Vec<String>>,
     /// The first semantic problem; parsing stops at once when `stop` is set.
     pub problem: Option<Semantic>,
     pub stop: bool,
@@ -200,40 +204,18 @@ impl<'de> Visitor<'de> for Top<'_> {
                 "complete" => acc.complete = map.next_value::<Option<bool>>()?,
                 "resource_changes" => map.next_value_seed(Changes {
                     acc,
-                    drift: false,
                     sink: sink
                         .as_mut()
                         .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
                 })?,
-                "resource_drift" => map.next_value_seed(Changes {
+                "resource_drift" => map.next_value_seed(Context {
                     acc,
-                    drift: true,
-                    sink: None,
+                    section: "resource_drift",
                 })?,
-                "output_changes" => {
-                    let outs: Option<BTreeMap<String, RawOutput>> = map.next_value()?;
-                    for (name, o) in outs.unwrap_or_default() {
-                        match Action::from_actions(&o.actions) {
-                            Some(action) => acc.outputs.push(OutputChange {
-                                name,
-                                action,
-                                sensitive: o
-                                    .before_sensitive
-                                    .as_ref()
-                                    .is_some_and(diff::contains_true)
-                                    || o.after_sensitive.as_ref().is_some_and(diff::contains_true),
-                            }),
-                            None => {
-                                if acc.problem.is_none() {
-                                    acc.problem = Some(Semantic::UnknownAction {
-                                        address: format!("output.{name}"),
-                                        actions: o.actions,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                }
+                "output_changes" => map.next_value_seed(Context {
+                    acc,
+                    section: "output_changes",
+                })?,
                 "configuration" => map.next_value_seed(Opt(ConfigDoc { acc }))?,
                 "prior_state" => map.next_value_seed(Opt(StateDoc { acc }))?,
                 _ => {
@@ -242,6 +224,252 @@ impl<'de> Visitor<'de> for Top<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Adds one output change, or the problem with it.
+fn add_output(acc: &mut Acc, name: String, o: RawOutput) {
+    match Action::from_actions(&o.actions) {
+        Some(action) => acc.outputs.push(OutputChange {
+            name,
+            action,
+            sensitive: o.before_sensitive.as_ref().is_some_and(diff::contains_true)
+                || o.after_sensitive.as_ref().is_some_and(diff::contains_true),
+        }),
+        None => {
+            if acc.problem.is_none() {
+                acc.problem = Some(Semantic::UnknownAction {
+                    address: format!("output.{name}"),
+                    actions: o.actions,
+                });
+            }
+        }
+    }
+}
+
+/// A context section (`resource_drift`, `output_changes`): what cannot be read in it is
+/// skipped with a note instead of stopping the run, because the verdicts do not depend on it.
+struct Context<'a> {
+    acc: &'a mut Acc,
+    section: &'static str,
+}
+
+impl Context<'_> {
+    fn wrong_type<E>(self, what: &str) -> Result<(), E> {
+        let expected = if self.section == "output_changes" {
+            "an object"
+        } else {
+            "a list"
+        };
+        skip(
+            self.acc,
+            self.section,
+            format!("it is {what}, not {expected}"),
+            String::new(),
+        );
+        Ok(())
+    }
+}
+
+/// Records a skipped part of a context section (`item` empty: the whole section).
+fn skip(acc: &mut Acc, section: &'static str, reason: String, item: String) {
+    acc.context.entry((section, reason)).or_default().push(item);
+}
+
+impl<'de> DeserializeSeed<'de> for Context<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Context<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "the `{}` section", self.section)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.wrong_type("a boolean")
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.wrong_type("a number")
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.wrong_type("a number")
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.wrong_type("a number")
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.wrong_type("a string")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        if self.section != "resource_drift" {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return self.wrong_type("a list");
+        }
+        let mut n = 0usize;
+        // One entry at a time: memory stays bounded by the largest entry.
+        while let Some(v) = seq.next_element::<Value>()? {
+            n += 1;
+            drift_entry(self.acc, n, v);
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if self.section != "output_changes" {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return self.wrong_type("an object");
+        }
+        while let Some(name) = map.next_key::<String>()? {
+            let v: Value = map.next_value()?;
+            match RawOutput::deserialize(v) {
+                Ok(o) => add_output(self.acc, name, o),
+                Err(e) => skip(
+                    self.acc,
+                    self.section,
+                    e.to_string(),
+                    format!("output.{name}"),
+                ),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The address Terraform would have written for an entry: `module_address`, mode, `type`,
+/// `name` and `index` (Terraform 0.15 to 1.0.0 left `address` out of `resource_drift`).
+fn rebuilt_address(raw: &RawChange) -> Option<String> {
+    let (t, n) = (raw.type_name.as_deref()?, raw.name.as_deref()?);
+    let mut a = String::new();
+    if let Some(m) = raw.module_address.as_deref().filter(|m| !m.is_empty()) {
+        a.push_str(m);
+        a.push('.');
+    }
+    match raw.mode.as_deref() {
+        Some("data") => a.push_str("data."),
+        Some("ephemeral") => a.push_str("ephemeral."),
+        _ => {}
+    }
+    a.push_str(t);
+    a.push('.');
+    a.push_str(n);
+    match &raw.index {
+        None | Some(Value::Null) => {}
+        Some(i @ (Value::Number(_) | Value::String(_))) => a.push_str(&format!("[{i}]")),
+        Some(_) => return None,
+    }
+    Some(a)
+}
+
+/// Reads one `resource_drift` entry (the `n`th), skipping it with a note when it cannot be read.
+fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
+    let section = "resource_drift";
+    let mut raw = match (Entry {
+        keep_before: false,
+        strict: false,
+    })
+    .deserialize(v)
+    {
+        Ok(raw) => raw,
+        Err(e) => return skip(acc, section, e.to_string(), format!("entry {n}")),
+    };
+    if raw.address.is_none() {
+        match rebuilt_address(&raw) {
+            Some(a) => {
+                skip(acc, section, REBUILT.to_string(), a.clone());
+                raw.address = Some(a);
+            }
+            None => {
+                return skip(
+                    acc,
+                    section,
+                    "no `address`, and no `type` and `name` to rebuild it from".to_string(),
+                    format!("entry {n}"),
+                )
+            }
+        }
+    }
+    let label = raw.address.clone().unwrap_or_default();
+    if let Some(field) = missing_field(&raw) {
+        return skip(acc, section, format!("missing field `{field}`"), label);
+    }
+    match reduce(raw) {
+        Ok(rc) => {
+            note_provider(acc, &rc.provider_name);
+            acc.drift.push(rc);
+        }
+        Err(problem) => skip(acc, section, problem.describe(), label),
+    }
+}
+
+/// The reason recorded for a drift entry whose address was rebuilt (not skipped).
+pub(crate) const REBUILT: &str = "rebuilt";
+
+impl Acc {
+    /// One note per (section, reason): what was skipped or rebuilt, naming at most five items.
+    pub(crate) fn context_notes(&self) -> Vec<String> {
+        self.context
+            .iter()
+            .map(|((section, reason), items)| {
+                let named: Vec<&str> = items
+                    .iter()
+                    .filter(|i| !i.is_empty())
+                    .map(String::as_str)
+                    .collect();
+                let mut list = named
+                    .iter()
+                    .take(5)
+                    .map(|i| format!("`{i}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if named.len() > 5 {
+                    list.push_str(&format!(" and {} more", named.len() - 5));
+                }
+                if reason == REBUILT {
+                    format!(
+                        "{section}: {} entr{} had no `address` (Terraform 0.15 to 1.0.0 left it out); \
+                         rebuilt from module_address, type, name and index: {list}",
+                        named.len(),
+                        if named.len() == 1 { "y" } else { "ies" }
+                    )
+                } else if named.is_empty() {
+                    format!(
+                        "{section} was skipped ({reason}); it is context only, every verdict was made without it"
+                    )
+                } else {
+                    format!(
+                        "{section}: skipped {} entr{} that could not be read ({reason}): {list}; \
+                         they are context only, every verdict was made without them",
+                        named.len(),
+                        if named.len() == 1 { "y" } else { "ies" }
+                    )
+                }
+            })
+            .collect()
+    }
+}
+
+impl Semantic {
+    /// A one-line description, for notes about skipped context.
+    fn describe(&self) -> String {
+        match self {
+            Semantic::UnknownAction { actions, .. } => format!("unknown actions {actions:?}"),
+            Semantic::UnknownMode { mode, .. } => format!("unknown mode `{mode}`"),
+            Semantic::Malformed(what) => what.clone(),
+            Semantic::UiLog => "a UI log line".to_string(),
+            Semantic::UnsupportedFormatVersion(v) => format!("format version {v}"),
+            Semantic::NotAnObject(what) => format!("{what}, not an object"),
+        }
     }
 }
 
@@ -280,12 +508,11 @@ impl<'de, S: DeserializeSeed<'de, Value = ()>> Visitor<'de> for Opt<S> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// resource_changes / resource_drift
+// resource_changes (the deciding section: every problem in it stops the run)
 
 struct Changes<'a> {
     acc: &'a mut Acc,
-    drift: bool,
-    /// Receives each entry instead of `acc.changes` (never set for drift).
+    /// Receives each entry instead of `acc.changes`.
     sink: Option<&'a mut dyn FnMut(ResourceChange)>,
 }
 
@@ -312,17 +539,18 @@ impl<'de> Visitor<'de> for Changes<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut sink = self.sink;
-        let collect = !self.drift && self.acc.objects.is_some();
-        while let Some(mut raw) = seq.next_element_seed(Entry(collect))? {
+        let collect = self.acc.objects.is_some();
+        while let Some(mut raw) = seq.next_element_seed(Entry {
+            keep_before: collect,
+            strict: true,
+        })? {
             if collect {
                 collect_object(self.acc, &mut raw);
             }
             match reduce(raw) {
                 Ok(rc) => {
                     note_provider(self.acc, &rc.provider_name);
-                    if self.drift {
-                        self.acc.drift.push(rc);
-                    } else if let Some(sink) = sink.as_mut() {
+                    if let Some(sink) = sink.as_mut() {
                         sink(rc);
                     } else {
                         self.acc.changes.push(rc);
@@ -425,8 +653,29 @@ fn wants_diff(actions: &[String]) -> bool {
     )
 }
 
-/// One entry; `true`: keep `before` and `before_sensitive` whatever the action.
-struct Entry(bool);
+/// One entry.
+struct Entry {
+    /// Keep `before` and `before_sensitive` whatever the action.
+    keep_before: bool,
+    /// Refuse an entry without `address`, `type`, `change` or `change.actions` (else the
+    /// caller checks with [`missing_field`]).
+    strict: bool,
+}
+
+/// The first required field an entry lacks.
+fn missing_field(raw: &RawChange) -> Option<&'static str> {
+    if raw.address.is_none() {
+        return Some("address");
+    }
+    if raw.type_name.is_none() {
+        return Some("type");
+    }
+    match &raw.change {
+        None => Some("change"),
+        Some(c) if c.actions.is_none() => Some("change.actions"),
+        Some(_) => None,
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Entry {
     type Value = RawChange;
@@ -454,24 +703,16 @@ impl<'de> Visitor<'de> for Entry {
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
-                "change" => raw.change = Some(map.next_value_seed(Body(self.0))?),
+                "change" => raw.change = Some(map.next_value_seed(Body(self.keep_before))?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        if raw.address.is_none() {
-            return Err(de::Error::missing_field("address"));
-        }
-        if raw.type_name.is_none() {
-            return Err(de::Error::missing_field("type"));
-        }
-        match &raw.change {
-            None => return Err(de::Error::missing_field("change")),
-            Some(c) if c.actions.is_none() => {
-                return Err(de::Error::missing_field("change.actions"))
+        if self.strict {
+            if let Some(field) = missing_field(&raw) {
+                return Err(de::Error::missing_field(field));
             }
-            Some(_) => {}
         }
         Ok(raw)
     }

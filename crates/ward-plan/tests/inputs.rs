@@ -491,3 +491,111 @@ fn dash_reads_stdin() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("1 passed"), "{text}");
 }
+
+/// Terraform 0.15 to 1.0.0 wrote `resource_drift` entries without `address` (fixed upstream
+/// in 1.0.1): the plan is read, the addresses are rebuilt, and the notes say so.
+#[test]
+fn terraform_1_0_0_drift_without_address_is_read() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/terraform-1.0.0-drift.json");
+    let plan = read_file(&path).expect("a plan whose deciding sections read is read");
+    assert_eq!(plan.changes.len(), 1);
+    assert_eq!(plan.changes[0].address, "aws_s3_bucket.logs");
+    let drifted: Vec<&str> = plan.drift.iter().map(|d| d.address.as_str()).collect();
+    assert_eq!(
+        drifted,
+        [
+            "module.app.aws_instance.web[0]",
+            r#"data.aws_ami.base["eu"]"#
+        ]
+    );
+    assert_eq!(plan.product, Product::Terraform);
+    let notes = plan.reader_notes.join("\n");
+    assert!(notes.contains("rebuilt"), "{notes}");
+    assert!(
+        notes.contains("`module.app.aws_instance.web[0]`"),
+        "{notes}"
+    );
+    assert!(notes.contains("entry 3"), "{notes}");
+    assert!(notes.contains("resource_drift"), "{notes}");
+}
+
+#[test]
+fn context_sections_of_the_wrong_shape_are_skipped_with_a_note() {
+    for (section, value, says) in [
+        ("resource_drift", json!("oops"), "a string, not a list"),
+        ("resource_drift", json!({"a": 1}), "an object, not a list"),
+        ("output_changes", json!([1, 2]), "a list, not an object"),
+        ("output_changes", json!(7), "a number, not an object"),
+        (
+            "resource_drift",
+            json!([{"address": "a.b", "type": "a", "change": {"actions": ["explode"]}}]),
+            "unknown actions",
+        ),
+        (
+            "resource_drift",
+            json!([{"address": "a.b", "type": "a", "index": 1.5, "change": {"actions": ["update"]}}]),
+            "`a.b`",
+        ),
+        ("output_changes", json!({"o": {"before": 1}}), "output.o"),
+        ("checks", json!("not a list"), ""),
+        ("deferred_changes", json!(false), ""),
+        ("relevant_attributes", json!({"x": 1}), ""),
+    ] {
+        let mut doc: serde_json::Value =
+            serde_json::from_slice(&plan_json(json!([change("fake_thing.a", &["create"])])))
+                .unwrap();
+        doc[section] = value;
+        let plan = read(&serde_json::to_vec(&doc).unwrap()).expect(section);
+        assert_eq!(plan.changes.len(), 1, "{section}");
+        let notes = plan.reader_notes.join("\n");
+        if says.is_empty() {
+            assert!(notes.is_empty(), "{section}: {notes}");
+        } else {
+            assert!(
+                notes.contains(section) && notes.contains(says),
+                "{section}: {notes}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_resource_changes_entry_of_the_wrong_shape_still_fails_closed() {
+    let mut c = change("fake_thing.a", &["create"]);
+    c.as_object_mut().unwrap().remove("address");
+    assert!(matches!(
+        err(&plan_json(json!([c]))).kind(),
+        PlanErrorKind::Malformed { .. }
+    ));
+    let e = err(&plan_json(json!(["not an object"])));
+    assert!(matches!(e.kind(), PlanErrorKind::Malformed { .. }));
+}
+
+#[test]
+fn the_product_is_terraform_below_1_6() {
+    for (version, provider, product) in [
+        ("0.12.31", "aws", Product::Terraform),
+        ("0.15.5", "aws", Product::Terraform),
+        (
+            "1.5.7",
+            "registry.opentofu.org/hashicorp/aws",
+            Product::Terraform,
+        ),
+        (
+            "1.6.0",
+            "registry.opentofu.org/hashicorp/aws",
+            Product::OpenTofu,
+        ),
+        ("1.9.0", "aws", Product::Unknown),
+    ] {
+        let doc = serde_json::to_vec(&json!({
+            "format_version": "0.1",
+            "terraform_version": version,
+            "planned_values": {},
+            "resource_changes": [{"address": "a.b", "type": "a", "name": "b", "provider_name": provider, "change": {"actions": ["create"]}}]
+        }))
+        .unwrap();
+        assert_eq!(read(&doc).unwrap().product, product, "{version} {provider}");
+    }
+}

@@ -18,8 +18,10 @@
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::outcome::{plural, thousands};
-use crate::text::{fact_words, mentioned, packs_line, product_line, show_value, sorted_facts};
-use crate::{class_counts, grouped, Exit, Group, Outcome};
+use crate::text::{
+    deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
+};
+use crate::{class_counts, grouped, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
@@ -140,7 +142,7 @@ impl Doc {
                 });
             }
         }
-        let result_line = result_line(outcome);
+        let result_line = result_line(a, outcome);
         let head = head(a, outcome, &result_line);
         let c = &a.coverage;
         let checked = plural(
@@ -152,7 +154,7 @@ impl Doc {
             format!("**Coverage:** ok, {checked}, all classified.\n")
         } else if c.fails() {
             format!(
-                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see docs/rules.md), or pass `--allow-unclassified`.\n",
+                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see `ward docs rules`), or pass `--allow-unclassified`.\n",
                 thousands(c.unclassified.len())
             )
         } else {
@@ -380,18 +382,15 @@ fn list(out: &mut String, entries: &[String], omit: &[bool], one: &str, many: &s
     }
 }
 
-/// `FAIL (exit 3): coverage failed: …`.
-fn result_line(outcome: &Outcome) -> String {
-    let word = if outcome.exit == Exit::Pass {
-        "pass"
-    } else {
-        "FAIL"
-    };
-    format!(
-        "{word} (exit {}): {}",
-        outcome.exit.code(),
-        md(&outcome.headline())
-    )
+/// `FAIL (exit 3): coverage failed: …`; without a threshold on a costly plan
+/// `1 data-loss, 3 replace · no --fail-on set (exit 0)`, never "pass".
+fn result_line(a: &Assessment, outcome: &Outcome) -> String {
+    let (lead, rest) = crate::outcome::result_words(a, outcome);
+    if rest == crate::outcome::NO_THRESHOLD {
+        return format!("{} · no `--fail-on` set (exit 0)", md(&lead));
+    }
+    let word = if lead == "PASS" { "pass" } else { "FAIL" };
+    format!("{word} (exit {}): {}", outcome.exit.code(), md(&rest))
 }
 
 fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
@@ -412,13 +411,14 @@ fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
     };
     let _ = write!(
         out,
-        "{} · plan format {} · {threshold} · knowledge: {}",
+        "{} · plan format {} · {threshold} · decided by packs: {}",
         md(&product_line(a)),
         a.plan.format_version,
         md(&packs_line(a))
     );
-    if !a.knowledge.user_files.is_empty() {
-        let files: Vec<String> = a.knowledge.user_files.iter().map(|f| code(f)).collect();
+    let (_, files) = deciding(a);
+    if !files.is_empty() {
+        let files: Vec<String> = files.iter().map(|f| code(f)).collect();
         let _ = write!(out, " · user rules: {}", files.join(", "));
     }
     out.push_str("\n\n");
@@ -486,9 +486,17 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
         None => format!("<code>{}</code>", html(&v.address)),
     };
+    // The summary says why: the deciding attribute, else the first reason the block gives.
+    let why = match v.attributes.iter().find(|a| a.forces_replacement) {
+        Some(a) => Some(format!("`{}` forces replacement", a.change.path)),
+        None => crate::text::explanation_lines(v).next().cloned(),
+    };
+    let why = why
+        .map(|w| format!(" — {}", html(&crate::text::shorten(&w, 100))))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "<details><summary><b>{}</b> {addr}: {}</summary>\n",
+        "<details><summary><b>{}</b> {addr}: {}{why}</summary>\n",
         g.name(),
         html(v.action.describe())
     );
@@ -499,18 +507,15 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             code(&v.type_name)
         );
     }
-    for line in &v.explanation {
-        let _ = writeln!(out, "- {}", md_rich(line));
-    }
-    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "- Terraform's reason: {}", code(r));
-    }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
         (std::cmp::Reverse(x.impact), &x.change.path)
             .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
     });
-    for at in attrs {
+    for at in attrs
+        .into_iter()
+        .filter(|at| crate::text::attribute_shown(v, at))
+    {
         let mut tags = vec![format!("**{}**", at.impact)];
         if at.forces_replacement {
             tags.push("forces replacement".into());
@@ -530,7 +535,13 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             let _ = writeln!(out, "  - {}", md_rich(why));
         }
     }
-    if !v.identity_changes.is_empty() {
+    for line in crate::text::explanation_lines(v) {
+        let _ = writeln!(out, "- {}", md_rich(line));
+    }
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
+        let _ = writeln!(out, "- Terraform's reason: {}", code(r));
+    }
+    if !v.identity_changes.is_empty() && !crate::text::identity_said(v) {
         let ids: Vec<String> = v
             .identity_changes
             .iter()
@@ -538,7 +549,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             .collect();
         let _ = writeln!(out, "- identity changes: {}", ids.join(", "));
     }
-    if v.holds_data && !mentioned(v, "holds data") {
+    if v.holds_data && v.action.destroys() && !mentioned(v, "holds data") {
         let _ = writeln!(out, "- holds data: destroying or replacing it loses data");
     }
     for f in sorted_facts(v) {

@@ -3,7 +3,8 @@
 use crate::escape::terminal;
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    fact_words, full_address, mentioned, packs_line, product_line, show_value, sorted_facts,
+    deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value,
+    sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -91,14 +92,10 @@ fn header(out: &mut String, p: &Painter, a: &Assessment) {
         product_line(a),
         a.plan.format_version
     );
-    let _ = writeln!(out, "knowledge: {}", packs_line(a));
-    if !a.knowledge.user_files.is_empty() {
-        let files: Vec<String> = a
-            .knowledge
-            .user_files
-            .iter()
-            .map(|f| terminal(f).into_owned())
-            .collect();
+    let _ = writeln!(out, "decided by packs: {}", packs_line(a));
+    let (_, files) = deciding(a);
+    if !files.is_empty() {
+        let files: Vec<String> = files.iter().map(|f| terminal(f).into_owned()).collect();
         let _ = writeln!(out, "user rules: {}", files.join(", "));
     }
     if a.plan.errored {
@@ -133,18 +130,15 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             terminal(&v.type_name)
         );
     }
-    for line in &v.explanation {
-        let _ = writeln!(out, "{ind}{}", terminal(line));
-    }
-    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
-    }
     let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
     attrs.sort_by(|x, y| {
         (std::cmp::Reverse(x.impact), &x.change.path)
             .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
     });
-    for at in attrs {
+    for at in attrs
+        .into_iter()
+        .filter(|at| crate::text::attribute_shown(v, at))
+    {
         let mut tags = vec![at.impact.as_str().to_string()];
         if at.forces_replacement {
             tags.push("forces replacement".into());
@@ -165,7 +159,13 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             let _ = writeln!(out, "{ind}    {}", terminal(why));
         }
     }
-    if !v.identity_changes.is_empty() {
+    for line in crate::text::explanation_lines(v) {
+        let _ = writeln!(out, "{ind}{}", terminal(line));
+    }
+    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
+        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
+    }
+    if !v.identity_changes.is_empty() && !crate::text::identity_said(v) {
         let ids: Vec<String> = v
             .identity_changes
             .iter()
@@ -173,7 +173,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             .collect();
         let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
     }
-    if v.holds_data && !mentioned(v, "holds data") {
+    if v.holds_data && v.action.destroys() && !mentioned(v, "holds data") {
         let _ = writeln!(
             out,
             "{ind}holds data: destroying or replacing it loses data"
@@ -348,7 +348,7 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
     if c.fails() {
         let _ = writeln!(
             out,
-            "    hint: add a `resource` block for each type to ward.hcl (see docs/rules.md), or pass --allow-unclassified"
+            "    hint: add a `resource` block for each type to ward.hcl (see `ward docs rules`), or pass --allow-unclassified"
         );
     }
     out.push('\n');
@@ -363,26 +363,33 @@ fn summary(out: &mut String, p: &Painter, a: &Assessment, outcome: &Outcome) {
         .collect();
     parts.push(format!("{} unclassified", thousands(unknown)));
     let _ = writeln!(out, "summary: {}", parts.join(", "));
-    let head = match outcome.exit {
-        Exit::Pass => p.paint(
-            Style::new().fg_color(Some(AnsiColor::Green.into())).bold(),
-            "PASS",
-        ),
-        _ => p.paint(
-            Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
-            "FAIL",
-        ),
+    let (lead, rest) = crate::outcome::result_words(a, outcome);
+    let style = if outcome.exit == Exit::Pass && outcome.fail_on.is_none() && lead != "PASS" {
+        // Costs without a threshold: not green, not a failure either.
+        Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold()
+    } else if outcome.exit == Exit::Pass {
+        Style::new().fg_color(Some(AnsiColor::Green.into())).bold()
+    } else {
+        Style::new().fg_color(Some(AnsiColor::Red.into())).bold()
     };
+    let head = p.paint(style, &lead);
     let threshold = match outcome.fail_on {
         Some(t) => format!("--fail-on {t}"),
         None => "no --fail-on threshold".into(),
     };
-    let _ = writeln!(
-        out,
-        "result: {head} (exit {}, {threshold}): {}",
-        outcome.exit.code(),
-        outcome.headline()
-    );
+    if rest == crate::outcome::NO_THRESHOLD {
+        let _ = writeln!(
+            out,
+            "result: {head} · {rest} (exit {})",
+            outcome.exit.code()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "result: {head} (exit {}, {threshold}): {rest}",
+            outcome.exit.code()
+        );
+    }
     let headline = outcome.headline();
     for r in &outcome.reasons {
         if r.message != headline {

@@ -3,6 +3,7 @@
 use crate::escape::terminal;
 use ward_classify::{Assessment, Fact, Verdict};
 use ward_model::{Product, Shown};
+use ward_rules::RuleOrigin;
 
 /// The longest value (in chars) the human formats print before shortening it with `…`.
 pub(crate) const MAX_VALUE_CHARS: usize = 80;
@@ -41,18 +42,36 @@ pub(crate) fn product_line(a: &Assessment) -> String {
     }
 }
 
-/// `aws 2026.11.0, fakecloud 2026.11.0` (or `no built-in packs`).
-pub(crate) fn packs_line(a: &Assessment) -> String {
-    if a.knowledge.packs.is_empty() {
-        return "no built-in packs".into();
+/// The packs (`name version`) and user rule files that decided something in this report: a
+/// verdict's cost or an attribute's, in the changes or in drift. Sorted.
+pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
+    let mut packs = std::collections::BTreeSet::new();
+    let mut files = std::collections::BTreeSet::new();
+    let rules = a.verdicts.iter().chain(&a.drift).flat_map(|v| {
+        v.decided_by
+            .iter()
+            .chain(v.attributes.iter().filter_map(|at| at.rule.as_ref()))
+    });
+    for r in rules {
+        match &r.origin {
+            RuleOrigin::Pack { name, version } => {
+                packs.insert(format!("{} {}", terminal(name), terminal(version)));
+            }
+            RuleOrigin::User { file, .. } => {
+                files.insert(file.clone());
+            }
+        }
     }
-    let mut packs: Vec<String> = a
-        .knowledge
-        .packs
-        .iter()
-        .map(|p| format!("{} {}", terminal(&p.name), terminal(&p.version)))
-        .collect();
-    packs.sort();
+    (packs.into_iter().collect(), files.into_iter().collect())
+}
+
+/// `aws 2026.11.0, random 2026.11.1`: the packs that decided something (see [`deciding`]), or
+/// `no pack decided anything` when none did.
+pub(crate) fn packs_line(a: &Assessment) -> String {
+    let (packs, _) = deciding(a);
+    if packs.is_empty() {
+        return "no pack decided anything".into();
+    }
     packs.join(", ")
 }
 
@@ -77,6 +96,55 @@ pub(crate) fn sorted_facts(v: &Verdict) -> Vec<&Fact> {
 /// True when the verdict's explanation already says `what` (so the report need not repeat it).
 pub(crate) fn mentioned(v: &Verdict, what: &str) -> bool {
     v.explanation.iter().any(|l| l.contains(what))
+}
+
+/// The explanation lines a change block prints: the classifier's, less what the block shows
+/// from the verdict's structure (the action, in the block's first line; the identity changes,
+/// printed once).
+pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
+    let action = ward_classify::explain::action_line(v.action);
+    // An attribute printed with its own reason says more than the type's general rationale.
+    let attr_reason = v
+        .attributes
+        .iter()
+        .any(|a| a.why.is_some() && attribute_shown(v, a));
+    v.explanation.iter().filter(move |l| {
+        let shown_elsewhere = l.as_str() == action
+            || l.starts_with("identity changes: ")
+            || (attr_reason && l.starts_with("rule rationale: "))
+            || forcing_line_of_a_shown_attribute(v, l)
+            || v.attributes
+                .iter()
+                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
+        !shown_elsewhere
+    })
+}
+
+/// `` `image` forces replacement: a → b `` when the attribute line for `image` is printed.
+fn forcing_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
+    v.attributes.iter().any(|a| {
+        a.forces_replacement
+            && attribute_shown(v, a)
+            && line.starts_with(&format!("`{}` forces replacement", a.change.path))
+    })
+}
+
+/// The explanation already names the identity that changes or is lost (`new identity: …`,
+/// `identity lost: …`): the block does not list it a second time.
+pub(crate) fn identity_said(v: &Verdict) -> bool {
+    v.explanation
+        .iter()
+        .any(|l| l.starts_with("new identity") || l.starts_with("identity lost"))
+}
+
+/// An attribute line applies to this change: not an identity attribute whose only news is that
+/// the replacement gets a new value (the `new identity` line says that once).
+pub(crate) fn attribute_shown(v: &Verdict, at: &ward_classify::AttrVerdict) -> bool {
+    !(v.action.is_replace()
+        && at.rule.is_none()
+        && !at.forces_replacement
+        && identity_said(v)
+        && v.identity_changes.contains(&at.change.path))
 }
 
 /// A string in JSON quotes.

@@ -391,7 +391,7 @@ impl Knowledge {
             let parsed = parse_file(file, text, FileKind::Pack)?;
             let Some(pack) = parsed.pack else {
                 return Err(RulesError::new(file, "the pack has no `pack` header")
-                    .help("start it with a `pack { ... }` header (see docs/rules.md)"));
+                    .help("start it with a `pack { ... }` header (see `ward docs rules`)"));
             };
             if let Some(other) = k.packs.iter().find(|p| p.name == pack.name) {
                 return Err(RulesError::new(

@@ -327,7 +327,7 @@ impl<'a> Reader<'a> {
             ) {
                 err = err.help(format!("did you mean `{k}`?"));
             } else {
-                err = err.help("see the impact classes in docs/rules.md");
+                err = err.help("see the impact classes in `ward docs rules`");
             }
             err
         })

@@ -96,11 +96,12 @@ impl Resolver {
                 if out.success() {
                     let text = out.stdout_text();
                     if let Some(f) = self.cache_file(url) {
-                        if let Some(d) = f.parent() {
-                            let _ = std::fs::create_dir_all(d);
-                        }
                         // A cache that cannot be written only costs time.
-                        let _ = std::fs::write(&f, format!("{url}\n{text}"));
+                        let _ = ward_fs::write_atomic(
+                            &f,
+                            format!("{url}\n{text}").as_bytes(),
+                            ward_fs::Mode::Private,
+                        );
                     }
                     Ok(text)
                 } else {

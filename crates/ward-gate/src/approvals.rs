@@ -218,7 +218,7 @@ pub fn render(f: &ApprovalsFile) -> String {
 
 /// Writes the approvals file (creating its directory), atomically via a temporary file.
 pub fn save(path: &Path, f: &ApprovalsFile) -> Result<(), GateError> {
-    crate::write_atomic(path, render(f).as_bytes(), "write the approvals file")
+    crate::write_atomic(path, render(f).as_bytes())
 }
 
 #[cfg(test)]

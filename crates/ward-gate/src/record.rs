@@ -80,7 +80,7 @@ pub fn build(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
 pub fn save(path: &Path, r: &GateRecord) -> Result<(), GateError> {
     let mut s = serde_json::to_string_pretty(r).unwrap_or_default();
     s.push('\n');
-    crate::write_atomic(path, s.as_bytes(), "write the gate record")
+    crate::write_atomic(path, s.as_bytes())
 }
 
 /// Reads a record.

@@ -149,7 +149,6 @@ struct Loaded {
     config: Option<PathBuf>,
     approvals_path: PathBuf,
     protection: Protection,
-    updated_record: protect::ProtectionRecord,
 }
 
 fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
@@ -201,7 +200,7 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         None => Vec::new(),
     };
     let rec = protect::load_record(&policy.protection_record)?;
-    let (protection, updated_record) = Protection::combine(
+    let (protection, _) = Protection::combine(
         policy.protect.clone(),
         in_code,
         &rec,
@@ -215,7 +214,6 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         config,
         approvals_path,
         protection,
-        updated_record,
     })
 }
 
@@ -267,7 +265,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
         // A read-only checkout must not turn the gate into an error: say so and go on (the
         // protection found in code applies to this run either way).
-        match protect::save_record(&l.policy.protection_record, &l.updated_record) {
+        match protect::add_to_record(&l.policy.protection_record, &l.protection.newly_found) {
             Ok(()) => stderr.push_str(&format!(
                 "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
                 l.protection.newly_found.len(),
@@ -409,6 +407,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         }
         m
     };
+    // Read, change and write back under the file's lock: parallel approvals all land.
+    let _lock = crate::lock(&l.approvals_path)?;
     let mut file = approvals::load(&l.approvals_path)?;
     let mut out = String::new();
     let mut notes = String::new();

@@ -91,7 +91,8 @@ fn parent_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Writes `bytes` to `path` atomically (see the crate documentation), creating its directory.
+/// Writes `bytes` to `path` atomically (see the crate documentation). The directory must exist
+/// (callers that own their directory, like `.ward/`, create it first).
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: Mode) -> Result<(), FsError> {
     write_atomic_with(path, mode, |w| w.write_all(bytes))
 }
@@ -105,7 +106,6 @@ pub fn write_atomic_with(
 ) -> Result<(), FsError> {
     refuse_symlink(path)?;
     let dir = parent_of(path);
-    std::fs::create_dir_all(&dir).map_err(io(&dir, "create the directory"))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -203,6 +203,8 @@ mod tests {
     fn writes_replace_and_are_private() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("sub/approvals.json");
+        assert!(write_atomic(&p, b"one", Mode::Private).is_err());
+        std::fs::create_dir(d.path().join("sub")).unwrap();
         write_atomic(&p, b"one", Mode::Private).unwrap();
         write_atomic(&p, b"two", Mode::Private).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");

@@ -773,9 +773,16 @@ pub fn run_guards(
     report.outcome = decide(report);
 }
 
-/// Writes a file ward-gate owns (approvals, records): owner-only, atomically, never through a
-/// symlink ([`ward_fs::write_atomic`]).
+/// Writes a file ward-gate owns (approvals, records), creating its directory: owner-only,
+/// atomically, never through a symlink ([`ward_fs::write_atomic`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GateError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| GateError::Io {
+            path: dir.display().to_string(),
+            action: "create the directory",
+            source: e,
+        })?;
+    }
     ward_fs::write_atomic(path, bytes, ward_fs::Mode::Private).map_err(GateError::from)
 }
 

@@ -364,4 +364,17 @@ module "remote" {
         std::fs::write(d.path().join("main.tf"), "resource {").unwrap();
         assert!(scan_root(d.path()).is_err());
     }
+
+    #[test]
+    fn a_record_with_unknown_keys_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("protection.json");
+        std::fs::write(
+            &p,
+            r#"{"version":1,"protected":[{"address":"a.b","file":"main.tf","note":"x"}]}"#,
+        )
+        .unwrap();
+        let e = load_record(&p).unwrap_err().to_string();
+        assert!(e.contains("note"), "{e}");
+    }
 }

@@ -248,6 +248,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         )));
     }
     let file = approvals::load(&l.approvals_path)?;
+    approvals::check_not_future(&file, now, &l.approvals_path.display().to_string())?;
     let ctx = GateContext {
         policy: &l.policy,
         protection: &l.protection,
@@ -280,7 +281,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     if let Some(path) = &opts.record {
         record::save(
             path,
-            &record::build(&l.plan, &opts.inputs.plan, report.outcome),
+            &record::build_keyed(&l.plan, &opts.inputs.plan, report.outcome, key.as_deref()),
         )?;
     }
     let _ = &l.config;
@@ -473,8 +474,16 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     })
 }
 
-/// `ward verify`.
+/// `ward verify`, with the approval key from the process environment.
 pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
+    verify_with_env(opts, &process_env)
+}
+
+/// `ward verify` reading [`KEY_VAR`] from `env`: with the key, the record must be signed with
+/// it and every change is compared by its keyed digest; without it, a note says the record was
+/// not checked.
+pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+    let key = key(env)?;
     let rec = record::load(&opts.record)?;
     let binary = opts
         .binary
@@ -483,7 +492,12 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
     let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
     let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
-    let v = verify::compare(&rec, &plan);
+    let v = verify::compare_keyed(&rec, &plan, key.as_deref());
+    let stderr = match (&key, &rec.signature) {
+        (None, Some(_)) => format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked\n"),
+        (None, None) => format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to bind it to every value of the plan and detect edits\n"),
+        _ => String::new(),
+    };
     let stdout = if opts.json {
         render::verify_json(&v)
     } else {
@@ -491,7 +505,7 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     };
     Ok(CommandOutput {
         stdout,
-        stderr: String::new(),
+        stderr,
         exit: v.exit(),
     })
 }

@@ -96,6 +96,9 @@ impl Resolver {
                 if out.success() {
                     let text = out.stdout_text();
                     if let Some(f) = self.cache_file(url) {
+                        if let Some(d) = f.parent() {
+                            let _ = std::fs::create_dir_all(d);
+                        }
                         // A cache that cannot be written only costs time.
                         let _ = ward_fs::write_atomic(
                             &f,

@@ -163,3 +163,37 @@ fn fifty_parallel_approvals_are_all_kept() {
     want.sort();
     assert_eq!(got, want);
 }
+
+#[test]
+fn approvals_expire_by_default_and_the_policy_sets_how_long() {
+    let read = |d: &Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(d.join(".ward/approvals.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let d = setup(1);
+    let o = approve(d.path(), "fakecloud_volume.v0");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = &read(d.path())["approvals"][0];
+    let at = ward_time::parse_timestamp(a["approved_at"].as_str().unwrap()).unwrap();
+    let until = ward_time::parse_timestamp(a["expires_at"].as_str().unwrap()).unwrap();
+    assert_eq!(until.duration_since(at).as_secs(), 7 * 86_400);
+
+    let d = setup(1);
+    std::fs::write(
+        d.path().join("ward.hcl"),
+        "policy {\n  approval_expiry = \"never\"\n}\n",
+    )
+    .unwrap();
+    let o = approve(d.path(), "fakecloud_volume.v0");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(read(d.path())["approvals"][0].get("expires_at").is_none());
+
+    std::fs::write(
+        d.path().join("ward.hcl"),
+        "policy {\n  approval_expiry = \"soon\"\n}\n",
+    )
+    .unwrap();
+    let o = approve(d.path(), "fakecloud_volume.v0");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("approval_expiry"));
+}

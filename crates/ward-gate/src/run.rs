@@ -69,7 +69,7 @@ pub struct ApproveOptions {
     pub deposed: Option<String>,
     /// Why.
     pub reason: String,
-    /// How long the approval lasts (`24h`, `7d`); none: until the change differs.
+    /// How long the approval lasts (`24h`, `7d`); none: the policy's `approval_expiry`.
     pub expires: Option<String>,
     /// Who approves; default `WARD_APPROVER`, `USER`, `LOGNAME`.
     pub by: Option<String>,
@@ -329,6 +329,16 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         None => None,
     };
     let l = load(&opts.inputs)?;
+    // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
+    let expires_at = match (expires_at, l.policy.approval_expiry) {
+        (Some(t), _) => Some(t),
+        (None, Some(dur)) => Some(
+            ward_time::add(now, dur)
+                .map_err(|e| GateError::Approve(format!("policy.approval_expiry: {e}")))?
+                .to_string(),
+        ),
+        (None, None) => None,
+    };
     let address = opts.address.trim();
     if address.is_empty() {
         return Err(GateError::Approve("--address is empty".into()));

@@ -206,8 +206,8 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         Format::Junit => render::junit(&report),
     };
     let written = match &args.output {
-        Some(p) => std::fs::write(p, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", p.display())),
+        Some(p) => ward_fs::write_atomic(p, text.as_bytes(), ward_fs::Mode::Public)
+            .map_err(|e| format!("cannot write the report: {e}")),
         None => stdout
             .write_all(text.as_bytes())
             .map_err(|e| format!("cannot write the report: {e}")),

@@ -100,7 +100,11 @@ impl Resolver {
                             let _ = std::fs::create_dir_all(d);
                         }
                         // A cache that cannot be written only costs time.
-                        let _ = std::fs::write(&f, format!("{url}\n{text}"));
+                        let _ = ward_fs::write_atomic(
+                            &f,
+                            format!("{url}\n{text}").as_bytes(),
+                            ward_fs::Mode::Private,
+                        );
                     }
                     Ok(text)
                 } else {

@@ -23,7 +23,7 @@ pub struct Args {
     /// Why the change is safe to apply (recorded with the approval).
     #[arg(long, value_name = "TEXT")]
     reason: String,
-    /// How long the approval lasts: 90s, 30m, 24h, 7d, 2w, 1d12h. Default: until the change differs.
+    /// How long the approval lasts: 90s, 30m, 24h, 7d, 2w, 1d12h. Default: policy.approval_expiry in ward.hcl (7d unless set; "never" for no expiry).
     #[arg(long, value_name = "DURATION")]
     expires: Option<String>,
     /// Who approves (default: WARD_APPROVER, USER or LOGNAME).

@@ -30,6 +30,12 @@ impl ColorChoice {
     }
 }
 
+/// The error for a report that could not be written to `path`.
+fn cannot(p: &Path, e: ward_fs::FsError) -> CliError {
+    CliError::new(format!("cannot write the report to `{}`: {e}", p.display()))
+        .hint("give --output a path to a file (not a symlink) in a directory that is writable")
+}
+
 /// Writes `text` to `path`, or to standard output when `path` is `None`. A closed pipe on
 /// standard output (`ward … | head`) is not an error; any other write error is (a full disk
 /// must not pass for a written report).
@@ -40,10 +46,7 @@ pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
 /// [`write`] for bytes.
 pub fn write_bytes(text: &[u8], path: Option<&Path>) -> Result<(), CliError> {
     match path {
-        Some(p) => std::fs::write(p, text).map_err(|e| {
-            CliError::new(format!("cannot write the report to `{}`: {e}", p.display()))
-                .hint("give --output a path to a file in a directory that exists and is writable")
-        }),
+        Some(p) => ward_fs::write_atomic(p, text, ward_fs::Mode::Public).map_err(|e| cannot(p, e)),
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text).and_then(|()| out.flush()) {
@@ -66,14 +69,7 @@ pub fn stream(
 ) -> Result<(), CliError> {
     match path {
         Some(p) => {
-            let cannot = |e: std::io::Error| {
-                CliError::new(format!("cannot write the report to `{}`: {e}", p.display())).hint(
-                    "give --output a path to a file in a directory that exists and is writable",
-                )
-            };
-            let file = std::fs::File::create(p).map_err(cannot)?;
-            let mut out = BufWriter::with_capacity(1 << 16, file);
-            emit(&mut out).and_then(|()| out.flush()).map_err(cannot)
+            ward_fs::write_atomic_with(p, ward_fs::Mode::Public, emit).map_err(|e| cannot(p, e))
         }
         None => {
             let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

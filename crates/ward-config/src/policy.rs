@@ -40,7 +40,13 @@ pub struct Policy {
     pub protection_record: PathBuf,
     /// Liveness guards, in file order.
     pub guards: Vec<Guard>,
+    /// How long an approval lasts when `ward approve` is given no `--expires`
+    /// (`approval_expiry`, default [`DEFAULT_APPROVAL_EXPIRY`]); `None`: `"never"`.
+    pub approval_expiry: Option<std::time::Duration>,
 }
+
+/// The default of `policy.approval_expiry`: seven days.
+pub const DEFAULT_APPROVAL_EXPIRY: std::time::Duration = std::time::Duration::from_secs(7 * 86_400);
 
 impl Default for Policy {
     fn default() -> Self {
@@ -60,6 +66,7 @@ impl Policy {
             approvals_file: dir.join(DEFAULT_APPROVALS),
             protection_record: dir.join(DEFAULT_PROTECTION_RECORD),
             guards: Vec::new(),
+            approval_expiry: Some(DEFAULT_APPROVAL_EXPIRY),
         }
     }
 }
@@ -143,6 +150,7 @@ pub(crate) const POLICY_KEYS: &[&str] = &[
     "approvals",
     "protection_record",
     "require_signed_approvals",
+    "approval_expiry",
 ];
 
 /// A file the gate writes: a path inside the directory of `ward.hcl`.
@@ -186,6 +194,28 @@ pub(crate) fn policy(
     }
     if let Some(a) = f.get("require_signed_approvals") {
         p.require_signed_approvals = src.boolean(a)?;
+    }
+    if let Some(a) = f.get("approval_expiry") {
+        let t = src.string(a)?;
+        p.approval_expiry = if t == "never" {
+            None
+        } else {
+            let d = ward_time::parse_duration(&t).map_err(|m| {
+                src.err(
+                    a.value.span(),
+                    format!("policy.approval_expiry: {m}"),
+                    "e.g. `approval_expiry = \"7d\"`, or \"never\"",
+                )
+            })?;
+            if d.is_zero() {
+                return Err(src.err(
+                    a.value.span(),
+                    "policy.approval_expiry = \"0s\" would expire every approval at once",
+                    "give a positive duration such as \"7d\", or \"never\"",
+                ));
+            }
+            Some(d)
+        };
     }
     if let Some(a) = f.get("protect") {
         p.protect = src.patterns(a)?;

@@ -81,6 +81,10 @@ fn every_section() {
     assert!(!c.policy.approve_destroy_of_data);
     assert!(c.policy.require_signed_approvals);
     assert_eq!(
+        c.policy.approval_expiry,
+        Some(crate::policy::DEFAULT_APPROVAL_EXPIRY)
+    );
+    assert_eq!(
         c.policy.approvals_file,
         Path::new("/repo/ci/approvals.json")
     );

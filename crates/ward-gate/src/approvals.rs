@@ -22,11 +22,9 @@
 //! }
 //! ```
 
-use crate::digest::{canonical_bytes, digest_material, hex, ChangeMaterial};
+use crate::digest::{digest_material, sign_without_signature, ChangeMaterial};
 use crate::error::GateError;
-use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use std::path::Path;
 use ward_time::Timestamp;
 
@@ -100,17 +98,7 @@ pub enum SignatureState {
 impl Approval {
     /// The signature this approval should carry under `key`.
     pub fn compute_signature(&self, key: &[u8]) -> String {
-        let mut unsigned = self.clone();
-        unsigned.signature = None;
-        let bytes = canonical_bytes(&serde_json::to_value(&unsigned).unwrap_or_default());
-        // HMAC takes keys of any length; an error here is impossible, but fail closed anyway.
-        match <Hmac<Sha256> as KeyInit>::new_from_slice(key) {
-            Ok(mut mac) => {
-                mac.update(&bytes);
-                format!("hmac-sha256:{}", hex(&mac.finalize().into_bytes()))
-            }
-            Err(_) => String::new(),
-        }
+        sign_without_signature(serde_json::to_value(self).unwrap_or_default(), key)
     }
 
     /// Signs the approval in place.
@@ -152,7 +140,8 @@ impl Approval {
     }
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+/// Compares two byte strings in time independent of where they differ.
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -192,7 +181,46 @@ pub fn parse(text: &str, name: &str) -> Result<ApprovalsFile, GateError> {
             ),
         });
     }
+    for a in &f.approvals {
+        if let Err(e) = ward_time::parse_timestamp(&a.approved_at) {
+            return Err(GateError::Approvals {
+                file: name.to_string(),
+                problem: format!(
+                    "the approval of {} has approved_at {:?}: {e}; approve the change again with `ward approve`",
+                    a.address, a.approved_at
+                ),
+            });
+        }
+        if let Err(e) = a.expires() {
+            return Err(GateError::Approvals {
+                file: name.to_string(),
+                problem: format!(
+                    "the approval of {}: {e}; approve the change again with `ward approve`",
+                    a.address
+                ),
+            });
+        }
+    }
     Ok(f)
+}
+
+/// Refuses approvals dated after `now` (an approval cannot be given in the future: such a date
+/// is an edit or a wrong clock).
+pub fn check_not_future(f: &ApprovalsFile, now: Timestamp, name: &str) -> Result<(), GateError> {
+    for a in &f.approvals {
+        if let Ok(t) = ward_time::parse_timestamp(&a.approved_at) {
+            if t > now {
+                return Err(GateError::Approvals {
+                    file: name.to_string(),
+                    problem: format!(
+                        "the approval of {} is dated {}, after now ({now}): an approval cannot come from the future; check the clock, or approve the change again",
+                        a.address, a.approved_at
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Sorts approvals into the file's stable order.
@@ -218,7 +246,7 @@ pub fn render(f: &ApprovalsFile) -> String {
 
 /// Writes the approvals file (creating its directory), atomically via a temporary file.
 pub fn save(path: &Path, f: &ApprovalsFile) -> Result<(), GateError> {
-    crate::write_atomic(path, render(f).as_bytes(), "write the approvals file")
+    crate::write_atomic(path, render(f).as_bytes())
 }
 
 #[cfg(test)]
@@ -282,6 +310,16 @@ mod tests {
             .contains("version 2"));
         assert!(parse("{\"version\":1,\"approvals\":[],\"x\":1}", "f").is_err());
         assert!(parse("[]", "f").is_err());
+        let garbage = text.replace("2026-11-29T18:00:00Z", "yesterday-ish");
+        assert!(parse(&garbage, "f")
+            .unwrap_err()
+            .to_string()
+            .contains("approved_at"));
+        let now = ward_time::parse_timestamp("2026-11-29T17:00:00Z").unwrap();
+        let e = check_not_future(&back, now, "f").unwrap_err().to_string();
+        assert!(e.contains("future"), "{e}");
+        let later = ward_time::parse_timestamp("2026-11-29T19:00:00Z").unwrap();
+        check_not_future(&back, later, "f").unwrap();
     }
 
     #[test]

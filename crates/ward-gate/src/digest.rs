@@ -113,8 +113,14 @@ pub fn deciding(v: &Verdict) -> impl Iterator<Item = &AttrVerdict> {
 
 /// `hmac-sha256:<hex>` of a hidden-value fingerprint under `key`.
 pub fn bind(key: &[u8], hidden: &HiddenDigest) -> Option<String> {
+    hmac_hex(key, hidden.bytes())
+}
+
+/// `hmac-sha256:<hex>` of `bytes` under `key` (`None` only if HMAC refused the key, which it
+/// never does: callers fail closed on it).
+pub fn hmac_hex(key: &[u8], bytes: &[u8]) -> Option<String> {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).ok()?;
-    mac.update(hidden.bytes());
+    mac.update(bytes);
     Some(format!("hmac-sha256:{}", hex(&mac.finalize().into_bytes())))
 }
 
@@ -157,6 +163,34 @@ pub fn approval_digest(v: &Verdict, key: Option<&[u8]>) -> String {
 /// The full digest of a normalized change: every field of it.
 pub fn full_digest(c: &ResourceChange) -> String {
     sha256_json(&serde_json::to_value(c).unwrap_or(Value::Null))
+}
+
+/// The signature of a signed file entry (an approval, a gate record): HMAC-SHA256 under `key`
+/// over the canonical JSON of `v` without its `signature` member. Empty (never matching) if
+/// HMAC refused the key, which it never does: fail closed.
+pub fn sign_without_signature(mut v: Value, key: &[u8]) -> String {
+    if let Value::Object(m) = &mut v {
+        m.remove("signature");
+    }
+    hmac_hex(key, &canonical_bytes(&v)).unwrap_or_default()
+}
+
+/// The record digest of a change: every field of the normalized change and, with `key`, the
+/// reader's content fingerprint ([`ResourceChange::content`]: every raw value, so a create's
+/// `after`, a delete's `before`, sensitive and shortened values) as HMAC-SHA256 under the key.
+/// Without a key it is [`full_digest`]: a plain hash of secret values is never written.
+pub fn record_digest(c: &ResourceChange, key: Option<&[u8]>) -> String {
+    let (Some(h), Some(k)) = (&c.content, key) else {
+        return full_digest(c);
+    };
+    let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "content".into(),
+            Value::String(hmac_hex(k, h.bytes()).unwrap_or_default()),
+        );
+    }
+    sha256_json(&v)
 }
 
 /// `sha256:<hex>` of the canonical serialization of a JSON value (object keys sorted, no

@@ -13,6 +13,9 @@ pub enum GateError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A file could not be written safely or its update lock could not be had.
+    #[error("{0}")]
+    Fs(#[from] ward_fs::FsError),
     /// `ward.hcl` could not be found or read, or holds an invalid block (`file:line:column`).
     #[error("{0}")]
     Config(#[from] ward_config::ConfigError),

@@ -773,25 +773,20 @@ pub fn run_guards(
     report.outcome = decide(report);
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename. Creates the directory.
-pub(crate) fn write_atomic(
-    path: &Path,
-    bytes: &[u8],
-    action: &'static str,
-) -> Result<(), GateError> {
-    let io = |e: std::io::Error| GateError::Io {
-        path: path.display().to_string(),
-        action,
-        source: e,
-    };
-    if let Some(dir) = path.parent() {
-        if !dir.as_os_str().is_empty() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
+/// Writes a file ward-gate owns (approvals, records), creating its directory: owner-only,
+/// atomically, never through a symlink ([`ward_fs::write_atomic`]).
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GateError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| GateError::Io {
+            path: dir.display().to_string(),
+            action: "create the directory",
+            source: e,
+        })?;
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    ward_fs::write_atomic(path, bytes, ward_fs::Mode::Private).map_err(GateError::from)
+}
+
+/// Takes the update lock of a file ward-gate reads, changes and writes back.
+pub(crate) fn lock(path: &Path) -> Result<ward_fs::Lock, GateError> {
+    ward_fs::lock(path, ward_fs::DEFAULT_LOCK_WAIT).map_err(GateError::from)
 }

@@ -19,6 +19,7 @@ use ward_model::pattern::address_matches;
 
 /// An address protected by `prevent_destroy` in code, with where it was declared.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CodeProtection {
     /// The configuration address (no instance keys), e.g. `module.db.fakecloud_volume.data`.
     pub address: String,
@@ -185,7 +186,25 @@ pub fn save_record(path: &Path, r: &ProtectionRecord) -> Result<(), GateError> {
     r.protected.sort();
     let mut s = serde_json::to_string_pretty(&r).unwrap_or_default();
     s.push('\n');
-    crate::write_atomic(path, s.as_bytes(), "write the protection record")
+    crate::write_atomic(path, s.as_bytes())
+}
+
+/// Adds `found` to the protection record at `path` under its update lock: the record is read
+/// again under the lock, so a concurrent gate's additions are kept.
+pub fn add_to_record(path: &Path, found: &[CodeProtection]) -> Result<(), GateError> {
+    let _lock = crate::lock(path)?;
+    let current = load_record(path)?;
+    let mut merged: BTreeMap<String, CodeProtection> = BTreeMap::new();
+    for c in current.protected.iter().chain(found.iter()) {
+        merged.insert(c.address.clone(), c.clone());
+    }
+    save_record(
+        path,
+        &ProtectionRecord {
+            version: 1,
+            protected: merged.into_values().collect(),
+        },
+    )
 }
 
 /// Finds every `prevent_destroy = true` in the root at `dir` and the local modules it calls, as
@@ -344,5 +363,18 @@ module "remote" {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("main.tf"), "resource {").unwrap();
         assert!(scan_root(d.path()).is_err());
+    }
+
+    #[test]
+    fn a_record_with_unknown_keys_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("protection.json");
+        std::fs::write(
+            &p,
+            r#"{"version":1,"protected":[{"address":"a.b","file":"main.tf","note":"x"}]}"#,
+        )
+        .unwrap();
+        let e = load_record(&p).unwrap_err().to_string();
+        assert!(e.contains("note"), "{e}");
     }
 }

@@ -3,8 +3,13 @@
 //!
 //! It lists every change of the plan with its *full* digest (the whole normalized change, not
 //! only the deciding attributes), and the gate's outcome. Written with `ward gate --record FILE`.
+//!
+//! With the approval key (`WARD_APPROVAL_KEY`) each change's digest also binds every raw value
+//! of the change (keyed, see [`crate::digest::record_digest`]), and the record carries
+//! `signature`, HMAC-SHA256 under the key over its canonical JSON without `signature`:
+//! `ward verify` with the key refuses an unsigned or edited record.
 
-use crate::digest::full_digest;
+use crate::digest::{record_digest, sign_without_signature};
 use crate::error::GateError;
 use crate::Outcome;
 use serde::{Deserialize, Serialize};
@@ -43,10 +48,41 @@ pub struct GateRecord {
     pub outcome: Outcome,
     /// Every change (`resource_changes`), sorted by address and deposed key.
     pub changes: Vec<RecordedChange>,
+    /// `hmac-sha256:<hex>` over the canonical JSON of the record without this field, when
+    /// written with the approval key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+impl GateRecord {
+    /// The signature this record should carry under `key`.
+    pub fn compute_signature(&self, key: &[u8]) -> String {
+        sign_without_signature(serde_json::to_value(self).unwrap_or_default(), key)
+    }
+
+    /// Whether the signature holds under `key`: `Ok` when it does, else what is wrong.
+    pub fn check_signature(&self, key: &[u8]) -> Result<(), String> {
+        match &self.signature {
+            None => Err("the gate record is not signed, but WARD_APPROVAL_KEY is set: gate the plan again with the key set (`ward gate PLAN --record FILE`)".into()),
+            Some(sig) => {
+                let want = self.compute_signature(key);
+                if !want.is_empty() && crate::approvals::constant_time_eq(sig.as_bytes(), want.as_bytes()) {
+                    Ok(())
+                } else {
+                    Err("the gate record's signature does not match: it was edited after `ward gate` wrote it, or signed with another key; gate the plan again".into())
+                }
+            }
+        }
+    }
 }
 
 /// Every change of a plan with its full digest, sorted.
 pub fn changes_of(plan: &Plan) -> Vec<RecordedChange> {
+    changes_of_keyed(plan, None)
+}
+
+/// [`changes_of`], each digest bound to the raw values under `key` when there is one.
+pub fn changes_of_keyed(plan: &Plan, key: Option<&[u8]>) -> Vec<RecordedChange> {
     let mut v: Vec<RecordedChange> = plan
         .changes
         .iter()
@@ -54,7 +90,7 @@ pub fn changes_of(plan: &Plan) -> Vec<RecordedChange> {
             address: c.address.clone(),
             deposed: c.deposed.clone(),
             action: c.action.as_terraform().to_string(),
-            digest: full_digest(c),
+            digest: record_digest(c, key),
         })
         .collect();
     v.sort();
@@ -63,7 +99,17 @@ pub fn changes_of(plan: &Plan) -> Vec<RecordedChange> {
 
 /// Builds the record of a gated plan.
 pub fn build(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
-    GateRecord {
+    build_keyed(plan, plan_name, outcome, None)
+}
+
+/// [`build`] with the approval key: digests bound to every raw value, and the record signed.
+pub fn build_keyed(
+    plan: &Plan,
+    plan_name: &str,
+    outcome: Outcome,
+    key: Option<&[u8]>,
+) -> GateRecord {
+    let mut r = GateRecord {
         version: 1,
         plan: plan_name.to_string(),
         product: serde_json::to_value(plan.product)
@@ -72,15 +118,20 @@ pub fn build(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
             .unwrap_or_else(|| "unknown".into()),
         terraform_version: plan.terraform_version.clone(),
         outcome,
-        changes: changes_of(plan),
+        changes: changes_of_keyed(plan, key),
+        signature: None,
+    };
+    if let Some(k) = key {
+        r.signature = Some(r.compute_signature(k));
     }
+    r
 }
 
 /// Writes a record.
 pub fn save(path: &Path, r: &GateRecord) -> Result<(), GateError> {
     let mut s = serde_json::to_string_pretty(r).unwrap_or_default();
     s.push('\n');
-    crate::write_atomic(path, s.as_bytes(), "write the gate record")
+    crate::write_atomic(path, s.as_bytes())
 }
 
 /// Reads a record.

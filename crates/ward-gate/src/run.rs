@@ -69,7 +69,7 @@ pub struct ApproveOptions {
     pub deposed: Option<String>,
     /// Why.
     pub reason: String,
-    /// How long the approval lasts (`24h`, `7d`); none: until the change differs.
+    /// How long the approval lasts (`24h`, `7d`); none: the policy's `approval_expiry`.
     pub expires: Option<String>,
     /// Who approves; default `WARD_APPROVER`, `USER`, `LOGNAME`.
     pub by: Option<String>,
@@ -149,7 +149,6 @@ struct Loaded {
     config: Option<PathBuf>,
     approvals_path: PathBuf,
     protection: Protection,
-    updated_record: protect::ProtectionRecord,
 }
 
 fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
@@ -201,7 +200,7 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         None => Vec::new(),
     };
     let rec = protect::load_record(&policy.protection_record)?;
-    let (protection, updated_record) = Protection::combine(
+    let (protection, _) = Protection::combine(
         policy.protect.clone(),
         in_code,
         &rec,
@@ -215,7 +214,6 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
         config,
         approvals_path,
         protection,
-        updated_record,
     })
 }
 
@@ -250,6 +248,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         )));
     }
     let file = approvals::load(&l.approvals_path)?;
+    approvals::check_not_future(&file, now, &l.approvals_path.display().to_string())?;
     let ctx = GateContext {
         policy: &l.policy,
         protection: &l.protection,
@@ -267,7 +266,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
         // A read-only checkout must not turn the gate into an error: say so and go on (the
         // protection found in code applies to this run either way).
-        match protect::save_record(&l.policy.protection_record, &l.updated_record) {
+        match protect::add_to_record(&l.policy.protection_record, &l.protection.newly_found) {
             Ok(()) => stderr.push_str(&format!(
                 "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
                 l.protection.newly_found.len(),
@@ -282,7 +281,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     if let Some(path) = &opts.record {
         record::save(
             path,
-            &record::build(&l.plan, &opts.inputs.plan, report.outcome),
+            &record::build_keyed(&l.plan, &opts.inputs.plan, report.outcome, key.as_deref()),
         )?;
     }
     let _ = &l.config;
@@ -332,6 +331,16 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         None => None,
     };
     let l = load(&opts.inputs)?;
+    // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
+    let expires_at = match (expires_at, l.policy.approval_expiry) {
+        (Some(t), _) => Some(t),
+        (None, Some(dur)) => Some(
+            ward_time::add(now, dur)
+                .map_err(|e| GateError::Approve(format!("policy.approval_expiry: {e}")))?
+                .to_string(),
+        ),
+        (None, None) => None,
+    };
     let address = opts.address.trim();
     if address.is_empty() {
         return Err(GateError::Approve("--address is empty".into()));
@@ -411,6 +420,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         }
         m
     };
+    // Read, change and write back under the file's lock: parallel approvals all land.
+    let _lock = crate::lock(&l.approvals_path)?;
     let mut file = approvals::load(&l.approvals_path)?;
     let mut out = String::new();
     let mut notes = String::new();
@@ -475,8 +486,16 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     })
 }
 
-/// `ward verify`.
+/// `ward verify`, with the approval key from the process environment.
 pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
+    verify_with_env(opts, &process_env)
+}
+
+/// `ward verify` reading [`KEY_VAR`] from `env`: with the key, the record must be signed with
+/// it and every change is compared by its keyed digest; without it, a note says the record was
+/// not checked.
+pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+    let key = key(env)?;
     let rec = record::load(&opts.record)?;
     let binary = opts
         .binary
@@ -485,7 +504,12 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
     let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
     let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
-    let v = verify::compare(&rec, &plan);
+    let v = verify::compare_keyed(&rec, &plan, key.as_deref());
+    let stderr = match (&key, &rec.signature) {
+        (None, Some(_)) => format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked\n"),
+        (None, None) => format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to bind it to every value of the plan and detect edits\n"),
+        _ => String::new(),
+    };
     let stdout = if opts.json {
         render::verify_json(&v)
     } else {
@@ -493,7 +517,7 @@ pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
     };
     Ok(CommandOutput {
         stdout,
-        stderr: String::new(),
+        stderr,
         exit: v.exit(),
     })
 }

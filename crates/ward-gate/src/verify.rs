@@ -9,7 +9,7 @@
 //! memory, and the file is removed afterwards.
 
 use crate::error::GateError;
-use crate::record::{changes_of, GateRecord, RecordedChange};
+use crate::record::{changes_of_keyed, GateRecord, RecordedChange};
 use crate::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -49,14 +49,25 @@ impl VerifyReport {
 
 /// Compares a plan (read from the saved plan file) with the gate record.
 pub fn compare(record: &GateRecord, plan: &Plan) -> VerifyReport {
+    compare_keyed(record, plan, None)
+}
+
+/// [`compare`] with the approval key: the record's signature must hold, and every change is
+/// compared by its keyed digest (every raw value).
+pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> VerifyReport {
     let mut diffs = Vec::new();
+    if let Some(k) = key {
+        if let Err(e) = record.check_signature(k) {
+            diffs.push(e);
+        }
+    }
     if record.outcome != Outcome::Pass {
         diffs.push(format!(
             "the gate did not pass this plan (recorded outcome: {}); gate it again until it passes",
             record.outcome.describe()
         ));
     }
-    let now = changes_of(plan);
+    let now = changes_of_keyed(plan, key);
     let key = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
     let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key(c), c)).collect();
     let b: BTreeMap<_, _> = now.iter().map(|c| (key(c), c)).collect();
@@ -181,4 +192,88 @@ pub fn show_json(
     }
     ward_plan::read_file(&json)
         .map_err(|e| GateError::Verify(e.to_string().replace(&json.display().to_string(), &shown)))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::record::build_keyed;
+
+    fn plan(action: &str, before: &str, after: &str, before_sens: &str, after_sens: &str) -> Plan {
+        let text = format!(
+            r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{{"address":"fakecloud_volume.v","mode":"managed","type":"fakecloud_volume","name":"v","provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":[{action}],"before":{before},"after":{after},"after_unknown":{{}},"before_sensitive":{before_sens},"after_sensitive":{after_sens}}}}}]}}"#
+        );
+        ward_plan::read_reader(text.as_bytes(), "plan.json").unwrap()
+    }
+
+    const KEY: &[u8] = b"k";
+
+    fn differs(gated: &Plan, applied: &Plan) -> bool {
+        let r = build_keyed(gated, "p", Outcome::Pass, Some(KEY));
+        !compare_keyed(&r, applied, Some(KEY)).ok
+    }
+
+    #[test]
+    fn the_record_binds_every_value_with_the_key() {
+        // A delete of another object at the same address.
+        let del = |id: &str| {
+            plan(
+                r#""delete""#,
+                &format!(r#"{{"id":"{id}","size_gb":10}}"#),
+                "null",
+                "{}",
+                "false",
+            )
+        };
+        assert!(!differs(&del("vol-scratch"), &del("vol-scratch")));
+        assert!(differs(&del("vol-scratch"), &del("vol-ledger")));
+        // A create's after.
+        let create = |n: u32| {
+            plan(
+                r#""create""#,
+                "null",
+                &format!(r#"{{"size_gb":{n}}}"#),
+                "false",
+                "{}",
+            )
+        };
+        assert!(differs(&create(10), &create(10_000)));
+        // A sensitive value, and a string tail past 200 characters.
+        let upd = |secret: &str, long: &str| {
+            plan(
+                r#""update""#,
+                r#"{"password":"old","note":"a"}"#,
+                &format!(r#"{{"password":"{secret}","note":"{long}"}}"#),
+                "{}",
+                r#"{"password":true}"#,
+            )
+        };
+        let long = "x".repeat(300);
+        let longer = format!("{}y", "x".repeat(299));
+        assert!(differs(&upd("new", &long), &upd("other", &long)));
+        assert!(differs(&upd("new", &long), &upd("new", &longer)));
+        assert!(!differs(&upd("new", &long), &upd("new", &long)));
+    }
+
+    #[test]
+    fn the_record_is_signed_and_an_edit_or_no_signature_is_refused() {
+        let p = plan(r#""delete""#, r#"{"id":"v"}"#, "null", "{}", "false");
+        let mut r = build_keyed(&p, "p", Outcome::ApprovalRequired, Some(KEY));
+        assert!(r.signature.is_some());
+        assert!(!compare_keyed(&r, &p, Some(KEY)).ok);
+        r.outcome = Outcome::Pass;
+        let v = compare_keyed(&r, &p, Some(KEY));
+        assert!(!v.ok);
+        assert!(
+            v.differences[0].contains("signature does not match"),
+            "{v:?}"
+        );
+        r.signature = None;
+        let v = compare_keyed(&r, &p, Some(KEY));
+        assert!(v.differences[0].contains("not signed"), "{v:?}");
+        let good = build_keyed(&p, "p", Outcome::Pass, Some(KEY));
+        assert!(compare_keyed(&good, &p, Some(KEY)).ok);
+        assert!(!compare_keyed(&good, &p, Some(b"other")).ok);
+    }
 }

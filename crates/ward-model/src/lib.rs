@@ -374,6 +374,12 @@ pub struct ResourceChange {
     pub changed: Vec<AttrChange>,
     /// Set when the change imports an existing object.
     pub importing: Option<Importing>,
+    /// A fingerprint of the raw `change` values (`before`, `after`, `after_unknown` and the
+    /// sensitivity masks), set by the reader: what `ward verify` binds a gated change to, keyed,
+    /// beyond the shown model (a create's `after`, a delete's `before`, sensitive and shortened
+    /// values). Never serialized.
+    #[serde(skip)]
+    pub content: Option<HiddenDigest>,
 }
 
 /// One entry of `output_changes`.

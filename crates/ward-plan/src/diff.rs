@@ -19,11 +19,12 @@ pub(crate) enum Mask<'a> {
 
 impl<'a> Mask<'a> {
     /// The mask as the plan writes it (absent, `false`, `true`, or an object/array of marks).
+    /// Any other mark (`"yes"`, `1`) counts as `true`: ward fails closed and hides the value.
     pub(crate) fn of(v: Option<&'a Value>) -> Mask<'a> {
         match v {
-            Some(Value::Bool(true)) => Mask::All,
+            None | Some(Value::Null | Value::Bool(false)) => Mask::Clear,
             Some(v @ (Value::Object(_) | Value::Array(_))) => Mask::Part(v),
-            _ => Mask::Clear,
+            Some(_) => Mask::All,
         }
     }
 
@@ -53,13 +54,14 @@ impl<'a> Mask<'a> {
     }
 }
 
-/// True when `true` appears anywhere in a mask.
+/// True when `true` (or any mark other than `false` and `null`) appears anywhere in a mask.
 pub(crate) fn contains_true(v: &Value) -> bool {
     match v {
-        Value::Bool(b) => *b,
+        Value::Null | Value::Bool(false) => false,
         Value::Array(a) => a.iter().any(contains_true),
         Value::Object(m) => m.values().any(contains_true),
-        _ => false,
+        // `true`, or any other mark: fail closed.
+        _ => true,
     }
 }
 

@@ -60,6 +60,7 @@
 
 mod diff;
 mod error;
+mod fingerprint;
 pub mod fuzzing;
 mod input;
 mod parse;

@@ -181,7 +181,13 @@ impl<'de> Visitor<'de> for Top<'_> {
                     let v: Value = map.next_value()?;
                     let s = match v {
                         Value::String(s) => s,
-                        other => other.to_string(),
+                        other => {
+                            acc.problem = Some(Semantic::Malformed(format!(
+                                "`{key}` is {other}, not a string: Terraform and OpenTofu write it as a string such as \"1.2\"; give ward the unedited output of `show -json`"
+                            )));
+                            acc.stop = true;
+                            return Err(de::Error::custom(STOP));
+                        }
                     };
                     match parse_version(&s) {
                         Some((major, _)) if supported_major(major) => {}
@@ -586,7 +592,8 @@ fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
     }
     let mask = change.before_sensitive.as_ref();
     let mut attrs = BTreeMap::new();
-    if !matches!(mask, Some(Value::Bool(true))) {
+    // A whole-object mark (`true`, or any mark that is not an object): keep nothing.
+    if !mask.is_some_and(|m| !m.is_object() && diff::contains_true(m)) {
         if let Some(Value::Object(before)) = change.before.as_ref() {
             for (k, v) in before {
                 let marked = mask.and_then(|m| m.get(k)).is_some_and(diff::contains_true);
@@ -643,6 +650,8 @@ struct RawInner {
     after_sensitive: Option<Value>,
     replace_paths: Option<Vec<Vec<Value>>>,
     importing: Option<RawImporting>,
+    /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
+    fps: [Option<crate::fingerprint::Fp>; 5],
 }
 
 /// Whether an entry with these actions gets a per-attribute diff.
@@ -751,20 +760,27 @@ impl<'de> Visitor<'de> for Body {
                     inner.importing = map.next_value()?;
                     continue;
                 }
-                "before" => &mut inner.before,
-                "after" => &mut inner.after,
-                "after_unknown" => &mut inner.after_unknown,
-                "before_sensitive" => &mut inner.before_sensitive,
-                "after_sensitive" => &mut inner.after_sensitive,
+                "before" => (0, &mut inner.before),
+                "after" => (1, &mut inner.after),
+                "after_unknown" => (2, &mut inner.after_unknown),
+                "before_sensitive" => (3, &mut inner.before_sensitive),
+                "after_sensitive" => (4, &mut inner.after_sensitive),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
                 }
             };
+            // Every value is fingerprinted (see crate::fingerprint); only kept ones are built.
+            let (i, slot) = slot;
             if keep {
-                *slot = map.next_value()?;
+                let v: Option<Value> = map.next_value()?;
+                inner.fps[i] = Some(match &v {
+                    Some(v) => crate::fingerprint::of_value(v),
+                    None => crate::fingerprint::of_value(&Value::Null),
+                });
+                *slot = v;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                inner.fps[i] = Some(map.next_value_seed(crate::fingerprint::FpSeed)?);
             }
         }
         Ok(inner)
@@ -907,6 +923,9 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         replace_paths,
         changed,
         importing: change.importing.map(|i| Importing { id: i.id }),
+        content: Some(ward_model::HiddenDigest::new(crate::fingerprint::combine(
+            &change.fps,
+        ))),
     })
 }
 

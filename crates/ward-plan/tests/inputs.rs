@@ -599,3 +599,35 @@ fn the_product_is_terraform_below_1_6() {
         assert_eq!(read(&doc).unwrap().product, product, "{version} {provider}");
     }
 }
+
+#[test]
+fn a_numeric_format_version_is_refused() {
+    let text = r#"{"format_version":1.2,"resource_changes":[]}"#;
+    let e = ward_plan::read_reader(text.as_bytes(), "plan.json")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a string"), "{e}");
+}
+
+#[test]
+fn a_non_boolean_sensitivity_mark_hides_the_value() {
+    let text = r#"{"format_version":"1.2","resource_changes":[{"address":"fakecloud_volume.v","mode":"managed","type":"fakecloud_volume","name":"v","provider_name":"registry.terraform.io/ward/fakecloud","change":{"actions":["update"],"before":{"size":"s3cret-old"},"after":{"size":"s3cret-new"},"after_unknown":{},"before_sensitive":{"size":"yes"},"after_sensitive":{"size":"yes"}}}]}"#;
+    let plan = ward_plan::read_reader(text.as_bytes(), "plan.json").unwrap();
+    let shown = serde_json::to_string(&plan).unwrap();
+    assert!(!shown.contains("s3cret"), "{shown}");
+    assert_eq!(plan.changes[0].changed.len(), 1);
+    assert_eq!(
+        plan.changes[0].changed[0].after,
+        ward_model::Shown::Sensitive
+    );
+}
+
+#[test]
+fn invalid_utf8_in_a_skipped_change_value_is_refused() {
+    let mut text = br#"{"format_version":"1.2","resource_changes":[{"address":"fakecloud_volume.v","mode":"managed","type":"fakecloud_volume","name":"v","provider_name":"registry.terraform.io/ward/fakecloud","change":{"actions":["delete"],"before":{"id":"vol-"#.to_vec();
+    text.extend_from_slice(b"\xff\xfe");
+    text.extend_from_slice(
+        br#""},"after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}}]}"#,
+    );
+    assert!(read(&text).is_err());
+}

@@ -241,6 +241,7 @@ mod tests {
                 })
                 .collect(),
             importing: None,
+            before_scalars: Vec::new(),
         }
     }
 

@@ -74,6 +74,7 @@ pub fn change(address: &str, action: Action) -> ResourceChange {
         replace_paths: Vec::new(),
         changed: Vec::new(),
         importing: None,
+        before_scalars: Vec::new(),
     }
 }
 

@@ -122,6 +122,10 @@ impl DataHolding for RulesKnowledge {
         r.is_classified().then(|| r.holds_data().value)
     }
 
+    fn classified(&self, s: &Subject<'_>) -> Option<bool> {
+        Some(self.resolve(s).is_classified())
+    }
+
     fn source(&self, s: &Subject<'_>) -> String {
         self.resolve(s)
             .holds_data()

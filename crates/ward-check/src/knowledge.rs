@@ -1,4 +1,5 @@
-//! Which resource types hold data: the one question WARD-DATA-001 asks ward's knowledge.
+//! What ward's knowledge says about a resource: whether it holds data (WARD-DATA-001) and
+//! whether any rule classifies it (WARD-COV-001).
 //!
 //! Behind a small trait so the rule is tested with a fake and the command uses
 //! `ward_rules::Knowledge`.
@@ -22,6 +23,11 @@ pub trait DataHolding {
     fn holds_data(&self, subject: &Subject<'_>) -> Option<bool>;
     /// Which rule said so, for the finding's message (e.g. `aws@2026.11.0:aws_db_instance`).
     fn source(&self, subject: &Subject<'_>) -> String;
+    /// `Some(true)` when some rule classifies the resource, `Some(false)` when none does,
+    /// `None` when this knowledge cannot tell (WARD-COV-001 then finds nothing).
+    fn classified(&self, _subject: &Subject<'_>) -> Option<bool> {
+        None
+    }
 }
 
 /// Knowledge that knows nothing: the rule then finds nothing.
@@ -52,5 +58,9 @@ impl DataHolding for TypeList {
     }
     fn source(&self, s: &Subject<'_>) -> String {
         format!("{}:{}", self.origin, s.resource_type)
+    }
+    /// The listed types are the classified ones.
+    fn classified(&self, s: &Subject<'_>) -> Option<bool> {
+        Some(self.types.iter().any(|x| x == s.resource_type))
     }
 }

@@ -66,6 +66,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     rules::versions(repo, settings.terraform_floor.as_deref(), &mut findings)
         .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::state(repo, &mut findings);
+    rules::coverage(repo, opts.knowledge, &mut findings);
     rules::data_holding(repo, opts.knowledge, &settings.protected, &mut findings)
         .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);

@@ -478,21 +478,7 @@ pub fn data_holding(
             .iter()
             .any(|p| ward_model::pattern::address_matches(p, c))
     };
-    // Call names by target directory, for `module.<name>.<type>.<name>` addresses.
-    let mut call_names: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for m in &repo.modules {
-        for c in &m.module_calls {
-            if let Some(ModuleSource {
-                kind: SourceKind::Local { path },
-                ..
-            }) = &c.source
-            {
-                if let Some(t) = join_rel(&m.dir, path) {
-                    call_names.entry(t).or_default().insert(c.name.clone());
-                }
-            }
-        }
-    }
+    let call_names = local_call_names(repo);
     for m in &repo.modules {
         for r in &m.resources {
             if r.mode != "managed" || r.prevent_destroy == Some(true) {
@@ -529,6 +515,77 @@ pub fn data_holding(
         }
     }
     Ok(())
+}
+
+/// WARD-COV-001: every managed resource type in the configuration is classified. One finding
+/// per type, at its first resource (modules in discovery order), naming how many more there are.
+pub fn coverage(repo: &Repo, knowledge: &dyn DataHolding, out: &mut Vec<Finding>) {
+    let call_names = local_call_names(repo);
+    // Type → (first location and module dir, how many resources).
+    let mut found: BTreeMap<String, (Loc, String, usize)> = BTreeMap::new();
+    for m in &repo.modules {
+        for r in &m.resources {
+            if r.mode != "managed" {
+                continue;
+            }
+            let addr = format!("{}.{}", r.type_name, r.name);
+            let mut candidates: Vec<(String, Option<String>)> = vec![(addr.clone(), None)];
+            for n in call_names.get(&m.dir).into_iter().flatten() {
+                candidates.push((format!("module.{n}.{addr}"), Some(format!("module.{n}"))));
+            }
+            // Classified only when every address it has as seen from a root is.
+            let unclassified = candidates.iter().any(|(a, module)| {
+                let subject = Subject {
+                    resource_type: &r.type_name,
+                    address: a,
+                    module: module.as_deref(),
+                };
+                knowledge.classified(&subject) == Some(false)
+            });
+            if unclassified {
+                found
+                    .entry(r.type_name.clone())
+                    .or_insert_with(|| (r.loc.clone(), m.dir.clone(), 0))
+                    .2 += 1;
+            }
+        }
+    }
+    for (t, (loc, dir, n)) in found {
+        let more = if n > 1 {
+            format!(" ({} more resource(s) of this type elsewhere)", n - 1)
+        } else {
+            String::new()
+        };
+        out.push(
+            at(
+                "WARD-COV-001",
+                &loc,
+                format!(
+                    "resource type {t} is classified by no rule of ward's knowledge (built-in packs, ward.hcl){more}; add to ward.hcl: resource \"{t}\" {{ holds_data = ..., on_update = ..., on_delete = ... }} (`ward docs rules`)"
+                ),
+            )
+            .in_dir(&dir),
+        );
+    }
+}
+
+/// Local module call names by target directory, for `module.<name>.<type>.<name>` addresses.
+fn local_call_names(repo: &Repo) -> BTreeMap<String, BTreeSet<String>> {
+    let mut call_names: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for m in &repo.modules {
+        for c in &m.module_calls {
+            if let Some(ModuleSource {
+                kind: SourceKind::Local { path },
+                ..
+            }) = &c.source
+            {
+                if let Some(t) = join_rel(&m.dir, path) {
+                    call_names.entry(t).or_default().insert(c.name.clone());
+                }
+            }
+        }
+    }
+    call_names
 }
 
 const NON_RESOURCE_ROOTS: &[&str] = &[

@@ -1,8 +1,8 @@
 //! One verdict per resource change.
 
-use crate::explain::{action_line, before_after, paths, reason_line};
+use crate::explain::{action_line, before_after, paths, reason_line, Seen};
 use crate::{AttrVerdict, Fact, Verdict};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
@@ -14,7 +14,12 @@ const MAX_LISTED: usize = 3;
 /// names a few hundred rules, types and providers, and each verdict and changed attribute
 /// shares the one copy instead of holding strings of its own.
 #[derive(Debug, Default)]
-pub(crate) struct Rules(HashMap<RuleRef, Arc<RuleRef>>, HashSet<Arc<str>>);
+pub(crate) struct Rules(
+    HashMap<RuleRef, Arc<RuleRef>>,
+    HashSet<Arc<str>>,
+    /// What the plan's changes showed of each unclassified type, for the coverage suggestions.
+    pub(crate) BTreeMap<String, Seen>,
+);
 
 impl Rules {
     fn name(&mut self, s: &str) -> Arc<str> {
@@ -127,15 +132,21 @@ pub(crate) fn verdict(
     if !r.is_classified() {
         v.classified = false;
         lines.push(format!(
-            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (see `ward docs rules`)",
+            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (the coverage section shows one to paste; see `ward docs rules`)",
             c.type_name, c.type_name
         ));
         if !drift {
             lines.push(action_line(c.action).to_string());
+            rules
+                .2
+                .entry(c.type_name.clone())
+                .or_default()
+                .add(&c.address, c.action, &c.changed);
         }
         if let Some(reason) = &c.action_reason {
             lines.push(reason_line(product, reason));
         }
+        diff_lines(c, &mut lines);
         fact_lines(&v.facts, &mut lines);
         lines.shrink_to_fit();
         v.explanation = lines;
@@ -164,7 +175,10 @@ pub(crate) fn verdict(
                 ));
             }
         }
-        Action::Update => update(c, &r, &holds, &identity, &mut v, &mut lines, rules),
+        Action::Update => {
+            update(c, &r, &holds, &identity, &mut v, &mut lines, rules);
+            access_removed_lines(c, &r, &mut lines);
+        }
         Action::Delete => {
             let d = r.cost(Cost::OnDelete);
             destroy(d, &holds, &mut v, &mut lines, "destroying", rules);
@@ -175,6 +189,8 @@ pub(crate) fn verdict(
                     paths(&v.identity_changes)
                 ));
             }
+            final_snapshot_line(c, &r, &mut lines);
+            grants_access_line(c, &r, &mut lines);
         }
         Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst => {
             let d = r.cost(Cost::OnReplace);
@@ -190,8 +206,20 @@ pub(crate) fn verdict(
             }
             forces_replacement(c, &mut lines);
             v.attributes = attributes(c, &r, &identity.value, rules);
+            // An attribute that forces the replacement costs what the replacement costs.
+            for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
+                if a.impact < v.impact {
+                    a.impact = v.impact;
+                    a.rule = v.decided_by.clone();
+                    let was = a.why.take().map(|w| format!("; {w}")).unwrap_or_default();
+                    a.why = Some(format!("forces replacement, which costs {}{was}", v.impact));
+                }
+            }
             v.identity_changes = identity.value.clone();
             identity_line(c, &v.identity_changes, &mut lines);
+            final_snapshot_line(c, &r, &mut lines);
+            grants_access_line(c, &r, &mut lines);
+            access_removed_lines(c, &r, &mut lines);
         }
     }
     // Reasons for deletes and reads; replacements printed theirs right after the impact.
@@ -430,6 +458,201 @@ fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Vec<Stri
     }
     if !known.is_empty() {
         lines.push(format!("new identity values: {}", known.join("; ")));
+    }
+}
+
+/// The last known value of a top-level attribute of a destroyed object.
+fn last_value<'c>(c: &'c ResourceChange, name: &str) -> Option<&'c serde_json::Value> {
+    c.before_scalars
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// Whether destroying the object takes a final snapshot, read from its last known values at the
+/// attributes the rule names (`final_snapshot_skip`, `final_snapshot_name`).
+fn final_snapshot_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+    let d = r.final_snapshot();
+    let (skip, name) = &d.value;
+    if skip.is_none() && name.is_none() {
+        return;
+    }
+    let per = per(&d.rule);
+    let named = name.as_deref().and_then(|n| match last_value(c, n) {
+        Some(serde_json::Value::String(s)) if !s.is_empty() => Some((n, s.as_str())),
+        _ => None,
+    });
+    let skipped = skip.as_deref().map(|k| (k, last_value(c, k)));
+    let line = match (skipped, named) {
+        (Some((k, Some(serde_json::Value::Bool(true)))), _) => format!(
+            "no final snapshot: `{k}` is true, so nothing is kept of the data{per}"
+        ),
+        (Some((k, Some(serde_json::Value::Bool(false)))), Some((n, s))) => format!(
+            "a final snapshot is taken before destroy: `{k}` is false, `{n}` = \"{s}\"{per}"
+        ),
+        (Some((k, Some(serde_json::Value::Bool(false)))), None) => match name {
+            Some(n) => format!(
+                "a final snapshot is requested (`{k}` is false) but `{n}` is not set: the provider may refuse the destroy{per}"
+            ),
+            None => format!("a final snapshot is taken before destroy: `{k}` is false{per}"),
+        },
+        (Some((k, _)), _) => format!(
+            "final snapshot unknown: the plan has no known value for `{k}`{per}"
+        ),
+        (None, Some((n, s))) => {
+            format!("a final snapshot is taken before destroy: `{n}` = \"{s}\"{per}")
+        }
+        (None, None) => match name {
+            Some(n) => format!("no final snapshot: `{n}` is not set{per}"),
+            None => return,
+        },
+    };
+    lines.push(line);
+}
+
+/// A destroyed object that itself grants access (a firewall or security-group rule).
+fn grants_access_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+    let d = r.grants_access();
+    if !d.value {
+        return;
+    }
+    let when = match c.action {
+        Action::ReplaceCreateFirst => {
+            "the access it grants is replaced by the new rule's (check that the new rule allows the same)"
+        }
+        Action::ReplaceDeleteFirst => {
+            "the access it grants stops until the new rule is created"
+        }
+        _ => "the access it grants stops",
+    };
+    lines.push(format!("removes access: {when}{}", per(&d.rule)));
+}
+
+/// How many removed access rules a line lists before it says how many more.
+const MAX_RULES: usize = 5;
+
+/// Entries removed from the lists of access rules the rule names (`access_rules`): an
+/// element of `ingress` whose last value is known and that is gone after the change.
+fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+    let d = r.access_rules();
+    if d.value.is_empty() {
+        return;
+    }
+    for list in &d.value {
+        // Removed entries: the element prefix (list + index) of every leaf that was known
+        // before and is absent after; the whole list when it is emptied at once.
+        let mut removed: Vec<AttrPath> = Vec::new();
+        let mut emptied = false;
+        let mut found_whole = false;
+        for ch in &c.changed {
+            if !is_identity(&ch.path, std::slice::from_ref(list)) {
+                continue;
+            }
+            let gone = matches!(ch.before, Shown::Known(_) | Shown::Sensitive)
+                && matches!(ch.after, Shown::Absent);
+            let shrunk = matches!((&ch.before, &ch.after), (Shown::Known(serde_json::Value::Array(b)), Shown::Known(serde_json::Value::Array(a))) if a.len() < b.len());
+            if let (
+                true,
+                Shown::Known(serde_json::Value::Array(b)),
+                Shown::Known(serde_json::Value::Array(a)),
+            ) = (shrunk, &ch.before, &ch.after)
+            {
+                // The whole list changed: the entries of before that are not in after.
+                let gone: Vec<String> = b
+                    .iter()
+                    .filter(|e| !a.contains(e))
+                    .map(|e| crate::explain::value(&Shown::Known(e.clone())))
+                    .collect();
+                if !gone.is_empty() {
+                    let n = gone.len();
+                    let more = n.saturating_sub(MAX_RULES);
+                    let tail = if more > 0 {
+                        format!("; and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    let shown: Vec<String> = gone.into_iter().take(MAX_RULES).collect();
+                    lines.push(format!(
+                        "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
+                        shown.join("; "),
+                        per(&d.rule)
+                    ));
+                    found_whole = true;
+                }
+                continue;
+            }
+            let Some(at) = ch
+                .path
+                .0
+                .iter()
+                .position(|s| matches!(s, ward_model::PathStep::Index(_)))
+            else {
+                if gone || shrunk {
+                    emptied = true;
+                }
+                continue;
+            };
+            if gone {
+                let entry = AttrPath(ch.path.0[..=at].to_vec());
+                if !removed.contains(&entry) {
+                    removed.push(entry);
+                }
+            }
+        }
+        if found_whole {
+            continue;
+        }
+        if emptied && removed.is_empty() {
+            lines.push(format!(
+                "removes access: entries of `{list}` are removed{}",
+                per(&d.rule)
+            ));
+            continue;
+        }
+        if removed.is_empty() {
+            continue;
+        }
+        removed.sort();
+        let n = removed.len();
+        let shown: Vec<String> = removed
+            .iter()
+            .take(MAX_RULES)
+            .map(|p| format!("`{p}`"))
+            .collect();
+        let more = n.saturating_sub(MAX_RULES);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
+            shown.join(", "),
+            per(&d.rule)
+        ));
+    }
+}
+
+/// How many changed attributes an unclassified change lists before it says how many more.
+const MAX_DIFF: usize = 20;
+
+/// The attribute diff of a change no rule classifies: the reviewer decides from it.
+fn diff_lines(c: &ResourceChange, lines: &mut Vec<String>) {
+    for ch in c.changed.iter().take(MAX_DIFF) {
+        let forces = if c.replace_paths.iter().any(|p| overlaps(&ch.path, p)) {
+            " (forces replacement)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "changed `{}`: {}{forces}",
+            ch.path,
+            before_after(ch)
+        ));
+    }
+    let more = c.changed.len().saturating_sub(MAX_DIFF);
+    if more > 0 {
+        lines.push(format!("and {more} more changed attribute(s)"));
     }
 }
 

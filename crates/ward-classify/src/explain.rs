@@ -1,6 +1,7 @@
 //! Plain words: action reasons, actions and values as explanations print them.
 
-use ward_model::{Action, AttrChange, AttrPath, Product, Shown};
+use std::collections::BTreeSet;
+use ward_model::{Action, AttrChange, AttrPath, PathStep, Product, Shown};
 
 /// The longest rendering of one value inside an explanation (characters); longer ones end in `…`.
 pub const MAX_VALUE_CHARS: usize = 120;
@@ -125,6 +126,80 @@ pub fn paths(ps: &[AttrPath]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// How many addresses a suggestion names before it says how many more.
+const MAX_ADDRESSES: usize = 3;
+/// How many changed attributes a suggestion offers `attribute` blocks for.
+const MAX_SUGGESTED_ATTRIBUTES: usize = 12;
+
+/// What a plan's changes showed of one unclassified type: where, what they do, which top-level
+/// attributes they change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// The first few addresses (plan order).
+    pub addresses: Vec<String>,
+    /// How many changes in all.
+    pub count: usize,
+    /// The actions the changes take.
+    pub actions: BTreeSet<Action>,
+    /// The top-level attributes the changes change (names a pattern can hold as they are).
+    pub attributes: BTreeSet<String>,
+}
+
+impl Seen {
+    /// Notes one change.
+    pub fn add(&mut self, address: &str, action: Action, changed: &[AttrChange]) {
+        self.count += 1;
+        if self.addresses.len() < MAX_ADDRESSES {
+            self.addresses.push(address.to_string());
+        }
+        self.actions.insert(action);
+        for ch in changed {
+            if let Some(PathStep::Key(k)) = ch.path.0.first() {
+                let plain = !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if plain && self.attributes.len() < MAX_SUGGESTED_ATTRIBUTES {
+                    self.attributes.insert(k.clone());
+                }
+            }
+        }
+    }
+}
+
+/// A paste-ready `resource "TYPE" { ... }` block for `ward.hcl`: a comment saying where the type
+/// was seen, then every question to decide, each with its default filled in so the block is
+/// valid as pasted, and an `attribute` block for each attribute the plan changes.
+pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> String {
+    let mut out = String::new();
+    let mut place = format!("# seen in {}", seen_in.join(", "));
+    if let Some(s) = seen {
+        let more = s.count.saturating_sub(s.addresses.len());
+        place.push_str(&format!(": {}", s.addresses.join(", ")));
+        if more > 0 {
+            place.push_str(&format!(" and {more} more"));
+        }
+    }
+    out.push_str(&place);
+    out.push('\n');
+    out.push_str(&format!("resource \"{type_name}\" {{\n"));
+    out.push_str("  rationale  = \"TODO: why these costs\"\n");
+    out.push_str("  holds_data = false      # true: destroying or replacing it loses data\n");
+    out.push_str("  identity   = [\"id\"]     # attributes that are new after a replacement\n");
+    out.push_str("  on_create  = \"free\"\n");
+    out.push_str("  on_update  = \"in-place\" # a changed attribute no `attribute` block names\n");
+    out.push_str("  on_delete  = \"replace\"\n");
+    out.push_str("  on_replace = \"replace\"\n");
+    if let Some(s) = seen {
+        for a in &s.attributes {
+            out.push_str(&format!(
+                "  attribute \"{a}\" {{\n    impact = \"in-place\" # changed by this plan: none, free, in-place, interrupt, replace or data-loss\n  }}\n"
+            ));
+        }
+    }
+    out.push('}');
+    out
 }
 
 #[cfg(test)]

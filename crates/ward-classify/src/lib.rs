@@ -173,12 +173,20 @@ pub struct Verdict {
     pub facts: Vec<Fact>,
 }
 
-/// The coverage gate: every managed resource type seen in the plan must be classified.
+/// The coverage gate: every managed resource type a change of this plan touches must be
+/// classified. Types seen only in `configuration` or `prior_state` (or in a no-op entry) are
+/// reported but do not fail the gate: nothing of theirs is being changed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Coverage {
     /// Unclassified managed resource types, with where each was seen
     /// (`configuration`, `prior_state`, `resource_changes`).
     pub unclassified: BTreeMap<String, Vec<String>>,
+    /// The unclassified types that a change of this plan (create, update, delete, replace,
+    /// forget) touches: these fail the gate. Sorted.
+    pub blocking: Vec<String>,
+    /// For each unclassified type, a paste-ready `resource "TYPE" { ... }` block for `ward.hcl`
+    /// with the questions to decide (and the changed attributes to cost).
+    pub suggestions: BTreeMap<String, String>,
     /// How many distinct managed types were checked.
     pub types_checked: usize,
     /// The gate was relaxed by the user (`--allow-unclassified`): unclassified types are reported
@@ -187,9 +195,10 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    /// The gate fails: something is unclassified and the gate was not relaxed.
+    /// The gate fails: a change of this plan touches an unclassified type and the gate was not
+    /// relaxed.
     pub fn fails(&self) -> bool {
-        !self.unclassified.is_empty() && !self.relaxed
+        !self.blocking.is_empty() && !self.relaxed
     }
 }
 
@@ -344,7 +353,7 @@ fn finish(
     let mut outputs = plan.output_changes.clone();
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
 
-    let coverage = coverage(plan, knowledge, &verdicts, options);
+    let coverage = coverage(plan, knowledge, &verdicts, rules, options);
     let assessment = Assessment {
         plan: PlanInfo {
             format_version: plan.format_version,
@@ -365,8 +374,15 @@ fn finish(
     (assessment, order)
 }
 
-/// The coverage gate: every managed type in configuration, prior state and resource changes.
-fn coverage(plan: &Plan, k: &Knowledge, verdicts: &[Verdict], options: &Options) -> Coverage {
+/// The coverage gate: every managed type in configuration, prior state and resource changes;
+/// only those a change touches block.
+fn coverage(
+    plan: &Plan,
+    k: &Knowledge,
+    verdicts: &[Verdict],
+    rules: &classify::Rules,
+    options: &Options,
+) -> Coverage {
     let mut checked: BTreeSet<&str> = BTreeSet::new();
     let mut unclassified: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
     for (types, seen) in [
@@ -383,6 +399,8 @@ fn coverage(plan: &Plan, k: &Knowledge, verdicts: &[Verdict], options: &Options)
             }
         }
     }
+    let mut blocking: BTreeSet<String> = BTreeSet::new();
+    let changed = &rules.2;
     for v in verdicts.iter().filter(|v| v.mode == Mode::Managed) {
         checked.insert(&v.type_name);
         if !v.classified {
@@ -390,13 +408,25 @@ fn coverage(plan: &Plan, k: &Knowledge, verdicts: &[Verdict], options: &Options)
                 .entry(v.type_name.to_string())
                 .or_default()
                 .insert(SEEN_IN_RESOURCE_CHANGES);
+            if v.action.is_change() {
+                blocking.insert(v.type_name.to_string());
+            }
         }
     }
+    let suggestions = unclassified
+        .iter()
+        .map(|(t, seen)| {
+            let places: Vec<&str> = seen.iter().copied().collect();
+            (t.clone(), explain::suggestion(t, &places, changed.get(t)))
+        })
+        .collect();
     Coverage {
         unclassified: unclassified
             .into_iter()
             .map(|(t, seen)| (t, seen.into_iter().map(str::to_string).collect()))
             .collect(),
+        blocking: blocking.into_iter().collect(),
+        suggestions,
         types_checked: checked.len(),
         relaxed: options.allow_unclassified,
     }

@@ -242,6 +242,7 @@ mod tests {
                 .collect(),
             importing: None,
             content: None,
+            before_scalars: Vec::new(),
         }
     }
 

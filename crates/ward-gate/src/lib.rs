@@ -283,6 +283,9 @@ pub struct GateReport {
     pub guards_pending: Vec<PendingGuard>,
     /// Unclassified managed types (coverage), with where each was seen.
     pub unclassified: BTreeMap<String, Vec<String>>,
+    /// The unclassified types a change of this plan touches: these block (types seen only in
+    /// configuration or state are listed in `unclassified` but do not).
+    pub coverage_blocking: Vec<String>,
     /// The coverage gate was relaxed.
     pub coverage_relaxed: bool,
     /// Approvals in the file that this plan does not use (stale ones are shown with their change).
@@ -529,6 +532,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         guards: Vec::new(),
         guards_pending: Vec::new(),
         unclassified: assessment.coverage.unclassified.clone(),
+        coverage_blocking: assessment.coverage.blocking.clone(),
         coverage_relaxed: assessment.coverage.relaxed,
         unused_approvals: Vec::new(),
         warnings: Vec::new(),
@@ -681,7 +685,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
 fn decide(r: &GateReport) -> Outcome {
     if !r.errors.is_empty() {
         Outcome::Error
-    } else if !r.unclassified.is_empty() && !r.coverage_relaxed {
+    } else if !r.coverage_blocking.is_empty() && !r.coverage_relaxed {
         Outcome::CoverageFailure
     } else if r.budgets.iter().any(|b| b.exceeded) {
         Outcome::BudgetExceeded
@@ -751,7 +755,7 @@ pub fn run_guards(
     lookup: &dyn Fn(&str) -> Option<String>,
 ) {
     let nothing_else_blocks = report.errors.is_empty()
-        && (report.unclassified.is_empty() || report.coverage_relaxed)
+        && (report.coverage_blocking.is_empty() || report.coverage_relaxed)
         && !report.budgets.iter().any(|b| b.exceeded)
         && report.required.iter().all(|x| x.approval.is_approved());
     if nothing_else_blocks && !report.guards_pending.is_empty() {

@@ -136,6 +136,8 @@ pub fn text(r: &GateReport) -> String {
             "unclassified resource types{}:",
             if r.coverage_relaxed {
                 " (coverage gate relaxed)"
+            } else if r.coverage_blocking.is_empty() {
+                " (not blocking: no change of this plan touches them)"
             } else {
                 ""
             }

@@ -300,6 +300,17 @@ fn coverage_failure_and_errored_plans() {
     a.coverage
         .unclassified
         .insert("mystery_thing".into(), vec!["configuration".into()]);
+    // Seen only in configuration: reported, not blocking.
+    let r = f.gate(&a);
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    assert!(r.unclassified.contains_key("mystery_thing"));
+    assert!(
+        render::text(&r).contains("not blocking"),
+        "{}",
+        render::text(&r)
+    );
+    // Touched by a change of this plan: blocks.
+    a.coverage.blocking.push("mystery_thing".into());
     assert_eq!(f.gate(&a).outcome, Outcome::CoverageFailure);
     a.coverage.relaxed = true;
     assert_eq!(f.gate(&a).outcome, Outcome::ApprovalRequired);

@@ -130,7 +130,7 @@ impl Exit {
             Exit::Pass => "Nothing failed.",
             Exit::Fail => "A change at or above `--fail-on CLASS` (and, for other subcommands, a policy failure).",
             Exit::Usage => "A usage error (unknown flag, bad value, missing argument), input that could not be read (missing file, a directory, not a plan, unknown format version or action, a broken `ward.hcl`), a report that could not be written, or an **errored plan** (see below).",
-            Exit::Coverage => "The coverage gate failed: a managed resource type in the plan that no rule classifies.",
+            Exit::Coverage => "The coverage gate failed: a change of the plan is to a managed resource type that no rule classifies.",
             Exit::ApprovalRequired => "`ward gate`: a change needs an approval it does not have (see [gate.md](gate.md)).",
             Exit::BudgetExceeded => "`ward gate`: the change budget is exceeded.",
             Exit::GuardRefused => "`ward gate`: a liveness guard refused (failed, timed out or could not start).",

@@ -380,7 +380,15 @@ pub struct ResourceChange {
     /// values). Never serialized.
     #[serde(skip)]
     pub content: Option<HiddenDigest>,
+    /// For a change that destroys the object (delete, either replacement): its top-level
+    /// attributes whose last known value is a boolean or a string of at most
+    /// [`MAX_KEPT_STRING`] characters, not marked sensitive, sorted by name. What explanations
+    /// read about the object being destroyed (will a final snapshot be taken?).
+    pub before_scalars: Vec<(String, serde_json::Value)>,
 }
+
+/// The longest string value [`ResourceChange::before_scalars`] keeps (characters).
+pub const MAX_KEPT_STRING: usize = 256;
 
 /// One entry of `output_changes`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

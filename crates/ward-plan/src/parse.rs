@@ -603,12 +603,6 @@ fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
             }
         }
     }
-    let wants_diff = change.actions.as_deref().is_some_and(wants_diff);
-    if !wants_diff {
-        // Kept only for this; the model does not need them.
-        change.before = None;
-        change.before_sensitive = None;
-    }
     let key = (raw.address.clone().unwrap_or_default(), raw.deposed.clone());
     objects.insert(key, attrs);
 }
@@ -746,7 +740,14 @@ impl<'de> Visitor<'de> for Body {
         let mut inner = RawInner::default();
         while let Some(key) = map.next_key::<Key>()? {
             let diffed = inner.actions.as_deref().is_none_or(wants_diff);
-            let keep = diffed || (self.0 && matches!(key.0, "before" | "before_sensitive"));
+            // A destroyed object's last values are kept for the model's `before_scalars`.
+            let destroys = inner
+                .actions
+                .as_deref()
+                .and_then(Action::from_actions)
+                .is_some_and(Action::destroys);
+            let keep =
+                diffed || ((self.0 || destroys) && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);
@@ -894,6 +895,11 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     replace_paths.sort();
     replace_paths.dedup();
 
+    let before_scalars = if action.destroys() {
+        before_scalars(change.before.as_ref(), change.before_sensitive.as_ref())
+    } else {
+        Vec::new()
+    };
     // Per-attribute changes only where an existing object changes in place or is replaced:
     // for a create or a delete the whole object is the change.
     let changed = if wants_diff(&actions) {
@@ -926,7 +932,37 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         content: Some(ward_model::HiddenDigest::new(crate::fingerprint::combine(
             &change.fps,
         ))),
+        before_scalars,
     })
+}
+
+/// The top-level booleans and short strings of a destroyed object's last values, nothing
+/// `before_sensitive` marks (nothing at all when the whole object is marked), sorted by name.
+fn before_scalars(before: Option<&Value>, mask: Option<&Value>) -> Vec<(String, Value)> {
+    if matches!(mask, Some(Value::Bool(true))) {
+        return Vec::new();
+    }
+    let Some(Value::Object(before)) = before else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Value)> = before
+        .iter()
+        .filter(|(k, v)| {
+            let marked = mask
+                .and_then(|m| m.get(k.as_str()))
+                .is_some_and(diff::contains_true);
+            let small = match v {
+                Value::Bool(_) => true,
+                Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
+                _ => false,
+            };
+            small && !marked
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.shrink_to_fit();
+    out
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -157,9 +157,14 @@ impl Doc {
                 "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see `ward docs rules`), or pass `--allow-unclassified`.\n",
                 thousands(c.unclassified.len())
             )
-        } else {
+        } else if c.relaxed {
             format!(
                 "**Coverage:** relaxed by `--allow-unclassified`: {} of {checked} unclassified.\n",
+                thousands(c.unclassified.len())
+            )
+        } else {
+            format!(
+                "**Coverage:** ok: {} of {checked} unclassified, but no change of this plan touches them.\n",
                 thousands(c.unclassified.len())
             )
         };

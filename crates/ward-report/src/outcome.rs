@@ -20,7 +20,7 @@ pub struct GateOptions {
 pub struct Reason {
     /// The exit this reason asks for ([`Exit::Pass`] for notes that do not fail the run).
     pub exit: Exit,
-    /// A stable key: `errored`, `coverage`, `unclassified-allowed`, `threshold`,
+    /// A stable key: `errored`, `coverage`, `unclassified-allowed`, `unclassified-unchanged`, `threshold`,
     /// `unclassified-change`.
     pub kind: &'static str,
     /// One sentence for humans.
@@ -127,6 +127,14 @@ pub fn evaluate(a: &Assessment, opts: &GateOptions) -> Outcome {
                 kind: "coverage",
                 message: format!(
                     "coverage failed: {types} no rule classifies (classify them in ward.hcl, or pass --allow-unclassified)"
+                ),
+            });
+        } else if !a.coverage.relaxed {
+            reasons.push(Reason {
+                exit: Exit::Pass,
+                kind: "unclassified-unchanged",
+                message: format!(
+                    "{types} unclassified, seen only in configuration, state or no-op entries: no change of this plan touches them"
                 ),
             });
         } else {

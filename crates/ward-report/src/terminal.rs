@@ -333,8 +333,10 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
             Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
             "FAILED",
         )
-    } else {
+    } else if c.relaxed {
         "relaxed by --allow-unclassified".to_string()
+    } else {
+        "ok (no change of this plan touches them)".to_string()
     };
     let _ = writeln!(
         out,
@@ -344,12 +346,19 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
     for (ty, seen) in &c.unclassified {
         let seen: Vec<String> = seen.iter().map(|s| terminal(s).into_owned()).collect();
         let _ = writeln!(out, "    {}  seen in {}", terminal(ty), seen.join(", "));
+        if let Some(block) = c.suggestions.get(ty) {
+            for line in block.lines() {
+                let _ = writeln!(out, "        {}", terminal(line));
+            }
+        }
     }
     if c.fails() {
-        let _ = writeln!(
-            out,
+        let hint = if c.suggestions.is_empty() {
             "    hint: add a `resource` block for each type to ward.hcl (see `ward docs rules`), or pass --allow-unclassified"
-        );
+        } else {
+            "    hint: paste a block above into ward.hcl for each type and decide its values (see `ward docs rules`), or pass --allow-unclassified"
+        };
+        let _ = writeln!(out, "{hint}");
     }
     out.push('\n');
 }

@@ -255,6 +255,38 @@ impl<'k> Resolved<'k> {
         }
     }
 
+    /// The final-snapshot attributes of the first rule that names any: (the attribute that,
+    /// when true, skips the snapshot; the attribute that names it).
+    pub fn final_snapshot(&self) -> Decision<(Option<String>, Option<String>)> {
+        self.decide(
+            |r| {
+                (r.final_snapshot_skip.is_some() || r.final_snapshot_name.is_some())
+                    .then(|| (r.final_snapshot_skip.clone(), r.final_snapshot_name.clone()))
+            },
+            (None, None),
+        )
+    }
+
+    /// The attributes that are lists of access rules (`ingress`, `egress`); none by default.
+    pub fn access_rules(&self) -> Decision<Vec<AttrPath>> {
+        let d = self.decide(|r| r.access_rules.clone(), Vec::new());
+        Decision {
+            value: d
+                .value
+                .iter()
+                .filter_map(|s| pattern::Pattern::parse(s).ok())
+                .map(|p| p.to_path())
+                .collect(),
+            rule: d.rule,
+            stated: d.stated,
+        }
+    }
+
+    /// Does the object itself grant access (a firewall rule)? `false` by default.
+    pub fn grants_access(&self) -> Decision<bool> {
+        self.decide(|r| r.grants_access, false)
+    }
+
     /// The first `summary` among the applicable rules.
     pub fn summary(&self) -> Option<&'k str> {
         self.rules.iter().find_map(|r| r.summary.as_deref())

@@ -38,6 +38,10 @@ const RESOURCE_KEYS: &[&str] = &[
     "on_delete",
     "on_replace",
     "free",
+    "final_snapshot_skip",
+    "final_snapshot_name",
+    "access_rules",
+    "grants_access",
     "address",
     "module",
     "provider",
@@ -552,12 +556,51 @@ impl<'a> Reader<'a> {
             }
         }
 
+        let one_name = |key: &str| -> Result<Option<String>, RulesError> {
+            let Some(a) = attrs.get(key) else {
+                return Ok(None);
+            };
+            let text = self.nonempty(a)?;
+            let p = self.pattern(&text, a.value.span(), key)?;
+            if p.has_wildcard() {
+                return Err(self
+                    .err(a.value.span(), format!("`{key} = \"{text}\"` uses `*`"))
+                    .help("name one attribute, e.g. `skip_final_snapshot`"));
+            }
+            Ok(Some(p.to_string()))
+        };
+        let final_snapshot_skip = one_name("final_snapshot_skip")?;
+        let final_snapshot_name = one_name("final_snapshot_name")?;
+        let access_rules = match attrs.get("access_rules") {
+            None => None,
+            Some(a) => {
+                let mut out: Vec<String> = Vec::new();
+                for (text, span) in self.strings(a)? {
+                    let p = self.pattern(&text, span.clone(), "access_rules")?;
+                    if p.has_wildcard() {
+                        return Err(self
+                            .err(span, format!("access_rules entry `{text}` uses `*`"))
+                            .help("name each list of rules, e.g. `[\"ingress\", \"egress\"]`"));
+                    }
+                    out.push(p.to_string());
+                }
+                Some(out)
+            }
+        };
+        let grants_access = attrs
+            .get("grants_access")
+            .map(|a| self.boolean(a))
+            .transpose()?;
         let selector = Selector {
             address,
             module,
             provider,
         };
-        Ok(Rule {
+        let rule = Rule {
+            final_snapshot_skip,
+            final_snapshot_name,
+            access_rules,
+            grants_access,
             origin,
             type_name,
             line,
@@ -576,7 +619,32 @@ impl<'a> Reader<'a> {
             attributes,
             rank: (0, selector.specificity(), 0, line),
             selector,
-        })
+        };
+        // Keys that describe or narrow a rule; every other key decides something.
+        const NOT_DECIDING: &[&str] = &[
+            "summary",
+            "source",
+            "rationale",
+            "address",
+            "module",
+            "provider",
+        ];
+        if kind == FileKind::User
+            && rule.attributes.is_empty()
+            && attrs.keys().all(|k| NOT_DECIDING.contains(&k.as_str()))
+        {
+            return Err(self
+                .err(
+                    b.ident.span(),
+                    format!("{place} decides nothing"),
+                )
+                .help(format!(
+                    "an empty rule would pass the coverage gate without saying what a change costs; state at least one of `holds_data`, `on_update`, `on_delete`, `on_replace`, `identity`, `free` or an `attribute` block (the defaults: `ward docs rules`), e.g.\n    resource \"{}\" {{\n      holds_data = false\n      on_update  = \"in-place\"\n    }}",
+                    rule.type_name
+                )));
+        }
+
+        Ok(rule)
     }
 }
 

@@ -121,6 +121,22 @@ pub struct Rule {
     /// Cost of replacing one (data-loss when it holds data).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on_replace: Option<Impact>,
+    /// The boolean attribute that, when true in the object's last known values, means no final
+    /// snapshot is taken on destroy (`skip_final_snapshot`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_snapshot_skip: Option<String>,
+    /// The attribute that names the final snapshot taken on destroy
+    /// (`final_snapshot_identifier`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_snapshot_name: Option<String>,
+    /// Attributes that are lists of access rules (`ingress`, `egress`): an entry removed from
+    /// one removes access.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access_rules: Option<Vec<String>>,
+    /// The object itself grants access (a security-group or firewall rule resource): destroying
+    /// it removes access.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grants_access: Option<bool>,
     /// Attribute entries (`attribute` blocks and `free` entries), in file order.
     pub attributes: Vec<AttrRule>,
     /// Sort key: (user 0 / pack 1, specificity, file index, line).

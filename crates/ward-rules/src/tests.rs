@@ -339,7 +339,7 @@ fn narrowed_rules_do_not_classify_a_whole_type() {
     let mut k = Knowledge::empty();
     k.load_user_str(
         "ward.hcl",
-        "resource \"x_a\" {\n  module = \"module.m\"\n}\nresource \"x_b\" {\n  provider = \"acme/x\"\n}\nresource \"x_c\" {}\n",
+        "resource \"x_a\" {\n  module = \"module.m\"\n  holds_data = false\n}\nresource \"x_b\" {\n  provider = \"acme/x\"\n  holds_data = false\n}\nresource \"x_c\" {\n  holds_data = false\n}\n",
     )
     .unwrap();
     assert!(!k.classifies_type("x_a", Some("acme/x")));
@@ -412,7 +412,7 @@ fn heredoc_strings_are_read() {
     let mut k = Knowledge::empty();
     k.load_user_str(
         "ward.hcl",
-        "resource \"a_vm\" {\n  rationale = <<-EOT\n    two\n    lines\n  EOT\n}\n",
+        "resource \"a_vm\" {\n  holds_data = false\n  rationale = <<-EOT\n    two\n    lines\n  EOT\n}\n",
     )
     .unwrap();
     assert_eq!(

@@ -75,6 +75,7 @@ pub fn change(address: &str, action: Action) -> ResourceChange {
         changed: Vec::new(),
         importing: None,
         content: None,
+        before_scalars: Vec::new(),
     }
 }
 

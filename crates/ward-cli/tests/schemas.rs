@@ -197,7 +197,12 @@ fn drift_history_json_matches_its_schema() {
             let run = s.begin_run(&now, Some("1/2")).unwrap();
             let row = OutcomeRow {
                 root: "network".into(),
-                outcome: if observed.is_empty() { "clean" } else { "drifted" }.into(),
+                outcome: if observed.is_empty() {
+                    "clean"
+                } else {
+                    "drifted"
+                }
+                .into(),
                 detail: String::new(),
                 state: Some(StateMark {
                     lineage: "5f1c".into(),

@@ -491,9 +491,12 @@ fn subcommand_help_exit_codes_come_from_the_exit_type() {
         let help = stdout(&ward(&[cmd, "--help"]));
         // clap wraps long lines: read the help as one line.
         let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
-        let start = flat
-            .find("Exit codes: ")
-            .unwrap_or_else(|| panic!("ward {cmd} --help has no Exit codes line:\n{help}"));
+        let start = flat.find("Exit codes: ");
+        assert!(
+            start.is_some(),
+            "ward {cmd} --help has no Exit codes line:\n{help}"
+        );
+        let start = start.unwrap();
         let line = &flat[start..];
         let line = &line[..line
             .find(" stopped by a signal.")

@@ -1,13 +1,15 @@
-//! The `ward check` command: arguments and the run function `ward` wires.
+//! The `ward check` command: arguments and the run function `ward` wires; it returns a typed
+//! [`Output`] that `ward_report::check` renders.
 //!
 //! Exit codes (shared by ward): 0 pass, 1 findings at or above the failing severity, 2 usage or
 //! input error.
 
-use crate::catalog::{Severity, RULES};
+use crate::catalog::Severity;
 use crate::exec::ExecOptions;
+use crate::finding::Report;
 use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
-use crate::{check, render, CheckOptions};
+use crate::{check, CheckOptions};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -135,34 +137,41 @@ impl DataHolding for RulesKnowledge {
     }
 }
 
-/// Runs `ward check`: writes the report to `stdout` (or to `--output`), errors to `stderr`, and
-/// returns how the run ends: [`Exit::Pass`], [`Exit::Fail`] (findings at or above the failing
-/// severity) or [`Exit::Usage`] (usage or input error, or a report that could not be written).
-/// `ward` passes a buffer as `stdout` and writes it out itself.
-pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Exit {
+/// What a `ward check` run produced, for `ward_report::check::render`.
+#[derive(Debug)]
+pub enum Output {
+    /// `--list-rules`: the rule catalog.
+    Catalog,
+    /// The checks' report.
+    Report(Box<Report>),
+}
+
+impl Output {
+    /// How the run ends: [`Exit::Fail`] when findings reach the failing severity, else
+    /// [`Exit::Pass`].
+    pub fn exit(&self) -> Exit {
+        match self {
+            Output::Report(r) if r.summary.failed => Exit::Fail,
+            _ => Exit::Pass,
+        }
+    }
+}
+
+/// Runs `ward check`: returns what to render ([`Output`]), or, after writing `error: …` to
+/// `stderr`, [`Exit::Usage`] (usage or input error). `ward` renders the output through
+/// `ward_report::check` and writes it to standard output or `--output`.
+pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit> {
     let mut usage_error = |msg: &str| {
         let _ = writeln!(stderr, "error: {msg}");
         Exit::Usage
     };
     if args.list_rules {
-        let mut s = String::new();
-        for r in RULES {
-            s.push_str(&format!(
-                "{:<15} {:<8} {}\n",
-                r.id,
-                r.severity.as_str(),
-                r.title
-            ));
-        }
-        return match stdout.write_all(s.as_bytes()) {
-            Ok(()) => Exit::Pass,
-            Err(e) => usage_error(&format!("cannot write the rule catalog: {e}")),
-        };
+        return Ok(Output::Catalog);
     }
     let today = match &args.today {
         Some(t) => match ward_time::parse_date(t) {
             Ok(d) => d,
-            Err(e) => return usage_error(&format!("--today: {e}")),
+            Err(e) => return Err(usage_error(&format!("--today: {e}"))),
         },
         None => ward_time::Clock::System.today(),
     };
@@ -171,18 +180,22 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         .and_then(|f| f.as_ref().map(ward_config::Config::load_found).transpose())
     {
         Ok(c) => c,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return Err(usage_error(&e.to_string())),
     };
     let mut knowledge = match ward_rules::Knowledge::builtin() {
         Ok(k) => k,
-        Err(e) => return usage_error(&format!("ward's built-in knowledge does not load: {e}")),
+        Err(e) => {
+            return Err(usage_error(&format!(
+                "ward's built-in knowledge does not load: {e}"
+            )))
+        }
     };
     if let Some(c) = &config {
         knowledge.add_user_rules(&c.rules);
     }
     let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config }) {
         Ok(r) => r,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return Err(usage_error(&e.to_string())),
     };
     let knowledge = RulesKnowledge(knowledge);
     let opts = CheckOptions {
@@ -199,29 +212,8 @@ pub fn execute(args: &CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
             allow_env: args.allow_env.clone(),
         }),
     };
-    let report = match check(&repo, opts) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    let text = match args.format {
-        Format::Terminal => render::terminal(&report, args.verbose),
-        Format::Json => render::json(&report),
-        Format::Sarif => render::sarif(&report),
-        Format::Junit => render::junit(&report),
-    };
-    let written = match &args.output {
-        Some(p) => ward_fs::write_atomic(p, text.as_bytes(), ward_fs::Mode::Public)
-            .map_err(|e| format!("cannot write the report: {e}")),
-        None => stdout
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write the report: {e}")),
-    };
-    if let Err(e) = written {
-        return usage_error(&e);
-    }
-    if report.summary.failed {
-        Exit::Fail
-    } else {
-        Exit::Pass
+    match check(&repo, opts) {
+        Ok(r) => Ok(Output::Report(Box::new(r))),
+        Err(e) => Err(usage_error(&e.to_string())),
     }
 }

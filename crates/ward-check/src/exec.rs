@@ -46,10 +46,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     let walker = ignore::WalkBuilder::new(from)
         .standard_filters(false)
         .follow_links(false)
-        .filter_entry(|e| {
-            !(e.file_type().is_some_and(|t| t.is_dir())
-                && ward_repo::SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-        })
+        .filter_entry(|e| !ward_repo::is_skipped_dir(e))
         .build();
     for entry in walker {
         let entry = entry.map_err(std::io::Error::other)?;

@@ -13,7 +13,6 @@ pub mod cli;
 pub mod exec;
 pub mod finding;
 pub mod knowledge;
-pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;

@@ -5,6 +5,7 @@
 
 use clap::Parser;
 use ward_check::cli::{execute, CheckArgs};
+use ward_report::check::render;
 
 #[derive(Parser)]
 struct Cli {
@@ -16,13 +17,16 @@ struct Cli {
 fn run(args: &[&str]) -> (u8, String, String) {
     let cli =
         Cli::try_parse_from(std::iter::once("ward-check").chain(args.iter().copied())).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&cli.args, &mut out, &mut err).code();
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    // What ward-cli wires: run, then render through ward_report::check.
+    let mut err = Vec::new();
+    let (code, out) = match execute(&cli.args, &mut err) {
+        Ok(out) => (
+            out.exit().code(),
+            render(&out, cli.args.format, cli.args.verbose),
+        ),
+        Err(exit) => (exit.code(), String::new()),
+    };
+    (code, out, String::from_utf8(err).unwrap())
 }
 
 const SAMPLE: &str = "tests/fixtures/sample";

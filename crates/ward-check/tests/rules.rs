@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use ward_check::catalog::RULES;
 use ward_check::knowledge::TypeList;
-use ward_check::{check, render, CheckOptions};
+use ward_check::{check, CheckOptions};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
@@ -151,7 +151,7 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     let mut found = false;
     for f in report.findings.iter().filter(|f| f.rule == id) {
         found = true;
-        render::finding_line(&mut text, f);
+        ward_report::check::finding_line(&mut text, f);
     }
     for s in report.suppressed.iter().filter(|s| s.finding.rule == id) {
         text.push_str(&format!(

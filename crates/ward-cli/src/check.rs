@@ -1,5 +1,6 @@
-//! `ward check`: the repository gates. The work (and the arguments) are in `ward-check`; this
-//! module only writes the report through [`crate::output`], like every other command.
+//! `ward check`: the repository gates. The work (and the arguments) are in `ward-check`, the
+//! rendering in `ward_report::check`; this module only wires them and writes the report through
+//! [`crate::output`], like every other command.
 
 use crate::error::CliError;
 use ward_check::cli::CheckArgs;
@@ -7,8 +8,11 @@ use ward_report::Exit;
 
 /// Runs `ward check`.
 pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
-    let mut out = Vec::new();
-    let exit = ward_check::cli::execute(args, &mut out, &mut std::io::stderr());
-    crate::output::write_bytes(&out, None)?;
-    Ok(exit)
+    let out = match ward_check::cli::execute(args, &mut std::io::stderr()) {
+        Ok(out) => out,
+        Err(exit) => return Ok(exit),
+    };
+    let text = ward_report::check::render(&out, args.format, args.verbose);
+    crate::output::write(&text, args.output.as_deref())?;
+    Ok(out.exit())
 }

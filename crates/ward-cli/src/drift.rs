@@ -31,18 +31,33 @@ pub enum HistoryFormat {
     Json,
 }
 
+/// The text after `ward drift --help`; its exit codes are generated from [`Exit`].
+fn after_help() -> String {
+    let codes = Exit::help_line(
+        &[Exit::Pass, Exit::Usage, Exit::DriftAlert, Exit::RootFailed],
+        |e| match e {
+            Exit::Usage => Some("usage or configuration error"),
+            Exit::RootFailed => {
+                Some("a root failed (missing-state, state-replaced, error, mismatch, zero roots)")
+            }
+            _ => None,
+        },
+    );
+    format!(
+        "Examples:\n  \
+ward drift                          # every root under ., 4 at a time\n  \
+ward drift -j 8 --shard 2/4 --format junit -o drift.xml\n  \
+ward drift --notify https://hooks.example/ward\n  \
+ward drift history live/network\n\n{codes} See `ward docs drift`."
+    )
+}
+
 /// Arguments of `ward drift`.
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Check every root for drift; a missing or replaced state fails; history kept",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  \
-ward drift                          # every root under ., 4 at a time\n  \
-ward drift -j 8 --shard 2/4 --format junit -o drift.xml\n  \
-ward drift --notify https://hooks.example/ward\n  \
-ward drift history live/network\n\n\
-Exit codes: 0 pass; 2 usage or configuration error; 7 drift alert (new or escalated drift); \
-8 a root failed (missing-state, state-replaced, error, mismatch, zero roots). See `ward docs drift`."
+    after_help = after_help()
 )]
 pub struct Args {
     /// `ward drift history [ROOT]`.

@@ -53,15 +53,33 @@ pub enum GateFormat {
     Markdown,
 }
 
+/// The text after `ward gate --help`; its exit codes are generated from [`Exit`].
+fn after_help() -> String {
+    let codes = Exit::help_line(
+        &[
+            Exit::Pass,
+            Exit::Usage,
+            Exit::Coverage,
+            Exit::ApprovalRequired,
+            Exit::BudgetExceeded,
+            Exit::GuardRefused,
+        ],
+        |e| match e {
+            Exit::Usage => Some("error (bad input, errored plan)"),
+            Exit::Coverage => Some("coverage failure"),
+            _ => None,
+        },
+    );
+    format!(
+        "Examples:\n  ward gate plan.json --record gate.json\n  ward gate plan.json --format markdown > comment.md\n\n{codes} See `ward docs gate`."
+    )
+}
+
 /// Arguments of `ward gate`.
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Refuse a plan until every dangerous change in it is approved, within budget, and its guards pass",
-    after_help = "Examples:\n  \
-ward gate plan.json --record gate.json\n  \
-ward gate plan.json --format markdown > comment.md\n\n\
-Exit codes: 0 pass; 2 error (bad input, errored plan); 3 coverage failure; 4 approval required; \
-5 budget exceeded; 6 a liveness guard refused. See `ward docs gate`."
+    after_help = after_help()
 )]
 pub struct Args {
     #[command(flatten)]

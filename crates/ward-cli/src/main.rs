@@ -67,16 +67,24 @@ enum Command {
     Docs(docs::Args),
 }
 
+/// How ward ends when told to stop (after `ward_exec` stopped every program and removed its
+/// scratch files): with the [`Exit`] for that signal.
+fn exit_on_signal(signal: i32) -> ! {
+    let code = Exit::from_signal(signal).map_or(128 + signal, |e| i32::from(e.code()));
+    std::process::exit(code)
+}
+
 fn main() -> ExitCode {
     // clap prints its own usage errors and exits 2 (0 for --help and --version).
     let cli = Cli::parse();
     // Commands that start programs (Terraform, git, guards): on SIGTERM, SIGINT or SIGHUP, stop
-    // them and remove ward's scratch directories before exiting (128 + the signal).
+    // them and remove ward's scratch directories before exiting (`Exit::from_signal`: 129, 130,
+    // 143).
     if matches!(
         cli.command,
         Command::Gate(_) | Command::Verify(_) | Command::Drift(_) | Command::Check(_)
     ) {
-        if let Err(e) = ward_exec::handle_termination_signals() {
+        if let Err(e) = ward_exec::handle_termination_signals(exit_on_signal) {
             eprintln!("warning: {e}; an interrupted run may leave Terraform running");
         }
     }

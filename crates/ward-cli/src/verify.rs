@@ -18,13 +18,24 @@ pub enum VerifyFormat {
     Json,
 }
 
+/// The text after `ward verify --help`; its exit codes are generated from [`Exit`].
+fn after_help() -> String {
+    let codes = Exit::help_line(&[Exit::Pass, Exit::Fail, Exit::Usage], |e| match e {
+        Exit::Pass => Some("verified"),
+        Exit::Fail => Some("not the gated plan (or the gate did not pass it)"),
+        Exit::Usage => Some("error"),
+        _ => None,
+    });
+    format!(
+        "Example:\n  ward gate plan.json --record gate.json && ward verify tfplan --record gate.json && terraform apply tfplan\n\n{codes}"
+    )
+}
+
 /// Arguments of `ward verify`.
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Confirm a saved binary plan is the plan that passed `ward gate`",
-    after_help = "Example:\n  \
-ward gate plan.json --record gate.json && ward verify tfplan --record gate.json && terraform apply tfplan\n\n\
-Exit codes: 0 verified; 1 not the gated plan (or the gate did not pass it); 2 error."
+    after_help = after_help()
 )]
 pub struct Args {
     /// The saved plan file (`terraform plan -out FILE`).

@@ -464,6 +464,60 @@ fn help_exit_codes_come_from_the_exit_type() {
     );
 }
 
+/// The `Exit codes:` lines of `gate`, `verify` and `drift --help` are generated from the exit
+/// type: each names its command's codes and the signal codes, with the type's words.
+#[test]
+fn subcommand_help_exit_codes_come_from_the_exit_type() {
+    use ward_report::Exit;
+    // The codes each command documents (docs/exit-codes.md), and words the type gives them.
+    let cases: [(&str, &[u8], &[&str]); 3] = [
+        (
+            "gate",
+            &[0, 2, 3, 4, 5, 6],
+            &[
+                "4 approval required",
+                "5 budget exceeded",
+                "6 a liveness guard refused",
+            ],
+        ),
+        ("verify", &[0, 1, 2], &["0 verified"]),
+        (
+            "drift",
+            &[0, 2, 7, 8],
+            &["7 drift alert (new or escalated drift)"],
+        ),
+    ];
+    for (cmd, exits, words) in cases {
+        let help = stdout(&ward(&[cmd, "--help"]));
+        // clap wraps long lines: read the help as one line.
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let start = flat.find("Exit codes: ");
+        assert!(
+            start.is_some(),
+            "ward {cmd} --help has no Exit codes line:\n{help}"
+        );
+        let start = start.unwrap();
+        let line = &flat[start..];
+        let line = &line[..line
+            .find(" stopped by a signal.")
+            .expect("the signal codes")];
+        let codes: Vec<String> = line["Exit codes: ".len()..]
+            .split("; ")
+            .map(|p| p.split(' ').next().unwrap().to_string())
+            .collect();
+        let mut want: Vec<String> = exits.iter().map(|c| c.to_string()).collect();
+        let signals: Vec<String> = Exit::SIGNALS
+            .iter()
+            .map(|(_, e)| e.code().to_string())
+            .collect();
+        want.push(signals.join("/"));
+        assert_eq!(codes, want, "ward {cmd} --help: {line}");
+        for w in words {
+            assert!(line.contains(w), "ward {cmd} --help lacks {w:?}: {line}");
+        }
+    }
+}
+
 /// One `--format` vocabulary: `terminal` for every command's terminal report; `text`, the old
 /// name for gate, verify and drift, is still accepted (hidden) and prints the same bytes.
 #[test]

@@ -1,6 +1,7 @@
 //! Every command's JSON validates against its JSON Schema in `docs/`: `ward plan`
 //! (report.schema.json), `ward rules` (rules.schema.json), `ward gate` (gate.schema.json),
-//! `ward verify` (verify.schema.json), `ward drift` (drift.schema.json) and `ward check`
+//! `ward verify` (verify.schema.json), `ward drift` (drift.schema.json), `ward drift history`
+//! (drift-history.schema.json) and `ward check`
 //! (check.schema.json). Live output of the binary, plus the renderers' snapshots (which cover
 //! fields a test run without Terraform cannot reach: drift items, transitions, guards); and each
 //! schema rejects a report that lost its `schema_version` or gained an undocumented field.
@@ -175,6 +176,74 @@ fn drift_json_matches_its_schema() {
         "snapshot",
         &snapshot("crates/ward-drift/src/snapshots/ward_drift__report__tests__json.snap"),
     );
+}
+
+#[test]
+fn drift_history_json_matches_its_schema() {
+    use ward_store::{Finding, OutcomeRow, StateMark, Store};
+    let v = schema("drift-history.schema.json");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("drift.sqlite");
+    {
+        let mut s = Store::open(&db).unwrap();
+        let finding = Finding {
+            address: "fake_bucket.logs".into(),
+            attribute: "versioning".into(),
+            impact: "data-loss".into(),
+        };
+        // Run 1 finds drift in `network`; run 2 finds it gone; run 3 never finishes.
+        for (i, observed) in [vec![finding], vec![]].into_iter().enumerate() {
+            let now = format!("2026-11-2{}T01:00:00Z", i + 1);
+            let run = s.begin_run(&now, Some("1/2")).unwrap();
+            let row = OutcomeRow {
+                root: "network".into(),
+                outcome: if observed.is_empty() {
+                    "clean"
+                } else {
+                    "drifted"
+                }
+                .into(),
+                detail: String::new(),
+                state: Some(StateMark {
+                    lineage: "5f1c".into(),
+                    serial: 3,
+                }),
+                binary: Some("terraform 1.15.5".into()),
+            };
+            s.record_outcome(run, &row).unwrap();
+            let missing = OutcomeRow {
+                root: "data".into(),
+                outcome: "missing-state".into(),
+                detail: "no state".into(),
+                state: None,
+                binary: None,
+            };
+            s.record_outcome(run, &missing).unwrap();
+            s.apply_findings(run, &now, "network", &observed).unwrap();
+            s.finish_run(run, &now, if i == 0 { 8 } else { 0 }).unwrap();
+        }
+        s.begin_run("2026-11-23T01:00:00Z", None).unwrap();
+    }
+    let db = db.to_str().unwrap();
+    let all = ward_json(
+        dir.path(),
+        &["drift", "history", "--db", db, "--format", "json"],
+    );
+    assert_eq!(all["runs"].as_array().unwrap().len(), 3, "{all:#}");
+    assert!(all["findings"][0]["resolved"].is_array(), "{all:#}");
+    check(&v, "history", &all);
+    for root in ["network", "data"] {
+        let one = ward_json(
+            dir.path(),
+            &["drift", "history", root, "--db", db, "--format", "json"],
+        );
+        assert_eq!(one["runs"].as_array().unwrap().len(), 2, "{one:#}");
+        check(&v, root, &one);
+    }
+    // A run row is not a root's run row: the schema tells them apart by `root`.
+    let mut mixed = all.clone();
+    mixed["root"] = Value::from("network");
+    assert!(!v.is_valid(&mixed), "run rows valid under a root");
 }
 
 #[test]

@@ -129,6 +129,13 @@ impl Guard {
 
 /// `WARD_BYPASS_GUARD_<NAME>` for a guard name.
 pub fn bypass_var(name: &str) -> String {
+    guard_var("WARD_BYPASS_GUARD_", name)
+}
+
+/// The one spelling of a guard's environment variable names: `prefix` then `name` upper-cased,
+/// with every character that is not an ASCII letter or digit written as `_`
+/// (`WARD_BYPASS_GUARD_<NAME>` here, `WARD_ATTR_<PATH>` for the attributes guards are given).
+pub fn guard_var(prefix: &str, name: &str) -> String {
     let n: String = name
         .chars()
         .map(|c| {
@@ -139,7 +146,7 @@ pub fn bypass_var(name: &str) -> String {
             }
         })
         .collect();
-    format!("WARD_BYPASS_GUARD_{n}")
+    format!("{prefix}{n}")
 }
 
 pub(crate) const BUDGET_KEYS: &[&str] = &["max_replaces", "max_deletes"];

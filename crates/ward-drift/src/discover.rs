@@ -77,10 +77,7 @@ fn visible_dirs(repo: &Path) -> Result<BTreeSet<String>, DiscoverError> {
         .ignore(true)
         .require_git(false)
         .follow_links(false)
-        .filter_entry(|e| {
-            !(e.file_type().is_some_and(|t| t.is_dir())
-                && ward_repo::SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-        })
+        .filter_entry(|e| !ward_repo::is_skipped_dir(e))
         .build();
     for entry in walker {
         let entry = entry.map_err(|e| DiscoverError {

@@ -29,7 +29,8 @@
 //! - **Termination.** [`handle_termination_signals`] (called first thing in `main`) makes
 //!   `SIGTERM`, `SIGINT` and `SIGHUP` stop every run under way ([`interrupt`]: their process groups
 //!   get `SIGTERM`, then `SIGKILL` after the grace period, so Terraform can release its state
-//!   lock), remove every scratch directory, and exit with 128 + the signal's number.
+//!   lock), remove every scratch directory, and end the process through the caller's exit
+//!   function (ward's is `ward_model::Exit::from_signal`: 128 + the signal's number).
 //!
 //! Errors ([`ExecError`]) say what happened and what to do: not found, not executable, timed
 //! out, killed by a signal, failed, output cut, interrupted.
@@ -520,11 +521,13 @@ pub fn interrupt() {
     }
 }
 
-/// Makes `SIGTERM`, `SIGINT` and `SIGHUP` [`interrupt`] everything and exit with 128 + the
-/// signal's number. Call it first in `main`, before any thread starts: the signals are blocked in
-/// the calling thread (and so in every thread it starts later) and taken by a thread of their own.
-/// Programs started through [`Command`] begin with no signal blocked.
-pub fn handle_termination_signals() -> Result<(), String> {
+/// Makes `SIGTERM`, `SIGINT` and `SIGHUP` [`interrupt`] everything and then call `exit` with the
+/// signal's number, which ends the process (ward's exits with its documented code for that
+/// signal, `ward_model::Exit::from_signal`). Call it first in `main`, before any thread starts:
+/// the signals are blocked in the calling thread (and so in every thread it starts later) and
+/// taken by a thread of their own. Programs started through [`Command`] begin with no signal
+/// blocked.
+pub fn handle_termination_signals(exit: fn(signal: i32) -> !) -> Result<(), String> {
     use nix::sys::signal::{SigSet, Signal};
     let mut set = SigSet::empty();
     for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
@@ -538,7 +541,7 @@ pub fn handle_termination_signals() -> Result<(), String> {
             if let Ok(sig) = set.wait() {
                 EXITING.store(true, Ordering::SeqCst);
                 interrupt();
-                std::process::exit(128 + sig as i32);
+                exit(sig as i32);
             }
         })
         .map_err(|e| format!("cannot start the signal thread: {e}"))?;

@@ -138,17 +138,7 @@ pub type ObjectAttrs = BTreeMap<(String, Option<String>), BTreeMap<String, Strin
 
 /// `WARD_ATTR_<NAME>` for an attribute path or name.
 pub fn attr_var(path: &str) -> String {
-    let name: String = path
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("WARD_ATTR_{name}")
+    ward_config::policy::guard_var("WARD_ATTR_", path)
 }
 
 /// The guards' view of the objects the plan destroys, as ward-plan read them (sensitive values

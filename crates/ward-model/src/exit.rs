@@ -31,11 +31,17 @@ pub enum Exit {
     DriftAlert,
     /// 8: `ward drift`: a root failed (missing or replaced state, error, mismatch) or no roots.
     RootFailed,
+    /// 129 (128 + `SIGHUP`): ward was told to stop by `SIGHUP` and stopped what it ran.
+    HungUp,
+    /// 130 (128 + `SIGINT`): ward was interrupted (`SIGINT`, Ctrl-C) and stopped what it ran.
+    Interrupted,
+    /// 143 (128 + `SIGTERM`): ward was terminated (`SIGTERM`) and stopped what it ran.
+    Terminated,
 }
 
 impl Exit {
     /// Every exit, by code.
-    pub const ALL: [Exit; 9] = [
+    pub const ALL: [Exit; 12] = [
         Exit::Pass,
         Exit::Fail,
         Exit::Usage,
@@ -45,7 +51,32 @@ impl Exit {
         Exit::GuardRefused,
         Exit::DriftAlert,
         Exit::RootFailed,
+        Exit::HungUp,
+        Exit::Interrupted,
+        Exit::Terminated,
     ];
+
+    /// The signals ward stops on, with their exits: `SIGHUP`, `SIGINT`, `SIGTERM` (numbers as on
+    /// Linux and the BSDs, where they are the same).
+    pub const SIGNALS: [(i32, Exit); 3] = [
+        (1, Exit::HungUp),
+        (2, Exit::Interrupted),
+        (15, Exit::Terminated),
+    ];
+
+    /// The exit for a termination signal ward handles (`SIGHUP` 1, `SIGINT` 2, `SIGTERM` 15).
+    pub fn from_signal(signal: i32) -> Option<Exit> {
+        Exit::SIGNALS
+            .into_iter()
+            .find(|(s, _)| *s == signal)
+            .map(|(_, e)| e)
+    }
+
+    /// Whether this exit is ward stopping on a signal (128 + the signal's number) rather than a
+    /// command's outcome.
+    pub fn is_signal(self) -> bool {
+        Exit::SIGNALS.iter().any(|(_, e)| *e == self)
+    }
 
     /// The process exit code.
     pub fn code(self) -> u8 {
@@ -59,12 +90,16 @@ impl Exit {
             Exit::GuardRefused => 6,
             Exit::DriftAlert => 7,
             Exit::RootFailed => 8,
+            Exit::HungUp => 129,
+            Exit::Interrupted => 130,
+            Exit::Terminated => 143,
         }
     }
 
     /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 5, 4, 6, 7, 1:
     /// usage beats coverage, which beats drift's failed root and the gate's codes (budget, then
-    /// approval, then guard), which beat a drift alert, which beats a threshold failure.
+    /// approval, then guard), which beat a drift alert, which beats a threshold failure. A signal
+    /// exit ends the process at once, so it beats everything (it never meets another).
     pub fn priority(self) -> u8 {
         match self {
             Exit::Pass => 0,
@@ -76,6 +111,7 @@ impl Exit {
             Exit::RootFailed => 6,
             Exit::Coverage => 7,
             Exit::Usage => 8,
+            Exit::HungUp | Exit::Interrupted | Exit::Terminated => 9,
         }
     }
 
@@ -94,7 +130,7 @@ impl Exit {
     }
 
     /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
-    /// `guard-refused`, `drift-alert`, `root-failed`.
+    /// `guard-refused`, `drift-alert`, `root-failed`, `hung-up`, `interrupted`, `terminated`.
     pub fn as_str(self) -> &'static str {
         match self {
             Exit::Pass => "pass",
@@ -106,6 +142,9 @@ impl Exit {
             Exit::GuardRefused => "guard-refused",
             Exit::DriftAlert => "drift-alert",
             Exit::RootFailed => "root-failed",
+            Exit::HungUp => "hung-up",
+            Exit::Interrupted => "interrupted",
+            Exit::Terminated => "terminated",
         }
     }
 
@@ -121,6 +160,9 @@ impl Exit {
             Exit::GuardRefused => "ward gate: a liveness guard refused",
             Exit::DriftAlert => "ward drift: drift alert (new or escalated drift)",
             Exit::RootFailed => "ward drift: a root failed (missing or replaced state, error) or no roots found",
+            Exit::HungUp => "stopped by SIGHUP (128 + 1)",
+            Exit::Interrupted => "stopped by SIGINT, Ctrl-C (128 + 2)",
+            Exit::Terminated => "stopped by SIGTERM (128 + 15)",
         }
     }
 
@@ -136,12 +178,19 @@ impl Exit {
             Exit::GuardRefused => "`ward gate`: a liveness guard refused (failed, timed out or could not start).",
             Exit::DriftAlert => "`ward drift`: at least one drift finding is new or escalated since the last run (see [drift.md](drift.md)).",
             Exit::RootFailed => "`ward drift`: a root failed (missing or replaced state, error, mismatch) or zero roots were found.",
+            Exit::HungUp => "`SIGHUP` (128 + 1): ward stopped every program it ran, removed its scratch files and recorded nothing (see [Stopping ward](#stopping-ward)).",
+            Exit::Interrupted => "`SIGINT`, Ctrl-C (128 + 2): as for 129.",
+            Exit::Terminated => "`SIGTERM` (128 + 15): as for 129.",
         }
     }
 
-    /// Every exit except [`Exit::Pass`], highest priority first: the order in which they win.
+    /// Every command outcome except [`Exit::Pass`] (signal exits never meet another), highest
+    /// priority first: the order in which they win.
     pub fn by_priority() -> Vec<Exit> {
-        let mut v: Vec<Exit> = Exit::ALL.into_iter().filter(|e| *e != Exit::Pass).collect();
+        let mut v: Vec<Exit> = Exit::ALL
+            .into_iter()
+            .filter(|e| *e != Exit::Pass && !e.is_signal())
+            .collect();
         v.sort_by_key(|e| std::cmp::Reverse(e.priority()));
         v
     }
@@ -161,6 +210,34 @@ impl Exit {
             order.join(", ")
         ));
         s
+    }
+
+    /// The `Exit codes:` line of a subcommand's `--help`, generated from this type: each exit
+    /// of `exits` as `CODE WORDS`, where the words are `words(exit)` or, when that gives `None`,
+    /// the exit's [`summary`](Exit::summary) without its `ward COMMAND: ` prefix. Ends with the signal
+    /// codes, which every command that runs programs shares.
+    pub fn help_line(exits: &[Exit], words: impl Fn(Exit) -> Option<&'static str>) -> String {
+        let parts: Vec<String> = exits
+            .iter()
+            .map(|e| {
+                let w = words(*e).unwrap_or_else(|| {
+                    let s = e.summary();
+                    s.strip_prefix("ward ")
+                        .and_then(|r| r.split_once(": "))
+                        .map_or(s, |(_, rest)| rest)
+                });
+                format!("{} {w}", e.code())
+            })
+            .collect();
+        let signals: Vec<String> = Exit::SIGNALS
+            .iter()
+            .map(|(_, e)| e.code().to_string())
+            .collect();
+        format!(
+            "Exit codes: {}; {} stopped by a signal.",
+            parts.join("; "),
+            signals.join("/")
+        )
     }
 
     /// The exit-code table of `docs/exit-codes.md`, generated from this type.
@@ -217,14 +294,35 @@ mod tests {
             assert_eq!(hi.worst(lo), hi, "{hi} over {lo}");
             assert_eq!(lo.worst(hi), hi, "{hi} over {lo}");
         }
-        for (i, e) in Exit::ALL.iter().enumerate() {
+        for (i, e) in Exit::ALL.iter().filter(|e| !e.is_signal()).enumerate() {
             assert_eq!(usize::from(e.code()), i);
-            assert_eq!(Exit::from_code(i32::from(e.code())), Some(*e));
         }
+        for e in Exit::ALL {
+            assert_eq!(Exit::from_code(i32::from(e.code())), Some(e));
+        }
+        for (sig, e) in Exit::SIGNALS {
+            assert_eq!(i32::from(e.code()), 128 + sig, "{e}");
+            assert_eq!(Exit::from_signal(sig), Some(e));
+            assert!(e.is_signal());
+            assert_eq!(e.worst(Exit::Usage), e, "a signal ends the process");
+        }
+        assert_eq!(Exit::from_signal(9), None);
+        assert!(!Exit::Usage.is_signal());
         assert_eq!(Exit::from_code(9), None);
         assert_eq!(Exit::from_code(-1), None);
         let codes: Vec<u8> = Exit::by_priority().iter().map(|e| e.code()).collect();
         assert_eq!(codes, [2, 3, 8, 5, 4, 6, 7, 1]);
+    }
+
+    #[test]
+    fn help_lines() {
+        let line = Exit::help_line(&[Exit::Pass, Exit::Usage, Exit::ApprovalRequired], |e| {
+            (e == Exit::Usage).then_some("error")
+        });
+        assert_eq!(
+            line,
+            "Exit codes: 0 pass; 2 error; 4 approval required; 129/130/143 stopped by a signal."
+        );
     }
 
     /// docs/exit-codes.md carries exactly the table generated from [`Exit`], and its priority

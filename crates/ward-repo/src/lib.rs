@@ -331,6 +331,13 @@ pub struct Options {
 /// Directories never entered: tool caches and VCS metadata.
 pub const SKIPPED_DIRS: &[&str] = &[".git", ".terraform", ".terragrunt-cache", "node_modules"];
 
+/// True for a directory a walk of the repository never enters ([`SKIPPED_DIRS`]): the one
+/// `filter_entry` of every walk (`.filter_entry(|e| !ward_repo::is_skipped_dir(e))`).
+pub fn is_skipped_dir(entry: &ignore::DirEntry) -> bool {
+    entry.file_type().is_some_and(|t| t.is_dir())
+        && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref())
+}
+
 /// True for the file names Terraform or OpenTofu read as configuration: `.tf`, `.tf.json`,
 /// `.tofu`, `.tofu.json`.
 pub fn is_config_file(name: &str) -> bool {
@@ -464,10 +471,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .follow_links(false)
-        .filter_entry(|e| {
-            !(e.file_type().is_some_and(|t| t.is_dir())
-                && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-        })
+        .filter_entry(|e| !is_skipped_dir(e))
         .build();
     for entry in walker {
         let entry = match entry {

@@ -20,6 +20,7 @@
 //! [`ward_model::Shown::Sensitive`], which every renderer prints as `(sensitive)` (JSON: a value of
 //! kind `sensitive` with no `value` field).
 
+pub mod check;
 pub mod escape;
 pub mod json;
 pub mod junit;

@@ -1,11 +1,40 @@
-//! Report renderers: terminal text, JSON, SARIF 2.1.0 (code scanning) and JUnit XML. All
-//! deterministic: same report, same bytes.
+//! `ward check`'s renderers: terminal text, JSON, SARIF 2.1.0 (code scanning) and JUnit XML, of
+//! the typed report `ward_check` returns. All deterministic: same report, same bytes.
 
-use crate::catalog::{Severity, RULES};
-use crate::finding::{Finding, Report};
+use crate::junit::{self, Case, CaseResult, Document, Suite};
+use crate::term_line;
 use serde_json::{json, Value};
-use ward_report::junit::{self, Case, CaseResult, Document, Suite};
-use ward_report::term_line;
+use ward_check::catalog::{Severity, RULES};
+use ward_check::cli::{Format, Output};
+use ward_check::finding::{Finding, Report};
+
+/// What `ward check` prints for `out` in `format` (`verbose`: the terminal report also lists
+/// every directory and the source matrix).
+pub fn render(out: &Output, format: Format, verbose: bool) -> String {
+    match out {
+        Output::Catalog => catalog(),
+        Output::Report(report) => match format {
+            Format::Terminal => terminal(report, verbose),
+            Format::Json => json(report),
+            Format::Sarif => sarif(report),
+            Format::Junit => junit(report),
+        },
+    }
+}
+
+/// `ward check --list-rules`: the rule catalog, one rule a line.
+pub fn catalog() -> String {
+    let mut s = String::new();
+    for r in RULES {
+        s.push_str(&format!(
+            "{:<15} {:<8} {}\n",
+            r.id,
+            r.severity.as_str(),
+            r.title
+        ));
+    }
+    s
+}
 
 /// Terminal text. `verbose` also lists every directory and the source matrix.
 pub fn terminal(r: &Report, verbose: bool) -> String {
@@ -117,7 +146,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// JSON: the [`Report`] as is, `schema_version` first.
 pub fn json(r: &Report) -> String {
-    ward_report::json::versioned(SCHEMA_VERSION, r)
+    crate::json::versioned(SCHEMA_VERSION, r)
 }
 
 fn sarif_level(s: Severity) -> &'static str {

@@ -856,3 +856,57 @@ fn tags_and_labels_are_free_on_catalog_types() {
         assert_eq!(v.impact, Impact::Free, "{t}: {:#?}", v.explanation);
     }
 }
+
+/// The aws pack names the final-snapshot attributes of its databases: a delete says whether a
+/// final snapshot will be taken, from the object's last known values.
+#[test]
+fn database_deletes_say_whether_a_final_snapshot_is_taken() {
+    for t in [
+        "aws_db_instance",
+        "aws_rds_cluster",
+        "aws_docdb_cluster",
+        "aws_neptune_cluster",
+    ] {
+        let mut skipped = object(None);
+        skipped["skip_final_snapshot"] = json!(true);
+        let v = only(&assess_text(t, &plan(t, &["delete"], skipped, Value::Null))).clone();
+        assert_eq!(v.impact, Impact::DataLoss, "{t}");
+        assert!(
+            says(&v, "no final snapshot: `skip_final_snapshot` is true"),
+            "{t}: {:?}",
+            v.explanation
+        );
+
+        let mut kept = object(None);
+        kept["skip_final_snapshot"] = json!(false);
+        kept["final_snapshot_identifier"] = json!("ledger-final");
+        let v = only(&assess_text(t, &plan(t, &["delete"], kept, Value::Null))).clone();
+        assert!(
+            says(&v, "a final snapshot is taken before destroy") && says(&v, "ledger-final"),
+            "{t}: {:?}",
+            v.explanation
+        );
+    }
+}
+
+/// Removing an ingress rule from an aws security group, or deleting a rule resource, says that
+/// access is removed.
+#[test]
+fn removing_a_security_group_rule_says_access_is_removed() {
+    let rule = |port: i64| json!({"from_port": port, "to_port": port, "protocol": "tcp", "cidr_blocks": ["10.0.0.0/8"]});
+    let mut before = object(None);
+    before["ingress"] = json!([rule(22), rule(443)]);
+    let mut after = object(None);
+    after["ingress"] = json!([rule(443)]);
+    let t = "aws_security_group";
+    let v = only(&assess_text(t, &plan(t, &["update"], before, after))).clone();
+    assert!(says(&v, "removes access"), "{:?}", v.explanation);
+
+    let t = "aws_vpc_security_group_ingress_rule";
+    let v = delete(t);
+    assert!(
+        says(&v, "removes access: the access it grants stops"),
+        "{:?}",
+        v.explanation
+    );
+}

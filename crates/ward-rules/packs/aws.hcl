@@ -16,7 +16,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -176,6 +176,7 @@ resource "aws_security_group" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/security_group"
   rationale  = "Inline rule changes revoke and re-authorize rules in place; the name and description force replacement (which must detach it from every interface first)."
   holds_data = false
+  access_rules = ["ingress", "egress"]
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
 
@@ -194,6 +195,7 @@ resource "aws_security_group_rule" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/security_group_rule"
   rationale  = "Any change replaces the rule: it is revoked, then authorized again, and matching traffic is dropped in between."
   holds_data = false
+  grants_access = true
   identity   = ["id", "security_group_rule_id"]
 }
 
@@ -202,6 +204,7 @@ resource "aws_vpc_security_group_ingress_rule" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_security_group_ingress_rule"
   rationale  = "Rule changes apply in place; deleting the rule stops the traffic it allowed."
   holds_data = false
+  grants_access = true
   identity   = ["id", "arn", "security_group_rule_id"]
   free       = ["tags", "tags_all", "description"]
 }
@@ -211,6 +214,7 @@ resource "aws_vpc_security_group_egress_rule" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_security_group_egress_rule"
   rationale  = "Rule changes apply in place; deleting the rule stops the traffic it allowed."
   holds_data = false
+  grants_access = true
   identity   = ["id", "arn", "security_group_rule_id"]
   free       = ["tags", "tags_all", "description"]
 }
@@ -373,6 +377,8 @@ resource "aws_db_instance" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_instance"
   rationale  = "Class, engine version and some storage changes cause an outage (a reboot, or a Multi-AZ failover), applied at once with apply_immediately = true or else in the next maintenance window; replacement or deletion loses the database unless a final snapshot is taken."
   holds_data = true
+  final_snapshot_skip = "skip_final_snapshot"
+  final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "address", "endpoint", "resource_id", "hosted_zone_id", "identifier"]
   free       = ["tags", "tags_all", "apply_immediately", "allow_major_version_upgrade", "skip_final_snapshot", "final_snapshot_identifier", "delete_automated_backups", "deletion_protection"]
 
@@ -415,6 +421,8 @@ resource "aws_rds_cluster" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/rds_cluster"
   rationale  = "The cluster volume holds the data: replacement or deletion loses it unless a final snapshot is taken; engine upgrades take the cluster offline."
   holds_data = true
+  final_snapshot_skip = "skip_final_snapshot"
+  final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id", "cluster_identifier"]
   free       = ["tags", "tags_all", "apply_immediately", "allow_major_version_upgrade", "skip_final_snapshot", "final_snapshot_identifier", "deletion_protection"]
 
@@ -500,6 +508,7 @@ resource "aws_elasticache_cluster" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/elasticache_cluster"
   rationale  = "Node type and engine version changes restart nodes (cached data may be lost); replacement loses all cached data."
   holds_data = true
+  final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "cache_nodes", "cluster_address", "configuration_endpoint"]
   free       = ["tags", "tags_all"]
 
@@ -610,6 +619,8 @@ resource "aws_neptune_cluster" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/neptune_cluster"
   rationale  = "The cluster volume holds the graph: replacement or deletion loses it unless a final snapshot is taken."
   holds_data = true
+  final_snapshot_skip = "skip_final_snapshot"
+  final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id"]
   free       = ["tags", "tags_all"]
 
@@ -1665,6 +1676,7 @@ resource "aws_default_security_group" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_security_group"
   rationale  = "Adopting the default group (create) first removes every ingress and egress rule it has, then adds only the rules in the configuration: traffic those rules allowed stops at once. Rules then change in place. Delete only removes it from state: the group and its rules stay."
   holds_data = false
+  access_rules = ["ingress", "egress"]
   on_delete  = "none"
   on_create  = "interrupt"
   identity   = ["id", "arn"]
@@ -1828,6 +1840,8 @@ resource "aws_docdb_cluster" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/docdb_cluster"
   rationale  = "The cluster volume holds the data: replacement or deletion loses it unless a final snapshot is taken; engine upgrades restart the instances."
   holds_data = true
+  final_snapshot_skip = "skip_final_snapshot"
+  final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id"]
   free       = ["tags", "tags_all", "apply_immediately", "skip_final_snapshot", "final_snapshot_identifier", "deletion_protection"]
 

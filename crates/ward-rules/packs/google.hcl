@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -176,6 +176,7 @@ resource "google_compute_firewall" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_firewall"
   rationale  = "Rule changes apply in place and take effect at once; deleting the rule stops (or, for deny rules, allows) the traffic it matched."
   holds_data = false
+  access_rules = ["allow"]
   identity   = ["id", "self_link"]
   free       = ["description"]
 }

@@ -182,7 +182,7 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
         Ok(c) => c,
         Err(e) => return Err(usage_error(&e.to_string())),
     };
-    let mut knowledge = match ward_rules::Knowledge::builtin() {
+    let knowledge = match ward_config::knowledge(config.as_ref()) {
         Ok(k) => k,
         Err(e) => {
             return Err(usage_error(&format!(
@@ -190,9 +190,6 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
             )))
         }
     };
-    if let Some(c) = &config {
-        knowledge.add_user_rules(&c.rules);
-    }
     let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config }) {
         Ok(r) => r,
         Err(e) => return Err(usage_error(&e.to_string())),

@@ -16,19 +16,18 @@ pub fn load(config: Option<&Path>) -> Result<Knowledge, CliError> {
 pub fn load_with_plan(
     config: Option<&Path>,
 ) -> Result<(Knowledge, ward_config::PlanSettings), CliError> {
-    let mut k = Knowledge::builtin().map_err(|e| {
-        CliError::new(format!("a built-in rule pack does not load: {e}"))
-            .hint("this is a bug in ward; please report it with the message above")
-    })?;
     let cwd = std::env::current_dir().map_err(|e| {
         CliError::new(format!("cannot read the current directory: {e}"))
             .hint("run ward from an existing directory, or pass --config FILE")
     })?;
-    let mut plan = ward_config::PlanSettings::default();
-    if let Some(found) = ward_config::discover(config, &cwd)? {
-        let c = ward_config::Config::load_found(&found)?;
-        k.add_user_rules(&c.rules);
-        plan = c.plan;
-    }
-    Ok((k, plan))
+    let found = ward_config::discover(config, &cwd)?;
+    let loaded = found
+        .as_ref()
+        .map(ward_config::Config::load_found)
+        .transpose()?;
+    let k = ward_config::knowledge(loaded.as_ref()).map_err(|e| {
+        CliError::new(format!("a built-in rule pack does not load: {e}"))
+            .hint("this is a bug in ward; please report it with the message above")
+    })?;
+    Ok((k, loaded.map(|c| c.plan).unwrap_or_default()))
 }

@@ -102,6 +102,16 @@ impl From<ward_rules::RulesError> for ConfigError {
     }
 }
 
+/// ward's knowledge under a configuration: the built-in packs, then the `resource` blocks of
+/// `config` (user rules win over every pack). Every command that classifies loads it here.
+pub fn knowledge(config: Option<&Config>) -> Result<ward_rules::Knowledge, ward_rules::RulesError> {
+    let mut k = ward_rules::Knowledge::builtin()?;
+    if let Some(c) = config {
+        k.add_user_rules(&c.rules);
+    }
+    Ok(k)
+}
+
 /// The whole of `ward.hcl`, typed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Config {

@@ -265,11 +265,8 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let today = opts.clock.today();
     let found_config = ward_config::discover(opts.config.as_deref(), &opts.repo)?;
     let loaded = found_config.as_ref().map(Config::load_found).transpose()?;
-    let mut knowledge =
-        ward_rules::Knowledge::builtin().map_err(|e| DriftError::Knowledge(e.to_string()))?;
-    if let Some(c) = &loaded {
-        knowledge.add_user_rules(&c.rules);
-    }
+    let knowledge = ward_config::knowledge(loaded.as_ref())
+        .map_err(|e| DriftError::Knowledge(e.to_string()))?;
     let found = discover::discover(&opts.repo, loaded.clone())?;
     let cfg = loaded.unwrap_or_else(|| Config::empty(&opts.repo));
 

@@ -155,15 +155,17 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // ward.hcl: --config, else the first one walking up from here to the repository root.
     let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
-    let cfg = match &found {
-        Some(f) => ward_config::Config::load_found(f)?,
-        None => ward_config::Config::empty(Path::new("")),
-    };
-    cfg.check_gate_files()?;
+    let loaded = found
+        .as_ref()
+        .map(ward_config::Config::load_found)
+        .transpose()?;
+    if let Some(c) = &loaded {
+        c.check_gate_files()?;
+    }
+    let knowledge =
+        ward_config::knowledge(loaded.as_ref()).map_err(|e| GateError::Usage(e.to_string()))?;
+    let cfg = loaded.unwrap_or_else(|| ward_config::Config::empty(Path::new("")));
     let config = found.map(|f| f.path);
-    let mut knowledge =
-        ward_rules::Knowledge::builtin().map_err(|e| GateError::Usage(e.to_string()))?;
-    knowledge.add_user_rules(&cfg.rules);
     let policy: Policy = cfg.policy;
     // One read of the plan; the guards' objects come from the same pass.
     let (plan, objects) = if policy.guards.is_empty() {

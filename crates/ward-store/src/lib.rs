@@ -18,6 +18,10 @@
 //!
 //! Times are passed in by the caller (UTC strings), so tests are deterministic.
 
+mod records;
+
+pub use records::{NewRecord, RecordQuery, RecordRow, KINDS};
+
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -28,8 +32,10 @@ use ward_model::Impact;
 /// unreadable version is refused.
 ///
 /// - 1: findings kept their impact's rank (a number) beside the name;
-/// - 2: findings keep the impact by name only.
-pub const SCHEMA_VERSION: i64 = 2;
+/// - 2: findings keep the impact by name only;
+/// - 3: adds `records` (approvals, gate outcomes, stack journals and backups, import
+///   acceptances: see [`records`](crate::NewRecord)).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +68,9 @@ pub enum StoreError {
         /// The value found.
         found: String,
     },
+    /// A record could not be written or read back.
+    #[error("history record: {0}")]
+    Record(String),
     /// A query failed.
     #[error("drift history database error: {0}")]
     Sql(#[from] rusqlite::Error),
@@ -299,10 +308,13 @@ impl Store {
         };
         if version == Some(SCHEMA_VERSION) {
             conn.execute_batch(SCHEMA)?;
+            conn.execute_batch(records::RECORDS_SCHEMA)?;
             return Ok(Store { conn });
         }
         let tx = conn.transaction()?;
         tx.execute_batch(SCHEMA)?;
+        // Version 3 added records; creating the table is the whole migration from 2.
+        tx.execute_batch(records::RECORDS_SCHEMA)?;
         // Version 1 kept a rank beside the impact name; the name is what counts.
         if has_column(&tx, "findings", "rank")? {
             migrate_ranks_to_names(&tx)?;

@@ -93,6 +93,7 @@ pub(crate) fn verdict(
         identity_changes: Vec::new(),
         holds_data: false,
         facts: facts(c),
+        destroyed_object: None,
     };
     let mut lines: Vec<String> = Vec::new();
     if drift {
@@ -156,6 +157,9 @@ pub(crate) fn verdict(
     let holds = r.holds_data();
     v.holds_data = holds.value;
     let identity = r.identity();
+    if c.action.destroys() {
+        v.destroyed_object = destroyed_object(c, &identity.value);
+    }
 
     if !drift {
         lines.push(action_line(c.action).to_string());
@@ -459,6 +463,22 @@ fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Vec<Stri
     if !known.is_empty() {
         lines.push(format!("new identity values: {}", known.join("; ")));
     }
+}
+
+/// What identifies a destroyed object: its last known plain values at the top-level identity
+/// attributes (`id` always counts), `name=value` joined with `; `, in name order.
+fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String> {
+    let parts: Vec<String> = c
+        .before_scalars
+        .iter()
+        .filter(|(k, _)| k == "id" || identity.iter().any(|p| p.to_string() == *k))
+        .filter_map(|(k, v)| match v {
+            serde_json::Value::String(s) if !s.is_empty() => Some(format!("{k}={s}")),
+            serde_json::Value::Bool(b) => Some(format!("{k}={b}")),
+            _ => None,
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// The last known value of a top-level attribute of a destroyed object.

@@ -171,6 +171,13 @@ pub struct Verdict {
     pub holds_data: bool,
     /// Facts of their own: import, move, forget, deposed.
     pub facts: Vec<Fact>,
+    /// For a change that destroys the object (delete, either replacement): what identifies the
+    /// object being destroyed, from its last known values at the type's identity attributes
+    /// (`id=i-0abc; arn=...`), sorted; `None` when none of them has a plain last value. Approvals
+    /// of destroys are bound to it, so an approval to destroy one object never passes destroying
+    /// another planned later at the same address. Not part of the plan report.
+    #[serde(skip)]
+    pub destroyed_object: Option<String>,
 }
 
 /// The coverage gate: every managed resource type a change of this plan touches must be

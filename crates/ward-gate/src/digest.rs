@@ -7,6 +7,10 @@
 //! - for an update: the attributes at the change's class;
 //! - for a delete or anything else: none (the address, action and class decide).
 //!
+//! A change that destroys the object (a delete, either replacement) also covers the object's
+//! identity (`object`: its last known `id` and the type's other identity attributes), so an
+//! approval to delete one object does not pass deleting another planned later at the address.
+//!
 //! Each attribute contributes its path and its before/after values as the model shows them. It
 //! deliberately does not cover the rest of the plan, so an unrelated change elsewhere keeps the
 //! approval valid, while any change to this resource's deciding attributes voids it.
@@ -49,6 +53,11 @@ pub struct ChangeMaterial {
     /// The deciding attributes, sorted by path.
     #[serde(default)]
     pub attributes: Vec<DecidingAttr>,
+    /// For a change that destroys the object: what identifies the object destroyed
+    /// (`id=vol-0abc`), so the approval is bound to that object and not to whatever is planned at
+    /// the address later. Absent for other changes (their digests are as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
 }
 
 /// One deciding attribute.
@@ -147,6 +156,7 @@ pub fn material(v: &Verdict, key: Option<&[u8]>) -> ChangeMaterial {
         action_reason: v.action_reason.clone(),
         impact: v.impact,
         attributes,
+        object: v.destroyed_object.clone(),
     }
 }
 

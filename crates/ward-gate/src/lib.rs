@@ -395,6 +395,14 @@ pub fn differences(approved: &ChangeMaterial, now: &ChangeMaterial) -> Vec<Strin
             approved.type_name, now.type_name
         ));
     }
+    if approved.object != now.object {
+        let show = |o: &Option<String>| o.clone().unwrap_or_else(|| "(not identified)".into());
+        out.push(format!(
+            "object destroyed: approved {}, now {}",
+            show(&approved.object),
+            show(&now.object)
+        ));
+    }
     if approved.action_reason != now.action_reason {
         out.push(format!(
             "action reason: approved {}, now {}",

@@ -21,6 +21,7 @@ pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
         identity_changes: vec![],
         holds_data: false,
         facts: vec![],
+        destroyed_object: None,
     }
 }
 

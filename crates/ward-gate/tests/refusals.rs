@@ -131,6 +131,60 @@ fn gate_blocks_each_data_loss_until_each_is_approved() {
 }
 
 #[test]
+fn a_delete_approval_is_bound_to_the_object_it_deletes() {
+    let t = T::new("");
+    let mut plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example("destroy.json")).unwrap()).unwrap();
+    let at = |plan: &serde_json::Value, path: &Path| {
+        std::fs::write(path, serde_json::to_vec(plan).unwrap()).unwrap();
+        path.display().to_string()
+    };
+    let status = |out: &run::CommandOutput| {
+        json(out)["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["address"] == "fakecloud_volume.db_data")
+            .map(|x| x["approval"].clone())
+            .unwrap()
+    };
+    let first = at(&plan, &t.path("first.json"));
+    let inputs = |p: &str| Inputs {
+        plan: p.to_string(),
+        ..t.inputs("destroy.json")
+    };
+    run::approve(
+        &ApproveOptions {
+            inputs: inputs(&first),
+            address: "fakecloud_volume.db_data".into(),
+            deposed: None,
+            reason: "scratch volume".into(),
+            expires: None,
+            by: None,
+        },
+        &|k: &str| t.env.get(k).cloned(),
+    )
+    .unwrap();
+    let approved = status(&t.gate_with(inputs(&first), None).unwrap());
+    assert_eq!(approved["status"], "approved", "{approved}");
+    // Later, another object is planned for deletion at the same address.
+    for c in plan["resource_changes"].as_array_mut().unwrap() {
+        if c["address"] == "fakecloud_volume.db_data" {
+            c["change"]["before"]["id"] = "vol-ledger00".into();
+        }
+    }
+    let second = at(&plan, &t.path("second.json"));
+    let s = status(&t.gate_with(inputs(&second), None).unwrap());
+    assert_eq!(s["status"], "stale", "{s}");
+    let why = s["differences"].to_string();
+    assert!(
+        why.contains("object destroyed: approved id=vol-34d1b3ea")
+            && why.contains("now id=vol-ledger00"),
+        "{why}"
+    );
+}
+
+#[test]
 fn approve_refusals() {
     let t = T::new("");
     for (f, needle) in [

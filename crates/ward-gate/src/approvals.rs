@@ -263,6 +263,7 @@ mod tests {
             action_reason: None,
             impact: Impact::DataLoss,
             attributes: vec![],
+            context: None,
         };
         Approval {
             address: change.address.clone(),

@@ -84,6 +84,9 @@ pub struct Options {
     pub clock: ward_time::Clock,
     /// Print progress lines on standard error (when it is a terminal).
     pub progress: bool,
+    /// Variables set for every Terraform run (besides the inherited environment, whose `TF_*`
+    /// variables are removed except the allow-list's).
+    pub env: Vec<(String, String)>,
 }
 
 /// One root at one site.
@@ -410,7 +413,11 @@ impl<'a> Run<'a> {
         let sel = binary::select(inst.pin.as_ref(), &ev, &self.opts.binaries)
             .map_err(|e| format!("cannot choose terraform or tofu: {e}"))?;
         r.binary = Some(sel.binary.to_string());
-        let ws = Workspace::new(&sel.binary, &inst.dir, self.timeout).map_err(|e| e.to_string())?;
+        let mut ws =
+            Workspace::new(&sel.binary, &inst.dir, self.timeout).map_err(|e| e.to_string())?;
+        for (k, v) in &self.opts.env {
+            ws = ws.env(k, v);
+        }
         let mut args = Vec::new();
         if !inst.site.backend_config.is_empty() {
             let text: String = inst
@@ -1226,6 +1233,7 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
         db: opts.db.clone(),
         clock: opts.clock.clone(),
         progress: opts.progress,
+        env: opts.env.clone(),
     };
     match last.command {
         Command::Apply => apply_inner(&o, env, Some((last.run, steps))),
@@ -1459,6 +1467,7 @@ root "instances" {
                 db: t.path().join("h.sqlite"),
                 clock: ward_time::Clock::System,
                 progress: false,
+                env: vec![],
             }
         };
         let e = backup_dir(&mk("backups")).unwrap_err().to_string();

@@ -1231,7 +1231,7 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
         root: last.root.clone(),
         binaries: opts.binaries.clone(),
         db: opts.db.clone(),
-        clock: opts.clock.clone(),
+        clock: opts.clock,
         progress: opts.progress,
         env: opts.env.clone(),
     };

@@ -540,8 +540,8 @@ impl<'a> Run<'a> {
             // Kept for `ward stack approve`: beside the backups, outside the checkout.
             let dir = backup_dir(self.opts).map_err(|e| e.to_string())?;
             let p = dir
-                .join(&inst.root)
-                .join(&inst.site.name)
+                .join(safe_name(&inst.root))
+                .join(safe_name(&inst.site.name))
                 .join(format!("{pending_name}.plan.json"));
             let bytes = std::fs::read(&plan.json_path)
                 .map_err(|e| format!("cannot read {}: {e}", plan.json_path.display()))?;
@@ -565,6 +565,17 @@ impl<'a> Run<'a> {
             },
             g.exit,
         )))
+    }
+
+    /// After an apply: the plan kept for `ward stack approve` is spent; remove it.
+    fn applied(&self, inst: &Instance, pending_name: &str) {
+        if let Some(dir) = self.opts.config.stack.backup_dir.as_deref() {
+            let p = resolve(dir)
+                .join(safe_name(&inst.root))
+                .join(safe_name(&inst.site.name))
+                .join(format!("{pending_name}.plan.json"));
+            let _ = std::fs::remove_file(p);
+        }
     }
 
     fn record_step(&mut self, s: &StepRecord) -> Result<(), StackError> {
@@ -856,6 +867,7 @@ fn apply_one(
             return Ok(Some(stop));
         }
         ws.apply_saved(&p).map_err(|e| e.to_string())?;
+        run.applied(inst, "apply");
         r.outcome = RootOutcome::Applied;
     }
     let o = ws.outputs().map_err(|e| e.to_string())?;
@@ -1133,6 +1145,7 @@ fn teardown_one(
     }
     // 4. Apply exactly that plan; 5. proof: the state is empty.
     ws.apply_saved(&p).map_err(|e| e.to_string())?;
+    run.applied(inst, "destroy");
     let after = ws.state_pull().map_err(|e| e.to_string())?;
     r.state = mark(&after);
     if after.resources() != 0 {
@@ -1147,6 +1160,26 @@ fn teardown_one(
     Ok(None)
 }
 
+/// A root, site or lineage as one path component under `backup_dir`: letters, digits, `-`, `_`
+/// and `.` kept, anything else (`/` included) written `_`, and never `.` or `..`.
+fn safe_name(x: &str) -> String {
+    let s: String = x
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.chars().all(|c| c == '.') {
+        s.replace('.', "_") + "_"
+    } else {
+        s
+    }
+}
+
 /// Writes the pulled state to `dir/<root>/<site>/<serial>-<lineage>-<sha256>.tfstate`
 /// (atomic, owner-only), then reads it back and compares.
 fn backup(dir: &Path, inst: &Instance, s: &ward_terraform::PulledState) -> Result<Backup, String> {
@@ -1157,17 +1190,7 @@ fn backup(dir: &Path, inst: &Instance, s: &ward_terraform::PulledState) -> Resul
         return Err("`state pull` printed nothing: the backup would be empty; stopping".into());
     }
     let hex = s.sha256.trim_start_matches("sha256:");
-    let safe = |x: &str| {
-        x.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect::<String>()
-    };
+    let safe = safe_name;
     let d = dir.join(safe(&inst.root)).join(safe(&inst.site.name));
     let p = d.join(format!(
         "{}-{}-{hex}.tfstate",
@@ -1491,5 +1514,9 @@ root "instances" {
     fn backend_values_stay_literal() {
         assert_eq!(hcl_string("a\"b${x}%{y}"), "\"a\\\"b$${x}%%{y}\"");
         assert_eq!(variable_name("my-net.work"), "my_net_work");
+        assert_eq!(safe_name("../etc"), ".._etc");
+        assert_eq!(safe_name(".."), "___");
+        assert_eq!(safe_name("a/b"), "a_b");
+        assert_eq!(safe_name("dc-0.x"), "dc-0.x");
     }
 }

@@ -16,6 +16,7 @@ pub const TOPICS: &[(&str, &str)] = &[
     ("packs", include_str!("../../../docs/packs.md")),
     ("performance", include_str!("../../../docs/performance.md")),
     ("rules", include_str!("../../../docs/rules.md")),
+    ("stack", include_str!("../../../docs/stack.md")),
 ];
 
 /// Arguments of `ward docs`.

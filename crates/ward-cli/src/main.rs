@@ -13,6 +13,7 @@ mod knowledge;
 mod output;
 mod plan;
 mod rules;
+mod stack;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -61,6 +62,8 @@ enum Command {
     Verify(verify::Args),
     /// Check every root for drift; a missing or replaced state fails; history kept.
     Drift(drift::Args),
+    /// Apply layered roots forward, tear them down in reverse, one approved destroy at a time.
+    Stack(stack::Args),
     /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
     Check(ward_check::cli::CheckArgs),
     /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
@@ -82,7 +85,11 @@ fn main() -> ExitCode {
     // 143).
     if matches!(
         cli.command,
-        Command::Gate(_) | Command::Verify(_) | Command::Drift(_) | Command::Check(_)
+        Command::Gate(_)
+            | Command::Verify(_)
+            | Command::Drift(_)
+            | Command::Check(_)
+            | Command::Stack(_)
     ) {
         if let Err(e) = ward_exec::handle_termination_signals(exit_on_signal) {
             eprintln!("warning: {e}; an interrupted run may leave Terraform running");
@@ -95,6 +102,7 @@ fn main() -> ExitCode {
         Command::Approve(args) => approve::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
+        Command::Stack(args) => stack::run(args),
         Command::Check(args) => check::run(&args),
         Command::Docs(args) => docs::run(&args),
     };

@@ -10,6 +10,7 @@
 //! | `check` | [`Config::check`] | `ward check` |
 //! | `policy`, `guard "NAME"` | [`Config::policy`] | `ward gate`, `ward approve` |
 //! | `drift` | [`Config::drift`] | `ward drift` |
+//! | `stack` | [`Config::stack`] | `ward stack` |
 //!
 //! Every error is `FILE:LINE:COLUMN: what was wrong` with a `help:` line saying what to do, and
 //! every unknown block or key, at any depth, is an error with a did-you-mean. A new section is a
@@ -34,6 +35,7 @@ pub mod plan;
 pub mod policy;
 mod read;
 pub mod repo;
+pub mod stack;
 
 pub use check::{CheckSettings, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
@@ -41,6 +43,7 @@ pub use drift::{DriftSettings, Exclude, IgnoreRule};
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use repo::{Layer, Pin, Root};
+pub use stack::{PreDestroy, RootStack, Site, StackSettings};
 
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
@@ -52,7 +55,7 @@ use ward_rules::UserRules;
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan",
+    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -139,6 +142,8 @@ pub struct Config {
     pub drift: DriftSettings,
     /// The `plan` block (defaults when absent).
     pub plan: PlanSettings,
+    /// The `stack` block (defaults when absent).
+    pub stack: StackSettings,
 }
 
 impl Config {
@@ -222,7 +227,7 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy", "plan"].contains(&ident) {
+            if ["check", "policy", "plan", "stack"].contains(&ident) {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -244,6 +249,7 @@ impl Config {
                 }
                 "drift" => drift::drift(&src, b, &mut c.drift)?,
                 "plan" => c.plan = plan::plan(&src, b)?,
+                "stack" => stack::stack(&src, b, dir, &mut c.stack)?,
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),
@@ -334,6 +340,73 @@ impl Config {
                             r.name
                         ),
                         &help,
+                    ));
+                }
+            }
+        }
+        self.validate_reads(src)
+    }
+
+    /// `reads` in root blocks: every name a declared root, read from the layer directly below.
+    fn validate_reads(&self, src: &Src<'_>) -> Result<(), ConfigError> {
+        let at = |line: usize, message: String, help: String| ConfigError {
+            file: src.file.to_string(),
+            line,
+            column: 1,
+            message,
+            help: Some(help),
+        };
+        let names: Vec<&str> = self.roots.iter().map(|r| r.name.as_str()).collect();
+        let level = |r: &Root| {
+            r.layer
+                .as_ref()
+                .and_then(|l| self.layers.iter().find(|x| &x.name == l))
+        };
+        for r in &self.roots {
+            for read in &r.stack.reads {
+                let Some(target) = self.roots.iter().find(|t| &t.name == read) else {
+                    let help = match read::did_you_mean(read, &names) {
+                        Some(k) => format!("did you mean \"{k}\"? `reads` names declared roots"),
+                        None => "`reads` names declared roots: declare it with `root \"NAME\" { path = ... }`, or fix the name".to_string(),
+                    };
+                    return Err(at(
+                        r.line,
+                        format!(
+                            "root \"{}\" reads \"{read}\", which no `root` block declares",
+                            r.name
+                        ),
+                        help,
+                    ));
+                };
+                let (Some(my), Some(their)) = (level(r), level(target)) else {
+                    return Err(at(
+                        r.line,
+                        format!(
+                            "root \"{}\" reads \"{read}\", but {} no layer",
+                            r.name,
+                            if level(r).is_none() { format!("\"{}\" has", r.name) } else { format!("\"{read}\" has") }
+                        ),
+                        "give both roots a `layer`: ward stack orders roots by layer and a root reads only the layer directly below".to_string(),
+                    ));
+                };
+                if their.level >= my.level {
+                    return Err(at(
+                        r.line,
+                        format!(
+                            "root \"{}\" (layer {}, level {}) reads \"{read}\" (layer {}, level {}): a root may read only the layer directly below, never its own or a higher one",
+                            r.name, my.name, my.level, their.name, their.level
+                        ),
+                        "move what it needs into a lower layer and read its outputs from there".to_string(),
+                    ));
+                }
+                if my.level - their.level > 1 {
+                    return Err(at(
+                        r.line,
+                        format!(
+                            "root \"{}\" (layer {}, level {}) reads \"{read}\" (layer {}, level {}), skipping the layers between",
+                            r.name, my.name, my.level, their.name, their.level
+                        ),
+                        "read only the layer directly below, and have it re-export what this root needs".to_string(),
                     ));
                 }
             }

@@ -40,7 +40,22 @@ pub(crate) fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str>
 /// Every key and block of `ward.hcl` with where it belongs, for a suggestion when a word is
 /// not known where it was written but is close to one that belongs elsewhere.
 const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
-    ("`root \"NAME\" { }`", crate::repo::ROOT_KEYS, &[]),
+    (
+        "`root \"NAME\" { }`",
+        crate::repo::ROOT_KEYS,
+        crate::stack::ROOT_BLOCKS,
+    ),
+    (
+        "`root \"NAME\" { site \"NAME\" { } }`",
+        crate::stack::SITE_KEYS,
+        &[],
+    ),
+    (
+        "`root \"NAME\" { pre_destroy \"NAME\" { } }`",
+        crate::stack::PRE_DESTROY_KEYS,
+        &[],
+    ),
+    ("`stack { }`", crate::stack::STACK_KEYS, &[]),
     ("`layer \"NAME\" { }`", crate::repo::LAYER_KEYS, &[]),
     (
         "`check { }`",

@@ -34,6 +34,8 @@ pub struct Root {
     pub pin: Option<Pin>,
     /// An empty state is correct for this root (`ward drift`: not `missing-state`).
     pub expect_empty: bool,
+    /// What `ward stack` needs: `reads`, `site` and `pre_destroy` blocks.
+    pub stack: crate::stack::RootStack,
     /// Line of the block in `ward.hcl`.
     pub line: usize,
 }
@@ -50,13 +52,21 @@ pub struct Layer {
 }
 
 pub(crate) const LAYER_KEYS: &[&str] = &["level"];
-pub(crate) const ROOT_KEYS: &[&str] = &["path", "layer", "binary", "expect_empty", "description"];
+pub(crate) const ROOT_KEYS: &[&str] = &[
+    "path",
+    "layer",
+    "binary",
+    "expect_empty",
+    "description",
+    "reads",
+];
 
 pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
     let name = src.one_label(b, "root \"network\" { path = \"live/network\" }")?;
     let place = format!("`root \"{name}\"`");
-    let f = src.fields(&b.body, &place, ROOT_KEYS, &[])?;
+    let f = src.fields(&b.body, &place, ROOT_KEYS, crate::stack::ROOT_BLOCKS)?;
     let line = src.line(b.ident.span());
+    let stack = crate::stack::root_stack(src, &place, f.get("reads"), &f.blocks)?;
     let Some(pa) = f.get("path") else {
         return Err(src.err(
             b.ident.span(),
@@ -100,6 +110,7 @@ pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
             .map(|a| src.boolean(a))
             .transpose()?
             .unwrap_or(false),
+        stack,
         line,
     })
 }

@@ -54,3 +54,36 @@ proptest! {
         prop_assert!(matches(&t, &t));
     }
 }
+
+proptest! {
+    /// The stack's blocks never panic on any body, and a valid declaration reads back as written.
+    #[test]
+    fn stack_blocks(body in "[a-z_\"=\\[\\], \n0-9*./{}-]{0,120}") {
+        for block in ["stack", "root \"r\" {\n path = \"r\"\n site \"s\"", "root \"r\" {\n path = \"r\"\n pre_destroy \"p\""] {
+            let close = if block.contains('\n') { "}\n}" } else { "}" };
+            never_panics(&format!("{block} {{\n{body}\n{close}\n"));
+        }
+    }
+
+    #[test]
+    fn sites_read_back(
+        sites in prop::collection::btree_set("[a-z][a-z0-9-]{0,8}", 1..5),
+        files in prop::collection::vec("[a-z][a-z0-9_.]{0,10}", 0..3),
+        level in 0i64..5,
+    ) {
+        let mut text = format!("layer \"l\" {{\n  level = {level}\n}}\nroot \"r\" {{\n  path = \"r\"\n  layer = \"l\"\n");
+        for s in &sites {
+            let list: Vec<String> = files.iter().map(|f| format!("\"{f}\"")).collect();
+            text.push_str(&format!("  site \"{s}\" {{\n    var_files = [{}]\n    backend_config = {{ path = \"/state/{s}.tfstate\" }}\n  }}\n", list.join(", ")));
+        }
+        text.push_str("}\n");
+        let c = Config::parse(&text, "ward.hcl", Path::new("")).unwrap();
+        let got: Vec<&str> = c.roots[0].stack.sites.iter().map(|s| s.name.as_str()).collect();
+        let want: Vec<&str> = sites.iter().map(String::as_str).collect();
+        prop_assert_eq!(got, want);
+        for s in &c.roots[0].stack.sites {
+            prop_assert_eq!(&s.var_files, &files);
+            prop_assert_eq!(s.backend_config.get("path").cloned(), Some(format!("/state/{}.tfstate", s.name)));
+        }
+    }
+}

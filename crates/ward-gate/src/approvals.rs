@@ -264,6 +264,7 @@ mod tests {
             impact: Impact::DataLoss,
             attributes: vec![],
             object: None,
+            context: None,
         };
         Approval {
             address: change.address.clone(),

@@ -58,6 +58,11 @@ pub struct ChangeMaterial {
     /// the address later. Absent for other changes (their digests are as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
+    /// What the change was planned against besides its own root, when a caller binds it (ward
+    /// stack: `sha256:` of the upstream outputs the root reads). Absent otherwise, so digests
+    /// without a context are what they always were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
 
 /// One deciding attribute.
@@ -136,6 +141,12 @@ pub fn hmac_hex(key: &[u8], bytes: &[u8]) -> Option<String> {
 /// The deciding attributes of a verdict (see the module documentation). With `key` (the
 /// approval key), each attribute whose value is hidden carries its keyed binding.
 pub fn material(v: &Verdict, key: Option<&[u8]>) -> ChangeMaterial {
+    material_in(v, key, None)
+}
+
+/// [`material`] bound to a `context` ([`ChangeMaterial::context`]): an approval given under
+/// another context does not match.
+pub fn material_in(v: &Verdict, key: Option<&[u8]>, context: Option<&str>) -> ChangeMaterial {
     let mut attributes: Vec<DecidingAttr> = deciding(v)
         .map(|a| DecidingAttr {
             path: a.change.path.to_string(),
@@ -157,6 +168,7 @@ pub fn material(v: &Verdict, key: Option<&[u8]>) -> ChangeMaterial {
         impact: v.impact,
         attributes,
         object: v.destroyed_object.clone(),
+        context: context.map(str::to_string),
     }
 }
 

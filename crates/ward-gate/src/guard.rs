@@ -218,10 +218,29 @@ pub fn run_guard(
     object: Option<&BTreeMap<String, String>>,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> GuardRun {
+    run_guard_with(
+        guard,
+        &v.address,
+        v.action.as_terraform(),
+        guard_env(guard, v, now, object),
+        lookup,
+    )
+}
+
+/// Runs `guard` under the guard rules (bypass variable, inherited environment, timeout, output
+/// bounds) with `env` as what it is told: [`run_guard`] for one change of a plan, and ward
+/// stack's `pre_destroy` commands for a whole root (`address` then names the root).
+pub fn run_guard_with(
+    guard: &Guard,
+    address: &str,
+    action: &str,
+    env: Vec<(String, String)>,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> GuardRun {
     let mut run = GuardRun {
         guard: guard.name.clone(),
-        address: v.address.clone(),
-        action: v.action.as_terraform().to_string(),
+        address: address.to_string(),
+        action: action.to_string(),
         command: guard.command.clone(),
         status: GuardStatus::Passed,
         stdout: String::new(),
@@ -255,7 +274,7 @@ pub fn run_guard(
     let mut cmd = ward_exec::Command::new(program, guard.timeout)
         .args(args)
         .env_allow_list(inherited_names(lookup))
-        .envs(guard_env(guard, v, now, object))
+        .envs(env)
         .output_cap(MAX_OUTPUT as u64);
     if !guard.dir.as_os_str().is_empty() {
         cmd = cmd.current_dir(&guard.dir);

@@ -38,7 +38,7 @@ pub(crate) mod testutil;
 pub use error::GateError;
 
 use approvals::{Approval, ApprovalsFile, SignatureState};
-use digest::{deciding, digest_material, material, ChangeMaterial};
+use digest::{deciding, digest_material, material_in, ChangeMaterial};
 use guard::GuardRun;
 use policy::{Guard, Policy};
 use protect::{ProtectedBy, Protection};
@@ -319,6 +319,9 @@ pub struct GateContext<'a> {
     pub plan_name: String,
     /// Extra arguments the approve command needs (e.g. `--config ward.hcl`).
     pub approve_extra: Vec<String>,
+    /// Bound into every approval digest ([`digest::ChangeMaterial::context`]); `None` for
+    /// `ward gate` itself.
+    pub context: Option<String>,
 }
 
 /// Why a verdict needs approval under the policy (empty: it does not).
@@ -401,6 +404,13 @@ pub fn differences(approved: &ChangeMaterial, now: &ChangeMaterial) -> Vec<Strin
             "object destroyed: approved {}, now {}",
             show(&approved.object),
             show(&now.object)
+        ));
+    }
+    if approved.context != now.context {
+        out.push(format!(
+            "context: approved under {}, now {} (ward stack: the upstream outputs this root reads changed)",
+            approved.context.as_deref().unwrap_or("none"),
+            now.context.as_deref().unwrap_or("none")
         ));
     }
     if approved.action_reason != now.action_reason {
@@ -575,7 +585,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         if because.is_empty() {
             continue;
         }
-        let m = material(v, ctx.key);
+        let m = material_in(v, ctx.key, ctx.context.as_deref());
         let d = digest_material(&m);
         let cands: Vec<(usize, &Approval)> = by_key
             .get(&(v.address.clone(), v.deposed.clone()))

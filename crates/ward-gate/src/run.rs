@@ -2,7 +2,7 @@
 //! render. `ward-cli` only parses arguments and calls these.
 
 use crate::approvals::{self, Approval, KEY_VAR};
-use crate::digest::{digest_material, material};
+use crate::digest::digest_material;
 use crate::error::GateError;
 use crate::policy::Policy;
 use crate::protect::{self, Protection};
@@ -16,6 +16,16 @@ use ward_time::Timestamp;
 /// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
 /// from the process environment ([`process_env`] refuses it).
 pub const NOW_VAR: &str = "WARD_NOW";
+
+/// A context bound into every approval digest ([`crate::digest::ChangeMaterial::context`]):
+/// read only from an injected [`Env`] (ward stack passes the sha256 of the upstream outputs a
+/// root reads), never from the process environment ([`process_env`] refuses it).
+pub const CONTEXT_VAR: &str = "WARD_GATE_CONTEXT";
+
+/// When set (to any value) in an injected [`Env`], every classified change needs its own
+/// approval, whatever `policy.approve` says (ward stack's teardown: one approval per destroy).
+/// Never read from the process environment.
+pub const APPROVE_EVERY_VAR: &str = "WARD_GATE_APPROVE_EVERY_CHANGE";
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -110,7 +120,7 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// environment of a real process (a release binary must not let anyone move its clock and
 /// revive expired approvals). Tests that need a fixed time inject it through their own [`Env`].
 pub fn process_env(name: &str) -> Option<String> {
-    if name == NOW_VAR {
+    if [NOW_VAR, CONTEXT_VAR, APPROVE_EVERY_VAR].contains(&name) {
         return None;
     }
     std::env::var(name).ok()
@@ -149,6 +159,15 @@ struct Loaded {
     config: Option<PathBuf>,
     approvals_path: PathBuf,
     protection: Protection,
+}
+
+/// [`load`], then what an injected [`Env`] adds: [`APPROVE_EVERY_VAR`].
+fn load_in(inputs: &Inputs, env: Env<'_>) -> Result<Loaded, GateError> {
+    let mut l = load(inputs)?;
+    if env(APPROVE_EVERY_VAR).is_some() {
+        l.policy.approve = Impact::ALL.iter().copied().collect();
+    }
+    Ok(l)
 }
 
 fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
@@ -243,7 +262,7 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
     let now = now(env)?;
     let key = key(env)?;
-    let l = load(&opts.inputs)?;
+    let l = load_in(&opts.inputs, env)?;
     if l.policy.require_signed_approvals && key.is_none() {
         return Err(GateError::Usage(format!(
             "the policy requires signed approvals, but {KEY_VAR} is not set: set it to the signing key"
@@ -260,6 +279,7 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         now,
         plan_name: opts.inputs.plan.clone(),
         approve_extra: approve_extra(&opts.inputs),
+        context: env(CONTEXT_VAR),
     };
     let mut report = evaluate(&l.assessment, &ctx);
     let objects = crate::guard::object_attributes(&l.objects);
@@ -332,7 +352,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         }
         None => None,
     };
-    let l = load(&opts.inputs)?;
+    let l = load_in(&opts.inputs, env)?;
+    let context = env(CONTEXT_VAR);
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {
         (Some(t), _) => Some(t),
@@ -440,7 +461,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
                 v.address, v.action, v.impact
             ));
         }
-        let m = material(v, key.as_deref());
+        let m = crate::digest::material_in(v, key.as_deref(), context.as_deref());
         let digest = digest_material(&m);
         let before = file.approvals.len();
         file.approvals

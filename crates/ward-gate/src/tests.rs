@@ -1,5 +1,4 @@
 //! Unit tests of the gate decision on hand-built assessments.
-
 use crate::approvals::{Approval, ApprovalsFile};
 use crate::digest::material;
 use crate::policy::Policy;
@@ -113,6 +112,7 @@ impl Fixture {
             now: now(),
             plan_name: "plan.json".into(),
             approve_extra: vec![],
+            context: None,
         };
         let mut r = evaluate(a, &ctx);
         run_guards(
@@ -393,6 +393,7 @@ fn guards_block_and_bypass() {
         now: now(),
         plan_name: "plan.json".into(),
         approve_extra: vec![],
+        context: None,
     };
     let mut r = evaluate(&a, &ctx);
     run_guards(
@@ -578,4 +579,23 @@ fn gate_reports_escape_a_hostile_address() {
     assert!(!in_block, "a code block is left open: {m}");
     let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
     assert_eq!(headings(&m), headings(&g), "{m}");
+}
+
+/// ward stack's context: a digest bound to one context does not match under another, and
+/// without a context the digest is what it always was.
+#[test]
+fn a_context_binds_the_digest() {
+    let v = volume(5);
+    let plain = digest::digest_material(&material(&v, None));
+    let none = digest::digest_material(&digest::material_in(&v, None, None));
+    let one = digest::digest_material(&digest::material_in(&v, None, Some("sha256:aa")));
+    let two = digest::digest_material(&digest::material_in(&v, None, Some("sha256:bb")));
+    assert_eq!(plain, none);
+    assert_ne!(one, plain);
+    assert_ne!(one, two);
+    let d = differences(
+        &digest::material_in(&v, None, Some("sha256:aa")),
+        &digest::material_in(&v, None, Some("sha256:bb")),
+    );
+    assert!(d.iter().any(|l| l.contains("upstream outputs")), "{d:?}");
 }

@@ -31,6 +31,13 @@ pub enum Exit {
     DriftAlert,
     /// 8: `ward drift`: a root failed (missing or replaced state, error, mismatch) or no roots.
     RootFailed,
+    /// 9: `ward stack`: a root's step failed (Terraform failed, a backup could not be taken or
+    /// verified, a check after apply or destroy did not hold); the run stopped there and
+    /// `ward stack resume` continues it.
+    StackFailed,
+    /// 10: `ward stack`: refused before anything was changed (a root that reads this one still
+    /// holds resources, or an upstream root has changes not yet applied).
+    StackRefused,
     /// 129 (128 + `SIGHUP`): ward was told to stop by `SIGHUP` and stopped what it ran.
     HungUp,
     /// 130 (128 + `SIGINT`): ward was interrupted (`SIGINT`, Ctrl-C) and stopped what it ran.
@@ -41,7 +48,7 @@ pub enum Exit {
 
 impl Exit {
     /// Every exit, by code.
-    pub const ALL: [Exit; 12] = [
+    pub const ALL: [Exit; 14] = [
         Exit::Pass,
         Exit::Fail,
         Exit::Usage,
@@ -51,6 +58,8 @@ impl Exit {
         Exit::GuardRefused,
         Exit::DriftAlert,
         Exit::RootFailed,
+        Exit::StackFailed,
+        Exit::StackRefused,
         Exit::HungUp,
         Exit::Interrupted,
         Exit::Terminated,
@@ -90,15 +99,18 @@ impl Exit {
             Exit::GuardRefused => 6,
             Exit::DriftAlert => 7,
             Exit::RootFailed => 8,
+            Exit::StackFailed => 9,
+            Exit::StackRefused => 10,
             Exit::HungUp => 129,
             Exit::Interrupted => 130,
             Exit::Terminated => 143,
         }
     }
 
-    /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 5, 4, 6, 7, 1:
-    /// usage beats coverage, which beats drift's failed root and the gate's codes (budget, then
-    /// approval, then guard), which beat a drift alert, which beats a threshold failure. A signal
+    /// Which exit wins when several apply: higher wins. The order is 2, 3, 8, 9, 10, 5, 4, 6, 7,
+    /// 1: usage beats coverage, which beats drift's failed root, the stack's failed step and
+    /// refusal, and the gate's codes (budget, then approval, then guard), which beat a drift
+    /// alert, which beats a threshold failure. A signal
     /// exit ends the process at once, so it beats everything (it never meets another).
     pub fn priority(self) -> u8 {
         match self {
@@ -108,10 +120,12 @@ impl Exit {
             Exit::GuardRefused => 3,
             Exit::ApprovalRequired => 4,
             Exit::BudgetExceeded => 5,
-            Exit::RootFailed => 6,
-            Exit::Coverage => 7,
-            Exit::Usage => 8,
-            Exit::HungUp | Exit::Interrupted | Exit::Terminated => 9,
+            Exit::StackRefused => 6,
+            Exit::StackFailed => 7,
+            Exit::RootFailed => 8,
+            Exit::Coverage => 9,
+            Exit::Usage => 10,
+            Exit::HungUp | Exit::Interrupted | Exit::Terminated => 11,
         }
     }
 
@@ -130,7 +144,8 @@ impl Exit {
     }
 
     /// A short name: `pass`, `fail`, `usage`, `coverage`, `approval-required`, `budget-exceeded`,
-    /// `guard-refused`, `drift-alert`, `root-failed`, `hung-up`, `interrupted`, `terminated`.
+    /// `guard-refused`, `drift-alert`, `root-failed`, `stack-failed`, `stack-refused`, `hung-up`,
+    /// `interrupted`, `terminated`.
     pub fn as_str(self) -> &'static str {
         match self {
             Exit::Pass => "pass",
@@ -142,6 +157,8 @@ impl Exit {
             Exit::GuardRefused => "guard-refused",
             Exit::DriftAlert => "drift-alert",
             Exit::RootFailed => "root-failed",
+            Exit::StackFailed => "stack-failed",
+            Exit::StackRefused => "stack-refused",
             Exit::HungUp => "hung-up",
             Exit::Interrupted => "interrupted",
             Exit::Terminated => "terminated",
@@ -160,6 +177,8 @@ impl Exit {
             Exit::GuardRefused => "ward gate: a liveness guard refused",
             Exit::DriftAlert => "ward drift: drift alert (new or escalated drift)",
             Exit::RootFailed => "ward drift: a root failed (missing or replaced state, error) or no roots found",
+            Exit::StackFailed => "ward stack: a root's step failed; the run stopped (ward stack resume continues it)",
+            Exit::StackRefused => "ward stack: refused (a root reading this one holds resources, or upstream not applied)",
             Exit::HungUp => "stopped by SIGHUP (128 + 1)",
             Exit::Interrupted => "stopped by SIGINT, Ctrl-C (128 + 2)",
             Exit::Terminated => "stopped by SIGTERM (128 + 15)",
@@ -178,6 +197,8 @@ impl Exit {
             Exit::GuardRefused => "`ward gate`: a liveness guard refused (failed, timed out or could not start).",
             Exit::DriftAlert => "`ward drift`: at least one drift finding is new or escalated since the last run (see [drift.md](drift.md)).",
             Exit::RootFailed => "`ward drift`: a root failed (missing or replaced state, error, mismatch) or zero roots were found.",
+            Exit::StackFailed => "`ward stack`: a root's step failed (Terraform failed, a state backup could not be written or verified, the state was not empty after a destroy, a plan after apply showed changes); the run stopped at that root and `ward stack resume` continues it (see [stack.md](stack.md)).",
+            Exit::StackRefused => "`ward stack`: refused before changing anything: a root that reads the one to destroy still holds resources, or a root's upstream has changes not yet applied.",
             Exit::HungUp => "`SIGHUP` (128 + 1): ward stopped every program it ran, removed its scratch files and recorded nothing (see [Stopping ward](#stopping-ward)).",
             Exit::Interrupted => "`SIGINT`, Ctrl-C (128 + 2): as for 129.",
             Exit::Terminated => "`SIGTERM` (128 + 15): as for 129.",
@@ -284,8 +305,8 @@ mod tests {
         assert_eq!(Exit::Coverage.worst(Exit::Usage), Exit::Usage);
         assert_eq!(Exit::Usage.worst(Exit::Fail), Exit::Usage);
         assert_eq!(Exit::Pass.worst(Exit::Pass), Exit::Pass);
-        // The documented order: 2, 3, 8, 5, 4, 6, 7, 1, 0.
-        let order = [2, 3, 8, 5, 4, 6, 7, 1, 0];
+        // The documented order: 2, 3, 8, 9, 10, 5, 4, 6, 7, 1, 0.
+        let order = [2, 3, 8, 9, 10, 5, 4, 6, 7, 1, 0];
         for w in order.windows(2) {
             let (hi, lo) = (
                 Exit::from_code(w[0]).unwrap(),
@@ -308,10 +329,10 @@ mod tests {
         }
         assert_eq!(Exit::from_signal(9), None);
         assert!(!Exit::Usage.is_signal());
-        assert_eq!(Exit::from_code(9), None);
+        assert_eq!(Exit::from_code(11), None);
         assert_eq!(Exit::from_code(-1), None);
         let codes: Vec<u8> = Exit::by_priority().iter().map(|e| e.code()).collect();
-        assert_eq!(codes, [2, 3, 8, 5, 4, 6, 7, 1]);
+        assert_eq!(codes, [2, 3, 8, 9, 10, 5, 4, 6, 7, 1]);
     }
 
     #[test]

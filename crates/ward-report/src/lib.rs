@@ -26,6 +26,7 @@ pub mod json;
 pub mod junit;
 mod markdown;
 pub mod outcome;
+pub mod stack;
 mod terminal;
 mod text;
 

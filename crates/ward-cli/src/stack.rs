@@ -1,0 +1,274 @@
+//! `ward stack plan|apply|teardown|resume|status|approve`: layered roots applied forward and torn
+//! down in reverse. The work is in `ward-stack`; see docs/stack.md.
+
+use crate::error::CliError;
+use clap::ValueEnum;
+use std::path::PathBuf;
+use ward_report::Exit;
+
+/// `--format` of `ward stack`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For a terminal.
+    Terminal,
+    /// JSON (schema_version 1, docs/stack.schema.json).
+    Json,
+    /// Markdown.
+    Markdown,
+}
+
+/// The text after `ward stack --help`; its exit codes are generated from [`Exit`].
+fn after_help() -> String {
+    let codes = Exit::help_line(
+        &[
+            Exit::Pass,
+            Exit::Usage,
+            Exit::Coverage,
+            Exit::ApprovalRequired,
+            Exit::BudgetExceeded,
+            Exit::GuardRefused,
+            Exit::StackFailed,
+            Exit::StackRefused,
+        ],
+        |e| match e {
+            Exit::Usage => Some(
+                "usage or configuration error (backup_dir inside the checkout, unknown site...)",
+            ),
+            Exit::GuardRefused => Some("a pre_destroy command (or a gate guard) refused"),
+            _ => None,
+        },
+    );
+    format!(
+        "Examples:\n  \
+ward stack plan --site dc0\n  \
+ward stack apply --site dc0\n  \
+ward stack teardown --site dc0            # exits 4 until each destroy is approved\n  \
+ward stack approve --site dc0 --root volumes --address fakecloud_volume.data --reason \"site retired\"\n  \
+ward stack resume\n  \
+ward stack status\n\n{codes} See `ward docs stack`."
+    )
+}
+
+/// Options every `ward stack` command takes.
+#[derive(Debug, clap::Args)]
+struct Common {
+    /// ward.hcl to read (default: the first ward.hcl walking up from the current directory to
+    /// the repository root). Roots' paths are relative to its directory.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// A terraform binary to consider (besides `terraform` on PATH).
+    #[arg(long, value_name = "PATH")]
+    terraform: Option<PathBuf>,
+    /// A tofu binary to consider (besides `tofu` on PATH).
+    #[arg(long, value_name = "PATH")]
+    tofu: Option<PathBuf>,
+    /// The history database (default: stack.history in ward.hcl, else
+    /// $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    format: Format,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// `--site` and `--root`.
+#[derive(Debug, clap::Args)]
+struct Select {
+    /// Only this site's instances (and roots without sites, which serve every site).
+    #[arg(long, value_name = "SITE")]
+    site: Option<String>,
+}
+
+/// Arguments of `ward stack`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Apply layered roots forward and tear them down in reverse, one approved destroy at a time",
+    after_help = after_help()
+)]
+pub struct Args {
+    #[command(subcommand)]
+    sub: Sub,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// Plan every root in layer order; a root whose upstream has changes is blocked-by-upstream.
+    Plan {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Per root, upwards: plan, gate, apply that plan, record outputs and state, plan again.
+    Apply {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy
+    /// approved on its own, apply, empty-state proof.
+    Teardown {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        select: Select,
+        /// Only this root (refused while a root that reads it holds resources).
+        #[arg(long, value_name = "ROOT")]
+        root: Option<String>,
+    },
+    /// Continue the last run that stopped; what it finished is checked again first.
+    Resume {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The last run: each root's outcome, its backup and its outputs' hash.
+    Status {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Approve one change of the plan a root waits on, bound to its digest and upstream outputs.
+    Approve {
+        #[command(flatten)]
+        common: Common,
+        /// The root.
+        #[arg(long, value_name = "ROOT")]
+        root: String,
+        /// The site (needed when the root has several).
+        #[arg(long, value_name = "SITE")]
+        site: Option<String>,
+        /// The exact resource address.
+        #[arg(long, value_name = "ADDRESS")]
+        address: String,
+        /// Why this change is safe (recorded with the approval).
+        #[arg(long)]
+        reason: String,
+        /// How long the approval lasts (`24h`, `7d`); default: the policy's approval_expiry.
+        #[arg(long, value_name = "DURATION")]
+        expires: Option<String>,
+        /// Who approves (default: WARD_APPROVER, USER, LOGNAME).
+        #[arg(long, value_name = "NAME")]
+        by: Option<String>,
+    },
+}
+
+fn options(
+    c: &Common,
+    site: Option<String>,
+    root: Option<String>,
+) -> Result<ward_stack::Options, CliError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let found = ward_config::discover(c.config.as_deref(), &cwd)?.ok_or_else(|| {
+        CliError::new("no ward.hcl found: ward stack runs the roots, layers and sites it declares")
+            .hint(
+            "create ward.hcl at the repository root (see `ward docs stack`), or pass --config FILE",
+        )
+    })?;
+    let config = ward_config::Config::load_found(&found)?;
+    let db = c
+        .db
+        .clone()
+        .or_else(|| config.stack.history.clone())
+        .or_else(ward_drift::default_db)
+        .ok_or_else(|| {
+            CliError::new("no place for the history database: HOME and XDG_STATE_HOME are unset")
+                .hint("pass --db FILE, or set stack { history = \"...\" } in ward.hcl")
+        })?;
+    let explicit: Vec<(PathBuf, ward_terraform::Product)> = c
+        .terraform
+        .iter()
+        .map(|p| (p.clone(), ward_terraform::Product::Terraform))
+        .chain(
+            c.tofu
+                .iter()
+                .map(|p| (p.clone(), ward_terraform::Product::Tofu)),
+        )
+        .collect();
+    let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
+    Ok(ward_stack::Options {
+        repo: config.dir.clone(),
+        config,
+        site,
+        root,
+        binaries,
+        db,
+        clock: ward_time::Clock::System,
+        progress: true,
+        env: Vec::new(),
+    })
+}
+
+fn render(c: &Common, r: &ward_report::stack::StackReport) -> Result<Exit, CliError> {
+    let text = match c.format {
+        Format::Terminal => ward_report::stack::text(r),
+        Format::Json => ward_report::stack::json(r),
+        Format::Markdown => ward_report::stack::markdown(r),
+    };
+    crate::output::write(&text, c.output.as_deref())?;
+    Ok(r.exit)
+}
+
+fn fail(e: ward_stack::StackError) -> CliError {
+    CliError::new(e.to_string()).hint("see `ward docs stack`")
+}
+
+/// Runs `ward stack`.
+pub fn run(args: Args) -> Result<Exit, CliError> {
+    let env = ward_gate::run::process_env;
+    match args.sub {
+        Sub::Plan { common, select } => {
+            let o = options(&common, select.site, None)?;
+            render(&common, &ward_stack::plan(&o, &env).map_err(fail)?)
+        }
+        Sub::Apply { common, select } => {
+            let o = options(&common, select.site, None)?;
+            render(&common, &ward_stack::apply(&o, &env).map_err(fail)?)
+        }
+        Sub::Teardown {
+            common,
+            select,
+            root,
+        } => {
+            let o = options(&common, select.site, root)?;
+            render(&common, &ward_stack::teardown(&o, &env).map_err(fail)?)
+        }
+        Sub::Resume { common } => {
+            let o = options(&common, None, None)?;
+            render(&common, &ward_stack::resume(&o, &env).map_err(fail)?)
+        }
+        Sub::Status { common } => {
+            let o = options(&common, None, None)?;
+            render(&common, &ward_stack::status(&o).map_err(fail)?)
+        }
+        Sub::Approve {
+            common,
+            root,
+            site,
+            address,
+            reason,
+            expires,
+            by,
+        } => {
+            let o = options(&common, None, None)?;
+            let (out, notes) = ward_stack::approve(
+                &o,
+                &ward_stack::ApproveArgs {
+                    root,
+                    site,
+                    address,
+                    reason,
+                    expires,
+                    by,
+                },
+                &env,
+            )
+            .map_err(fail)?;
+            eprint!("{notes}");
+            crate::output::write(&out, common.output.as_deref())?;
+            Ok(Exit::Pass)
+        }
+    }
+}

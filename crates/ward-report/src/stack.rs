@@ -1,0 +1,521 @@
+//! `ward stack`'s typed report and its three renderings: terminal, JSON (`schema_version`
+//! [`STACK_SCHEMA_VERSION`], schema in `docs/stack.schema.json`) and Markdown.
+//!
+//! The report is built by ward-stack; it holds no secret: upstream outputs and states appear
+//! only as their `sha256:` digests, backups by path and digest.
+
+use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
+use crate::term_line;
+use serde::{Deserialize, Serialize};
+use ward_model::Exit;
+
+/// The version of the JSON report's schema.
+pub const STACK_SCHEMA_VERSION: u32 = 1;
+
+/// Which `ward stack` command made the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Command {
+    /// `ward stack plan`.
+    Plan,
+    /// `ward stack apply`.
+    Apply,
+    /// `ward stack teardown`.
+    Teardown,
+    /// `ward stack status`: the last run, as journaled.
+    Status,
+}
+
+impl Command {
+    /// `plan`, `apply`, `teardown`, `status`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Command::Plan => "plan",
+            Command::Apply => "apply",
+            Command::Teardown => "teardown",
+            Command::Status => "status",
+        }
+    }
+}
+
+/// What happened to one root instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootOutcome {
+    /// `plan`: no changes.
+    NoChanges,
+    /// `plan`: changes to apply.
+    Changes,
+    /// `plan`: not planned, because a root it reads has changes not yet applied.
+    BlockedByUpstream,
+    /// `apply`: the saved plan was applied, and a second plan shows no changes.
+    Applied,
+    /// `apply`: nothing to apply; the plan shows no changes.
+    Unchanged,
+    /// `resume`: finished in the run being resumed, and checked again.
+    Verified,
+    /// `teardown`: backed up, destroyed, and its state is empty.
+    Destroyed,
+    /// `teardown`: its state was already empty.
+    AlreadyEmpty,
+    /// Stopped: a change needs an approval it does not have.
+    ApprovalRequired,
+    /// Stopped: the gate refused otherwise (budget, coverage, guard).
+    GateRefused,
+    /// Stopped: a `pre_destroy` command refused.
+    PreDestroyRefused,
+    /// Refused before anything was changed.
+    Refused,
+    /// Stopped: a step failed.
+    Failed,
+    /// Not reached: the run stopped earlier.
+    NotReached,
+}
+
+impl RootOutcome {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RootOutcome::NoChanges => "no-changes",
+            RootOutcome::Changes => "changes",
+            RootOutcome::BlockedByUpstream => "blocked-by-upstream",
+            RootOutcome::Applied => "applied",
+            RootOutcome::Unchanged => "unchanged",
+            RootOutcome::Verified => "verified",
+            RootOutcome::Destroyed => "destroyed",
+            RootOutcome::AlreadyEmpty => "already-empty",
+            RootOutcome::ApprovalRequired => "approval-required",
+            RootOutcome::GateRefused => "gate-refused",
+            RootOutcome::PreDestroyRefused => "pre-destroy-refused",
+            RootOutcome::Refused => "refused",
+            RootOutcome::Failed => "failed",
+            RootOutcome::NotReached => "not-reached",
+        }
+    }
+
+    /// True when the root's step finished (a resume re-verifies it instead of redoing it).
+    pub fn finished(self) -> bool {
+        matches!(
+            self,
+            RootOutcome::Applied
+                | RootOutcome::Unchanged
+                | RootOutcome::Verified
+                | RootOutcome::Destroyed
+                | RootOutcome::AlreadyEmpty
+        )
+    }
+}
+
+/// How many changes of each kind a plan holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changes {
+    /// Creates.
+    pub create: usize,
+    /// In-place updates.
+    pub update: usize,
+    /// Replacements (either order).
+    pub replace: usize,
+    /// Deletes.
+    pub delete: usize,
+}
+
+impl Changes {
+    /// `+1 ~0 ±1 -0`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} to create, {} to update, {} to replace, {} to destroy",
+            self.create, self.update, self.replace, self.delete
+        )
+    }
+}
+
+/// A state's lineage and serial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateMark {
+    /// `serial`.
+    pub serial: i64,
+    /// `lineage`.
+    pub lineage: String,
+    /// Resources in the state.
+    pub resources: usize,
+}
+
+/// A state backup taken before a destroy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backup {
+    /// Where it was written.
+    pub path: String,
+    /// `sha256:` of the bytes, equal to `state pull`'s (re-read and compared).
+    pub sha256: String,
+    /// The state's serial.
+    pub serial: i64,
+    /// The state's lineage.
+    pub lineage: String,
+}
+
+/// A change that waits for its approval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingApproval {
+    /// Resource address.
+    pub address: String,
+    /// Terraform's action, e.g. `delete`.
+    pub action: String,
+    /// Impact class.
+    pub impact: String,
+    /// The approval digest (bound to the upstream outputs' hash).
+    pub digest: String,
+    /// `missing`, `stale`, `expired`...
+    pub status: String,
+    /// The command that approves it.
+    pub command: String,
+}
+
+/// One root at one site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RootReport {
+    /// The root's name in `ward.hcl`.
+    pub root: String,
+    /// The site (`default` for a root without `site` blocks).
+    pub site: String,
+    /// Its layer.
+    pub layer: String,
+    /// The layer's level.
+    pub level: i64,
+    /// Its directory, relative to the repository.
+    pub path: String,
+    /// What happened.
+    pub outcome: RootOutcome,
+    /// Why, and what to do (one sentence each).
+    #[serde(default)]
+    pub detail: Vec<String>,
+    /// The binary that ran it (`terraform 1.15.5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+    /// What its plan holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
+    /// `sha256:` of the upstream outputs it was planned against (bound into its gate digests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_sha256: Option<String>,
+    /// `sha256:` of its `output -json` after the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs_sha256: Option<String>,
+    /// Its state after the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateMark>,
+    /// The backup taken before its destroy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<Backup>,
+    /// Changes waiting for approval.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approvals: Vec<PendingApproval>,
+}
+
+impl RootReport {
+    /// `root/site`.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.root, self.site)
+    }
+}
+
+/// A whole `ward stack` run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StackReport {
+    /// The command.
+    pub command: Command,
+    /// The run's id in the history (`None` for `plan`, which records nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// The run this one resumed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<String>,
+    /// `--site`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// `--root`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only_root: Option<String>,
+    /// Every root instance, in the order the command visits them.
+    pub roots: Vec<RootReport>,
+    /// How the run ended.
+    pub exit: Exit,
+    /// Its process exit code.
+    #[serde(serialize_with = "ward_model::exit::serialize_code")]
+    pub exit_code: Exit,
+    /// Why it stopped, and what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// The command that continues it, when it stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume: Option<String>,
+}
+
+/// JSON, `schema_version` first.
+pub fn json(r: &StackReport) -> String {
+    crate::json::versioned(STACK_SCHEMA_VERSION, r)
+}
+
+fn headline(r: &StackReport) -> String {
+    let mut s = format!("ward stack {}", r.command.as_str());
+    if let Some(site) = &r.site {
+        s.push_str(&format!(" --site {site}"));
+    }
+    if let Some(root) = &r.only_root {
+        s.push_str(&format!(" --root {root}"));
+    }
+    s
+}
+
+fn facts(x: &RootReport) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(b) = &x.binary {
+        v.push(format!("binary: {b}"));
+    }
+    if let Some(c) = &x.changes {
+        v.push(format!("plan: {}", c.describe()));
+    }
+    if let Some(u) = &x.upstream_sha256 {
+        v.push(format!("upstream outputs: {u}"));
+    }
+    if let Some(o) = &x.outputs_sha256 {
+        v.push(format!("outputs: {o}"));
+    }
+    if let Some(s) = &x.state {
+        v.push(format!(
+            "state: serial {}, lineage {}, {} resource(s)",
+            s.serial, s.lineage, s.resources
+        ));
+    }
+    if let Some(b) = &x.backup {
+        v.push(format!(
+            "backup: {} ({}, serial {}, lineage {})",
+            b.path, b.sha256, b.serial, b.lineage
+        ));
+    }
+    v
+}
+
+/// For a terminal.
+pub fn text(r: &StackReport) -> String {
+    let mut s = String::new();
+    term_line!(
+        &mut s,
+        "{}{}",
+        headline(r),
+        r.run
+            .as_deref()
+            .map(|id| format!(" (run {id})"))
+            .unwrap_or_default()
+    );
+    if let Some(p) = &r.resumed {
+        term_line!(&mut s, "resumes run {p}");
+    }
+    for x in &r.roots {
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "{:<22} {} (layer {}, level {}, {})",
+            x.outcome.as_str(),
+            x.id(),
+            x.layer,
+            x.level,
+            x.path
+        );
+        for d in &x.detail {
+            term_line!(&mut s, "  {d}");
+        }
+        for f in facts(x) {
+            term_line!(&mut s, "  {f}");
+        }
+        for a in &x.approvals {
+            term_line!(
+                &mut s,
+                "  needs approval ({}): {} {} ({}) {}",
+                a.status,
+                a.action,
+                a.address,
+                a.impact,
+                a.digest
+            );
+            term_line!(&mut s, "    {}", a.command);
+        }
+    }
+    s.push('\n');
+    term_line!(
+        &mut s,
+        "result: {} (exit {})",
+        r.exit.as_str(),
+        r.exit.code()
+    );
+    if let Some(why) = &r.stopped {
+        term_line!(&mut s, "stopped: {why}");
+    }
+    if let Some(c) = &r.resume {
+        term_line!(&mut s, "continue with: {c}");
+    }
+    s
+}
+
+/// For a pull-request comment or a runbook.
+pub fn markdown(r: &StackReport) -> String {
+    let mut s = format!(
+        "### {} — {}\n\n",
+        md_code(&headline(r)),
+        md_text(r.exit.as_str())
+    );
+    if let Some(id) = &r.run {
+        s.push_str(&format!("Run {}", md_code(id)));
+        if let Some(p) = &r.resumed {
+            s.push_str(&format!(", resuming {}", md_code(p)));
+        }
+        s.push_str(".\n\n");
+    }
+    s.push_str("| root | site | layer | outcome | outputs | backup |\n|---|---|---|---|---|---|\n");
+    for x in &r.roots {
+        s.push_str(&format!(
+            "| {} | {} | {} ({}) | {} | {} | {} |\n",
+            md_cell_code(&x.root),
+            md_cell_code(&x.site),
+            md_cell_code(&x.layer),
+            x.level,
+            md_text(x.outcome.as_str()),
+            x.outputs_sha256
+                .as_deref()
+                .map(md_cell_code)
+                .unwrap_or_default(),
+            x.backup
+                .as_ref()
+                .map(|b| md_cell_code(&b.sha256))
+                .unwrap_or_default(),
+        ));
+    }
+    for x in r
+        .roots
+        .iter()
+        .filter(|x| !x.detail.is_empty() || !x.approvals.is_empty())
+    {
+        s.push_str(&format!("\n**{}**\n\n", md_text(&x.id())));
+        for d in &x.detail {
+            s.push_str(&format!("- {}\n", md_text(d)));
+        }
+        if !x.approvals.is_empty() {
+            for a in &x.approvals {
+                s.push_str(&format!(
+                    "- needs approval ({}): {} {} ({}), digest {}\n",
+                    md_text(&a.status),
+                    md_text(&a.action),
+                    md_code(&a.address),
+                    md_text(&a.impact),
+                    md_code(&a.digest)
+                ));
+            }
+            let cmds: Vec<String> = x.approvals.iter().map(|a| a.command.clone()).collect();
+            s.push('\n');
+            s.push_str(&md_code_block("", "sh", &cmds));
+        }
+    }
+    if let Some(why) = &r.stopped {
+        s.push_str(&format!("\nStopped: {}\n", md_text(why)));
+    }
+    if let Some(c) = &r.resume {
+        s.push_str(&format!("\nContinue with {}.\n", md_code(c)));
+    }
+    s
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> StackReport {
+        let base = RootReport {
+            root: "network".into(),
+            site: "dc0".into(),
+            layer: "substrate".into(),
+            level: 0,
+            path: "network".into(),
+            outcome: RootOutcome::AlreadyEmpty,
+            detail: vec![],
+            binary: Some("terraform 1.15.5".into()),
+            changes: None,
+            upstream_sha256: None,
+            outputs_sha256: None,
+            state: None,
+            backup: None,
+            approvals: vec![],
+        };
+        StackReport {
+            command: Command::Teardown,
+            run: Some("2026-12-01T12:00:00Z-teardown".into()),
+            resumed: None,
+            site: Some("dc0".into()),
+            only_root: None,
+            roots: vec![
+                RootReport {
+                    root: "volumes".into(),
+                    layer: "resources".into(),
+                    level: 2,
+                    path: "volumes".into(),
+                    outcome: RootOutcome::ApprovalRequired,
+                    detail: vec!["2 destroy(s) need their own approval".into()],
+                    changes: Some(Changes { delete: 2, ..Changes::default() }),
+                    upstream_sha256: Some(format!("sha256:{}", "a".repeat(64))),
+                    state: Some(StateMark { serial: 3, lineage: "l-1".into(), resources: 2 }),
+                    backup: Some(Backup {
+                        path: "/b/volumes/dc0/3-l-1-bb.tfstate".into(),
+                        sha256: format!("sha256:{}", "b".repeat(64)),
+                        serial: 3,
+                        lineage: "l-1".into(),
+                    }),
+                    approvals: vec![PendingApproval {
+                        address: "fakecloud_volume.data|`x`\u{1b}[31m".into(),
+                        action: "delete".into(),
+                        impact: "data-loss".into(),
+                        digest: format!("sha256:{}", "c".repeat(64)),
+                        status: "missing".into(),
+                        command: "ward stack approve --site dc0 --root volumes --address 'fakecloud_volume.data' --reason \"...\"".into(),
+                    }],
+                    ..base.clone()
+                },
+                RootReport { root: "instances".into(), layer: "nodes".into(), level: 1, outcome: RootOutcome::NotReached, ..base.clone() },
+                base,
+            ],
+            exit: Exit::ApprovalRequired,
+            exit_code: Exit::ApprovalRequired,
+            stopped: Some("volumes/dc0: 1 destroy needs its own approval".into()),
+            resume: Some("ward stack resume".into()),
+        }
+    }
+
+    #[test]
+    fn renderings() {
+        let r = sample();
+        insta::assert_snapshot!("stack_text", text(&r));
+        insta::assert_snapshot!("stack_markdown", markdown(&r));
+        insta::assert_snapshot!("stack_json", json(&r));
+        // Hostile characters never reach a terminal raw.
+        assert!(!text(&r).contains('\u{1b}'));
+        assert!(!markdown(&r).contains('\u{1b}'));
+    }
+
+    #[test]
+    fn json_matches_its_schema() {
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../docs/stack.schema.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let v = jsonschema::draft202012::new(&schema).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&json(&sample())).unwrap();
+        let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        // A report that breaks the schema is caught.
+        let mut bad = doc.clone();
+        bad["roots"][0]["outcome"] = "exploded".into();
+        assert!(!v.is_valid(&bad));
+    }
+}

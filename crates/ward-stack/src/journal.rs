@@ -1,0 +1,189 @@
+//! The journal: every stack run, root by root, in ward's history store (`ward-store` records
+//! of kinds `stack-run`, `stack-step` and `stack-backup`). Nothing else is kept.
+//!
+//! - `stack-run`, root [`RUN_ROOT`], key the run id: appended when the run starts (`status`
+//!   `running`) and when it ends (`status` the exit's name); the latest is the run's state.
+//! - `stack-step`, root the root's name, key `RUN/SITE`: one per root instance visited, the
+//!   [`RootReport`] as rendered plus what `ward stack approve` needs when it waits.
+//! - `stack-backup`, root the root's name, key the site: each verified state backup.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use ward_report::stack::{Backup, Command, RootReport};
+use ward_store::{NewRecord, RecordQuery, Store};
+
+/// The `root` of `stack-run` records.
+pub const RUN_ROOT: &str = "(stack)";
+
+/// What a `stack-run` record holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The run's id.
+    pub run: String,
+    /// `apply` or `teardown`.
+    pub command: Command,
+    /// `--site`.
+    pub site: Option<String>,
+    /// `--root`.
+    pub root: Option<String>,
+    /// `running`, or the exit's name.
+    pub status: String,
+    /// The exit code, when ended.
+    pub exit_code: Option<u8>,
+    /// The run it resumed.
+    pub resumes: Option<String>,
+    /// Root instances in visiting order (`root/site`).
+    pub order: Vec<String>,
+}
+
+/// What a `stack-step` record holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// The run.
+    pub run: String,
+    /// The root instance's report.
+    pub report: RootReport,
+    /// When it waits for approvals: the saved plan's JSON kept for `ward stack approve`.
+    pub pending_plan: Option<String>,
+    /// The upstream context its digests are bound to.
+    pub context: Option<String>,
+    /// Every change needs its own approval (a teardown).
+    pub every_change: bool,
+}
+
+/// The journal over an open store.
+pub struct Journal {
+    store: Store,
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("the history store: {e}")
+}
+
+impl Journal {
+    /// Opens (creating) the history database.
+    pub fn open(db: &Path) -> Result<Journal, String> {
+        if let Some(d) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(d)
+                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        }
+        Ok(Journal {
+            store: Store::open(db).map_err(err)?,
+        })
+    }
+
+    /// Records a run's state.
+    pub fn run(&mut self, r: &RunRecord, at: &str) -> Result<(), String> {
+        let body = serde_json::to_value(r).map_err(err)?;
+        self.store
+            .append_record(&NewRecord {
+                kind: "stack-run",
+                root: RUN_ROOT,
+                key: &r.run,
+                recorded_at: at,
+                body: &body,
+            })
+            .map(|_| ())
+            .map_err(err)
+    }
+
+    /// Records a step.
+    pub fn step(&mut self, s: &StepRecord, at: &str) -> Result<(), String> {
+        let body = serde_json::to_value(s).map_err(err)?;
+        let key = format!("{}/{}", s.run, s.report.site);
+        self.store
+            .append_record(&NewRecord {
+                kind: "stack-step",
+                root: &s.report.root,
+                key: &key,
+                recorded_at: at,
+                body: &body,
+            })
+            .map(|_| ())
+            .map_err(err)
+    }
+
+    /// Records a verified backup.
+    pub fn backup(
+        &mut self,
+        root: &str,
+        site: &str,
+        run: &str,
+        b: &Backup,
+        at: &str,
+    ) -> Result<(), String> {
+        let mut body = serde_json::to_value(b).map_err(err)?;
+        if let Some(o) = body.as_object_mut() {
+            o.insert("run".into(), run.into());
+        }
+        self.store
+            .append_record(&NewRecord {
+                kind: "stack-backup",
+                root,
+                key: site,
+                recorded_at: at,
+                body: &body,
+            })
+            .map(|_| ())
+            .map_err(err)
+    }
+
+    /// The latest run, as last recorded.
+    pub fn last_run(&self) -> Result<Option<RunRecord>, String> {
+        let rows = self
+            .store
+            .records(&RecordQuery {
+                kind: "stack-run",
+                root: Some(RUN_ROOT),
+                key: None,
+                limit: 1,
+            })
+            .map_err(err)?;
+        rows.into_iter()
+            .next()
+            .map(|r| serde_json::from_value(r.body).map_err(err))
+            .transpose()
+    }
+
+    /// Every step of a run, the latest record per root instance, in no particular order.
+    pub fn steps(&self, run: &str) -> Result<Vec<StepRecord>, String> {
+        let rows = self
+            .store
+            .records(&RecordQuery {
+                kind: "stack-step",
+                root: None,
+                key: None,
+                limit: 100_000,
+            })
+            .map_err(err)?;
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for r in rows {
+            let s: StepRecord = serde_json::from_value(r.body).map_err(err)?;
+            if s.run == run && seen.insert(s.report.id()) {
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The newest step recorded for a root instance, in any run.
+    pub fn latest_step(&self, root: &str, site: &str) -> Result<Option<StepRecord>, String> {
+        let rows = self
+            .store
+            .records(&RecordQuery {
+                kind: "stack-step",
+                root: Some(root),
+                key: None,
+                limit: 100_000,
+            })
+            .map_err(err)?;
+        for r in rows {
+            let s: StepRecord = serde_json::from_value(r.body).map_err(err)?;
+            if s.report.site == site {
+                return Ok(Some(s));
+            }
+        }
+        Ok(None)
+    }
+}

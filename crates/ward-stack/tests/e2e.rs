@@ -1,0 +1,428 @@
+//! End to end: `ward stack` on the three-layer, two-site example (`examples/stack`) against real
+//! Terraform (1.0.3 and 1.15.5) and the fakecloud provider, through ward-rig. Skipped (with a
+//! message) when the rig's tools are not installed, failed under CI.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use ward_model::Exit;
+use ward_report::stack::{RootOutcome, StackReport};
+use ward_rig::{Cloud, Rig};
+use ward_stack::{ApproveArgs, Options};
+
+/// A copy of the example in a scratch directory: `repo/` (the example, its own checkout),
+/// with `cloud/`, `site-state/`, `site-backups/` beside it, as its ward.hcl expects.
+struct Site {
+    tmp: tempfile::TempDir,
+    tf: ward_rig::Terraform,
+    cli_config: PathBuf,
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).unwrap();
+        }
+    }
+}
+
+impl Site {
+    fn new(rig: &Rig, tf: &ward_rig::Terraform) -> Site {
+        let tmp = tempfile::tempdir().unwrap();
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stack");
+        copy_dir(&example, &tmp.path().join("site"));
+        std::fs::create_dir_all(tmp.path().join("site/.git")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("cloud")).unwrap();
+        Site {
+            tmp,
+            tf: tf.clone(),
+            cli_config: rig.cli_config().to_path_buf(),
+        }
+    }
+    fn repo(&self) -> PathBuf {
+        self.tmp.path().join("site")
+    }
+    fn cloud(&self) -> Cloud {
+        Cloud::new(self.tmp.path().join("cloud"))
+    }
+    fn opts(&self, site: Option<&str>, root: Option<&str>) -> Options {
+        let path = self.repo().join("ward.hcl");
+        let cfg = ward_config::Config::load(&path, "ward.hcl").unwrap();
+        Options {
+            config: cfg,
+            repo: self.repo(),
+            site: site.map(str::to_string),
+            root: root.map(str::to_string),
+            binaries: vec![ward_terraform::binary::probe(
+                &self.tf.path,
+                Some(ward_terraform::Product::Terraform),
+            )
+            .unwrap()],
+            db: self.tmp.path().join("history.sqlite"),
+            clock: ward_time::Clock::System,
+            progress: false,
+            env: vec![
+                (
+                    "TF_CLI_CONFIG_FILE".into(),
+                    self.cli_config.display().to_string(),
+                ),
+                (
+                    "FAKECLOUD_DIR".into(),
+                    self.tmp.path().join("cloud").display().to_string(),
+                ),
+            ],
+        }
+    }
+    fn state(&self, site: &str, root: &str) -> serde_json::Value {
+        let p = self
+            .tmp
+            .path()
+            .join("site-state")
+            .join(site)
+            .join(format!("{root}.tfstate"));
+        serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap()
+    }
+    fn resources(&self, site: &str, root: &str) -> usize {
+        // Managed resources (data sources are in the state too, until the destroy).
+        self.state(site, root)["resources"]
+            .as_array()
+            .map_or(0, |a| a.iter().filter(|r| r["mode"] == "managed").count())
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    ward_gate::run::process_env(name)
+}
+
+fn root<'a>(r: &'a StackReport, id: &str) -> &'a ward_report::stack::RootReport {
+    r.roots
+        .iter()
+        .find(|x| x.id() == id)
+        .unwrap_or_else(|| panic!("{id} not in {}", ward_report::stack::text(r)))
+}
+
+fn approve_all(s: &Site, r: &StackReport) -> usize {
+    let mut n = 0;
+    for x in &r.roots {
+        for a in &x.approvals {
+            let o = s.opts(None, None);
+            ward_stack::approve(
+                &o,
+                &ApproveArgs {
+                    root: x.root.clone(),
+                    site: Some(x.site.clone()),
+                    address: a.address.clone(),
+                    reason: "teardown of the test site".into(),
+                    expires: None,
+                    by: Some("tester".into()),
+                },
+                &env,
+            )
+            .unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn apply_forward_teardown_in_reverse_with_approvals_backups_and_resume() {
+    let Some(rig) = Rig::for_tests() else { return };
+    for tf in rig.terraform_versions() {
+        scenario(&rig, tf);
+    }
+}
+
+fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
+    let s = Site::new(rig, tf);
+    let t = |r: &StackReport| format!("Terraform {}:\n{}", tf.version, ward_report::stack::text(r));
+
+    // Plan before anything exists: L0 has changes, everything above is blocked, never planned
+    // against missing outputs.
+    let r = ward_stack::plan(&s.opts(None, None), &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", t(&r));
+    assert_eq!(
+        root(&r, "network/dc0").outcome,
+        RootOutcome::Changes,
+        "{}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "instances/dc0").outcome,
+        RootOutcome::BlockedByUpstream,
+        "{}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "volumes/dc1").outcome,
+        RootOutcome::BlockedByUpstream,
+        "{}",
+        t(&r)
+    );
+
+    // Apply forward: every root applied, layer by layer.
+    let r = ward_stack::apply(&s.opts(None, None), &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", t(&r));
+    let order: Vec<String> = r.roots.iter().map(|x| x.id()).collect();
+    assert_eq!(
+        order,
+        [
+            "network/dc0",
+            "network/dc1",
+            "instances/dc0",
+            "instances/dc1",
+            "volumes/dc0",
+            "volumes/dc1"
+        ]
+    );
+    for x in &r.roots {
+        assert_eq!(x.outcome, RootOutcome::Applied, "{}", t(&r));
+        assert!(x.outputs_sha256.is_some() && x.state.is_some(), "{}", t(&r));
+    }
+    assert!(root(&r, "instances/dc0").upstream_sha256.is_some());
+    assert_eq!(s.resources("dc0", "volumes"), 2);
+    assert_eq!(s.cloud().ids("instance").unwrap().len(), 2);
+
+    // A cidr change in L0: L1's dependent replacement shows only once L0 is applied.
+    std::fs::write(
+        s.repo().join("network/dc0.tfvars"),
+        "site = \"dc0\"\ncidr = \"10.12.0.0/16\"\n",
+    )
+    .unwrap();
+    let r = ward_stack::plan(&s.opts(Some("dc0"), None), &env).unwrap();
+    assert_eq!(
+        root(&r, "network/dc0").outcome,
+        RootOutcome::Changes,
+        "{}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "network/dc0").changes.unwrap().replace,
+        1,
+        "{}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "instances/dc0").outcome,
+        RootOutcome::BlockedByUpstream,
+        "{}",
+        t(&r)
+    );
+    assert!(root(&r, "instances/dc0").changes.is_none());
+    let before = root(
+        &ward_stack::plan(&s.opts(Some("dc1"), None), &env).unwrap(),
+        "instances/dc1",
+    )
+    .outcome;
+    assert_eq!(before, RootOutcome::NoChanges);
+    let r = ward_stack::apply(&s.opts(Some("dc0"), None), &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", t(&r));
+    let inst = root(&r, "instances/dc0");
+    assert_eq!(inst.outcome, RootOutcome::Applied, "{}", t(&r));
+    assert_eq!(
+        inst.changes.unwrap().replace,
+        1,
+        "the new network replaces the instance: {}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "volumes/dc0").changes.unwrap().replace,
+        1,
+        "{}",
+        t(&r)
+    );
+
+    // Tearing down L0 while L1 holds state is refused, and nothing changes.
+    let r = ward_stack::teardown(&s.opts(Some("dc0"), Some("network")), &env).unwrap();
+    assert_eq!(r.exit, Exit::StackRefused, "{}", t(&r));
+    assert!(
+        r.stopped
+            .as_deref()
+            .unwrap()
+            .contains("instances/dc0 reads network/dc0 and still holds"),
+        "{}",
+        t(&r)
+    );
+    assert_eq!(s.resources("dc0", "network"), 1);
+
+    // A backup that cannot be written stops the teardown before anything is destroyed.
+    let mut o = s.opts(Some("dc0"), None);
+    std::fs::write(s.tmp.path().join("not-a-dir"), "").unwrap();
+    o.config.stack.backup_dir = Some(s.tmp.path().join("not-a-dir/backups"));
+    let r = ward_stack::teardown(&o, &env).unwrap();
+    assert_eq!(r.exit, Exit::StackFailed, "{}", t(&r));
+    assert_eq!(
+        root(&r, "volumes/dc0").outcome,
+        RootOutcome::Failed,
+        "{}",
+        t(&r)
+    );
+    assert!(
+        r.stopped
+            .as_deref()
+            .unwrap()
+            .contains("cannot write the state backup"),
+        "{}",
+        t(&r)
+    );
+    assert_eq!(s.resources("dc0", "volumes"), 2);
+
+    // Teardown in reverse: "approval required" until each destroy is approved on its own.
+    let state_before = std::fs::read(s.tmp.path().join("site-state/dc0/volumes.tfstate")).unwrap();
+    let r = ward_stack::teardown(&s.opts(Some("dc0"), None), &env).unwrap();
+    assert_eq!(r.exit, Exit::ApprovalRequired, "{}", t(&r));
+    let vol = root(&r, "volumes/dc0");
+    assert_eq!(vol.outcome, RootOutcome::ApprovalRequired);
+    assert_eq!(
+        vol.approvals.len(),
+        2,
+        "every destroy needs its own approval: {}",
+        t(&r)
+    );
+    assert!(vol
+        .approvals
+        .iter()
+        .all(|a| a.command.starts_with("ward stack approve")));
+    assert_eq!(root(&r, "instances/dc0").outcome, RootOutcome::NotReached);
+    // The backup is the pulled state, byte for byte, and its name carries serial, lineage, sha.
+    let b = vol.backup.clone().unwrap();
+    let bytes = std::fs::read(&b.path).unwrap();
+    assert_eq!(ward_terraform::sha256(&bytes), b.sha256);
+    // `state pull` now (the directory was last initialised for dc0) prints exactly the backup.
+    let pulled = ward_exec::Command::new(&tf.path, std::time::Duration::from_secs(120))
+        .args(["state", "pull"])
+        .current_dir(s.repo().join("volumes"))
+        .env("TF_CLI_CONFIG_FILE", &s.cli_config)
+        .run()
+        .unwrap()
+        .into_success()
+        .unwrap();
+    assert_eq!(
+        ward_terraform::sha256(&pulled.stdout),
+        b.sha256,
+        "backup = state pull"
+    );
+    let on_disk: serde_json::Value = serde_json::from_slice(&state_before).unwrap();
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap(),
+        on_disk
+    );
+    assert!(
+        b.path
+            .contains(&format!("/volumes/dc0/{}-{}-", b.serial, b.lineage)),
+        "{}",
+        b.path
+    );
+    assert!(b.path.ends_with(&format!(
+        "{}.tfstate",
+        b.sha256.trim_start_matches("sha256:")
+    )));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&b.path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(!Path::new(&b.path).starts_with(s.repo()));
+
+    // One approval is not enough.
+    let one = &vol.approvals[0];
+    ward_stack::approve(
+        &s.opts(None, None),
+        &ApproveArgs {
+            root: "volumes".into(),
+            site: Some("dc0".into()),
+            address: one.address.clone(),
+            reason: "r".into(),
+            expires: None,
+            by: Some("tester".into()),
+        },
+        &env,
+    )
+    .unwrap();
+    let r = ward_stack::resume(&s.opts(None, None), &env).unwrap();
+    assert_eq!(r.exit, Exit::ApprovalRequired, "{}", t(&r));
+    assert_eq!(root(&r, "volumes/dc0").approvals.len(), 1, "{}", t(&r));
+    assert_eq!(s.resources("dc0", "volumes"), 2);
+    assert_eq!(approve_all(&s, &r), 1);
+
+    // A failing pre_destroy interrupts the teardown after the volumes went.
+    std::fs::write(s.tmp.path().join("site-hold-dc0"), "").unwrap();
+    let r = ward_stack::resume(&s.opts(None, None), &env).unwrap();
+    assert_eq!(r.exit, Exit::GuardRefused, "{}", t(&r));
+    assert_eq!(
+        root(&r, "volumes/dc0").outcome,
+        RootOutcome::Destroyed,
+        "{}",
+        t(&r)
+    );
+    assert_eq!(
+        root(&r, "instances/dc0").outcome,
+        RootOutcome::PreDestroyRefused,
+        "{}",
+        t(&r)
+    );
+    assert!(t(&r).contains("site dc0 is on hold"), "{}", t(&r));
+    assert_eq!(s.resources("dc0", "volumes"), 0);
+    assert_eq!(s.resources("dc0", "instances"), 1);
+    let st = ward_stack::status(&s.opts(None, None)).unwrap();
+    assert_eq!(
+        root(&st, "instances/dc0").outcome,
+        RootOutcome::PreDestroyRefused
+    );
+    assert!(st.resume.is_some());
+
+    // Resume finishes it, approval by approval.
+    std::fs::remove_file(s.tmp.path().join("site-hold-dc0")).unwrap();
+    let mut last = ward_stack::resume(&s.opts(None, None), &env).unwrap();
+    for _ in 0..4 {
+        if last.exit != Exit::ApprovalRequired {
+            break;
+        }
+        assert!(approve_all(&s, &last) > 0, "{}", t(&last));
+        last = ward_stack::resume(&s.opts(None, None), &env).unwrap();
+    }
+    assert_eq!(last.exit, Exit::Pass, "{}", t(&last));
+    assert_eq!(
+        root(&last, "volumes/dc0").outcome,
+        RootOutcome::AlreadyEmpty,
+        "{}",
+        t(&last)
+    );
+    assert_eq!(
+        root(&last, "network/dc0").outcome,
+        RootOutcome::Destroyed,
+        "{}",
+        t(&last)
+    );
+    // dc1 was left alone and still plans clean.
+    assert_eq!(s.resources("dc1", "volumes"), 2);
+
+    // The other site, through to the end.
+    let mut last = ward_stack::teardown(&s.opts(Some("dc1"), None), &env).unwrap();
+    for _ in 0..4 {
+        if last.exit != Exit::ApprovalRequired {
+            break;
+        }
+        assert!(approve_all(&s, &last) > 0, "{}", t(&last));
+        last = ward_stack::resume(&s.opts(None, None), &env).unwrap();
+    }
+    assert_eq!(last.exit, Exit::Pass, "{}", t(&last));
+
+    // Afterwards every state is empty, and so is the cloud.
+    for site in ["dc0", "dc1"] {
+        for r in ["network", "instances", "volumes"] {
+            assert_eq!(s.resources(site, r), 0, "{r}/{site}");
+        }
+    }
+    assert!(
+        s.cloud().is_empty().unwrap(),
+        "{:?}",
+        s.cloud().all().unwrap()
+    );
+    let st = ward_stack::status(&s.opts(None, None)).unwrap();
+    assert!(st.stopped.is_none(), "{}", ward_report::stack::text(&st));
+}

@@ -124,6 +124,12 @@ pub const RULES: &[Rule] = &[
         "The same module package (git repository or registry address) is used at two or more refs or versions in the repository. A release must be one version across every root; two refs mean two roots run different code under the same name, and the older one is usually forgotten. The finding carries the matrix of source × directory × ref."),
     rule!("WARD-PARSE-001", Error, "File cannot be parsed",
         "A `.tf`, `.tofu`, `.tf.json` or Ansible YAML file cannot be parsed. Terraform would refuse it at `init`; ward reports the file and line instead of skipping the directory, because a skipped directory is a directory nothing checked."),
+    rule!("WARD-RENDER-001", Error, "Committed files differ from what their generator renders",
+        "A `render \"NAME\"` block of `ward.hcl` names a command that renders files (HCL roots, policies, configuration) and the committed files it must equal. ward runs the command in a scratch copy of the repository (owner-only, removed on every exit; a timeout; bounded output; only PATH, HOME, USER, LOGNAME, SHELL, LANG, LC_*, TMPDIR and TERM of the environment) and compares what it wrote with the committed `compare` path, file by file. A hand edit beside a generator is a second source of truth: a module once carried a hand-written IAM grant next to the generator that renders it, and nothing noticed until the two disagreed in production. The finding carries a unified diff (at most 200 lines; when cut, it says how many lines were left out and how to see all of them) and the command that regenerates the files."),
+    rule!("WARD-RENDER-002", Error, "Two renders of the same tree differ",
+        "`render \"NAME\" { determinism = true }` renders twice, each time in a fresh copy, and the two must be byte-identical: when a render draws on randomness, the clock or unordered maps, every revision shows a diff and a real change hides among the noise. The finding names the first file and byte (with line and column for text) where the renders differ. Pin the seed, the timestamp or the order."),
+    rule!("WARD-RENDER-003", Error, "Render command failed",
+        "The command of a `render` block could not be run, failed, timed out (`timeout`, default 300s), or succeeded without writing anything at `output`, so the rendered files could not be compared. A render that cannot run is a gate that checks nothing; the finding says what happened and how to fix it."),
     rule!("WARD-STATE-001", Error, "Local state inside the repository",
         "A `local` backend (explicit, or its default `terraform.tfstate`) whose state path lies inside the repository. State in a worktree is lost with the worktree: a git-ignored state file was lost to a re-clone. Keep state in a remote backend, or in a host-owned directory outside every checkout, with backups beside it."),
     rule!("WARD-STATE-002", Warning, "Root without a backend",
@@ -181,6 +187,9 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
   finding naming it, and no further command is started. Inherited `TF_*` variables are removed
   except `TF_VAR_*`, `TF_TOKEN_*`, `TF_PLUGIN_CACHE_DIR`, `TF_CLI_CONFIG_FILE` and `--allow-env NAME`.
 - `--resolve-timeout SECONDS` (default 60) bounds each `git ls-remote`.
+- Every `render \"NAME\"` block of `ward.hcl` runs its command in a scratch copy and compares the
+  result with the committed files (WARD-RENDER-*); with `--exec`, rendered directories holding
+  `.tf` files are validated as generated roots, local module sources rewritten to the checkout.
 - Output is deterministic: findings sorted by file, line and rule; no timestamps. Key material is
   never printed, only its kind and position.
 ";

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod exec;
 pub mod finding;
 pub mod knowledge;
+pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
@@ -101,6 +102,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     if let Some(e) = &opts.exec {
         exec::run(repo, e, &mut findings);
     }
+    render::run(repo, opts.exec.as_ref(), &mut findings);
 
     // Tuning.
     let mut disabled = Vec::new();

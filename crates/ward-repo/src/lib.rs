@@ -31,10 +31,12 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
+mod rewrite;
 pub mod source;
 mod tree;
 
 pub use ansible::{PinKind, VersionPin};
+pub use rewrite::rewrite_local_sources;
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use tree::Val;
 /// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate

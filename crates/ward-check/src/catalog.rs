@@ -90,6 +90,8 @@ pub const RULES: &[Rule] = &[
         "A release is one version across every layer: the Ansible collection in `requirements.yml`, the collection's own `galaxy.yml`, the inventory variable that names the release and every `?ref=` or `version` of the Terraform modules from the same release must name the same vX.Y.Z. When they disagree, hosts are configured by one release while the infrastructure comes from another, and nothing fails until the two meet at run time. Which names belong to one release is declared in `ward.hcl` with `check { release \"name\" { module_sources, collections, variables } }`; the rule reports every version found for the release, with file and line."),
     rule!("WARD-ANS-002", Error, "Ansible dependency at `latest` or without a version",
         "A collection or role in `requirements.yml` without a version (or at `latest`), and a `*_version` variable set to `latest`, install whatever was published last: two runs a day apart configure hosts differently and nobody decided it. Pin an exact version."),
+    rule!("WARD-ANS-003", Error, "Ansible fetch without timeout, retries, until and delay",
+        "A `get_url` or `uri` task (also spelled `ansible.builtin.get_url`, `ansible.builtin.uri`) must set `timeout` (the module argument, the task keyword, or the play's `module_defaults` for the module), `retries`, `until` and `delay`: one fetch that stalls on a slow mirror fails the whole converge, once behind an approval gate that then had to be passed again. The thresholds are settings of the rule: `check { rule \"WARD-ANS-003\" { max_timeout = 60, min_retries = 3, min_delay = 1 } }` (seconds, tries, seconds; those are the defaults); a templated value (`{{ ... }}`) is accepted as set."),
     rule!("WARD-COV-001", Error, "Resource type unclassified by ward's knowledge",
         "A managed resource in the repository's configuration has a type that no rule of ward's knowledge classifies (neither a built-in pack nor a `resource` block in `ward.hcl`). `ward plan` and `ward gate` fail on a change to it, on the day the change comes: the gate belongs here, before any plan, so that every module resource is classified while nobody is waiting on an apply. Add a `resource \"TYPE\" { ... }` block to `ward.hcl` that decides what changes to it cost (docs/rules.md); an empty block is refused."),
     rule!("WARD-DATA-001", Warning, "Data-holding resource without protection",
@@ -153,6 +155,45 @@ pub const RULES: &[Rule] = &[
     rule!("WARD-VER-004", Error, "Root without a lock file",
         "A root without `.terraform.lock.hcl` committed resolves providers afresh on every fresh checkout: two operators, or CI and a host, run different provider builds. Run `init` and commit the lock file."),
 ];
+
+/// The settings besides `severity` and `enabled` each rule takes in `check { rule "ID" { } }`.
+pub const RULE_OPTIONS: &[(&str, &[&str])] = &[
+    ("WARD-ANS-003", &["max_timeout", "min_retries", "min_delay"]),
+];
+
+/// The settings a rule takes besides `severity` and `enabled`.
+pub fn options(id: &str) -> &'static [&'static str] {
+    RULE_OPTIONS
+        .iter()
+        .find(|(r, _)| *r == id)
+        .map(|(_, o)| *o)
+        .unwrap_or(&[])
+}
+
+/// What to say when `key` is given to a rule that does not take it.
+pub fn options_help(id: &str, key: &str) -> String {
+    let takes = options(id);
+    let owner = RULE_OPTIONS
+        .iter()
+        .find(|(_, o)| o.contains(&key))
+        .map(|(r, _)| *r);
+    let own = if takes.is_empty() {
+        format!("{id} takes only `severity` and `enabled`")
+    } else {
+        format!(
+            "{id} takes `severity`, `enabled`, {}",
+            takes
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    match owner {
+        Some(o) => format!("`{key}` is a setting of {o}; {own}"),
+        None => own,
+    }
+}
 
 /// Looks a rule up by ID.
 pub fn rule(id: &str) -> Option<&'static Rule> {

@@ -92,6 +92,8 @@ pub const RULES: &[Rule] = &[
         "A collection or role in `requirements.yml` without a version (or at `latest`), and a `*_version` variable set to `latest`, install whatever was published last: two runs a day apart configure hosts differently and nobody decided it. Pin an exact version."),
     rule!("WARD-ANS-003", Error, "Ansible fetch without timeout, retries, until and delay",
         "A `get_url` or `uri` task (also spelled `ansible.builtin.get_url`, `ansible.builtin.uri`) must set `timeout` (the module argument, the task keyword, or the play's `module_defaults` for the module), `retries`, `until` and `delay`: one fetch that stalls on a slow mirror fails the whole converge, once behind an approval gate that then had to be passed again. The thresholds are settings of the rule: `check { rule \"WARD-ANS-003\" { max_timeout = 60, min_retries = 3, min_delay = 1 } }` (seconds, tries, seconds; those are the defaults); a templated value (`{{ ... }}`) is accepted as set."),
+    rule!("WARD-ANS-004", Error, "Ansible guard can be skipped or does not run first",
+        "A guard is a role or task that must run before anything else in a play (a preflight check, a liveness assertion). Declare them with `check { rule \"WARD-ANS-004\" { guard_roles = [\"preflight\"], guard_tasks = [\"Assert the cluster is healthy\"] } }`; the rule then requires (1) every play to start with a guard (the first of `pre_tasks`, else of `roles`, else of `tasks`), and (2) every place a guard is included to be tagged `always` (the `roles:` entry, the `import_role`/`include_role` task or the guard task, or a block or play around it), and a dynamic `include_role` also to apply it to what it includes (`apply: { tags: [always] }`): otherwise `--tags` skips the guard while the tasks it guards run. Without declared guards the rule finds nothing."),
     rule!("WARD-COV-001", Error, "Resource type unclassified by ward's knowledge",
         "A managed resource in the repository's configuration has a type that no rule of ward's knowledge classifies (neither a built-in pack nor a `resource` block in `ward.hcl`). `ward plan` and `ward gate` fail on a change to it, on the day the change comes: the gate belongs here, before any plan, so that every module resource is classified while nobody is waiting on an apply. Add a `resource \"TYPE\" { ... }` block to `ward.hcl` that decides what changes to it cost (docs/rules.md); an empty block is refused."),
     rule!("WARD-DATA-001", Warning, "Data-holding resource without protection",
@@ -159,6 +161,7 @@ pub const RULES: &[Rule] = &[
 /// The settings besides `severity` and `enabled` each rule takes in `check { rule "ID" { } }`.
 pub const RULE_OPTIONS: &[(&str, &[&str])] = &[
     ("WARD-ANS-003", &["max_timeout", "min_retries", "min_delay"]),
+    ("WARD-ANS-004", &["guard_roles", "guard_tasks"]),
 ];
 
 /// The settings a rule takes besides `severity` and `enabled`.

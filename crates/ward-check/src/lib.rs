@@ -86,6 +86,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     rules::layers(repo, &mut findings);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
     ansible::fetches(repo, &mut findings);
+    ansible::guards(repo, &mut findings);
 
     // Text scanning: key material, and the suppressions of every file ward reads.
     let mut sups = Vec::new();

@@ -87,6 +87,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
     ansible::fetches(repo, &mut findings);
     ansible::guards(repo, &mut findings);
+    ansible::extra_var_secrets(repo, &mut findings);
 
     // Text scanning: key material, and the suppressions of every file ward reads.
     let mut sups = Vec::new();

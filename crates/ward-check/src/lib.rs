@@ -88,6 +88,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     ansible::fetches(repo, &mut findings);
     ansible::guards(repo, &mut findings);
     ansible::extra_var_secrets(repo, &mut findings);
+    ansible::ssh_lockout(repo, &mut findings);
 
     // Text scanning: key material, and the suppressions of every file ward reads.
     let mut sups = Vec::new();

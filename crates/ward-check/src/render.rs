@@ -347,9 +347,6 @@ fn differs(r: &Render, file: &str, rendered: &Files, committed: &Files) -> Optio
                 for l in udiff.lines() {
                     lines.push(l.to_string());
                 }
-                if !o.is_empty() && !o.ends_with('\n') || !nw.is_empty() && !nw.ends_with('\n') {
-                    lines.push("\\ (a file does not end with a newline)".to_string());
-                }
             }
         }
     }
@@ -507,6 +504,12 @@ fn generated_roots(
             let text = String::from_utf8_lossy(bytes);
             let rewritten = ward_repo::rewrite_local_sources(&text, |src| {
                 let target = ward_repo::join_rel(&committed_dir, src)?;
+                // A module rendered beside the root is the rendered one, not the committed one.
+                let target = match target.strip_prefix(&format!("{}/", r.compare)) {
+                    Some(rest) => format!("{}/{rest}", r.output),
+                    None if target == r.compare => r.output.clone(),
+                    None => target,
+                };
                 Some(copy.join(target).display().to_string())
             });
             match rewritten {

@@ -90,6 +90,14 @@ pub const RULES: &[Rule] = &[
         "A release is one version across every layer: the Ansible collection in `requirements.yml`, the collection's own `galaxy.yml`, the inventory variable that names the release and every `?ref=` or `version` of the Terraform modules from the same release must name the same vX.Y.Z. When they disagree, hosts are configured by one release while the infrastructure comes from another, and nothing fails until the two meet at run time. Which names belong to one release is declared in `ward.hcl` with `check { release \"name\" { module_sources, collections, variables } }`; the rule reports every version found for the release, with file and line."),
     rule!("WARD-ANS-002", Error, "Ansible dependency at `latest` or without a version",
         "A collection or role in `requirements.yml` without a version (or at `latest`), and a `*_version` variable set to `latest`, install whatever was published last: two runs a day apart configure hosts differently and nobody decided it. Pin an exact version."),
+    rule!("WARD-ANS-003", Error, "Ansible fetch without timeout, retries, until and delay",
+        "A `get_url` or `uri` task (also spelled `ansible.builtin.get_url`, `ansible.builtin.uri`) must set `timeout` (the module argument, the task keyword, or the play's `module_defaults` for the module), `retries`, `until` and `delay`: one fetch that stalls on a slow mirror fails the whole converge, once behind an approval gate that then had to be passed again. The thresholds are settings of the rule: `check { rule \"WARD-ANS-003\" { max_timeout = 60, min_retries = 3, min_delay = 1 } }` (seconds, tries, seconds; those are the defaults); a templated value (`{{ ... }}`) is accepted as set."),
+    rule!("WARD-ANS-004", Error, "Ansible guard can be skipped or does not run first",
+        "A guard is a role or task that must run before anything else in a play (a preflight check, a liveness assertion). Declare them with `check { rule \"WARD-ANS-004\" { guard_roles = [\"preflight\"], guard_tasks = [\"Assert the cluster is healthy\"] } }`; the rule then requires (1) every play to start with a guard (the first of `pre_tasks`, else of `roles`, else of `tasks`), and (2) every place a guard is included to be tagged `always` (the `roles:` entry, the `import_role`/`include_role` task or the guard task, or a block or play around it), and a dynamic `include_role` also to apply it to what it includes (`apply: { tags: [always] }`): otherwise `--tags` skips the guard while the tasks it guards run. Without declared guards the rule finds nothing."),
+    rule!("WARD-ANS-005", Error, "Secret passed with -e on a command line",
+        "A secret passed to `ansible-playbook` or `ansible` with `-e`/`--extra-vars` in a script (`*.sh`, `*.bash`), a Makefile (`Makefile`, `*.mk`) or a CI file (`.gitlab-ci.yml`, `.github/workflows/*`, `Jenkinsfile`, `.circleci/`, `.ci/`, ...) sits in argv, which every user of the host can read (`ps`, `/proc/PID/cmdline`), and often in CI logs. A variable counts as a secret when its name says so (it contains `password`, `passwd`, `token`, `secret`, or `key` as a word: `key`, `api_key`, `ssh-key`, `apikey`, `private_key`), or when its value comes from an environment variable (`$NAME`, `${NAME}`, make's `$(NAME)`), a CI secret (`${{ secrets.NAME }}`) or a vault lookup (`vault kv get`, `vault read`, `hashi_vault`): what is in the environment already reaches the playbook through `lookup('env', 'NAME')` without entering argv. `-e @file` is not flagged. The finding names the variable, never its value."),
+    rule!("WARD-ANS-006", Error, "SSH hardening can run without its key install",
+        "A task that hardens sshd (`lineinfile`, `blockinfile`, `template`, `copy` or `replace` on a path containing `sshd_config`, or an `include_role`/`import_role` of a role named like `ssh_hardening`/`sshd`) and a task that installs the login key (`authorized_key`, `ansible.posix.authorized_key`, or a copy/template to `authorized_keys`) in the same play or task file must run together: when every key install carries a `when` condition the hardening does not share, or other tags than the hardening (and not `always`), a `--limit`, a fact or a `--tags`/`--skip-tags` selection hardens the host (password login off) without installing the key, and nobody can log in again. Conditions and tags inherited from blocks and the play count."),
     rule!("WARD-COV-001", Error, "Resource type unclassified by ward's knowledge",
         "A managed resource in the repository's configuration has a type that no rule of ward's knowledge classifies (neither a built-in pack nor a `resource` block in `ward.hcl`). `ward plan` and `ward gate` fail on a change to it, on the day the change comes: the gate belongs here, before any plan, so that every module resource is classified while nobody is waiting on an apply. Add a `resource \"TYPE\" { ... }` block to `ward.hcl` that decides what changes to it cost (docs/rules.md); an empty block is refused."),
     rule!("WARD-DATA-001", Warning, "Data-holding resource without protection",
@@ -124,6 +132,12 @@ pub const RULES: &[Rule] = &[
         "The same module package (git repository or registry address) is used at two or more refs or versions in the repository. A release must be one version across every root; two refs mean two roots run different code under the same name, and the older one is usually forgotten. The finding carries the matrix of source × directory × ref."),
     rule!("WARD-PARSE-001", Error, "File cannot be parsed",
         "A `.tf`, `.tofu`, `.tf.json` or Ansible YAML file cannot be parsed. Terraform would refuse it at `init`; ward reports the file and line instead of skipping the directory, because a skipped directory is a directory nothing checked."),
+    rule!("WARD-RENDER-001", Error, "Committed files differ from what their generator renders",
+        "A `render \"NAME\"` block of `ward.hcl` names a command that renders files (HCL roots, policies, configuration) and the committed files it must equal. ward runs the command in a scratch copy of the repository (owner-only, removed on every exit; a timeout; bounded output; only PATH, HOME, USER, LOGNAME, SHELL, LANG, LC_*, TMPDIR and TERM of the environment) and compares what it wrote with the committed `compare` path, file by file. A hand edit beside a generator is a second source of truth: a module once carried a hand-written IAM grant next to the generator that renders it, and nothing noticed until the two disagreed in production. The finding carries a unified diff (at most 200 lines; when cut, it says how many lines were left out and how to see all of them) and the command that regenerates the files."),
+    rule!("WARD-RENDER-002", Error, "Two renders of the same tree differ",
+        "`render \"NAME\" { determinism = true }` renders twice, each time in a fresh copy, and the two must be byte-identical: when a render draws on randomness, the clock or unordered maps, every revision shows a diff and a real change hides among the noise. The finding names the first file and byte (with line and column for text) where the renders differ. Pin the seed, the timestamp or the order."),
+    rule!("WARD-RENDER-003", Error, "Render command failed",
+        "The command of a `render` block could not be run, failed, timed out (`timeout`, default 300s), or succeeded without writing anything at `output`, so the rendered files could not be compared. A render that cannot run is a gate that checks nothing; the finding says what happened and how to fix it."),
     rule!("WARD-STATE-001", Error, "Local state inside the repository",
         "A `local` backend (explicit, or its default `terraform.tfstate`) whose state path lies inside the repository. State in a worktree is lost with the worktree: a git-ignored state file was lost to a re-clone. Keep state in a remote backend, or in a host-owned directory outside every checkout, with backups beside it."),
     rule!("WARD-STATE-002", Warning, "Root without a backend",
@@ -147,6 +161,46 @@ pub const RULES: &[Rule] = &[
     rule!("WARD-VER-004", Error, "Root without a lock file",
         "A root without `.terraform.lock.hcl` committed resolves providers afresh on every fresh checkout: two operators, or CI and a host, run different provider builds. Run `init` and commit the lock file."),
 ];
+
+/// The settings besides `severity` and `enabled` each rule takes in `check { rule "ID" { } }`.
+pub const RULE_OPTIONS: &[(&str, &[&str])] = &[
+    ("WARD-ANS-003", &["max_timeout", "min_retries", "min_delay"]),
+    ("WARD-ANS-004", &["guard_roles", "guard_tasks"]),
+];
+
+/// The settings a rule takes besides `severity` and `enabled`.
+pub fn options(id: &str) -> &'static [&'static str] {
+    RULE_OPTIONS
+        .iter()
+        .find(|(r, _)| *r == id)
+        .map(|(_, o)| *o)
+        .unwrap_or(&[])
+}
+
+/// What to say when `key` is given to a rule that does not take it.
+pub fn options_help(id: &str, key: &str) -> String {
+    let takes = options(id);
+    let owner = RULE_OPTIONS
+        .iter()
+        .find(|(_, o)| o.contains(&key))
+        .map(|(r, _)| *r);
+    let own = if takes.is_empty() {
+        format!("{id} takes only `severity` and `enabled`")
+    } else {
+        format!(
+            "{id} takes `severity`, `enabled`, {}",
+            takes
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    match owner {
+        Some(o) => format!("`{key}` is a setting of {o}; {own}"),
+        None => own,
+    }
+}
 
 /// Looks a rule up by ID.
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -181,6 +235,9 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
   finding naming it, and no further command is started. Inherited `TF_*` variables are removed
   except `TF_VAR_*`, `TF_TOKEN_*`, `TF_PLUGIN_CACHE_DIR`, `TF_CLI_CONFIG_FILE` and `--allow-env NAME`.
 - `--resolve-timeout SECONDS` (default 60) bounds each `git ls-remote`.
+- Every `render \"NAME\"` block of `ward.hcl` runs its command in a scratch copy and compares the
+  result with the committed files (WARD-RENDER-*); with `--exec`, rendered directories holding
+  `.tf` files are validated as generated roots, local module sources rewritten to the checkout.
 - Output is deterministic: findings sorted by file, line and rule; no timestamps. Key material is
   never printed, only its kind and position.
 ";

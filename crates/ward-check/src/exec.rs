@@ -42,7 +42,9 @@ impl ExecOptions {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Copies `from` to `to` without `.git`, `.terraform` and the other skipped directories;
+/// symlinks are not copied.
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     let walker = ignore::WalkBuilder::new(from)
         .standard_filters(false)
         .follow_links(false)
@@ -103,149 +105,198 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         ));
         return;
     }
-    let bin = &opts.binary;
-    let name = bin
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "terraform".to_string());
     for (i, m) in repo.modules.iter().enumerate() {
-        let dir = copy.join(&m.dir);
-        let a = anchor(m);
         let prefix = if m.dir == "." {
             String::new()
         } else {
             format!("{}/", m.dir)
         };
-        let data_dir = tmp.path().join(format!("data-{i}"));
-        let cmd = |args: &[&str]| {
-            ward_exec::Command::new(bin, opts.timeout)
-                .args(args)
-                .current_dir(&dir)
-                .terraform()
-                .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
-                .allow_tf(&opts.allow_env)
-                .env("TF_DATA_DIR", &data_dir)
-                .timeout_hint("raise it with --exec-timeout SECONDS")
-                .run()
+        let t = Target {
+            dir: &copy.join(&m.dir),
+            prefix,
+            anchor: anchor(m).file,
+            label: m.dir.clone(),
+            data_dir: tmp.path().join(format!("data-{i}")),
         };
-        // A command that timed out: reported, and nothing more is started (the next one would
-        // most likely hang the same way).
-        let timed_out = |out: &mut Vec<Finding>, rule: &str, e: &ward_exec::ExecError| {
+        if fmt_check(opts, &t, out) == Step::Stop || init_validate(opts, &t, out) == Step::Stop {
+            return;
+        }
+    }
+}
+
+/// Whether the `--exec` checks go on after a directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Go on with the next check or directory.
+    Go,
+    /// A command timed out: start no further command.
+    Stop,
+}
+
+/// One directory the `--exec` checks run in.
+pub(crate) struct Target<'a> {
+    /// Where the commands run.
+    pub(crate) dir: &'a Path,
+    /// What to put before a file name Terraform reports to make it repository-relative
+    /// (`""` or `dir/`).
+    pub(crate) prefix: String,
+    /// The file a directory-level finding points at.
+    pub(crate) anchor: String,
+    /// The directory as reported (`Finding::dir`).
+    pub(crate) label: String,
+    /// Its own `TF_DATA_DIR`.
+    pub(crate) data_dir: PathBuf,
+}
+
+fn command(
+    opts: &ExecOptions,
+    t: &Target<'_>,
+    args: &[&str],
+) -> Result<ward_exec::Output, ward_exec::ExecError> {
+    ward_exec::Command::new(&opts.binary, opts.timeout)
+        .args(args)
+        .current_dir(t.dir)
+        .terraform()
+        .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
+        .allow_tf(&opts.allow_env)
+        .env("TF_DATA_DIR", &t.data_dir)
+        .timeout_hint("raise it with --exec-timeout SECONDS")
+        .run()
+}
+
+/// A command that timed out: reported, and nothing more is started (the next one would most
+/// likely hang the same way).
+fn timed_out(t: &Target<'_>, out: &mut Vec<Finding>, rule: &str, e: &ward_exec::ExecError) {
+    out.push(
+        Finding::new(
+            rule,
+            &t.anchor,
+            0,
+            format!("{e}; the remaining --exec checks were not run"),
+        )
+        .in_dir(&t.label),
+    );
+}
+
+/// WARD-EXEC-001: `fmt -check` in one directory.
+pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Finding>) -> Step {
+    let name = opts
+        .binary
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "terraform".to_string());
+    match command(opts, t, &["fmt", "-check", "-list=true", "-no-color"]) {
+        Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+            timed_out(t, out, "WARD-EXEC-001", &e);
+            return Step::Stop;
+        }
+        Err(e) => {
+            out.push(Finding::new("WARD-EXEC-001", &t.anchor, 0, e.to_string()));
+            return Step::Stop;
+        }
+        Ok(o) if !o.success() => {
+            let listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
+            if listed.is_empty() {
+                out.push(
+                    Finding::new(
+                        "WARD-EXEC-001",
+                        &t.anchor,
+                        0,
+                        format!("fmt -check failed: {}", first_error(&o.stderr_text())),
+                    )
+                    .in_dir(&t.label),
+                );
+            }
+            for f in listed {
+                out.push(
+                    Finding::new(
+                        "WARD-EXEC-001",
+                        &format!("{}{f}", t.prefix),
+                        0,
+                        format!("fmt -check: not formatted; run `{name} fmt` in {}", t.label),
+                    )
+                    .in_dir(&t.label),
+                );
+            }
+        }
+        Ok(_) => {}
+    }
+    Step::Go
+}
+
+/// WARD-EXEC-002: `init -backend=false`, then `validate`, in one directory.
+pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Finding>) -> Step {
+    match command(
+        opts,
+        t,
+        &["init", "-backend=false", "-input=false", "-no-color"],
+    ) {
+        Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+            timed_out(t, out, "WARD-EXEC-002", &e);
+            return Step::Stop;
+        }
+        Ok(o) if !o.success() => {
             out.push(
                 Finding::new(
-                    rule,
-                    &a.file,
+                    "WARD-EXEC-002",
+                    &t.anchor,
                     0,
-                    format!("{e}; the remaining --exec checks were not run"),
+                    format!(
+                        "init -backend=false failed: {}",
+                        first_error(&o.stderr_text())
+                    ),
                 )
-                .in_dir(&m.dir),
+                .in_dir(&t.label),
             );
-        };
-        // fmt
-        match cmd(&["fmt", "-check", "-list=true", "-no-color"]) {
-            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-                timed_out(out, "WARD-EXEC-001", &e);
-                return;
-            }
-            Err(e) => {
-                out.push(Finding::new("WARD-EXEC-001", &a.file, 0, e.to_string()));
-                return;
-            }
-            Ok(o) if !o.success() => {
-                let listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .map(str::to_string)
-                    .collect();
-                if listed.is_empty() {
-                    out.push(
-                        Finding::new(
-                            "WARD-EXEC-001",
-                            &a.file,
-                            0,
-                            format!("fmt -check failed: {}", first_error(&o.stderr_text())),
-                        )
-                        .in_dir(&m.dir),
-                    );
-                }
-                for f in listed {
-                    out.push(
-                        Finding::new(
-                            "WARD-EXEC-001",
-                            &format!("{prefix}{f}"),
-                            0,
-                            format!("fmt -check: not formatted; run `{name} fmt` in {}", m.dir),
-                        )
-                        .in_dir(&m.dir),
-                    );
-                }
-            }
-            Ok(_) => {}
+            return Step::Go;
         }
-        // init + validate
-        match cmd(&["init", "-backend=false", "-input=false", "-no-color"]) {
-            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-                timed_out(out, "WARD-EXEC-002", &e);
-                return;
+        Err(e) => {
+            out.push(Finding::new("WARD-EXEC-002", &t.anchor, 0, e.to_string()));
+            return Step::Go;
+        }
+        Ok(_) => {}
+    }
+    match command(opts, t, &["validate", "-json", "-no-color"]) {
+        Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
+            timed_out(t, out, "WARD-EXEC-002", &e);
+            return Step::Stop;
+        }
+        Ok(o) => {
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+            let diags = v["diagnostics"].as_array().cloned().unwrap_or_default();
+            let mut any = false;
+            for d in diags.iter().filter(|d| d["severity"] == "error") {
+                any = true;
+                let file = d["range"]["filename"]
+                    .as_str()
+                    .map(|f| format!("{}{f}", t.prefix))
+                    .unwrap_or_else(|| t.anchor.clone());
+                let line = d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize;
+                let mut msg = format!("validate: {}", d["summary"].as_str().unwrap_or("error"));
+                if let Some(det) = d["detail"].as_str().filter(|s| !s.is_empty()) {
+                    msg.push_str(": ");
+                    msg.push_str(det.lines().next().unwrap_or(""));
+                }
+                out.push(Finding::new("WARD-EXEC-002", &file, line, msg).in_dir(&t.label));
             }
-            Ok(o) if !o.success() => {
+            if !any && !o.success() {
                 out.push(
                     Finding::new(
                         "WARD-EXEC-002",
-                        &a.file,
+                        &t.anchor,
                         0,
-                        format!(
-                            "init -backend=false failed: {}",
-                            first_error(&o.stderr_text())
-                        ),
+                        format!("validate failed: {}", first_error(&o.stderr_text())),
                     )
-                    .in_dir(&m.dir),
+                    .in_dir(&t.label),
                 );
-                continue;
             }
-            Err(e) => {
-                out.push(Finding::new("WARD-EXEC-002", &a.file, 0, e.to_string()));
-                continue;
-            }
-            Ok(_) => {}
         }
-        match cmd(&["validate", "-json", "-no-color"]) {
-            Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-                timed_out(out, "WARD-EXEC-002", &e);
-                return;
-            }
-            Ok(o) => {
-                let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
-                let diags = v["diagnostics"].as_array().cloned().unwrap_or_default();
-                let mut any = false;
-                for d in diags.iter().filter(|d| d["severity"] == "error") {
-                    any = true;
-                    let file = d["range"]["filename"]
-                        .as_str()
-                        .map(|f| format!("{prefix}{f}"))
-                        .unwrap_or_else(|| a.file.clone());
-                    let line = d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize;
-                    let mut msg = format!("validate: {}", d["summary"].as_str().unwrap_or("error"));
-                    if let Some(det) = d["detail"].as_str().filter(|s| !s.is_empty()) {
-                        msg.push_str(": ");
-                        msg.push_str(det.lines().next().unwrap_or(""));
-                    }
-                    out.push(Finding::new("WARD-EXEC-002", &file, line, msg).in_dir(&m.dir));
-                }
-                if !any && !o.success() {
-                    out.push(
-                        Finding::new(
-                            "WARD-EXEC-002",
-                            &a.file,
-                            0,
-                            format!("validate failed: {}", first_error(&o.stderr_text())),
-                        )
-                        .in_dir(&m.dir),
-                    );
-                }
-            }
-            Err(e) => out.push(Finding::new("WARD-EXEC-002", &a.file, 0, e.to_string())),
-        }
+        Err(e) => out.push(Finding::new("WARD-EXEC-002", &t.anchor, 0, e.to_string())),
     }
+    Step::Go
 }

@@ -8,11 +8,13 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod ansible;
 pub mod catalog;
 pub mod cli;
 pub mod exec;
 pub mod finding;
 pub mod knowledge;
+pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
@@ -56,6 +58,19 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
                 r.id
             )));
         }
+        for o in &r.options {
+            let takes = catalog::options(&r.id);
+            if !takes.contains(&o.key.as_str()) {
+                return Err(CheckError(format!(
+                    "{}:{}: check {{ rule \"{}\" }} takes no `{}`; {}",
+                    cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl"),
+                    o.line,
+                    r.id,
+                    o.key,
+                    catalog::options_help(&r.id, &o.key)
+                )));
+            }
+        }
     }
 
     let mut findings = Vec::new();
@@ -70,6 +85,10 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
+    ansible::fetches(repo, &mut findings);
+    ansible::guards(repo, &mut findings);
+    ansible::extra_var_secrets(repo, &mut findings);
+    ansible::ssh_lockout(repo, &mut findings);
 
     // Text scanning: key material, and the suppressions of every file ward reads.
     let mut sups = Vec::new();
@@ -101,6 +120,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     if let Some(e) = &opts.exec {
         exec::run(repo, e, &mut findings);
     }
+    render::run(repo, opts.exec.as_ref(), &mut findings);
 
     // Tuning.
     let mut disabled = Vec::new();

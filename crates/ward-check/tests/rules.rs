@@ -161,6 +161,16 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
         ));
     }
     let text = text.replace(&root.display().to_string(), "<repo>");
+    // The determinism fixture draws at random: where two renders first differ depends on the
+    // draw (the file does not), so the snapshot keeps the file and masks the position.
+    let text = if id == "WARD-RENDER-002" {
+        regex::Regex::new(r"at byte \d+ \(line \d+, column \d+\)")
+            .unwrap()
+            .replace_all(&text, "at byte N (line L, column C)")
+            .into_owned()
+    } else {
+        text
+    };
     (found, text)
 }
 

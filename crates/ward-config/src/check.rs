@@ -33,7 +33,42 @@ pub struct RuleSetting {
     pub enabled: bool,
     /// Line of the block.
     pub line: usize,
+    /// Settings only some rules take (thresholds such as `max_timeout`, lists such as
+    /// `guard_roles`), in file order; `ward check` refuses one given to a rule that does not
+    /// take it.
+    pub options: Vec<RuleOption>,
 }
+
+/// One rule-specific setting of a `rule "ID" { }` block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleOption {
+    /// The key, one of [`RULE_OPTION_KEYS`].
+    pub key: String,
+    /// Its value.
+    pub value: RuleValue,
+    /// Line of the key.
+    pub line: usize,
+}
+
+/// The value of a [`RuleOption`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum RuleValue {
+    /// A whole number ≥ 0 (thresholds).
+    Count(u64),
+    /// A list of strings (names).
+    Strings(Vec<String>),
+}
+
+/// The rule-specific keys a `rule "ID" { }` block takes, and whether each is a number
+/// (`true`) or a list of strings (`false`). Which rule takes which is the catalog's to say.
+pub const RULE_OPTION_KEYS: &[(&str, bool)] = &[
+    ("max_timeout", true),
+    ("min_retries", true),
+    ("min_delay", true),
+    ("guard_roles", false),
+    ("guard_tasks", false),
+];
 
 /// The `check` block (defaults when absent).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -54,7 +89,15 @@ pub struct CheckSettings {
 const SEVERITIES: &[&str] = &["error", "warning", "info"];
 pub(crate) const CHECK_KEYS: &[&str] = &["terraform_floor", "fail_on", "protected"];
 pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release"];
-pub(crate) const RULE_KEYS: &[&str] = &["severity", "enabled"];
+pub(crate) const RULE_KEYS: &[&str] = &[
+    "severity",
+    "enabled",
+    "max_timeout",
+    "min_retries",
+    "min_delay",
+    "guard_roles",
+    "guard_tasks",
+];
 pub(crate) const RELEASE_KEYS: &[&str] = &["module_sources", "collections", "variables"];
 
 fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String, ConfigError> {
@@ -103,8 +146,24 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
                         format!("the first is at line {}; merge the two", first.line),
                     ));
                 }
+                let mut options = Vec::new();
+                for (key, number) in RULE_OPTION_KEYS {
+                    if let Some(a) = rf.get(key) {
+                        options.push(RuleOption {
+                            key: key.to_string(),
+                            value: if *number {
+                                RuleValue::Count(src.count(a)?)
+                            } else {
+                                RuleValue::Strings(src.string_list(a)?)
+                            },
+                            line: src.line(a.key.span()),
+                        });
+                    }
+                }
+                options.sort_by_key(|o| o.line);
                 c.rules.push(RuleSetting {
                     id,
+                    options,
                     severity: rf.get("severity").map(|a| severity(src, a)).transpose()?,
                     enabled: rf
                         .get("enabled")

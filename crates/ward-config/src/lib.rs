@@ -11,6 +11,7 @@
 //! | `policy`, `guard "NAME"` | [`Config::policy`] | `ward gate`, `ward approve` |
 //! | `drift` | [`Config::drift`] | `ward drift` |
 //! | `stack` | [`Config::stack`] | `ward stack` |
+//! | `render "NAME"` | [`Config::renders`] | `ward check` |
 //!
 //! Every error is `FILE:LINE:COLUMN: what was wrong` with a `help:` line saying what to do, and
 //! every unknown block or key, at any depth, is an error with a did-you-mean. A new section is a
@@ -34,14 +35,16 @@ pub mod drift;
 pub mod plan;
 pub mod policy;
 mod read;
+pub mod render;
 pub mod repo;
 pub mod stack;
 
-pub use check::{CheckSettings, Release, RuleSetting};
+pub use check::{CheckSettings, Release, RuleOption, RuleSetting, RuleValue};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
+pub use render::Render;
 pub use repo::{Layer, Pin, Root};
 pub use stack::{PreDestroy, RootStack, Site, StackSettings};
 
@@ -55,7 +58,7 @@ use ward_rules::UserRules;
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack",
+    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -144,6 +147,8 @@ pub struct Config {
     pub plan: PlanSettings,
     /// The `stack` block (defaults when absent).
     pub stack: StackSettings,
+    /// `render` blocks, in file order (`ward check`'s rendered-equality gates).
+    pub renders: Vec<Render>,
 }
 
 impl Config {
@@ -250,6 +255,10 @@ impl Config {
                 "drift" => drift::drift(&src, b, &mut c.drift)?,
                 "plan" => c.plan = plan::plan(&src, b)?,
                 "stack" => stack::stack(&src, b, dir, &mut c.stack)?,
+                "render" => {
+                    let r = render::render(&src, b, &c.renders)?;
+                    c.renders.push(r);
+                }
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),

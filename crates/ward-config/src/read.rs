@@ -73,6 +73,7 @@ const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
     ("`guard \"NAME\" { }`", crate::policy::GUARD_KEYS, &[]),
     ("`drift { }`", &[], crate::drift::DRIFT_BLOCKS),
     ("`drift { ignore { } }`", crate::drift::IGNORE_KEYS, &[]),
+    ("`render \"NAME\" { }`", crate::render::RENDER_KEYS, &[]),
 ];
 
 fn elsewhere(word: &str) -> Option<String> {

@@ -375,3 +375,62 @@ fn plan_block_sets_the_default_threshold() {
     let e = err("plan {}\nplan {}\n");
     assert!(e.contains("a second `plan` block"), "{e}");
 }
+
+#[test]
+fn render_blocks() {
+    let c = parse(
+        "render \"policy\" {\n  command = [\"./gen.sh\", \"out\"]\n  output = \"out/\"\n  compare = \"./generated\"\n  determinism = true\n  timeout = \"90s\"\n}\nrender \"b\" {\n  command = [\"make\"]\n  output = \"b.json\"\n}\n",
+    )
+    .unwrap();
+    assert_eq!(c.renders.len(), 2);
+    let r = &c.renders[0];
+    assert_eq!(r.command, vec!["./gen.sh", "out"]);
+    assert_eq!(
+        (r.output.as_str(), r.compare.as_str()),
+        ("out", "generated")
+    );
+    assert!(r.determinism);
+    assert_eq!(r.timeout, std::time::Duration::from_secs(90));
+    assert_eq!(c.renders[1].compare, "b.json");
+    assert!(!c.renders[1].determinism);
+    assert_eq!(c.renders[1].timeout, render::DEFAULT_RENDER_TIMEOUT);
+}
+
+#[test]
+fn render_errors() {
+    let e = err("render \"p\" {\n  command = [\"x\"]\n  outptu = \"o\"\n}\n");
+    assert!(e.starts_with("ward.hcl:3:3: unknown key `outptu`"), "{e}");
+    assert!(e.contains("did you mean `output`?"), "{e}");
+    let e = err("render \"p\" {\n  command = [\"x\"]\n  output = \"../o\"\n}\n");
+    assert!(e.contains("is not a path inside the repository"), "{e}");
+    let e = err("render \"p\" {\n  command = [\"x\"]\n  output = \".\"\n}\n");
+    assert!(e.contains("is not a path inside the repository"), "{e}");
+    let e = err("render \"p\" {\n  output = \"o\"\n}\n");
+    assert!(e.contains("`command` is required"), "{e}");
+    let e = err("render \"p\" {\n  command = [\"x\"]\n}\n");
+    assert!(e.contains("`output` is required"), "{e}");
+    let e = err("render \"p\" {\n  command = [\"x\"]\n  output = \"o\"\n  timeout = \"0s\"\n}\n");
+    assert!(e.contains("longer than 0s"), "{e}");
+    let e = err("render \"p\" {\n  command = [\"x\"]\n  output = \"o\"\n}\nrender \"p\" {\n  command = [\"x\"]\n  output = \"q\"\n}\n");
+    assert!(
+        e.starts_with("ward.hcl:5:1: render \"p\" is declared twice"),
+        "{e}"
+    );
+    let e = err("rendr \"p\" {\n}\n");
+    assert!(e.contains("did you mean `render`?"), "{e}");
+}
+
+#[test]
+fn rule_options() {
+    let c = parse("check {\n  rule \"WARD-ANS-003\" {\n    max_timeout = 30\n    min_retries = 2\n  }\n  rule \"WARD-ANS-004\" {\n    guard_roles = [\"preflight\"]\n  }\n}\n").unwrap();
+    assert_eq!(c.check.rules[0].options.len(), 2);
+    assert_eq!(c.check.rules[0].options[0].key, "max_timeout");
+    assert_eq!(c.check.rules[0].options[0].value, RuleValue::Count(30));
+    assert_eq!(c.check.rules[0].options[0].line, 3);
+    assert_eq!(
+        c.check.rules[1].options[0].value,
+        RuleValue::Strings(vec!["preflight".to_string()])
+    );
+    let e = err("check {\n  rule \"WARD-ANS-003\" {\n    max_timeout = \"x\"\n  }\n}\n");
+    assert!(e.contains("whole number"), "{e}");
+}

@@ -165,7 +165,7 @@ pub const MAX_YAML_DEPTH: usize = 128;
 
 /// Refuses a YAML text nested deeper than [`MAX_YAML_DEPTH`], from the parser's event stream
 /// (which keeps its own stack), before anything builds a tree.
-fn check_depth(text: &str) -> Result<(), YamlProblem> {
+pub(crate) fn check_depth(text: &str) -> Result<(), YamlProblem> {
     let mut depth = 0usize;
     for event in saphyr_parser::Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| YamlProblem {
@@ -196,7 +196,7 @@ struct Ctx<'a> {
     file: &'a str,
 }
 
-fn get<'n>(node: &'n MarkedYamlOwned, key: &str) -> Option<&'n MarkedYamlOwned> {
+pub(crate) fn get<'n>(node: &'n MarkedYamlOwned, key: &str) -> Option<&'n MarkedYamlOwned> {
     match &node.data {
         YamlDataOwned::Mapping(m) => m
             .iter()
@@ -206,7 +206,7 @@ fn get<'n>(node: &'n MarkedYamlOwned, key: &str) -> Option<&'n MarkedYamlOwned> 
     }
 }
 
-fn scalar_plain(n: &MarkedYamlOwned) -> Option<String> {
+pub(crate) fn scalar_plain(n: &MarkedYamlOwned) -> Option<String> {
     match &n.data {
         YamlDataOwned::Value(ScalarOwned::String(s)) => Some(s.clone()),
         YamlDataOwned::Value(ScalarOwned::Integer(i)) => Some(i.to_string()),

@@ -31,10 +31,13 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
+pub mod playbook;
+mod rewrite;
 pub mod source;
 mod tree;
 
 pub use ansible::{PinKind, VersionPin};
+pub use rewrite::rewrite_local_sources;
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use tree::Val;
 /// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate
@@ -283,6 +286,10 @@ pub struct Repo {
     pub text_files: Vec<TextFile>,
     /// Ansible version pins, sorted.
     pub pins: Vec<VersionPin>,
+    /// Ansible playbooks and task files, sorted by file ([`playbook`]).
+    pub playbooks: Vec<playbook::Playbook>,
+    /// Scripts, Makefiles and CI files (command lines other rules read), sorted.
+    pub command_files: Vec<String>,
     /// `.tf` files hidden by a `.tofu` file of the same name: (hidden, winner).
     pub shadowed: Vec<(String, String)>,
     /// How many files were read and parsed.
@@ -432,6 +439,44 @@ fn is_read(rel: &str, name: &str) -> bool {
         || ansible::ansible_kind(rel).is_some()
 }
 
+/// A YAML file that does not parse, as a problem of the tree.
+fn yaml_problem(file: String, e: ansible::YamlProblem) -> FileProblem {
+    FileProblem {
+        loc: Loc { file, line: e.line },
+        column: 0,
+        message: format!("not valid YAML: {}", e.message),
+    }
+}
+
+/// Scripts, Makefiles and CI files: where command lines are written.
+fn is_command_file(rel: &str, name: &str) -> bool {
+    let ext = |e: &str| name.ends_with(e);
+    ext(".sh")
+        || ext(".bash")
+        || ext(".mk")
+        || matches!(
+            name,
+            "Makefile"
+                | "makefile"
+                | "GNUmakefile"
+                | "Jenkinsfile"
+                | "Taskfile.yml"
+                | "justfile"
+                | "Justfile"
+                | ".gitlab-ci.yml"
+                | ".travis.yml"
+                | ".drone.yml"
+                | ".woodpecker.yml"
+                | "azure-pipelines.yml"
+                | "bitbucket-pipelines.yml"
+        )
+        || rel.starts_with(".github/workflows/")
+        || rel.starts_with(".circleci/")
+        || rel.starts_with(".buildkite/")
+        || rel.starts_with(".ci/")
+        || rel.starts_with(".gitlab/ci/")
+}
+
 fn is_state(name: &str) -> bool {
     name.ends_with(".tfstate") || name.ends_with(".tfstate.backup")
 }
@@ -467,6 +512,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let mut state_files = Vec::new();
     let mut text_files = Vec::new();
     let mut ansible_files = Vec::new();
+    let mut playbook_files: Vec<String> = Vec::new();
+    let mut command_files: Vec<String> = Vec::new();
     let mut problems = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
@@ -541,6 +588,12 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 path: rel.clone(),
                 kind: TextKind::Template,
             });
+        }
+        if playbook::is_candidate(&rel) {
+            playbook_files.push(rel.clone());
+        }
+        if is_command_file(&rel, &name) {
+            command_files.push(rel.clone());
         }
         if let Some(k) = ansible::ansible_kind(&rel) {
             ansible_files.push((rel, k));
@@ -664,14 +717,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         match std::fs::read_to_string(root.join(&rel)) {
             Ok(text) => match ansible::read_pins(kind, &text, &rel) {
                 Ok(p) => pins.extend(p),
-                Err(e) => problems.push(FileProblem {
-                    loc: Loc {
-                        file: rel,
-                        line: e.line,
-                    },
-                    column: 0,
-                    message: format!("not valid YAML: {}", e.message),
-                }),
+                Err(e) => problems.push(yaml_problem(rel, e)),
             },
             Err(e) => problems.push(FileProblem {
                 loc: Loc { file: rel, line: 0 },
@@ -681,10 +727,30 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     }
 
+    // 7. Ansible plays and tasks.
+    let mut playbooks = Vec::new();
+    for rel in playbook_files {
+        match std::fs::read_to_string(root.join(&rel)) {
+            Ok(text) => match playbook::read_playbook(&text, &rel) {
+                Ok(Some(p)) => playbooks.push(p),
+                Ok(None) => {}
+                Err(e) => problems.push(yaml_problem(rel, e)),
+            },
+            Err(e) if playbook::is_task_file(&rel) => problems.push(FileProblem {
+                loc: Loc { file: rel, line: 0 },
+                column: 0,
+                message: format!("cannot read: {e}"),
+            }),
+            Err(_) => {}
+        }
+    }
+
     problems.sort();
     state_files.sort();
     text_files.sort();
     pins.sort();
+    playbooks.sort();
+    command_files.sort();
     shadowed.sort();
     Ok(Repo {
         root: root.to_path_buf(),
@@ -695,6 +761,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         tracked_state_files,
         text_files,
         pins,
+        playbooks,
+        command_files,
         shadowed,
         files_parsed,
     })

@@ -35,7 +35,7 @@ pub mod policy;
 mod read;
 pub mod repo;
 
-pub use check::{CheckSettings, Release, RuleSetting};
+pub use check::{CheckSettings, Generated, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
 pub use plan::PlanSettings;

@@ -109,6 +109,11 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "terraform".to_string());
     for (i, m) in repo.modules.iter().enumerate() {
+        // A Terragrunt unit without .tf files has nothing for fmt or validate: its module is
+        // its source.
+        if !m.files.iter().any(|f| ward_repo::is_config_file(f)) {
+            continue;
+        }
         let dir = copy.join(&m.dir);
         let a = anchor(m);
         let prefix = if m.dir == "." {

@@ -129,7 +129,7 @@ pub const RULES: &[Rule] = &[
     rule!("WARD-MOD-004", Warning, "Registry module version is a range",
         "A version constraint such as `~> 5.0` or `>= 1.2` on a registry module lets `init -upgrade` move the module within the range; the lock file does not pin modules, only providers. Pin an exact version (`version = \"5.1.2\"`) and upgrade on purpose."),
     rule!("WARD-MOD-005", Error, "Same module source at different refs or versions",
-        "The same module package (git repository or registry address) is used at two or more refs or versions in the repository. A release must be one version across every root; two refs mean two roots run different code under the same name, and the older one is usually forgotten. The finding carries the matrix of source × directory × ref."),
+        "The same module package (git repository or registry address) is used at two or more refs or versions in the repository. A release must be one version across every root; two refs mean two roots run different code under the same name, and the older one is usually forgotten. The finding names the majority version and lists the other uses (source × directory × ref), not the agreeing ones; the JSON report's matrix and `--verbose` list every use. When no version has a majority, every use is listed."),
     rule!("WARD-PARSE-001", Error, "File cannot be parsed",
         "A `.tf`, `.tofu`, `.tf.json` or Ansible YAML file cannot be parsed. Terraform would refuse it at `init`; ward reports the file and line instead of skipping the directory, because a skipped directory is a directory nothing checked."),
     rule!("WARD-RENDER-001", Error, "Committed files differ from what their generator renders",
@@ -215,6 +215,7 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
            [--config ward.hcl] [--resolve [--cache-dir DIR] [--resolve-timeout SECONDS]]
            [--exec [--binary terraform|tofu|PATH] [--exec-timeout SECONDS] [--allow-env NAME]...]
            [--today YYYY-MM-DD] [--verbose] [--list-rules]
+           [--exclude PATH]... [--changed FILE...]
 ```
 
 - PATH is the repository's top directory (default `.`); `ward.hcl` is read from there unless
@@ -242,12 +243,67 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
   never printed, only its kind and position.
 ";
 
+const SHAPES: &str = "
+## Repository shapes
+
+**Roots.** A directory is a root when something says it is applied there, and no other
+directory calls it as a module by a local path (a declared root is a root even when called):
+a `backend` or `cloud` block; a provider configuration; a state file beside it
+(`terraform.tfstate`, so an applied directory without a backend block is still a root, and
+`ward drift` checks it); a `terraform.tfvars` or `*.auto.tfvars` beside it; a Terragrunt unit
+(`terragrunt.hcl`); a `root` block in `ward.hcl`. `--verbose` and the JSON report give each
+directory's kind and the signals that decided it.
+
+**Live and module repositories.** A *module repository* has Terraform files at its top that are
+a module (none of the signals above), a top-level `examples/`, `example/`, `tests/` or `test/`
+directory with Terraform files, and no `root` declared in `ward.hcl` (the shape of a published
+module: one module at the top, `examples/`, `tests/`, `modules/`). There, what would be a root
+under `examples/` or `tests/` is an *example*: it is checked for pins and versions (WARD-MOD-*,
+WARD-VER-001..003, key material, parse errors) but not as a production root: WARD-VER-004 (lock
+file) and WARD-STATE-002 (backend) are not raised for it, and no `ward drift` runs there.
+WARD-DATA-001 is not raised anywhere in a module repository: `prevent_destroy` must be a literal,
+so a reusable module cannot let its callers choose, and protecting is the caller's decision
+(`check { protected }` in the live repository that calls it). Every other repository is a *live
+repository*, checked as before. The report says which (`repository_kind`), and counts what was
+not raised and why (`not_raised`).
+
+**Terragrunt.** Every `terragrunt.hcl` that no other one includes is a unit, and a root; no
+Terragrunt binary is needed. ward reads the unit and the files its `include` blocks name
+(`find_in_parent_folders(...)`, `dirname(...)`, `get_terragrunt_dir()`, `get_repo_root()`,
+literal paths and templates of those): `terraform { source }` is checked like a module source
+(WARD-MOD-001..005: branch, tag, commit; `tfr://` registry sources with `?version=`; one version
+across units); `dependency` blocks are reads of the unit they name, checked against the declared
+layers like `terraform_remote_state` (WARD-LAYER-001, WARD-LAYER-003); `remote_state` (or a
+`generate` block writing a backend) is the unit's backend; `terraform_version_constraint` is its
+`required_version`. A unit without `.tf` files of its own is not asked for `required_version`
+(WARD-VER-001: the source module declares it) and is skipped by `--exec`. Values ward cannot
+evaluate without Terragrunt (other functions, `read_terragrunt_config` results) leave the source
+unchecked. `terragrunt.stack.hcl` files are not read.
+
+**Excluded paths.** `check { exclude \"PATH\" { reason = \"...\" } }` in `ward.hcl`, and
+`--exclude PATH` on the command line, name paths ward check does not read at all (a directory
+covers everything below it; `*` matches any run of characters, as in every `ward.hcl` pattern).
+The report lists each excluded path with its reason.
+
+**Generated backends and lock files.** Where a generator writes the backend and lock file at
+plan time (atmos, Terragrunt's `generate`), say so: `check { generated \"atmos\" { backend = true,
+lock_file = true, paths = [\"components/terraform\"] } }`. WARD-STATE-002 and WARD-VER-004 are then
+not raised for the roots under `paths` (every root when `paths` is absent), and the report counts
+them under `not_raised` with the generator's name.
+
+**Pre-commit.** `--changed FILE...` still checks the whole repository (a version split or an
+undeclared root needs all of it) but reports only the findings about the directories of those
+files, and the repository-wide ones; the summary counts what was left out (`outside_changed`).
+`.pre-commit-hooks.yaml` at the top of ward's repository uses it (integrations/README.md).
+";
+
 /// `docs/check-rules.md`, generated.
 pub fn render_markdown() -> String {
     let mut s = String::new();
     s.push_str("# ward check: rule catalog\n\n");
     s.push_str("<!-- Generated from crates/ward-check/src/catalog.rs by `WARD_BLESS=1 cargo test -p ward-check --test docs`. Do not edit by hand. -->\n\n");
     s.push_str(USAGE);
+    s.push_str(SHAPES);
     s.push_str("\n## Rules\n\n");
     s.push_str("Every rule has a failing and a passing fixture under `crates/ward-check/tests/fixtures/rules/<ID>/`.\n");
     s.push_str("Severities can be changed, and rules turned off, in `ward.hcl` (see `docs/config.md`); single findings are suppressed inline with a reason:\n\n");

@@ -95,6 +95,14 @@ pub struct CheckArgs {
     /// Today's date (UTC, YYYY-MM-DD) for suppression expiry; for reproducible runs.
     #[arg(long)]
     pub today: Option<String>,
+    /// Do not read this repository-relative path (a directory covers everything below it; `*`
+    /// matches any run of characters); repeatable. Adds to ward.hcl's `check { exclude }`.
+    #[arg(long, value_name = "PATH")]
+    pub exclude: Vec<String>,
+    /// Report only findings about the directories of these files (the whole repository is still
+    /// checked): what a pre-commit hook passes. Takes every following argument.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub changed: Vec<PathBuf>,
     /// Terminal output also lists every directory and the module source matrix.
     #[arg(long, short)]
     pub verbose: bool,
@@ -190,7 +198,24 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
             )))
         }
     };
-    let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config }) {
+    let mut exclude: Vec<ward_config::Exclude> = config
+        .iter()
+        .flat_map(|c| c.check.excludes.iter().cloned())
+        .collect();
+    for raw in &args.exclude {
+        let rel = raw.trim().trim_start_matches("./").trim_end_matches('/');
+        if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|p| p == "..") {
+            return Err(usage_error(&format!(
+                "--exclude {raw}: give a path relative to the repository's top directory, inside it"
+            )));
+        }
+        exclude.push(ward_config::Exclude {
+            pattern: rel.to_string(),
+            reason: "--exclude on the command line".to_string(),
+            line: 0,
+        });
+    }
+    let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config, exclude }) {
         Ok(r) => r,
         Err(e) => return Err(usage_error(&e.to_string())),
     };
@@ -210,7 +235,43 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
         }),
     };
     match check(&repo, opts) {
-        Ok(r) => Ok(Output::Report(Box::new(r))),
+        Ok(mut r) => {
+            if !args.changed.is_empty() {
+                let dirs = changed_dirs(&args.path, &args.changed);
+                crate::only_changed(&mut r, &dirs);
+            }
+            Ok(Output::Report(Box::new(r)))
+        }
         Err(e) => Err(usage_error(&e.to_string())),
     }
+}
+
+/// The repository-relative directories of `files` (given relative to the working directory,
+/// as pre-commit passes them, or absolute).
+fn changed_dirs(top: &std::path::Path, files: &[PathBuf]) -> std::collections::BTreeSet<String> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let abs = |p: &std::path::Path| {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        }
+    };
+    let top = abs(top);
+    let top = top.canonicalize().unwrap_or(top);
+    files
+        .iter()
+        .filter_map(|f| {
+            let f = abs(f);
+            let dir = f.parent()?.to_path_buf();
+            let dir = dir.canonicalize().unwrap_or(dir);
+            let rel = dir.strip_prefix(&top).ok()?;
+            let s = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            Some(if s.is_empty() { ".".to_string() } else { s })
+        })
+        .collect()
 }

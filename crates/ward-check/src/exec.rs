@@ -106,6 +106,11 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         return;
     }
     for (i, m) in repo.modules.iter().enumerate() {
+        // A Terragrunt unit without .tf files has nothing for fmt or validate: its module is
+        // its source.
+        if !m.files.iter().any(|f| ward_repo::is_config_file(f)) {
+            continue;
+        }
         let prefix = if m.dir == "." {
             String::new()
         } else {

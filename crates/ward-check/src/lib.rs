@@ -20,7 +20,7 @@ pub mod rules;
 pub mod scan;
 
 use catalog::Severity;
-use finding::{DirEntry, Finding, Report, Summary, Suppressed};
+use finding::{DirEntry, ExcludedPath, Finding, NotRaised, Report, Summary, Suppressed};
 use knowledge::DataHolding;
 use resolve::Resolver;
 use std::collections::BTreeSet;
@@ -38,6 +38,27 @@ pub struct CheckOptions<'a> {
     pub fail_on: Option<Severity>,
     /// `--exec`: run fmt/validate with this binary.
     pub exec: Option<exec::ExecOptions>,
+}
+
+/// Keeps only the findings about the directories in `dirs` (repository-relative; `.` for the
+/// top) and the repository-wide ones (file `.`), for `--changed`: the whole repository is still
+/// checked (a version split or an undeclared root needs all of it), only the report is narrowed.
+/// The summary counts what is kept and how many were left out.
+pub fn only_changed(report: &mut Report, dirs: &BTreeSet<String>) {
+    let parent = |f: &str| f.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
+    let before = report.findings.len();
+    report.findings.retain(|f| {
+        f.file == "."
+            || dirs.contains(&parent(&f.file))
+            || f.dir.as_ref().is_some_and(|d| dirs.contains(d))
+    });
+    let sm = &mut report.summary;
+    sm.outside_changed += before - report.findings.len();
+    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
+    sm.errors = count(Severity::Error);
+    sm.warnings = count(Severity::Warning);
+    sm.infos = count(Severity::Info);
+    sm.failed = report.findings.iter().any(|f| f.severity >= sm.fail_on);
 }
 
 /// The checks could not run (bad configuration): exit code 2.
@@ -74,15 +95,28 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     }
 
     let mut findings = Vec::new();
+    let mut skipped = rules::Skipped::new();
     rules::discovery(repo, &mut findings);
     let mut resolver = opts.resolver;
     let matrix = rules::module_sources(repo, resolver.as_mut(), &mut findings);
-    rules::versions(repo, settings.terraform_floor.as_deref(), &mut findings)
-        .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
-    rules::state(repo, &mut findings);
+    rules::versions_in(
+        repo,
+        settings.terraform_floor.as_deref(),
+        &settings,
+        &mut findings,
+        &mut skipped,
+    )
+    .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
+    rules::state_in(repo, &settings, &mut findings, &mut skipped);
     rules::coverage(repo, opts.knowledge, &mut findings);
-    rules::data_holding(repo, opts.knowledge, &settings.protected, &mut findings)
-        .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
+    rules::data_holding_in(
+        repo,
+        opts.knowledge,
+        &settings.protected,
+        &mut findings,
+        &mut skipped,
+    )
+    .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
     ansible::fetches(repo, &mut findings);
@@ -242,11 +276,17 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             .iter()
             .filter(|m| m.kind == ModuleKind::Module)
             .count(),
+        examples: repo
+            .modules
+            .iter()
+            .filter(|m| m.kind == ModuleKind::Example)
+            .count(),
         files: repo.files_parsed,
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         infos: count(Severity::Info),
         suppressed: suppressed.len(),
+        outside_changed: 0,
         fail_on,
         failed: findings.iter().any(|f| f.severity >= fail_on),
     };
@@ -255,17 +295,20 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         .iter()
         .map(|m| DirEntry {
             dir: m.dir.clone(),
-            kind: match m.kind {
-                ModuleKind::Root => "root".to_string(),
-                ModuleKind::Module => "module".to_string(),
-            },
+            kind: m.kind.as_str().to_string(),
             reasons: m.reasons.clone(),
             files: m.files.len(),
         })
         .collect();
     disabled.sort();
+    let not_raised = skipped
+        .into_iter()
+        .filter(|((rule, _), _)| !disabled.contains(rule))
+        .map(|((rule, why), count)| NotRaised { rule, why, count })
+        .collect();
     Ok(Report {
         repository: repo.root.display().to_string(),
+        repository_kind: repo.kind.as_str().to_string(),
         config: cfg.map(|c| c.file.clone()),
         summary,
         findings,
@@ -273,5 +316,14 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         directories,
         matrix,
         disabled_rules: disabled,
+        excluded: repo
+            .excluded
+            .iter()
+            .map(|x| ExcludedPath {
+                path: x.path.clone(),
+                reason: x.reason.clone(),
+            })
+            .collect(),
+        not_raised,
     })
 }

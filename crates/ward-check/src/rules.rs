@@ -5,10 +5,25 @@ use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::collections::{BTreeMap, BTreeSet};
+use ward_config::CheckSettings;
 use ward_repo::source::{classify_ref_by_shape, named_version};
 use ward_repo::{
-    join_rel, Loc, Module, ModuleKind, ModuleSource, PinKind, RefKind, Repo, SourceKind, Val,
+    join_rel, Loc, Module, ModuleKind, ModuleSource, PinKind, RefKind, Repo, RepoKind, SourceKind,
+    Val,
 };
+
+/// Findings a rule did not raise, and why: (rule, why) → how many.
+pub type Skipped = BTreeMap<(String, String), usize>;
+
+fn skip(skipped: &mut Skipped, rule: &str, why: impl Into<String>) {
+    *skipped.entry((rule.to_string(), why.into())).or_default() += 1;
+}
+
+/// Whether the directory's only configuration is a Terragrunt unit (no `.tf` files of its own:
+/// the module it applies, and its `required_version`, live in the unit's source).
+fn terragrunt_only(m: &Module) -> bool {
+    m.terragrunt.is_some() && !m.files.iter().any(|f| ward_repo::is_config_file(f))
+}
 use ward_version::{admits, is_exact, Version};
 
 /// The file and line a directory-level finding points at: the `terraform` block's file when
@@ -120,10 +135,7 @@ pub fn module_sources(
         for call in &m.module_calls {
             let Some(src) = &call.source else { continue };
             let loc = &call.loc;
-            let kind = match m.kind {
-                ModuleKind::Root => "root",
-                ModuleKind::Module => "module",
-            };
+            let kind = m.kind.as_str();
             match &src.kind {
                 SourceKind::Local { .. } => continue,
                 SourceKind::Git {
@@ -266,27 +278,68 @@ pub fn module_sources(
         if refs.len() < 2 {
             continue;
         }
-        let first = uses[0];
-        let (file, line) = split_at(&first.at);
-        let detail = uses
+        // The majority: the version most uses agree on; the finding lists the other uses, not
+        // the agreeing ones. Without a majority (a tie), every use is listed.
+        let norm =
+            |r: &MatrixRow| named_version(&r.reference).unwrap_or_else(|| r.reference.clone());
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for r in &uses {
+            *counts.entry(norm(r)).or_default() += 1;
+        }
+        let top = counts.values().copied().max().unwrap_or(0);
+        let leaders: Vec<&String> = counts
             .iter()
-            .map(|r| {
-                format!(
-                    "{} | {} ({}) | {} [{}] | {}",
-                    pkg, r.dir, r.kind, r.reference, r.class, r.at
-                )
-            })
+            .filter(|(_, n)| **n == top)
+            .map(|(v, _)| v)
             .collect();
+        let row_line = |r: &MatrixRow| {
+            format!(
+                "{} | {} ({}) | {} [{}] | {}",
+                pkg, r.dir, r.kind, r.reference, r.class, r.at
+            )
+        };
+        let [majority] = leaders.as_slice() else {
+            let first = uses[0];
+            let (file, line) = split_at(&first.at);
+            let detail = uses.iter().map(|r| row_line(r)).collect();
+            out.push(
+                Finding::new(
+                    "WARD-MOD-005",
+                    file,
+                    line,
+                    format!(
+                        "{pkg} is used at {} different refs/versions ({}) across {} uses",
+                        refs.len(),
+                        refs.iter().cloned().collect::<Vec<_>>().join(", "),
+                        uses.len()
+                    ),
+                )
+                .with_detail(detail),
+            );
+            continue;
+        };
+        let (majority, agreeing) = ((*majority).clone(), top);
+        let minority: Vec<&&MatrixRow> = uses.iter().filter(|r| norm(r) != majority).collect();
+        let Some(first) = minority.first() else {
+            continue;
+        };
+        let (file, line) = split_at(&first.at);
+        let mut detail: Vec<String> = minority.iter().map(|r| row_line(r)).collect();
+        detail.push(format!(
+            "and {agreeing} use(s) at {majority}, the majority (listed in the JSON report's matrix and by --verbose)"
+        ));
+        let others: Vec<&String> = refs.iter().filter(|r| **r != majority).collect();
         out.push(
             Finding::new(
                 "WARD-MOD-005",
                 file,
                 line,
                 format!(
-                    "{pkg} is used at {} different refs/versions ({}) across {} uses",
+                    "{pkg} is used at {} different refs/versions across {} uses: the majority, {agreeing}, at {majority}; the other {} at {}",
                     refs.len(),
-                    refs.iter().cloned().collect::<Vec<_>>().join(", "),
-                    uses.len()
+                    uses.len(),
+                    minority.len(),
+                    others.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
                 ),
             )
             .with_detail(detail),
@@ -302,8 +355,26 @@ fn split_at(at: &str) -> (&str, usize) {
     }
 }
 
-/// WARD-VER-001..004.
+/// WARD-VER-001..004, with no `check` settings ([`versions_in`] takes them).
 pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Result<(), String> {
+    versions_in(
+        repo,
+        floor,
+        &CheckSettings::default(),
+        out,
+        &mut Skipped::new(),
+    )
+}
+
+/// WARD-VER-001..004 under `settings` (`generated` lock files); what the repository's shape or
+/// the settings say does not apply is counted in `skipped`.
+pub fn versions_in(
+    repo: &Repo,
+    floor: Option<&str>,
+    settings: &CheckSettings,
+    out: &mut Vec<Finding>,
+    skipped: &mut Skipped,
+) -> Result<(), String> {
     let floor = match floor {
         Some(f) => Some((
             f,
@@ -314,13 +385,19 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
         None => None,
     };
     for m in &repo.modules {
-        if m.kind == ModuleKind::Root {
-            if m.required_version.is_empty() {
+        if matches!(m.kind, ModuleKind::Root | ModuleKind::Example) {
+            if m.required_version.is_empty() && terragrunt_only(m) {
+                skip(
+                    skipped,
+                    "WARD-VER-001",
+                    "Terragrunt units without .tf files: required_version is the source module's (or set terraform_version_constraint)",
+                );
+            } else if m.required_version.is_empty() {
                 out.push(
                     at(
                         "WARD-VER-001",
                         &anchor(m),
-                        format!("root \"{}\" has no required_version", m.dir),
+                        format!("{} \"{}\" has no required_version", m.kind.as_str(), m.dir),
                     )
                     .in_dir(&m.dir),
                 );
@@ -350,7 +427,25 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
                     }
                 }
             }
-            if !m.lock_file {
+            if !m.lock_file && m.kind == ModuleKind::Example {
+                skip(
+                    skipped,
+                    "WARD-VER-004",
+                    "examples and tests of a module repository (not applied for real)",
+                );
+            } else if let Some(g) = settings
+                .generated_lock_file(&m.dir)
+                .filter(|_| !m.lock_file)
+            {
+                skip(
+                    skipped,
+                    "WARD-VER-004",
+                    format!(
+                        "lock files generated by {} (ward.hcl check {{ generated }})",
+                        g.by
+                    ),
+                );
+            } else if !m.lock_file {
                 out.push(
                     at(
                         "WARD-VER-004",
@@ -384,8 +479,19 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
     Ok(())
 }
 
-/// WARD-STATE-001..004.
+/// WARD-STATE-001..004, with no `check` settings ([`state_in`] takes them).
 pub fn state(repo: &Repo, out: &mut Vec<Finding>) {
+    state_in(repo, &CheckSettings::default(), out, &mut Skipped::new())
+}
+
+/// WARD-STATE-001..004 under `settings` (`generated` backends); what does not apply is counted
+/// in `skipped`.
+pub fn state_in(
+    repo: &Repo,
+    settings: &CheckSettings,
+    out: &mut Vec<Finding>,
+    skipped: &mut Skipped,
+) {
     let abs_root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
     for m in repo.roots() {
         match &m.backend {
@@ -417,6 +523,17 @@ pub fn state(repo: &Repo, out: &mut Vec<Finding>) {
                 }
             }
             Some(_) => {}
+            None if m.cloud.is_none() && settings.generated_backend(&m.dir).is_some() => {
+                let by = settings
+                    .generated_backend(&m.dir)
+                    .map(|g| g.by.clone())
+                    .unwrap_or_default();
+                skip(
+                    skipped,
+                    "WARD-STATE-002",
+                    format!("backends generated by {by} (ward.hcl check {{ generated }})"),
+                );
+            }
             None if m.cloud.is_none() => out.push(
                 at(
                     "WARD-STATE-002",
@@ -429,6 +546,19 @@ pub fn state(repo: &Repo, out: &mut Vec<Finding>) {
                 .in_dir(&m.dir),
             ),
             None => {}
+        }
+    }
+    for m in repo
+        .modules
+        .iter()
+        .filter(|m| m.kind == ModuleKind::Example)
+    {
+        if m.backend.is_none() && m.cloud.is_none() {
+            skip(
+                skipped,
+                "WARD-STATE-002",
+                "examples and tests of a module repository (not applied for real)",
+            );
         }
     }
     let tracked: BTreeSet<&str> = repo
@@ -472,6 +602,18 @@ pub fn data_holding(
     protected: &[String],
     out: &mut Vec<Finding>,
 ) -> Result<(), String> {
+    data_holding_in(repo, knowledge, protected, out, &mut Skipped::new())
+}
+
+/// WARD-DATA-001; in a module repository nothing is raised, and what would have been is counted
+/// in `skipped`.
+pub fn data_holding_in(
+    repo: &Repo,
+    knowledge: &dyn DataHolding,
+    protected: &[String],
+    out: &mut Vec<Finding>,
+    skipped: &mut Skipped,
+) -> Result<(), String> {
     // Address patterns, one syntax (ward_model::pattern): `*` any run, `[0]` literal.
     let protects = |c: &str| {
         protected
@@ -500,6 +642,14 @@ pub fn data_holding(
             });
             let Some(source) = holding else { continue };
             if candidates.iter().any(|(c, _)| protects(c)) {
+                continue;
+            }
+            if repo.kind == RepoKind::Module {
+                skip(
+                    skipped,
+                    "WARD-DATA-001",
+                    "a module repository: prevent_destroy cannot be parameterised in a reusable module, so its callers protect",
+                );
                 continue;
             }
             out.push(
@@ -642,21 +792,41 @@ pub fn layers(repo: &Repo, out: &mut Vec<Finding>) {
         let Some(my) = cfg.layer_of(&m.dir) else {
             continue;
         };
+        // Every read of another root: (where, the root read, who reads, what, how (skipping),
+        // how).
+        let mut reads: Vec<(&Loc, String, &str, &str, String, String)> = Vec::new();
         for rs in &m.remote_states {
-            let Some(target) = remote_state_target(repo, m, rs) else {
-                continue;
-            };
-            let Some(their) = cfg.layer_of(&target.dir) else {
+            if let Some(target) = remote_state_target(repo, m, rs) {
+                let via = format!(" through terraform_remote_state \"{}\"", rs.name);
+                reads.push((
+                    &rs.loc,
+                    target.dir.clone(),
+                    "root",
+                    "the state",
+                    String::new(),
+                    via,
+                ));
+            }
+        }
+        // Terragrunt `dependency` blocks read the outputs of the unit they name.
+        for d in m.terragrunt.iter().flat_map(|u| u.dependencies.iter()) {
+            if let Some(dir) = &d.dir {
+                let via = format!(" through dependency \"{}\"", d.name);
+                reads.push((&d.loc, dir.clone(), "unit", "the outputs", via.clone(), via));
+            }
+        }
+        for (loc, target, who, what, via_skip, via) in reads {
+            let Some(their) = cfg.layer_of(&target) else {
                 continue;
             };
             if my.level - their.level > 1 {
                 out.push(
                     at(
                         "WARD-LAYER-003",
-                        &rs.loc,
+                        loc,
                         format!(
-                            "root \"{}\" (layer {}, level {}) reads the state of \"{}\" (layer {}, level {}), skipping the layers between; read only the layer directly below",
-                            m.dir, my.name, my.level, target.dir, their.name, their.level
+                            "{who} \"{}\" (layer {}, level {}) reads {what} of \"{target}\" (layer {}, level {}){via_skip}, skipping the layers between; read only the layer directly below",
+                            m.dir, my.name, my.level, their.name, their.level
                         ),
                     )
                     .in_dir(&m.dir),
@@ -666,10 +836,10 @@ pub fn layers(repo: &Repo, out: &mut Vec<Finding>) {
                 out.push(
                     at(
                         "WARD-LAYER-001",
-                        &rs.loc,
+                        loc,
                         format!(
-                            "root \"{}\" (layer {}, level {}) reads the state of \"{}\" (layer {}, level {}) through terraform_remote_state \"{}\"; a root may read only lower layers",
-                            m.dir, my.name, my.level, target.dir, their.name, their.level, rs.name
+                            "{who} \"{}\" (layer {}, level {}) reads {what} of \"{target}\" (layer {}, level {}){via}; a {who} may read only lower layers",
+                            m.dir, my.name, my.level, their.name, their.level
                         ),
                     )
                     .in_dir(&m.dir),

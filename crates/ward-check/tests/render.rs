@@ -34,7 +34,14 @@ fn run_check(
     let config = ward_config::discover(None, root)
         .unwrap()
         .map(|f| ward_config::Config::load_found(&f).unwrap());
-    let repo = ward_repo::discover(root, &ward_repo::Options { config }).unwrap();
+    let repo = ward_repo::discover(
+        root,
+        &ward_repo::Options {
+            config,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let knowledge = TypeList::default();
     check(
         &repo,

@@ -138,7 +138,14 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     let config = ward_config::discover(None, &root)
         .unwrap()
         .map(|f| ward_config::Config::load_found(&f).unwrap());
-    let repo = ward_repo::discover(&root, &ward_repo::Options { config }).unwrap();
+    let repo = ward_repo::discover(
+        &root,
+        &ward_repo::Options {
+            config,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let knowledge = TypeList {
         types: vec!["fake_volume".to_string()],
         origin: "fixture".to_string(),

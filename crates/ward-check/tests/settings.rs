@@ -14,7 +14,14 @@ fn run(hcl: &str) -> Result<ward_check::finding::Report, ward_check::CheckError>
     let config = ward_config::discover(None, tmp.path())
         .unwrap()
         .map(|f| ward_config::Config::load_found(&f).unwrap());
-    let repo = ward_repo::discover(tmp.path(), &ward_repo::Options { config }).unwrap();
+    let repo = ward_repo::discover(
+        tmp.path(),
+        &ward_repo::Options {
+            config,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     check(
         &repo,
         CheckOptions {

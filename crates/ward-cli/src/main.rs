@@ -5,11 +5,13 @@
 
 mod approve;
 mod check;
+mod completions;
 mod docs;
 mod drift;
 mod error;
 mod gate;
 mod knowledge;
+mod man;
 mod output;
 mod plan;
 mod rules;
@@ -68,6 +70,31 @@ enum Command {
     Check(ward_check::cli::CheckArgs),
     /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
     Docs(docs::Args),
+    /// Print a shell completion script (bash, zsh, fish), generated from ward's arguments.
+    Completions(completions::Args),
+    /// Print the man page ward(1), generated from ward's arguments.
+    Man(man::Args),
+}
+
+/// `ward --version` (and `-V`): ward's version and the version of every built-in pack, one line
+/// each, sorted by name. Printed before clap parses, so other commands never load the packs for
+/// it; `ward SUBCOMMAND --version` prints the version alone.
+fn long_version() -> String {
+    let mut s = format!("ward {}\n", env!("CARGO_PKG_VERSION"));
+    match ward_rules::Knowledge::builtin() {
+        Ok(k) => {
+            let mut packs: Vec<(String, String)> =
+                k.packs().into_iter().map(|p| (p.name, p.version)).collect();
+            packs.sort();
+            packs.dedup();
+            s.push_str(&format!("packs ({}):\n", packs.len()));
+            for (name, version) in packs {
+                s.push_str(&format!("  {name} {version}\n"));
+            }
+        }
+        Err(e) => s.push_str(&format!("packs: cannot be loaded: {e}\n")),
+    }
+    s
 }
 
 /// How ward ends when told to stop (after `ward_exec` stopped every program and removed its
@@ -78,8 +105,13 @@ fn exit_on_signal(signal: i32) -> ! {
 }
 
 fn main() -> ExitCode {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.len() == 2 && (argv[1] == "--version" || argv[1] == "-V") {
+        print!("{}", long_version());
+        return ExitCode::SUCCESS;
+    }
     // clap prints its own usage errors and exits 2 (0 for --help and --version).
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(argv);
     // Commands that start programs (Terraform, git, guards): on SIGTERM, SIGINT or SIGHUP, stop
     // them and remove ward's scratch directories before exiting (`Exit::from_signal`: 129, 130,
     // 143).
@@ -105,6 +137,8 @@ fn main() -> ExitCode {
         Command::Stack(args) => stack::run(args),
         Command::Check(args) => check::run(&args),
         Command::Docs(args) => docs::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => man::run(&args),
     };
     match result {
         Ok(exit) => exit.into(),

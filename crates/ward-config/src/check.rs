@@ -1,5 +1,5 @@
-//! The `check { }` block: `ward check`'s floor version, protected addresses, rule tuning and
-//! releases.
+//! The `check { }` block: `ward check`'s floor version, protected addresses, rule tuning,
+//! releases, excluded paths and generated files.
 
 use crate::read::Src;
 use crate::ConfigError;
@@ -70,6 +70,40 @@ pub const RULE_OPTION_KEYS: &[(&str, bool)] = &[
     ("guard_tasks", false),
 ];
 
+/// A `generated "GENERATOR" { }` block: files a generator (atmos, Terragrunt...) writes at
+/// plan time, so the rules that ask for them in the repository are not raised where it owns
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Generated {
+    /// The generator, the block's label (`atmos`): the reason reports give.
+    pub by: String,
+    /// `backend`: the generator writes the backend (WARD-STATE-002 is not raised).
+    pub backend: bool,
+    /// `lock_file`: the generator writes or manages `.terraform.lock.hcl` (WARD-VER-004 is not
+    /// raised).
+    pub lock_file: bool,
+    /// `paths`: repository-relative path patterns ([`ward_model::pattern`], a pattern also
+    /// covers what is below the directory it names) of the roots it owns; empty: every root.
+    pub paths: Vec<String>,
+    /// Line of the block.
+    pub line: usize,
+}
+
+impl Generated {
+    /// Whether the generator owns the root at the repository-relative `dir`.
+    pub fn owns(&self, dir: &str) -> bool {
+        self.paths.is_empty()
+            || self.paths.iter().any(|p| {
+                crate::drift::Exclude {
+                    pattern: p.clone(),
+                    reason: String::new(),
+                    line: 0,
+                }
+                .covers(dir)
+            })
+    }
+}
+
 /// The `check` block (defaults when absent).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CheckSettings {
@@ -84,11 +118,34 @@ pub struct CheckSettings {
     pub rules: Vec<RuleSetting>,
     /// `release` blocks.
     pub releases: Vec<Release>,
+    /// `exclude "PATH" { reason }` blocks: paths `ward check` does not read (a pattern also
+    /// covers everything below the directory it names).
+    pub excludes: Vec<crate::drift::Exclude>,
+    /// `generated "GENERATOR" { }` blocks.
+    pub generated: Vec<Generated>,
+}
+
+impl CheckSettings {
+    /// The exclusion covering a repository-relative path (or a directory above it).
+    pub fn excluded(&self, path: &str) -> Option<&crate::drift::Exclude> {
+        self.excludes.iter().find(|e| e.covers(path))
+    }
+
+    /// The generator that writes the backend of the root at `dir`, when one does.
+    pub fn generated_backend(&self, dir: &str) -> Option<&Generated> {
+        self.generated.iter().find(|g| g.backend && g.owns(dir))
+    }
+
+    /// The generator that writes the lock file of the root at `dir`, when one does.
+    pub fn generated_lock_file(&self, dir: &str) -> Option<&Generated> {
+        self.generated.iter().find(|g| g.lock_file && g.owns(dir))
+    }
 }
 
 const SEVERITIES: &[&str] = &["error", "warning", "info"];
 pub(crate) const CHECK_KEYS: &[&str] = &["terraform_floor", "fail_on", "protected"];
-pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release"];
+pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release", "exclude", "generated"];
+pub(crate) const GENERATED_KEYS: &[&str] = &["backend", "lock_file", "paths"];
 pub(crate) const RULE_KEYS: &[&str] = &[
     "severity",
     "enabled",
@@ -170,6 +227,48 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
                         .map(|a| src.boolean(a))
                         .transpose()?
                         .unwrap_or(true),
+                    line,
+                });
+            }
+            "exclude" => c
+                .excludes
+                .push(crate::drift::exclude(src, nb, "check", line)?),
+            "generated" => {
+                let by = src.one_label(nb, "generated \"atmos\" { backend = true }")?;
+                let place = format!("`check {{ generated \"{by}\" }}`");
+                let gf = src.fields(&nb.body, &place, GENERATED_KEYS, &[])?;
+                let flag = |k: &str| -> Result<bool, ConfigError> {
+                    Ok(gf
+                        .get(k)
+                        .map(|a| src.boolean(a))
+                        .transpose()?
+                        .unwrap_or(false))
+                };
+                let (backend, lock_file) = (flag("backend")?, flag("lock_file")?);
+                if !backend && !lock_file {
+                    return Err(src.err(
+                        nb.ident.span(),
+                        format!("{place} says the generator writes nothing"),
+                        "set `backend = true` and/or `lock_file = true`",
+                    ));
+                }
+                let mut paths = Vec::new();
+                if let Some(a) = gf.get("paths") {
+                    for (p, span) in src.strings(a)? {
+                        paths.push(crate::read::confined_rel(&p).ok_or_else(|| {
+                            src.err(
+                                span,
+                                format!("{place}: path \"{p}\" is outside the repository"),
+                                "give paths relative to the repository root",
+                            )
+                        })?);
+                    }
+                }
+                c.generated.push(Generated {
+                    by,
+                    backend,
+                    lock_file,
+                    paths,
                     line,
                 });
             }

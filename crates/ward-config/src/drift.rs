@@ -25,6 +25,21 @@ impl Exclude {
     pub fn matches(&self, path: &str) -> bool {
         pattern::matches(&self.pattern, path)
     }
+
+    /// Whether this exclusion covers the repository-relative `path` or a directory above it
+    /// (`deprecated` covers `deprecated/x/main.tf`): how `check { exclude }` applies.
+    pub fn covers(&self, path: &str) -> bool {
+        let mut at = path;
+        loop {
+            if self.matches(at) {
+                return true;
+            }
+            match at.rsplit_once('/') {
+                Some((parent, _)) => at = parent,
+                None => return false,
+            }
+        }
+    }
 }
 
 /// A `drift { ignore { ... } }` rule: suppresses matching drift findings until it expires.
@@ -101,35 +116,46 @@ pub(crate) const DRIFT_BLOCKS: &[&str] = &["exclude", "ignore"];
 pub(crate) const IGNORE_KEYS: &[&str] =
     &["root", "address", "attribute", "owner", "expires", "reason"];
 
+/// One `exclude "PATH" { reason = "..." }` block of `section` (`drift`, `check`): the path
+/// confined to the repository, the reason required.
+pub(crate) fn exclude(
+    src: &Src<'_>,
+    nb: &Block,
+    section: &str,
+    line: usize,
+) -> Result<Exclude, ConfigError> {
+    let raw = src.one_label(nb, "exclude \"sandbox\" { reason = \"...\" }")?;
+    let place = format!("`{section} {{ exclude \"{raw}\" }}`");
+    let ef = src.fields(&nb.body, &place, &["reason"], &[])?;
+    let label_span = nb.labels.first().and_then(|l| l.span());
+    let pattern = confined_rel(&raw).ok_or_else(|| {
+        src.err(
+            label_span,
+            format!("{place}: the path is outside the repository"),
+            "give a path relative to the repository root",
+        )
+    })?;
+    let Some(reason) = ef.get("reason") else {
+        return Err(src.err(
+            nb.ident.span(),
+            format!("{place} has no reason"),
+            "every exclusion needs `reason = \"...\"`",
+        ));
+    };
+    Ok(Exclude {
+        pattern,
+        reason: src.nonempty(reason)?,
+        line,
+    })
+}
+
 pub(crate) fn drift(src: &Src<'_>, b: &Block, d: &mut DriftSettings) -> Result<(), ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`drift`", &[], DRIFT_BLOCKS)?;
     for nb in &f.blocks {
         let line = src.line(nb.ident.span());
         if nb.ident.as_str() == "exclude" {
-            let raw = src.one_label(nb, "exclude \"sandbox\" { reason = \"...\" }")?;
-            let place = format!("`drift {{ exclude \"{raw}\" }}`");
-            let ef = src.fields(&nb.body, &place, &["reason"], &[])?;
-            let label_span = nb.labels.first().and_then(|l| l.span());
-            let pattern = confined_rel(&raw).ok_or_else(|| {
-                src.err(
-                    label_span,
-                    format!("{place}: the path is outside the repository"),
-                    "give a path relative to the repository root",
-                )
-            })?;
-            let Some(reason) = ef.get("reason") else {
-                return Err(src.err(
-                    nb.ident.span(),
-                    format!("{place} has no reason"),
-                    "every exclusion needs `reason = \"...\"`",
-                ));
-            };
-            d.excludes.push(Exclude {
-                pattern,
-                reason: src.nonempty(reason)?,
-                line,
-            });
+            d.excludes.push(exclude(src, nb, "drift", line)?);
             continue;
         }
         src.no_label(nb)?;

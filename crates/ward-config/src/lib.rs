@@ -39,7 +39,7 @@ pub mod render;
 pub mod repo;
 pub mod stack;
 
-pub use check::{CheckSettings, Release, RuleOption, RuleSetting, RuleValue};
+pub use check::{CheckSettings, Generated, Release, RuleOption, RuleSetting, RuleValue};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
 pub use plan::PlanSettings;

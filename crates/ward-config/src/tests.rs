@@ -143,7 +143,7 @@ fn typos_everywhere_are_errors_with_a_suggestion() {
             "ward.hcl:2:3:",
             "`enabled`",
         ),
-        ("check {\n  exclude = [\"x\"]\n}\n", "ward.hcl:2:3:", ""),
+        ("check {\n  skip_paths = [\"x\"]\n}\n", "ward.hcl:2:3:", ""),
         (
             "check {\n  terraform_flor = \"1.6.0\"\n}\n",
             "ward.hcl:2:3:",
@@ -433,4 +433,51 @@ fn rule_options() {
     );
     let e = err("check {\n  rule \"WARD-ANS-003\" {\n    max_timeout = \"x\"\n  }\n}\n");
     assert!(e.contains("whole number"), "{e}");
+}
+
+#[test]
+fn check_excludes_and_generated_files() {
+    let c = parse(
+        "check {\n  exclude \"deprecated\" {\n    reason = \"kept for reference\"\n  }\n  generated \"atmos\" {\n    backend   = true\n    lock_file = true\n    paths     = [\"components/terraform\"]\n  }\n}\n",
+    )
+    .unwrap();
+    let x = c.check.excluded("deprecated/old/main.tf").unwrap();
+    assert_eq!(x.reason, "kept for reference");
+    assert!(c.check.excluded("deprecated-not").is_none());
+    assert!(c.check.excluded("live/deprecated").is_none());
+    let g = c
+        .check
+        .generated_backend("components/terraform/vpc")
+        .unwrap();
+    assert_eq!(g.by, "atmos");
+    assert!(c
+        .check
+        .generated_lock_file("components/terraform/vpc")
+        .is_some());
+    assert!(c.check.generated_backend("live/vpc").is_none());
+    for (text, want) in [
+        (
+            "check {\n  exclude \"x\" {}\n}\n",
+            "`check { exclude \"x\" }` has no reason",
+        ),
+        (
+            "check {\n  exclude \"../x\" {\n    reason = \"r\"\n  }\n}\n",
+            "outside the repository",
+        ),
+        (
+            "check {\n  generated \"atmos\" {}\n}\n",
+            "says the generator writes nothing",
+        ),
+        (
+            "check {\n  generated \"atmos\" {\n    backend = true\n    paths = [\"/abs\"]\n  }\n}\n",
+            "outside the repository",
+        ),
+        (
+            "check {\n  generated \"atmos\" {\n    backnd = true\n  }\n}\n",
+            "did you mean `backend`",
+        ),
+    ] {
+        let e = err(text);
+        assert!(e.contains(want), "{text:?}: {e}");
+    }
 }

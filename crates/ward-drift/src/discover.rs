@@ -39,11 +39,17 @@ pub fn discover(
     repo: &Path,
     config: Option<crate::config::Config>,
 ) -> Result<Discovered, DiscoverError> {
-    let r =
-        ward_repo::discover(repo, &ward_repo::Options { config }).map_err(|e| DiscoverError {
-            path: repo.to_path_buf(),
-            message: e.to_string(),
-        })?;
+    let r = ward_repo::discover(
+        repo,
+        &ward_repo::Options {
+            config,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| DiscoverError {
+        path: repo.to_path_buf(),
+        message: e.to_string(),
+    })?;
     let visible = visible_dirs(repo)?;
     let mut found = Discovered::default();
     for m in &r.modules {

@@ -568,7 +568,32 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let exec = |args: &[&str]| exec::run(&bin.path, args, &dir, &env, ctx.allow, sp, deadline);
+    // A Terragrunt unit without .tf files runs through `terragrunt` (it fetches the source and
+    // generates the backend), with the chosen binary as its --tf-path. Untested against a real
+    // Terragrunt: see docs/drift.md.
+    let terragrunt = if ward_repo::terragrunt::is_unit_only(&dir) {
+        match binary::which("terragrunt") {
+            Some(p) => Some(p),
+            None => {
+                return fail(
+                    r,
+                    Outcome::Error,
+                    "a Terragrunt unit (terragrunt.hcl, no .tf files): install terragrunt on PATH so ward can run it through `terragrunt run --`, or exclude it with drift { exclude }".to_string(),
+                )
+            }
+        }
+    } else {
+        None
+    };
+    let tf_path = bin.path.display().to_string();
+    let exec = |args: &[&str]| match &terragrunt {
+        Some(tg) => {
+            let full = ward_repo::terragrunt::run_args(&tf_path, args);
+            let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+            exec::run(tg, &refs, &dir, &env, ctx.allow, sp, deadline)
+        }
+        None => exec::run(&bin.path, args, &dir, &env, ctx.allow, sp, deadline),
+    };
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {

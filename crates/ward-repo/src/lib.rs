@@ -16,11 +16,30 @@
 //!
 //! # Roots and modules
 //!
-//! A directory is a **root** when it has a `backend` or `cloud` block, or configures a provider
-//! (`provider "x" { ... }`), or is declared with a `root` block in `ward.hcl`; and no other
-//! directory in the repository calls it as a module by a local path (`source = "../x"`). A
-//! declared root is a root even when called. Every other directory with Terraform files is a
-//! **module** ([`Module::callers`] says who calls it; none for a published, standalone module).
+//! A directory is a **root** when something says it is applied there ([`ROOT_SIGNALS`], every
+//! one of them): a `backend` or `cloud` block, a provider configuration (`provider "x" { ... }`),
+//! a state file beside it (`terraform.tfstate`), a `terraform.tfvars` or `*.auto.tfvars` beside
+//! it, a Terragrunt unit (`terragrunt.hcl`, see [`terragrunt`]), or a `root` block in `ward.hcl`;
+//! and no other directory in the repository calls it as a module by a local path
+//! (`source = "../x"`). A declared root is a root even when called. Every other directory with
+//! Terraform files is a **module** ([`Module::callers`] says who calls it; none for a published,
+//! standalone module).
+//!
+//! # Live and module repositories
+//!
+//! A repository is a **module repository** ([`RepoKind::Module`]) when its top directory holds
+//! Terraform files and is a module (no signal above), a top-level `examples`, `example`, `tests`
+//! or `test` directory holds Terraform files, and `ward.hcl` declares no roots: one reusable
+//! module at the top, with `examples/`, `tests/` and `modules/` below. There, the
+//! would-be roots under a directory named `examples`, `example`, `tests` or `test` are
+//! [`ModuleKind::Example`]: checked for pins and versions, never as production roots. Every other
+//! repository is a **live repository** ([`RepoKind::Live`]).
+//!
+//! # Excluded paths
+//!
+//! [`Options::exclude`] (`ward check` passes `check { exclude }` from `ward.hcl` and
+//! `--exclude`) name paths discovery does not enter: an excluded directory is not read at all, and [`Repo::excluded`] lists what was left
+//! out and why.
 //!
 //! # File precedence
 //!
@@ -34,11 +53,13 @@ pub mod ansible;
 pub mod playbook;
 mod rewrite;
 pub mod source;
+pub mod terragrunt;
 mod tree;
 
 pub use ansible::{PinKind, VersionPin};
 pub use rewrite::rewrite_local_sources;
 pub use source::{ModuleSource, RefKind, SourceKind};
+pub use terragrunt::{Dependency, Unit};
 pub use tree::Val;
 /// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate
 /// has always used.
@@ -77,6 +98,65 @@ pub enum ModuleKind {
     Root,
     /// A module: called by roots (or published for others to call).
     Module,
+    /// In a module repository, a directory under `examples/` or `tests/` that would otherwise
+    /// be a root: it shows how the module is called and is checked for pins and versions, but
+    /// nothing is applied from it for real (no lock-file, backend or protection rules).
+    Example,
+}
+
+impl ModuleKind {
+    /// `root`, `module` or `example`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModuleKind::Root => "root",
+            ModuleKind::Module => "module",
+            ModuleKind::Example => "example",
+        }
+    }
+}
+
+/// A live repository (roots applied from it) or a module repository (one reusable module at
+/// the top); see the crate documentation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepoKind {
+    /// Roots are applied from it.
+    #[default]
+    Live,
+    /// A reusable module at the top, with examples and tests.
+    Module,
+}
+
+impl RepoKind {
+    /// `live` or `module`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepoKind::Live => "live",
+            RepoKind::Module => "module",
+        }
+    }
+}
+
+/// The signals that make a directory a root (each also needs the directory not to be called
+/// as a module, unless it is declared), in the words reports use.
+pub const ROOT_SIGNALS: &[&str] = &[
+    "declared in ward.hcl",
+    "backend or cloud block",
+    "provider configuration",
+    "state file beside it (terraform.tfstate)",
+    "terraform.tfvars or *.auto.tfvars beside it",
+    "Terragrunt unit (terragrunt.hcl)",
+];
+
+/// A path discovery did not enter, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Excluded {
+    /// Repository-relative path (a directory or a file).
+    pub path: String,
+    /// The pattern that covers it.
+    pub pattern: String,
+    /// Why (the exclusion's reason).
+    pub reason: String,
 }
 
 /// One `required_providers` entry (or a legacy `version` in a provider block).
@@ -212,6 +292,8 @@ pub struct Module {
     pub remote_states: Vec<RemoteState>,
     /// Directories that call this one by a local path, sorted.
     pub callers: Vec<String>,
+    /// The Terragrunt unit in this directory, when there is one.
+    pub terragrunt: Option<Unit>,
 }
 
 impl Module {
@@ -233,6 +315,7 @@ impl Module {
             resources: Vec::new(),
             remote_states: Vec::new(),
             callers: Vec::new(),
+            terragrunt: None,
         }
     }
 
@@ -294,6 +377,10 @@ pub struct Repo {
     pub shadowed: Vec<(String, String)>,
     /// How many files were read and parsed.
     pub files_parsed: usize,
+    /// Live or module repository.
+    pub kind: RepoKind,
+    /// Paths not entered because an exclusion covers them, sorted.
+    pub excluded: Vec<Excluded>,
 }
 
 impl Repo {
@@ -305,9 +392,17 @@ impl Repo {
             .and_then(|i| self.modules.get(i))
     }
 
-    /// The roots, sorted.
+    /// The roots, sorted (examples of a module repository are not roots).
     pub fn roots(&self) -> impl Iterator<Item = &Module> {
         self.modules.iter().filter(|m| m.kind == ModuleKind::Root)
+    }
+
+    /// The roots and the examples of a module repository: every directory something is
+    /// applied from, for real or to show how, sorted.
+    pub fn applied(&self) -> impl Iterator<Item = &Module> {
+        self.modules
+            .iter()
+            .filter(|m| matches!(m.kind, ModuleKind::Root | ModuleKind::Example))
     }
 }
 
@@ -333,6 +428,9 @@ pub struct Options {
     /// The `ward.hcl` in use, already read ([`ward_config::discover`] finds it); `None` when
     /// there is none.
     pub config: Option<WardConfig>,
+    /// Paths not to enter, each with its reason (`ward check` passes `check { exclude }` and
+    /// `--exclude`; other commands have their own exclusions).
+    pub exclude: Vec<ward_config::Exclude>,
 }
 
 /// Directories never entered: tool caches and VCS metadata.
@@ -515,11 +613,43 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let mut playbook_files: Vec<String> = Vec::new();
     let mut command_files: Vec<String> = Vec::new();
     let mut problems = Vec::new();
-    let walker = ignore::WalkBuilder::new(root)
-        .standard_filters(false)
-        .follow_links(false)
-        .filter_entry(|e| !is_skipped_dir(e))
-        .build();
+    let mut tg_files = Vec::new();
+    // Exclusions (`ward check` passes `check { exclude }` and `--exclude`): an excluded path is
+    // not entered, and recorded.
+    let excludes: Vec<ward_config::Exclude> = opts.exclude.clone();
+    let excluded = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Excluded>::new()));
+    let walker = {
+        let excluded = std::sync::Arc::clone(&excluded);
+        let top = root.to_path_buf();
+        ignore::WalkBuilder::new(root)
+            .standard_filters(false)
+            .follow_links(false)
+            .filter_entry(move |e| {
+                if is_skipped_dir(e) {
+                    return false;
+                }
+                let Some(rel) = e.path().strip_prefix(&top).ok().map(rel_string) else {
+                    return true;
+                };
+                if rel.is_empty() {
+                    return true;
+                }
+                match excludes.iter().find(|x| x.covers(&rel)) {
+                    Some(x) => {
+                        if let Ok(mut v) = excluded.lock() {
+                            v.push(Excluded {
+                                path: rel,
+                                pattern: x.pattern.clone(),
+                                reason: x.reason.clone(),
+                            });
+                        }
+                        false
+                    }
+                    None => true,
+                }
+            })
+            .build()
+    };
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -542,11 +672,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         let Ok(rel) = entry.path().strip_prefix(root) else {
             continue;
         };
-        let rel = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let rel = rel_string(rel);
         let (dir, name) = match rel.rsplit_once('/') {
             Some((d, n)) => (d.to_string(), n.to_string()),
             None => (".".to_string(), rel.clone()),
@@ -567,6 +693,13 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     continue;
                 }
             }
+        }
+        if name == terragrunt::UNIT_FILE {
+            tg_files.push(rel.clone());
+            text_files.push(TextFile {
+                path: rel.clone(),
+                kind: TextKind::Config,
+            });
         }
         if is_config_file(&name) {
             tf_by_dir.entry(dir.clone()).or_default().push(name.clone());
@@ -651,6 +784,80 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         });
     }
 
+    // 3b. Terragrunt units: a `terragrunt.hcl` that no other one includes.
+    let mut units = Vec::new();
+    for rel in &tg_files {
+        files_parsed += 1;
+        match terragrunt::read_unit(root, rel) {
+            Ok((unit, p)) => {
+                problems.extend(p);
+                units.push(unit);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    let included: BTreeSet<String> = units
+        .iter()
+        .flat_map(|u| u.includes.iter().cloned())
+        .collect();
+    files_parsed += included.iter().filter(|f| !tg_files.contains(f)).count();
+    problems.sort();
+    problems.dedup();
+    for unit in units {
+        if included.contains(&unit.file) {
+            continue;
+        }
+        let dir = match unit.file.rsplit_once('/') {
+            Some((d, _)) => d.to_string(),
+            None => ".".to_string(),
+        };
+        let i = match modules.binary_search_by(|m| m.dir.as_str().cmp(dir.as_str())) {
+            Ok(i) => i,
+            Err(i) => {
+                let mut m = Module::new(dir.clone());
+                m.lock_file = lock_dirs.contains(&dir);
+                if m.lock_file {
+                    m.lock_providers = lock_providers(&root.join(if dir == "." {
+                        ".terraform.lock.hcl".to_string()
+                    } else {
+                        format!("{dir}/.terraform.lock.hcl")
+                    }));
+                }
+                modules.insert(i, m);
+                i
+            }
+        };
+        let Some(m) = modules.get_mut(i) else {
+            continue;
+        };
+        if m.backend.is_none() {
+            m.backend = unit.backend.clone();
+        }
+        if m.required_version.is_empty() {
+            if let Some(v) = &unit.version_constraint {
+                m.required_version.push(v.clone());
+            }
+        }
+        if let Some(c) = &unit.source {
+            m.module_calls.push(c.clone());
+        }
+        for f in std::iter::once(&unit.file).chain(unit.includes.iter()) {
+            if !m.files.contains(f) {
+                m.files.push(f.clone());
+            }
+        }
+        m.files.sort();
+        m.terragrunt = Some(unit);
+    }
+    for f in &included {
+        if !text_files.iter().any(|t| &t.path == f) {
+            text_files.push(TextFile {
+                path: f.clone(),
+                kind: TextKind::Config,
+            });
+        }
+    }
+
     // 4. Callers and kinds.
     let dirs: BTreeSet<String> = modules.iter().map(|m| m.dir.clone()).collect();
     let mut callers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -691,6 +898,35 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         if let Some(p) = m.provider_configs.first() {
             why.push(format!("configures provider \"{}\"", p.name));
         }
+        let beside = |name: &str| {
+            if m.dir == "." {
+                name.to_string()
+            } else {
+                format!("{}/{name}", m.dir)
+            }
+        };
+        for st in ["terraform.tfstate", "terraform.tfstate.backup"] {
+            if state_files.contains(&beside(st)) {
+                why.push(format!("state file {st} beside it"));
+                break;
+            }
+        }
+        if let Some(v) = text_files.iter().find(|t| {
+            t.kind == TextKind::Vars
+                && t.path.rsplit_once('/').map_or(".", |(d, _)| d) == m.dir
+                && t.path.rsplit('/').next().is_some_and(|n| {
+                    n == "terraform.tfvars"
+                        || n == "terraform.tfvars.json"
+                        || n.ends_with(".auto.tfvars")
+                        || n.ends_with(".auto.tfvars.json")
+                })
+        }) {
+            let name = v.path.rsplit('/').next().unwrap_or("");
+            why.push(format!("{name} beside it"));
+        }
+        if m.terragrunt.is_some() {
+            why.push("Terragrunt unit (terragrunt.hcl)".to_string());
+        }
         let is_declared = declared.contains(&m.dir);
         if is_declared || (!why.is_empty() && m.callers.is_empty()) {
             m.kind = ModuleKind::Root;
@@ -699,12 +935,46 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             m.kind = ModuleKind::Module;
             m.reasons = if m.callers.is_empty() {
                 vec![
-                    "no backend, cloud block or provider configuration, and not declared"
+                    "no backend, cloud block, provider configuration, state, terraform.tfvars or terragrunt.hcl, and not declared"
                         .to_string(),
                 ]
             } else {
                 vec![format!("called by {}", m.callers.join(", "))]
             };
+        }
+    }
+
+    // 4b. Live or module repository; a module repository's examples and tests.
+    let is_example_dir = |dir: &str| {
+        dir.split('/')
+            .any(|c| matches!(c, "examples" | "example" | "tests" | "test"))
+    };
+    let top_examples = modules.iter().any(|m| {
+        m.dir
+            .split('/')
+            .next()
+            .is_some_and(|c| matches!(c, "examples" | "example" | "tests" | "test"))
+    });
+    let kind = match modules.first() {
+        Some(top)
+            if top.dir == "."
+                && top.kind == ModuleKind::Module
+                && declared.is_empty()
+                && top_examples =>
+        {
+            RepoKind::Module
+        }
+        _ => RepoKind::Live,
+    };
+    if kind == RepoKind::Module {
+        for m in &mut modules {
+            if m.kind == ModuleKind::Root && is_example_dir(&m.dir) {
+                m.kind = ModuleKind::Example;
+                m.reasons.insert(
+                    0,
+                    "an example or test of the module repository's top module".to_string(),
+                );
+            }
         }
     }
 
@@ -765,7 +1035,21 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         command_files,
         shadowed,
         files_parsed,
+        kind,
+        excluded: {
+            let mut v = excluded.lock().map(|v| v.clone()).unwrap_or_default();
+            v.sort();
+            v
+        },
     })
+}
+
+/// A relative path's components joined with `/`.
+fn rel_string(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// One directory, parsed.

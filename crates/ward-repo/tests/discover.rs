@@ -105,3 +105,80 @@ fn a_bad_ward_hcl_is_an_error_with_its_line() {
     let e = ward_config::Config::load(&t.path().join("ward.hcl"), "ward.hcl").unwrap_err();
     assert!(e.to_string().starts_with("ward.hcl:2:11:"), "{e}");
 }
+
+#[test]
+fn every_root_signal_and_the_repository_kinds() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        &[
+            ("state/main.tf", "resource \"a_b\" \"c\" {}\n"),
+            ("state/terraform.tfstate", "{}"),
+            ("vars/main.tf", "resource \"a_b\" \"c\" {}\n"),
+            ("vars/terraform.tfvars", "x = 1\n"),
+            ("auto/main.tf", "resource \"a_b\" \"c\" {}\n"),
+            ("auto/prod.auto.tfvars", "x = 1\n"),
+            ("plain/main.tf", "resource \"a_b\" \"c\" {}\n"),
+            // A parent Terragrunt file included by a unit is not a unit.
+            ("tg/terragrunt.hcl", "remote_state {\n  backend = \"gcs\"\n}\n"),
+            (
+                "tg/unit/terragrunt.hcl",
+                "include \"root\" {\n  path = find_in_parent_folders()\n}\nterraform {\n  source = \"tfr:///acme/vpc/aws?version=1.2.3\"\n}\n",
+            ),
+            ("old/main.tf", "provider \"x\" {}\n"),
+        ],
+    );
+    let exclude = vec![ward_config::Exclude {
+        pattern: "old".to_string(),
+        reason: "gone".to_string(),
+        line: 0,
+    }];
+    let r = discover(
+        t.path(),
+        &Options {
+            config: None,
+            exclude,
+        },
+    )
+    .unwrap();
+    let kind = |d: &str| r.module(d).map(|m| m.kind);
+    assert_eq!(kind("state"), Some(ModuleKind::Root));
+    assert_eq!(kind("vars"), Some(ModuleKind::Root));
+    assert_eq!(kind("auto"), Some(ModuleKind::Root));
+    assert_eq!(kind("plain"), Some(ModuleKind::Module));
+    assert_eq!(kind("tg/unit"), Some(ModuleKind::Root));
+    assert_eq!(kind("tg"), None, "the parent configuration is not a unit");
+    assert_eq!(kind("old"), None, "excluded");
+    assert_eq!(r.excluded.len(), 1);
+    assert_eq!(r.excluded[0].path, "old");
+    let unit = r.module("tg/unit").unwrap();
+    assert_eq!(unit.backend.as_ref().map(|b| b.kind.as_str()), Some("gcs"));
+    let call = &unit.module_calls[0];
+    assert_eq!(call.version.as_deref(), Some("1.2.3"));
+    assert!(matches!(
+        call.source.as_ref().map(|s| &s.kind),
+        Some(SourceKind::Registry { address }) if address == "acme/vpc/aws"
+    ));
+    assert_eq!(r.kind, ward_repo::RepoKind::Live);
+
+    // A module at the top with examples: a module repository.
+    let m = tempfile::tempdir().unwrap();
+    write(
+        m.path(),
+        &[
+            ("main.tf", "resource \"a_b\" \"c\" {}\n"),
+            (
+                "examples/simple/main.tf",
+                "provider \"x\" {}\nmodule \"m\" {\n  source = \"../..\"\n}\n",
+            ),
+            ("modules/sub/main.tf", "resource \"a_b\" \"c\" {}\n"),
+        ],
+    );
+    let r = discover(m.path(), &Options::default()).unwrap();
+    assert_eq!(r.kind, ward_repo::RepoKind::Module);
+    assert_eq!(
+        r.module("examples/simple").map(|m| m.kind),
+        Some(ModuleKind::Example)
+    );
+    assert_eq!(r.roots().count(), 0);
+}

@@ -42,11 +42,21 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
     let sm = &r.summary;
     term_line!(
         &mut s,
-        "ward check {}: {} directories with Terraform files ({} roots, {} modules), {} files parsed{}",
+        "ward check {}{}: {} directories with Terraform files ({} roots, {} modules{}), {} files parsed{}",
         r.repository,
+        if r.repository_kind == "module" {
+            " (a module repository)"
+        } else {
+            ""
+        },
         sm.directories,
         sm.roots,
         sm.modules,
+        if sm.examples > 0 {
+            format!(", {} examples", sm.examples)
+        } else {
+            String::new()
+        },
         sm.files,
         r.config
             .as_ref()
@@ -102,6 +112,28 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
                     .map(|u| format!(", until {u}"))
                     .unwrap_or_default()
             );
+        }
+    }
+    if sm.outside_changed > 0 {
+        s.push('\n');
+        term_line!(
+            &mut s,
+            "{} finding(s) outside the directories of the changed files not shown (--changed)",
+            sm.outside_changed
+        );
+    }
+    if !r.excluded.is_empty() {
+        s.push('\n');
+        term_line!(&mut s, "Not read ({} path(s) excluded):", r.excluded.len());
+        for x in &r.excluded {
+            term_line!(&mut s, "  {} — {}", x.path, x.reason);
+        }
+    }
+    if !r.not_raised.is_empty() {
+        s.push('\n');
+        term_line!(&mut s, "Not raised where the rule does not apply:");
+        for x in &r.not_raised {
+            term_line!(&mut s, "  {} ×{} — {}", x.rule, x.count, x.why);
         }
     }
     if !r.disabled_rules.is_empty() {

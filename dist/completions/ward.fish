@@ -1,0 +1,179 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ward_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_ward_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ward_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ward_using_subcommand
+    set -l cmd (__fish_ward_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ward -n "__fish_ward_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_needs_command" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_needs_command" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'
+complete -c ward -n "__fish_ward_needs_command" -f -a "rules" -d 'Show ward\'s knowledge: packs, versions, classified types and their rules'
+complete -c ward -n "__fish_ward_needs_command" -f -a "gate" -d 'Refuse a plan until every dangerous change is approved, within budget, and guards pass'
+complete -c ward -n "__fish_ward_needs_command" -f -a "approve" -d 'Approve one change of a plan, bound to a digest of exactly that change'
+complete -c ward -n "__fish_ward_needs_command" -f -a "verify" -d 'Confirm a saved binary plan is the plan that passed `ward gate`'
+complete -c ward -n "__fish_ward_needs_command" -f -a "drift" -d 'Check every root for drift; a missing or replaced state fails; history kept'
+complete -c ward -n "__fish_ward_needs_command" -f -a "check" -d 'Run the repository gates: module sources, versions, state, layers, key material, Ansible'
+complete -c ward -n "__fish_ward_needs_command" -f -a "docs" -d 'Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them'
+complete -c ward -n "__fish_ward_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_needs_command" -f -a "man" -d 'Print the man page ward(1), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand plan" -l format -d 'Report format' -r -f -a "terminal\t'For people: grouped by class, worst first'
+json\t'For machines: schema version 1 (`ward docs json-schema`)'
+markdown\t'For pull-request comments, within --markdown-limit'"
+complete -c ward -n "__fish_ward_using_subcommand plan" -l fail-on -d 'Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in ward.hcl, else no threshold' -r -f -a "none\t'Every change, even a no-op'
+free\t'Metadata only (tags, labels, descriptions)'
+in-place\t'Changed in place without stopping anything'
+interrupt\t'Stopped, restarted or failed over while it changes'
+replace\t'Destroyed (and perhaps recreated) with a new identity'
+data-loss\t'An object holding data is destroyed or replaced'"
+complete -c ward -n "__fish_ward_using_subcommand plan" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand plan" -l color -d 'Colour the terminal report: auto = only on a terminal and when NO_COLOR is not set' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
+complete -c ward -n "__fish_ward_using_subcommand plan" -l markdown-limit -d 'The most characters the Markdown report may have; longer reports are summarised and say how many entries they left out' -r
+complete -c ward -n "__fish_ward_using_subcommand plan" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand plan" -l allow-unclassified -d 'Report unclassified resource types without failing the coverage gate (exit 3). Their changes still count as reaching any --fail-on threshold: their cost is unknown'
+complete -c ward -n "__fish_ward_using_subcommand plan" -l allow-errored -d 'Report an errored plan (planning failed part-way) without exiting 2 for that alone'
+complete -c ward -n "__fish_ward_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand plan" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List the packs (name, version, provider) and every classified resource type'
+complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show every rule about one resource type, in precedence order'
+complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -l format -d 'Output format' -r -f -a "terminal\t'For people'
+json\t'For machines (`schema_version` 1)'"
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -l format -d 'Output format' -r -f -a "terminal\t'For people'
+json\t'For machines (`schema_version` 1)'"
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the packs (name, version, provider) and every classified resource type'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show every rule about one resource type, in precedence order'
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand gate" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l format -d 'Report format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
+json\t'The gate report as JSON'
+markdown\t'A pull-request comment telling a reviewer what to approve'"
+complete -c ward -n "__fish_ward_using_subcommand gate" -l record -d 'Write the gate record (for `ward verify`) to this file' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l allow-unclassified -d 'Do not fail on unclassified resource types (their destroys still need approval)'
+complete -c ward -n "__fish_ward_using_subcommand gate" -l no-record-protection -d 'Do not add newly found `prevent_destroy` addresses to the protection record'
+complete -c ward -n "__fish_ward_using_subcommand gate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand gate" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand approve" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand approve" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand approve" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand approve" -l address -d 'The change\'s address (a `*` pattern only for changes that do not lose data)' -r
+complete -c ward -n "__fish_ward_using_subcommand approve" -l reason -d 'Why the change is safe to apply (recorded with the approval)' -r
+complete -c ward -n "__fish_ward_using_subcommand approve" -l expires -d 'How long the approval lasts: 90s, 30m, 24h, 7d, 2w, 1d12h. Default: policy.approval_expiry in ward.hcl (7d unless set; "never" for no expiry)' -r
+complete -c ward -n "__fish_ward_using_subcommand approve" -l by -d 'Who approves (default: WARD_APPROVER, USER or LOGNAME)' -r
+complete -c ward -n "__fish_ward_using_subcommand approve" -l deposed -d 'The deposed key, to approve a change to a deposed object' -r
+complete -c ward -n "__fish_ward_using_subcommand approve" -l allow-unclassified -d 'Do not fail on unclassified resource types (their destroys still need approval)'
+complete -c ward -n "__fish_ward_using_subcommand approve" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand approve" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand verify" -l record -d 'The gate record written by `ward gate --record FILE`' -r -F
+complete -c ward -n "__fish_ward_using_subcommand verify" -l binary -d 'The terraform or tofu binary that wrote the plan (default from the record\'s product)' -r
+complete -c ward -n "__fish_ward_using_subcommand verify" -l chdir -d 'The root directory the plan was made in (default: the current directory)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand verify" -l timeout -d 'Seconds `show -json` may take; then its process group is killed and verify fails (exit 2)' -r
+complete -c ward -n "__fish_ward_using_subcommand verify" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
+json\t'JSON'"
+complete -c ward -n "__fish_ward_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand verify" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from REPO to the repository root, the first directory with .git)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s j -l jobs -d 'Roots checked at once' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l timeout -d 'Seconds one root may take (init, state pull, plans); then its process group is killed' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l allow-env -d 'Let this inherited TF_* variable (or PREFIX* pattern) reach Terraform; repeatable. TF_VAR_*, TF_TOKEN_*, TF_PLUGIN_CACHE_DIR and TF_CLI_CONFIG_FILE always do; every other TF_* variable (TF_CLI_ARGS*, TF_WORKSPACE, TF_LOG...) is removed' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l shard -d 'Check only shard K of N (1-based, stable by root path), e.g. --shard 2/8' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l notify -d 'POST the transitions (new, escalated, resolved) as JSON to this webhook' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l accept-state -d 'Trust this root\'s current state lineage/serial (after a deliberate state migration)' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
+json\t'JSON (schema_version 1)'
+markdown\t'Markdown'
+junit\t'JUnit XML, one test case per root'"
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l pending -d 'Also run a normal plan to report code changes not yet applied (pending-change)'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l timestamps -d 'Add the start time and per-root durations to the report'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l no-progress -d 'No progress lines on standard error (default: shown when it is a terminal)'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
+json\t'JSON (schema_version 1)'"
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand check" -l config -d 'The ward configuration (default: the first ward.hcl walking up from DIR to the repository root, the first directory with .git)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l format -d 'Output format' -r -f -a "terminal\t'Human-readable text'
+json\t'The full report as JSON'
+sarif\t'SARIF 2.1.0, for code scanning'
+junit\t'JUnit XML, for CI test reports'"
+complete -c ward -n "__fish_ward_using_subcommand check" -s o -l output -d 'Write the report to this file instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l fail-on -d 'The lowest severity that fails the run (default: ward.hcl\'s check.fail_on, else error)' -r -f -a "error\t'Fail on errors only (default)'
+warning\t'Fail on warnings and errors'
+info\t'Fail on any finding'"
+complete -c ward -n "__fish_ward_using_subcommand check" -l cache-dir -d 'Cache directory for --resolve (default: $XDG_CACHE_HOME/ward/ls-remote)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l resolve-timeout -d 'Seconds one `git ls-remote` of --resolve may take; then it is killed and the ref is reported as unresolved' -r
+complete -c ward -n "__fish_ward_using_subcommand check" -l binary -d 'The binary for --exec: terraform, tofu, or a path' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l exec-timeout -d 'Seconds one --exec command (fmt, init, validate) may take; then its process group is killed, the timeout is reported and no further command is run' -r
+complete -c ward -n "__fish_ward_using_subcommand check" -l allow-env -d 'Let this inherited TF_* variable (or PREFIX* pattern) reach --exec\'s commands; repeatable. TF_VAR_*, TF_TOKEN_*, TF_PLUGIN_CACHE_DIR and TF_CLI_CONFIG_FILE always do' -r
+complete -c ward -n "__fish_ward_using_subcommand check" -l today -d 'Today\'s date (UTC, YYYY-MM-DD) for suppression expiry; for reproducible runs' -r
+complete -c ward -n "__fish_ward_using_subcommand check" -l exclude -d 'Do not read this repository-relative path (a directory covers everything below it; `*` matches any run of characters); repeatable. Adds to ward.hcl\'s `check { exclude }`' -r
+complete -c ward -n "__fish_ward_using_subcommand check" -l changed -d 'Report only findings about the directories of these files (the whole repository is still checked): what a pre-commit hook passes. Takes every following argument' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l resolve -d 'Check every git ref that is not a commit id against its remote (git ls-remote, cached)'
+complete -c ward -n "__fish_ward_using_subcommand check" -l exec -d 'Also run `fmt -check` and `init -backend=false` + `validate` on every module (in a copy)'
+complete -c ward -n "__fish_ward_using_subcommand check" -s v -l verbose -d 'Terminal output also lists every directory and the module source matrix'
+complete -c ward -n "__fish_ward_using_subcommand check" -l list-rules -d 'Print the rule catalog and exit'
+complete -c ward -n "__fish_ward_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand check" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand docs" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand docs" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand man" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand man" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "rules" -d 'Show ward\'s knowledge: packs, versions, classified types and their rules'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "gate" -d 'Refuse a plan until every dangerous change is approved, within budget, and guards pass'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "approve" -d 'Approve one change of a plan, bound to a digest of exactly that change'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "verify" -d 'Confirm a saved binary plan is the plan that passed `ward gate`'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "drift" -d 'Check every root for drift; a missing or replaced state fails; history kept'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "check" -d 'Run the repository gates: module sources, versions, state, layers, key material, Ansible'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "docs" -d 'Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "man" -d 'Print the man page ward(1), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from rules" -f -a "list" -d 'List the packs (name, version, provider) and every classified resource type'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from rules" -f -a "show" -d 'Show every rule about one resource type, in precedence order'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from drift" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'

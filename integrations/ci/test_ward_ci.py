@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Tests of ward_ci.py against a fake GitHub and GitLab API (no network).
+
+The fake answers the few requests ward_ci.py makes with the shapes the real APIs return (a
+comment or note object: id, body, user/author...), keeps the comments in memory and records
+every request. Run by `cargo test -p ward-cli --test integrations`, which sets WARD_BIN (the
+ward binary under test) and WARD_PLAN (a fixture plan).
+"""
+
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "ward_ci.py")
+TOKEN = "fake-token-value-0123456789"
+
+
+class Fake(http.server.BaseHTTPRequestHandler):
+    """One fake for both platforms; state on the server object."""
+
+    def log_message(self, *args):
+        pass
+
+    def _send(self, code, obj):
+        data = json.dumps(obj).encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _record(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        payload = json.loads(self.rfile.read(n)) if n else None
+        self.server.requests.append(
+            {"method": self.command, "path": self.path, "headers": dict(self.headers), "payload": payload}
+        )
+        return payload
+
+    def _authorized(self):
+        gh = self.headers.get("Authorization") == "Bearer " + TOKEN
+        gl = self.headers.get("PRIVATE-TOKEN") == TOKEN
+        return gh or gl
+
+    def _route(self):
+        path = self.path.split("?")[0]
+        parts = path.strip("/").split("/")
+        # GitHub: /repos/o/r/issues/7/comments, /repos/o/r/issues/comments/ID
+        if parts[:1] == ["repos"] and "issues" in parts:
+            if parts[-1] == "comments":
+                return "collection", None
+            return "one", parts[-1]
+        # GitLab: /api/v4/projects/ID/merge_requests/IID/notes[/ID]
+        if "notes" in parts:
+            if parts[-1] == "notes":
+                return "collection", None
+            return "one", parts[-1]
+        return None, None
+
+    def _handle(self):
+        payload = self._record()
+        if not self._authorized():
+            return self._send(401, {"message": "Bad credentials"})
+        kind, cid = self._route()
+        comments = self.server.comments
+        if kind == "collection" and self.command == "GET":
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+            page = int(query.get("page", ["1"])[0])
+            per = int(query.get("per_page", ["30"])[0])
+            return self._send(200, comments[(page - 1) * per : page * per])
+        if kind == "collection" and self.command == "POST":
+            c = {"id": self.server.next_id, "body": payload["body"], "user": {"login": "ward-bot"}}
+            self.server.next_id += 1
+            comments.append(c)
+            return self._send(201, c)
+        if kind == "one" and self.command in ("PATCH", "PUT"):
+            for c in comments:
+                if str(c["id"]) == cid:
+                    c["body"] = payload["body"]
+                    return self._send(200, c)
+            return self._send(404, {"message": "Not Found"})
+        return self._send(404, {"message": "Not Found"})
+
+    do_GET = do_POST = do_PATCH = do_PUT = _handle
+
+
+class Server:
+    def __enter__(self):
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Fake)
+        self.httpd.requests = []
+        # Someone else's comment, and 120 unrelated ones: the marker is found past page 1.
+        self.httpd.comments = [{"id": 1, "body": "LGTM", "user": {"login": "someone"}}]
+        self.httpd.comments += [{"id": 100 + i, "body": "note %d" % i} for i in range(120)]
+        self.httpd.next_id = 1000
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        return self.httpd
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def run(args, env):
+    full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    full.update(env)
+    return subprocess.run(
+        [sys.executable, SCRIPT] + args, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300
+    )
+
+
+class Tests(unittest.TestCase):
+    ward = os.environ.get("WARD_BIN", "")
+    plan = os.environ.get("WARD_PLAN", "")
+
+    def setUp(self):
+        self.assertTrue(self.ward and os.path.exists(self.ward), "WARD_BIN must name the ward binary")
+        self.assertTrue(self.plan and os.path.exists(self.plan), "WARD_PLAN must name a plan")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.body = os.path.join(self.tmp.name, "body.md")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def gate(self, env, post=None, id_="ward-gate"):
+        args = ["gate", "--plan", self.plan, "--ward", self.ward, "--body-out", self.body, "--id", id_]
+        if post:
+            args += ["--post", post]
+        return run(args, env)
+
+    def check_one_comment(self, srv, platform, env):
+        first = self.gate(env, post=platform)
+        self.assertIn(first.returncode, (0, 1, 3, 4, 5, 6), first.stderr.decode())
+        self.assertIn(b"created comment 1000", first.stdout)
+        second = self.gate(env, post=platform)
+        self.assertEqual(second.returncode, first.returncode, second.stderr.decode())
+        self.assertIn(b"updated comment 1000", second.stdout)
+        ours = [c for c in srv.comments if c["body"].startswith("<!-- ward-gate:ward-gate -->")]
+        self.assertEqual(len(ours), 1, "one comment, updated, not one per run")
+        self.assertEqual(len(srv.comments), 122, "nobody else's comment touched or added")
+        self.assertEqual(srv.comments[0]["body"], "LGTM")
+        with open(self.body, encoding="utf-8") as f:
+            self.assertEqual(ours[0]["body"], f.read())
+        methods = [r["method"] for r in srv.requests if r["method"] != "GET"]
+        self.assertEqual(methods, ["POST", "PATCH" if platform == "github" else "PUT"])
+        for r in srv.requests:
+            self.assertNotIn(TOKEN, r["path"], "the token never goes in a URL")
+        out = first.stdout + first.stderr + second.stdout + second.stderr
+        self.assertNotIn(TOKEN.encode(), out, "the token is never printed")
+
+    def test_body_is_the_gate_markdown_with_a_marker(self):
+        p = self.gate({})
+        self.assertIn(p.returncode, (0, 1, 3, 4, 5, 6), p.stderr.decode())
+        with open(self.body, encoding="utf-8") as f:
+            body = f.read()
+        self.assertTrue(body.startswith("<!-- ward-gate:ward-gate -->\n"), body[:80])
+        direct = subprocess.run([self.ward, "gate", self.plan, "--format", "markdown"], stdout=subprocess.PIPE)
+        self.assertEqual(p.returncode, direct.returncode, "the script exits with ward gate's code")
+        self.assertEqual(body.split("\n", 1)[1], direct.stdout.decode())
+
+    def test_github_updates_one_comment(self):
+        with Server() as srv:
+            event = os.path.join(self.tmp.name, "event.json")
+            with open(event, "w") as f:
+                json.dump({"pull_request": {"number": 7}}, f)
+            env = {
+                "GITHUB_API_URL": "http://127.0.0.1:%d" % srv.server_address[1],
+                "GITHUB_REPOSITORY": "acme/infra",
+                "GITHUB_EVENT_PATH": event,
+                "GITHUB_TOKEN": TOKEN,
+            }
+            self.check_one_comment(srv, "github", env)
+            self.assertTrue(all(r["path"].startswith("/repos/acme/infra/issues/") for r in srv.requests))
+
+    def test_gitlab_updates_one_note(self):
+        with Server() as srv:
+            env = {
+                "CI_API_V4_URL": "http://127.0.0.1:%d/api/v4" % srv.server_address[1],
+                "CI_PROJECT_ID": "42",
+                "CI_MERGE_REQUEST_IID": "9",
+                "GITLAB_TOKEN": TOKEN,
+            }
+            self.check_one_comment(srv, "gitlab", env)
+            self.assertTrue(
+                all(r["path"].startswith("/api/v4/projects/42/merge_requests/9/notes") for r in srv.requests)
+            )
+
+    def test_missing_token_is_a_clear_error(self):
+        p = run(["post", "--platform", "gitlab", "--body", self.plan], {"CI_API_V4_URL": "http://127.0.0.1:9"})
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"GITLAB_TOKEN is not set", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

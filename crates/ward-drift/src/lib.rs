@@ -6,16 +6,17 @@
 //! own exit code is 0), then `plan -refresh-only -out` and `show -json`, and read the outcome from
 //! the JSON ([`outcome`]). Roots run in parallel (`-j`), each with a deadline after which its
 //! process group is killed ([`exec`]). Every run is kept in the history database (`ward-store`);
-//! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). Reports:
-//! terminal, JSON, Markdown, JUnit ([`report`]).
+//! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). [`run`]
+//! returns a typed [`Report`] with its [`Exit`] and [`history::read`] a typed [`History`];
+//! `ward_report::drift` renders both (terminal, JSON, Markdown, JUnit).
 
 pub mod binary;
 pub mod config;
 pub mod discover;
 pub mod exec;
+pub mod history;
 pub mod notify;
 pub mod outcome;
-pub mod report;
 pub mod state;
 
 use binary::{Binary, Selection};
@@ -28,6 +29,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use ward_store::{StateMark, Store, Transition};
 
+pub use history::History;
 pub use ward_model::Exit;
 
 pub use ward_store;
@@ -140,7 +142,8 @@ pub struct RootResult {
 }
 
 impl RootResult {
-    fn new(name: &str, path: &str, outcome: Outcome, detail: Vec<String>) -> RootResult {
+    /// A root's result with nothing found yet: no binary, state, drift or outputs.
+    pub fn new(name: &str, path: &str, outcome: Outcome, detail: Vec<String>) -> RootResult {
         RootResult {
             name: name.to_string(),
             path: path.to_string(),

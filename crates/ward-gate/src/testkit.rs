@@ -11,30 +11,18 @@ use crate::{evaluate, run_guards, GateContext, GateReport};
 use serde_json::json;
 use std::path::Path;
 use ward_classify::{Assessment, AttrVerdict, Coverage, KnowledgeUsed, PlanInfo, Verdict};
-use ward_model::{
-    Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, PathStep, Product, Shown,
-};
+use ward_model::{Action, AttrChange, AttrPath, FormatVersion, Impact, PathStep, Product, Shown};
 use ward_time::Timestamp;
 
 pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
-    let type_name = address.rsplit('.').nth(1).unwrap_or("t").into();
-    Verdict {
-        address: address.to_string(),
-        deposed: None,
-        mode: Mode::Managed,
+    let type_name = address.rsplit('.').nth(1).unwrap_or("t");
+    Verdict::new(
+        address,
         type_name,
-        provider_name: "registry.terraform.io/example/fakecloud".into(),
+        "registry.terraform.io/example/fakecloud",
         action,
-        action_reason: None,
         impact,
-        classified: true,
-        decided_by: None,
-        explanation: vec![],
-        attributes: vec![],
-        identity_changes: vec![],
-        holds_data: false,
-        facts: vec![],
-    }
+    )
 }
 
 pub fn attr(

@@ -1,5 +1,4 @@
 use super::*;
-use ward_model::PathStep;
 
 const PACK_A: &str = r#"
 pack {
@@ -41,14 +40,7 @@ fn pack_a() -> Knowledge {
 }
 
 fn path(s: &str) -> AttrPath {
-    AttrPath(
-        s.split('.')
-            .map(|p| match p.parse::<u64>() {
-                Ok(n) => PathStep::Index(n),
-                Err(_) => PathStep::Key(p.to_string()),
-            })
-            .collect(),
-    )
+    AttrPath::dotted(s)
 }
 
 fn target<'a>(t: &'a str, address: &'a str, module: Option<&'a str>) -> Target<'a> {

@@ -78,22 +78,17 @@ pub(crate) fn verdict(
     rules: &mut Rules,
 ) -> Verdict {
     let mut v = Verdict {
-        address: c.address.clone(),
         deposed: c.deposed.clone(),
         mode: c.mode,
-        type_name: rules.name(&c.type_name),
-        provider_name: rules.name(&c.provider_name),
-        action: c.action,
         action_reason: c.action_reason.clone(),
-        impact: Impact::None,
-        classified: true,
-        decided_by: None,
-        explanation: Vec::new(),
-        attributes: Vec::new(),
-        identity_changes: Vec::new(),
-        holds_data: false,
         facts: facts(c),
-        destroyed_object: None,
+        ..Verdict::new(
+            &c.address,
+            rules.name(&c.type_name),
+            rules.name(&c.provider_name),
+            c.action,
+            Impact::None,
+        )
     };
     let mut lines: Vec<String> = Vec::new();
     if drift {

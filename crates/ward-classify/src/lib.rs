@@ -180,6 +180,38 @@ pub struct Verdict {
     pub destroyed_object: Option<String>,
 }
 
+impl Verdict {
+    /// A verdict on a managed resource, classified as `impact`, with nothing else decided or
+    /// explained yet: where the classifier starts, and where a verdict built by hand (tests,
+    /// reports built without a plan) starts.
+    pub fn new(
+        address: &str,
+        type_name: impl Into<Arc<str>>,
+        provider_name: impl Into<Arc<str>>,
+        action: Action,
+        impact: Impact,
+    ) -> Verdict {
+        Verdict {
+            address: address.to_string(),
+            deposed: None,
+            mode: Mode::Managed,
+            type_name: type_name.into(),
+            provider_name: provider_name.into(),
+            action,
+            action_reason: None,
+            impact,
+            classified: true,
+            decided_by: None,
+            explanation: Vec::new(),
+            attributes: Vec::new(),
+            identity_changes: Vec::new(),
+            holds_data: false,
+            facts: Vec::new(),
+            destroyed_object: None,
+        }
+    }
+}
+
 /// The coverage gate: every managed resource type a change of this plan touches must be
 /// classified. Types seen only in `configuration` or `prior_state` (or in a no-op entry) are
 /// reported but do not fail the gate: nothing of theirs is being changed.

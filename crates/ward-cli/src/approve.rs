@@ -44,6 +44,10 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         expires: args.expires,
         by: args.by,
     };
-    let out = run::approve(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
-    finish(out)
+    let done = run::approve(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
+    finish(
+        &ward_report::gate::approve_text(&done),
+        &done.notes,
+        done.exit,
+    )
 }

@@ -190,10 +190,10 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         report.started_at = Some(now);
     }
     let format = match a.format {
-        DriftFormat::Terminal => ward_drift::report::Format::Terminal,
-        DriftFormat::Json => ward_drift::report::Format::Json,
-        DriftFormat::Markdown => ward_drift::report::Format::Markdown,
-        DriftFormat::Junit => ward_drift::report::Format::Junit,
+        DriftFormat::Terminal => ward_report::drift::Format::Terminal,
+        DriftFormat::Json => ward_report::drift::Format::Json,
+        DriftFormat::Markdown => ward_report::drift::Format::Markdown,
+        DriftFormat::Junit => ward_report::drift::Format::Junit,
     };
     if let Some(url) = &a.notify {
         // Before rendering, so the report's footer says the exit the process ends with.
@@ -201,7 +201,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
             eprintln!("error: {e}");
         }
     }
-    let text = ward_drift::report::render(&report, format, a.timestamps);
+    let text = ward_report::drift::render(&report, format, a.timestamps);
     crate::output::write(&text, a.output.as_deref())?;
     Ok(report.exit)
 }
@@ -209,13 +209,12 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {
     let store = ward_drift::ward_store::Store::open(&db_path(h.db)?)
         .map_err(|e| CliError::new(e.to_string()))?;
+    let history = ward_drift::history::read(&store, h.root.as_deref(), h.limit)
+        .map_err(|e| CliError::new(e.to_string()))?;
     let text = match h.format {
-        HistoryFormat::Json => ward_drift::report::history_json(&store, h.root.as_deref(), h.limit),
-        HistoryFormat::Terminal => {
-            ward_drift::report::history_text(&store, h.root.as_deref(), h.limit)
-        }
-    }
-    .map_err(|e| CliError::new(e.to_string()))?;
+        HistoryFormat::Json => ward_report::drift::history_json(&history),
+        HistoryFormat::Terminal => ward_report::drift::history_text(&history),
+    };
     crate::output::write(&text, None)?;
     Ok(Exit::Pass)
 }

@@ -1,10 +1,11 @@
 //! `ward gate`: nothing dangerous is applied until someone approved that exact change.
-//! Thin arguments over `ward_gate::run::gate`; see docs/gate.md.
+//! Thin arguments over `ward_gate::run::gate`, rendered by `ward_report::gate`; see docs/gate.md.
 
 use crate::error::CliError;
 use clap::ValueEnum;
 use std::path::PathBuf;
-use ward_gate::run::{self, Format, GateOptions, Inputs};
+use ward_gate::run::{self, GateOptions, Inputs};
+use ward_report::gate::Format;
 use ward_report::Exit;
 
 /// Where the gate reads its inputs (shared by `ward gate` and `ward approve`).
@@ -99,23 +100,27 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Exit, CliError> {
     let opts = GateOptions {
         inputs: args.inputs.inputs(),
-        format: match args.format {
-            GateFormat::Terminal => Format::Terminal,
-            GateFormat::Json => Format::Json,
-            GateFormat::Markdown => Format::Markdown,
-        },
         record: args.record,
         no_record_protection: args.no_record_protection,
     };
-    let out = run::gate(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
-    finish(out)
+    let format = match args.format {
+        GateFormat::Terminal => Format::Terminal,
+        GateFormat::Json => Format::Json,
+        GateFormat::Markdown => Format::Markdown,
+    };
+    let run = run::gate(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
+    finish(
+        &ward_report::gate::render(&run.report, format),
+        &run.notes,
+        run.exit,
+    )
 }
 
-/// Prints a command's output and turns its code into an exit.
-pub fn finish(out: run::CommandOutput) -> Result<Exit, CliError> {
-    crate::output::write(&out.stdout, None)?;
-    if !out.stderr.is_empty() {
-        eprint!("{}", out.stderr);
+/// Prints a command's rendered report, then its notes on standard error, and ends with `exit`.
+pub fn finish(stdout: &str, notes: &[String], exit: Exit) -> Result<Exit, CliError> {
+    crate::output::write(stdout, None)?;
+    for n in notes {
+        eprintln!("{n}");
     }
-    Ok(out.exit)
+    Ok(exit)
 }

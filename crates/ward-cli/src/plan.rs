@@ -38,8 +38,8 @@ pub struct Args {
 
     /// Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in
     /// ward.hcl, else no threshold.
-    #[arg(long, value_enum, value_name = "CLASS")]
-    fail_on: Option<ClassArg>,
+    #[arg(long, value_name = "CLASS", value_parser = impact_class())]
+    fail_on: Option<Impact>,
 
     /// Rule file to use instead of the ward.hcl found at the repository root.
     #[arg(long, value_name = "FILE")]
@@ -98,34 +98,12 @@ impl FormatArg {
     }
 }
 
-/// An impact class on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ClassArg {
-    /// Every change, even a no-op.
-    None,
-    /// Metadata only (tags, labels, descriptions).
-    Free,
-    /// Changed in place without stopping anything.
-    InPlace,
-    /// Stopped, restarted or failed over while it changes.
-    Interrupt,
-    /// Destroyed (and perhaps recreated) with a new identity.
-    Replace,
-    /// An object holding data is destroyed or replaced.
-    DataLoss,
-}
-
-impl From<ClassArg> for Impact {
-    fn from(c: ClassArg) -> Impact {
-        match c {
-            ClassArg::None => Impact::None,
-            ClassArg::Free => Impact::Free,
-            ClassArg::InPlace => Impact::InPlace,
-            ClassArg::Interrupt => Impact::Interrupt,
-            ClassArg::Replace => Impact::Replace,
-            ClassArg::DataLoss => Impact::DataLoss,
-        }
-    }
+/// An impact class on the command line: clap's possible values (and their help) are the model's
+/// classes, lowest first ([`Impact::ALL`], [`Impact::meaning`]), parsed by `Impact`'s `FromStr`.
+pub fn impact_class() -> impl clap::builder::TypedValueParser<Value = Impact> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Impact::ALL.map(|i| PossibleValue::new(i.as_str()).help(i.meaning())))
+        .try_map(|s| s.parse::<Impact>())
 }
 
 /// Runs `ward plan`.
@@ -159,7 +137,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let outcome = ward_report::evaluate(
         &assessment,
         &GateOptions {
-            fail_on: args.fail_on.map(Impact::from).or(settings.fail_on),
+            fail_on: args.fail_on.or(settings.fail_on),
             allow_errored: args.allow_errored,
         },
     );

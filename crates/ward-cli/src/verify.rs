@@ -65,9 +65,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         record: args.record,
         binary: args.binary,
         chdir: args.chdir,
-        json: args.format == VerifyFormat::Json,
         timeout: Some(std::time::Duration::from_secs(args.timeout)),
     };
-    let out = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
-    finish(out)
+    let v = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
+    let json = args.format == VerifyFormat::Json;
+    finish(&ward_report::gate::verify(&v, json), &v.notes, v.exit)
 }

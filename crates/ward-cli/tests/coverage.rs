@@ -77,11 +77,7 @@ fn a_change_to_an_unclassified_type_fails_with_its_diff_and_a_block_to_paste() {
         &data("coverage/update-unclassified.json"),
     ]);
     assert_eq!(code(&o), 0, "{block}\n{}", out(&o));
-    assert!(
-        out(&o).contains("`size` costs in-place: 1 → 2"),
-        "{}",
-        out(&o)
-    );
+    assert!(out(&o).contains("~ size: 1 → 2  [in-place]"), "{}", out(&o));
 }
 
 #[test]

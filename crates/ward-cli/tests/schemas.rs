@@ -123,7 +123,8 @@ fn gate_json_matches_its_schema() {
         check(&v, plan, &json);
     }
     for snap in ["blocked_json", "pass_json"] {
-        let path = format!("crates/ward-gate/src/snapshots/ward_gate__tests__{snap}.snap");
+        let path =
+            format!("crates/ward-report/src/snapshots/ward_report__gate__tests__{snap}.snap");
         check(&v, snap, &snapshot(&path));
     }
 }
@@ -145,7 +146,7 @@ fn verify_json_matches_its_schema() {
         ("not passed", &blocked, &replace),
     ] {
         let report = ward_gate::verify::compare(record, plan);
-        let json: Value = serde_json::from_str(&ward_gate::render::verify_json(&report)).unwrap();
+        let json: Value = serde_json::from_str(&ward_report::gate::verify_json(&report)).unwrap();
         check(&v, what, &json);
     }
 }
@@ -174,7 +175,7 @@ fn drift_json_matches_its_schema() {
     check(
         &v,
         "snapshot",
-        &snapshot("crates/ward-drift/src/snapshots/ward_drift__report__tests__json.snap"),
+        &snapshot("crates/ward-report/src/snapshots/ward_report__drift__tests__json.snap"),
     );
 }
 

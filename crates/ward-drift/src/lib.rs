@@ -6,16 +6,17 @@
 //! own exit code is 0), then `plan -refresh-only -out` and `show -json`, and read the outcome from
 //! the JSON ([`outcome`]). Roots run in parallel (`-j`), each with a deadline after which its
 //! process group is killed ([`exec`]). Every run is kept in the history database (`ward-store`);
-//! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). Reports:
-//! terminal, JSON, Markdown, JUnit ([`report`]).
+//! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). [`run`]
+//! returns a typed [`Report`] with its [`Exit`] and [`history::read`] a typed [`History`];
+//! `ward_report::drift` renders both (terminal, JSON, Markdown, JUnit).
 
 pub use ward_terraform::binary;
 pub mod config;
 pub mod discover;
 pub use ward_terraform::exec;
+pub mod history;
 pub mod notify;
 pub mod outcome;
-pub mod report;
 pub mod state;
 
 use binary::{Binary, Selection};
@@ -28,6 +29,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use ward_store::{StateMark, Store, Transition};
 
+pub use history::History;
 pub use ward_model::Exit;
 
 pub use ward_store;
@@ -140,7 +142,8 @@ pub struct RootResult {
 }
 
 impl RootResult {
-    fn new(name: &str, path: &str, outcome: Outcome, detail: Vec<String>) -> RootResult {
+    /// A root's result with nothing found yet: no binary, state, drift or outputs.
+    pub fn new(name: &str, path: &str, outcome: Outcome, detail: Vec<String>) -> RootResult {
         RootResult {
             name: name.to_string(),
             path: path.to_string(),
@@ -648,71 +651,64 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         return fail(r, Outcome::Error, e);
     }
     // 3. refresh-only plan, read from its JSON.
-    let plan_file = sp.join("refresh.tfplan");
-    let plan_arg = format!("-out={}", plan_file.display());
-    match exec(&[
-        "plan",
-        "-refresh-only",
-        "-input=false",
-        "-no-color",
-        "-lock-timeout=0s",
-        &plan_arg,
-    ]) {
-        Ok(f) if f.ok() => {}
-        Ok(f) if is_lock_error(&f.stderr) => {
-            return fail(r, Outcome::Locked, lock_detail(&f.stderr))
-        }
-        Ok(f) => {
-            return fail(
-                r,
-                Outcome::Error,
-                format!(
-                    "{} plan -refresh-only failed: {}",
-                    bin.product,
-                    f.stderr_tail(4)
-                ),
-            )
-        }
-        Err(e) => return fail(r, Outcome::Error, e.to_string()),
-    }
-    let plan = match show_json(&exec, &plan_file, sp, "refresh.json") {
+    let plan = match plan_json(&exec, sp, &bin.product.to_string(), PlanKind::RefreshOnly) {
         Ok(p) => p,
-        Err(e) => return fail(r, Outcome::Error, e),
+        Err((outcome, detail)) => return fail(r, outcome, detail),
     };
     r.drift = outcome::drift_items(&plan, ctx.knowledge);
     r.outputs = outcome::output_changes(&plan);
     // 4. optional normal plan: pending code changes.
     if ctx.pending {
-        let plan_file = sp.join("normal.tfplan");
-        let plan_arg = format!("-out={}", plan_file.display());
-        match exec(&[
-            "plan",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-            &plan_arg,
-        ]) {
-            Ok(f) if f.ok() => {}
-            Ok(f) if is_lock_error(&f.stderr) => {
-                return fail(r, Outcome::Locked, lock_detail(&f.stderr))
-            }
-            Ok(f) => {
-                return fail(
-                    r,
-                    Outcome::Error,
-                    format!("{} plan failed: {}", bin.product, f.stderr_tail(4)),
-                )
-            }
-            Err(e) => return fail(r, Outcome::Error, e.to_string()),
-        }
-        match show_json(&exec, &plan_file, sp, "normal.json") {
+        match plan_json(&exec, sp, &bin.product.to_string(), PlanKind::Normal) {
             Ok(p) => r.pending = outcome::pending_changes(&p),
-            Err(e) => return fail(r, Outcome::Error, e),
+            Err((outcome, detail)) => return fail(r, outcome, detail),
         }
     }
     let active = r.drift.len();
     r.outcome = outcome::decide(active, &r.outputs, &r.pending);
     r
+}
+
+/// The two plans drift runs: what differs between them is the `-refresh-only` flag, the
+/// scratch file names and the wording of a failure.
+#[derive(Clone, Copy)]
+enum PlanKind {
+    /// `plan -refresh-only`: drift.
+    RefreshOnly,
+    /// A normal plan (`--pending`): code changes not yet applied.
+    Normal,
+}
+
+/// Runs `plan` (never waiting for a lock), then `show -json` of its plan file, and reads that.
+/// A failure is the root's outcome and detail: `locked` when Terraform says the lock is held,
+/// else `error`.
+fn plan_json(
+    exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
+    sp: &Path,
+    product: &str,
+    which: PlanKind,
+) -> Result<ward_model::Plan, (Outcome, String)> {
+    let (name, flag, what) = match which {
+        PlanKind::RefreshOnly => ("refresh", Some("-refresh-only"), "plan -refresh-only"),
+        PlanKind::Normal => ("normal", None, "plan"),
+    };
+    let plan_file = sp.join(format!("{name}.tfplan"));
+    let plan_arg = format!("-out={}", plan_file.display());
+    let mut args = vec!["plan"];
+    args.extend(flag);
+    args.extend(["-input=false", "-no-color", "-lock-timeout=0s", &plan_arg]);
+    match exec(&args) {
+        Ok(f) if f.ok() => {}
+        Ok(f) if is_lock_error(&f.stderr) => return Err((Outcome::Locked, lock_detail(&f.stderr))),
+        Ok(f) => {
+            return Err((
+                Outcome::Error,
+                format!("{product} {what} failed: {}", f.stderr_tail(4)),
+            ))
+        }
+        Err(e) => return Err((Outcome::Error, e.to_string())),
+    }
+    show_json(exec, &plan_file, sp, &format!("{name}.json")).map_err(|e| (Outcome::Error, e))
 }
 
 fn show_json(

@@ -344,19 +344,19 @@ drift {
 
     // Every report format carries the invariant.
     for f in [
-        ward_drift::report::Format::Terminal,
-        ward_drift::report::Format::Json,
-        ward_drift::report::Format::Markdown,
-        ward_drift::report::Format::Junit,
+        ward_report::drift::Format::Terminal,
+        ward_report::drift::Format::Json,
+        ward_report::drift::Format::Markdown,
+        ward_report::drift::Format::Junit,
     ] {
-        let text = ward_drift::report::render(&r2, f, false);
+        let text = ward_report::drift::render(&r2, f, false);
         assert!(
             text.contains("discovered 10 = checked 9 + excluded 1"),
             "{f:?}: {text}"
         );
     }
     // Deterministic: no timestamps unless asked for.
-    let json = ward_drift::report::render(&r2, ward_drift::report::Format::Json, false);
+    let json = ward_report::drift::render(&r2, ward_report::drift::Format::Json, false);
     assert!(
         !json.contains("started_at") && !json.contains("millis"),
         "{json}"
@@ -474,7 +474,9 @@ fn history_across_three_runs_and_webhook_on_transitions_only() {
         f[0].resolved,
         Some((r3.run_id, "2026-11-29T03:00:00Z".to_string()))
     );
-    let text = ward_drift::report::history_text(&store, Some("net"), 10).unwrap();
+    let text = ward_report::drift::history_text(
+        &ward_drift::history::read(&store, Some("net"), 10).unwrap(),
+    );
     assert!(text.contains("resolved #"), "{text}");
     assert_eq!(store.root_runs("net", 10).unwrap().len(), 3);
 }
@@ -508,7 +510,7 @@ drift {
     assert_eq!(a.outcome, Outcome::Clean, "{:?}", a.drift);
     assert_eq!((a.suppressed, r.suppressed), (1, 1));
     assert!(
-        ward_drift::report::render(&r, ward_drift::report::Format::Terminal, false)
+        ward_report::drift::render(&r, ward_report::drift::Format::Terminal, false)
             .contains("suppressed by ignore rules: 1")
     );
     // After the expiry the rule suppresses nothing and says so.

@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn outcomes() {
-        let v = crate::testutil::verdict(
+        let v = crate::testkit::verdict(
             "fakecloud_instance.web",
             Action::Delete,
             ward_model::Impact::Replace,
@@ -439,17 +439,17 @@ mod tests {
     #[test]
     fn applies_to_destroys_only() {
         let g = guard(&["true"], 1);
-        let del = crate::testutil::verdict(
+        let del = crate::testkit::verdict(
             "fakecloud_instance.a",
             Action::Delete,
             ward_model::Impact::Replace,
         );
-        let upd = crate::testutil::verdict(
+        let upd = crate::testkit::verdict(
             "fakecloud_instance.a",
             Action::Update,
             ward_model::Impact::InPlace,
         );
-        let other = crate::testutil::verdict(
+        let other = crate::testkit::verdict(
             "fakecloud_volume.a",
             Action::Delete,
             ward_model::Impact::Replace,

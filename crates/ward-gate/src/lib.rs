@@ -11,8 +11,10 @@
 //! - [`protect`]: `prevent_destroy` in code, config patterns, and the protection record;
 //! - [`guard`]: liveness guards;
 //! - [`record`] and [`verify`]: what was gated, and checking a saved plan against it;
-//! - [`render`]: text and Markdown;
-//! - [`run`]: the pipelines behind `ward gate`, `ward approve` and `ward verify`.
+//! - rendering is `ward_report::gate`'s (terminal, Markdown, JSON): this crate returns typed
+//!   reports;
+//! - [`run`]: the pipelines behind `ward gate`, `ward approve` and `ward verify` (options in,
+//!   typed result and [`Exit`] out; the entry point for another crate that gates a plan).
 //!
 //! Exit codes (see `docs/gate.md` and `docs/exit-codes.md`): 0 pass, 2 error, 3 coverage
 //! failure, 4 approval required, 5 budget exceeded, 6 a guard refused.
@@ -26,14 +28,13 @@ pub mod guard;
 pub mod policy;
 pub mod protect;
 pub mod record;
-pub mod render;
 pub mod run;
 pub mod verify;
 
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-pub(crate) mod testutil;
 
 pub use error::GateError;
 

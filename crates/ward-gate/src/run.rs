@@ -1,16 +1,34 @@
-//! The pipelines behind `ward gate`, `ward approve` and `ward verify`: read, classify, decide,
-//! render. `ward-cli` only parses arguments and calls these.
+//! The pipelines behind `ward gate`, `ward approve` and `ward verify`: read, classify, decide.
+//! Each takes an options struct and returns a typed result with its [`Exit`]; none prints or
+//! renders (`ward_report::gate` renders them). `ward-cli` only parses arguments, calls these and
+//! renders; another crate gates a plan the same way:
+//!
+//! ```no_run
+//! use ward_gate::run::{self, GateOptions, Inputs};
+//! let opts = GateOptions {
+//!     inputs: Inputs { plan: "plan.json".into(), ..Inputs::default() },
+//!     // Leave the protection record alone when gating on someone else's behalf.
+//!     no_record_protection: true,
+//!     ..GateOptions::default()
+//! };
+//! let run = run::gate(&opts, &run::process_env)?;
+//! if run.exit != ward_model::Exit::Pass {
+//!     // run.report says why: what needs approval, budgets, guards, coverage.
+//!     eprintln!("{} change(s) need approval", run.report.required.len());
+//! }
+//! # Ok::<(), ward_gate::GateError>(())
+//! ```
 
 use crate::approvals::{self, Approval, KEY_VAR};
 use crate::digest::digest_material;
 use crate::error::GateError;
 use crate::policy::Policy;
 use crate::protect::{self, Protection};
-use crate::{evaluate, needs_approval, record, render, run_guards, verify, GateContext};
+use crate::{evaluate, needs_approval, record, run_guards, verify, GateContext, GateReport};
 use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
 use ward_model::pattern::{is_pattern, matches as glob_match};
-use ward_model::{Exit, Impact, Plan};
+use ward_model::{Action, Exit, Impact, Plan};
 use ward_time::Timestamp;
 
 /// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
@@ -26,18 +44,6 @@ pub const CONTEXT_VAR: &str = "WARD_GATE_CONTEXT";
 /// approval, whatever `policy.approve` says (ward stack's teardown: one approval per destroy).
 /// Never read from the process environment.
 pub const APPROVE_EVERY_VAR: &str = "WARD_GATE_APPROVE_EVERY_CHANGE";
-
-/// Report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// For a terminal.
-    #[default]
-    Terminal,
-    /// The report as JSON.
-    Json,
-    /// For a pull-request comment.
-    Markdown,
-}
 
 /// Where the gate reads its inputs from.
 #[derive(Debug, Clone, Default)]
@@ -60,8 +66,6 @@ pub struct Inputs {
 pub struct GateOptions {
     /// Inputs.
     pub inputs: Inputs,
-    /// Output format.
-    pub format: Format,
     /// Write the gate record here (for `ward verify`).
     pub record: Option<PathBuf>,
     /// Do not add newly found `prevent_destroy` addresses to the protection record.
@@ -96,19 +100,61 @@ pub struct VerifyOptions {
     pub binary: Option<String>,
     /// The root directory the plan was made in (`-chdir`); default: current directory.
     pub chdir: Option<PathBuf>,
-    /// Output as JSON.
-    pub json: bool,
     /// How long `show -json` may take (default [`verify::DEFAULT_TIMEOUT`]).
     pub timeout: Option<std::time::Duration>,
 }
 
-/// What a command prints and its exit code.
+/// What `ward gate` decided.
+#[derive(Debug, Clone)]
+pub struct GateRun {
+    /// The decision, change by change (render it with `ward_report::gate`).
+    pub report: GateReport,
+    /// Notes for standard error, one line each (e.g. newly recorded protection).
+    pub notes: Vec<String>,
+    /// How the command ends: the report's outcome.
+    pub exit: Exit,
+}
+
+/// One change `ward approve` recorded an approval for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandOutput {
-    /// Standard output.
-    pub stdout: String,
-    /// Notes for standard error.
-    pub stderr: String,
+pub struct ApprovedChange {
+    /// The change's address.
+    pub address: String,
+    /// Its action.
+    pub action: Action,
+    /// Its impact.
+    pub impact: Impact,
+    /// The digest the approval is bound to.
+    pub digest: String,
+    /// When the approval expires (RFC 3339), if it does.
+    pub expires_at: Option<String>,
+    /// Whether the approval is signed with `WARD_APPROVAL_KEY`.
+    pub signed: bool,
+}
+
+/// What `ward approve` recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approved {
+    /// The approvals recorded, in the order the changes were chosen.
+    pub changes: Vec<ApprovedChange>,
+    /// The approvals file written.
+    pub written_to: PathBuf,
+    /// Notes for standard error, one line each (a replaced approval, a change that did not
+    /// need one).
+    pub notes: Vec<String>,
+    /// How the command ends ([`Exit::Pass`]).
+    pub exit: Exit,
+}
+
+/// What `ward verify` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// The saved plan file, as given.
+    pub planfile: String,
+    /// The comparison of the saved plan with the gate record.
+    pub report: verify::VerifyReport,
+    /// Notes for standard error, one line each (whether the record's signature was checked).
+    pub notes: Vec<String>,
     /// How the command ends.
     pub exit: Exit,
 }
@@ -258,8 +304,11 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
     v
 }
 
-/// `ward gate`.
-pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+/// `ward gate`: reads the plan, `ward.hcl`, the approvals and protection, decides change by
+/// change, runs the guards when nothing else blocks, writes the gate record when asked, and
+/// returns the typed report. Prints nothing. `env` gives the approval key and guard bypasses
+/// ([`process_env`] in a real process).
+pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
     let l = load_in(&opts.inputs, env)?;
@@ -284,18 +333,18 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
     let mut report = evaluate(&l.assessment, &ctx);
     let objects = crate::guard::object_attributes(&l.objects);
     run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
-    let mut stderr = String::new();
+    let mut notes = Vec::new();
     if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
         // A read-only checkout must not turn the gate into an error: say so and go on (the
         // protection found in code applies to this run either way).
         match protect::add_to_record(&l.policy.protection_record, &l.protection.newly_found) {
-            Ok(()) => stderr.push_str(&format!(
-                "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection\n",
+            Ok(()) => notes.push(format!(
+                "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection",
                 l.protection.newly_found.len(),
                 l.policy.protection_record.display()
             )),
-            Err(e) => stderr.push_str(&format!(
-                "warning: could not record {} newly protected address(es): {e}\n",
+            Err(e) => notes.push(format!(
+                "warning: could not record {} newly protected address(es): {e}",
                 l.protection.newly_found.len()
             )),
         }
@@ -307,20 +356,17 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError
         )?;
     }
     let _ = &l.config;
-    let stdout = match opts.format {
-        Format::Terminal => render::text(&report),
-        Format::Markdown => render::markdown(&report),
-        Format::Json => render::json(&report),
-    };
-    Ok(CommandOutput {
-        stdout,
-        stderr,
-        exit: report.outcome.exit(),
+    let exit = report.outcome.exit();
+    Ok(GateRun {
+        report,
+        notes,
+        exit,
     })
 }
 
-/// `ward approve`: records approvals for exactly the named change(s).
-pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+/// `ward approve`: records approvals for exactly the named change(s) and returns what it
+/// recorded. Prints nothing.
+pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateError> {
     let now = now(env)?;
     let key = key(env)?;
     if opts.reason.trim().is_empty() {
@@ -446,8 +492,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
     // Read, change and write back under the file's lock: parallel approvals all land.
     let _lock = crate::lock(&l.approvals_path)?;
     let mut file = approvals::load(&l.approvals_path)?;
-    let mut out = String::new();
-    let mut notes = String::new();
+    let mut changes = Vec::new();
+    let mut notes = Vec::new();
     for v in chosen {
         if !v.action.is_change() {
             return Err(GateError::Approve(format!(
@@ -456,8 +502,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
             )));
         }
         if needs_approval(v, &l.policy, &l.protection).is_empty() {
-            notes.push_str(&format!(
-                "note: {} ({}, {}) does not need approval under the current policy; recorded anyway\n",
+            notes.push(format!(
+                "note: {} ({}, {}) does not need approval under the current policy; recorded anyway",
                 v.address, v.action, v.impact
             ));
         }
@@ -467,8 +513,8 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         file.approvals
             .retain(|a| !(a.address == v.address && a.deposed == v.deposed));
         if file.approvals.len() != before {
-            notes.push_str(&format!(
-                "note: replaced the earlier approval for {}\n",
+            notes.push(format!(
+                "note: replaced the earlier approval for {}",
                 v.address
             ));
         }
@@ -486,38 +532,34 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         if let Some(k) = &key {
             a.sign(k);
         }
-        out.push_str(&format!(
-            "approved {} ({}, {}) {}{}{}\n",
-            v.address,
-            v.action,
-            v.impact,
+        changes.push(ApprovedChange {
+            address: v.address.clone(),
+            action: v.action,
+            impact: v.impact,
             digest,
-            expires_at
-                .as_deref()
-                .map(|e| format!(", expires {e}"))
-                .unwrap_or_default(),
-            if key.is_some() { ", signed" } else { "" }
-        ));
+            expires_at: expires_at.clone(),
+            signed: key.is_some(),
+        });
         file.approvals.push(a);
     }
     approvals::save(&l.approvals_path, &file)?;
-    out.push_str(&format!("written to {}\n", l.approvals_path.display()));
-    Ok(CommandOutput {
-        stdout: out,
-        stderr: notes,
+    Ok(Approved {
+        changes,
+        written_to: l.approvals_path,
+        notes,
         exit: Exit::Pass,
     })
 }
 
 /// `ward verify`, with the approval key from the process environment.
-pub fn verify(opts: &VerifyOptions) -> Result<CommandOutput, GateError> {
+pub fn verify(opts: &VerifyOptions) -> Result<Verified, GateError> {
     verify_with_env(opts, &process_env)
 }
 
 /// `ward verify` reading [`KEY_VAR`] from `env`: with the key, the record must be signed with
 /// it and every change is compared by its keyed digest; without it, a note says the record was
 /// not checked.
-pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
+pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, GateError> {
     let key = key(env)?;
     let rec = record::load(&opts.record)?;
     let binary = opts
@@ -528,19 +570,16 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<CommandOutp
     let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
     let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
     let v = verify::compare_keyed(&rec, &plan, key.as_deref());
-    let stderr = match (&key, &rec.signature) {
-        (None, Some(_)) => format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked\n"),
-        (None, None) => format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to bind it to every value of the plan and detect edits\n"),
-        _ => String::new(),
+    let notes = match (&key, &rec.signature) {
+        (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],
+        (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to bind it to every value of the plan and detect edits")],
+        _ => Vec::new(),
     };
-    let stdout = if opts.json {
-        render::verify_json(&v)
-    } else {
-        render::verify_text(&opts.planfile.display().to_string(), &v)
-    };
-    Ok(CommandOutput {
-        stdout,
-        stderr,
-        exit: v.exit(),
+    let exit = v.exit();
+    Ok(Verified {
+        planfile: opts.planfile.display().to_string(),
+        report: v,
+        notes,
+        exit,
     })
 }

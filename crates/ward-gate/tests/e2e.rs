@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use ward_gate::run::{self, ApproveOptions, Format, GateOptions, Inputs, VerifyOptions};
+use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs, VerifyOptions};
+use ward_report::gate::Format;
+
+mod common;
 use ward_rig::{Rig, Root};
 
 const MAIN_TF: &str = r#"
@@ -108,17 +111,19 @@ impl Case<'_> {
         }
     }
 
-    fn gate(&self, plan: &str, env: &Env, record: Option<PathBuf>) -> run::CommandOutput {
-        run::gate(
-            &GateOptions {
-                inputs: self.inputs(plan),
-                format: Format::Terminal,
-                record,
-                no_record_protection: false,
-            },
-            &env.get(),
+    fn gate(&self, plan: &str, env: &Env, record: Option<PathBuf>) -> common::Out {
+        common::gate(
+            run::gate(
+                &GateOptions {
+                    inputs: self.inputs(plan),
+                    record,
+                    no_record_protection: false,
+                },
+                &env.get(),
+            )
+            .unwrap(),
+            Format::Terminal,
         )
-        .unwrap()
     }
 
     fn approve(
@@ -127,7 +132,7 @@ impl Case<'_> {
         address: &str,
         expires: Option<&str>,
         env: &Env,
-    ) -> Result<run::CommandOutput, ward_gate::GateError> {
+    ) -> Result<common::Out, ward_gate::GateError> {
         run::approve(
             &ApproveOptions {
                 inputs: self.inputs(plan),
@@ -139,6 +144,7 @@ impl Case<'_> {
             },
             &env.get(),
         )
+        .map(common::approve)
     }
 
     fn approvals_path(&self) -> PathBuf {
@@ -342,9 +348,9 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
                 record: record.clone(),
                 binary: Some(tf.path.display().to_string()),
                 chdir: Some(root.dir()),
-                json: false,
                 timeout: None,
             })
+            .map(|v| common::verify(v, false))
             .unwrap()
         };
         let ok = verify(&file_a);

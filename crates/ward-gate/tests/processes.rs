@@ -4,7 +4,10 @@
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use ward_gate::run::{self, Format, GateOptions, Inputs, VerifyOptions};
+use ward_gate::run::{self, GateOptions, Inputs, VerifyOptions};
+use ward_report::gate::Format;
+
+mod common;
 
 fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,7 +19,7 @@ fn example(name: &str) -> String {
 
 /// `ward gate` on `replace.json` (two instances replaced, nothing needing approval) with one
 /// guard on instances running `script`; the JSON report.
-fn gate_with_guard(dir: &Path, script: &str, record: Option<PathBuf>) -> run::CommandOutput {
+fn gate_with_guard(dir: &Path, script: &str, record: Option<PathBuf>) -> common::Out {
     gate_with_guard_timeout(dir, script, "20s", record)
 }
 
@@ -25,7 +28,7 @@ fn gate_with_guard_timeout(
     script: &str,
     timeout: &str,
     record: Option<PathBuf>,
-) -> run::CommandOutput {
+) -> common::Out {
     let hcl = format!(
         "guard \"builds-idle\" {{\n  types   = [\"fakecloud_instance\"]\n  command = [\"sh\", \"-c\", {script:?}]\n  timeout = {timeout:?}\n}}\n"
     );
@@ -34,22 +37,24 @@ fn gate_with_guard_timeout(
         "WARD_NOW" => Some("2026-11-29T18:00:00Z".to_string()),
         _ => None,
     };
-    run::gate(
-        &GateOptions {
-            inputs: Inputs {
-                plan: example("replace.json"),
-                config: Some(dir.join("ward.hcl")),
-                approvals: None,
-                root: None,
-                allow_unclassified: false,
+    common::gate(
+        run::gate(
+            &GateOptions {
+                inputs: Inputs {
+                    plan: example("replace.json"),
+                    config: Some(dir.join("ward.hcl")),
+                    approvals: None,
+                    root: None,
+                    allow_unclassified: false,
+                },
+                record,
+                no_record_protection: true,
             },
-            format: Format::Json,
-            record,
-            no_record_protection: true,
-        },
-        &env,
+            &env,
+        )
+        .unwrap(),
+        Format::Json,
     )
-    .unwrap()
 }
 
 #[test]
@@ -128,7 +133,6 @@ fn verify_ends_at_its_timeout_when_show_hangs() {
         record,
         binary: Some(fake.display().to_string()),
         chdir: Some(d.path().to_path_buf()),
-        json: false,
         timeout: Some(Duration::from_secs(1)),
     })
     .unwrap_err();

@@ -4,7 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ward_gate::run::{self, ApproveOptions, Format, GateOptions, Inputs, VerifyOptions};
+use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs, VerifyOptions};
+use ward_report::gate::Format;
+
+mod common;
 
 fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,31 +46,27 @@ impl T {
             allow_unclassified: false,
         }
     }
-    fn gate_with(
-        &self,
-        inputs: Inputs,
-        record: Option<PathBuf>,
-    ) -> Result<run::CommandOutput, String> {
+    fn gate_with(&self, inputs: Inputs, record: Option<PathBuf>) -> Result<common::Out, String> {
         let env = self.env.clone();
         run::gate(
             &GateOptions {
                 inputs,
-                format: Format::Json,
                 record,
                 no_record_protection: true,
             },
             &move |k: &str| env.get(k).cloned(),
         )
+        .map(|r| common::gate(r, Format::Json))
         .map_err(|e| e.to_string())
     }
-    fn gate(&self, plan: &str) -> Result<run::CommandOutput, String> {
+    fn gate(&self, plan: &str) -> Result<common::Out, String> {
         self.gate_with(self.inputs(plan), None)
     }
     fn approve(
         &self,
         plan: &str,
         f: impl FnOnce(&mut ApproveOptions),
-    ) -> Result<run::CommandOutput, String> {
+    ) -> Result<common::Out, String> {
         let mut o = ApproveOptions {
             inputs: self.inputs(plan),
             address: "fakecloud_volume.db_data".into(),
@@ -78,11 +77,13 @@ impl T {
         };
         f(&mut o);
         let env = self.env.clone();
-        run::approve(&o, &move |k: &str| env.get(k).cloned()).map_err(|e| e.to_string())
+        run::approve(&o, &move |k: &str| env.get(k).cloned())
+            .map(common::approve)
+            .map_err(|e| e.to_string())
     }
 }
 
-fn json(out: &run::CommandOutput) -> serde_json::Value {
+fn json(out: &common::Out) -> serde_json::Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
@@ -139,7 +140,7 @@ fn a_delete_approval_is_bound_to_the_object_it_deletes() {
         std::fs::write(path, serde_json::to_vec(plan).unwrap()).unwrap();
         path.display().to_string()
     };
-    let status = |out: &run::CommandOutput| {
+    let status = |out: &common::Out| {
         json(out)["required"]
             .as_array()
             .unwrap()
@@ -377,7 +378,6 @@ fn verify_refusals() {
         record: t.path("gate.json"),
         binary: None,
         chdir: None,
-        json: false,
         timeout: None,
     })
     .unwrap_err()
@@ -389,7 +389,6 @@ fn verify_refusals() {
         record: t.path("gate.json"),
         binary: None,
         chdir: None,
-        json: false,
         timeout: None,
     })
     .unwrap_err()
@@ -403,7 +402,6 @@ fn verify_refusals() {
         record: t.path("gate.json"),
         binary: Some("/nonexistent/terraform".into()),
         chdir: None,
-        json: false,
         timeout: None,
     })
     .unwrap_err()
@@ -415,7 +413,6 @@ fn verify_refusals() {
         record: t.path("gate.json"),
         binary: Some("/nonexistent/terraform".into()),
         chdir: None,
-        json: false,
         timeout: None,
     })
     .unwrap_err()

@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ward_gate::run::{self, ApproveOptions, Format, GateOptions, Inputs};
+use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs};
+use ward_report::gate::Format;
+
+mod common;
 
 const ADDRESS: &str = "fakecloud_instance.web[0]";
 const KEY: &str = "test-approval-key";
@@ -82,18 +85,18 @@ impl T {
             allow_unclassified: false,
         }
     }
-    fn gate(&self, plan: &str, format: Format) -> run::CommandOutput {
+    fn gate(&self, plan: &str, format: Format) -> common::Out {
         let env = self.env.clone();
-        run::gate(
+        let run = run::gate(
             &GateOptions {
                 inputs: self.inputs(plan),
-                format,
                 record: None,
                 no_record_protection: true,
             },
             &move |k: &str| env.get(k).cloned(),
         )
-        .unwrap()
+        .unwrap();
+        common::gate(run, format)
     }
     fn approve(&self, plan: &str) {
         let env = self.env.clone();

@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ward_gate::run::{self, Format, GateOptions, Inputs};
+use ward_gate::run::{self, GateOptions, Inputs};
 
 const WEB: &str = "resource \"fakecloud_instance\" \"web\" {\n  count = 2\n  lifecycle {\n    prevent_destroy = PD\n  }\n}\n";
 
-fn gate(root: &Path) -> Result<run::CommandOutput, String> {
+fn gate(root: &Path) -> Result<run::GateRun, String> {
     let plan = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../examples/plans/replace.json")
         .display()
@@ -25,7 +25,6 @@ fn gate(root: &Path) -> Result<run::CommandOutput, String> {
                 root: Some(PathBuf::from(root)),
                 allow_unclassified: false,
             },
-            format: Format::Json,
             record: None,
             no_record_protection: true,
         },
@@ -43,13 +42,11 @@ fn root_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     d
 }
 
-fn required(out: &run::CommandOutput) -> Vec<String> {
-    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    r["required"]
-        .as_array()
-        .unwrap()
+fn required(out: &run::GateRun) -> Vec<String> {
+    out.report
+        .required
         .iter()
-        .map(|x| x["address"].as_str().unwrap().to_string())
+        .map(|x| x.address.clone())
         .collect()
 }
 
@@ -58,16 +55,16 @@ fn a_tofu_only_root_is_accepted_and_its_prevent_destroy_protects() {
     // Without protection, replacing the stateless instances needs no approval.
     let d = root_with(&[("main.tofu", &WEB.replace("PD", "false"))]);
     let out = gate(d.path()).unwrap();
-    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 0, "{:?}", out.report);
 
     let d = root_with(&[("main.tofu", &WEB.replace("PD", "true"))]);
     let out = gate(d.path()).unwrap();
-    assert_eq!(out.exit.code(), 4, "{}", out.stdout);
+    assert_eq!(out.exit.code(), 4, "{:?}", out.report);
     assert_eq!(
         required(&out),
         ["fakecloud_instance.web[0]", "fakecloud_instance.web[1]"]
     );
-    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let r = serde_json::to_value(&out.report).unwrap();
     assert_eq!(
         r["required"][0]["because"][0]["by"],
         serde_json::json!({"source": "prevent-destroy", "file": "main.tofu"})

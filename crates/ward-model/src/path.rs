@@ -20,6 +20,20 @@ pub enum PathStep {
 pub struct AttrPath(pub Vec<PathStep>);
 
 impl AttrPath {
+    /// A path written with dots, each part a key or, when it is a number, an index:
+    /// `root_block_device.0.volume_size`. For paths built by hand (tests, examples); a key that
+    /// holds a dot cannot be written this way.
+    pub fn dotted(s: &str) -> Self {
+        AttrPath(
+            s.split('.')
+                .map(|p| match p.parse::<u64>() {
+                    Ok(n) => PathStep::Index(n),
+                    Err(_) => PathStep::Key(p.to_string()),
+                })
+                .collect(),
+        )
+    }
+
     /// The empty path (the whole object).
     pub fn root() -> Self {
         AttrPath(Vec::new())

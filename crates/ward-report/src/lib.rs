@@ -12,6 +12,11 @@
 //! The exit code comes from [`evaluate`]: errored plan (2), coverage (3), `--fail-on` (1); the
 //! [`Exit`] type itself lives in `ward_model::exit` and is re-exported here.
 //!
+//! The other commands' typed reports render here too, each in its module: [`check`] (`ward
+//! check`), [`gate`] (`ward gate`, `ward approve`, `ward verify`) and [`drift`] (`ward drift`,
+//! `ward drift history`). The crates that decide (ward-check, ward-gate, ward-drift) return typed
+//! reports and an [`Exit`] and render nothing.
+//!
 //! [`escape`] is the one terminal escaper and the one Markdown escaper of every command (plan,
 //! gate, verify, drift, check): no value from a plan, a repository or an approvals file reaches a
 //! terminal or a Markdown document unescaped.
@@ -21,7 +26,9 @@
 //! kind `sensitive` with no `value` field).
 
 pub mod check;
+pub mod drift;
 pub mod escape;
+pub mod gate;
 pub mod json;
 pub mod junit;
 mod markdown;

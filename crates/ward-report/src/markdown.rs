@@ -491,14 +491,32 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
         None => format!("<code>{}</code>", html(&v.address)),
     };
-    // The summary says why: the deciding attribute, else the first reason the block gives.
-    let why = match v.attributes.iter().find(|a| a.forces_replacement) {
-        Some(a) => Some(format!("`{}` forces replacement", a.change.path)),
-        None => crate::text::explanation_lines(v).next().cloned(),
+    // The summary says why, once: the attribute that forces the replacement, else the first
+    // reason the block would print, else the deciding attribute's reason. The block then leaves
+    // out what the summary said.
+    let forcing = v
+        .attributes
+        .iter()
+        .find(|a| a.forces_replacement && crate::text::attribute_shown(v, a));
+    let first_line = match forcing {
+        Some(_) => None,
+        None => crate::text::explanation_lines(v).next(),
     };
-    let why = why
-        .map(|w| format!(" — {}", html(&crate::text::shorten(&w, 100))))
-        .unwrap_or_default();
+    let deciding_why = match (forcing, first_line) {
+        (None, None) => v
+            .attributes
+            .iter()
+            .filter(|a| a.impact == v.impact && crate::text::attribute_shown(v, a))
+            .find(|a| a.why.is_some()),
+        _ => None,
+    };
+    let why = match (forcing, first_line, deciding_why) {
+        (Some(a), _, _) => Some(format!("`{}` forces replacement", a.change.path)),
+        (None, Some(l), _) => Some(l.clone()),
+        (None, None, Some(a)) => a.why.as_ref().map(|w| format!("`{}`: {w}", a.change.path)),
+        (None, None, None) => None,
+    };
+    let why = why.map(|w| format!(" — {}", html(&w))).unwrap_or_default();
     let _ = writeln!(
         out,
         "<details><summary><b>{}</b> {addr}: {}{why}</summary>\n",
@@ -522,7 +540,8 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         .filter(|at| crate::text::attribute_shown(v, at))
     {
         let mut tags = vec![format!("**{}**", at.impact)];
-        if at.forces_replacement {
+        let in_summary = forcing.is_some_and(|f| std::ptr::eq(f, at));
+        if at.forces_replacement && !in_summary {
             tags.push("forces replacement".into());
         }
         if let Some(r) = &at.rule {
@@ -536,11 +555,15 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             code(&show_value(&at.change.after)),
             tags.join(", ")
         );
-        if let Some(why) = &at.why {
+        if let Some(why) = at
+            .why
+            .as_ref()
+            .filter(|_| !deciding_why.is_some_and(|d| std::ptr::eq(d, at)))
+        {
             let _ = writeln!(out, "  - {}", md_rich(why));
         }
     }
-    for line in crate::text::explanation_lines(v) {
+    for line in crate::text::explanation_lines(v).skip(usize::from(first_line.is_some())) {
         let _ = writeln!(out, "- {}", md_rich(line));
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {

@@ -155,7 +155,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             show_value(&at.change.after),
             tags.join(", ")
         );
-        if let Some(why) = &at.why {
+        if let Some(why) = crate::text::attribute_why(at) {
             let _ = writeln!(out, "{ind}    {}", terminal(why));
         }
     }

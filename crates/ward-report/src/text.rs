@@ -113,6 +113,7 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
             || l.starts_with("identity changes: ")
             || (attr_reason && l.starts_with("rule rationale: "))
             || forcing_line_of_a_shown_attribute(v, l)
+            || cost_line_of_a_shown_attribute(v, l)
             || v.attributes
                 .iter()
                 .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
@@ -126,6 +127,15 @@ fn forcing_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
         a.forces_replacement
             && attribute_shown(v, a)
             && line.starts_with(&format!("`{}` forces replacement", a.change.path))
+    })
+}
+
+/// `` `size` costs interrupt: a → b — why `` when the attribute line for `size` (its values, class,
+/// rule and reason) is printed: the line would say the same facts again.
+fn cost_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
+    v.attributes.iter().any(|a| {
+        attribute_shown(v, a)
+            && line.starts_with(&format!("`{}` costs {}: ", a.change.path, a.impact))
     })
 }
 
@@ -145,6 +155,24 @@ pub(crate) fn attribute_shown(v: &Verdict, at: &ward_classify::AttrVerdict) -> b
         && !at.forces_replacement
         && identity_said(v)
         && v.identity_changes.contains(&at.change.path))
+}
+
+/// The reason an attribute line prints under it, less what the line's tags already say: for an
+/// attribute that forces the replacement, the classifier's `forces replacement, which costs X`
+/// (the tags show the class and `forces replacement`). `None` when nothing is left to say.
+pub(crate) fn attribute_why(at: &ward_classify::AttrVerdict) -> Option<&str> {
+    let why = at.why.as_deref()?;
+    let why = match at.forces_replacement {
+        true => {
+            let said = format!("forces replacement, which costs {}", at.impact);
+            match why.strip_prefix(&said) {
+                Some(rest) => rest.strip_prefix("; ").unwrap_or(rest),
+                None => why,
+            }
+        }
+        false => why,
+    };
+    Some(why).filter(|w| !w.is_empty())
 }
 
 /// A string in JSON quotes.

@@ -71,3 +71,47 @@ fn the_header_names_only_deciding_packs() {
         assert!(!term.contains("azurerm"), "{name}: {term}");
     }
 }
+
+/// A change block's sentences as plain text: Markdown and HTML escapes undone, bullets, code
+/// marks and the `(per RULE)` suffix dropped, so the same fact reads the same in every place.
+fn sentences(line: &str) -> Vec<String> {
+    let plain = line
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+        .replace(['\\', '`'], "");
+    let plain = plain.trim().trim_start_matches("- ").trim();
+    let plain = match plain.find(" (per ") {
+        Some(i) => &plain[..i],
+        None => plain,
+    };
+    plain
+        .split(" — ")
+        .flat_map(|p| p.split("; "))
+        .map(|s| s.trim().to_string())
+        .filter(|s| s.len() >= 20)
+        .collect()
+}
+
+/// Every change block, terminal and Markdown (its `<details>` summary included), says each fact
+/// once: no sentence of a block is printed twice in it.
+#[test]
+fn each_change_block_says_each_fact_once() {
+    for (name, a) in plans() {
+        let o = evaluate(&a, &GateOptions::default());
+        let md = render_markdown(&a, &o, DEFAULT_MARKDOWN_LIMIT);
+        let term = render_terminal(&a, &o, false);
+        let md_blocks: Vec<&str> = md.split("<details>").skip(1).collect();
+        let term_blocks: Vec<&str> = term.split("\n\n").collect();
+        for block in md_blocks.iter().chain(&term_blocks) {
+            let mut seen = std::collections::BTreeSet::new();
+            for s in block.lines().flat_map(sentences) {
+                assert!(
+                    seen.insert(s.clone()),
+                    "{name}: {s:?} is printed twice in\n{block}"
+                );
+            }
+        }
+    }
+}

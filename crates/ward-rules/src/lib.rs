@@ -463,15 +463,15 @@ impl Knowledge {
         Ok(k)
     }
 
-    /// Loads a user rule file (`ward.hcl`). Its rules win over every pack, and over files loaded
-    /// after it. The file is cited as `path` is written (pass it relative to the repository root
-    /// when it was found there).
+    /// Loads a rule file: `resource` blocks only (any other block is an error that says so;
+    /// `ward.hcl` itself is read by ward-config, which hands its `resource` blocks to
+    /// [`UserRules::from_blocks`]). Its rules win over every pack, and over files loaded after
+    /// it. The file is cited as `path` is written.
     pub fn load_user_file(&mut self, path: &Path) -> Result<(), RulesError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| {
-            RulesError::new(&name, format!("cannot read the rule file: {e}")).help(
-                "check the path given with --config, or create ward.hcl at the repository root",
-            )
+            RulesError::new(&name, format!("cannot read the rule file: {e}"))
+                .help("check the rule file's path")
         })?;
         let text = String::from_utf8(bytes).map_err(|e| {
             RulesError::new(
@@ -486,9 +486,9 @@ impl Knowledge {
         self.load_user_str(&name, &text)
     }
 
-    /// Loads user rules from text, cited as `file`. Same as [`Knowledge::load_user_file`] without
-    /// the file system. Commands do not call this: they load `ward.hcl` once through ward-config,
-    /// which hands its `resource` blocks to [`UserRules::from_blocks`].
+    /// Loads a rule file's text, cited as `file`: `resource` blocks only. Same as
+    /// [`Knowledge::load_user_file`] without the file system. Not a reader of `ward.hcl`:
+    /// commands load that once through ward-config.
     pub fn load_user_str(&mut self, file: &str, text: &str) -> Result<(), RulesError> {
         let parsed = parse_file(file, text, FileKind::User)?;
         self.add_user_rules(&UserRules {

@@ -18,13 +18,10 @@ use ward_model::Impact;
 pub(crate) enum FileKind {
     /// A built-in pack: one `pack` header and `resource` blocks.
     Pack,
-    /// A user's `ward.hcl`: `resource` blocks, plus blocks other ward commands read.
+    /// User rules: a rule file read by [`crate::Knowledge::load_user_file`] (`resource` blocks
+    /// only), or the `resource` blocks of a `ward.hcl` that ward-config parsed.
     User,
 }
-
-/// Top-level blocks of `ward.hcl` that belong to other ward commands: skipped here.
-pub(crate) const OTHER_COMMAND_BLOCKS: &[&str] =
-    &["policy", "guard", "root", "layer", "drift", "check"];
 
 const PACK_KEYS: &[&str] = &["name", "version", "provider", "schema", "summary"];
 const RESOURCE_KEYS: &[&str] = &[
@@ -713,17 +710,24 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
     let r = Reader::new(file, text);
 
     let mut pack: Option<(Pack, Option<Range<usize>>)> = None;
+    // A rule file is not a second reader of ward.hcl: its other blocks (policy, root, check...)
+    // are ward-config's, and here they are errors that say so.
     let top_known: Vec<&str> = match kind {
         FileKind::Pack => vec!["pack", "resource"],
-        FileKind::User => {
-            let mut v = vec!["resource"];
-            v.extend_from_slice(OTHER_COMMAND_BLOCKS);
-            v
-        }
+        FileKind::User => vec!["resource"],
     };
     let place = match kind {
         FileKind::Pack => "a pack file",
-        FileKind::User => "ward.hcl",
+        FileKind::User => "a rule file",
+    };
+    let elsewhere = |_: &str| {
+        match kind {
+        FileKind::Pack => None,
+        FileKind::User => Some(
+            "rule files hold only `resource` blocks; every other block belongs in ward.hcl, which ward-config reads (pass it with --config); "
+                .to_string(),
+        ),
+    }
     };
     // First pass: the header (a pack's entries cite its name and version).
     for s in body.iter() {
@@ -740,7 +744,7 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
                 if kind == FileKind::User {
                     return Err(r
                         .err(b.ident.span(), "a `pack` header in a user rule file")
-                        .help("`pack` headers belong to the built-in packs; ward.hcl holds `resource` blocks without one"));
+                        .help("`pack` headers belong to the built-in packs; a rule file holds `resource` blocks without one"));
                 }
                 if let Some((_, first)) = &pack {
                     return Err(r.err(b.ident.span(), "a second `pack` block").help(format!(
@@ -759,7 +763,7 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
                         ident,
                         place,
                         &top_known,
-                        &|_| None,
+                        &elsewhere,
                     ));
                 }
             }

@@ -1,5 +1,4 @@
 use super::*;
-use ward_model::PathStep;
 
 const PACK_A: &str = r#"
 pack {
@@ -41,14 +40,7 @@ fn pack_a() -> Knowledge {
 }
 
 fn path(s: &str) -> AttrPath {
-    AttrPath(
-        s.split('.')
-            .map(|p| match p.parse::<u64>() {
-                Ok(n) => PathStep::Index(n),
-                Err(_) => PathStep::Key(p.to_string()),
-            })
-            .collect(),
-    )
+    AttrPath::dotted(s)
 }
 
 fn target<'a>(t: &'a str, address: &'a str, module: Option<&'a str>) -> Target<'a> {
@@ -397,14 +389,41 @@ fn typos_get_a_suggestion() {
 }
 
 #[test]
-fn other_commands_blocks_are_left_alone() {
-    let mut k = Knowledge::empty();
-    k.load_user_str(
-        "ward.hcl",
-        "policy \"p\" {\n  anything = 1\n}\nguard \"g\" {}\nroot \"r\" {}\nlayer \"l\" {}\ndrift {}\ncheck {}\n",
-    )
-    .unwrap();
-    assert!(k.types().is_empty());
+fn a_rule_file_refuses_the_other_blocks_of_ward_hcl() {
+    // A rule file is not a second reader of ward.hcl: every block ward-config reads (including
+    // `plan`, which the old list of skipped blocks lacked) is refused, with where it belongs.
+    for block in [
+        "policy \"p\" {\n  anything = 1\n}\n",
+        "guard \"g\" {}\n",
+        "root \"r\" {}\n",
+        "layer \"l\" {}\n",
+        "drift {}\n",
+        "check {}\n",
+        "plan {}\n",
+    ] {
+        let text = format!("resource \"a_vm\" {{\n  holds_data = true\n}}\n{block}");
+        let e = Knowledge::empty()
+            .load_user_str("rules.hcl", &text)
+            .unwrap_err();
+        let ident = block.split([' ', '{']).next().unwrap();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(
+            e.message
+                .contains(&format!("unknown block `{ident}` in a rule file")),
+            "{e}"
+        );
+        let help = e.help.clone().unwrap();
+        assert!(
+            help.contains("rule files hold only `resource` blocks")
+                && help.contains("ward.hcl, which ward-config reads"),
+            "{e}"
+        );
+    }
+    // A typo of `resource` is still a did-you-mean.
+    let e = Knowledge::empty()
+        .load_user_str("rules.hcl", "resorce \"a_vm\" {}\n")
+        .unwrap_err();
+    assert!(e.help.unwrap().contains("did you mean `resource`?"));
 }
 
 #[test]

@@ -21,7 +21,6 @@ resource "fakecloud_volume" {
     EOT
   }
 }
-policy "x" {}
 "#;
 
 const TOKENS: &[&str] = &[

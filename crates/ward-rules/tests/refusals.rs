@@ -115,10 +115,10 @@ fn user_fixtures_load_once_fixed() {
 #[test]
 fn unreadable_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("ward.hcl");
+    let missing = dir.path().join("rules.hcl");
     let e = Knowledge::empty().load_user_file(&missing).unwrap_err();
     assert!(e.to_string().contains("cannot read the rule file"), "{e}");
-    assert!(e.help.unwrap().contains("--config"));
+    assert!(e.help.unwrap().contains("path"));
 
     let latin1 = dir.path().join("latin1.hcl");
     fs::write(&latin1, b"resource \"x_y\" { summary = \"caf\xe9\" }\n").unwrap();

@@ -4,7 +4,7 @@
 
 use crate::Env;
 use std::path::Path;
-use ward_gate::run::{ApproveOptions, Format, GateOptions, Inputs, APPROVE_EVERY_VAR, CONTEXT_VAR};
+use ward_gate::run::{ApproveOptions, GateOptions, Inputs, APPROVE_EVERY_VAR, CONTEXT_VAR};
 use ward_model::Exit;
 use ward_report::stack::PendingApproval;
 
@@ -58,13 +58,13 @@ pub(crate) fn gate(
 ) -> Result<Gated, String> {
     let opts = GateOptions {
         inputs: inputs(plan_json, config, root_dir),
-        format: Format::Json,
         record: None,
         no_record_protection: true,
     };
     let e = bound(env, b);
     let out = ward_gate::run::gate(&opts, &e).map_err(|e| e.to_string())?;
-    let v: serde_json::Value = serde_json::from_str(&out.stdout)
+    // The gate's report in its documented JSON shape (docs/gate.schema.json), read back here.
+    let v: serde_json::Value = serde_json::from_str(&ward_report::gate::json(&out.report))
         .map_err(|e| format!("the gate's report is not JSON ({e})"))?;
     let s = |x: &serde_json::Value, k: &str| {
         x.get(k)
@@ -193,5 +193,5 @@ pub(crate) fn approve(
     };
     let e = bound(env, b);
     let out = ward_gate::run::approve(&opts, &e).map_err(|e| e.to_string())?;
-    Ok((out.stdout, out.stderr))
+    Ok((ward_report::gate::approve_text(&out), out.notes.join("\n")))
 }

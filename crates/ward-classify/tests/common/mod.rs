@@ -4,8 +4,7 @@
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use ward_model::{
-    Action, AttrChange, AttrPath, Importing, Mode, PathStep, Plan, Product, ResourceChange, Shown,
-    TypeRef,
+    Action, AttrChange, AttrPath, Importing, Mode, Plan, Product, ResourceChange, Shown, TypeRef,
 };
 use ward_rules::Knowledge;
 
@@ -18,14 +17,7 @@ pub fn fakecloud() -> Knowledge {
 }
 
 pub fn path(s: &str) -> AttrPath {
-    AttrPath(
-        s.split('.')
-            .map(|p| match p.parse::<u64>() {
-                Ok(n) => PathStep::Index(n),
-                Err(_) => PathStep::Key(p.to_string()),
-            })
-            .collect(),
-    )
+    AttrPath::dotted(s)
 }
 
 pub fn known(v: Value) -> Shown {

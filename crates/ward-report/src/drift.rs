@@ -1,12 +1,14 @@
-//! Reports: terminal, JSON (versioned schema), Markdown, JUnit. All deterministic: sorted, no
-//! timestamps or durations unless `--timestamps`.
+//! `ward drift` and `ward drift history`: renderings of the typed [`Report`] and [`History`]
+//! ward-drift returns. Terminal, JSON (versioned schema), Markdown, JUnit. All deterministic:
+//! sorted, no timestamps or durations unless `--timestamps`.
 
-use crate::outcome::Outcome;
-use crate::{Exit, Report, RootResult};
+use crate::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
+use crate::junit::{self, Case, CaseResult, Document, Suite};
+use crate::term_line;
 use std::fmt::Write;
-use ward_report::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
-use ward_report::junit::{self, Case, CaseResult, Document, Suite};
-use ward_report::term_line;
+use ward_drift::outcome::Outcome;
+use ward_drift::{History, Report, RootResult};
+use ward_model::Exit;
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +153,7 @@ fn terminal(r: &Report, timestamps: bool) -> String {
         if r.transitions.is_empty() {
             "none".to_string()
         } else {
-            crate::notify::payload(r).summary
+            ward_drift::notify::payload(r).summary
         }
     );
     term_line!(&mut s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
@@ -262,7 +264,7 @@ fn markdown(r: &Report, timestamps: bool) -> String {
     s
 }
 
-/// JUnit XML ([`ward_report::junit`]): one suite, one test case per root (plus one for the root
+/// JUnit XML ([`crate::junit`]): one suite, one test case per root (plus one for the root
 /// set when the run has problems).
 fn junit(r: &Report, timestamps: bool) -> String {
     let failing = |o: Outcome| o.fails() || o == Outcome::Drifted;
@@ -322,16 +324,12 @@ fn junit(r: &Report, timestamps: bool) -> String {
 }
 
 /// Renders `ward drift history [ROOT]` as text. History output always carries times (UTC).
-pub fn history_text(
-    store: &ward_store::Store,
-    root: Option<&str>,
-    limit: usize,
-) -> Result<String, ward_store::StoreError> {
+pub fn history_text(h: &History) -> String {
     let mut s = String::new();
-    match root {
-        None => {
+    match h {
+        History::Runs { limit, runs, .. } => {
             term_line!(&mut s, "runs (newest first, at most {limit}):");
-            for r in store.runs(limit)? {
+            for r in runs {
                 let counts = r
                     .outcomes
                     .iter()
@@ -344,7 +342,10 @@ pub fn history_text(
                     r.id,
                     r.started_at,
                     r.exit_code.map_or("-".to_string(), |c| c.to_string()),
-                    r.shard.map(|k| format!(" shard {k}")).unwrap_or_default(),
+                    r.shard
+                        .as_ref()
+                        .map(|k| format!(" shard {k}"))
+                        .unwrap_or_default(),
                     if counts.is_empty() {
                         "no roots".to_string()
                     } else {
@@ -353,9 +354,14 @@ pub fn history_text(
                 );
             }
         }
-        Some(name) => {
+        History::Root {
+            root: name,
+            limit,
+            runs,
+            ..
+        } => {
             term_line!(&mut s, "root {name} (newest first, at most {limit} runs):");
-            for r in store.root_runs(name, limit)? {
+            for r in runs {
                 let state = r
                     .outcome
                     .state
@@ -378,9 +384,9 @@ pub fn history_text(
             }
         }
     }
-    let findings = store.findings(root)?;
+    let findings = h.findings();
     term_line!(&mut s, "findings ({}):", findings.len());
-    for f in &findings {
+    for f in findings {
         term_line!(
             &mut s,
             "  {} {} {} [{}] first #{} {}, last #{} {}, {}",
@@ -398,35 +404,37 @@ pub fn history_text(
             }
         );
     }
-    Ok(s)
+    s
 }
 
-/// `ward drift history [ROOT]` as JSON.
-pub fn history_json(
-    store: &ward_store::Store,
-    root: Option<&str>,
-    limit: usize,
-) -> Result<String, ward_store::StoreError> {
-    let v = match root {
-        None => {
-            serde_json::json!({"schema_version": 1, "runs": store.runs(limit)?, "findings": store.findings(None)?})
+/// `ward drift history [ROOT]` as JSON (`docs/drift-history.schema.json`).
+pub fn history_json(h: &History) -> String {
+    let v = match h {
+        History::Runs { runs, findings, .. } => {
+            serde_json::json!({"schema_version": 1, "runs": runs, "findings": findings})
         }
-        Some(r) => {
-            serde_json::json!({"schema_version": 1, "root": r, "runs": store.root_runs(r, limit)?, "findings": store.findings(Some(r))?})
+        History::Root {
+            root,
+            runs,
+            findings,
+            ..
+        } => {
+            serde_json::json!({"schema_version": 1, "root": root, "runs": runs, "findings": findings})
         }
     };
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
-    Ok(s)
+    s
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
+    //! The renderings of a hand-built drift [`Report`] (moved from ward-drift with their
+    //! snapshots).
     use super::*;
-    use crate::outcome::DriftItem;
-    use crate::RootResult;
-    use ward_store::{StateMark, Transition, TransitionKind};
+    use ward_drift::outcome::DriftItem;
+    use ward_drift::ward_store::{StateMark, Transition, TransitionKind};
 
     fn sample() -> Report {
         let mut roots = vec![
@@ -562,10 +570,7 @@ mod tests {
     #[test]
     fn drift_reports_escape_a_hostile_address() {
         let (bad, good) = (hostile(HOSTILE), hostile("x"));
-        let unsafe_in = |s: &str| {
-            s.chars()
-                .any(|c| ward_report::escape::is_unsafe(c) && c != '\n')
-        };
+        let unsafe_in = |s: &str| s.chars().any(|c| crate::escape::is_unsafe(c) && c != '\n');
         let (t, g) = (
             render(&bad, Format::Terminal, false),
             render(&good, Format::Terminal, false),
@@ -593,7 +598,7 @@ mod tests {
         };
         assert_eq!(rows(&m), rows(&g), "{m}");
         for line in m.lines() {
-            let prose = ward_report::escape::md_outside_code(line);
+            let prose = crate::escape::md_outside_code(line);
             assert!(!prose.contains("<!--") && !prose.contains("<b>"), "{line}");
         }
         let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
@@ -608,7 +613,7 @@ mod tests {
         r.exit = Exit::Pass;
         assert!(!r.transitions.is_empty());
         // Nothing listens on port 1: the connection is refused at once.
-        let e = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        let e = ward_drift::send_notification(&mut r, "http://127.0.0.1:1/hook");
         assert!(e.is_err());
         assert_eq!(r.exit, Exit::Usage);
         let text = render(&r, Format::Terminal, false);
@@ -621,7 +626,7 @@ mod tests {
         assert!(render(&r, Format::Json, false).contains("\"exit_code\": 2"));
         // A failed root keeps its own exit.
         let mut r = sample();
-        let _ = crate::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        let _ = ward_drift::send_notification(&mut r, "http://127.0.0.1:1/hook");
         assert_eq!(r.exit, Exit::RootFailed);
     }
 

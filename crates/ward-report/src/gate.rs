@@ -1,14 +1,37 @@
-//! Terminal, Markdown and JSON renderings of gate and verify results. JSON is the report
-//! serialized with serde, `schema_version` first.
+//! `ward gate`, `ward approve` and `ward verify`: terminal, Markdown and JSON renderings of the
+//! typed results `ward_gate::run` returns ([`GateReport`], [`Approved`], [`Verified`]). JSON is
+//! the report serialized with serde, `schema_version` first.
 //!
 //! Deterministic: same report, same bytes (guard run times are not printed).
 
-use crate::guard::{GuardRun, GuardStatus};
-use crate::verify::VerifyReport;
-use crate::{ApprovalStatus, GateReport, Outcome, Required};
+use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
+use crate::term_line;
 use std::fmt::Write;
-use ward_report::escape::{md_cell_code, md_code, md_code_block, md_text};
-use ward_report::term_line;
+use ward_gate::guard::{GuardRun, GuardStatus};
+use ward_gate::run::{Approved, Verified};
+use ward_gate::verify::VerifyReport;
+use ward_gate::{ApprovalStatus, GateReport, Outcome, Required};
+
+/// The formats of `ward gate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// For a terminal.
+    #[default]
+    Terminal,
+    /// The report as JSON (`docs/gate.schema.json`).
+    Json,
+    /// For a pull-request comment, within [`MARKDOWN_LIMIT`].
+    Markdown,
+}
+
+/// `ward gate`'s report in `format`.
+pub fn render(r: &GateReport, format: Format) -> String {
+    match format {
+        Format::Terminal => text(r),
+        Format::Json => json(r),
+        Format::Markdown => markdown(r),
+    }
+}
 
 fn status_line(r: &Required) -> String {
     match &r.approval {
@@ -114,12 +137,12 @@ pub const VERIFY_SCHEMA_VERSION: u32 = 1;
 
 /// The JSON rendering of `ward gate`: the report, `schema_version` first.
 pub fn json(r: &GateReport) -> String {
-    ward_report::json::versioned(GATE_SCHEMA_VERSION, r)
+    crate::json::versioned(GATE_SCHEMA_VERSION, r)
 }
 
 /// The JSON rendering of `ward verify`, `schema_version` first.
 pub fn verify_json(v: &VerifyReport) -> String {
-    ward_report::json::versioned(VERIFY_SCHEMA_VERSION, v)
+    crate::json::versioned(VERIFY_SCHEMA_VERSION, v)
 }
 
 /// The terminal rendering.
@@ -481,4 +504,135 @@ pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
         );
     }
     s
+}
+
+/// `ward verify`'s result: [`verify_json`] when `json`, else [`verify_text`].
+pub fn verify(v: &Verified, json: bool) -> String {
+    if json {
+        verify_json(&v.report)
+    } else {
+        verify_text(&v.planfile, &v.report)
+    }
+}
+
+/// The terminal rendering of `ward approve`: a line per approved change, then the file written.
+pub fn approve_text(a: &Approved) -> String {
+    let mut s = String::new();
+    for c in &a.changes {
+        term_line!(
+            &mut s,
+            "approved {} ({}, {}) {}{}{}",
+            c.address,
+            c.action,
+            c.impact,
+            c.digest,
+            c.expires_at
+                .as_deref()
+                .map(|e| format!(", expires {e}"))
+                .unwrap_or_default(),
+            if c.signed { ", signed" } else { "" }
+        );
+    }
+    term_line!(&mut s, "written to {}", a.written_to.display());
+    s
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    //! The gate's renderings of `ward_gate::testkit`'s reports (the decisions themselves are
+    //! tested in ward-gate).
+    use super::*;
+    use ward_classify::Verdict;
+    use ward_gate::testkit::*;
+
+    #[test]
+    fn deterministic_output() {
+        let f = Fixture::new();
+        let a = assessment(vec![instance_update("b"), volume(10)]);
+        let x = f.gate(&a);
+        let y = f.gate(&a);
+        assert_eq!(text(&x), text(&y));
+        assert_eq!(markdown(&x), markdown(&y));
+    }
+
+    #[test]
+    fn snapshot_text() {
+        let (blocked, pass) = mixed_report();
+        assert_eq!(blocked.outcome, Outcome::ApprovalRequired);
+        assert_eq!(pass.outcome, Outcome::Pass);
+        insta::assert_snapshot!("blocked_text", text(&blocked));
+        insta::assert_snapshot!("pass_text", text(&pass));
+    }
+
+    #[test]
+    fn snapshot_markdown() {
+        let (blocked, pass) = mixed_report();
+        insta::assert_snapshot!("blocked_markdown", markdown(&blocked));
+        insta::assert_snapshot!("pass_markdown", markdown(&pass));
+    }
+
+    #[test]
+    fn snapshot_json() {
+        let (blocked, pass) = mixed_report();
+        insta::assert_snapshot!("blocked_json", json(&blocked));
+        insta::assert_snapshot!("pass_json", json(&pass));
+    }
+
+    #[test]
+    fn markdown_is_cut_to_fit_and_says_what_it_left_out() {
+        let f = Fixture::new();
+        let vs: Vec<Verdict> = (0..2000)
+            .map(|i| {
+                let mut v = volume(10);
+                v.address = format!("fakecloud_volume.v[{i}]");
+                v
+            })
+            .collect();
+        let r = f.gate(&assessment(vs));
+        let full = markdown_limited(&r, usize::MAX);
+        assert!(full.len() > MARKDOWN_LIMIT);
+        let md = markdown(&r);
+        assert!(md.len() <= MARKDOWN_LIMIT, "{}", md.len());
+        let shown = md.matches("- [ ] ").count();
+        assert!(shown > 10);
+        assert!(
+            md.contains(&format!(
+                "Left out: {} change(s) needing approval",
+                2000 - shown
+            )),
+            "{}",
+            &md[md.len() - 400..]
+        );
+        // Code fences stay balanced.
+        assert_eq!(md.matches("```").count() % 2, 0);
+    }
+
+    /// `ward gate`: the terminal and Markdown reports keep their lines (no fake "gate passed", no
+    /// heading, no comment hiding the rest), whatever the addresses and approvals hold.
+    #[test]
+    fn gate_reports_escape_a_hostile_address() {
+        let (bad, good) = (hostile_report(HOSTILE), hostile_report("x"));
+        assert_eq!(bad.outcome, Outcome::ApprovalRequired);
+        let unsafe_in = |s: &str| s.chars().any(|c| crate::escape::is_unsafe(c) && c != '\n');
+        let (t, g) = (text(&bad), text(&good));
+        assert!(!unsafe_in(&t), "{t}");
+        assert_eq!(t.lines().count(), g.lines().count(), "{t}");
+        assert!(!t.lines().any(|l| l.starts_with("gate passed")), "{t}");
+        let (m, g) = (markdown(&bad), markdown(&good));
+        assert!(!unsafe_in(&m), "{m}");
+        assert_eq!(m.lines().count(), g.lines().count(), "{m}");
+        let mut in_block = false;
+        for line in m.lines() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+            } else if !in_block {
+                let prose = crate::escape::md_outside_code(line);
+                assert!(!prose.contains("<!--") && !prose.contains("<b>"), "{line}");
+            }
+        }
+        assert!(!in_block, "a code block is left open: {m}");
+        let headings = |s: &str| s.lines().filter(|l| l.starts_with('#')).count();
+        assert_eq!(headings(&m), headings(&g), "{m}");
+    }
 }

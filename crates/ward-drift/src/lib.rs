@@ -9,10 +9,10 @@
 //! alerts fire on transitions only (new, escalated, resolved findings) ([`notify`]). Reports:
 //! terminal, JSON, Markdown, JUnit ([`report`]).
 
-pub mod binary;
+pub use ward_terraform::binary;
 pub mod config;
 pub mod discover;
-pub mod exec;
+pub use ward_terraform::exec;
 pub mod notify;
 pub mod outcome;
 pub mod report;
@@ -727,15 +727,7 @@ fn lock_detail(stderr: &str) -> String {
     )
 }
 
-/// True only for Terraform's (and OpenTofu's) message that another run holds the lock: "Error
-/// acquiring the state lock" followed by the holder's "Lock Info:". The same heading without lock
-/// info (access denied on the lock table, a missing table) is an error to fix, not `locked`.
-fn is_lock_error(stderr: &str) -> bool {
-    match stderr.find("Error acquiring the state lock") {
-        Some(i) => stderr[i..].contains("Lock Info:"),
-        None => false,
-    }
-}
+use ward_terraform::workspace::is_lock_error;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

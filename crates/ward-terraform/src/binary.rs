@@ -14,11 +14,11 @@
 //! Contradicting evidence, or more than one product left at the end, fails with "pin it";
 //! nothing satisfying `required_version` fails naming every version found.
 
-use crate::config::Pin;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use ward_config::Pin;
 
 /// Terraform or OpenTofu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

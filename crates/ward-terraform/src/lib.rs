@@ -1,0 +1,34 @@
+//! Running Terraform or OpenTofu in a root, one owner for every command that does it
+//! (`ward drift`, `ward stack`, `ward import`):
+//!
+//! - [`binary`]: finding the binaries on this machine and choosing one per root by evidence
+//!   (a pin, `.tofu` files, lock-file hosts, `required_version`).
+//! - [`exec`]: one Terraform command through ward's one process runner ([`ward_exec`]): its own
+//!   process group, a mandatory deadline, the caller's `TF_*` variables removed except those on
+//!   the allow-list, Terraform's automation variables, bounded output, Terraform's error lines.
+//! - [`state`]: what `state pull` printed (lineage, serial, resources, provider hosts).
+//! - [`workspace`]: a [`Workspace`] runs each subcommand in one root (`init`, `plan -out`,
+//!   `show -json`, `apply` of a saved plan, `state pull`, `output -json`, destroy plans) and
+//!   returns typed results: a saved plan's path and its JSON read through ward-plan, outputs as
+//!   JSON with their sha256, pulled state bytes with serial and lineage. Plan files live in an
+//!   owner-only scratch directory removed on every exit path.
+
+pub mod binary;
+pub mod exec;
+pub mod state;
+pub mod workspace;
+
+pub use binary::{Binary, Evidence, Product, Selection};
+pub use workspace::{Outputs, PlanArgs, PulledState, SavedPlan, TfError, Workspace};
+
+/// `sha256:<hex>` of `bytes`: how ward names the digest of outputs and state backups.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(bytes);
+    let mut s = String::with_capacity(7 + 64);
+    s.push_str("sha256:");
+    for b in d.iter() {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}

@@ -5,7 +5,10 @@
 use crate::check::CheckReport;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::path::Path;
 use ward_model::{Action, Plan};
+use ward_store::{NewRecord, Store, StoreError};
+use ward_terraform::{PlanArgs, SavedPlan, Workspace};
 
 /// The record kind in ward's history store.
 pub const KIND: &str = "import-acceptance";
@@ -125,7 +128,6 @@ mod tests {
 
     fn report(passed: bool) -> CheckReport {
         CheckReport {
-            schema_version: 1,
             plan: "p".into(),
             inventory: "i".into(),
             plan_digest: "sha256:a".into(),
@@ -161,4 +163,180 @@ mod tests {
             ["x_a.c has id \"9\" in state; the inventory gives \"2\""]
         );
     }
+}
+
+/// Appends the acceptance to the store (kind [`KIND`], key: the plan digest).
+pub fn record(store: &mut Store, a: &Acceptance) -> Result<(), StoreError> {
+    let body = serde_json::to_value(a).map_err(|e| StoreError::Record(e.to_string()))?;
+    store
+        .append_record(&NewRecord {
+            kind: KIND,
+            root: &a.root,
+            key: &a.plan_digest,
+            recorded_at: &a.accepted_at,
+            body: &body,
+        })
+        .map(|_| ())
+}
+
+/// What [`run`] needs.
+pub struct AcceptInput<'a> {
+    /// The root's workspace (binary, directory, timeout).
+    pub workspace: &'a Workspace,
+    /// The saved plan that was checked.
+    pub planfile: &'a Path,
+    /// The check record (`ward import check --record`).
+    pub record: &'a CheckReport,
+    /// The root's name in the store ([`crate::adoption::root_key`]).
+    pub root: &'a str,
+    /// The plan digest (ward-gate's digests, as `ward import check` computed it).
+    pub digest: &'a dyn Fn(&Plan) -> String,
+    /// Now (UTC, RFC 3339).
+    pub now: &'a str,
+}
+
+/// `ward import accept`: bind the saved plan to its passed check, apply exactly it, require
+/// an empty plan and an empty refresh-only plan, require every object in the state at its
+/// address with its id, and record the acceptance. Stops at the first step that fails.
+pub fn run(input: &AcceptInput<'_>, store: &mut Store) -> AcceptReport {
+    let mut report = AcceptReport {
+        root: input.root.to_string(),
+        accepted: false,
+        steps: Vec::new(),
+        acceptance: None,
+    };
+    let step = |name: &str, detail: Vec<String>| Step {
+        name: name.to_string(),
+        ok: detail.is_empty(),
+        detail,
+    };
+    let ws = input.workspace;
+    // 1. The saved plan is the one that passed.
+    let plan = match ws.show_json(input.planfile) {
+        Ok((_, plan)) => plan,
+        Err(e) => {
+            report.steps.push(step("bind", vec![e.to_string()]));
+            return report;
+        }
+    };
+    let digest = (input.digest)(&plan);
+    let bound = bind(input.record, &digest).err().into_iter().collect();
+    report.steps.push(step("bind", bound));
+    if !report.steps.iter().all(|s| s.ok) {
+        return report;
+    }
+    // 2. Apply exactly it.
+    let saved = SavedPlan {
+        path: input.planfile.to_path_buf(),
+        json_path: input.planfile.to_path_buf(),
+        plan,
+        has_changes: true,
+        json_sha256: String::new(),
+    };
+    let applied = ws.apply_saved(&saved).err().map(|e| e.to_string());
+    report
+        .steps
+        .push(step("apply", applied.into_iter().collect()));
+    if !report.steps.iter().all(|s| s.ok) {
+        return report;
+    }
+    // 3. and 4. A normal plan and a refresh-only plan, both empty (read from the JSON: an
+    // import-only plan exits 2, and refresh-only exit codes are not reliable).
+    for (name, refresh_only) in [("plan", false), ("refresh-only", true)] {
+        let detail = match ws.plan(&PlanArgs {
+            refresh_only,
+            name: Some(format!("after-{name}")),
+            ..PlanArgs::default()
+        }) {
+            Ok(p) => remaining(&p.plan),
+            Err(e) => vec![e.to_string()],
+        };
+        report.steps.push(step(name, detail));
+        if !report.steps.iter().all(|s| s.ok) {
+            return report;
+        }
+    }
+    // 5. Every object in the state, with its id.
+    let ids = input.record.ids();
+    let pulled = match ws.state_pull() {
+        Ok(p) => p,
+        Err(e) => {
+            report.steps.push(step("state", vec![e.to_string()]));
+            return report;
+        }
+    };
+    let state: serde_json::Value = match serde_json::from_slice(&pulled.bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            report.steps.push(step(
+                "state",
+                vec![format!("`state pull` did not print JSON: {e}")],
+            ));
+            return report;
+        }
+    };
+    let (mark, managed) = match (
+        crate::state::mark(&state),
+        crate::state::managed_ids(input.root, &state),
+    ) {
+        (Ok(m), Ok(ids)) => (m, ids),
+        (Err(e), _) | (_, Err(e)) => {
+            report.steps.push(step("state", vec![e]));
+            return report;
+        }
+    };
+    report
+        .steps
+        .push(step("state", state_matches(&ids, &managed)));
+    if !report.steps.iter().all(|s| s.ok) {
+        return report;
+    }
+    // 6. The record.
+    let b = ws.binary();
+    let acceptance = Acceptance {
+        schema_version: ACCEPTANCE_VERSION,
+        root: input.root.to_string(),
+        ids,
+        plan_digest: digest,
+        lineage: mark.lineage,
+        serial: mark.serial,
+        binary: b.path.display().to_string(),
+        product: b.product.to_string(),
+        version: b.version.to_string(),
+        accepted_at: input.now.to_string(),
+    };
+    let recorded = record(store, &acceptance).err().map(|e| e.to_string());
+    report
+        .steps
+        .push(step("record", recorded.into_iter().collect()));
+    report.accepted = report.steps.iter().all(|s| s.ok);
+    if report.accepted {
+        report.acceptance = Some(acceptance);
+    }
+    report
+}
+
+/// One step of `ward import accept`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// `bind`, `apply`, `plan`, `refresh-only`, `state`, `record`.
+    pub name: String,
+    /// Whether it passed.
+    pub ok: bool,
+    /// What it found, one line each (what still changes, why it failed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub detail: Vec<String>,
+}
+
+/// What `ward import accept` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcceptReport {
+    /// The root, as recorded.
+    pub root: String,
+    /// Whether the root is now accepted (the record was written).
+    pub accepted: bool,
+    /// The steps, in the order they ran; the first that failed is the last.
+    pub steps: Vec<Step>,
+    /// The record written, when accepted.
+    pub acceptance: Option<Acceptance>,
 }

@@ -99,11 +99,10 @@ pub struct ManagedIds {
     pub ids: BTreeMap<(String, String), String>,
 }
 
-/// The check's result.
+/// The check's result (its JSON, with `schema_version` [`SCHEMA_VERSION`] first, is also the
+/// check record `ward import accept` reads).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckReport {
-    /// [`SCHEMA_VERSION`].
-    pub schema_version: u32,
     /// The plan file, as given.
     pub plan: String,
     /// The inventory file, as given.
@@ -425,7 +424,6 @@ pub fn check(input: &CheckInput<'_>) -> CheckReport {
     });
     problems.dedup();
     CheckReport {
-        schema_version: SCHEMA_VERSION,
         plan: input.plan_name.to_string(),
         inventory: input.inventory_name.to_string(),
         plan_digest: input.plan_digest.to_string(),

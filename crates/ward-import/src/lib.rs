@@ -13,12 +13,14 @@
 //!   version, and the normalised scratch configuration;
 //! - [`check`]: the check of a plan against the inventory;
 //! - [`state`]: ids, lineage and serial from a state;
+//! - [`adoption`]: where a root stands (being adopted, accepted), for `ward gate`;
 //! - [`accept`]: binding the saved plan to its check, the empty-plan test, the record body.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod accept;
 pub mod address;
+pub mod adoption;
 pub mod check;
 pub mod inventory;
 pub mod state;

@@ -14,25 +14,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use ward_version::Version;
 
-/// Which product will run the imports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Product {
-    /// HashiCorp Terraform.
-    Terraform,
-    /// OpenTofu.
-    OpenTofu,
-}
-
-impl Product {
-    /// The command name (`terraform`, `tofu`).
-    pub fn command(self) -> &'static str {
-        match self {
-            Product::Terraform => "terraform",
-            Product::OpenTofu => "tofu",
-        }
-    }
-}
+pub use ward_terraform::Product;
 
 /// How the imports are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -307,7 +289,7 @@ mod tests {
             Method::Commands
         );
         assert_eq!(method_for(Product::Terraform, &v("1.5.0")), Method::Blocks);
-        assert_eq!(method_for(Product::OpenTofu, &v("1.6.2")), Method::Blocks);
+        assert_eq!(method_for(Product::Tofu, &v("1.6.2")), Method::Blocks);
         assert_eq!(
             method_for(Product::Terraform, &v("1.15.5")),
             Method::ForEachBlocks
@@ -331,7 +313,7 @@ mod tests {
 
     #[test]
     fn commands_are_argv_sorted() {
-        let c = commands(&inv(INV), Product::OpenTofu);
+        let c = commands(&inv(INV), Product::Tofu);
         assert_eq!(c.len(), 5);
         assert_eq!(
             c[0],

@@ -22,6 +22,7 @@
 
 pub mod check;
 pub mod escape;
+pub mod import;
 pub mod json;
 pub mod junit;
 mod markdown;

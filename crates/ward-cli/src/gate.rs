@@ -26,6 +26,9 @@ pub struct InputArgs {
     /// Do not fail on unclassified resource types (their destroys still need approval).
     #[arg(long)]
     pub allow_unclassified: bool,
+    /// The history database `ward import` records adoptions in (default: as `ward drift`).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 impl InputArgs {
@@ -37,6 +40,7 @@ impl InputArgs {
             approvals: self.approvals.clone(),
             root: self.root.clone(),
             allow_unclassified: self.allow_unclassified,
+            db: self.db.clone(),
         }
     }
 }

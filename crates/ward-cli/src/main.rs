@@ -9,6 +9,7 @@ mod docs;
 mod drift;
 mod error;
 mod gate;
+mod import;
 mod knowledge;
 mod output;
 mod plan;
@@ -63,6 +64,9 @@ enum Command {
     Drift(drift::Args),
     /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
     Check(ward_check::cli::CheckArgs),
+    /// Adopt live objects into Terraform: import blocks, a zero-diff check, a recorded acceptance.
+    #[command(subcommand)]
+    Import(import::Command),
     /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
     Docs(docs::Args),
 }
@@ -82,7 +86,11 @@ fn main() -> ExitCode {
     // 143).
     if matches!(
         cli.command,
-        Command::Gate(_) | Command::Verify(_) | Command::Drift(_) | Command::Check(_)
+        Command::Gate(_)
+            | Command::Verify(_)
+            | Command::Drift(_)
+            | Command::Check(_)
+            | Command::Import(_)
     ) {
         if let Err(e) = ward_exec::handle_termination_signals(exit_on_signal) {
             eprintln!("warning: {e}; an interrupted run may leave Terraform running");
@@ -96,6 +104,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Drift(args) => drift::run(args),
         Command::Check(args) => check::run(&args),
+        Command::Import(cmd) => import::run(cmd),
         Command::Docs(args) => docs::run(&args),
     };
     match result {

@@ -12,6 +12,7 @@
 //! - [`guard`]: liveness guards;
 //! - [`record`] and [`verify`]: what was gated, and checking a saved plan against it;
 //! - [`render`]: text and Markdown;
+//! - [`adoption`]: a root being adopted with `ward import` takes only imports until accepted;
 //! - [`run`]: the pipelines behind `ward gate`, `ward approve` and `ward verify`.
 //!
 //! Exit codes (see `docs/gate.md` and `docs/exit-codes.md`): 0 pass, 2 error, 3 coverage
@@ -19,6 +20,7 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod adoption;
 pub mod approvals;
 pub mod digest;
 pub mod error;

@@ -42,6 +42,7 @@ fn gate_with_guard_timeout(
                 approvals: None,
                 root: None,
                 allow_unclassified: false,
+                db: None,
             },
             format: Format::Json,
             record,

@@ -41,6 +41,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
+            db: None,
         }
     }
     fn gate_with(

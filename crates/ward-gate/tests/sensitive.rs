@@ -80,6 +80,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
+            db: None,
         }
     }
     fn gate(&self, plan: &str, format: Format) -> run::CommandOutput {

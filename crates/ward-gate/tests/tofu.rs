@@ -24,6 +24,7 @@ fn gate(root: &Path) -> Result<run::CommandOutput, String> {
                 approvals: None,
                 root: Some(PathBuf::from(root)),
                 allow_unclassified: false,
+                db: None,
             },
             format: Format::Json,
             record: None,

@@ -10,6 +10,7 @@
 //! | `check` | [`Config::check`] | `ward check` |
 //! | `policy`, `guard "NAME"` | [`Config::policy`] | `ward gate`, `ward approve` |
 //! | `drift` | [`Config::drift`] | `ward drift` |
+//! | `waiver` | [`Config::waivers`] | `ward check` |
 //!
 //! Every error is `FILE:LINE:COLUMN: what was wrong` with a `help:` line saying what to do, and
 //! every unknown block or key, at any depth, is an error with a did-you-mean. A new section is a
@@ -34,6 +35,7 @@ pub mod plan;
 pub mod policy;
 mod read;
 pub mod repo;
+pub mod waiver;
 
 pub use check::{CheckSettings, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
@@ -41,6 +43,7 @@ pub use drift::{DriftSettings, Exclude, IgnoreRule};
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use repo::{Layer, Pin, Root};
+pub use waiver::Waiver;
 
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
@@ -52,7 +55,7 @@ use ward_rules::UserRules;
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan",
+    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "waiver",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -139,6 +142,8 @@ pub struct Config {
     pub drift: DriftSettings,
     /// The `plan` block (defaults when absent).
     pub plan: PlanSettings,
+    /// `waiver` blocks, in file order.
+    pub waivers: Vec<Waiver>,
 }
 
 impl Config {
@@ -244,6 +249,10 @@ impl Config {
                 }
                 "drift" => drift::drift(&src, b, &mut c.drift)?,
                 "plan" => c.plan = plan::plan(&src, b)?,
+                "waiver" => {
+                    let n = c.waivers.len() + 1;
+                    c.waivers.push(waiver::waiver(&src, b, n)?);
+                }
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),

@@ -58,6 +58,7 @@ const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
     ("`guard \"NAME\" { }`", crate::policy::GUARD_KEYS, &[]),
     ("`drift { }`", &[], crate::drift::DRIFT_BLOCKS),
     ("`drift { ignore { } }`", crate::drift::IGNORE_KEYS, &[]),
+    ("`waiver { }`", crate::waiver::WAIVER_KEYS, &[]),
 ];
 
 fn elsewhere(word: &str) -> Option<String> {

@@ -16,6 +16,7 @@ pub mod knowledge;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
+pub mod waivers;
 
 use catalog::Severity;
 use finding::{DirEntry, Finding, Report, Summary, Suppressed};
@@ -69,6 +70,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     rules::data_holding(repo, opts.knowledge, &settings.protected, &mut findings)
         .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);
+    waivers::ignore_changes(repo, opts.today, &mut findings);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
 
     // Text scanning: key material, and the suppressions of every file ward reads.

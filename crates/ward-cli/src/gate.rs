@@ -62,6 +62,7 @@ fn after_help() -> String {
     let codes = Exit::help_line(
         &[
             Exit::Pass,
+            Exit::Fail,
             Exit::Usage,
             Exit::Coverage,
             Exit::ApprovalRequired,
@@ -69,6 +70,9 @@ fn after_help() -> String {
             Exit::GuardRefused,
         ],
         |e| match e {
+            Exit::Fail => {
+                Some("a change other than an import in a root being adopted (`ward import`)")
+            }
             Exit::Usage => Some("error (bad input, errored plan)"),
             Exit::Coverage => Some("coverage failure"),
             _ => None,

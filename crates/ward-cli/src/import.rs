@@ -56,6 +56,11 @@ pub struct BinaryArgs {
     /// `ward.hcl` to use instead of the one found from the current directory.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+}
+
+/// Where the adoption is recorded.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DbArgs {
     /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -79,6 +84,8 @@ pub struct PlanArgs {
     scratch: Option<PathBuf>,
     #[command(flatten)]
     bin: BinaryArgs,
+    #[command(flatten)]
+    store: DbArgs,
 }
 
 /// Arguments of `ward import check`.
@@ -95,6 +102,16 @@ pub struct CheckArgs {
     /// adopted here. Repeatable.
     #[arg(long = "state", value_name = "NAME=FILE")]
     states: Vec<String>,
+    /// Also pull the state (`state pull`) of every root ward.hcl declares, except the root being
+    /// adopted: none of their ids may be adopted here. Needs Terraform and initialised roots.
+    #[arg(long)]
+    other_roots: bool,
+    /// The root being adopted (skipped by --other-roots; default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Seconds each `state pull` may take (--other-roots).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    timeout: u64,
     /// Write the check record `ward import accept` requires to FILE (the JSON report).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
@@ -104,6 +121,8 @@ pub struct CheckArgs {
     /// Write the report to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    bin: BinaryArgs,
 }
 
 /// Arguments of `ward import accept`.
@@ -133,6 +152,8 @@ pub struct AcceptArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     bin: BinaryArgs,
+    #[command(flatten)]
+    store: DbArgs,
 }
 
 /// Runs `ward import ...`.
@@ -261,7 +282,7 @@ fn plan(a: PlanArgs) -> Result<Exit, CliError> {
         }
     }
     let key = adoption::root_key(config.as_ref(), &a.root);
-    let mut store = open_store(a.bin.db.as_deref())?;
+    let mut store = open_store(a.store.db.as_deref())?;
     let now = ward_time::Clock::System.now_rfc3339();
     adoption::record_plan(&mut store, &key, &inv.ids(), &now)
         .map_err(|e| CliError::new(format!("cannot record the adoption: {e}")))?;
@@ -297,6 +318,9 @@ fn check(a: CheckArgs) -> Result<Exit, CliError> {
                 .map_err(|e| CliError::new(format!("--state {s}: {file}: {e}")))?,
         );
     }
+    if a.other_roots {
+        others.extend(pull_other_roots(&a)?);
+    }
     let digest = ward_gate::digest::plan_digest(&plan);
     let inventory_name = a.inventory.display().to_string();
     let report = ward_import::check(&ward_import::CheckInput {
@@ -323,6 +347,42 @@ fn check(a: CheckArgs) -> Result<Exit, CliError> {
     })
 }
 
+/// The managed ids of every root `ward.hcl` declares except `--root`, from `state pull`.
+fn pull_other_roots(a: &CheckArgs) -> Result<Vec<ward_import::check::ManagedIds>, CliError> {
+    let Some(config) = load_config(a.bin.config.as_deref())? else {
+        return Err(CliError::new("--other-roots: no ward.hcl declares any root")
+            .hint("declare the roots in ward.hcl (`root \"NAME\" { path = ... }`), or pass --state NAME=FILE"));
+    };
+    let this = a.root.clone().unwrap_or_else(|| PathBuf::from("."));
+    let this = std::fs::canonicalize(&this).unwrap_or(this);
+    let mut out = Vec::new();
+    for r in &config.roots {
+        let dir = config.dir.join(&r.path);
+        if std::fs::canonicalize(&dir).is_ok_and(|d| d == this) {
+            continue;
+        }
+        let fail = |e: String| {
+            CliError::new(format!(
+                "--other-roots: root {:?} ({}): {e}",
+                r.name,
+                dir.display()
+            ))
+            .hint("initialise that root (`init`), or pass its state with --state NAME=FILE")
+        };
+        let bin = choose_binary(&a.bin, &dir, Some(&config))?;
+        let ws = ward_terraform::Workspace::new(&bin, &dir, Duration::from_secs(a.timeout))
+            .map_err(|e| fail(e.to_string()))?;
+        let pulled = ws.state_pull().map_err(|e| fail(e.to_string()))?;
+        if pulled.info.is_none() {
+            continue; // no state yet: it manages nothing
+        }
+        let v: serde_json::Value = serde_json::from_slice(&pulled.bytes)
+            .map_err(|e| fail(format!("`state pull` did not print JSON: {e}")))?;
+        out.push(ward_import::state::managed_ids(&r.name, &v).map_err(fail)?);
+    }
+    Ok(out)
+}
+
 fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
     root_dir(&a.root)?;
     let config = load_config(a.bin.config.as_deref())?;
@@ -346,7 +406,7 @@ fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
         .map_err(|e| CliError::new(e.to_string()))?
         .allow_env(a.allow_env.clone());
     let key = adoption::root_key(config.as_ref(), &a.root);
-    let mut store = open_store(a.bin.db.as_deref())?;
+    let mut store = open_store(a.store.db.as_deref())?;
     let now = ward_time::Clock::System.now_rfc3339();
     let planfile = std::fs::canonicalize(&a.plan).unwrap_or_else(|_| a.plan.clone());
     let report = ward_import::accept::run(

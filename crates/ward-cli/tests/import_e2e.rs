@@ -494,3 +494,65 @@ fn a_managed_change_before_acceptance_is_refused_by_the_gate() {
         Ok(())
     });
 }
+
+#[test]
+fn ids_in_the_states_of_other_declared_roots_are_refused() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let Some(tf) = rig.newest_terraform() else {
+        return;
+    };
+    let f = fleet(&rig, tf, "debian-12", "web").unwrap();
+    write_imports(&f).unwrap();
+    let other = rig.root(tf).unwrap();
+    other
+        .write_file(
+            "main.tf",
+            &format!("{PROVIDER}\nresource \"fakecloud_network\" \"core\" {{\n  name = \"main\"\n  cidr = \"10.30.0.0/16\"\n}}\n"),
+        )
+        .unwrap();
+    other.init().unwrap();
+    other
+        .cloud()
+        .create(
+            "network",
+            "net-live1",
+            json!({"name": "main", "cidr": "10.30.0.0/16"}),
+        )
+        .unwrap();
+    other.import("fakecloud_network.core", "net-live1").unwrap();
+    // A repository declaring both roots (linked in), and a third that has no state yet.
+    let repo = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(f.root.dir(), repo.path().join("fleet")).unwrap();
+    std::os::unix::fs::symlink(other.dir(), repo.path().join("network")).unwrap();
+    let empty = rig.root(tf).unwrap();
+    empty.write_file("main.tf", PROVIDER).unwrap();
+    empty.init().unwrap();
+    std::os::unix::fs::symlink(empty.dir(), repo.path().join("empty")).unwrap();
+    let hcl = repo.path().join("ward.hcl");
+    std::fs::write(
+        &hcl,
+        "root \"fleet\" {\n  path = \"fleet\"\n}\nroot \"network\" {\n  path = \"network\"\n}\nroot \"empty\" {\n  path = \"empty\"\n}\n",
+    )
+    .unwrap();
+    let plan = f.root.plan().unwrap();
+    let json = plan.write_json().unwrap();
+    let (code, out) = check(
+        &f,
+        &json,
+        &[
+            "--other-roots",
+            "--config",
+            &s(&hcl),
+            "--root",
+            &s(&f.root.dir()),
+            "--terraform",
+            &s(&tf.path),
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("already managed by root \"network\" (as fakecloud_network.core)"),
+        "{out}"
+    );
+    assert_eq!(out.matches("managed-elsewhere").count(), 1, "{out}");
+}

@@ -23,9 +23,7 @@ fn change(
         Some(i) => (&address[..i], Some(&address[i..])),
         None => (address, None),
     };
-    let mut parts = head.splitn(2, '.');
-    let t = parts.next().unwrap();
-    let n = parts.next().unwrap();
+    let (t, n) = head.split_once('.').unwrap();
     let mut c = json!({
         "address": address, "mode": "managed", "type": t, "name": n,
         "provider_name": "registry.terraform.io/ward/fakecloud",

@@ -18,6 +18,7 @@ pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
+pub mod waivers;
 
 use catalog::Severity;
 use finding::{DirEntry, ExcludedPath, Finding, NotRaised, Report, Summary, Suppressed};
@@ -118,6 +119,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     )
     .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);
+    waivers::ignore_changes(repo, opts.today, &mut findings);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
     ansible::fetches(repo, &mut findings);
     ansible::guards(repo, &mut findings);

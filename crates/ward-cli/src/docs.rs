@@ -12,6 +12,7 @@ pub const TOPICS: &[(&str, &str)] = &[
     ("drift", include_str!("../../../docs/drift.md")),
     ("exit-codes", include_str!("../../../docs/exit-codes.md")),
     ("gate", include_str!("../../../docs/gate.md")),
+    ("import", include_str!("../../../docs/import.md")),
     ("json-schema", include_str!("../../../docs/json-schema.md")),
     ("packs", include_str!("../../../docs/packs.md")),
     ("performance", include_str!("../../../docs/performance.md")),

@@ -27,6 +27,9 @@ pub struct InputArgs {
     /// Do not fail on unclassified resource types (their destroys still need approval).
     #[arg(long)]
     pub allow_unclassified: bool,
+    /// The history database `ward import` records adoptions in (default: as `ward drift`).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 impl InputArgs {
@@ -38,6 +41,7 @@ impl InputArgs {
             approvals: self.approvals.clone(),
             root: self.root.clone(),
             allow_unclassified: self.allow_unclassified,
+            db: self.db.clone(),
         }
     }
 }
@@ -59,6 +63,7 @@ fn after_help() -> String {
     let codes = Exit::help_line(
         &[
             Exit::Pass,
+            Exit::Fail,
             Exit::Usage,
             Exit::Coverage,
             Exit::ApprovalRequired,
@@ -66,6 +71,9 @@ fn after_help() -> String {
             Exit::GuardRefused,
         ],
         |e| match e {
+            Exit::Fail => {
+                Some("a change other than an import in a root being adopted (`ward import`)")
+            }
             Exit::Usage => Some("error (bad input, errored plan)"),
             Exit::Coverage => Some("coverage failure"),
             _ => None,
@@ -108,7 +116,17 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         GateFormat::Json => Format::Json,
         GateFormat::Markdown => Format::Markdown,
     };
-    let run = run::gate(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
+    let run = match run::gate(&opts, &run::process_env) {
+        Ok(run) => run,
+        // A root being adopted takes only imports: a refusal of the plan, not a usage error.
+        Err(ward_gate::GateError::Adopting(refusal)) => {
+            for line in refusal.lines() {
+                eprintln!("{}", ward_report::escape::terminal(line));
+            }
+            return Ok(Exit::Fail);
+        }
+        Err(e) => return Err(CliError::new(e.to_string())),
+    };
     finish(
         &ward_report::gate::render(&run.report, format),
         &run.notes,

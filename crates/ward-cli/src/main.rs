@@ -10,6 +10,7 @@ mod docs;
 mod drift;
 mod error;
 mod gate;
+mod import;
 mod knowledge;
 mod man;
 mod output;
@@ -68,6 +69,9 @@ enum Command {
     Stack(stack::Args),
     /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
     Check(ward_check::cli::CheckArgs),
+    /// Adopt live objects into Terraform: import blocks, a zero-diff check, a recorded acceptance.
+    #[command(subcommand)]
+    Import(import::Command),
     /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
     Docs(docs::Args),
     /// Print a shell completion script (bash, zsh, fish), generated from ward's arguments.
@@ -122,6 +126,7 @@ fn main() -> ExitCode {
             | Command::Drift(_)
             | Command::Check(_)
             | Command::Stack(_)
+            | Command::Import(_)
     ) {
         if let Err(e) = ward_exec::handle_termination_signals(exit_on_signal) {
             eprintln!("warning: {e}; an interrupted run may leave Terraform running");
@@ -136,6 +141,7 @@ fn main() -> ExitCode {
         Command::Drift(args) => drift::run(args),
         Command::Stack(args) => stack::run(args),
         Command::Check(args) => check::run(&args),
+        Command::Import(cmd) => import::run(cmd),
         Command::Docs(args) => docs::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args),

@@ -473,8 +473,9 @@ fn subcommand_help_exit_codes_come_from_the_exit_type() {
     let cases: [(&str, &[u8], &[&str]); 3] = [
         (
             "gate",
-            &[0, 2, 3, 4, 5, 6],
+            &[0, 1, 2, 3, 4, 5, 6],
             &[
+                "1 a change other than an import in a root being adopted",
                 "4 approval required",
                 "5 budget exceeded",
                 "6 a liveness guard refused",

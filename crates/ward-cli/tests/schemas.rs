@@ -1,7 +1,8 @@
 //! Every command's JSON validates against its JSON Schema in `docs/`: `ward plan`
 //! (report.schema.json), `ward rules` (rules.schema.json), `ward gate` (gate.schema.json),
 //! `ward verify` (verify.schema.json), `ward drift` (drift.schema.json), `ward drift history`
-//! (drift-history.schema.json) and `ward check`
+//! (drift-history.schema.json), `ward import check` and `accept` (import-check.schema.json,
+//! import-accept.schema.json) and `ward check`
 //! (check.schema.json). Live output of the binary, plus the renderers' snapshots (which cover
 //! fields a test run without Terraform cannot reach: drift items, transitions, guards); and each
 //! schema rejects a report that lost its `schema_version` or gained an undocumented field.
@@ -260,5 +261,37 @@ fn check_json_matches_its_schema() {
         &v,
         "snapshot",
         &snapshot("crates/ward-check/tests/snapshots/cli__json.snap"),
+    );
+}
+
+#[test]
+fn import_json_matches_its_schemas() {
+    let v = schema("import-check.schema.json");
+    check(
+        &v,
+        "import check snapshot",
+        &snapshot("crates/ward-report/tests/snapshots/import__import_check_json.snap"),
+    );
+    // Live: a plan that imports exactly the inventory, read from tests/data.
+    let dir = tempfile::tempdir().unwrap();
+    let json = ward_json(
+        dir.path(),
+        &[
+            "import",
+            "check",
+            &data("import-plan.json"),
+            "--inventory",
+            &data("import-inventory.json"),
+            "--format",
+            "json",
+        ],
+    );
+    check(&v, "ward import check", &json);
+    assert_eq!(json["passed"], true, "{json:#}");
+    let v = schema("import-accept.schema.json");
+    check(
+        &v,
+        "import accept snapshot",
+        &snapshot("crates/ward-report/tests/snapshots/import__import_accept_json.snap"),
     );
 }

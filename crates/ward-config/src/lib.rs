@@ -12,6 +12,7 @@
 //! | `drift` | [`Config::drift`] | `ward drift` |
 //! | `stack` | [`Config::stack`] | `ward stack` |
 //! | `render "NAME"` | [`Config::renders`] | `ward check` |
+//! | `waiver` | [`Config::waivers`] | `ward check` |
 //!
 //! Every error is `FILE:LINE:COLUMN: what was wrong` with a `help:` line saying what to do, and
 //! every unknown block or key, at any depth, is an error with a did-you-mean. A new section is a
@@ -38,6 +39,7 @@ mod read;
 pub mod render;
 pub mod repo;
 pub mod stack;
+pub mod waiver;
 
 pub use check::{CheckSettings, Generated, Release, RuleOption, RuleSetting, RuleValue};
 pub use discover::{discover, relative_to, Found};
@@ -47,6 +49,7 @@ pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use render::Render;
 pub use repo::{Layer, Pin, Root};
 pub use stack::{PreDestroy, RootStack, Site, StackSettings};
+pub use waiver::Waiver;
 
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
@@ -59,6 +62,7 @@ use ward_rules::UserRules;
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
     "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
+    "waiver",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -149,6 +153,8 @@ pub struct Config {
     pub stack: StackSettings,
     /// `render` blocks, in file order (`ward check`'s rendered-equality gates).
     pub renders: Vec<Render>,
+    /// `waiver` blocks, in file order.
+    pub waivers: Vec<Waiver>,
 }
 
 impl Config {
@@ -258,6 +264,10 @@ impl Config {
                 "render" => {
                     let r = render::render(&src, b, &c.renders)?;
                     c.renders.push(r);
+                }
+                "waiver" => {
+                    let n = c.waivers.len() + 1;
+                    c.waivers.push(waiver::waiver(&src, b, n)?);
                 }
                 "pack" => {
                     return Err(src.err(

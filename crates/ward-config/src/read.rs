@@ -74,6 +74,7 @@ const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
     ("`drift { }`", &[], crate::drift::DRIFT_BLOCKS),
     ("`drift { ignore { } }`", crate::drift::IGNORE_KEYS, &[]),
     ("`render \"NAME\" { }`", crate::render::RENDER_KEYS, &[]),
+    ("`waiver { }`", crate::waiver::WAIVER_KEYS, &[]),
 ];
 
 fn elsewhere(word: &str) -> Option<String> {

@@ -481,3 +481,32 @@ fn check_excludes_and_generated_files() {
         assert!(e.contains(want), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn waivers_read_and_refuse() {
+    let c = parse(
+        "waiver {\n  address    = \"fakecloud_instance.web\"\n  attributes = [\"tags\", \"image\"]\n  reason     = \"the provider rewrites tags\"\n  owner      = \"platform\"\n  expires    = \"2027-01-31\"\n}\n",
+    )
+    .unwrap();
+    let w = &c.waivers[0];
+    assert_eq!(w.attributes, ["tags", "image"]);
+    assert!(w.covers("fakecloud_instance.web", "tags"));
+    assert!(!w.covers("fakecloud_instance.web", "size"));
+    assert!(!w.covers("fakecloud_instance.db", "tags"));
+    assert!(!w.expired(ward_time::parse_date("2027-01-31").unwrap()));
+    assert!(w.expired(ward_time::parse_date("2027-02-01").unwrap()));
+    for (text, want) in [
+        ("waiver {\n attributes = [\"a\"]\n reason = \"r\"\n owner = \"o\"\n expires = \"2027-01-01\"\n}", "no `address`"),
+        ("waiver {\n address = \"x_a.b\"\n reason = \"r\"\n owner = \"o\"\n expires = \"2027-01-01\"\n}", "no `attributes`"),
+        ("waiver {\n address = \"x_a.b\"\n attributes = []\n reason = \"r\"\n owner = \"o\"\n expires = \"2027-01-01\"\n}", "at least one"),
+        ("waiver {\n address = \"x_a.b\"\n attributes = [\"a\"]\n owner = \"o\"\n expires = \"2027-01-01\"\n}", "no `reason`"),
+        ("waiver {\n address = \"x_a.b\"\n attributes = [\"a\"]\n reason = \"r\"\n expires = \"2027-01-01\"\n}", "no `owner`"),
+        ("waiver {\n address = \"x_a.b\"\n attributes = [\"a\"]\n reason = \"r\"\n owner = \"o\"\n}", "no `expires`"),
+        ("waiver {\n address = \"x_a.b\"\n attributes = [\"a\"]\n reason = \"r\"\n owner = \"o\"\n expires = \"2027-02-31\"\n}", "expires"),
+        ("waiver {\n adress = \"x_a.b\"\n}", "did you mean `address`"),
+    ] {
+        let e = err(text);
+        assert!(e.contains(want), "{text}: {e}");
+        assert!(e.contains("help:"), "{e}");
+    }
+}

@@ -34,20 +34,11 @@ pub use ward_model::Exit;
 
 pub use ward_store;
 
-/// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
-/// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
-/// not lose the history (FIELD-NOTES 12).
+/// The default history database ([`ward_store::default_path`]).
 pub fn default_db() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".local/state"))
-        })?;
-    Some(base.join("ward").join("drift.sqlite"))
+    ward_store::default_path()
 }
+
 /// The JSON report's schema version.
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -187,6 +187,18 @@ pub fn full_digest(c: &ResourceChange) -> String {
     sha256_json(&serde_json::to_value(c).unwrap_or(Value::Null))
 }
 
+/// The digest of a whole plan: [`full_digest`] of every change, keyed by address and deposed
+/// key, sorted. What `ward import accept` binds the saved plan to its check with.
+pub fn plan_digest(plan: &ward_model::Plan) -> String {
+    let mut v: Vec<(String, Option<String>, String)> = plan
+        .changes
+        .iter()
+        .map(|c| (c.address.clone(), c.deposed.clone(), full_digest(c)))
+        .collect();
+    v.sort();
+    sha256_json(&serde_json::to_value(v).unwrap_or(Value::Null))
+}
+
 /// The signature of a signed file entry (an approval, a gate record): HMAC-SHA256 under `key`
 /// over the canonical JSON of `v` without its `signature` member. Empty (never matching) if
 /// HMAC refused the key, which it never does: fail closed.

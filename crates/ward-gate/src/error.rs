@@ -3,6 +3,10 @@
 /// Something the gate could not do. All of these end a command with exit code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
+    /// The root is being adopted with `ward import`, has no acceptance yet, and the plan
+    /// changes more than imports: the refusal's lines for standard error (exit 1).
+    #[error("{0}")]
+    Adopting(String),
     /// A file could not be read or written.
     #[error("cannot {action} `{path}`: {source}")]
     Io {

@@ -15,12 +15,14 @@
 //!   reports;
 //! - [`run`]: the pipelines behind `ward gate`, `ward approve` and `ward verify` (options in,
 //!   typed result and [`Exit`] out; the entry point for another crate that gates a plan).
+//! - [`adoption`]: a root being adopted with `ward import` takes only imports until accepted;
 //!
 //! Exit codes (see `docs/gate.md` and `docs/exit-codes.md`): 0 pass, 2 error, 3 coverage
 //! failure, 4 approval required, 5 budget exceeded, 6 a guard refused.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod adoption;
 pub mod approvals;
 pub mod digest;
 pub mod error;

@@ -59,6 +59,8 @@ pub struct Inputs {
     pub root: Option<PathBuf>,
     /// Relax the coverage gate.
     pub allow_unclassified: bool,
+    /// The history database (`ward import` acceptances); default [`ward_store::default_path`].
+    pub db: Option<PathBuf>,
 }
 
 /// Options of `ward gate`.
@@ -312,6 +314,12 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
     let l = load_in(&opts.inputs, env)?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if let Some(refusal) =
+        crate::adoption::refuse(&l.plan, &opts.inputs, l.config.as_deref(), &cwd)?
+    {
+        return Err(GateError::Adopting(refusal));
+    }
     if l.policy.require_signed_approvals && key.is_none() {
         return Err(GateError::Usage(format!(
             "the policy requires signed approvals, but {KEY_VAR} is not set: set it to the signing key"

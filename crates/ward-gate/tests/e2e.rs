@@ -108,6 +108,7 @@ impl Case<'_> {
             approvals: None,
             root: Some(self.root.dir()),
             allow_unclassified: false,
+            db: None,
         }
     }
 

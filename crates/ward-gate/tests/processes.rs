@@ -46,6 +46,7 @@ fn gate_with_guard_timeout(
                     approvals: None,
                     root: None,
                     allow_unclassified: false,
+                    db: None,
                 },
                 record,
                 no_record_protection: true,

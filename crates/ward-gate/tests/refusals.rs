@@ -44,6 +44,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
+            db: None,
         }
     }
     fn gate_with(&self, inputs: Inputs, record: Option<PathBuf>) -> Result<common::Out, String> {

@@ -83,6 +83,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
+            db: None,
         }
     }
     fn gate(&self, plan: &str, format: Format) -> common::Out {

@@ -24,6 +24,7 @@ fn gate(root: &Path) -> Result<run::GateRun, String> {
                 approvals: None,
                 root: Some(PathBuf::from(root)),
                 allow_unclassified: false,
+                db: None,
             },
             record: None,
             no_record_protection: true,

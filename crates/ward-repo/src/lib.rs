@@ -239,6 +239,9 @@ pub struct Resource {
     /// literals here, so reading any other expression as protecting is the safe reading. An
     /// override file's `prevent_destroy` replaces the original's.
     pub prevent_destroy: Option<bool>,
+    /// `lifecycle { ignore_changes = [...] }`: each entry as written (`tags`, `tags["env"]`,
+    /// `all`), in order; empty when absent. An override file's list replaces the original's.
+    pub ignore_changes: Vec<String>,
     /// Where.
     pub loc: Loc,
 }
@@ -1223,6 +1226,20 @@ fn lock_providers(path: &Path) -> Vec<String> {
     out
 }
 
+/// The entries of an `ignore_changes` value as written: `[tags, image]` gives `tags` and
+/// `image`, `all` gives `all`, a (legacy) quoted string its text.
+fn ignored_attributes(v: &Val) -> Vec<String> {
+    let one = |v: &Val| match v {
+        Val::Str(s) => Some(s.clone()),
+        Val::Expr { text, .. } => Some(text.trim().to_string()),
+        Val::Null | Val::Bool(_) | Val::Number(_) | Val::List(_) | Val::Map(_) => None,
+    };
+    match v {
+        Val::List(items) => items.iter().filter_map(one).collect(),
+        other => one(other).into_iter().collect(),
+    }
+}
+
 /// Parses one configuration file's text (native syntax, or JSON when `path` ends with `.json`)
 /// into the [`Module`] of its directory, as discovery would; `Err` carries the parse error with
 /// its line. `path` is repository-relative.
@@ -1407,6 +1424,10 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                         !matches!(&a.value, Val::Bool(false) | Val::Null)
                             && a.value.as_str() != Some("false")
                     });
+                let ignore_changes: Option<Vec<String>> = n
+                    .blocks_named("lifecycle")
+                    .find_map(|l| l.attr("ignore_changes"))
+                    .map(|a| ignored_attributes(&a.value));
                 let mode = match mode {
                     "resource" => "managed",
                     other => other,
@@ -1432,12 +1453,16 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                         if prevent_destroy.is_some() {
                             r.prevent_destroy = prevent_destroy;
                         }
+                        if let Some(i) = ignore_changes {
+                            r.ignore_changes = i;
+                        }
                     }
                     None => m.resources.push(Resource {
                         mode: mode.to_string(),
                         type_name: t.clone(),
                         name: name.clone(),
                         prevent_destroy,
+                        ignore_changes: ignore_changes.unwrap_or_default(),
                         loc: loc(n.line),
                     }),
                 }
@@ -1512,6 +1537,47 @@ mod tests {
         assert_eq!(m.lock_providers, ["registry.opentofu.org/hashicorp/null"]);
         assert_eq!(m.required_version[0].0, ">= 1.6");
         assert!(read_module(&d.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn ignore_changes_entries_as_written_and_overridden() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |n: &str, t: &str| std::fs::write(d.path().join(n), t).unwrap();
+        w(
+            "main.tf",
+            "resource \"x_vm\" \"a\" {\n  lifecycle {\n    ignore_changes = [tags, image, tags[\"env\"]]\n  }\n}\nresource \"x_vm\" \"b\" {\n  lifecycle {\n    ignore_changes = all\n  }\n}\nresource \"x_vm\" \"c\" {\n  lifecycle {\n    ignore_changes = [\"size\"]\n  }\n}\nresource \"x_vm\" \"d\" {}\n",
+        );
+        w(
+            "json.tf.json",
+            r#"{"resource": {"x_vm": {"e": {"lifecycle": {"ignore_changes": ["name"]}}}}}"#,
+        );
+        w(
+            "b_override.tf",
+            "resource \"x_vm\" \"b\" {\n  lifecycle {\n    ignore_changes = [name]\n  }\n}\n",
+        );
+        let r = read_module(d.path()).unwrap();
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        let got: Vec<(&str, Vec<&str>)> = r
+            .module
+            .resources
+            .iter()
+            .map(|r| {
+                (
+                    r.name.as_str(),
+                    r.ignore_changes.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("e", vec!["name"]),
+                ("a", vec!["tags", "image", "tags[\"env\"]"]),
+                ("b", vec!["name"]),
+                ("c", vec!["size"]),
+                ("d", vec![]),
+            ]
+        );
     }
 
     #[cfg(unix)]

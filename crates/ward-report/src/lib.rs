@@ -29,6 +29,7 @@ pub mod check;
 pub mod drift;
 pub mod escape;
 pub mod gate;
+pub mod import;
 pub mod json;
 pub mod junit;
 mod markdown;

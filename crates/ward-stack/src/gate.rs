@@ -34,6 +34,7 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path) -> Inputs {
         approvals: None,
         root: Some(root_dir.to_path_buf()),
         allow_unclassified: false,
+        db: None,
     }
 }
 

@@ -218,6 +218,22 @@ pub struct RootRunRow {
     pub outcome: OutcomeRow,
 }
 
+/// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
+/// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
+/// not lose the history (FIELD-NOTES 12). Every command that keeps history (`ward drift`,
+/// `ward import`, `ward gate` reading acceptances) finds it here unless given `--db`.
+pub fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/state"))
+        })?;
+    Some(base.join("ward").join("drift.sqlite"))
+}
+
 /// The history database.
 pub struct Store {
     conn: Connection,

@@ -34,6 +34,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "a state backup taken before a teardown: its path, sha256, serial, lineage",
     ),
     (
+        "import-plan",
+        "a root `ward import plan` began adopting: the inventory's address -> id map",
+    ),
+    (
         "import-acceptance",
         "a root adopted by `ward import accept`: ids, plan digest, state mark",
     ),

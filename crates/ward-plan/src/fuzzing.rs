@@ -40,3 +40,11 @@ fn longest_string(v: &serde_json::Value) -> usize {
         _ => 0,
     }
 }
+
+/// Reads `data` (UTF-8, no byte order mark) with one serde_json pass over the whole slice,
+/// the way the reader parsed before it walked blocks: the reference that tests and fuzzing
+/// compare the walking reader with. Its errors are only roughly placed (kind and offset are
+/// not the reader's); on a plan it must give the same model.
+pub fn read_whole(data: &[u8]) -> Result<ward_model::Plan, crate::PlanError> {
+    crate::read_whole(data, "whole-input")
+}

@@ -64,12 +64,13 @@ mod fingerprint;
 pub mod fuzzing;
 mod input;
 mod parse;
+mod walk;
 
 pub use error::{PlanError, PlanErrorKind};
 
 use error::HOW_TO_MAKE_A_PLAN;
 use input::Encoding;
-use parse::{Acc, Semantic, Top, STOP};
+use parse::{Acc, Semantic, Top};
 use serde::de::DeserializeSeed;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -186,36 +187,122 @@ fn read_acc<R: Read>(
     collected: &mut Acc,
 ) -> Result<Plan, PlanError> {
     let input::Prepared {
-        reader,
-        index,
+        mut walker,
         encoding,
     } = input::prepare(reader, source_name)?;
     let mut acc = std::mem::take(collected);
-    let mut sink = sink;
-    let result = {
-        let mut de = serde_json::Deserializer::from_reader(reader);
-        Top(
-            &mut acc,
-            sink.as_mut()
-                .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
-        )
-        .deserialize(&mut de)
-        .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
-    };
+    if let Err(fail) = walk::document(&mut walker, &mut acc, sink) {
+        return Err(walk_error(source_name, fail, &walker, &mut acc));
+    }
+    collected.objects = acc.objects.take();
+    finish(acc, source_name, encoding)
+}
+
+/// Reads a whole in-memory UTF-8 document with one serde_json pass over it, as the reader did
+/// before it walked blocks (no byte order mark or UTF-16 handling): the reference the walk is
+/// tested against.
+fn read_whole(data: &[u8], source_name: &str) -> Result<Plan, PlanError> {
+    let mut acc = Acc::default();
+    let mut de = serde_json::Deserializer::from_slice(data);
+    let result =
+        Top(&mut acc, None)
+            .deserialize(&mut de)
+            .and_then(|()| if acc.stop { Ok(()) } else { de.end() });
     if acc.stop {
         if let Some(problem) = acc.problem.take() {
             return Err(semantic_error(source_name, problem));
         }
     }
     if let Err(e) = result {
-        let index = index.borrow();
-        if let Some(offset) = index.too_deep_at() {
-            return Err(too_deep(source_name, offset, None));
-        }
-        return Err(json_error(source_name, &e, &index));
+        return Err(PlanError::new(
+            source_name,
+            PlanErrorKind::InvalidJson {
+                offset: e.column() as u64,
+            },
+            format!("not valid JSON: {e}"),
+            HOW_TO_MAKE_A_PLAN,
+        ));
     }
-    collected.objects = acc.objects.take();
-    finish(acc, source_name, encoding)
+    finish(acc, source_name, Encoding::Utf8)
+}
+
+/// Says what stopped the walk.
+fn walk_error<R: Read>(
+    name: &str,
+    fail: walk::Fail,
+    w: &walk::Walker<R>,
+    acc: &mut Acc,
+) -> PlanError {
+    use crate::PlanErrorKind as K;
+    use walk::Fail;
+    if acc.stop {
+        if let Some(problem) = acc.problem.take() {
+            return semantic_error(name, problem);
+        }
+    }
+    let at = |offset: u64| {
+        let (line, column) = w.line_col(offset);
+        format!("line {line}, column {column}")
+    };
+    match fail {
+        Fail::Stop => match acc.problem.take() {
+            Some(problem) => semantic_error(name, problem),
+            None => PlanError::new(
+                name,
+                K::NotAPlan,
+                "the input is not a plan",
+                HOW_TO_MAKE_A_PLAN,
+            ),
+        },
+        Fail::Eof => {
+            let count = w.total();
+            PlanError::new(
+                name,
+                K::Truncated { offset: count },
+                format!(
+                    "the JSON ends early, at byte {count} ({}): the file is truncated \
+                     (an interrupted redirect or copy, or a full disk)",
+                    at(count)
+                ),
+                format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
+            )
+        }
+        Fail::TooDeep(offset) => too_deep(name, offset, None),
+        Fail::Utf8(offset) => input::invalid_utf8(name, offset),
+        Fail::Utf16(offset) => PlanError::new(
+            name,
+            K::InvalidUtf16 { offset },
+            format!(
+                "the input is UTF-16 but not valid UTF-16: a lone surrogate (half of a \
+                 character) or a cut-off code unit at byte {offset} of the file"
+            ),
+            format!(
+                "the file was damaged after it was written, or was not written as text; write \
+                 it again from the plan: {HOW_TO_MAKE_A_PLAN}"
+            ),
+        ),
+        Fail::Json { offset, what } => PlanError::new(
+            name,
+            K::InvalidJson { offset },
+            format!("not valid JSON at byte {offset} ({}): {what}", at(offset)),
+            format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Fail::Data { offset, what } => PlanError::new(
+            name,
+            K::Malformed { offset },
+            format!(
+                "the plan JSON has an unexpected shape at byte {offset} ({}): {what}",
+                at(offset)
+            ),
+            format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Fail::Io(e) => PlanError::new(
+            name,
+            K::Unreadable,
+            format!("reading the input failed at byte {}: {e}", w.total()),
+            "check that the file is readable and complete",
+        ),
+    }
 }
 
 /// Turns what was collected into a plan, or says what the document is instead.
@@ -425,77 +512,4 @@ fn too_deep(name: &str, offset: u64, at: Option<&str>) -> PlanError {
         ),
         format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
     )
-}
-
-fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> PlanError {
-    use crate::PlanErrorKind as K;
-    use serde_json::error::Category;
-    let at = format!("line {}, column {}", e.line(), e.column());
-    // Where the input ended (for truncation and read errors) and where the parser stood.
-    let count = index.total();
-    let offset = index.offset(e.line(), e.column());
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; keep only the description.
-    let what = msg
-        .rsplit_once(" at line ")
-        .map_or(msg.as_str(), |(w, _)| w)
-        .to_string();
-    match e.classify() {
-        Category::Io => {
-            if let Some(io) = e.io_error_kind() {
-                if io == std::io::ErrorKind::InvalidData {
-                    return input::invalid_utf8(name, offset);
-                }
-            }
-            PlanError::new(
-                name,
-                K::Unreadable,
-                format!("reading the input failed at byte {count}: {what}"),
-                "check that the file is readable and complete",
-            )
-        }
-        Category::Eof => PlanError::new(
-            name,
-            K::Truncated { offset: count },
-            format!(
-                "the JSON ends early, at byte {count} ({at}): the file is truncated \
-                 (an interrupted redirect or copy, or a full disk)"
-            ),
-            format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Syntax if what.starts_with("recursion limit exceeded") => PlanError::new(
-            name,
-            K::TooDeep { offset },
-            format!(
-                "the JSON nests deeper than 128 levels (at byte {offset}, {at}); no plan \
-                     written by Terraform or OpenTofu nests that deep"
-            ),
-            format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Syntax if what.starts_with("invalid unicode code point") => {
-            input::invalid_utf8(name, offset)
-        }
-        Category::Syntax => PlanError::new(
-            name,
-            K::InvalidJson { offset },
-            format!("not valid JSON at byte {offset} ({at}): {what}"),
-            format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Data => {
-            if what == STOP {
-                return PlanError::new(
-                    name,
-                    K::NotAPlan,
-                    "the input is not a plan",
-                    HOW_TO_MAKE_A_PLAN,
-                );
-            }
-            PlanError::new(
-                name,
-                K::Malformed { offset },
-                format!("the plan JSON has an unexpected shape at byte {offset} ({at}): {what}"),
-                format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
-            )
-        }
-    }
 }

@@ -631,3 +631,52 @@ fn invalid_utf8_in_a_skipped_change_value_is_refused() {
     );
     assert!(read(&text).is_err());
 }
+
+/// Issue 11, item 17: invalid UTF-8 late in a section the reader skips (past the first bytes,
+/// in `planned_values`) is refused, and the error says at which byte.
+#[test]
+fn invalid_utf8_late_in_a_skipped_section_names_the_offset() {
+    let pad = "x".repeat(100_000);
+    let mut text = format!(
+        r#"{{"format_version":"1.2","planned_values":{{"root_module":{{"resources":[{{"values":{{"pad":"{pad}","s":"MARK"}}}}]}}}},"resource_changes":[]}}"#
+    )
+    .into_bytes();
+    let pos = text.windows(4).position(|w| w == b"MARK").expect("marker");
+    text[pos] = 0xC3; // a lead byte without its continuation
+    text[pos + 1] = b'(';
+    let e = err(&text);
+    assert_eq!(e.kind(), PlanErrorKind::InvalidUtf8 { offset: pos as u64 });
+    assert!(e.to_string().contains(&format!("offset {pos}")), "{e}");
+}
+
+/// Issue 11, item 17: a lone UTF-16 surrogate in a UTF-16 plan is refused with its byte
+/// offset in the file, not silently replaced by U+FFFD.
+#[test]
+fn a_lone_utf16_surrogate_is_refused_with_its_offset() {
+    let text = String::from_utf8(plan_json(json!([change("fake_thing.MARK", &["create"])])))
+        .expect("utf8");
+    for le in [true, false] {
+        let mut bytes = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        let mut at = None;
+        for (i, u) in text.encode_utf16().enumerate() {
+            // The `M` of MARK becomes an unpaired high surrogate.
+            let u = if text.as_bytes().get(i) == Some(&b'M') && text[i..].starts_with("MARK") {
+                at = Some(bytes.len());
+                0xD800
+            } else {
+                u
+            };
+            bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        let at = at.expect("marker");
+        let e = read(&bytes).expect_err("a lone surrogate is refused");
+        let text = e.to_string();
+        assert!(text.contains("surrogate"), "{text}");
+        assert!(text.contains(&format!("byte {at}")), "{text}");
+        assert_eq!(e.kind(), PlanErrorKind::InvalidUtf16 { offset: at as u64 });
+    }
+}

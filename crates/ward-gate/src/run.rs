@@ -151,7 +151,9 @@ struct Loaded {
     protection: Protection,
 }
 
-fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
+/// `keyed`: approvals are signed, so every change's content fingerprint is needed (it is the
+/// costliest part of reading a large plan, and nothing else uses it).
+fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // ward.hcl: --config, else the first one walking up from here to the repository root.
     let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
@@ -168,12 +170,12 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
     let config = found.map(|f| f.path);
     let policy: Policy = cfg.policy;
     // One read of the plan; the guards' objects come from the same pass.
-    let (plan, objects) = if policy.guards.is_empty() {
-        ward_plan::read_path_or_stdin(&inputs.plan).map(|p| (p, Default::default()))
-    } else {
-        ward_plan::read_path_or_stdin_with_objects(&inputs.plan)
-    }
-    .map_err(|e| GateError::Usage(e.to_string()))?;
+    let options = ward_plan::ReadOptions {
+        content: keyed,
+        objects: !policy.guards.is_empty(),
+    };
+    let (plan, objects) = ward_plan::read_with(&inputs.plan, options, None)
+        .map_err(|e| GateError::Usage(e.to_string()))?;
     let assessment = ward_classify::assess(
         &plan,
         &knowledge,
@@ -243,7 +245,7 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<CommandOutput, GateError> {
     let now = now(env)?;
     let key = key(env)?;
-    let l = load(&opts.inputs)?;
+    let l = load(&opts.inputs, key.is_some())?;
     if l.policy.require_signed_approvals && key.is_none() {
         return Err(GateError::Usage(format!(
             "the policy requires signed approvals, but {KEY_VAR} is not set: set it to the signing key"
@@ -332,7 +334,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<CommandOutput, Gat
         }
         None => None,
     };
-    let l = load(&opts.inputs)?;
+    let l = load(&opts.inputs, key.is_some())?;
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {
         (Some(t), _) => Some(t),

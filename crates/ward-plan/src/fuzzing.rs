@@ -18,6 +18,14 @@ pub fn read_bytes(data: &[u8]) -> Result<(), String> {
         }
     };
     serde_json::to_string(&plan).map_err(|e| format!("the model does not serialize: {e}"))?;
+    // The walk and one whole-document pass must agree on every plan both read.
+    if std::str::from_utf8(data).is_ok() && !data.starts_with(b"\xEF\xBB\xBF") {
+        if let Ok(whole) = read_whole(data) {
+            if whole != plan {
+                return Err("the walk and the whole-document parse read different models".into());
+            }
+        }
+    }
     for c in plan.changes.iter().chain(plan.drift.iter()) {
         for a in &c.changed {
             for side in [&a.before, &a.after] {

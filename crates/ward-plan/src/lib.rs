@@ -83,15 +83,44 @@ use ward_model::{FormatVersion, Plan, Product, ResourceChange};
 /// has none). What liveness guards are told about the object they guard.
 pub type BeforeObjects = BTreeMap<(String, Option<String>), BTreeMap<String, serde_json::Value>>;
 
-/// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
-/// entry that destroys an object, in the same single, bounded pass (standard input included).
-pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
+/// What a read computes beyond the model's shown values (see [`read_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Compute each change's content fingerprint ([`ResourceChange::content`]): a SHA-256 tree
+    /// over every raw value of its `change` object, which keyed approval digests bind to. It is
+    /// most of the reading time on a large plan; a caller that never looks at it (`ward plan`)
+    /// turns it off. On by default.
+    pub content: bool,
+    /// Collect the [`BeforeObjects`] of every `resource_changes` entry that destroys an
+    /// object, in the same pass. Off by default.
+    pub objects: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            content: true,
+            objects: false,
+        }
+    }
+}
+
+/// Reads a plan from a path (or standard input when `arg` is `-`) in one bounded pass, as
+/// `options` asks. With `on_change`, every `resource_changes` entry is handed to it as soon as
+/// it is read, in the plan's order, instead of kept (see [`read_path_or_stdin_each`]). The
+/// objects are empty unless [`ReadOptions::objects`] is set.
+pub fn read_with(
+    arg: &str,
+    options: ReadOptions,
+    on_change: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<(Plan, BeforeObjects), PlanError> {
     let mut acc = Acc {
-        objects: Some(BeforeObjects::new()),
+        objects: options.objects.then(BeforeObjects::new),
+        skip_content: !options.content,
         ..Acc::default()
     };
     let plan = if arg == "-" {
-        read_acc(std::io::stdin().lock(), "<stdin>", None, &mut acc)?
+        read_acc(std::io::stdin().lock(), "<stdin>", on_change, &mut acc)?
     } else {
         let path = Path::new(arg);
         let name = path.display().to_string();
@@ -100,27 +129,50 @@ pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects
             return Err(input::is_directory(&name));
         }
         let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-        read_acc(file, &name, None, &mut acc)?
+        read_acc(file, &name, on_change, &mut acc)?
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))
 }
 
-/// Reads a plan from a file.
-pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
-    read_file_inner(path, None)
+/// [`read_with`] over any reader; `source_name` names it in errors. The reader need not be
+/// buffered.
+pub fn read_reader_with<R: Read>(
+    reader: R,
+    source_name: &str,
+    options: ReadOptions,
+    on_change: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<(Plan, BeforeObjects), PlanError> {
+    let mut acc = Acc {
+        objects: options.objects.then(BeforeObjects::new),
+        skip_content: !options.content,
+        ..Acc::default()
+    };
+    let plan = read_acc(reader, source_name, on_change, &mut acc)?;
+    Ok((plan, acc.objects.take().unwrap_or_default()))
 }
 
-fn read_file_inner(
-    path: &Path,
-    sink: Option<&mut dyn FnMut(ResourceChange)>,
-) -> Result<Plan, PlanError> {
+/// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
+/// entry that destroys an object, in the same single, bounded pass (standard input included).
+pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
+    read_with(
+        arg,
+        ReadOptions {
+            objects: true,
+            ..ReadOptions::default()
+        },
+        None,
+    )
+}
+
+/// Reads a plan from a file.
+pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| input::read_error(&name, &e))?;
     if meta.is_dir() {
         return Err(input::is_directory(&name));
     }
     let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-    read_inner(file, &name, sink)
+    read_reader(file, &name)
 }
 
 /// Reads a plan from standard input.
@@ -130,11 +182,7 @@ pub fn read_stdin() -> Result<Plan, PlanError> {
 
 /// Reads a plan from a path, or from standard input when `arg` is `-`.
 pub fn read_path_or_stdin(arg: &str) -> Result<Plan, PlanError> {
-    if arg == "-" {
-        read_stdin()
-    } else {
-        read_file(Path::new(arg))
-    }
+    read_with(arg, ReadOptions::default(), None).map(|(plan, _)| plan)
 }
 
 /// Reads a plan from a path (or standard input when `arg` is `-`), handing every
@@ -148,11 +196,7 @@ pub fn read_path_or_stdin_each(
     arg: &str,
     on_change: &mut dyn FnMut(ResourceChange),
 ) -> Result<Plan, PlanError> {
-    if arg == "-" {
-        read_inner(std::io::stdin().lock(), "<stdin>", Some(on_change))
-    } else {
-        read_file_inner(Path::new(arg), Some(on_change))
-    }
+    read_with(arg, ReadOptions::default(), Some(on_change)).map(|(plan, _)| plan)
 }
 
 /// [`read_reader`], handing every `resource_changes` entry to `on_change` as it is read (see
@@ -162,21 +206,14 @@ pub fn read_reader_each<R: Read>(
     source_name: &str,
     on_change: &mut dyn FnMut(ResourceChange),
 ) -> Result<Plan, PlanError> {
-    read_inner(reader, source_name, Some(on_change))
+    read_reader_with(reader, source_name, ReadOptions::default(), Some(on_change))
+        .map(|(plan, _)| plan)
 }
 
 /// Reads a plan from any reader; `source_name` names it in errors. The reader need not be
 /// buffered.
 pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanError> {
-    read_inner(reader, source_name, None)
-}
-
-fn read_inner<R: Read>(
-    reader: R,
-    source_name: &str,
-    sink: Option<&mut dyn FnMut(ResourceChange)>,
-) -> Result<Plan, PlanError> {
-    read_acc(reader, source_name, sink, &mut Acc::default())
+    read_reader_with(reader, source_name, ReadOptions::default(), None).map(|(plan, _)| plan)
 }
 
 /// Reads into `acc` (which may ask for more than the model, see [`Acc::objects`]).

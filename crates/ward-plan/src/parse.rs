@@ -59,6 +59,8 @@ pub(crate) struct Acc {
     /// The first semantic problem; parsing stops at once when `stop` is set.
     pub problem: Option<Semantic>,
     pub stop: bool,
+    /// When set, no content fingerprint is computed ([`ResourceChange::content`] is `None`).
+    pub skip_content: bool,
     /// When set, the top-level `before` attributes of every object a `resource_changes` entry
     /// destroys (see [`crate::BeforeObjects`]) are collected here.
     pub objects: Option<crate::BeforeObjects>,
@@ -410,6 +412,7 @@ pub(crate) fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
     let section = "resource_drift";
     let mut raw = match (Entry {
         keep_before: false,
+        content: !acc.skip_content,
         strict: false,
     })
     .deserialize(v)
@@ -574,8 +577,10 @@ impl<'de> Visitor<'de> for Changes<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut sink = self.sink;
         let collect = self.acc.objects.is_some();
+        let content = !self.acc.skip_content;
         while let Some(raw) = seq.next_element_seed(Entry {
             keep_before: collect,
+            content,
             strict: true,
         })? {
             take_change(
@@ -689,6 +694,8 @@ struct RawInner {
     importing: Option<RawImporting>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
     fps: [Option<crate::fingerprint::Fp>; 5],
+    /// Whether `fps` was computed.
+    fingerprinted: bool,
 }
 
 /// Whether an entry with these actions gets a per-attribute diff.
@@ -703,6 +710,8 @@ fn wants_diff(actions: &[String]) -> bool {
 pub(crate) struct Entry {
     /// Keep `before` and `before_sensitive` whatever the action.
     pub keep_before: bool,
+    /// Compute the content fingerprint ([`ResourceChange::content`]).
+    pub content: bool,
     /// Refuse an entry without `address`, `type`, `change` or `change.actions` (else the
     /// caller checks with [`missing_field`]).
     pub strict: bool,
@@ -749,7 +758,12 @@ impl<'de> Visitor<'de> for Entry {
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
-                "change" => raw.change = Some(map.next_value_seed(Body(self.keep_before))?),
+                "change" => {
+                    raw.change = Some(map.next_value_seed(Body {
+                        keep_before: self.keep_before,
+                        content: self.content,
+                    })?)
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -764,8 +778,13 @@ impl<'de> Visitor<'de> for Entry {
     }
 }
 
-/// The `change` object; `true`: keep `before` and `before_sensitive` whatever the action.
-struct Body(bool);
+/// The `change` object.
+struct Body {
+    /// Keep `before` and `before_sensitive` whatever the action.
+    keep_before: bool,
+    /// Fingerprint every value (see [`crate::fingerprint`]).
+    content: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for Body {
     type Value = RawInner;
@@ -780,7 +799,10 @@ impl<'de> Visitor<'de> for Body {
         f.write_str("a change object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
-        let mut inner = RawInner::default();
+        let mut inner = RawInner {
+            fingerprinted: self.content,
+            ..RawInner::default()
+        };
         while let Some(key) = map.next_key::<Key>()? {
             let diffed = inner.actions.as_deref().is_none_or(wants_diff);
             // A destroyed object's last values are kept for the model's `before_scalars`.
@@ -789,8 +811,9 @@ impl<'de> Visitor<'de> for Body {
                 .as_deref()
                 .and_then(Action::from_actions)
                 .is_some_and(Action::destroys);
-            let keep =
-                diffed || ((self.0 || destroys) && matches!(key.0, "before" | "before_sensitive"));
+            let keep = diffed
+                || ((self.keep_before || destroys)
+                    && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);
@@ -816,7 +839,14 @@ impl<'de> Visitor<'de> for Body {
             };
             // Every value is fingerprinted (see crate::fingerprint); only kept ones are built.
             let (i, slot) = slot;
-            if keep {
+            if !self.content {
+                if keep {
+                    *slot = map.next_value()?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                inner.fps[i] = None;
+            } else if keep {
                 let v: Option<Value> = map.next_value()?;
                 inner.fps[i] = Some(match &v {
                     Some(v) => crate::fingerprint::of_value(v),
@@ -972,9 +1002,9 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         replace_paths,
         changed,
         importing: change.importing.map(|i| Importing { id: i.id }),
-        content: Some(ward_model::HiddenDigest::new(crate::fingerprint::combine(
-            &change.fps,
-        ))),
+        content: change
+            .fingerprinted
+            .then(|| ward_model::HiddenDigest::new(crate::fingerprint::combine(&change.fps))),
         before_scalars,
     })
 }

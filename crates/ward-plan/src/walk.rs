@@ -574,10 +574,12 @@ fn top_key<R: Read>(
         ("resource_changes", b'[') => {
             acc.keys.insert(key);
             let keep_before = acc.objects.is_some();
+            let content = !acc.skip_content;
             w.array(&mut |w| {
                 let raw = w.parse_value(|de| {
                     Entry {
                         keep_before,
+                        content,
                         strict: true,
                     }
                     .deserialize(de)

@@ -251,6 +251,24 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                 assert_eq!(&streamed, plan, "{file}: streamed and whole models differ");
                 let (objects_plan, _) = with_objects.unwrap_or_else(|e| panic!("{file}: {e}"));
                 assert_eq!(&objects_plan, plan, "{file}: the objects pass differs");
+                // Without content fingerprints: the same model, `content` left unset.
+                let light = ward_plan::ReadOptions {
+                    content: false,
+                    objects: false,
+                };
+                let (mut light, _) = ward_plan::read_with(arg, light, None).unwrap();
+                assert!(light.changes.iter().all(|c| c.content.is_none()), "{file}");
+                assert!(plan.changes.iter().all(|c| c.content.is_some()), "{file}");
+                for (l, c) in light.changes.iter_mut().zip(&plan.changes) {
+                    l.content.clone_from(&c.content);
+                }
+                for (l, c) in light.drift.iter_mut().zip(&plan.drift) {
+                    l.content.clone_from(&c.content);
+                }
+                assert_eq!(
+                    &light, plan,
+                    "{file}: the read without fingerprints differs"
+                );
                 if utf8_plain {
                     let whole = ward_plan::fuzzing::read_whole(&bytes)
                         .unwrap_or_else(|e| panic!("{file}: whole-document parse failed: {e}"));

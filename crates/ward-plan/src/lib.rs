@@ -35,27 +35,35 @@
 //!
 //! # Memory
 //!
-//! The input is parsed as a stream. `planned_values`, the values in `prior_state`, the
-//! expressions in `configuration`, `variables` and unknown keys are skipped without being
-//! kept; each `resource_changes` entry is reduced to the model as soon as it is read, and its
-//! `before`/`after` values are not even built when the action needs no diff. Peak memory is
-//! the model plus the largest single entry, not the file: about 0.7 KB per resource change
-//! (the model's `ResourceChange` is 296 bytes plus its strings and changed attributes), e.g.
-//! 20 MB for a 59 MB plan of 25,684 changes. [`read_path_or_stdin_each`] and
-//! [`read_reader_each`] hand each change to a callback instead of keeping it (as `ward plan`
-//! reads): the reader then holds one change at a time, 3 MB peak on that plan and 2 MB on a
-//! 500 MB one. `scripts/bench` measures both; docs/performance.md has the figures.
+//! The input is read in 256 KiB blocks into one buffer and walked (the `walk` module): the
+//! root object, `resource_changes` and `resource_drift` one entry at a time, `prior_state` down
+//! to each resource, and any skipped array or object longer than 1 MiB child by child. Each
+//! entry is located with a structural scan (strings jumped with `memchr`) and parsed by
+//! serde_json from that one slice; what the walk is past is released. `planned_values`, the
+//! values in `prior_state`, `variables` and unknown keys are checked (JSON syntax, UTF-8,
+//! depth) without being kept; `configuration` (which does not grow with `count`/`for_each`) is
+//! parsed as one slice for its types. An entry's `before`/`after` values are only built when
+//! the action needs a diff. Peak memory is the model plus the largest single entry and a
+//! block, not the file. [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`]
+//! hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
+//! then holds one change at a time. [`ReadOptions::content`] turns off the content
+//! fingerprint, most of the reading time, for callers that never use it. `scripts/bench`
+//! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
-//! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts: a scan
-//! below the parser's buffer tracks depth (and line starts, for byte offsets in errors).
+//! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts, with the
+//! byte offset of the bracket that passes the limit. Line and column are computed only for
+//! an error message.
 //!
 //! # Errors
 //!
 //! Every problem is a [`PlanError`] whose `Display` names the input, says what was wrong and
 //! what to do: a binary plan, a state file, a `plan -json` UI log, an empty file, truncated or
-//! invalid JSON (with the byte offset), nesting deeper than 128 levels, invalid UTF-8, a
-//! directory, an unreadable file. UTF-16 input with a byte order mark (as Windows PowerShell
-//! writes it) is decoded and read; byte offsets then count the decoded UTF-8 text. Nothing
+//! invalid JSON (with the byte offset), nesting deeper than 128 levels, invalid UTF-8 (with the
+//! offset of the first bad byte, wherever it is), a directory, an unreadable file. UTF-16 input
+//! (as Windows PowerShell writes it) is decoded and read; byte offsets of JSON errors then count
+//! the decoded UTF-8 text, and a lone surrogate is refused with its offset in the file
+//! ([`PlanErrorKind::InvalidUtf16`]). Offsets in a UTF-8 file with a byte order mark count the
+//! mark's three bytes. Nothing
 //! panics on any input.
 
 mod diff;

@@ -22,10 +22,10 @@ use std::io::{self, Read};
 use ward_model::ResourceChange;
 
 /// How much is read at a time.
-const BLOCK: usize = 1 << 20;
+const BLOCK: usize = 256 << 10;
 /// A skipped array or object that ends within this many bytes is checked as one slice; a
 /// longer one is walked child by child, so that it is never held whole.
-pub(crate) const SKIP_WHOLE: usize = 4 << 20;
+pub(crate) const SKIP_WHOLE: usize = 1 << 20;
 
 /// Why the walk stopped. The caller turns it into a [`crate::PlanError`].
 #[derive(Debug)]

@@ -680,3 +680,75 @@ fn a_lone_utf16_surrogate_is_refused_with_its_offset() {
         assert_eq!(e.kind(), PlanErrorKind::InvalidUtf16 { offset: at as u64 });
     }
 }
+
+/// A plan larger than the reader's blocks, with a skipped section larger than what it checks
+/// as one slice: the walk refills, releases and descends, and still reads what one
+/// whole-document pass reads; errors late in the big section keep their exact offsets.
+#[test]
+fn a_plan_larger_than_the_buffers_reads_as_a_whole_document_pass_does() {
+    let changes: Vec<serde_json::Value> = (0..3000)
+        .map(|i| {
+            let mut c = change(&format!("fake_thing.r{i}"), &["update"]);
+            c["change"]["before"] = json!({"size": i, "pad": "p".repeat(300)});
+            c["change"]["after"] = json!({"size": i + 1, "pad": "p".repeat(300)});
+            c
+        })
+        .collect();
+    let resources: Vec<serde_json::Value> = (0..6000)
+        .map(|i| json!({"address": format!("fake_thing.r{i}"), "values": {"v": "x".repeat(400), "n": [i, {"k": "\"]}"}]}}))
+        .collect();
+    let doc = json!({
+        "format_version": "1.2",
+        "resource_changes": changes,
+        "planned_values": {"root_module": {"resources": resources}},
+        "prior_state": {"values": {"root_module": {"resources": [{"mode": "managed", "type": "fake_thing", "provider_name": "p"}], "child_modules": [{"resources": [{"mode": "managed", "type": "fake_other", "provider_name": "p"}]}]}}},
+    });
+    let text = serde_json::to_vec(&doc).unwrap();
+    assert!(text.len() > 4 << 20, "{}", text.len());
+    let walked = read(&text).unwrap();
+    assert_eq!(walked.changes.len(), 3000);
+    assert_eq!(walked.state_types.len(), 2);
+    assert_eq!(walked, ward_plan::fuzzing::read_whole(&text).unwrap());
+
+    // Late in planned_values, past several blocks.
+    let at = text.len() - 10_000;
+    let at = at + text[at..].iter().position(|b| *b == b':').unwrap() + 1;
+    let mut bad = text.clone();
+    bad[at] = b'#';
+    assert_eq!(
+        err(&bad).kind(),
+        PlanErrorKind::InvalidJson { offset: at as u64 }
+    );
+
+    let mut deep = text[..at].to_vec();
+    deep.extend_from_slice(&b"[".repeat(200));
+    // The depth at `at`, counted here: the bracket that passes 128 levels is named.
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for b in &text[..at] {
+        match (in_str, esc, b) {
+            (true, true, _) => esc = false,
+            (true, false, b'\\') => esc = true,
+            (true, false, b'"') => in_str = false,
+            (false, _, b'"') => in_str = true,
+            (false, _, b'[' | b'{') => depth += 1,
+            (false, _, b']' | b'}') => depth -= 1,
+            _ => {}
+        }
+    }
+    assert!(depth > 4, "{depth}");
+    let e = err(&deep);
+    assert_eq!(
+        e.kind(),
+        PlanErrorKind::TooDeep {
+            offset: (at + 128 - depth) as u64
+        }
+    );
+
+    let cut = &text[..at + 3];
+    assert_eq!(
+        err(cut).kind(),
+        PlanErrorKind::Truncated {
+            offset: cut.len() as u64
+        }
+    );
+}

@@ -200,7 +200,9 @@ impl<R: Read> Walker<R> {
                 );
                 self.buf.truncate(out + written);
                 if let encoding_rs::DecoderResult::Malformed(bad, after) = result {
-                    let at = self.raw_done + read as u64 - u64::from(after) - u64::from(bad);
+                    // The bad sequence and what followed it are within what was read.
+                    let back = u64::from(after) + u64::from(bad);
+                    let at = (self.raw_done + read as u64).saturating_sub(back);
                     return Err(Fail::Utf16(at));
                 }
                 self.raw.drain(..read);

@@ -120,10 +120,16 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     // to a temporary file right away and only a light verdict is kept.
     let mut assessor = ward_classify::Assessor::new(&knowledge);
     let mut spill = (args.format == FormatArg::Json).then(ward_report::json::Spill::new);
-    let plan = ward_plan::read_path_or_stdin_each(&args.plan, &mut |c| match spill.as_mut() {
+    // `ward plan` never looks at the content fingerprints (only keyed approval digests do).
+    let options = ward_plan::ReadOptions {
+        content: false,
+        objects: false,
+    };
+    let mut each = |c| match spill.as_mut() {
         Some(s) => assessor.add_with(c, |v| s.keep(v)),
         None => assessor.add(c),
-    })?;
+    };
+    let (plan, _) = ward_plan::read_with(&args.plan, options, Some(&mut each))?;
     for note in &plan.reader_notes {
         eprintln!("note: {note}");
     }

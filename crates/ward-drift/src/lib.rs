@@ -713,10 +713,18 @@ fn show_json(
     if !f.ok() {
         return Err(format!("show -json failed: {}", f.stderr_tail(4)));
     }
-    ward_plan::read_reader(
+    // Drift needs no content fingerprints (only keyed approval digests do).
+    let options = ward_plan::ReadOptions {
+        content: false,
+        objects: false,
+    };
+    ward_plan::read_reader_with(
         f.stdout.as_slice(),
         &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
+        options,
+        None,
     )
+    .map(|(plan, _)| plan)
     .map_err(|e| format!("cannot read the plan JSON: {e}"))
 }
 

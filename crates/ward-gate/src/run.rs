@@ -210,15 +210,17 @@ struct Loaded {
 }
 
 /// [`load`], then what an injected [`Env`] adds: [`APPROVE_EVERY_VAR`].
-fn load_in(inputs: &Inputs, env: Env<'_>) -> Result<Loaded, GateError> {
-    let mut l = load(inputs)?;
+fn load_in(inputs: &Inputs, keyed: bool, env: Env<'_>) -> Result<Loaded, GateError> {
+    let mut l = load(inputs, keyed)?;
     if env(APPROVE_EVERY_VAR).is_some() {
         l.policy.approve = Impact::ALL.iter().copied().collect();
     }
     Ok(l)
 }
 
-fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
+/// `keyed`: approvals are signed, so every change's content fingerprint is needed (it is the
+/// costliest part of reading a large plan, and nothing else uses it).
+fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // ward.hcl: --config, else the first one walking up from here to the repository root.
     let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
@@ -235,12 +237,12 @@ fn load(inputs: &Inputs) -> Result<Loaded, GateError> {
     let config = found.map(|f| f.path);
     let policy: Policy = cfg.policy;
     // One read of the plan; the guards' objects come from the same pass.
-    let (plan, objects) = if policy.guards.is_empty() {
-        ward_plan::read_path_or_stdin(&inputs.plan).map(|p| (p, Default::default()))
-    } else {
-        ward_plan::read_path_or_stdin_with_objects(&inputs.plan)
-    }
-    .map_err(|e| GateError::Usage(e.to_string()))?;
+    let options = ward_plan::ReadOptions {
+        content: keyed,
+        objects: !policy.guards.is_empty(),
+    };
+    let (plan, objects) = ward_plan::read_with(&inputs.plan, options, None)
+        .map_err(|e| GateError::Usage(e.to_string()))?;
     let assessment = ward_classify::assess(
         &plan,
         &knowledge,
@@ -313,7 +315,7 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
-    let l = load_in(&opts.inputs, env)?;
+    let l = load_in(&opts.inputs, key.is_some(), env)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     if let Some(refusal) =
         crate::adoption::refuse(&l.plan, &opts.inputs, l.config.as_deref(), &cwd)?
@@ -406,7 +408,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
         }
         None => None,
     };
-    let l = load_in(&opts.inputs, env)?;
+    let l = load_in(&opts.inputs, key.is_some(), env)?;
     let context = env(CONTEXT_VAR);
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {

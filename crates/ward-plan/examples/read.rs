@@ -1,6 +1,6 @@
 //! Reads one plan (a path, or `-` for stdin) and prints a summary, or with `--json` the whole
 //! model as JSON. With `--each` the changes are handed over one at a time
-//! (`read_path_or_stdin_each`, as `ward plan` reads) and only counted. Used by `scripts/bench`
+//! (`read_with` without content fingerprints, as `ward plan` reads) and only counted. Used by `scripts/bench`
 //! to measure the reader on its own.
 //!
 //! ```text
@@ -26,7 +26,11 @@ fn main() -> ExitCode {
             *actions.entry(c.action.as_terraform()).or_default() += 1;
             changed += c.changed.len();
         };
-        return match ward_plan::read_path_or_stdin_each(path, &mut count) {
+        let options = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        return match ward_plan::read_with(path, options, Some(&mut count)).map(|(p, _)| p) {
             Ok(plan) => {
                 let n: usize = actions.values().sum();
                 println!(

@@ -29,6 +29,12 @@ pub enum PlanErrorKind {
         /// Byte offset of the first invalid byte, as far as it could be told.
         offset: u64,
     },
+    /// The input is UTF-16 (it has a UTF-16 byte order mark, or its first bytes are
+    /// UTF-16 text) but not valid UTF-16: a lone surrogate, or an odd byte at the end.
+    InvalidUtf16 {
+        /// Byte offset in the file of the first bad code unit.
+        offset: u64,
+    },
     /// The JSON ends before it is complete (a cut-off file or an interrupted redirect).
     Truncated {
         /// Byte offset at which the input ended.

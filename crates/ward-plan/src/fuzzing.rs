@@ -18,6 +18,14 @@ pub fn read_bytes(data: &[u8]) -> Result<(), String> {
         }
     };
     serde_json::to_string(&plan).map_err(|e| format!("the model does not serialize: {e}"))?;
+    // The walk and one whole-document pass must agree on every plan both read.
+    if std::str::from_utf8(data).is_ok() && !data.starts_with(b"\xEF\xBB\xBF") {
+        if let Ok(whole) = read_whole(data) {
+            if whole != plan {
+                return Err("the walk and the whole-document parse read different models".into());
+            }
+        }
+    }
     for c in plan.changes.iter().chain(plan.drift.iter()) {
         for a in &c.changed {
             for side in [&a.before, &a.after] {
@@ -39,4 +47,12 @@ fn longest_string(v: &serde_json::Value) -> usize {
         serde_json::Value::Object(m) => m.values().map(longest_string).max().unwrap_or(0),
         _ => 0,
     }
+}
+
+/// Reads `data` (UTF-8, no byte order mark) with one serde_json pass over the whole slice,
+/// the way the reader parsed before it walked blocks: the reference that tests and fuzzing
+/// compare the walking reader with. Its errors are only roughly placed (kind and offset are
+/// not the reader's); on a plan it must give the same model.
+pub fn read_whole(data: &[u8]) -> Result<ward_model::Plan, crate::PlanError> {
+    crate::read_whole(data, "whole-input")
 }

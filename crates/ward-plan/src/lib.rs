@@ -35,27 +35,35 @@
 //!
 //! # Memory
 //!
-//! The input is parsed as a stream. `planned_values`, the values in `prior_state`, the
-//! expressions in `configuration`, `variables` and unknown keys are skipped without being
-//! kept; each `resource_changes` entry is reduced to the model as soon as it is read, and its
-//! `before`/`after` values are not even built when the action needs no diff. Peak memory is
-//! the model plus the largest single entry, not the file: about 0.7 KB per resource change
-//! (the model's `ResourceChange` is 296 bytes plus its strings and changed attributes), e.g.
-//! 20 MB for a 59 MB plan of 25,684 changes. [`read_path_or_stdin_each`] and
-//! [`read_reader_each`] hand each change to a callback instead of keeping it (as `ward plan`
-//! reads): the reader then holds one change at a time, 3 MB peak on that plan and 2 MB on a
-//! 500 MB one. `scripts/bench` measures both; docs/performance.md has the figures.
+//! The input is read in 256 KiB blocks into one buffer and walked (the `walk` module): the
+//! root object, `resource_changes` and `resource_drift` one entry at a time, `prior_state` down
+//! to each resource, and any skipped array or object longer than 1 MiB child by child. Each
+//! entry is located with a structural scan (strings jumped with `memchr`) and parsed by
+//! serde_json from that one slice; what the walk is past is released. `planned_values`, the
+//! values in `prior_state`, `variables` and unknown keys are checked (JSON syntax, UTF-8,
+//! depth) without being kept; `configuration` (which does not grow with `count`/`for_each`) is
+//! parsed as one slice for its types. An entry's `before`/`after` values are only built when
+//! the action needs a diff. Peak memory is the model plus the largest single entry and a
+//! block, not the file. [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`]
+//! hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
+//! then holds one change at a time. [`ReadOptions::content`] turns off the content
+//! fingerprint, most of the reading time, for callers that never use it. `scripts/bench`
+//! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
-//! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts: a scan
-//! below the parser's buffer tracks depth (and line starts, for byte offsets in errors).
+//! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts, with the
+//! byte offset of the bracket that passes the limit. Line and column are computed only for
+//! an error message.
 //!
 //! # Errors
 //!
 //! Every problem is a [`PlanError`] whose `Display` names the input, says what was wrong and
 //! what to do: a binary plan, a state file, a `plan -json` UI log, an empty file, truncated or
-//! invalid JSON (with the byte offset), nesting deeper than 128 levels, invalid UTF-8, a
-//! directory, an unreadable file. UTF-16 input with a byte order mark (as Windows PowerShell
-//! writes it) is decoded and read; byte offsets then count the decoded UTF-8 text. Nothing
+//! invalid JSON (with the byte offset), nesting deeper than 128 levels, invalid UTF-8 (with the
+//! offset of the first bad byte, wherever it is), a directory, an unreadable file. UTF-16 input
+//! (as Windows PowerShell writes it) is decoded and read; byte offsets of JSON errors then count
+//! the decoded UTF-8 text, and a lone surrogate is refused with its offset in the file
+//! ([`PlanErrorKind::InvalidUtf16`]). Offsets in a UTF-8 file with a byte order mark count the
+//! mark's three bytes. Nothing
 //! panics on any input.
 
 mod diff;
@@ -64,12 +72,13 @@ mod fingerprint;
 pub mod fuzzing;
 mod input;
 mod parse;
+mod walk;
 
 pub use error::{PlanError, PlanErrorKind};
 
 use error::HOW_TO_MAKE_A_PLAN;
 use input::Encoding;
-use parse::{Acc, Semantic, Top, STOP};
+use parse::{Acc, Semantic, Top};
 use serde::de::DeserializeSeed;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -82,15 +91,44 @@ use ward_model::{FormatVersion, Plan, Product, ResourceChange};
 /// has none). What liveness guards are told about the object they guard.
 pub type BeforeObjects = BTreeMap<(String, Option<String>), BTreeMap<String, serde_json::Value>>;
 
-/// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
-/// entry that destroys an object, in the same single, bounded pass (standard input included).
-pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
+/// What a read computes beyond the model's shown values (see [`read_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Compute each change's content fingerprint ([`ResourceChange::content`]): a SHA-256 tree
+    /// over every raw value of its `change` object, which keyed approval digests bind to. It is
+    /// most of the reading time on a large plan; a caller that never looks at it (`ward plan`)
+    /// turns it off. On by default.
+    pub content: bool,
+    /// Collect the [`BeforeObjects`] of every `resource_changes` entry that destroys an
+    /// object, in the same pass. Off by default.
+    pub objects: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            content: true,
+            objects: false,
+        }
+    }
+}
+
+/// Reads a plan from a path (or standard input when `arg` is `-`) in one bounded pass, as
+/// `options` asks. With `on_change`, every `resource_changes` entry is handed to it as soon as
+/// it is read, in the plan's order, instead of kept (see [`read_path_or_stdin_each`]). The
+/// objects are empty unless [`ReadOptions::objects`] is set.
+pub fn read_with(
+    arg: &str,
+    options: ReadOptions,
+    on_change: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<(Plan, BeforeObjects), PlanError> {
     let mut acc = Acc {
-        objects: Some(BeforeObjects::new()),
+        objects: options.objects.then(BeforeObjects::new),
+        skip_content: !options.content,
         ..Acc::default()
     };
     let plan = if arg == "-" {
-        read_acc(std::io::stdin().lock(), "<stdin>", None, &mut acc)?
+        read_acc(std::io::stdin().lock(), "<stdin>", on_change, &mut acc)?
     } else {
         let path = Path::new(arg);
         let name = path.display().to_string();
@@ -99,27 +137,50 @@ pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects
             return Err(input::is_directory(&name));
         }
         let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-        read_acc(file, &name, None, &mut acc)?
+        read_acc(file, &name, on_change, &mut acc)?
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))
 }
 
-/// Reads a plan from a file.
-pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
-    read_file_inner(path, None)
+/// [`read_with`] over any reader; `source_name` names it in errors. The reader need not be
+/// buffered.
+pub fn read_reader_with<R: Read>(
+    reader: R,
+    source_name: &str,
+    options: ReadOptions,
+    on_change: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<(Plan, BeforeObjects), PlanError> {
+    let mut acc = Acc {
+        objects: options.objects.then(BeforeObjects::new),
+        skip_content: !options.content,
+        ..Acc::default()
+    };
+    let plan = read_acc(reader, source_name, on_change, &mut acc)?;
+    Ok((plan, acc.objects.take().unwrap_or_default()))
 }
 
-fn read_file_inner(
-    path: &Path,
-    sink: Option<&mut dyn FnMut(ResourceChange)>,
-) -> Result<Plan, PlanError> {
+/// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
+/// entry that destroys an object, in the same single, bounded pass (standard input included).
+pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
+    read_with(
+        arg,
+        ReadOptions {
+            objects: true,
+            ..ReadOptions::default()
+        },
+        None,
+    )
+}
+
+/// Reads a plan from a file.
+pub fn read_file(path: &Path) -> Result<Plan, PlanError> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| input::read_error(&name, &e))?;
     if meta.is_dir() {
         return Err(input::is_directory(&name));
     }
     let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-    read_inner(file, &name, sink)
+    read_reader(file, &name)
 }
 
 /// Reads a plan from standard input.
@@ -129,11 +190,7 @@ pub fn read_stdin() -> Result<Plan, PlanError> {
 
 /// Reads a plan from a path, or from standard input when `arg` is `-`.
 pub fn read_path_or_stdin(arg: &str) -> Result<Plan, PlanError> {
-    if arg == "-" {
-        read_stdin()
-    } else {
-        read_file(Path::new(arg))
-    }
+    read_with(arg, ReadOptions::default(), None).map(|(plan, _)| plan)
 }
 
 /// Reads a plan from a path (or standard input when `arg` is `-`), handing every
@@ -147,11 +204,7 @@ pub fn read_path_or_stdin_each(
     arg: &str,
     on_change: &mut dyn FnMut(ResourceChange),
 ) -> Result<Plan, PlanError> {
-    if arg == "-" {
-        read_inner(std::io::stdin().lock(), "<stdin>", Some(on_change))
-    } else {
-        read_file_inner(Path::new(arg), Some(on_change))
-    }
+    read_with(arg, ReadOptions::default(), Some(on_change)).map(|(plan, _)| plan)
 }
 
 /// [`read_reader`], handing every `resource_changes` entry to `on_change` as it is read (see
@@ -161,21 +214,14 @@ pub fn read_reader_each<R: Read>(
     source_name: &str,
     on_change: &mut dyn FnMut(ResourceChange),
 ) -> Result<Plan, PlanError> {
-    read_inner(reader, source_name, Some(on_change))
+    read_reader_with(reader, source_name, ReadOptions::default(), Some(on_change))
+        .map(|(plan, _)| plan)
 }
 
 /// Reads a plan from any reader; `source_name` names it in errors. The reader need not be
 /// buffered.
 pub fn read_reader<R: Read>(reader: R, source_name: &str) -> Result<Plan, PlanError> {
-    read_inner(reader, source_name, None)
-}
-
-fn read_inner<R: Read>(
-    reader: R,
-    source_name: &str,
-    sink: Option<&mut dyn FnMut(ResourceChange)>,
-) -> Result<Plan, PlanError> {
-    read_acc(reader, source_name, sink, &mut Acc::default())
+    read_reader_with(reader, source_name, ReadOptions::default(), None).map(|(plan, _)| plan)
 }
 
 /// Reads into `acc` (which may ask for more than the model, see [`Acc::objects`]).
@@ -186,36 +232,122 @@ fn read_acc<R: Read>(
     collected: &mut Acc,
 ) -> Result<Plan, PlanError> {
     let input::Prepared {
-        reader,
-        index,
+        mut walker,
         encoding,
     } = input::prepare(reader, source_name)?;
     let mut acc = std::mem::take(collected);
-    let mut sink = sink;
-    let result = {
-        let mut de = serde_json::Deserializer::from_reader(reader);
-        Top(
-            &mut acc,
-            sink.as_mut()
-                .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
-        )
-        .deserialize(&mut de)
-        .and_then(|()| if acc.stop { Ok(()) } else { de.end() })
-    };
+    if let Err(fail) = walk::document(&mut walker, &mut acc, sink) {
+        return Err(walk_error(source_name, fail, &walker, &mut acc));
+    }
+    collected.objects = acc.objects.take();
+    finish(acc, source_name, encoding)
+}
+
+/// Reads a whole in-memory UTF-8 document with one serde_json pass over it, as the reader did
+/// before it walked blocks (no byte order mark or UTF-16 handling): the reference the walk is
+/// tested against.
+fn read_whole(data: &[u8], source_name: &str) -> Result<Plan, PlanError> {
+    let mut acc = Acc::default();
+    let mut de = serde_json::Deserializer::from_slice(data);
+    let result =
+        Top(&mut acc, None)
+            .deserialize(&mut de)
+            .and_then(|()| if acc.stop { Ok(()) } else { de.end() });
     if acc.stop {
         if let Some(problem) = acc.problem.take() {
             return Err(semantic_error(source_name, problem));
         }
     }
     if let Err(e) = result {
-        let index = index.borrow();
-        if let Some(offset) = index.too_deep_at() {
-            return Err(too_deep(source_name, offset, None));
-        }
-        return Err(json_error(source_name, &e, &index));
+        return Err(PlanError::new(
+            source_name,
+            PlanErrorKind::InvalidJson {
+                offset: e.column() as u64,
+            },
+            format!("not valid JSON: {e}"),
+            HOW_TO_MAKE_A_PLAN,
+        ));
     }
-    collected.objects = acc.objects.take();
-    finish(acc, source_name, encoding)
+    finish(acc, source_name, Encoding::Utf8)
+}
+
+/// Says what stopped the walk.
+fn walk_error<R: Read>(
+    name: &str,
+    fail: walk::Fail,
+    w: &walk::Walker<R>,
+    acc: &mut Acc,
+) -> PlanError {
+    use crate::PlanErrorKind as K;
+    use walk::Fail;
+    if acc.stop {
+        if let Some(problem) = acc.problem.take() {
+            return semantic_error(name, problem);
+        }
+    }
+    let at = |offset: u64| {
+        let (line, column) = w.line_col(offset);
+        format!("line {line}, column {column}")
+    };
+    match fail {
+        Fail::Stop => match acc.problem.take() {
+            Some(problem) => semantic_error(name, problem),
+            None => PlanError::new(
+                name,
+                K::NotAPlan,
+                "the input is not a plan",
+                HOW_TO_MAKE_A_PLAN,
+            ),
+        },
+        Fail::Eof => {
+            let count = w.total();
+            PlanError::new(
+                name,
+                K::Truncated { offset: count },
+                format!(
+                    "the JSON ends early, at byte {count} ({}): the file is truncated \
+                     (an interrupted redirect or copy, or a full disk)",
+                    at(count)
+                ),
+                format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
+            )
+        }
+        Fail::TooDeep(offset) => too_deep(name, offset, None),
+        Fail::Utf8(offset) => input::invalid_utf8(name, offset),
+        Fail::Utf16(offset) => PlanError::new(
+            name,
+            K::InvalidUtf16 { offset },
+            format!(
+                "the input is UTF-16 but not valid UTF-16: a lone surrogate (half of a \
+                 character) or a cut-off code unit at byte {offset} of the file"
+            ),
+            format!(
+                "the file was damaged after it was written, or was not written as text; write \
+                 it again from the plan: {HOW_TO_MAKE_A_PLAN}"
+            ),
+        ),
+        Fail::Json { offset, what } => PlanError::new(
+            name,
+            K::InvalidJson { offset },
+            format!("not valid JSON at byte {offset} ({}): {what}", at(offset)),
+            format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Fail::Data { offset, what } => PlanError::new(
+            name,
+            K::Malformed { offset },
+            format!(
+                "the plan JSON has an unexpected shape at byte {offset} ({}): {what}",
+                at(offset)
+            ),
+            format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Fail::Io(e) => PlanError::new(
+            name,
+            K::Unreadable,
+            format!("reading the input failed at byte {}: {e}", w.total()),
+            "check that the file is readable and complete",
+        ),
+    }
 }
 
 /// Turns what was collected into a plan, or says what the document is instead.
@@ -425,77 +557,4 @@ fn too_deep(name: &str, offset: u64, at: Option<&str>) -> PlanError {
         ),
         format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
     )
-}
-
-fn json_error(name: &str, e: &serde_json::Error, index: &input::LineIndex) -> PlanError {
-    use crate::PlanErrorKind as K;
-    use serde_json::error::Category;
-    let at = format!("line {}, column {}", e.line(), e.column());
-    // Where the input ended (for truncation and read errors) and where the parser stood.
-    let count = index.total();
-    let offset = index.offset(e.line(), e.column());
-    let msg = e.to_string();
-    // serde_json appends " at line L column C"; keep only the description.
-    let what = msg
-        .rsplit_once(" at line ")
-        .map_or(msg.as_str(), |(w, _)| w)
-        .to_string();
-    match e.classify() {
-        Category::Io => {
-            if let Some(io) = e.io_error_kind() {
-                if io == std::io::ErrorKind::InvalidData {
-                    return input::invalid_utf8(name, offset);
-                }
-            }
-            PlanError::new(
-                name,
-                K::Unreadable,
-                format!("reading the input failed at byte {count}: {what}"),
-                "check that the file is readable and complete",
-            )
-        }
-        Category::Eof => PlanError::new(
-            name,
-            K::Truncated { offset: count },
-            format!(
-                "the JSON ends early, at byte {count} ({at}): the file is truncated \
-                 (an interrupted redirect or copy, or a full disk)"
-            ),
-            format!("write the plan JSON again; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Syntax if what.starts_with("recursion limit exceeded") => PlanError::new(
-            name,
-            K::TooDeep { offset },
-            format!(
-                "the JSON nests deeper than 128 levels (at byte {offset}, {at}); no plan \
-                     written by Terraform or OpenTofu nests that deep"
-            ),
-            format!("check where the file came from; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Syntax if what.starts_with("invalid unicode code point") => {
-            input::invalid_utf8(name, offset)
-        }
-        Category::Syntax => PlanError::new(
-            name,
-            K::InvalidJson { offset },
-            format!("not valid JSON at byte {offset} ({at}): {what}"),
-            format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
-        ),
-        Category::Data => {
-            if what == STOP {
-                return PlanError::new(
-                    name,
-                    K::NotAPlan,
-                    "the input is not a plan",
-                    HOW_TO_MAKE_A_PLAN,
-                );
-            }
-            PlanError::new(
-                name,
-                K::Malformed { offset },
-                format!("the plan JSON has an unexpected shape at byte {offset} ({at}): {what}"),
-                format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
-            )
-        }
-    }
 }

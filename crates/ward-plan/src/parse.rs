@@ -59,6 +59,8 @@ pub(crate) struct Acc {
     /// The first semantic problem; parsing stops at once when `stop` is set.
     pub problem: Option<Semantic>,
     pub stop: bool,
+    /// When set, no content fingerprint is computed ([`ResourceChange::content`] is `None`).
+    pub skip_content: bool,
     /// When set, the top-level `before` attributes of every object a `resource_changes` entry
     /// destroys (see [`crate::BeforeObjects`]) are collected here.
     pub objects: Option<crate::BeforeObjects>,
@@ -68,7 +70,8 @@ pub(crate) struct Acc {
 /// [`Acc::problem`].
 pub(crate) const STOP: &str = "ward: stop reading";
 
-const MARKER_KEYS: &[&str] = &[
+/// Top-level keys that tell what kind of document this is.
+pub(crate) const MARKER_KEYS: &[&str] = &[
     "format_version",
     "plan_format_version",
     "resource_changes",
@@ -167,69 +170,96 @@ impl<'de> Visitor<'de> for Top<'_> {
         let acc = self.0;
         let mut sink = self.1;
         while let Some(key) = map.next_key::<Key>()? {
-            let key = key.0;
-            if MARKER_KEYS.contains(&key) {
-                acc.keys.insert(key);
-            }
-            match key {
-                "@level" | "@message" | "@module" | "@timestamp" => {
-                    acc.problem = Some(Semantic::UiLog);
-                    acc.stop = true;
-                    return Err(de::Error::custom(STOP));
-                }
-                "format_version" | "plan_format_version" => {
-                    let v: Value = map.next_value()?;
-                    let s = match v {
-                        Value::String(s) => s,
-                        other => {
-                            acc.problem = Some(Semantic::Malformed(format!(
-                                "`{key}` is {other}, not a string: Terraform and OpenTofu write it as a string such as \"1.2\"; give ward the unedited output of `show -json`"
-                            )));
-                            acc.stop = true;
-                            return Err(de::Error::custom(STOP));
-                        }
-                    };
-                    match parse_version(&s) {
-                        Some((major, _)) if supported_major(major) => {}
-                        _ => {
-                            acc.problem = Some(Semantic::UnsupportedFormatVersion(s));
-                            acc.stop = true;
-                            return Err(de::Error::custom(STOP));
-                        }
-                    }
-                    if key == "format_version" {
-                        acc.format_version = Some(s);
-                    } else {
-                        acc.plan_format_version = Some(s);
-                    }
-                }
-                "terraform_version" => {
-                    acc.terraform_version = map.next_value::<Option<String>>()?;
-                }
-                "errored" => acc.errored = map.next_value::<Option<bool>>()?.unwrap_or(false),
-                "complete" => acc.complete = map.next_value::<Option<bool>>()?,
-                "resource_changes" => map.next_value_seed(Changes {
-                    acc,
-                    sink: sink
-                        .as_mut()
-                        .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
-                })?,
-                "resource_drift" => map.next_value_seed(Context {
-                    acc,
-                    section: "resource_drift",
-                })?,
-                "output_changes" => map.next_value_seed(Context {
-                    acc,
-                    section: "output_changes",
-                })?,
-                "configuration" => map.next_value_seed(Opt(ConfigDoc { acc }))?,
-                "prior_state" => map.next_value_seed(Opt(StateDoc { acc }))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
+            map.next_value_seed(TopValue {
+                acc: &mut *acc,
+                sink: sink
+                    .as_mut()
+                    .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+                key: key.0,
+            })?;
         }
         Ok(())
+    }
+}
+
+/// The value of one top-level key (`key`, as [`Key`] names it: `""` for a key the reader does
+/// not know), read into [`Acc`]. Records the key when it tells what kind of document this is.
+pub(crate) struct TopValue<'a> {
+    pub acc: &'a mut Acc,
+    pub sink: Option<&'a mut dyn FnMut(ResourceChange)>,
+    pub key: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for TopValue<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let TopValue { acc, sink, key } = self;
+        if MARKER_KEYS.contains(&key) {
+            acc.keys.insert(key);
+        }
+        match key {
+            "@level" | "@message" | "@module" | "@timestamp" => {
+                acc.problem = Some(Semantic::UiLog);
+                acc.stop = true;
+                Err(de::Error::custom(STOP))
+            }
+            "format_version" | "plan_format_version" => {
+                let v = Value::deserialize(d)?;
+                let s = match v {
+                    Value::String(s) => s,
+                    other => {
+                        acc.problem = Some(Semantic::Malformed(format!(
+                            "`{key}` is {other}, not a string: Terraform and OpenTofu write it as a string such as \"1.2\"; give ward the unedited output of `show -json`"
+                        )));
+                        acc.stop = true;
+                        return Err(de::Error::custom(STOP));
+                    }
+                };
+                match parse_version(&s) {
+                    Some((major, _)) if supported_major(major) => {}
+                    _ => {
+                        acc.problem = Some(Semantic::UnsupportedFormatVersion(s));
+                        acc.stop = true;
+                        return Err(de::Error::custom(STOP));
+                    }
+                }
+                if key == "format_version" {
+                    acc.format_version = Some(s);
+                } else {
+                    acc.plan_format_version = Some(s);
+                }
+                Ok(())
+            }
+            "terraform_version" => {
+                acc.terraform_version = Option::<String>::deserialize(d)?;
+                Ok(())
+            }
+            "errored" => {
+                acc.errored = Option::<bool>::deserialize(d)?.unwrap_or(false);
+                Ok(())
+            }
+            "complete" => {
+                acc.complete = Option::<bool>::deserialize(d)?;
+                Ok(())
+            }
+            "resource_changes" => Changes { acc, sink }.deserialize(d),
+            "resource_drift" => Context {
+                acc,
+                section: "resource_drift",
+            }
+            .deserialize(d),
+            "output_changes" => Context {
+                acc,
+                section: "output_changes",
+            }
+            .deserialize(d),
+            "configuration" => Opt(ConfigDoc { acc }).deserialize(d),
+            "prior_state" => Opt(StateDoc { acc }).deserialize(d),
+            _ => {
+                IgnoredAny::deserialize(d)?;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -378,10 +408,11 @@ fn rebuilt_address(raw: &RawChange) -> Option<String> {
 }
 
 /// Reads one `resource_drift` entry (the `n`th), skipping it with a note when it cannot be read.
-fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
+pub(crate) fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
     let section = "resource_drift";
     let mut raw = match (Entry {
         keep_before: false,
+        content: !acc.skip_content,
         strict: false,
     })
     .deserialize(v)
@@ -488,7 +519,7 @@ impl Top<'_> {
 }
 
 /// `null` or the inner seed.
-struct Opt<S>(S);
+pub(crate) struct Opt<S>(pub S);
 
 impl<'de, S: DeserializeSeed<'de, Value = ()>> DeserializeSeed<'de> for Opt<S> {
     type Value = ();
@@ -546,30 +577,47 @@ impl<'de> Visitor<'de> for Changes<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut sink = self.sink;
         let collect = self.acc.objects.is_some();
-        while let Some(mut raw) = seq.next_element_seed(Entry {
+        let content = !self.acc.skip_content;
+        while let Some(raw) = seq.next_element_seed(Entry {
             keep_before: collect,
+            content,
             strict: true,
         })? {
-            if collect {
-                collect_object(self.acc, &mut raw);
-            }
-            match reduce(raw) {
-                Ok(rc) => {
-                    note_provider(self.acc, &rc.provider_name);
-                    if let Some(sink) = sink.as_mut() {
-                        sink(rc);
-                    } else {
-                        self.acc.changes.push(rc);
-                    }
-                }
-                Err(problem) => {
-                    if self.acc.problem.is_none() {
-                        self.acc.problem = Some(problem);
-                    }
-                }
-            }
+            take_change(
+                self.acc,
+                sink.as_mut()
+                    .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+                raw,
+            );
         }
         Ok(())
+    }
+}
+
+/// Reduces one `resource_changes` entry to the model and keeps it (in `sink` when set, else in
+/// [`Acc::changes`]), or records the problem with it.
+pub(crate) fn take_change(
+    acc: &mut Acc,
+    sink: Option<&mut dyn FnMut(ResourceChange)>,
+    mut raw: RawChange,
+) {
+    if acc.objects.is_some() {
+        collect_object(acc, &mut raw);
+    }
+    match reduce(raw) {
+        Ok(rc) => {
+            note_provider(acc, &rc.provider_name);
+            if let Some(sink) = sink {
+                sink(rc);
+            } else {
+                acc.changes.push(rc);
+            }
+        }
+        Err(problem) => {
+            if acc.problem.is_none() {
+                acc.problem = Some(problem);
+            }
+        }
     }
 }
 
@@ -617,7 +665,7 @@ fn note_provider(acc: &mut Acc, provider: &str) {
 
 /// One `resource_changes`/`resource_drift` entry, with only what the model needs.
 #[derive(Default)]
-struct RawChange {
+pub(crate) struct RawChange {
     address: Option<String>,
     previous_address: Option<String>,
     module_address: Option<String>,
@@ -646,6 +694,8 @@ struct RawInner {
     importing: Option<RawImporting>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
     fps: [Option<crate::fingerprint::Fp>; 5],
+    /// Whether `fps` was computed.
+    fingerprinted: bool,
 }
 
 /// Whether an entry with these actions gets a per-attribute diff.
@@ -657,12 +707,14 @@ fn wants_diff(actions: &[String]) -> bool {
 }
 
 /// One entry.
-struct Entry {
+pub(crate) struct Entry {
     /// Keep `before` and `before_sensitive` whatever the action.
-    keep_before: bool,
+    pub keep_before: bool,
+    /// Compute the content fingerprint ([`ResourceChange::content`]).
+    pub content: bool,
     /// Refuse an entry without `address`, `type`, `change` or `change.actions` (else the
     /// caller checks with [`missing_field`]).
-    strict: bool,
+    pub strict: bool,
 }
 
 /// The first required field an entry lacks.
@@ -706,7 +758,12 @@ impl<'de> Visitor<'de> for Entry {
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
-                "change" => raw.change = Some(map.next_value_seed(Body(self.keep_before))?),
+                "change" => {
+                    raw.change = Some(map.next_value_seed(Body {
+                        keep_before: self.keep_before,
+                        content: self.content,
+                    })?)
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -721,8 +778,13 @@ impl<'de> Visitor<'de> for Entry {
     }
 }
 
-/// The `change` object; `true`: keep `before` and `before_sensitive` whatever the action.
-struct Body(bool);
+/// The `change` object.
+struct Body {
+    /// Keep `before` and `before_sensitive` whatever the action.
+    keep_before: bool,
+    /// Fingerprint every value (see [`crate::fingerprint`]).
+    content: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for Body {
     type Value = RawInner;
@@ -737,7 +799,10 @@ impl<'de> Visitor<'de> for Body {
         f.write_str("a change object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawInner, A::Error> {
-        let mut inner = RawInner::default();
+        let mut inner = RawInner {
+            fingerprinted: self.content,
+            ..RawInner::default()
+        };
         while let Some(key) = map.next_key::<Key>()? {
             let diffed = inner.actions.as_deref().is_none_or(wants_diff);
             // A destroyed object's last values are kept for the model's `before_scalars`.
@@ -746,8 +811,9 @@ impl<'de> Visitor<'de> for Body {
                 .as_deref()
                 .and_then(Action::from_actions)
                 .is_some_and(Action::destroys);
-            let keep =
-                diffed || ((self.0 || destroys) && matches!(key.0, "before" | "before_sensitive"));
+            let keep = diffed
+                || ((self.keep_before || destroys)
+                    && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     inner.actions = Some(map.next_value()?);
@@ -773,7 +839,14 @@ impl<'de> Visitor<'de> for Body {
             };
             // Every value is fingerprinted (see crate::fingerprint); only kept ones are built.
             let (i, slot) = slot;
-            if keep {
+            if !self.content {
+                if keep {
+                    *slot = map.next_value()?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                inner.fps[i] = None;
+            } else if keep {
                 let v: Option<Value> = map.next_value()?;
                 inner.fps[i] = Some(match &v {
                     Some(v) => crate::fingerprint::of_value(v),
@@ -929,9 +1002,9 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         replace_paths,
         changed,
         importing: change.importing.map(|i| Importing { id: i.id }),
-        content: Some(ward_model::HiddenDigest::new(crate::fingerprint::combine(
-            &change.fps,
-        ))),
+        content: change
+            .fingerprinted
+            .then(|| ward_model::HiddenDigest::new(crate::fingerprint::combine(&change.fps))),
         before_scalars,
     })
 }
@@ -1175,8 +1248,8 @@ fn resolve_provider(providers: &BTreeMap<String, RawProviderConfig>, key: &str) 
 // ---------------------------------------------------------------------------------------------
 // prior_state: resource types across root_module and child_modules, values skipped
 
-struct StateDoc<'a> {
-    acc: &'a mut Acc,
+pub(crate) struct StateDoc<'a> {
+    pub acc: &'a mut Acc,
 }
 
 impl<'de> DeserializeSeed<'de> for StateDoc<'_> {
@@ -1203,8 +1276,8 @@ impl<'de> Visitor<'de> for StateDoc<'_> {
     }
 }
 
-struct StateValues<'a> {
-    acc: &'a mut Acc,
+pub(crate) struct StateValues<'a> {
+    pub acc: &'a mut Acc,
 }
 
 impl<'de> DeserializeSeed<'de> for StateValues<'_> {
@@ -1235,8 +1308,8 @@ impl<'de> Visitor<'de> for StateValues<'_> {
 
 /// One state module: `resources` (types only) and `child_modules` (recursively; the depth is
 /// bounded by the JSON parser's recursion limit).
-struct StateModule<'a> {
-    acc: &'a mut Acc,
+pub(crate) struct StateModule<'a> {
+    pub acc: &'a mut Acc,
 }
 
 impl<'de> DeserializeSeed<'de> for StateModule<'_> {
@@ -1269,8 +1342,8 @@ impl<'de> Visitor<'de> for StateModule<'_> {
     }
 }
 
-struct StateChildren<'a> {
-    acc: &'a mut Acc,
+pub(crate) struct StateChildren<'a> {
+    pub acc: &'a mut Acc,
 }
 
 impl<'de> DeserializeSeed<'de> for StateChildren<'_> {
@@ -1296,12 +1369,12 @@ impl<'de> Visitor<'de> for StateChildren<'_> {
     }
 }
 
-struct StateResources<'a> {
-    acc: &'a mut Acc,
+pub(crate) struct StateResources<'a> {
+    pub acc: &'a mut Acc,
 }
 
 #[derive(Deserialize)]
-struct RawStateResource {
+pub(crate) struct RawStateResource {
     mode: Option<String>,
     #[serde(rename = "type")]
     type_name: Option<String>,
@@ -1322,23 +1395,28 @@ impl<'de> Visitor<'de> for StateResources<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(r) = seq.next_element::<RawStateResource>()? {
-            let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
-                continue;
-            };
-            let Some(mode) = parse_mode(&mode) else {
-                continue;
-            };
-            if let Some(p) = &r.provider_name {
-                note_provider(self.acc, p);
-            }
-            self.acc.state_types.insert(TypeRef {
-                mode,
-                type_name,
-                provider: r.provider_name,
-            });
+            state_resource(self.acc, r);
         }
         Ok(())
     }
+}
+
+/// Keeps the type of one `prior_state` resource.
+pub(crate) fn state_resource(acc: &mut Acc, r: RawStateResource) {
+    let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
+        return;
+    };
+    let Some(mode) = parse_mode(&mode) else {
+        return;
+    };
+    if let Some(p) = &r.provider_name {
+        note_provider(acc, p);
+    }
+    acc.state_types.insert(TypeRef {
+        mode,
+        type_name,
+        provider: r.provider_name,
+    });
 }
 
 /// A map key, matched against the names the reader looks for without allocating; any other

@@ -24,6 +24,7 @@ fn kind_name(k: &PlanErrorKind) -> &'static str {
         PlanErrorKind::UiLog => "UiLog",
         PlanErrorKind::NotAPlan => "NotAPlan",
         PlanErrorKind::InvalidUtf8 { .. } => "InvalidUtf8",
+        PlanErrorKind::InvalidUtf16 { .. } => "InvalidUtf16",
         PlanErrorKind::Truncated { .. } => "Truncated",
         PlanErrorKind::InvalidJson { .. } => "InvalidJson",
         PlanErrorKind::TooDeep { .. } => "TooDeep",
@@ -214,4 +215,87 @@ fn every_corpus_file_gets_the_right_outcome() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(plans_read > 150, "only {plans_read} plans read");
     insta::assert_snapshot!("corpus_summary", snap);
+}
+
+/// The walking reader (blocks, slices, one change at a time) gives the same model as one
+/// serde_json pass over the whole file, on every corpus file: the same plan (changes, drift,
+/// outputs, types, notes; so the same verdicts), or an error from both. The streaming entry
+/// points (`read_path_or_stdin_each`, `read_path_or_stdin_with_objects`) agree with `read_file`.
+#[test]
+fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() {
+    let Some(root) = std::env::var_os("WARD_CORPUS") else {
+        println!("skipped: WARD_CORPUS not set");
+        return;
+    };
+    let root = PathBuf::from(root);
+    let files = corpus_files(&root);
+    assert!(
+        files.len() > 100,
+        "WARD_CORPUS={}: too few files",
+        root.display()
+    );
+    let (mut same_plans, mut same_errors) = (0, 0);
+    for file in &files {
+        let path = root.join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        let walked = read_file(&path);
+        let arg = path.to_str().unwrap();
+        let mut each = Vec::new();
+        let streamed = ward_plan::read_path_or_stdin_each(arg, &mut |c| each.push(c));
+        let with_objects = ward_plan::read_path_or_stdin_with_objects(arg);
+        let utf8_plain = std::str::from_utf8(&bytes).is_ok() && !bytes.starts_with(b"\xEF\xBB\xBF");
+        match &walked {
+            Ok(plan) => {
+                let mut streamed = streamed.unwrap_or_else(|e| panic!("{file}: {e}"));
+                streamed.changes = each;
+                assert_eq!(&streamed, plan, "{file}: streamed and whole models differ");
+                let (objects_plan, _) = with_objects.unwrap_or_else(|e| panic!("{file}: {e}"));
+                assert_eq!(&objects_plan, plan, "{file}: the objects pass differs");
+                // Without content fingerprints: the same model, `content` left unset.
+                let light = ward_plan::ReadOptions {
+                    content: false,
+                    objects: false,
+                };
+                let (mut light, _) = ward_plan::read_with(arg, light, None).unwrap();
+                assert!(light.changes.iter().all(|c| c.content.is_none()), "{file}");
+                assert!(plan.changes.iter().all(|c| c.content.is_some()), "{file}");
+                for (l, c) in light.changes.iter_mut().zip(&plan.changes) {
+                    l.content.clone_from(&c.content);
+                }
+                for (l, c) in light.drift.iter_mut().zip(&plan.drift) {
+                    l.content.clone_from(&c.content);
+                }
+                assert_eq!(
+                    &light, plan,
+                    "{file}: the read without fingerprints differs"
+                );
+                if utf8_plain {
+                    let whole = ward_plan::fuzzing::read_whole(&bytes)
+                        .unwrap_or_else(|e| panic!("{file}: whole-document parse failed: {e}"));
+                    assert_eq!(
+                        &whole, plan,
+                        "{file}: walked and whole-document models differ"
+                    );
+                    same_plans += 1;
+                }
+            }
+            Err(e) => {
+                assert_eq!(streamed.map(|_| ()).unwrap_err().kind(), e.kind(), "{file}");
+                assert_eq!(
+                    with_objects.map(|_| ()).unwrap_err().kind(),
+                    e.kind(),
+                    "{file}"
+                );
+                if utf8_plain {
+                    assert!(
+                        ward_plan::fuzzing::read_whole(&bytes).is_err(),
+                        "{file}: the walk refused it ({e}), the whole-document parse read it"
+                    );
+                    same_errors += 1;
+                }
+            }
+        }
+    }
+    assert!(same_plans > 150, "only {same_plans} plans compared");
+    println!("{same_plans} plans and {same_errors} refused files agree");
 }

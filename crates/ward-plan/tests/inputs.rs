@@ -631,3 +631,124 @@ fn invalid_utf8_in_a_skipped_change_value_is_refused() {
     );
     assert!(read(&text).is_err());
 }
+
+/// Issue 11, item 17: invalid UTF-8 late in a section the reader skips (past the first bytes,
+/// in `planned_values`) is refused, and the error says at which byte.
+#[test]
+fn invalid_utf8_late_in_a_skipped_section_names_the_offset() {
+    let pad = "x".repeat(100_000);
+    let mut text = format!(
+        r#"{{"format_version":"1.2","planned_values":{{"root_module":{{"resources":[{{"values":{{"pad":"{pad}","s":"MARK"}}}}]}}}},"resource_changes":[]}}"#
+    )
+    .into_bytes();
+    let pos = text.windows(4).position(|w| w == b"MARK").expect("marker");
+    text[pos] = 0xC3; // a lead byte without its continuation
+    text[pos + 1] = b'(';
+    let e = err(&text);
+    assert_eq!(e.kind(), PlanErrorKind::InvalidUtf8 { offset: pos as u64 });
+    assert!(e.to_string().contains(&format!("offset {pos}")), "{e}");
+}
+
+/// Issue 11, item 17: a lone UTF-16 surrogate in a UTF-16 plan is refused with its byte
+/// offset in the file, not silently replaced by U+FFFD.
+#[test]
+fn a_lone_utf16_surrogate_is_refused_with_its_offset() {
+    let text = String::from_utf8(plan_json(json!([change("fake_thing.MARK", &["create"])])))
+        .expect("utf8");
+    for le in [true, false] {
+        let mut bytes = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        let mut at = None;
+        for (i, u) in text.encode_utf16().enumerate() {
+            // The `M` of MARK becomes an unpaired high surrogate.
+            let u = if text.as_bytes().get(i) == Some(&b'M') && text[i..].starts_with("MARK") {
+                at = Some(bytes.len());
+                0xD800
+            } else {
+                u
+            };
+            bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        let at = at.expect("marker");
+        let e = read(&bytes).expect_err("a lone surrogate is refused");
+        let text = e.to_string();
+        assert!(text.contains("surrogate"), "{text}");
+        assert!(text.contains(&format!("byte {at}")), "{text}");
+        assert_eq!(e.kind(), PlanErrorKind::InvalidUtf16 { offset: at as u64 });
+    }
+}
+
+/// A plan larger than the reader's blocks, with a skipped section larger than what it checks
+/// as one slice: the walk refills, releases and descends, and still reads what one
+/// whole-document pass reads; errors late in the big section keep their exact offsets.
+#[test]
+fn a_plan_larger_than_the_buffers_reads_as_a_whole_document_pass_does() {
+    let changes: Vec<serde_json::Value> = (0..3000)
+        .map(|i| {
+            let mut c = change(&format!("fake_thing.r{i}"), &["update"]);
+            c["change"]["before"] = json!({"size": i, "pad": "p".repeat(300)});
+            c["change"]["after"] = json!({"size": i + 1, "pad": "p".repeat(300)});
+            c
+        })
+        .collect();
+    let resources: Vec<serde_json::Value> = (0..6000)
+        .map(|i| json!({"address": format!("fake_thing.r{i}"), "values": {"v": "x".repeat(400), "n": [i, {"k": "\"]}"}]}}))
+        .collect();
+    let doc = json!({
+        "format_version": "1.2",
+        "resource_changes": changes,
+        "planned_values": {"root_module": {"resources": resources}},
+        "prior_state": {"values": {"root_module": {"resources": [{"mode": "managed", "type": "fake_thing", "provider_name": "p"}], "child_modules": [{"resources": [{"mode": "managed", "type": "fake_other", "provider_name": "p"}]}]}}},
+    });
+    let text = serde_json::to_vec(&doc).unwrap();
+    assert!(text.len() > 4 << 20, "{}", text.len());
+    let walked = read(&text).unwrap();
+    assert_eq!(walked.changes.len(), 3000);
+    assert_eq!(walked.state_types.len(), 2);
+    assert_eq!(walked, ward_plan::fuzzing::read_whole(&text).unwrap());
+
+    // Late in planned_values, past several blocks.
+    let at = text.len() - 10_000;
+    let at = at + text[at..].iter().position(|b| *b == b':').unwrap() + 1;
+    let mut bad = text.clone();
+    bad[at] = b'#';
+    assert_eq!(
+        err(&bad).kind(),
+        PlanErrorKind::InvalidJson { offset: at as u64 }
+    );
+
+    let mut deep = text[..at].to_vec();
+    deep.extend_from_slice(&b"[".repeat(200));
+    // The depth at `at`, counted here: the bracket that passes 128 levels is named.
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for b in &text[..at] {
+        match (in_str, esc, b) {
+            (true, true, _) => esc = false,
+            (true, false, b'\\') => esc = true,
+            (true, false, b'"') => in_str = false,
+            (false, _, b'"') => in_str = true,
+            (false, _, b'[' | b'{') => depth += 1,
+            (false, _, b']' | b'}') => depth -= 1,
+            _ => {}
+        }
+    }
+    assert!(depth > 4, "{depth}");
+    let e = err(&deep);
+    assert_eq!(
+        e.kind(),
+        PlanErrorKind::TooDeep {
+            offset: (at + 128 - depth) as u64
+        }
+    );
+
+    let cut = &text[..at + 3];
+    assert_eq!(
+        err(cut).kind(),
+        PlanErrorKind::Truncated {
+            offset: cut.len() as u64
+        }
+    );
+}

@@ -1,0 +1,681 @@
+//! The reader's driver: the input is read in large blocks into one buffer, and the top of the
+//! document (the root object, `resource_changes`, `resource_drift`, `prior_state` down to its
+//! resources, and any large skipped container) is walked here, structurally. Each entry the
+//! model needs is located with a fast scan (strings are jumped over with `memchr`), and its
+//! bytes are handed to serde_json as one slice, with the seeds of [`crate::parse`]: the parser
+//! then runs at slice speed instead of one byte at a time through `io::Read`.
+//!
+//! What stays bounded: the buffer holds the current entry (or, for a skipped container, at
+//! most [`SKIP_WHOLE`] bytes of it) plus one block; what was walked past is released. Every
+//! byte is still checked: UTF-8 as each block arrives (the first bad byte is reported, with its
+//! offset, when the walk reaches it), nesting depth by the scan (at most [`MAX_DEPTH`] levels,
+//! the offset of the bracket that passes it), JSON syntax by serde_json on each slice (skipped
+//! values included) and by the walk on the punctuation between them. Line and column are only
+//! computed when an error needs them.
+
+use crate::input::MAX_DEPTH;
+use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
+use serde::de::{DeserializeSeed, IgnoredAny};
+use serde::Deserialize;
+use serde_json::de::SliceRead;
+use std::io::{self, Read};
+use ward_model::ResourceChange;
+
+/// How much is read at a time.
+const BLOCK: usize = 256 << 10;
+/// A skipped array or object that ends within this many bytes is checked as one slice; a
+/// longer one is walked child by child, so that it is never held whole.
+pub(crate) const SKIP_WHOLE: usize = 1 << 20;
+
+/// Why the walk stopped. The caller turns it into a [`crate::PlanError`].
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// A seed stopped the parse: the problem is in [`Acc::problem`] (or, without one, the
+    /// input is not a plan).
+    Stop,
+    /// The input ended inside the document.
+    Eof,
+    /// Nesting passed [`MAX_DEPTH`] at this offset.
+    TooDeep(u64),
+    /// The first byte that is not UTF-8.
+    Utf8(u64),
+    /// A malformed UTF-16 sequence (a lone surrogate, an odd byte at the end), at this offset
+    /// of the undecoded input.
+    Utf16(u64),
+    /// Not JSON, at this offset.
+    Json {
+        /// Where.
+        offset: u64,
+        /// What serde_json (or the walk) said.
+        what: String,
+    },
+    /// JSON of an unexpected shape, near this offset.
+    Data {
+        /// Where.
+        offset: u64,
+        /// What serde_json said.
+        what: String,
+    },
+    /// Reading failed.
+    Io(io::Error),
+}
+
+/// How the input's bytes become UTF-8 text.
+pub(crate) enum Decode {
+    /// UTF-8 already.
+    Plain,
+    /// UTF-16, decoded block by block without replacement.
+    Utf16(Box<encoding_rs::Decoder>),
+}
+
+/// The buffered input and the walk's position in it.
+pub(crate) struct Walker<R: Read> {
+    src: R,
+    decode: Decode,
+    /// Undecoded UTF-16 bytes not yet decoded, and how many input bytes were decoded before
+    /// them (for offsets of bad sequences).
+    raw: Vec<u8>,
+    raw_done: u64,
+    buf: Vec<u8>,
+    /// The walk's position in `buf`.
+    pos: usize,
+    /// The offset of `buf[0]` in the (decoded) text.
+    start: u64,
+    /// `buf[..checked]` is valid UTF-8: the walk never looks past it.
+    checked: usize,
+    /// The first byte that is not UTF-8, once seen.
+    bad: Option<u64>,
+    eof: bool,
+    /// Newlines released before `buf[0]`, and the offset after the last of them.
+    lines: u64,
+    line_start: u64,
+    /// Open arrays and objects around the position.
+    depth: u32,
+}
+
+impl<R: Read> Walker<R> {
+    /// A walker over `src`; `offset` is where `src` starts in the input (after a byte order
+    /// mark), so that offsets count the input's bytes.
+    pub(crate) fn new(src: R, decode: Decode, offset: u64) -> Self {
+        Walker {
+            src,
+            decode,
+            raw: Vec::new(),
+            raw_done: offset,
+            buf: Vec::with_capacity(BLOCK),
+            pos: 0,
+            start: offset,
+            checked: 0,
+            bad: None,
+            eof: false,
+            lines: 0,
+            line_start: 0,
+            depth: 0,
+        }
+    }
+
+    /// The offset of the end of what was read (the end of the input once it is all read).
+    pub(crate) fn total(&self) -> u64 {
+        self.start + self.buf.len() as u64
+    }
+
+    /// 1-based line and column (in bytes) of `offset`, when it is still in the buffer.
+    pub(crate) fn line_col(&self, offset: u64) -> (u64, u64) {
+        let upto = (offset.saturating_sub(self.start) as usize).min(self.buf.len());
+        let head = &self.buf[..upto];
+        let n = memchr::memchr_iter(b'\n', head).count() as u64;
+        let line_start = match memchr::memrchr(b'\n', head) {
+            Some(i) => self.start + i as u64 + 1,
+            None => self.line_start,
+        };
+        (self.lines + n + 1, offset.saturating_sub(line_start) + 1)
+    }
+
+    /// Reads one more block (releasing what the walk is past). `false` at the end of the input.
+    fn more(&mut self) -> Result<bool, Fail> {
+        if let Some(bad) = self.bad {
+            return Err(Fail::Utf8(bad));
+        }
+        if self.eof {
+            return Ok(false);
+        }
+        if self.pos > 0 && self.pos >= self.buf.len() / 2 {
+            self.release();
+        }
+        let before = self.checked;
+        while self.checked == before {
+            if self.eof {
+                return Ok(false);
+            }
+            self.read_block()?;
+            self.validate();
+            if let Some(bad) = self.bad {
+                if self.checked == before {
+                    return Err(Fail::Utf8(bad));
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Drops `buf[..pos]`, counting its lines.
+    fn release(&mut self) {
+        let gone = &self.buf[..self.pos];
+        self.lines += memchr::memchr_iter(b'\n', gone).count() as u64;
+        if let Some(i) = memchr::memrchr(b'\n', gone) {
+            self.line_start = self.start + i as u64 + 1;
+        }
+        self.buf.drain(..self.pos);
+        self.start += self.pos as u64;
+        self.checked -= self.pos;
+        self.pos = 0;
+    }
+
+    fn read_block(&mut self) -> Result<(), Fail> {
+        match &mut self.decode {
+            Decode::Plain => {
+                let old = self.buf.len();
+                self.buf.resize(old + BLOCK, 0);
+                let n = read_some(&mut self.src, &mut self.buf[old..])?;
+                self.buf.truncate(old + n);
+                if n == 0 {
+                    self.eof = true;
+                }
+            }
+            Decode::Utf16(decoder) => {
+                let old = self.raw.len();
+                self.raw.resize(old + BLOCK, 0);
+                let n = read_some(&mut self.src, &mut self.raw[old..])?;
+                self.raw.truncate(old + n);
+                let last = n == 0;
+                let out = self.buf.len();
+                let room = decoder
+                    .max_utf8_buffer_length_without_replacement(self.raw.len())
+                    .unwrap_or(3 * self.raw.len() + 16);
+                self.buf.resize(out + room, 0);
+                let (result, read, written) = decoder.decode_to_utf8_without_replacement(
+                    &self.raw,
+                    &mut self.buf[out..],
+                    last,
+                );
+                self.buf.truncate(out + written);
+                if let encoding_rs::DecoderResult::Malformed(bad, after) = result {
+                    // The bad sequence and what followed it are within what was read.
+                    let back = u64::from(after) + u64::from(bad);
+                    let at = (self.raw_done + read as u64).saturating_sub(back);
+                    return Err(Fail::Utf16(at));
+                }
+                self.raw.drain(..read);
+                self.raw_done += read as u64;
+                if last {
+                    self.eof = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Extends `checked` over the new bytes, stopping at the first one that is not UTF-8.
+    fn validate(&mut self) {
+        if self.bad.is_some() {
+            return;
+        }
+        match std::str::from_utf8(&self.buf[self.checked..]) {
+            Ok(_) => self.checked = self.buf.len(),
+            Err(e) => {
+                let at = self.checked + e.valid_up_to();
+                self.checked = at;
+                // A character cut by the block's end is completed by the next block.
+                if e.error_len().is_some() || self.eof {
+                    self.bad = Some(self.start + at as u64);
+                }
+            }
+        }
+    }
+
+    /// Skips whitespace; the next byte, without taking it (`None` at the end of the input).
+    pub(crate) fn peek(&mut self) -> Result<Option<u8>, Fail> {
+        loop {
+            while self.pos < self.checked {
+                match self.buf[self.pos] {
+                    b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
+                    b => return Ok(Some(b)),
+                }
+            }
+            if !self.more()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The next byte, which must exist (else the input is truncated).
+    fn peek_some(&mut self) -> Result<u8, Fail> {
+        self.peek()?.ok_or(Fail::Eof)
+    }
+
+    fn here(&self) -> u64 {
+        self.start + self.pos as u64
+    }
+
+    fn syntax(&self, what: &str) -> Fail {
+        Fail::Json {
+            offset: self.here(),
+            what: what.to_string(),
+        }
+    }
+
+    /// After the document: only whitespace may follow.
+    pub(crate) fn end(&mut self) -> Result<(), Fail> {
+        match self.peek()? {
+            None => Ok(()),
+            Some(_) => Err(self.syntax("trailing characters")),
+        }
+    }
+
+    /// The length of the value at the position (which [`Walker::peek`] found), or `None` when
+    /// it is an array or object longer than `limit`. The value is then all in the buffer.
+    fn frame(&mut self, limit: usize) -> Result<Option<usize>, Fail> {
+        let first = self.peek_some()?;
+        let (mut depth, mut in_str) = match first {
+            b'"' => (0u32, true),
+            b'{' | b'[' => (1u32, false),
+            _ => return self.frame_scalar().map(Some),
+        };
+        if depth > 0 && self.depth + 1 > MAX_DEPTH {
+            return Err(Fail::TooDeep(self.here()));
+        }
+        let mut rel = 1usize;
+        loop {
+            let base = self.pos;
+            let lim = self.checked;
+            let buf = &self.buf[..lim];
+            let mut i = base + rel;
+            while i < lim {
+                if in_str {
+                    match memchr::memchr2(b'"', b'\\', &buf[i..]) {
+                        None => i = lim,
+                        Some(k) => {
+                            i += k;
+                            if buf[i] == b'\\' {
+                                if i + 1 >= lim {
+                                    break;
+                                }
+                                i += 2;
+                            } else {
+                                i += 1;
+                                in_str = false;
+                                if depth == 0 {
+                                    return Ok(Some(i - base));
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    match buf[i] {
+                        b'"' => in_str = true,
+                        b'{' | b'[' => {
+                            depth += 1;
+                            if self.depth + depth > MAX_DEPTH {
+                                return Err(Fail::TooDeep(self.start + i as u64));
+                            }
+                        }
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Ok(Some(i + 1 - base));
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            rel = i - base;
+            if rel >= limit {
+                return Ok(None);
+            }
+            match self.more() {
+                Ok(true) => {}
+                Ok(false) => return Err(self.explain(Fail::Eof)),
+                Err(e) => return Err(self.explain(e)),
+            }
+        }
+    }
+
+    /// The value at the position did not end where the scan could follow it (the input ended,
+    /// or a byte is not UTF-8): serde_json says whether the text before that is already not
+    /// JSON (an unbalanced quote makes the scan run on), which is then the first error.
+    fn explain(&self, fail: Fail) -> Fail {
+        let rest = &self.buf[self.pos..self.checked];
+        let mut de = serde_json::Deserializer::from_slice(rest);
+        match IgnoredAny::deserialize(&mut de) {
+            Err(e) if e.classify() != serde_json::error::Category::Eof => {
+                match self.slice_error(&e, rest.len()) {
+                    found @ (Fail::Json { .. } | Fail::TooDeep(_)) => found,
+                    _ => fail,
+                }
+            }
+            _ => fail,
+        }
+    }
+
+    /// The length of a number or literal (serde_json checks it).
+    fn frame_scalar(&mut self) -> Result<usize, Fail> {
+        let mut rel = 0usize;
+        loop {
+            let end = self.checked;
+            while self.pos + rel < end {
+                match self.buf[self.pos + rel] {
+                    b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'['
+                    | b'{' => return Ok(rel.max(1)),
+                    _ => rel += 1,
+                }
+            }
+            if !self.more()? {
+                return Ok(rel);
+            }
+        }
+    }
+
+    /// Parses the `len` bytes at the position with `f` and moves past them.
+    fn parse<T>(
+        &mut self,
+        len: usize,
+        f: impl FnOnce(&mut serde_json::Deserializer<SliceRead<'_>>) -> serde_json::Result<T>,
+    ) -> Result<T, Fail> {
+        let slice = &self.buf[self.pos..self.pos + len];
+        let mut de = serde_json::Deserializer::from_slice(slice);
+        let out = f(&mut de).and_then(|v| de.end().map(|()| v));
+        match out {
+            Ok(v) => {
+                self.pos += len;
+                Ok(v)
+            }
+            Err(e) => Err(self.slice_error(&e, len)),
+        }
+    }
+
+    /// Frames the value at the position and parses it with `f`.
+    fn parse_value<T>(
+        &mut self,
+        f: impl FnOnce(&mut serde_json::Deserializer<SliceRead<'_>>) -> serde_json::Result<T>,
+    ) -> Result<T, Fail> {
+        let len = self.frame(usize::MAX)?.ok_or(Fail::Eof)?;
+        self.parse(len, f)
+    }
+
+    /// Maps serde_json's error inside the slice at the position to the input's offsets.
+    fn slice_error(&self, e: &serde_json::Error, len: usize) -> Fail {
+        use serde_json::error::Category;
+        let slice = &self.buf[self.pos..self.pos + len];
+        let mut at = 0usize;
+        for _ in 1..e.line() {
+            match memchr::memchr(b'\n', &slice[at..]) {
+                Some(k) => at += k + 1,
+                None => break,
+            }
+        }
+        let offset = self.here() + (at + e.column().saturating_sub(1)).min(len) as u64;
+        let msg = e.to_string();
+        let what = msg
+            .rsplit_once(" at line ")
+            .map_or(msg.as_str(), |(w, _)| w)
+            .to_string();
+        match e.classify() {
+            Category::Data if what == STOP => Fail::Stop,
+            Category::Data => Fail::Data { offset, what },
+            Category::Eof => Fail::Eof,
+            Category::Syntax if what.starts_with("recursion limit exceeded") => {
+                Fail::TooDeep(offset)
+            }
+            Category::Syntax if what.starts_with("invalid unicode code point") => {
+                Fail::Utf8(offset)
+            }
+            Category::Syntax | Category::Io => Fail::Json { offset, what },
+        }
+    }
+
+    /// Enters an array or object (the position is on its bracket).
+    fn open(&mut self) -> Result<(), Fail> {
+        if self.depth + 1 > MAX_DEPTH {
+            return Err(Fail::TooDeep(self.here()));
+        }
+        self.depth += 1;
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Walks the object at the position: `each` reads every value (the walker is on it).
+    pub(crate) fn object(
+        &mut self,
+        each: &mut dyn FnMut(&mut Self, &'static str) -> Result<(), Fail>,
+    ) -> Result<(), Fail> {
+        self.open()?;
+        if self.peek_some()? == b'}' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek_some()? != b'"' {
+                return Err(self.syntax("key must be a string"));
+            }
+            let key = self.parse_value(|de| Key::deserialize(de))?;
+            if self.peek_some()? != b':' {
+                return Err(self.syntax("expected `:`"));
+            }
+            self.pos += 1;
+            self.peek_some()?;
+            each(self, key.0)?;
+            match self.peek_some()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(());
+                }
+                _ => return Err(self.syntax("expected `,` or `}`")),
+            }
+        }
+    }
+
+    /// Walks the array at the position: `each` reads every element (the walker is on it).
+    pub(crate) fn array(
+        &mut self,
+        each: &mut dyn FnMut(&mut Self) -> Result<(), Fail>,
+    ) -> Result<(), Fail> {
+        self.open()?;
+        if self.peek_some()? == b']' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek_some()? == b']' {
+                return Err(self.syntax("trailing comma"));
+            }
+            each(self)?;
+            match self.peek_some()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(());
+                }
+                _ => return Err(self.syntax("expected `,` or `]`")),
+            }
+        }
+    }
+
+    /// Checks and skips the value at the position without keeping it.
+    pub(crate) fn skip(&mut self) -> Result<(), Fail> {
+        match self.frame(SKIP_WHOLE)? {
+            Some(len) => self.parse(len, |de| IgnoredAny::deserialize(de).map(|_| ())),
+            None => {
+                if self.peek_some()? == b'{' {
+                    self.object(&mut |w, _| w.skip())
+                } else {
+                    self.array(&mut |w| w.skip())
+                }
+            }
+        }
+    }
+}
+
+/// Reads into `buf`, retrying on interruption.
+fn read_some<R: Read>(src: &mut R, buf: &mut [u8]) -> Result<usize, Fail> {
+    loop {
+        match src.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Fail::Io(e)),
+        }
+    }
+}
+
+type Sink<'a> = Option<&'a mut dyn FnMut(ResourceChange)>;
+
+/// Walks the whole document into `acc`.
+pub(crate) fn document<R: Read>(
+    w: &mut Walker<R>,
+    acc: &mut Acc,
+    mut sink: Sink<'_>,
+) -> Result<(), Fail> {
+    match w.peek_some()? {
+        b'{' => w.object(&mut |w, key| top_key(w, acc, &mut sink, key))?,
+        // Not an object: the same visitor as the whole-document parse says what it is (a UI
+        // log's array, a string...) from the first element at most.
+        b'[' => {
+            w.open()?;
+            let first = match w.peek_some()? {
+                b']' => Vec::new(),
+                _ => vec![w.parse_value(|de| serde_json::Value::deserialize(de))?],
+            };
+            let wrapped = serde_json::Value::Array(first);
+            return parse::Top(acc, None)
+                .deserialize(wrapped)
+                .map_err(|_| Fail::Stop);
+        }
+        _ => w.parse_value(|de| parse::Top(acc, None).deserialize(de))?,
+    }
+    if acc.stop {
+        return Err(Fail::Stop);
+    }
+    w.end()
+}
+
+/// The keys walked here rather than handed to serde_json whole.
+fn top_key<R: Read>(
+    w: &mut Walker<R>,
+    acc: &mut Acc,
+    sink: &mut Sink<'_>,
+    key: &'static str,
+) -> Result<(), Fail> {
+    let next = w.peek_some()?;
+    match (key, next) {
+        ("resource_changes", b'[') => {
+            acc.keys.insert(key);
+            let keep_before = acc.objects.is_some();
+            let content = !acc.skip_content;
+            w.array(&mut |w| {
+                let raw = w.parse_value(|de| {
+                    Entry {
+                        keep_before,
+                        content,
+                        strict: true,
+                    }
+                    .deserialize(de)
+                })?;
+                parse::take_change(
+                    acc,
+                    sink.as_mut()
+                        .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+                    raw,
+                );
+                Ok(())
+            })
+        }
+        ("resource_drift", b'[') => {
+            acc.keys.insert(key);
+            let mut n = 0usize;
+            w.array(&mut |w| {
+                let v = w.parse_value(|de| serde_json::Value::deserialize(de))?;
+                n += 1;
+                parse::drift_entry(acc, n, v);
+                Ok(())
+            })
+        }
+        ("prior_state", b'{') => {
+            acc.keys.insert(key);
+            w.object(&mut |w, key| match (key, w.peek_some()?) {
+                ("values", b'{') => w.object(&mut |w, key| match (key, w.peek_some()?) {
+                    ("root_module", b'{') => state_module(w, acc),
+                    ("root_module", _) => w.parse_value(|de| {
+                        Opt(parse::StateModule { acc: &mut *acc }).deserialize(de)
+                    }),
+                    _ => w.skip(),
+                }),
+                ("values", _) => {
+                    w.parse_value(|de| Opt(parse::StateValues { acc: &mut *acc }).deserialize(de))
+                }
+                _ => w.skip(),
+            })
+        }
+        // Keys the reader keeps (small, or not repeated per instance): one slice each.
+        (
+            "@level"
+            | "@message"
+            | "@module"
+            | "@timestamp"
+            | "format_version"
+            | "plan_format_version"
+            | "terraform_version"
+            | "errored"
+            | "complete"
+            | "resource_changes"
+            | "resource_drift"
+            | "output_changes"
+            | "configuration"
+            | "prior_state",
+            _,
+        ) => w.parse_value(|de| {
+            TopValue {
+                acc: &mut *acc,
+                sink: sink
+                    .as_mut()
+                    .map(|s| &mut **s as &mut dyn FnMut(ResourceChange)),
+                key,
+            }
+            .deserialize(de)
+        }),
+        _ => {
+            if parse::MARKER_KEYS.contains(&key) {
+                acc.keys.insert(key);
+            }
+            w.skip()
+        }
+    }
+}
+
+/// One `prior_state` module: its resources one at a time, its child modules recursively
+/// (bounded by [`MAX_DEPTH`]).
+fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
+    w.object(&mut |w, key| match (key, w.peek_some()?) {
+        ("resources", b'[') => w.array(&mut |w| {
+            let r = w.parse_value(|de| parse::RawStateResource::deserialize(de))?;
+            parse::state_resource(acc, r);
+            Ok(())
+        }),
+        ("resources", _) => {
+            w.parse_value(|de| Opt(parse::StateResources { acc: &mut *acc }).deserialize(de))
+        }
+        ("child_modules", b'[') => w.array(&mut |w| match w.peek_some()? {
+            b'{' => state_module(w, acc),
+            _ => w.parse_value(|de| parse::StateModule { acc: &mut *acc }.deserialize(de)),
+        }),
+        ("child_modules", _) => {
+            w.parse_value(|de| Opt(parse::StateChildren { acc: &mut *acc }).deserialize(de))
+        }
+        _ => w.skip(),
+    })
+}

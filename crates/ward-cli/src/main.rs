@@ -9,6 +9,7 @@ mod docs;
 mod drift;
 mod error;
 mod gate;
+mod history;
 mod knowledge;
 mod output;
 mod plan;

@@ -30,6 +30,7 @@
 pub mod check;
 mod discover;
 pub mod drift;
+pub mod history;
 pub mod plan;
 pub mod policy;
 mod read;
@@ -38,6 +39,7 @@ pub mod repo;
 pub use check::{CheckSettings, Release, RuleSetting};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
+pub use history::HistorySettings;
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use repo::{Layer, Pin, Root};
@@ -52,7 +54,7 @@ use ward_rules::UserRules;
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan",
+    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "history",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -139,6 +141,8 @@ pub struct Config {
     pub drift: DriftSettings,
     /// The `plan` block (defaults when absent).
     pub plan: PlanSettings,
+    /// The `history` block (empty when absent).
+    pub history: HistorySettings,
 }
 
 impl Config {
@@ -222,7 +226,7 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy", "plan"].contains(&ident) {
+            if ["check", "policy", "plan", "history"].contains(&ident) {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -244,6 +248,7 @@ impl Config {
                 }
                 "drift" => drift::drift(&src, b, &mut c.drift)?,
                 "plan" => c.plan = plan::plan(&src, b)?,
+                "history" => c.history = history::history(&src, b, dir)?,
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),

@@ -83,7 +83,7 @@ pub enum StoreError {
     #[error("drift history database error: {0}")]
     Sql(#[from] rusqlite::Error),
     /// The PostgreSQL server could not be reached or refused the login.
-    #[error("cannot connect to the PostgreSQL history database {target}: {source}; check the URL (--db or `history {{ url }}` in ward.hcl), that the server runs, and the password (PGPASSWORD, a password file, or `history {{ password_file }}`)")]
+    #[error("cannot connect to the PostgreSQL history database {target}: {}; check the URL (--db or `history {{ url }}` in ward.hcl), that the server runs, and the password (PGPASSWORD, a password file, or `history {{ password_file }}`)", chain(.source))]
     Connect {
         /// The database, as shown (never with a password).
         target: String,
@@ -91,7 +91,7 @@ pub enum StoreError {
         source: postgres::Error,
     },
     /// A PostgreSQL query failed.
-    #[error("PostgreSQL history database error: {0}")]
+    #[error("PostgreSQL history database error: {}", chain(.0))]
     Postgres(#[from] postgres::Error),
     /// The location of the database is not usable (a URL with a password in it, an unreadable
     /// password file...).
@@ -481,6 +481,22 @@ impl Store {
     pub fn roots(&self) -> Result<Vec<String>, StoreError> {
         self.backend.roots()
     }
+}
+
+/// An error and its causes on one line (the PostgreSQL client's top-level message alone says
+/// "db error" or "error connecting to server").
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cur = c.source();
+    }
+    out
 }
 
 fn limit_i64(limit: usize) -> i64 {

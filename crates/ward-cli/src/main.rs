@@ -13,7 +13,9 @@ mod history;
 mod knowledge;
 mod output;
 mod plan;
+mod report;
 mod rules;
+mod serve;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -66,6 +68,10 @@ enum Command {
     Check(ward_check::cli::CheckArgs),
     /// Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them.
     Docs(docs::Args),
+    /// Serve a read-only dashboard of the history (127.0.0.1; JSON API under /api/v1).
+    Serve(serve::Args),
+    /// Write the history dashboard as one static HTML file (`--html FILE`).
+    Report(report::Args),
 }
 
 /// How ward ends when told to stop (after `ward_exec` stopped every program and removed its
@@ -98,6 +104,8 @@ fn main() -> ExitCode {
         Command::Drift(args) => drift::run(args),
         Command::Check(args) => check::run(&args),
         Command::Docs(args) => docs::run(&args),
+        Command::Serve(args) => serve::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

@@ -21,6 +21,7 @@
 //! kind `sensitive` with no `value` field).
 
 pub mod check;
+pub mod dashboard;
 pub mod escape;
 pub mod json;
 pub mod junit;

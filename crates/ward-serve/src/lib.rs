@@ -246,7 +246,12 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
 
 /// Whether the `Host` header names a loopback address (with any port).
 fn loopback_host(headers: &HeaderMap) -> bool {
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+    // Exactly one: with two, a proxy and ward could each read a different one.
+    let mut all = headers.get_all(header::HOST).iter();
+    let (Some(host), None) = (all.next(), all.next()) else {
+        return false;
+    };
+    let Ok(host) = host.to_str() else {
         return false;
     };
     let name = if let Some(rest) = host.strip_prefix('[') {

@@ -9,6 +9,7 @@ pub const TOPICS: &[(&str, &str)] = &[
     ("check-rules", include_str!("../../../docs/check-rules.md")),
     ("cli", include_str!("../../../docs/cli.md")),
     ("config", include_str!("../../../docs/config.md")),
+    ("dashboard", include_str!("../../../docs/dashboard.md")),
     ("drift", include_str!("../../../docs/drift.md")),
     ("exit-codes", include_str!("../../../docs/exit-codes.md")),
     ("gate", include_str!("../../../docs/gate.md")),

@@ -80,8 +80,10 @@ struct HistoryArgs {
     /// A root's name: its outcomes run by run; without it, every run.
     #[arg(value_name = "ROOT")]
     root: Option<String>,
-    /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// The history database: a SQLite file or a postgres:// URL without a password (default:
+    /// `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or
+    /// ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// How many runs to show.
     #[arg(long, default_value_t = 20)]
@@ -124,8 +126,10 @@ struct RunArgs {
     /// Also run a normal plan to report code changes not yet applied (pending-change).
     #[arg(long)]
     pending: bool,
-    /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// The history database: a SQLite file or a postgres:// URL without a password (default:
+    /// `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or
+    /// ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// POST the transitions (new, escalated, resolved) as JSON to this webhook.
     #[arg(long, value_name = "URL")]
@@ -145,15 +149,6 @@ struct RunArgs {
     /// No progress lines on standard error (default: shown when it is a terminal).
     #[arg(long)]
     no_progress: bool,
-}
-
-fn db_path(db: Option<PathBuf>) -> Result<PathBuf, CliError> {
-    db.or_else(ward_drift::default_db).ok_or_else(|| {
-        CliError::new(
-            "no location for the drift history database: neither XDG_STATE_HOME nor HOME is set",
-        )
-        .hint("pass --db FILE")
-    })
 }
 
 /// Runs `ward drift`.
@@ -178,7 +173,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         timeout: std::time::Duration::from_secs(a.timeout),
         shard,
         pending: a.pending,
-        db: db_path(a.db)?,
+        db: a.db,
         accept_state: a.accept_state,
         progress: !a.no_progress && std::io::stderr().is_terminal(),
         clock,
@@ -207,8 +202,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {
-    let store = ward_drift::ward_store::Store::open(&db_path(h.db)?)
-        .map_err(|e| CliError::new(e.to_string()))?;
+    let (store, _) = crate::history::open(h.db.as_deref(), None)?;
     let history = ward_drift::history::read(&store, h.root.as_deref(), h.limit)
         .map_err(|e| CliError::new(e.to_string()))?;
     let text = match h.format {

@@ -10,12 +10,15 @@ mod docs;
 mod drift;
 mod error;
 mod gate;
+mod history;
 mod import;
 mod knowledge;
 mod man;
 mod output;
 mod plan;
+mod report;
 mod rules;
+mod serve;
 mod stack;
 mod verify;
 
@@ -78,6 +81,10 @@ enum Command {
     Completions(completions::Args),
     /// Print the man page ward(1), generated from ward's arguments.
     Man(man::Args),
+    /// Serve a read-only dashboard of the history (127.0.0.1; JSON API under /api/v1).
+    Serve(serve::Args),
+    /// Write the history dashboard as one static HTML file (`--html FILE`).
+    Report(report::Args),
 }
 
 /// `ward --version` (and `-V`): ward's version and the version of every built-in pack, one line
@@ -145,6 +152,8 @@ fn main() -> ExitCode {
         Command::Docs(args) => docs::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args),
+        Command::Serve(args) => serve::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

@@ -33,6 +33,7 @@
 pub mod check;
 mod discover;
 pub mod drift;
+pub mod history;
 pub mod plan;
 pub mod policy;
 mod read;
@@ -44,6 +45,7 @@ pub mod waiver;
 pub use check::{CheckSettings, Generated, Release, RuleOption, RuleSetting, RuleValue};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
+pub use history::HistorySettings;
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
 pub use render::Render;
@@ -62,7 +64,7 @@ use ward_rules::UserRules;
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
     "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
-    "waiver",
+    "waiver", "history",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -155,6 +157,8 @@ pub struct Config {
     pub renders: Vec<Render>,
     /// `waiver` blocks, in file order.
     pub waivers: Vec<Waiver>,
+    /// The `history` block (empty when absent).
+    pub history: HistorySettings,
 }
 
 impl Config {
@@ -238,7 +242,7 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy", "plan", "stack"].contains(&ident) {
+            if ["check", "policy", "plan", "stack", "history"].contains(&ident) {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -269,6 +273,7 @@ impl Config {
                     let n = c.waivers.len() + 1;
                     c.waivers.push(waiver::waiver(&src, b, n)?);
                 }
+                "history" => c.history = history::history(&src, b, dir)?,
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),

@@ -76,7 +76,7 @@ fn main() {
             timeout: Duration::from_secs(600),
             shard: None,
             pending: false,
-            db: base.join("history.sqlite"),
+            db: Some(base.join("history.sqlite")),
             accept_state: vec![],
             progress: false,
             // One second per round: every round is its own history row.

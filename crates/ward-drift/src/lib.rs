@@ -38,6 +38,32 @@ pub use ward_store;
 pub fn default_db() -> Option<PathBuf> {
     ward_store::default_path()
 }
+/// Where the history is kept: `--db` (a SQLite file, or a `postgres://` URL), else
+/// `history { url }` in `ward.hcl`, else [`default_db`]. One rule for every command that reads
+/// or writes the history.
+pub fn history_location(
+    db: Option<&Path>,
+    cfg: Option<&Config>,
+) -> Result<ward_store::Location, ward_store::StoreError> {
+    let password_file = cfg.and_then(|c| c.history.password_file.as_deref());
+    if let Some(p) = db {
+        return match p.to_str() {
+            Some(s) if ward_store::is_postgres_url(s) => {
+                ward_store::Location::parse(s, password_file, "--db")
+            }
+            _ => Ok(ward_store::Location::Sqlite(p.to_path_buf())),
+        };
+    }
+    if let Some(url) = cfg.and_then(|c| c.history.url.as_deref()) {
+        let at = cfg.map(|c| c.history.url_at.as_str()).unwrap_or("ward.hcl");
+        return ward_store::Location::parse(url, password_file, at);
+    }
+    default_db().map(ward_store::Location::Sqlite).ok_or_else(|| {
+        ward_store::StoreError::Location(
+            "no location for the drift history database: neither XDG_STATE_HOME nor HOME is set; pass --db FILE (or a postgres:// URL), or set `history { url }` in ward.hcl".into(),
+        )
+    })
+}
 
 /// The JSON report's schema version.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -62,8 +88,9 @@ pub struct Options {
     pub shard: Option<(u32, u32)>,
     /// `--pending`: also run a normal plan to report code changes not yet applied.
     pub pending: bool,
-    /// The history database.
-    pub db: PathBuf,
+    /// `--db`: the history database (a SQLite file or a `postgres://` URL); `None`: the
+    /// `history` block of `ward.hcl`, else [`default_db`] ([`history_location`]).
+    pub db: Option<PathBuf>,
     /// `--accept-state ROOT`: trust this root's current lineage/serial (after a deliberate state
     /// migration).
     pub accept_state: Vec<String>,
@@ -348,7 +375,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let binaries = binary::find_binaries(&explicit).map_err(DriftError::Usage)?;
 
     // History.
-    let mut store = Store::open(&opts.db)?;
+    let mut store = Store::open_location(&history_location(opts.db.as_deref(), Some(&cfg))?)?;
     let marks = store.state_marks()?;
     let shard_s = opts.shard.map(|(k, n)| format!("{k}/{n}"));
     let run_id = store.begin_run(&now, shard_s.as_deref())?;

@@ -121,7 +121,7 @@ impl Repo {
             timeout: Duration::from_secs(300),
             shard: None,
             pending: false,
-            db: db.to_path_buf(),
+            db: Some(db.to_path_buf()),
             accept_state: vec![],
             progress: false,
             clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),

@@ -26,6 +26,7 @@
 //! kind `sensitive` with no `value` field).
 
 pub mod check;
+pub mod dashboard;
 pub mod drift;
 pub mod escape;
 pub mod gate;

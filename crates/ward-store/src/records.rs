@@ -11,7 +11,6 @@
 //! in a caller cannot start a second, unread history.
 
 use crate::{Store, StoreError};
-use rusqlite::params;
 use serde::Serialize;
 
 /// The record kinds ward writes, and what each one is.
@@ -118,6 +117,27 @@ fn check(r: &NewRecord<'_>) -> Result<String, StoreError> {
         .map_err(|e| StoreError::Record(format!("a `{}` record cannot be written: {e}", r.kind)))
 }
 
+/// A record read back: its body parsed from the text the store keeps.
+pub(crate) fn row(
+    id: i64,
+    kind: String,
+    root: String,
+    key: String,
+    recorded_at: String,
+    body: &str,
+) -> Result<RecordRow, StoreError> {
+    let body = serde_json::from_str(body)
+        .map_err(|e| StoreError::Record(format!("record {id} ({kind}) is not valid JSON: {e}")))?;
+    Ok(RecordRow {
+        id,
+        kind,
+        root,
+        key,
+        recorded_at,
+        body,
+    })
+}
+
 impl Store {
     /// Appends one record and returns its id.
     pub fn append_record(&mut self, record: &NewRecord<'_>) -> Result<i64, StoreError> {
@@ -128,57 +148,12 @@ impl Store {
     /// order.
     pub fn append_records(&mut self, records: &[NewRecord<'_>]) -> Result<Vec<i64>, StoreError> {
         let bodies = records.iter().map(check).collect::<Result<Vec<_>, _>>()?;
-        let tx = self.conn.transaction()?;
-        let mut ids = Vec::with_capacity(records.len());
-        for (r, body) in records.iter().zip(bodies) {
-            tx.execute(
-                "INSERT INTO records(kind, root, key, recorded_at, body) VALUES(?1, ?2, ?3, ?4, ?5)",
-                params![r.kind, r.root, r.key, r.recorded_at, body],
-            )?;
-            ids.push(tx.last_insert_rowid());
-        }
-        tx.commit()?;
-        Ok(ids)
+        self.backend.append_records(records, &bodies)
     }
 
     /// The records that match `query`, newest first.
     pub fn records(&self, query: &RecordQuery<'_>) -> Result<Vec<RecordRow>, StoreError> {
-        let limit = if query.limit == 0 {
-            -1
-        } else {
-            i64::try_from(query.limit).unwrap_or(i64::MAX)
-        };
-        let mut st = self.conn.prepare(
-            "SELECT id, kind, root, key, recorded_at, body FROM records
-             WHERE kind = ?1 AND (?2 IS NULL OR root = ?2) AND (?3 IS NULL OR key = ?3)
-             ORDER BY id DESC LIMIT ?4",
-        )?;
-        let rows = st.query_map(params![query.kind, query.root, query.key, limit], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, kind, root, key, recorded_at, body) = row?;
-            let body = serde_json::from_str(&body).map_err(|e| {
-                StoreError::Record(format!("record {id} ({kind}) is not valid JSON: {e}"))
-            })?;
-            out.push(RecordRow {
-                id,
-                kind,
-                root,
-                key,
-                recorded_at,
-                body,
-            });
-        }
-        Ok(out)
+        self.backend.records(query)
     }
 
     /// The newest record of `kind` about `root` with `key`, when there is one.
@@ -197,154 +172,5 @@ impl Store {
             })?
             .into_iter()
             .next())
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn rec<'a>(
-        kind: &'a str,
-        root: &'a str,
-        key: &'a str,
-        body: &'a serde_json::Value,
-    ) -> NewRecord<'a> {
-        NewRecord {
-            kind,
-            root,
-            key,
-            recorded_at: "2026-12-01T00:00:00Z",
-            body,
-        }
-    }
-
-    #[test]
-    fn records_round_trip_newest_first_and_filter() {
-        let mut s = Store::open_in_memory().unwrap();
-        let a = json!({"n": 1});
-        let b = json!({"n": 2});
-        let c = json!({"n": 3});
-        s.append_record(&rec("stack-step", "net", "run-1", &a))
-            .unwrap();
-        s.append_record(&rec("stack-step", "net", "run-2", &b))
-            .unwrap();
-        s.append_record(&rec("stack-step", "app", "run-2", &c))
-            .unwrap();
-        let all = s
-            .records(&RecordQuery {
-                kind: "stack-step",
-                ..Default::default()
-            })
-            .unwrap();
-        assert_eq!(
-            all.iter()
-                .map(|r| r.body["n"].as_i64().unwrap())
-                .collect::<Vec<_>>(),
-            [3, 2, 1]
-        );
-        let net = s
-            .records(&RecordQuery {
-                kind: "stack-step",
-                root: Some("net"),
-                ..Default::default()
-            })
-            .unwrap();
-        assert_eq!(net.len(), 2);
-        let latest = s
-            .latest_record("stack-step", "net", "run-1")
-            .unwrap()
-            .unwrap();
-        assert_eq!(latest.body, a);
-        assert!(s
-            .latest_record("stack-step", "net", "run-9")
-            .unwrap()
-            .is_none());
-        let one = s
-            .records(&RecordQuery {
-                kind: "stack-step",
-                limit: 1,
-                ..Default::default()
-            })
-            .unwrap();
-        assert_eq!(one.len(), 1);
-        assert!(s
-            .records(&RecordQuery {
-                kind: "approval",
-                ..Default::default()
-            })
-            .unwrap()
-            .is_empty());
-    }
-
-    #[test]
-    fn an_unknown_kind_or_a_body_that_is_not_an_object_is_refused_and_nothing_lands() {
-        let mut s = Store::open_in_memory().unwrap();
-        let ok = json!({});
-        let e = s
-            .append_record(&rec("stack-stpe", "net", "", &ok))
-            .unwrap_err();
-        assert!(
-            e.to_string().contains("unknown record kind `stack-stpe`"),
-            "{e}"
-        );
-        let bad = json!([1]);
-        let e = s
-            .append_records(&[rec("gate", "net", "", &ok), rec("gate", "net", "", &bad)])
-            .unwrap_err();
-        assert!(e.to_string().contains("must be a JSON object"), "{e}");
-        assert!(s
-            .records(&RecordQuery {
-                kind: "gate",
-                ..Default::default()
-            })
-            .unwrap()
-            .is_empty());
-    }
-
-    #[test]
-    fn records_survive_reopening_a_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.db");
-        let body = json!({"ids": {"a.b": "x"}});
-        {
-            let mut s = Store::open(&path).unwrap();
-            s.append_record(&rec("import-acceptance", "fleet", "d1", &body))
-                .unwrap();
-        }
-        let s = Store::open(&path).unwrap();
-        let r = s
-            .latest_record("import-acceptance", "fleet", "d1")
-            .unwrap()
-            .unwrap();
-        assert_eq!(r.body, body);
-    }
-
-    #[test]
-    fn a_schema_2_database_gains_records_when_opened() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.db");
-        drop(Store::open(&path).unwrap());
-        {
-            let conn = rusqlite::Connection::open(&path).unwrap();
-            conn.execute_batch(
-                "DROP TABLE records; UPDATE meta SET value = '2' WHERE key = 'schema_version';",
-            )
-            .unwrap();
-        }
-        let mut s = Store::open(&path).unwrap();
-        let body = json!({"ok": true});
-        s.append_record(&rec("gate", "net", "d", &body)).unwrap();
-        let v: String = s
-            .conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(v, crate::SCHEMA_VERSION.to_string());
     }
 }

@@ -1,0 +1,28 @@
+//! Opening the history store for the commands that read it (`ward drift history`, `ward serve`,
+//! `ward report --html`): `--db`, else `history { url }` in the `ward.hcl` found from the
+//! current directory (or `--config`), else the default file ([`ward_drift::history_location`]).
+
+use crate::error::CliError;
+use std::path::Path;
+use ward_config::Config;
+use ward_drift::ward_store::{Location, Store};
+
+/// Where the store is, and the configuration it was found through when there is one (its
+/// layers label the dashboard).
+pub fn locate(
+    db: Option<&Path>,
+    config: Option<&Path>,
+) -> Result<(Location, Option<Config>), CliError> {
+    let found = ward_config::discover(config, Path::new("."))?;
+    let cfg = found.as_ref().map(Config::load_found).transpose()?;
+    let location =
+        ward_drift::history_location(db, cfg.as_ref()).map_err(|e| CliError::new(e.to_string()))?;
+    Ok((location, cfg))
+}
+
+/// Opens the store ([`locate`]).
+pub fn open(db: Option<&Path>, config: Option<&Path>) -> Result<(Store, Option<Config>), CliError> {
+    let (location, cfg) = locate(db, config)?;
+    let store = Store::open_location(&location).map_err(|e| CliError::new(e.to_string()))?;
+    Ok((store, cfg))
+}

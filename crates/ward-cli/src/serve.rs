@@ -1,0 +1,76 @@
+//! `ward serve`: the read-only history dashboard (`ward-serve`).
+
+use crate::error::CliError;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use ward_drift::ward_store::Store;
+use ward_report::Exit;
+
+/// Arguments of `ward serve`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Serve a read-only dashboard of the history: roots, timelines, findings, approvals, stack runs, imports",
+    long_about = "Serve a read-only dashboard of the history on 127.0.0.1: every root's latest \
+outcome and worst open finding by layer, each root's timeline as a chart, open findings, approvals \
+with expiry, stack runs and backups, import acceptances; and the same as JSON under /api/v1/. \
+Nothing can be written through it: every method but GET and HEAD is refused.\n\n\
+Another address only with --allow-remote, and then only with a token (WARD_SERVE_TOKEN, or \
+--token-file; never on the command line), sent as `Authorization: Bearer TOKEN` or as the password \
+the browser asks for. Or keep 127.0.0.1 and put your own authenticating reverse proxy in front."
+)]
+pub struct Args {
+    /// The history database: a SQLite file or a postgres:// URL without a password (default:
+    /// `history { url }` in ward.hcl, else the default drift history file).
+    #[arg(long, value_name = "FILE|URL")]
+    db: Option<PathBuf>,
+    /// ward.hcl to read (layers, `history`); default: the one found from the current directory.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Address and port to listen on.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8733")]
+    listen: SocketAddr,
+    /// Allow an address that is not loopback (a token is then required).
+    #[arg(long)]
+    allow_remote: bool,
+    /// A file whose first line is the token (instead of WARD_SERVE_TOKEN).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+}
+
+fn token(a: &Args) -> Result<Option<String>, CliError> {
+    if let Some(p) = &a.token_file {
+        let text = std::fs::read_to_string(p).map_err(|e| {
+            CliError::new(format!("cannot read the token file {}: {e}", p.display()))
+                .hint("write the token on the file's first line, readable by this user only")
+        })?;
+        return Ok(Some(text.lines().next().unwrap_or("").trim().to_string()));
+    }
+    Ok(std::env::var("WARD_SERVE_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty()))
+}
+
+/// Runs `ward serve` until the process is stopped.
+pub fn run(a: Args) -> Result<Exit, CliError> {
+    let token = token(&a)?;
+    ward_serve::check_listen(a.listen, a.allow_remote, token.as_deref())
+        .map_err(|e| CliError::new(e.to_string()))?;
+    let (location, cfg) = crate::history::locate(a.db.as_deref(), a.config.as_deref())?;
+    // Open once now, so a wrong URL or a newer schema fails here, not on the first request.
+    let first = Store::open_location(&location).map_err(|e| CliError::new(e.to_string()))?;
+    drop(first);
+    let listener = ward_serve::bind(a.listen).map_err(|e| CliError::new(e.to_string()))?;
+    let shown = listener.local_addr().unwrap_or(a.listen);
+    eprintln!(
+        "ward serve: http://{shown}/ over {location} (read-only; API at /api/v1; stop with Ctrl-C)"
+    );
+    let app = ward_serve::App::new(
+        Box::new(move || Store::open_location(&location)),
+        ward_serve::views::Layers::from_config(cfg.as_ref()),
+        token,
+        !a.allow_remote,
+        ward_time::Clock::System,
+    );
+    ward_serve::serve(listener, app).map_err(|e| CliError::new(e.to_string()))?;
+    Ok(Exit::Pass)
+}

@@ -1,0 +1,572 @@
+//! `ward serve`: a read-only dashboard and a versioned JSON API over ward's history store.
+//!
+//! - Listens on 127.0.0.1 by default. Another address only with `--allow-remote`, and then only
+//!   with a token (`WARD_SERVE_TOKEN` or `--token-file`, never on the command line): requests
+//!   must carry it as `Authorization: Bearer TOKEN`, or as the password of HTTP Basic
+//!   authentication (browsers ask for it). The alternative is to keep ward on 127.0.0.1 and put
+//!   the team's own authenticating reverse proxy in front of it.
+//! - Nothing writes: every method but GET and HEAD is refused (405) before routing, and the
+//!   handlers only read the store.
+//! - On loopback, a request whose `Host` is not a loopback name is refused (421), so a web page
+//!   elsewhere cannot reach the dashboard through DNS rebinding.
+//! - Every response carries a Content-Security-Policy that allows no script, only ward's own
+//!   stylesheet and images; the pages have no script.
+//!
+//! Pages: `/` (overview), `/root?name=ROOT[&runs=N]` (timeline), `/findings`, `/approvals`,
+//! `/stacks`, `/imports`. API: `/api/v1` (index), `/api/v1/overview`, `/api/v1/root?name=ROOT`,
+//! `/api/v1/findings`, `/api/v1/records?kind=KIND` (schema: `docs/dashboard.schema.json`).
+
+pub mod fixture;
+pub mod views;
+
+use axum::body::Body;
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use base64::Engine;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::sync::{Arc, Mutex};
+use views::Layers;
+use ward_report::dashboard::{self, Page};
+use ward_store::{Store, StoreError, KINDS};
+
+/// The shortest token `ward serve` accepts.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// Why `ward serve` could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A non-loopback address without `--allow-remote`.
+    #[error("refusing to listen on {addr}: it is not a loopback address, and the dashboard shows every root's drift and approvals to whoever can reach it; pass --allow-remote (with a token: WARD_SERVE_TOKEN or --token-file) or keep the default 127.0.0.1 and put your own authenticating proxy in front of it")]
+    NotLoopback {
+        /// The address asked for.
+        addr: SocketAddr,
+    },
+    /// `--allow-remote` without a token.
+    #[error("--allow-remote needs a token: set WARD_SERVE_TOKEN or pass --token-file FILE (at least {MIN_TOKEN_LEN} characters; never on the command line)")]
+    NoToken,
+    /// A token too short to be one.
+    #[error("the token is {len} characters long; use at least {MIN_TOKEN_LEN} (e.g. `openssl rand -hex 32`)")]
+    ShortToken {
+        /// Its length.
+        len: usize,
+    },
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}; pick another port with --listen")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The server failed.
+    #[error("ward serve: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Checks where `ward serve` may listen: loopback always; anything else only when
+/// `allow_remote` and with a token.
+pub fn check_listen(
+    addr: SocketAddr,
+    allow_remote: bool,
+    token: Option<&str>,
+) -> Result<(), ServeError> {
+    if let Some(t) = token {
+        if t.chars().count() < MIN_TOKEN_LEN {
+            return Err(ServeError::ShortToken {
+                len: t.chars().count(),
+            });
+        }
+    }
+    if addr.ip().is_loopback() {
+        return Ok(());
+    }
+    if !allow_remote {
+        return Err(ServeError::NotLoopback { addr });
+    }
+    if token.is_none() {
+        return Err(ServeError::NoToken);
+    }
+    Ok(())
+}
+
+/// Binds `addr` (after [`check_listen`]).
+pub fn bind(addr: SocketAddr) -> Result<TcpListener, ServeError> {
+    TcpListener::bind(addr).map_err(|source| ServeError::Bind { addr, source })
+}
+
+/// Opens the store; called again after a failure (a restarted database server).
+pub type Opener = Box<dyn Fn() -> Result<Store, StoreError> + Send + Sync>;
+
+/// What the server holds.
+pub struct App {
+    opener: Opener,
+    store: Mutex<Option<Store>>,
+    layers: Layers,
+    token: Option<String>,
+    loopback_only: bool,
+    clock: ward_time::Clock,
+}
+
+impl App {
+    /// A server over the store `opener` opens, labelling roots with `layers`; `token` required
+    /// on every request when set; `loopback_only` checks the `Host` of every request.
+    pub fn new(
+        opener: Opener,
+        layers: Layers,
+        token: Option<String>,
+        loopback_only: bool,
+        clock: ward_time::Clock,
+    ) -> App {
+        App {
+            opener,
+            store: Mutex::new(None),
+            layers,
+            token,
+            loopback_only,
+            clock,
+        }
+    }
+
+    /// Runs `f` on the store, opening it when needed; after an error the store is reopened on
+    /// the next request.
+    fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T, StoreError>) -> Result<T, String> {
+        let mut guard = self
+            .store
+            .lock()
+            .map_err(|_| "the history store is unusable after an earlier failure".to_string())?;
+        if guard.is_none() {
+            *guard = Some((self.opener)().map_err(|e| e.to_string())?);
+        }
+        let Some(store) = guard.as_ref() else {
+            return Err("the history store could not be opened".into());
+        };
+        match f(store) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                *guard = None;
+                Err(e.to_string())
+            }
+        }
+    }
+}
+
+/// Serves `app` on `listener` until the process ends.
+pub fn serve(listener: TcpListener, app: App) -> Result<(), ServeError> {
+    listener.set_nonblocking(true)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, router(Arc::new(app))).await
+    })?;
+    Ok(())
+}
+
+/// The routes, behind the guard.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(overview_page))
+        .route("/root", get(timeline_page))
+        .route("/findings", get(findings_page))
+        .route("/approvals", get(|s, q| records_page(s, q, "/approvals")))
+        .route("/stacks", get(|s, q| records_page(s, q, "/stacks")))
+        .route("/imports", get(|s, q| records_page(s, q, "/imports")))
+        .route("/static/ward.css", get(css))
+        .route("/static/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
+        .route("/api/v1", get(api_index))
+        .route("/api/v1/overview", get(api_overview))
+        .route("/api/v1/root", get(api_timeline))
+        .route("/api/v1/findings", get(api_findings))
+        .route("/api/v1/records", get(api_records))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+type Params = Query<HashMap<String, String>>;
+
+const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Refuses writes, foreign hosts and missing tokens; adds the security headers.
+async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let mut resp = if req.method() != Method::GET && req.method() != Method::HEAD {
+        let mut r = error_page(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "ward serve is read-only: only GET and HEAD are answered",
+        );
+        r.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        r
+    } else if app.loopback_only && !loopback_host(req.headers()) {
+        error_page(
+            StatusCode::MISDIRECTED_REQUEST,
+            "this dashboard answers requests for 127.0.0.1, localhost and [::1] only",
+        )
+    } else if app
+        .token
+        .as_deref()
+        .is_some_and(|t| !authorized(req.headers(), t))
+    {
+        let mut r = error_page(
+            StatusCode::UNAUTHORIZED,
+            "a token is required: send it as `Authorization: Bearer TOKEN`, or as the password when the browser asks",
+        );
+        r.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Basic realm=\"ward\", charset=\"UTF-8\""),
+        );
+        r
+    } else {
+        next.run(req).await
+    };
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    resp
+}
+
+/// Whether the `Host` header names a loopback address (with any port).
+fn loopback_host(headers: &HeaderMap) -> bool {
+    // Exactly one: with two, a proxy and ward could each read a different one.
+    let mut all = headers.get_all(header::HOST).iter();
+    let (Some(host), None) = (all.next(), all.next()) else {
+        return false;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether the request carries `token` (Bearer, or Basic with it as the password).
+fn authorized(headers: &HeaderMap, token: &str) -> bool {
+    let Some(value) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+    else {
+        return false;
+    };
+    if let Some(t) = value.strip_prefix("Bearer ") {
+        return same(t.trim().as_bytes(), token.as_bytes());
+    }
+    if let Some(b) = value.strip_prefix("Basic ") {
+        let Ok(raw) = base64::engine::general_purpose::STANDARD.decode(b.trim()) else {
+            return false;
+        };
+        let password = match raw.iter().position(|c| *c == b':') {
+            Some(i) => &raw[i + 1..],
+            None => &raw[..],
+        };
+        return same(password, token.as_bytes());
+    }
+    false
+}
+
+/// Compares in time independent of where the first difference is.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+fn error_page(status: StatusCode, message: &str) -> Response {
+    match dashboard::render_page(Page::Error(status.as_u16(), message)) {
+        Ok(body) => html(status, body),
+        Err(e) => (status, e).into_response(),
+    }
+}
+
+fn json(status: StatusCode, value: &impl serde::Serialize) -> Response {
+    match serde_json::to_string_pretty(value) {
+        Ok(mut body) => {
+            body.push('\n');
+            (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+fn json_error(status: StatusCode, message: &str) -> Response {
+    json(
+        status,
+        &serde_json::json!({
+            "schema_version": dashboard::API_VERSION,
+            "error": message,
+        }),
+    )
+}
+
+/// Runs a store read off the async thread.
+async fn read<T: Send + 'static>(
+    app: &Arc<App>,
+    f: impl FnOnce(&App, &Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, String> {
+    let app = app.clone();
+    tokio::task::spawn_blocking(move || app.with_store(|s| f(&app, s)))
+        .await
+        .map_err(|e| format!("the request failed: {e}"))?
+}
+
+fn runs_param(q: &HashMap<String, String>) -> Result<usize, String> {
+    match q.get("runs") {
+        None => Ok(views::DEFAULT_RUNS),
+        Some(v) => match v.parse::<usize>() {
+            Ok(n) if (1..=10_000).contains(&n) => Ok(n),
+            _ => Err(format!("runs={v}: give a whole number from 1 to 10000")),
+        },
+    }
+}
+
+fn render(page: Page<'_>) -> Response {
+    match dashboard::render_page(page) {
+        Ok(body) => html(StatusCode::OK, body),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn overview_page(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |a, s| views::overview(s, &a.layers)).await {
+        Ok(o) => render(Page::Overview(&o)),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn timeline_page(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let Some(name) = q.get("name").cloned() else {
+        return error_page(StatusCode::BAD_REQUEST, "name a root: /root?name=ROOT");
+    };
+    let runs = match runs_param(&q) {
+        Ok(n) => n,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    let wanted = name.clone();
+    match read(&app, move |_, s| views::timeline(s, &wanted, runs)).await {
+        Ok(Some(t)) => render(Page::Timeline(&t)),
+        Ok(None) => error_page(
+            StatusCode::NOT_FOUND,
+            &format!("no run of a root named {name:?} in this history"),
+        ),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn findings_page(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |_, s| views::findings(s)).await {
+        Ok(f) => render(Page::Findings(&f)),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn records_page(State(app): State<Arc<App>>, _q: Params, path: &'static str) -> Response {
+    let Some((_, title, kinds)) = views::RECORD_PAGES.iter().find(|(p, _, _)| *p == path) else {
+        return error_page(StatusCode::NOT_FOUND, "no such page");
+    };
+    match read(&app, move |a, s| {
+        views::records(s, title, kinds, &a.clock.now_rfc3339())
+    })
+    .await
+    {
+        Ok(r) => render(Page::Records(&r, path)),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn css() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        dashboard::CSS,
+    )
+        .into_response()
+}
+
+async fn favicon() -> Response {
+    (
+        [(header::CONTENT_TYPE, "image/svg+xml")],
+        dashboard::FAVICON,
+    )
+        .into_response()
+}
+
+async fn not_found(method: Method) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        // The guard answers first; this is only reached if it is ever bypassed.
+        return (StatusCode::METHOD_NOT_ALLOWED, Body::empty()).into_response();
+    }
+    error_page(
+        StatusCode::NOT_FOUND,
+        "no such page: see / for the overview, /api/v1 for the API",
+    )
+}
+
+async fn api_index() -> Response {
+    json(
+        StatusCode::OK,
+        &serde_json::json!({
+            "schema_version": dashboard::API_VERSION,
+            "endpoints": [
+                "/api/v1/overview",
+                "/api/v1/root?name=ROOT&runs=N",
+                "/api/v1/findings",
+                "/api/v1/records?kind=KIND",
+            ],
+            "kinds": KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+        }),
+    )
+}
+
+async fn api_overview(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |a, s| views::overview(s, &a.layers)).await {
+        Ok(o) => json(StatusCode::OK, &o),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn api_timeline(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let Some(name) = q.get("name").cloned() else {
+        return json_error(StatusCode::BAD_REQUEST, "name a root: ?name=ROOT");
+    };
+    let runs = match runs_param(&q) {
+        Ok(n) => n,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
+    };
+    let wanted = name.clone();
+    match read(&app, move |_, s| views::timeline(s, &wanted, runs)).await {
+        Ok(Some(t)) => json(StatusCode::OK, &t),
+        Ok(None) => json_error(
+            StatusCode::NOT_FOUND,
+            &format!("no run of a root named {name:?} in this history"),
+        ),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn api_findings(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |_, s| views::findings(s)).await {
+        Ok(f) => json(StatusCode::OK, &f),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn api_records(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let Some(kind) = q
+        .get("kind")
+        .and_then(|k| KINDS.iter().find(|(n, _)| n == k))
+        .map(|(n, _)| *n)
+    else {
+        let kinds: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            &format!("name a kind: ?kind= one of {}", kinds.join(", ")),
+        );
+    };
+    match read(&app, move |a, s| {
+        views::records(s, kind, &[kind], &a.clock.now_rfc3339())
+    })
+    .await
+    {
+        Ok(r) => json(StatusCode::OK, &r),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_without_the_flag_and_a_token_with_it() {
+        let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let v6: SocketAddr = "[::1]:8080".parse().unwrap();
+        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let token = "0123456789abcdef";
+        assert!(check_listen(local, false, None).is_ok());
+        assert!(check_listen(v6, false, None).is_ok());
+        assert!(matches!(
+            check_listen(any, false, None),
+            Err(ServeError::NotLoopback { .. })
+        ));
+        assert!(matches!(
+            check_listen(any, false, Some(token)),
+            Err(ServeError::NotLoopback { .. })
+        ));
+        assert!(matches!(
+            check_listen(any, true, None),
+            Err(ServeError::NoToken)
+        ));
+        assert!(check_listen(any, true, Some(token)).is_ok());
+        assert!(matches!(
+            check_listen(any, true, Some("short")),
+            Err(ServeError::ShortToken { len: 5 })
+        ));
+    }
+
+    #[test]
+    fn hosts_and_tokens() {
+        let mut h = HeaderMap::new();
+        for (host, ok) in [
+            ("127.0.0.1:8080", true),
+            ("localhost", true),
+            ("[::1]:9", true),
+            ("evil.example:8080", false),
+            ("127.0.0.1.evil.example", false),
+        ] {
+            h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+            assert_eq!(loopback_host(&h), ok, "{host}");
+        }
+        let t = "0123456789abcdef";
+        let mut h = HeaderMap::new();
+        assert!(!authorized(&h, t));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_str(&format!("Bearer {t}")).unwrap(),
+        );
+        assert!(authorized(&h, t));
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!("anyone:{t}"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_str(&format!("Basic {basic}")).unwrap(),
+        );
+        assert!(authorized(&h, t));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer 0123456789abcdeF"),
+        );
+        assert!(!authorized(&h, t));
+    }
+}

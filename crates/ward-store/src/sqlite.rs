@@ -1,0 +1,637 @@
+//! The SQLite backend: one file, WAL, writers serialised by SQLite's lock.
+
+use crate::records::RECORDS_SCHEMA;
+use crate::{
+    check_version, diff_findings, limit_i64, mark, Backend, Finding, FindingOp, FindingRow,
+    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
+    StateMark, StoreError, Transition, SCHEMA_VERSION,
+};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A SQLite history database.
+pub(crate) struct Sqlite {
+    pub(crate) conn: Connection,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    shard TEXT,
+    exit_code INTEGER
+);
+CREATE TABLE IF NOT EXISTS outcomes(
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    root TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    lineage TEXT,
+    serial INTEGER,
+    binary TEXT,
+    PRIMARY KEY(run_id, root)
+);
+CREATE TABLE IF NOT EXISTS root_state(
+    root TEXT PRIMARY KEY,
+    lineage TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS findings(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    address TEXT NOT NULL,
+    attribute TEXT NOT NULL,
+    impact TEXT NOT NULL,
+    first_run INTEGER NOT NULL,
+    first_at TEXT NOT NULL,
+    last_run INTEGER NOT NULL,
+    last_at TEXT NOT NULL,
+    resolved_run INTEGER,
+    resolved_at TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS findings_open
+    ON findings(root, address, attribute) WHERE resolved_run IS NULL;
+CREATE INDEX IF NOT EXISTS outcomes_by_root ON outcomes(root, run_id);
+";
+
+impl Sqlite {
+    pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            }
+        }
+        let conn = Connection::open(path).map_err(|source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // Another ward drift (another shard) may write at the same time: wait for it. WAL lets
+        // `ward drift history` read while a run writes.
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Sqlite::init(conn)
+    }
+
+    pub(crate) fn open_in_memory() -> Result<Sqlite, StoreError> {
+        Sqlite::init(Connection::open_in_memory()?)
+    }
+
+    fn init(mut conn: Connection) -> Result<Sqlite, StoreError> {
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        let version = check_version(schema_version(&conn)?)?;
+        if version == Some(SCHEMA_VERSION) {
+            conn.execute_batch(SCHEMA)?;
+            conn.execute_batch(RECORDS_SCHEMA)?;
+            return Ok(Sqlite { conn });
+        }
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        // Version 3 added records; creating the table is the whole migration from 2.
+        tx.execute_batch(RECORDS_SCHEMA)?;
+        // Version 1 kept a rank beside the impact name; the name is what counts.
+        if has_column(&tx, "findings", "rank")? {
+            migrate_ranks_to_names(&tx)?;
+        }
+        tx.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?1)",
+            params![SCHEMA_VERSION.to_string()],
+        )?;
+        tx.commit()?;
+        Ok(Sqlite { conn })
+    }
+}
+
+impl Backend for Sqlite {
+    fn schema_version(&self) -> Result<Option<String>, StoreError> {
+        schema_version(&self.conn)
+    }
+
+    fn begin_run(&mut self, now: &str, shard: Option<&str>) -> Result<RunId, StoreError> {
+        self.conn.execute(
+            "INSERT INTO runs(started_at, shard) VALUES(?1, ?2)",
+            params![now, shard],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    fn commit_batch(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("COMMIT")?;
+        Ok(())
+    }
+
+    fn finish_run(&mut self, run: RunId, now: &str, exit_code: i32) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE runs SET finished_at = ?2, exit_code = ?3 WHERE id = ?1",
+            params![run, now, exit_code],
+        )?;
+        Ok(())
+    }
+    fn state_marks(&self) -> Result<BTreeMap<String, StateMark>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare("SELECT root, lineage, serial FROM root_state ORDER BY root")?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                StateMark {
+                    lineage: r.get(1)?,
+                    serial: r.get(2)?,
+                },
+            ))
+        })?;
+        let mut out = BTreeMap::new();
+        for row in rows {
+            let (root, mark) = row?;
+            out.insert(root, mark);
+        }
+        Ok(out)
+    }
+
+    fn set_state_mark(
+        &mut self,
+        run: RunId,
+        now: &str,
+        root: &str,
+        mark: &StateMark,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO root_state(root, lineage, serial, run_id, updated_at) VALUES(?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(root) DO UPDATE SET lineage = ?2, serial = ?3, run_id = ?4, updated_at = ?5",
+            params![root, mark.lineage, mark.serial, run, now],
+        )?;
+        Ok(())
+    }
+
+    fn record_outcome(&mut self, run: RunId, row: &OutcomeRow) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO outcomes(run_id, root, outcome, detail, lineage, serial, binary)
+             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                run,
+                row.root,
+                row.outcome,
+                row.detail,
+                row.state.as_ref().map(|s| s.lineage.as_str()),
+                row.state.as_ref().map(|s| s.serial),
+                row.binary,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn apply_findings(
+        &mut self,
+        run: RunId,
+        now: &str,
+        root: &str,
+        observed: &[Finding],
+    ) -> Result<Vec<Transition>, StoreError> {
+        let tx = self.conn.savepoint()?;
+        let mut open = OpenFindings::new();
+        {
+            let mut st = tx.prepare(
+                "SELECT id, address, attribute, impact FROM findings
+                 WHERE root = ?1 AND resolved_run IS NULL",
+            )?;
+            let rows = st.query_map(params![root], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?;
+            for row in rows {
+                let (id, address, attribute, impact) = row?;
+                open.insert((address, attribute), (id, impact));
+            }
+        }
+        let (ops, out) = diff_findings(root, &open, observed);
+        for op in ops {
+            match op {
+                FindingOp::Open(f) => tx.execute(
+                    "INSERT INTO findings(root, address, attribute, impact,
+                         first_run, first_at, last_run, last_at)
+                     VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?5, ?6)",
+                    params![root, f.address, f.attribute, f.impact, run, now],
+                )?,
+                FindingOp::Escalate(id, impact) => tx.execute(
+                    "UPDATE findings SET impact = ?2, last_run = ?3, last_at = ?4 WHERE id = ?1",
+                    params![id, impact, run, now],
+                )?,
+                FindingOp::Touch(id) => tx.execute(
+                    "UPDATE findings SET last_run = ?2, last_at = ?3 WHERE id = ?1",
+                    params![id, run, now],
+                )?,
+                FindingOp::Resolve(id) => tx.execute(
+                    "UPDATE findings SET resolved_run = ?2, resolved_at = ?3 WHERE id = ?1",
+                    params![id, run, now],
+                )?,
+            };
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    fn runs(&self, limit: usize) -> Result<Vec<RunRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT id, started_at, finished_at, shard, exit_code FROM runs ORDER BY id DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map(params![limit_i64(limit)], |r| {
+            Ok(RunRow {
+                id: r.get(0)?,
+                started_at: r.get(1)?,
+                finished_at: r.get(2)?,
+                shard: r.get(3)?,
+                exit_code: r.get(4)?,
+                outcomes: BTreeMap::new(),
+            })
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row?);
+        }
+        let mut st = self.conn.prepare(
+            "SELECT outcome, COUNT(*) FROM outcomes WHERE run_id = ?1 GROUP BY outcome ORDER BY outcome",
+        )?;
+        for run in &mut out {
+            let rows = st.query_map(params![run.id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            })?;
+            for row in rows {
+                let (k, n) = row?;
+                run.outcomes.insert(k, n);
+            }
+        }
+        Ok(out)
+    }
+
+    fn root_runs(&self, root: &str, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
+             FROM outcomes o JOIN runs r ON r.id = o.run_id
+             WHERE o.root = ?1 ORDER BY o.run_id DESC LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![root, limit_i64(limit)], root_run_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
+             FROM (SELECT root, MAX(run_id) AS run_id FROM outcomes GROUP BY root) l
+             JOIN outcomes o ON o.root = l.root AND o.run_id = l.run_id
+             JOIN runs r ON r.id = o.run_id
+             ORDER BY o.root",
+        )?;
+        let rows = st.query_map([], root_run_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT root, address, attribute, impact, first_run, first_at, last_run, last_at,
+                    resolved_run, resolved_at
+             FROM findings WHERE (?1 IS NULL OR root = ?1) AND (?2 = 0 OR resolved_run IS NULL)
+             ORDER BY root, address, attribute, first_run",
+        )?;
+        let rows = st.query_map(params![root, open_only], |r| {
+            let rr: Option<i64> = r.get(8)?;
+            let ra: Option<String> = r.get(9)?;
+            Ok(FindingRow {
+                root: r.get(0)?,
+                address: r.get(1)?,
+                attribute: r.get(2)?,
+                impact: r.get(3)?,
+                first_seen: (r.get(4)?, r.get(5)?),
+                last_seen: (r.get(6)?, r.get(7)?),
+                resolved: rr.zip(ra),
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn roots(&self) -> Result<Vec<String>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare("SELECT DISTINCT root FROM outcomes ORDER BY root")?;
+        let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row?);
+        }
+        Ok(out)
+    }
+
+    fn append_records(
+        &mut self,
+        records: &[NewRecord<'_>],
+        bodies: &[String],
+    ) -> Result<Vec<i64>, StoreError> {
+        // A savepoint, not a transaction: records may be appended inside a batch.
+        let tx = self.conn.savepoint()?;
+        let mut ids = Vec::with_capacity(records.len());
+        for (r, body) in records.iter().zip(bodies) {
+            tx.execute(
+                "INSERT INTO records(kind, root, key, recorded_at, body) VALUES(?1, ?2, ?3, ?4, ?5)",
+                params![r.kind, r.root, r.key, r.recorded_at, body],
+            )?;
+            ids.push(tx.last_insert_rowid());
+        }
+        tx.commit()?;
+        Ok(ids)
+    }
+
+    fn records(&self, query: &RecordQuery<'_>) -> Result<Vec<RecordRow>, StoreError> {
+        let limit = if query.limit == 0 {
+            -1
+        } else {
+            limit_i64(query.limit)
+        };
+        let mut st = self.conn.prepare(
+            "SELECT id, kind, root, key, recorded_at, body FROM records
+             WHERE kind = ?1 AND (?2 IS NULL OR root = ?2) AND (?3 IS NULL OR key = ?3)
+             ORDER BY id DESC LIMIT ?4",
+        )?;
+        let rows = st.query_map(params![query.kind, query.root, query.key, limit], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, kind, root, key, recorded_at, body) = row?;
+            out.push(crate::records::row(
+                id,
+                kind,
+                root,
+                key,
+                recorded_at,
+                &body,
+            )?);
+        }
+        Ok(out)
+    }
+}
+
+fn root_run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RootRunRow> {
+    Ok(RootRunRow {
+        run: r.get(0)?,
+        started_at: r.get(1)?,
+        outcome: OutcomeRow {
+            root: r.get(2)?,
+            outcome: r.get(3)?,
+            detail: r.get(4)?,
+            state: mark(r.get(5)?, r.get(6)?),
+            binary: r.get(7)?,
+        },
+    })
+}
+
+/// The `schema_version` recorded in `meta`, as written.
+fn schema_version(conn: &Connection) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn has_column(conn: &Connection, table: &str, column: &str) -> Result<bool, StoreError> {
+    let mut st = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    let names = st.query_map(params![table], |r| r.get::<_, String>(0))?;
+    for n in names {
+        if n? == column {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Schema 1 to 2: every finding's impact by name. A row whose impact is not a class name (a
+/// number, or empty) takes the name its rank meant in schema 1 (`none` 0, `unclassified` 1,
+/// `free` 2, `in-place` 4, `interrupt` 6, `replace` 8, `data-loss` 10: frozen here, whatever
+/// the classes are now); then the rank column goes.
+fn migrate_ranks_to_names(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "UPDATE findings SET impact = CASE rank
+             WHEN 0 THEN 'none' WHEN 1 THEN 'unclassified' WHEN 2 THEN 'free'
+             WHEN 4 THEN 'in-place' WHEN 6 THEN 'interrupt' WHEN 8 THEN 'replace'
+             WHEN 10 THEN 'data-loss' ELSE impact END
+         WHERE impact NOT IN
+             ('none', 'unclassified', 'free', 'in-place', 'interrupt', 'replace', 'data-loss');
+         ALTER TABLE findings DROP COLUMN rank;",
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::{Backend, Finding, TransitionKind};
+    use std::path::PathBuf;
+
+    fn f(addr: &str, attr: &str, impact: &str) -> Finding {
+        Finding {
+            address: addr.into(),
+            attribute: attr.into(),
+            impact: impact.into(),
+        }
+    }
+
+    /// A database ward wrote, then its schema_version set to `version`.
+    fn db_with_schema_version(version: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.sqlite");
+        let s = Sqlite::open(&path).unwrap();
+        s.conn
+            .execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+                params![version],
+            )
+            .unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn refuses_a_newer_schema() {
+        let (_dir, path) = db_with_schema_version("99");
+        match Sqlite::open(&path) {
+            Err(StoreError::NewerSchema { found: 99 }) => {}
+            other => panic!("expected NewerSchema, got {:?}", other.err()),
+        }
+    }
+
+    #[test]
+    fn history_rows_say_the_impact_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.sqlite");
+        let mut s = Sqlite::open(&path).unwrap();
+        let r = s.begin_run("t1", None).unwrap();
+        s.apply_findings(r, "t1", "net", &[f("a.b", "size", "data-loss")])
+            .unwrap();
+        drop(s);
+        let conn = Connection::open(&path).unwrap();
+        let cols: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('findings')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!cols.contains(&"rank".to_string()), "{cols:?}");
+        let impact: String = conn
+            .query_row("SELECT impact FROM findings", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(impact, "data-loss");
+    }
+
+    /// Schema 1 as ward wrote it: findings with a rank column.
+    const SCHEMA_V1_FINDINGS: &str = "
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES('schema_version', '1');
+        CREATE TABLE findings(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            root TEXT NOT NULL,
+            address TEXT NOT NULL,
+            attribute TEXT NOT NULL,
+            impact TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            first_run INTEGER NOT NULL,
+            first_at TEXT NOT NULL,
+            last_run INTEGER NOT NULL,
+            last_at TEXT NOT NULL,
+            resolved_run INTEGER,
+            resolved_at TEXT
+        );
+        CREATE UNIQUE INDEX findings_open
+            ON findings(root, address, attribute) WHERE resolved_run IS NULL;
+        INSERT INTO findings(root, address, attribute, impact, rank, first_run, first_at, last_run, last_at)
+            VALUES('net', 'a.b', 'tags.x', 'free', 2, 1, 't1', 1, 't1'),
+                  ('net', 'a.c', 'size', '10', 10, 1, 't1', 1, 't1'),
+                  ('net', 'a.d', 'size', '', 6, 1, 't1', 1, 't1');
+    ";
+
+    #[test]
+    fn a_schema_1_database_migrates_to_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(SCHEMA_V1_FINDINGS)
+            .unwrap();
+        let mut s = Sqlite::open(&path).unwrap();
+        let impacts: Vec<(String, String)> = s
+            .findings(Some("net"), false)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.address, r.impact))
+            .collect();
+        assert_eq!(
+            impacts,
+            [
+                ("a.b".to_string(), "free".to_string()),
+                ("a.c".to_string(), "data-loss".to_string()),
+                ("a.d".to_string(), "interrupt".to_string()),
+            ]
+        );
+        assert_eq!(
+            schema_version(&s.conn).unwrap(),
+            Some(SCHEMA_VERSION.to_string())
+        );
+        // Escalation works on the migrated rows, by name.
+        let r = s.begin_run("t2", None).unwrap();
+        let t = s
+            .apply_findings(
+                r,
+                "t2",
+                "net",
+                &[
+                    f("a.b", "tags.x", "replace"),
+                    f("a.c", "size", "replace"),
+                    f("a.d", "size", "interrupt"),
+                ],
+            )
+            .unwrap();
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].kind, TransitionKind::Escalated);
+        assert_eq!(t[0].address, "a.b");
+        drop(s);
+        // Opening again changes nothing.
+        assert_eq!(
+            Sqlite::open(&path)
+                .unwrap()
+                .findings(None, false)
+                .unwrap()
+                .len(),
+            3
+        );
+    }
+
+    #[test]
+    fn refuses_an_unreadable_schema_version() {
+        for bad in ["banana", "0", "-1", ""] {
+            let (_dir, path) = db_with_schema_version(bad);
+            match Sqlite::open(&path) {
+                Err(e @ StoreError::BadSchema { .. }) => {
+                    let m = e.to_string();
+                    assert!(m.contains(&format!("{bad:?}")) && m.contains("--db"), "{m}");
+                }
+                other => panic!("{bad}: expected BadSchema, got {:?}", other.err()),
+            }
+            // The refused database is left as it was.
+            let conn = Connection::open(&path).unwrap();
+            assert_eq!(schema_version(&conn).unwrap().as_deref(), Some(bad));
+        }
+    }
+
+    #[test]
+    fn a_schema_2_database_gains_records_when_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        drop(crate::Store::open(&path).unwrap());
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "DROP TABLE records; UPDATE meta SET value = '2' WHERE key = 'schema_version';",
+            )
+            .unwrap();
+        }
+        let mut s = crate::Store::open(&path).unwrap();
+        let body = serde_json::json!({"ok": true});
+        s.append_record(&crate::NewRecord {
+            kind: "gate",
+            root: "net",
+            key: "d",
+            recorded_at: "t",
+            body: &body,
+        })
+        .unwrap();
+        let v = s.schema_version().unwrap().unwrap();
+        assert_eq!(v, crate::SCHEMA_VERSION.to_string());
+    }
+}

@@ -1,0 +1,542 @@
+//! The store's tests, run once against SQLite and once against a real PostgreSQL server.
+//!
+//! PostgreSQL comes from `WARD_TEST_PG`: the URL of a database on a server the tests may create
+//! databases on (`scripts/test` starts a throwaway cluster on a Unix socket and sets it). Each
+//! test gets a database of its own. Without the variable the PostgreSQL half of each test says
+//! it was skipped; under `CI=true` its absence is a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use ward_store::{
+    Finding, Location, NewRecord, OutcomeRow, RecordQuery, StateMark, Store, StoreError,
+    TransitionKind,
+};
+
+/// One test's database.
+enum Db {
+    /// The directory is kept until the test ends.
+    Sqlite(#[allow(dead_code)] tempfile::TempDir, PathBuf),
+    Pg(String),
+}
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// The URL of the database `name` on the server of `base`.
+fn with_dbname(base: &str, name: &str) -> String {
+    let (scheme, rest) = base.split_once("://").unwrap();
+    let auth_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (auth, tail) = rest.split_at(auth_end);
+    let query = tail.split_once('?').map(|(_, q)| q);
+    match query {
+        Some(q) => format!("{scheme}://{auth}/{name}?{q}"),
+        None => format!("{scheme}://{auth}/{name}"),
+    }
+}
+
+impl Db {
+    fn sqlite() -> Db {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.sqlite");
+        Db::Sqlite(dir, path)
+    }
+
+    /// A fresh database on the test server, or `None` (with a message) when there is none.
+    fn pg() -> Option<Db> {
+        let Some(base) = std::env::var("WARD_TEST_PG").ok().filter(|v| !v.is_empty()) else {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("WARD_TEST_PG is not set under CI=true: scripts/test starts a PostgreSQL server for these tests and sets it");
+            }
+            eprintln!("skipped: the PostgreSQL half of this test (WARD_TEST_PG is not set; scripts/test sets it)");
+            return None;
+        };
+        let name = format!(
+            "ward_t_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
+        let mut admin = postgres::Client::connect(&base, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("WARD_TEST_PG={base}: {e}"));
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+        Some(Db::Pg(with_dbname(&base, &name)))
+    }
+
+    fn location(&self) -> Location {
+        match self {
+            Db::Sqlite(_, p) => Location::Sqlite(p.clone()),
+            Db::Pg(url) => Location::parse(url, None, "WARD_TEST_PG").unwrap(),
+        }
+    }
+
+    fn open(&self) -> Store {
+        Store::open_location(&self.location()).unwrap()
+    }
+
+    /// Sets `meta.schema_version` behind the store's back.
+    fn set_schema_version(&self, v: &str) {
+        match self {
+            Db::Sqlite(_, p) => {
+                rusqlite_set(p, v);
+            }
+            Db::Pg(url) => {
+                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                c.execute(
+                    "UPDATE meta SET value = $1 WHERE key = 'schema_version'",
+                    &[&v],
+                )
+                .unwrap();
+            }
+        }
+    }
+}
+
+fn rusqlite_set(path: &std::path::Path, v: &str) {
+    // Behind the store's back, the way another program would.
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+        [v],
+    )
+    .unwrap();
+}
+
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn sqlite() {
+                    super::$name(&super::Db::sqlite());
+                }
+                #[test]
+                fn postgres() {
+                    if let Some(db) = super::Db::pg() {
+                        super::$name(&db);
+                    }
+                }
+            }
+        )*
+    };
+}
+
+both!(
+    findings_appear_persist_escalate_resolve_and_reopen,
+    state_marks_outcomes_and_runs_round_trip,
+    records_round_trip_newest_first_and_filter,
+    a_bad_record_is_refused_and_nothing_lands,
+    a_newer_or_unreadable_schema_is_refused,
+    opening_again_migrates_nothing,
+    a_batch_lands_whole_or_not_at_all,
+    latest_outcomes_and_open_findings,
+    eight_concurrent_shards_lose_nothing,
+);
+
+fn f(addr: &str, attr: &str, impact: &str) -> Finding {
+    Finding {
+        address: addr.into(),
+        attribute: attr.into(),
+        impact: impact.into(),
+    }
+}
+
+fn outcome(root: &str, outcome: &str) -> OutcomeRow {
+    OutcomeRow {
+        root: root.into(),
+        outcome: outcome.into(),
+        detail: String::new(),
+        state: None,
+        binary: None,
+    }
+}
+
+fn findings_appear_persist_escalate_resolve_and_reopen(db: &Db) {
+    let mut s = db.open();
+    let r1 = s.begin_run("t1", None).unwrap();
+    let t = s
+        .apply_findings(r1, "t1", "net", &[f("a.b", "tags.x", "free")])
+        .unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].kind, TransitionKind::New);
+
+    let r2 = s.begin_run("t2", None).unwrap();
+    let t = s
+        .apply_findings(r2, "t2", "net", &[f("a.b", "tags.x", "free")])
+        .unwrap();
+    assert!(t.is_empty(), "persisting drift is not a transition: {t:?}");
+
+    let r3 = s.begin_run("t3", None).unwrap();
+    let t = s
+        .apply_findings(r3, "t3", "net", &[f("a.b", "tags.x", "data-loss")])
+        .unwrap();
+    assert_eq!(t[0].kind, TransitionKind::Escalated);
+    assert_eq!(t[0].previous_impact.as_deref(), Some("free"));
+
+    let r4 = s.begin_run("t4", None).unwrap();
+    let t = s.apply_findings(r4, "t4", "net", &[]).unwrap();
+    assert_eq!(t[0].kind, TransitionKind::Resolved);
+    assert_eq!(t[0].impact, "data-loss");
+
+    let r5 = s.begin_run("t5", None).unwrap();
+    let t = s
+        .apply_findings(r5, "t5", "net", &[f("a.b", "tags.x", "free")])
+        .unwrap();
+    assert_eq!(t[0].kind, TransitionKind::New);
+
+    let rows = s.findings(Some("net")).unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].first_seen, (r1, "t1".into()));
+    assert_eq!(rows[0].last_seen, (r3, "t3".into()));
+    assert_eq!(rows[0].resolved, Some((r4, "t4".into())));
+    assert_eq!(rows[1].resolved, None);
+    assert!(s.findings(Some("other")).unwrap().is_empty());
+    assert_eq!(s.findings(None).unwrap().len(), 2);
+}
+
+fn state_marks_outcomes_and_runs_round_trip(db: &Db) {
+    let mark = StateMark {
+        lineage: "L1".into(),
+        serial: 4,
+    };
+    {
+        let mut s = db.open();
+        let run = s.begin_run("t1", Some("1/2")).unwrap();
+        s.set_state_mark(run, "t1", "net", &mark).unwrap();
+        s.record_outcome(
+            run,
+            &OutcomeRow {
+                root: "net".into(),
+                outcome: "clean".into(),
+                detail: "d".into(),
+                state: Some(mark.clone()),
+                binary: Some("terraform 1.11.4".into()),
+            },
+        )
+        .unwrap();
+        s.finish_run(run, "t2", 7).unwrap();
+        let later = StateMark {
+            lineage: "L1".into(),
+            serial: 5,
+        };
+        let run2 = s.begin_run("t3", None).unwrap();
+        s.set_state_mark(run2, "t3", "net", &later).unwrap();
+        s.set_state_mark(run2, "t3", "net", &mark).unwrap();
+    }
+    let s = db.open();
+    assert_eq!(s.state_marks().unwrap().get("net"), Some(&mark));
+    let runs = s.runs(10).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1].exit_code, Some(7));
+    assert_eq!(runs[1].shard.as_deref(), Some("1/2"));
+    assert_eq!(runs[1].finished_at.as_deref(), Some("t2"));
+    assert_eq!(runs[1].outcomes.get("clean"), Some(&1));
+    assert_eq!(runs[0].exit_code, None);
+    assert_eq!(s.runs(1).unwrap().len(), 1);
+    let rr = s.root_runs("net", 10).unwrap();
+    assert_eq!(rr.len(), 1);
+    assert_eq!(rr[0].outcome.state, Some(mark));
+    assert_eq!(rr[0].outcome.binary.as_deref(), Some("terraform 1.11.4"));
+    assert_eq!(rr[0].started_at, "t1");
+    assert_eq!(s.roots().unwrap(), vec!["net".to_string()]);
+}
+
+fn rec<'a>(
+    kind: &'a str,
+    root: &'a str,
+    key: &'a str,
+    body: &'a serde_json::Value,
+) -> NewRecord<'a> {
+    NewRecord {
+        kind,
+        root,
+        key,
+        recorded_at: "2026-12-01T00:00:00Z",
+        body,
+    }
+}
+
+fn records_round_trip_newest_first_and_filter(db: &Db) {
+    let (a, b, c) = (
+        json!({"n": 1}),
+        json!({"n": 2}),
+        json!({"n": 3, "z": [1], "a": null}),
+    );
+    {
+        let mut s = db.open();
+        s.append_record(&rec("stack-step", "net", "run-1", &a))
+            .unwrap();
+        let ids = s
+            .append_records(&[
+                rec("stack-step", "net", "run-2", &b),
+                rec("stack-step", "app", "run-2", &c),
+            ])
+            .unwrap();
+        assert_eq!(ids.len(), 2);
+        assert!(ids[0] < ids[1]);
+    }
+    let s = db.open();
+    let all = s
+        .records(&RecordQuery {
+            kind: "stack-step",
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(
+        all.iter()
+            .map(|r| r.body["n"].as_i64().unwrap())
+            .collect::<Vec<_>>(),
+        [3, 2, 1]
+    );
+    assert_eq!(all[0].body, c);
+    assert_eq!(all[0].recorded_at, "2026-12-01T00:00:00Z");
+    let net = s
+        .records(&RecordQuery {
+            kind: "stack-step",
+            root: Some("net"),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(net.len(), 2);
+    let keyed = s
+        .records(&RecordQuery {
+            kind: "stack-step",
+            key: Some("run-2"),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(keyed.len(), 2);
+    assert_eq!(
+        s.latest_record("stack-step", "net", "run-1")
+            .unwrap()
+            .unwrap()
+            .body,
+        a
+    );
+    assert!(s
+        .latest_record("stack-step", "net", "run-9")
+        .unwrap()
+        .is_none());
+    let one = s
+        .records(&RecordQuery {
+            kind: "stack-step",
+            limit: 1,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(one.len(), 1);
+    assert!(s
+        .records(&RecordQuery {
+            kind: "approval",
+            ..Default::default()
+        })
+        .unwrap()
+        .is_empty());
+}
+
+fn a_bad_record_is_refused_and_nothing_lands(db: &Db) {
+    let mut s = db.open();
+    let ok = json!({});
+    let e = s
+        .append_record(&rec("stack-stpe", "net", "", &ok))
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("unknown record kind `stack-stpe`"),
+        "{e}"
+    );
+    let bad = json!([1]);
+    let e = s
+        .append_records(&[rec("gate", "net", "", &ok), rec("gate", "net", "", &bad)])
+        .unwrap_err();
+    assert!(e.to_string().contains("must be a JSON object"), "{e}");
+    assert!(s
+        .records(&RecordQuery {
+            kind: "gate",
+            ..Default::default()
+        })
+        .unwrap()
+        .is_empty());
+}
+
+fn a_newer_or_unreadable_schema_is_refused(db: &Db) {
+    drop(db.open());
+    db.set_schema_version("99");
+    match Store::open_location(&db.location()) {
+        Err(e @ StoreError::NewerSchema { found: 99 }) => {
+            assert!(e.to_string().contains("upgrade ward"), "{e}");
+        }
+        other => panic!("expected NewerSchema, got {:?}", other.err()),
+    }
+    for bad in ["banana", "0", ""] {
+        db.set_schema_version(bad);
+        match Store::open_location(&db.location()) {
+            Err(StoreError::BadSchema { found }) => assert_eq!(found, bad),
+            other => panic!("{bad}: expected BadSchema, got {:?}", other.err()),
+        }
+    }
+}
+
+fn opening_again_migrates_nothing(db: &Db) {
+    let mut s = db.open();
+    assert_eq!(
+        s.schema_version().unwrap(),
+        Some(ward_store::SCHEMA_VERSION.to_string())
+    );
+    let r = s.begin_run("t1", None).unwrap();
+    s.apply_findings(r, "t1", "net", &[f("a", "b", "free")])
+        .unwrap();
+    drop(s);
+    let s = db.open();
+    assert_eq!(s.findings(None).unwrap().len(), 1);
+    assert_eq!(
+        s.schema_version().unwrap(),
+        Some(ward_store::SCHEMA_VERSION.to_string())
+    );
+}
+
+fn a_batch_lands_whole_or_not_at_all(db: &Db) {
+    {
+        let mut s = db.open();
+        let run = s.begin_run("t1", None).unwrap();
+        s.begin_batch().unwrap();
+        s.apply_findings(run, "t1", "net", &[f("a", "b", "free")])
+            .unwrap();
+        s.record_outcome(run, &outcome("net", "drifted")).unwrap();
+        s.finish_run(run, "t2", 7).unwrap();
+        // The process dies before the commit.
+    }
+    let s = db.open();
+    assert!(s.findings(None).unwrap().is_empty());
+    assert!(s.latest_outcomes().unwrap().is_empty());
+    let runs = s.runs(5).unwrap();
+    assert_eq!(runs.len(), 1, "the run itself was recorded when it began");
+    assert_eq!(runs[0].finished_at, None);
+    drop(s);
+    let mut s = db.open();
+    let run = s.begin_run("t3", None).unwrap();
+    s.begin_batch().unwrap();
+    s.apply_findings(run, "t3", "net", &[f("a", "b", "free")])
+        .unwrap();
+    s.record_outcome(run, &outcome("net", "drifted")).unwrap();
+    s.finish_run(run, "t4", 7).unwrap();
+    s.commit_batch().unwrap();
+    drop(s);
+    let s = db.open();
+    assert_eq!(s.findings(None).unwrap().len(), 1);
+    assert_eq!(s.latest_outcomes().unwrap().len(), 1);
+}
+
+fn latest_outcomes_and_open_findings(db: &Db) {
+    let mut s = db.open();
+    for (i, o) in ["clean", "drifted", "error"].iter().enumerate() {
+        let now = format!("t{i}");
+        let run = s.begin_run(&now, None).unwrap();
+        s.record_outcome(run, &outcome("net", o)).unwrap();
+        if i < 2 {
+            s.record_outcome(run, &outcome("app", "clean")).unwrap();
+        }
+        let found = if i == 1 {
+            vec![f("x", "y", "replace")]
+        } else {
+            vec![]
+        };
+        s.apply_findings(run, &now, "app", &found).unwrap();
+        s.apply_findings(run, &now, "net", &[f("n", "m", "free")])
+            .unwrap();
+        s.finish_run(run, &now, 0).unwrap();
+    }
+    let latest = s.latest_outcomes().unwrap();
+    let got: Vec<(&str, &str, i64)> = latest
+        .iter()
+        .map(|r| (r.outcome.root.as_str(), r.outcome.outcome.as_str(), r.run))
+        .collect();
+    let runs = s.runs(10).unwrap();
+    let (first, last) = (runs[2].id, runs[0].id);
+    assert_eq!(got, [("app", "clean", first + 1), ("net", "error", last)]);
+    let open = s.open_findings().unwrap();
+    assert_eq!(open.len(), 1, "{open:?}");
+    assert_eq!(open[0].root, "net");
+    assert_eq!(s.findings(None).unwrap().len(), 2);
+}
+
+/// 8 shards, each its own connection and its own 25 roots, three runs each, all at once: every
+/// run, outcome, finding, state mark and record is there afterwards.
+fn eight_concurrent_shards_lose_nothing(db: &Db) {
+    const SHARDS: usize = 8;
+    const ROOTS: usize = 25;
+    const RUNS: usize = 3;
+    drop(db.open());
+    let location = db.location();
+    std::thread::scope(|scope| {
+        for k in 0..SHARDS {
+            let location = location.clone();
+            scope.spawn(move || {
+                let mut s = Store::open_location(&location).unwrap();
+                let shard = format!("{}/{SHARDS}", k + 1);
+                for n in 0..RUNS {
+                    let now = format!("2026-12-01T0{n}:00:00Z");
+                    let run = s.begin_run(&now, Some(&shard)).unwrap();
+                    s.begin_batch().unwrap();
+                    for r in 0..ROOTS {
+                        let root = format!("shard{k}/root{r}");
+                        // Run 0 finds two drifts, run 1 one of them (escalated), run 2 none.
+                        let found: Vec<Finding> = match n {
+                            0 => vec![f("a.b", "size", "free"), f("a.c", "tags", "free")],
+                            1 => vec![f("a.b", "size", "replace")],
+                            _ => vec![],
+                        };
+                        s.apply_findings(run, &now, &root, &found).unwrap();
+                        s.set_state_mark(
+                            run,
+                            &now,
+                            &root,
+                            &StateMark {
+                                lineage: root.clone(),
+                                serial: n as i64,
+                            },
+                        )
+                        .unwrap();
+                        s.record_outcome(
+                            run,
+                            &outcome(&root, if found.is_empty() { "clean" } else { "drifted" }),
+                        )
+                        .unwrap();
+                    }
+                    let body = json!({"shard": shard, "run": n});
+                    s.append_record(&rec("stack-run", &shard, &now, &body))
+                        .unwrap();
+                    s.finish_run(run, &now, 0).unwrap();
+                    s.commit_batch().unwrap();
+                }
+            });
+        }
+    });
+    let s = Store::open_location(&location).unwrap();
+    let runs = s.runs(1000).unwrap();
+    assert_eq!(runs.len(), SHARDS * RUNS);
+    assert!(runs.iter().all(|r| r.exit_code == Some(0)));
+    let outcomes: i64 = runs.iter().flat_map(|r| r.outcomes.values()).sum();
+    assert_eq!(outcomes as usize, SHARDS * ROOTS * RUNS);
+    assert_eq!(s.roots().unwrap().len(), SHARDS * ROOTS);
+    let findings = s.findings(None).unwrap();
+    assert_eq!(findings.len(), SHARDS * ROOTS * 2);
+    assert!(findings.iter().all(|f| f.resolved.is_some()));
+    assert_eq!(
+        findings.iter().filter(|f| f.impact == "replace").count(),
+        SHARDS * ROOTS
+    );
+    let marks = s.state_marks().unwrap();
+    assert_eq!(marks.len(), SHARDS * ROOTS);
+    assert!(marks.values().all(|m| m.serial == (RUNS - 1) as i64));
+    let records = s
+        .records(&RecordQuery {
+            kind: "stack-run",
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(records.len(), SHARDS * RUNS);
+    for r in s.latest_outcomes().unwrap() {
+        assert_eq!(r.outcome.outcome, "clean", "{r:?}");
+    }
+}

@@ -32,20 +32,24 @@ complete -c ward -n "__fish_ward_needs_command" -f -a "gate" -d 'Refuse a plan u
 complete -c ward -n "__fish_ward_needs_command" -f -a "approve" -d 'Approve one change of a plan, bound to a digest of exactly that change'
 complete -c ward -n "__fish_ward_needs_command" -f -a "verify" -d 'Confirm a saved binary plan is the plan that passed `ward gate`'
 complete -c ward -n "__fish_ward_needs_command" -f -a "drift" -d 'Check every root for drift; a missing or replaced state fails; history kept'
+complete -c ward -n "__fish_ward_needs_command" -f -a "stack" -d 'Apply layered roots forward, tear them down in reverse, one approved destroy at a time'
 complete -c ward -n "__fish_ward_needs_command" -f -a "check" -d 'Run the repository gates: module sources, versions, state, layers, key material, Ansible'
+complete -c ward -n "__fish_ward_needs_command" -f -a "import" -d 'Adopt live objects into Terraform: import blocks, a zero-diff check, a recorded acceptance'
 complete -c ward -n "__fish_ward_needs_command" -f -a "docs" -d 'Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them'
 complete -c ward -n "__fish_ward_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish), generated from ward\'s arguments'
 complete -c ward -n "__fish_ward_needs_command" -f -a "man" -d 'Print the man page ward(1), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_needs_command" -f -a "serve" -d 'Serve a read-only dashboard of the history (127.0.0.1; JSON API under /api/v1)'
+complete -c ward -n "__fish_ward_needs_command" -f -a "report" -d 'Write the history dashboard as one static HTML file (`--html FILE`)'
 complete -c ward -n "__fish_ward_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand plan" -l format -d 'Report format' -r -f -a "terminal\t'For people: grouped by class, worst first'
 json\t'For machines: schema version 1 (`ward docs json-schema`)'
 markdown\t'For pull-request comments, within --markdown-limit'"
-complete -c ward -n "__fish_ward_using_subcommand plan" -l fail-on -d 'Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in ward.hcl, else no threshold' -r -f -a "none\t'Every change, even a no-op'
-free\t'Metadata only (tags, labels, descriptions)'
-in-place\t'Changed in place without stopping anything'
-interrupt\t'Stopped, restarted or failed over while it changes'
-replace\t'Destroyed (and perhaps recreated) with a new identity'
-data-loss\t'An object holding data is destroyed or replaced'"
+complete -c ward -n "__fish_ward_using_subcommand plan" -l fail-on -d 'Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in ward.hcl, else no threshold' -r -f -a "none\t'nothing running is touched'
+free\t'metadata only (tags, labels, descriptions); nothing running notices'
+in-place\t'changed in place without stopping anything'
+interrupt\t'changed in place, but stopped, restarted or failed over: service is interrupted'
+replace\t'destroyed (and perhaps recreated) with a new identity; no data lost'
+data-loss\t'an object holding data is destroyed or replaced: its data is lost'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
 complete -c ward -n "__fish_ward_using_subcommand plan" -l color -d 'Colour the terminal report: auto = only on a terminal and when NO_COLOR is not set' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
 always\t'Always colour (even into a file or a pipe)'
@@ -77,6 +81,7 @@ complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand gate" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l db -d 'The history database `ward import` records adoptions in (default: as `ward drift`)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l format -d 'Report format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'The gate report as JSON'
 markdown\t'A pull-request comment telling a reviewer what to approve'"
@@ -88,6 +93,7 @@ complete -c ward -n "__fish_ward_using_subcommand gate" -s V -l version -d 'Prin
 complete -c ward -n "__fish_ward_using_subcommand approve" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand approve" -l db -d 'The history database `ward import` records adoptions in (default: as `ward drift`)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l address -d 'The change\'s address (a `*` pattern only for changes that do not lose data)' -r
 complete -c ward -n "__fish_ward_using_subcommand approve" -l reason -d 'Why the change is safe to apply (recorded with the approval)' -r
 complete -c ward -n "__fish_ward_using_subcommand approve" -l expires -d 'How long the approval lasts: 90s, 30m, 24h, 7d, 2w, 1d12h. Default: policy.approval_expiry in ward.hcl (7d unless set; "never" for no expiry)' -r
@@ -111,7 +117,7 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l timeout -d 'Seconds one root may take (init, state pull, plans); then its process group is killed' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l allow-env -d 'Let this inherited TF_* variable (or PREFIX* pattern) reach Terraform; repeatable. TF_VAR_*, TF_TOKEN_*, TF_PLUGIN_CACHE_DIR and TF_CLI_CONFIG_FILE always do; every other TF_* variable (TF_CLI_ARGS*, TF_WORKSPACE, TF_LOG...) is removed' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l shard -d 'Check only shard K of N (1-based, stable by root path), e.g. --shard 2/8' -r
-complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l notify -d 'POST the transitions (new, escalated, resolved) as JSON to this webhook' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l accept-state -d 'Trust this root\'s current state lineage/serial (after a deliberate state migration)' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
@@ -126,7 +132,7 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON (schema_version 1)'"
@@ -134,6 +140,92 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "plan" -d 'Plan every root in layer order; a root whose upstream has changes is blocked-by-upstream'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "apply" -d 'Per root, upwards: plan, gate, apply that plan, record outputs and state, plan again'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l root -d 'Only this root (refused while a root that reads it holds resources)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1, docs/stack.schema.json)'
+markdown\t'Markdown'"
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l root -d 'The root' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l site -d 'The site (needed when the root has several)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l address -d 'The exact resource address' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l reason -d 'Why this change is safe (recorded with the approval)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l expires -d 'How long the approval lasts (`24h`, `7d`); default: the policy\'s approval_expiry' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l by -d 'Who approves (default: WARD_APPROVER, USER, LOGNAME)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Plan every root in layer order; a root whose upstream has changes is blocked-by-upstream'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Per root, upwards: plan, gate, apply that plan, record outputs and state, plan again'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand check" -l config -d 'The ward configuration (default: the first ward.hcl walking up from DIR to the repository root, the first directory with .git)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand check" -l format -d 'Output format' -r -f -a "terminal\t'Human-readable text'
 json\t'The full report as JSON'
@@ -157,23 +249,97 @@ complete -c ward -n "__fish_ward_using_subcommand check" -s v -l verbose -d 'Ter
 complete -c ward -n "__fish_ward_using_subcommand check" -l list-rules -d 'Print the rule catalog and exit'
 complete -c ward -n "__fish_ward_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand check" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -f -a "plan" -d 'Write the imports for an inventory: import blocks, or `terraform import` commands'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -f -a "check" -d 'Pass a plan only when it imports exactly the inventory and changes nothing'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -f -a "accept" -d 'Apply the checked plan, require empty plans after it, and record the acceptance'
+complete -c ward -n "__fish_ward_using_subcommand import; and not __fish_seen_subcommand_from plan check accept help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l inventory -d 'The inventory (JSON: address -> import id, optional attributes)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s o -l output -d 'Write the import blocks (or the commands) to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l scratch -d 'Also write a normalised scratch configuration from the inventory\'s attributes' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l tofu -d 'OpenTofu executable to use' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l inventory -d 'The inventory the plan must import exactly' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l state -d 'Another root\'s state (`terraform state pull` output) as NAME=FILE: none of its ids may be adopted here. Repeatable' -r
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l root -d 'The root being adopted (skipped by --other-roots; default: the current directory)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l timeout -d 'Seconds each `state pull` may take (--other-roots)' -r
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l record -d 'Write the check record `ward import accept` requires to FILE (the JSON report)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1)'
+markdown\t'Markdown, for a pull-request comment'"
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l tofu -d 'OpenTofu executable to use' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l other-roots -d 'Also pull the state (`state pull`) of every root ward.hcl declares, except the root being adopted: none of their ids may be adopted here. Needs Terraform and initialised roots'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l plan -d 'The saved plan (`terraform plan -out FILE`) that passed `ward import check`' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l record -d 'The check record written by `ward import check --record`' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l timeout -d 'Seconds each Terraform command may take' -r
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l allow-env -d 'Keep this inherited TF_* variable (name or PREFIX*) for Terraform. Repeatable' -r
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
+json\t'JSON (schema_version 1)'
+markdown\t'Markdown, for a pull-request comment'"
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l tofu -d 'OpenTofu executable to use' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Write the imports for an inventory: import blocks, or `terraform import` commands'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "check" -d 'Pass a plan only when it imports exactly the inventory and changes nothing'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "accept" -d 'Apply the checked plan, require empty plans after it, and record the acceptance'
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand docs" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand docs" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand man" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand man" -s V -l version -d 'Print version'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "rules" -d 'Show ward\'s knowledge: packs, versions, classified types and their rules'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "gate" -d 'Refuse a plan until every dangerous change is approved, within budget, and guards pass'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "approve" -d 'Approve one change of a plan, bound to a digest of exactly that change'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "verify" -d 'Confirm a saved binary plan is the plan that passed `ward gate`'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "drift" -d 'Check every root for drift; a missing or replaced state fails; history kept'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "check" -d 'Run the repository gates: module sources, versions, state, layers, key material, Ansible'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "docs" -d 'Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish), generated from ward\'s arguments'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "man" -d 'Print the man page ward(1), generated from ward\'s arguments'
-complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift check docs completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ward -n "__fish_ward_using_subcommand serve" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand serve" -l config -d 'ward.hcl to read (layers, `history`); default: the one found from the current directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand serve" -l listen -d 'Address and port to listen on' -r
+complete -c ward -n "__fish_ward_using_subcommand serve" -l token-file -d 'A file whose first line is the token (instead of WARD_SERVE_TOKEN)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand serve" -l allow-remote -d 'Allow an address that is not loopback (a token is then required)'
+complete -c ward -n "__fish_ward_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand report" -l html -d 'The file to write (atomically)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand report" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand report" -l config -d 'ward.hcl to read (layers, `history`); default: the one found from the current directory' -r -F
+complete -c ward -n "__fish_ward_using_subcommand report" -l runs -d 'How many of each root\'s newest runs its timeline shows' -r
+complete -c ward -n "__fish_ward_using_subcommand report" -s h -l help -d 'Print help'
+complete -c ward -n "__fish_ward_using_subcommand report" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "rules" -d 'Show ward\'s knowledge: packs, versions, classified types and their rules'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "gate" -d 'Refuse a plan until every dangerous change is approved, within budget, and guards pass'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "approve" -d 'Approve one change of a plan, bound to a digest of exactly that change'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "verify" -d 'Confirm a saved binary plan is the plan that passed `ward gate`'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "drift" -d 'Check every root for drift; a missing or replaced state fails; history kept'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "stack" -d 'Apply layered roots forward, tear them down in reverse, one approved destroy at a time'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "check" -d 'Run the repository gates: module sources, versions, state, layers, key material, Ansible'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "import" -d 'Adopt live objects into Terraform: import blocks, a zero-diff check, a recorded acceptance'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "docs" -d 'Print a document built into ward (rules, config, gate, exit-codes...); no topic: list them'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "man" -d 'Print the man page ward(1), generated from ward\'s arguments'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "serve" -d 'Serve a read-only dashboard of the history (127.0.0.1; JSON API under /api/v1)'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "report" -d 'Write the history dashboard as one static HTML file (`--html FILE`)'
+complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from rules" -f -a "list" -d 'List the packs (name, version, provider) and every classified resource type'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from rules" -f -a "show" -d 'Show every rule about one resource type, in precedence order'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from drift" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "plan" -d 'Plan every root in layer order; a root whose upstream has changes is blocked-by-upstream'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "apply" -d 'Per root, upwards: plan, gate, apply that plan, record outputs and state, plan again'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "plan" -d 'Write the imports for an inventory: import blocks, or `terraform import` commands'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "check" -d 'Pass a plan only when it imports exactly the inventory and changes nothing'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "accept" -d 'Apply the checked plan, require empty plans after it, and record the acceptance'

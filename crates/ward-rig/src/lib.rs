@@ -14,6 +14,8 @@
 //!   objects to import.
 //! - [`examples`] drives the example deployment in `examples/deployment` through each hazard
 //!   scenario and produces real plans (the ones committed in `examples/plans`).
+//! - [`rules`] is what ward knows about fakecloud: not a built-in pack but the user rule file
+//!   `examples/rules/fakecloud.hcl`, loaded for tests in-process or through a `ward.hcl`.
 //!
 //! Roots live in their own temporary directories, so tests run in parallel without colliding.
 //!
@@ -53,6 +55,7 @@ mod cloud;
 mod error;
 pub mod examples;
 mod root;
+pub mod rules;
 
 pub use cloud::{Cloud, Object, KINDS};
 pub use error::{RigError, TerraformFailure};
@@ -406,7 +409,7 @@ pub fn in_ci() -> bool {
 }
 
 /// The workspace root: two levels above this crate's manifest.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest
         .parent()

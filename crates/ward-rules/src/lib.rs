@@ -52,7 +52,7 @@ pub enum RuleOrigin {
         /// Pack version.
         version: String,
     },
-    /// A user rule from a `ward.hcl` file.
+    /// A user rule: a `resource` block of `ward.hcl`, or of a rule file it names.
     User {
         /// The file, as given or found (relative to the repository root when found there).
         file: String,
@@ -353,8 +353,8 @@ impl<'k> Resolved<'k> {
     }
 }
 
-/// The rules of a user's `ward.hcl` (its `resource` blocks), read but not yet added to a
-/// [`Knowledge`].
+/// User rules (the `resource` blocks of a `ward.hcl`, or a rule file it names), read but not
+/// yet added to a [`Knowledge`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UserRules {
     file: String,
@@ -374,6 +374,34 @@ impl UserRules {
             file: file.to_string(),
             rules: parse_user_blocks(file, text, blocks)?,
         })
+    }
+
+    /// Reads a rule file's text (`resource` blocks only; any other block is an error that says
+    /// so), cited as `file` in reports and errors.
+    pub fn parse(file: &str, text: &str) -> Result<UserRules, RulesError> {
+        Ok(UserRules {
+            file: file.to_string(),
+            rules: parse_file(file, text, FileKind::User)?.rules,
+        })
+    }
+
+    /// Reads the rule file at `path` (UTF-8, `resource` blocks only), cited as `file`.
+    pub fn read(path: &Path, file: &str) -> Result<UserRules, RulesError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            RulesError::new(file, format!("cannot read the rule file: {e}"))
+                .help("check the rule file's path")
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            RulesError::new(
+                file,
+                format!(
+                    "the rule file is not UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+            .help("save it as UTF-8")
+        })?;
+        UserRules::parse(file, &text)
     }
 
     /// How many `resource` entries were read.
@@ -468,37 +496,21 @@ impl Knowledge {
     /// [`UserRules::from_blocks`]). Its rules win over every pack, and over files loaded after
     /// it. The file is cited as `path` is written.
     pub fn load_user_file(&mut self, path: &Path) -> Result<(), RulesError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| {
-            RulesError::new(&name, format!("cannot read the rule file: {e}"))
-                .help("check the rule file's path")
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            RulesError::new(
-                &name,
-                format!(
-                    "the rule file is not UTF-8 (byte {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            )
-            .help("save it as UTF-8")
-        })?;
-        self.load_user_str(&name, &text)
+        let user = UserRules::read(path, &path.display().to_string())?;
+        self.add_user_rules(&user);
+        Ok(())
     }
 
     /// Loads a rule file's text, cited as `file`: `resource` blocks only. Same as
     /// [`Knowledge::load_user_file`] without the file system. Not a reader of `ward.hcl`:
     /// commands load that once through ward-config.
     pub fn load_user_str(&mut self, file: &str, text: &str) -> Result<(), RulesError> {
-        let parsed = parse_file(file, text, FileKind::User)?;
-        self.add_user_rules(&UserRules {
-            file: file.to_string(),
-            rules: parsed.rules,
-        });
+        self.add_user_rules(&UserRules::parse(file, text)?);
         Ok(())
     }
 
-    /// Adds user rules read by [`UserRules::from_blocks`]. They win over every pack, and over
+    /// Adds user rules read by [`UserRules::from_blocks`], [`UserRules::parse`] or
+    /// [`UserRules::read`]. They win over every pack, and over
     /// user rules added after them.
     pub fn add_user_rules(&mut self, user: &UserRules) {
         let index = self.user_files.len();

@@ -35,6 +35,13 @@ impl Site {
         let tmp = tempfile::tempdir().unwrap();
         let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stack");
         copy_dir(&example, &tmp.path().join("site"));
+        // Its ward.hcl loads the fakecloud rule file from beside the copy, as docs/stack.md does.
+        std::fs::create_dir_all(tmp.path().join("rules")).unwrap();
+        std::fs::copy(
+            ward_rig::rules::file(),
+            tmp.path().join("rules/fakecloud.hcl"),
+        )
+        .unwrap();
         std::fs::create_dir_all(tmp.path().join("site/.git")).unwrap();
         std::fs::create_dir_all(tmp.path().join("cloud")).unwrap();
         Site {

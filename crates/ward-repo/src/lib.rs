@@ -55,6 +55,7 @@ mod rewrite;
 pub mod source;
 pub mod terragrunt;
 mod tree;
+pub mod write;
 
 pub use ansible::{PinKind, VersionPin};
 pub use rewrite::rewrite_local_sources;

@@ -226,23 +226,15 @@ impl<'k> Resolved<'k> {
 
     /// The identity attributes.
     pub fn identity(&self) -> Decision<Vec<AttrPath>> {
-        let d = self.decide(
-            |r| r.identity.clone(),
-            defaults::IDENTITY
-                .iter()
-                .map(|s| (*s).to_string())
-                .collect(),
-        );
-        Decision {
-            value: d
-                .value
-                .iter()
-                .filter_map(|s| pattern::Pattern::parse(s).ok())
-                .map(|p| p.to_path())
-                .collect(),
-            rule: d.rule,
-            stated: d.stated,
-        }
+        as_paths(
+            self.decide(
+                |r| r.identity.clone(),
+                defaults::IDENTITY
+                    .iter()
+                    .map(|s| (*s).to_string())
+                    .collect(),
+            ),
+        )
     }
 
     /// What an action costs (before any holds-data escalation, which is the classifier's).
@@ -269,17 +261,7 @@ impl<'k> Resolved<'k> {
 
     /// The attributes that are lists of access rules (`ingress`, `egress`); none by default.
     pub fn access_rules(&self) -> Decision<Vec<AttrPath>> {
-        let d = self.decide(|r| r.access_rules.clone(), Vec::new());
-        Decision {
-            value: d
-                .value
-                .iter()
-                .filter_map(|s| pattern::Pattern::parse(s).ok())
-                .map(|p| p.to_path())
-                .collect(),
-            rule: d.rule,
-            stated: d.stated,
-        }
+        as_paths(self.decide(|r| r.access_rules.clone(), Vec::new()))
     }
 
     /// Does the object itself grant access (a firewall rule)? `false` by default.
@@ -350,6 +332,20 @@ impl<'k> Resolved<'k> {
             return best;
         }
         None
+    }
+}
+
+/// A decision on attribute names (`identity`, `access_rules`), as attribute paths.
+fn as_paths(d: Decision<Vec<String>>) -> Decision<Vec<AttrPath>> {
+    Decision {
+        value: d
+            .value
+            .iter()
+            .filter_map(|s| pattern::Pattern::parse(s).ok())
+            .map(|p| p.to_path())
+            .collect(),
+        rule: d.rule,
+        stated: d.stated,
     }
 }
 

@@ -1,7 +1,14 @@
 # A three-layer stack on fakecloud, two sites (see docs/stack.md). Copy this directory to a place
-# of its own before running it: state and backups go next to the copy, outside it.
+# of its own before running it, with the fakecloud rule file beside it: state and backups go
+# next to the copy, outside it.
 #
-#   cp -r examples/stack /tmp/site && cd /tmp/site && FAKECLOUD_DIR=/tmp/site-cloud ward stack apply
+#   cp -r examples/stack /tmp/site && cp -r examples/rules /tmp/rules && cd /tmp/site
+#   FAKECLOUD_DIR=/tmp/site-cloud ward stack apply
+
+# fakecloud is ward's test provider, which no built-in pack covers: its rules are a user rule file.
+rules {
+  files = ["../rules/fakecloud.hcl"]
+}
 
 stack {
   # Outside the repository: a backup in a checkout is lost with it.

@@ -256,12 +256,7 @@ fn read_files(path: &Path, shown: &str) -> Result<Option<Files>, Failed> {
         let Ok(rel) = entry.path().strip_prefix(path) else {
             continue;
         };
-        let rel = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        add(rel, entry.path())?;
+        add(ward_repo::rel_string(rel), entry.path())?;
     }
     Ok(Some(files))
 }

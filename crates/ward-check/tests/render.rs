@@ -13,19 +13,6 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render/generated-root")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
-}
-
 /// The findings of the catalog over the repository at `root`, on the fixtures' date.
 fn run_check(
     root: &Path,
@@ -61,7 +48,7 @@ fn run_check(
 fn findings(tf: &Path, stale_input: bool) -> Vec<String> {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("repo");
-    copy_dir(&fixture(), &root);
+    ward_rig::copy_dir(&fixture(), &root).unwrap();
     if !stale_input {
         std::fs::remove_file(root.join("sites/ledger/cidr")).unwrap();
     }

@@ -24,26 +24,13 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
-}
-
 /// Copies the fixture, applies its `.setup` (`write PATH CONTENT` lines), makes it a git work
 /// tree (nothing committed: ward.hcl discovery stops there), and runs `ward check` on it.
 /// `NO-WARD-HCL` in `extra` removes the fixture's `ward.hcl` first.
 fn check(name: &str, extra: &[&str]) -> (Report, String) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join(name);
-    copy_dir(&fixture(name), &root);
+    ward_rig::copy_dir(&fixture(name), &root).unwrap();
     if let Ok(steps) = std::fs::read_to_string(root.join(".setup")) {
         std::fs::remove_file(root.join(".setup")).unwrap();
         for step in steps.lines().filter(|l| !l.trim().is_empty()) {

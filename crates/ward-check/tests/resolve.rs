@@ -3,38 +3,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
-use std::process::Command;
 use ward_check::knowledge::NoKnowledge;
 use ward_check::resolve::Resolver;
 use ward_check::{check, CheckOptions};
 use ward_repo::RefKind;
-
-fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .args([
-            "-c",
-            "user.name=ward",
-            "-c",
-            "user.email=ward@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {o:?}");
-}
 
 #[test]
 fn refs_resolved_on_the_remote_and_cached() {
     let t = tempfile::tempdir().unwrap();
     let remote = t.path().join("modules");
     std::fs::create_dir_all(&remote).unwrap();
-    git(&remote, &["init", "-q", "-b", "trunk-line"]);
+    ward_rig::git(&remote, &["init", "-q", "-b", "trunk-line"]).unwrap();
     std::fs::write(remote.join("main.tf"), "locals {}\n").unwrap();
-    git(&remote, &["add", "-A"]);
-    git(&remote, &["commit", "-q", "-m", "one"]);
-    git(&remote, &["tag", "stable-cut"]);
+    ward_rig::git(&remote, &["add", "-A"]).unwrap();
+    ward_rig::git(&remote, &["commit", "-q", "-m", "one"]).unwrap();
+    ward_rig::git(&remote, &["tag", "stable-cut"]).unwrap();
     let url = format!("file://{}", remote.display());
 
     let cache = t.path().join("cache");

@@ -18,34 +18,6 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let st = Command::new("git")
-        .args([
-            "-c",
-            "user.name=ward",
-            "-c",
-            "user.email=ward@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(st.status.success(), "git {args:?}: {st:?}");
-}
-
 fn setup(dir: &Path) {
     let Ok(steps) = std::fs::read_to_string(dir.join(".setup")) else {
         return;
@@ -58,9 +30,9 @@ fn setup(dir: &Path) {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, content).unwrap();
         } else if step == "git-init" {
-            git(dir, &["init", "-q"]);
-            git(dir, &["add", "-A"]);
-            git(dir, &["commit", "-q", "-m", "fixture"]);
+            ward_rig::git(dir, &["init", "-q"]).unwrap();
+            ward_rig::git(dir, &["add", "-A"]).unwrap();
+            ward_rig::git(dir, &["commit", "-q", "-m", "fixture"]).unwrap();
         } else if !step.trim().is_empty() {
             panic!("unknown setup step {step}");
         }
@@ -133,7 +105,7 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     );
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("repo");
-    copy_dir(&src, &root);
+    ward_rig::copy_dir(&src, &root).unwrap();
     setup(&root);
     let config = ward_config::discover(None, &root)
         .unwrap()

@@ -92,7 +92,7 @@ pub struct PlanInfo {
 pub struct KnowledgeUsed {
     /// Built-in packs, by name.
     pub packs: Vec<PackInfo>,
-    /// User rule files loaded (`ward.hcl`), in precedence order.
+    /// User rule files loaded (`ward.hcl` and the rule files it names), in precedence order.
     pub user_files: Vec<String>,
 }
 

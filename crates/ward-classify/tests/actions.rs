@@ -39,7 +39,7 @@ fn create_costs_on_create() {
     assert_eq!(v.impact, Impact::Free);
     assert_eq!(
         v.decided_by.as_ref().unwrap().to_string(),
-        "fakecloud@2026.11.0:fakecloud_instance"
+        "examples/rules/fakecloud.hcl:10:fakecloud_instance"
     );
     assert!(v.identity_changes.is_empty());
     assert_eq!(v.explanation[0], "will be created");
@@ -58,7 +58,7 @@ fn update_costs_the_worst_changed_attribute() {
     assert_eq!(v.impact, Impact::Interrupt);
     assert_eq!(
         v.decided_by.as_ref().unwrap().to_string(),
-        "fakecloud@2026.11.0:fakecloud_instance[size]"
+        "examples/rules/fakecloud.hcl:10:fakecloud_instance[size]"
     );
     let attrs: Vec<(String, Impact)> = v
         .attributes
@@ -75,7 +75,7 @@ fn update_costs_the_worst_changed_attribute() {
     );
     has_line(
         &v,
-        "`size` costs interrupt: \"small\" → \"large\" — The instance is restarted to change its size. (per fakecloud@2026.11.0:fakecloud_instance[size])",
+        "`size` costs interrupt: \"small\" → \"large\" — The instance is restarted to change its size. (per examples/rules/fakecloud.hcl:10:fakecloud_instance[size])",
     );
     has_line(&v, "1 more attribute change(s) cost nothing (free)");
 }
@@ -102,8 +102,7 @@ fn an_update_that_changes_no_value_costs_nothing() {
 
 #[test]
 fn unnamed_attributes_cost_on_update() {
-    let mut k = fakecloud();
-    k.load_user_str(
+    let k = ward_rig::rules::knowledge_under(
         "ward.hcl",
         "resource \"fakecloud_network\" {\n  on_update = \"interrupt\"\n}\n",
     )
@@ -148,11 +147,11 @@ fn deleting_what_holds_data_is_data_loss() {
     assert!(v.holds_data);
     assert_eq!(
         v.decided_by.as_ref().unwrap().to_string(),
-        "fakecloud@2026.11.0:fakecloud_volume"
+        "examples/rules/fakecloud.hcl:40:fakecloud_volume"
     );
     has_line(
         &v,
-        "holds data: destroying it loses the data it holds (per fakecloud@2026.11.0:fakecloud_volume)",
+        "holds data: destroying it loses the data it holds (per examples/rules/fakecloud.hcl:40:fakecloud_volume)",
     );
 }
 
@@ -386,8 +385,7 @@ fn unclassified_types_fail_the_gate_by_name() {
 
 #[test]
 fn user_rules_win_and_the_verdict_names_them() {
-    let mut k = fakecloud();
-    k.load_user_str(
+    let k = ward_rig::rules::knowledge_under(
         "ward.hcl",
         r#"
 resource "fakecloud_volume" {
@@ -430,22 +428,24 @@ resource "fakecloud_volume" {
     // ...where the delete cost itself is the default, cited as the pack entry's.
     assert_eq!(
         tmp.decided_by.as_ref().unwrap().to_string(),
-        "fakecloud@2026.11.0:fakecloud_volume"
+        "examples/rules/fakecloud.hcl:40:fakecloud_volume"
     );
     // ...and nowhere else.
     let other = by("fakecloud_volume.other");
     assert_eq!(other.impact, Impact::DataLoss);
     assert_eq!(
         other.decided_by.as_ref().unwrap().to_string(),
-        "fakecloud@2026.11.0:fakecloud_volume"
+        "examples/rules/fakecloud.hcl:40:fakecloud_volume"
     );
-    assert_eq!(a.knowledge.user_files, ["ward.hcl"]);
+    assert_eq!(
+        a.knowledge.user_files,
+        ["ward.hcl", "examples/rules/fakecloud.hcl"]
+    );
 }
 
 #[test]
 fn an_in_place_update_that_recreates_a_data_holder_is_data_loss() {
-    let mut k = fakecloud();
-    k.load_user_str(
+    let k = ward_rig::rules::knowledge_under(
         "ward.hcl",
         "resource \"fakecloud_volume\" {\n  attribute \"name\" {\n    impact = \"replace\"\n    why = \"our volume driver recreates on rename\"\n  }\n}\n",
     )
@@ -550,9 +550,9 @@ fn every_reason_is_put_in_words_and_unknown_ones_verbatim() {
 #[test]
 fn the_assessment_names_the_knowledge() {
     let a = assess(&plan(vec![]), &fakecloud(), &Options::default());
-    assert_eq!(a.knowledge.packs.len(), 1);
-    assert_eq!(a.knowledge.packs[0].name, "fakecloud");
-    assert_eq!(a.knowledge.packs[0].version, "2026.11.0");
+    // fakecloud's rules are a user rule file, not a pack.
+    assert!(a.knowledge.packs.is_empty());
+    assert_eq!(a.knowledge.user_files, ["examples/rules/fakecloud.hcl"]);
     let _: BTreeSet<u8> = BTreeSet::new();
 }
 
@@ -594,8 +594,7 @@ fn the_builtin_knowledge_classifies_the_starter_types() {
 
 #[test]
 fn an_update_names_the_identity_attributes_it_changes() {
-    let mut k = fakecloud();
-    k.load_user_str(
+    let k = ward_rig::rules::knowledge_under(
         "ward.hcl",
         "resource \"fakecloud_instance\" {\n  attribute \"ip\" {\n    impact = \"interrupt\"\n    why = \"re-addressed live\"\n  }\n}\n",
     )

@@ -25,7 +25,7 @@ fn assessed(name: &str) -> Assessment {
     let plan = ward_plan::read_file(&path).unwrap();
     let a = assess(
         &plan,
-        &ward_rules::Knowledge::builtin().unwrap(),
+        &ward_rig::rules::knowledge().unwrap(),
         &Options::default(),
     );
     let json = serde_json::to_string(&a).unwrap();

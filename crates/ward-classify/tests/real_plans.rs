@@ -20,7 +20,7 @@ fn assessed(name: &str) -> Assessment {
         "{name} should hold a sensitive value in clear, or the check below proves nothing"
     );
     let plan = ward_plan::read_file(&path).unwrap();
-    let k = ward_rules::Knowledge::builtin().unwrap();
+    let k = ward_rig::rules::knowledge().unwrap();
     let a = assess(&plan, &k, &Options::default());
     let json = serde_json::to_string(&a).unwrap();
     for s in SECRETS {

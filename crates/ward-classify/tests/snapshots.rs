@@ -77,7 +77,7 @@ fn mixed_plan() -> ward_model::Plan {
 }
 
 #[test]
-fn mixed_plan_with_builtin_fakecloud_pack() {
+fn mixed_plan_with_the_fakecloud_rule_file() {
     let a = assess(&mixed_plan(), &fakecloud(), &Options::default());
     assert!(a.coverage.fails());
     insta::assert_json_snapshot!("mixed", a);
@@ -85,7 +85,8 @@ fn mixed_plan_with_builtin_fakecloud_pack() {
 
 #[test]
 fn user_rules_override_and_are_cited() {
-    let mut k = fakecloud();
+    // ward.hcl's own rules first, then the fakecloud rule file, as `rules { files }` loads it.
+    let mut k = ward_rules::Knowledge::empty();
     k.load_user_str(
         "ward.hcl",
         r#"
@@ -109,6 +110,7 @@ resource "acme_widget" {
 "#,
     )
     .unwrap();
+    ward_rig::rules::add(&mut k).unwrap();
     let a = assess(
         &mixed_plan(),
         &k,

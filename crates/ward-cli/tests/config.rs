@@ -166,7 +166,9 @@ fn plan_block_sets_the_threshold_and_the_flag_overrides_it() {
         .join("../../examples/plans/hazards.json")
         .display()
         .to_string();
-    let (t, sub) = repo("plan {\n  fail_on = \"replace\"\n}\n");
+    let (t, sub) = repo(&ward_rig::rules::ward_hcl(
+        "plan {\n  fail_on = \"replace\"\n}\n",
+    ));
     let state = t.path().join("state");
     let out = ward_in(&sub, &["plan", &hazards], &state);
     assert_eq!(
@@ -179,7 +181,9 @@ fn plan_block_sets_the_threshold_and_the_flag_overrides_it() {
     assert!(text.contains("--fail-on replace"), "{text}");
     // The flag overrides the block: data-loss is above everything tags-only.json does.
     let tags = hazards.replace("hazards.json", "tags-only.json");
-    let (t3, sub3) = repo("plan {\n  fail_on = \"free\"\n}\n");
+    let (t3, sub3) = repo(&ward_rig::rules::ward_hcl(
+        "plan {\n  fail_on = \"free\"\n}\n",
+    ));
     let state3 = t3.path().join("state");
     assert_eq!(
         ward_in(&sub3, &["plan", &tags], &state3).status.code(),
@@ -193,9 +197,60 @@ fn plan_block_sets_the_threshold_and_the_flag_overrides_it() {
         String::from_utf8_lossy(&out.stdout)
     );
     // Without the block there is no threshold: exit 0, the costs lead.
-    let (t2, sub2) = repo("");
+    let (t2, sub2) = repo(&ward_rig::rules::ward_hcl(""));
     let out = ward_in(&sub2, &["plan", &hazards], &t2.path().join("state"));
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("result: 1 data-loss, 3 replace"), "{text}");
+}
+
+/// The README's first command, at the top of the checkout: fakecloud's rules are the user rule
+/// file examples/rules/fakecloud.hcl, loaded by examples/ward.hcl; the header names that file,
+/// and `ward rules list` lists it under user rules, not as a pack. Without the configuration no
+/// fakecloud type is known (exit 3).
+#[test]
+fn the_readme_command_loads_the_fakecloud_rule_file() {
+    let top = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let state = tempfile::tempdir().unwrap();
+    let args = [
+        "plan",
+        "--config",
+        "examples/ward.hcl",
+        "examples/plans/hazards.json",
+    ];
+    let out = ward_in(&top, &args, state.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l == "decided by rule files: examples/rules/fakecloud.hcl"),
+        "{text}"
+    );
+    assert!(
+        text.contains("result: 1 data-loss, 3 replace, 1 interrupt"),
+        "{text}"
+    );
+    let rules = ward_in(
+        &top,
+        &["rules", "list", "--config", "examples/ward.hcl"],
+        state.path(),
+    );
+    let list = String::from_utf8_lossy(&rules.stdout);
+    assert!(
+        list.contains("user rules: examples/ward.hcl, examples/rules/fakecloud.hcl"),
+        "{list}"
+    );
+    assert!(!list.contains("fakecloud 2026"), "{list}");
+    // The plan alone, outside any configuration: every fakecloud type is unclassified.
+    let bare = ward_in(
+        state.path(),
+        &[
+            "plan",
+            top.join("examples/plans/hazards.json").to_str().unwrap(),
+        ],
+        state.path(),
+    );
+    let text = String::from_utf8_lossy(&bare.stdout);
+    assert_eq!(bare.status.code(), Some(3), "{text}");
+    assert!(text.contains("fakecloud_volume"), "{text}");
 }

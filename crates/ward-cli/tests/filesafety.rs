@@ -47,7 +47,7 @@ fn ward_in(dir: &Path, args: &[&str]) -> Output {
 fn setup(n: usize) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     std::fs::create_dir(d.path().join(".git")).unwrap();
-    std::fs::write(d.path().join("ward.hcl"), "").unwrap();
+    std::fs::write(d.path().join("ward.hcl"), ward_rig::rules::ward_hcl("")).unwrap();
     std::fs::write(d.path().join("plan.json"), plan_deleting(n)).unwrap();
     d
 }
@@ -181,7 +181,7 @@ fn approvals_expire_by_default_and_the_policy_sets_how_long() {
     let d = setup(1);
     std::fs::write(
         d.path().join("ward.hcl"),
-        "policy {\n  approval_expiry = \"never\"\n}\n",
+        ward_rig::rules::ward_hcl("policy {\n  approval_expiry = \"never\"\n}\n"),
     )
     .unwrap();
     let o = approve(d.path(), "fakecloud_volume.v0");
@@ -190,7 +190,7 @@ fn approvals_expire_by_default_and_the_policy_sets_how_long() {
 
     std::fs::write(
         d.path().join("ward.hcl"),
-        "policy {\n  approval_expiry = \"soon\"\n}\n",
+        ward_rig::rules::ward_hcl("policy {\n  approval_expiry = \"soon\"\n}\n"),
     )
     .unwrap();
     let o = approve(d.path(), "fakecloud_volume.v0");

@@ -118,6 +118,8 @@ fn fleet(rig: &Rig, tf: &Terraform, image_b: &str, role_b: &str) -> Result<Fleet
         .unwrap(),
     )
     .unwrap();
+    // What ward knows about fakecloud (the gate classifies the plan): its rule file.
+    root.write_file("ward.hcl", &ward_rig::rules::ward_hcl(""))?;
     root.init()?;
     Ok(Fleet {
         db: root.path("history.sqlite"),

@@ -78,6 +78,7 @@ fn verify_ends_at_its_timeout() {
     let d = tempfile::tempdir().unwrap();
     let plans = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans");
     let record = d.path().join("gate.json");
+    std::fs::write(d.path().join("ward.hcl"), ward_rig::rules::ward_hcl("")).unwrap();
     let o = ward_in(
         d.path(),
         &[

@@ -5,6 +5,7 @@
 //! | block | section | read by |
 //! |---|---|---|
 //! | `resource "TYPE"` | [`Config::rules`] (parsed by ward-rules' rule reader) | every command |
+//! | `rules` | [`Config::rule_files`] (rule files, read by ward-rules' rule reader) | every command |
 //! | `root "NAME"` | [`Config::roots`] | `ward check`, `ward drift` |
 //! | `layer "NAME"` | [`Config::layers`] | `ward check` |
 //! | `check` | [`Config::check`] | `ward check` |
@@ -39,6 +40,7 @@ pub mod policy;
 mod read;
 pub mod render;
 pub mod repo;
+mod rules;
 pub mod stack;
 pub mod waiver;
 
@@ -64,7 +66,7 @@ use ward_rules::UserRules;
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
     "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
-    "waiver", "history",
+    "waiver", "history", "rules",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -115,11 +117,15 @@ impl From<ward_rules::RulesError> for ConfigError {
 }
 
 /// ward's knowledge under a configuration: the built-in packs, then the `resource` blocks of
-/// `config` (user rules win over every pack). Every command that classifies loads it here.
+/// `config`, then the rule files its `rules` block lists (user rules win over every pack; the
+/// earlier over the later). Every command that classifies loads it here.
 pub fn knowledge(config: Option<&Config>) -> Result<ward_rules::Knowledge, ward_rules::RulesError> {
     let mut k = ward_rules::Knowledge::builtin()?;
     if let Some(c) = config {
         k.add_user_rules(&c.rules);
+        for file in &c.rule_files {
+            k.add_user_rules(file);
+        }
     }
     Ok(k)
 }
@@ -138,6 +144,9 @@ pub struct Config {
     /// `resource` blocks: user rules.
     #[serde(skip)]
     pub rules: UserRules,
+    /// The rule files the `rules` block lists, read, in the order listed.
+    #[serde(skip)]
+    pub rule_files: Vec<UserRules>,
     /// `root` blocks, in file order.
     pub roots: Vec<Root>,
     /// `layer` blocks, in file order.
@@ -242,7 +251,7 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy", "plan", "stack", "history"].contains(&ident) {
+            if ["check", "policy", "plan", "stack", "history", "rules"].contains(&ident) {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -274,6 +283,7 @@ impl Config {
                     c.waivers.push(waiver::waiver(&src, b, n)?);
                 }
                 "history" => c.history = history::history(&src, b, dir)?,
+                "rules" => c.rule_files = rules::rules(&src, b, dir)?,
                 "pack" => {
                     return Err(src.err(
                         b.ident.span(),

@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn outcomes_from_plan_json_not_exit_codes() {
-        let k = ward_rules::Knowledge::builtin().unwrap();
+        let k = ward_rig::rules::knowledge().unwrap();
         let mut p = Plan::default();
         assert_eq!(
             decide(drift_items(&p, &k).len(), &output_changes(&p), &[]),

@@ -30,6 +30,12 @@ impl Repo {
         for d in ["repo", "cloud", "state"] {
             std::fs::create_dir_all(tmp.path().join(d)).unwrap();
         }
+        // What ward knows about fakecloud: its rule file, loaded by the repository's ward.hcl.
+        std::fs::write(
+            tmp.path().join("repo/ward.hcl"),
+            ward_rig::rules::ward_hcl(""),
+        )
+        .unwrap();
         Repo {
             tmp,
             tf: tf.path.clone(),
@@ -109,7 +115,11 @@ impl Repo {
         );
     }
     fn ward_hcl(&self, text: &str) {
-        std::fs::write(self.repo().join("ward.hcl"), text).unwrap();
+        std::fs::write(
+            self.repo().join("ward.hcl"),
+            ward_rig::rules::ward_hcl(text),
+        )
+        .unwrap();
     }
     fn options(&self, db: &Path) -> Options {
         Options {

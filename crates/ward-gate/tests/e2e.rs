@@ -159,7 +159,8 @@ fn approvals_bound_to_the_change_against_real_terraform() {
     for tf in rig.terraform_versions() {
         let root = rig.root(tf).unwrap();
         let c = Case { root: &root };
-        root.write_file("ward.hcl", WARD_HCL).unwrap();
+        root.write_file("ward.hcl", &ward_rig::rules::ward_hcl(WARD_HCL))
+            .unwrap();
         c.config(20, 20, "ci");
         root.init().unwrap();
         root.apply().unwrap();
@@ -288,7 +289,8 @@ fn guard_blocks_a_destroy_until_bypassed() {
     for tf in rig.terraform_versions() {
         let root = rig.root(tf).unwrap();
         let c = Case { root: &root };
-        root.write_file("ward.hcl", WARD_HCL).unwrap();
+        root.write_file("ward.hcl", &ward_rig::rules::ward_hcl(WARD_HCL))
+            .unwrap();
         c.config(20, 20, "ci");
         root.init().unwrap();
         root.apply().unwrap();
@@ -333,7 +335,8 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
     for tf in rig.terraform_versions() {
         let root = rig.root(tf).unwrap();
         let c = Case { root: &root };
-        root.write_file("ward.hcl", WARD_HCL).unwrap();
+        root.write_file("ward.hcl", &ward_rig::rules::ward_hcl(WARD_HCL))
+            .unwrap();
         c.config(20, 20, "ci");
         root.init().unwrap();
         root.apply().unwrap();
@@ -391,7 +394,9 @@ fn protection_survives_removing_prevent_destroy_from_code() {
         let c = Case { root: &root };
         root.write_file(
             "ward.hcl",
-            "policy {\n  budget \"fakecloud_volume\" {\n    max_deletes = 0\n  }\n}\n",
+            &ward_rig::rules::ward_hcl(
+                "policy {\n  budget \"fakecloud_volume\" {\n    max_deletes = 0\n  }\n}\n",
+            ),
         )
         .unwrap();
         c.config(20, 20, "ci");

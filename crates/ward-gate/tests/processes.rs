@@ -32,7 +32,7 @@ fn gate_with_guard_timeout(
     let hcl = format!(
         "guard \"builds-idle\" {{\n  types   = [\"fakecloud_instance\"]\n  command = [\"sh\", \"-c\", {script:?}]\n  timeout = {timeout:?}\n}}\n"
     );
-    std::fs::write(dir.join("ward.hcl"), hcl).unwrap();
+    std::fs::write(dir.join("ward.hcl"), ward_rig::rules::ward_hcl(&hcl)).unwrap();
     let env = |k: &str| match k {
         "WARD_NOW" => Some("2026-11-29T18:00:00Z".to_string()),
         _ => None,

@@ -25,7 +25,11 @@ struct T {
 impl T {
     fn new(ward_hcl: &str) -> T {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("ward.hcl"), ward_hcl).unwrap();
+        std::fs::write(
+            dir.path().join("ward.hcl"),
+            ward_rig::rules::ward_hcl(ward_hcl),
+        )
+        .unwrap();
         let mut env = BTreeMap::new();
         env.insert("WARD_NOW".into(), "2026-11-29T18:00:00Z".into());
         env.insert("WARD_APPROVER".into(), "alice".into());

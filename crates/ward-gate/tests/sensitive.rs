@@ -52,7 +52,7 @@ impl T {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("ward.hcl"),
-            "policy {\n  approve = [\"replace\", \"data-loss\"]\n}\n",
+            ward_rig::rules::ward_hcl("policy {\n  approve = [\"replace\", \"data-loss\"]\n}\n"),
         )
         .unwrap();
         std::fs::write(
@@ -248,7 +248,7 @@ fn no_output_carries_the_fingerprint_or_the_secret() {
     );
     assert_no_secret("plan serialization", &model);
     // ...nor the assessment, nor the JSON report...
-    let knowledge = ward_rules::Knowledge::builtin().unwrap();
+    let knowledge = ward_rig::rules::knowledge().unwrap();
     let a = ward_classify::assess(&plan, &knowledge, &ward_classify::Options::default());
     let assessment = serde_json::to_string(&a).unwrap();
     assert!(

@@ -36,7 +36,7 @@ fn gate(root: &Path) -> Result<run::GateRun, String> {
 
 fn root_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("ward.hcl"), "").unwrap();
+    std::fs::write(d.path().join("ward.hcl"), ward_rig::rules::ward_hcl("")).unwrap();
     for (name, text) in files {
         std::fs::write(d.path().join(name), text).unwrap();
     }

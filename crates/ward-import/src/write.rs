@@ -1,14 +1,15 @@
 //! What `ward import plan` writes: import blocks (Terraform and OpenTofu ≥ 1.5; `for_each`
 //! imports from 1.7), or `terraform import` commands for older versions, and an optional
 //! normalised scratch configuration (nulls stripped, keys sorted, formatted) for the operator to
-//! edit into the model. HCL is built as a syntax tree and printed by one formatter (hcl-rs, on
-//! hcl-edit); nothing is pasted together as text.
+//! edit into the model. HCL is built as an hcl-edit syntax tree and printed by ward-repo's
+//! formatter (`ward_repo::write`, the owner of writing Terraform files); nothing is pasted
+//! together as text.
 
 use crate::address::{Address, Key};
 use crate::inventory::{Entry, Inventory};
-use hcl::expr::{Expression, ObjectKey};
-use hcl::structure::{Block, Body};
-use hcl::Identifier;
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::{Attribute, Block, Body};
+use hcl_edit::Ident;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -42,23 +43,17 @@ pub fn method_for(_product: Product, version: &Version) -> Method {
     }
 }
 
-fn expr(text: &str) -> Expression {
-    // Only ever called on addresses that [`Address::parse`] accepted and on fixed text, which
-    // are valid HCL expressions; a string stands in for anything else so output stays valid.
-    text.parse::<Expression>()
-        .unwrap_or_else(|_| Expression::String(text.to_string()))
-}
+// Only ever called on addresses that [`Address::parse`] accepted and on fixed text, which are
+// valid HCL expressions; a string stands in for anything else so output stays valid.
+use ward_repo::write::expression as expr;
 
-fn key_expr(k: &str) -> ObjectKey {
-    match Identifier::new(k) {
-        Ok(i) if !k.contains('-') => ObjectKey::Identifier(i),
-        _ => ObjectKey::Expression(Expression::String(k.to_string())),
-    }
+fn attr(key: &str, value: Expression) -> Attribute {
+    Attribute::new(Ident::new_sanitized(key), value)
 }
 
 /// The import blocks for every entry, formatted (an `imports.tf`).
 pub fn import_blocks(inv: &Inventory, method: Method) -> String {
-    let mut body = Body::builder();
+    let mut body = Body::new();
     let mut groups: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for e in &inv.entries {
@@ -75,19 +70,18 @@ pub fn import_blocks(inv: &Inventory, method: Method) -> String {
             .iter()
             .all(|e| matches!(e.address.key, Some(Key::Str(_))));
         if method == Method::ForEachBlocks && es.len() > 1 && string_keys {
-            let mut map = hcl::Object::new();
             let mut sorted: Vec<&&Entry> = es.iter().collect();
             sorted.sort_by(|a, b| a.address.key.cmp(&b.address.key));
-            for e in sorted {
-                if let Some(Key::Str(k)) = &e.address.key {
-                    map.insert(key_expr(k), Expression::String(e.id.clone()));
-                }
-            }
-            body = body.add_block(
-                Block::builder("import")
-                    .add_attribute(("for_each", Expression::Object(map)))
-                    .add_attribute(("to", expr(&format!("{r}[each.key]"))))
-                    .add_attribute(("id", expr("each.value")))
+            let map =
+                ward_repo::write::object(sorted.into_iter().filter_map(|e| match &e.address.key {
+                    Some(Key::Str(k)) => Some((k.clone(), ward_repo::write::string(&e.id))),
+                    _ => None,
+                }));
+            body.push(
+                Block::builder(Ident::new("import"))
+                    .attribute(attr("for_each", map))
+                    .attribute(attr("to", expr(&format!("{r}[each.key]"))))
+                    .attribute(attr("id", expr("each.value")))
                     .build(),
             );
             continue;
@@ -95,15 +89,15 @@ pub fn import_blocks(inv: &Inventory, method: Method) -> String {
         let mut sorted = es.clone();
         sorted.sort_by(|a, b| a.address.key.cmp(&b.address.key));
         for e in sorted {
-            body = body.add_block(
-                Block::builder("import")
-                    .add_attribute(("to", expr(&e.address.to_string())))
-                    .add_attribute(("id", Expression::String(e.id.clone())))
+            body.push(
+                Block::builder(Ident::new("import"))
+                    .attribute(attr("to", expr(&e.address.to_string())))
+                    .attribute(attr("id", ward_repo::write::string(&e.id)))
                     .build(),
             );
         }
     }
-    let text = hcl::format::to_string(&body.build()).unwrap_or_default();
+    let text = ward_repo::write::format(&body);
     format!("# Written by `ward import plan`: one import per inventory object.\n\n{text}")
 }
 
@@ -155,28 +149,6 @@ pub fn strip_nulls(v: &Value) -> Option<Value> {
     }
 }
 
-fn to_expr(v: &Value) -> Expression {
-    match v {
-        Value::Null => Expression::Null,
-        Value::Bool(b) => Expression::Bool(*b),
-        Value::Number(n) => n
-            .as_i64()
-            .map(hcl::Number::from)
-            .or_else(|| n.as_u64().map(hcl::Number::from))
-            .or_else(|| n.as_f64().and_then(hcl::Number::from_f64))
-            .map_or(Expression::Null, Expression::Number),
-        Value::String(s) => Expression::String(s.clone()),
-        Value::Array(a) => Expression::Array(a.iter().map(to_expr).collect()),
-        Value::Object(m) => {
-            let mut o = hcl::Object::new();
-            for (k, v) in m {
-                o.insert(key_expr(k), to_expr(v));
-            }
-            Expression::Object(o)
-        }
-    }
-}
-
 /// The scratch configuration: one `resource` block per root-module resource with attributes in
 /// the inventory, the attributes sorted with nulls and the computed `id` removed. Resources
 /// with several instances become one block with `for_each` over their instances' attributes.
@@ -217,21 +189,21 @@ pub fn scratch(inv: &Inventory) -> (String, Vec<Skipped>) {
             .filter_map(|(k, v)| strip_nulls(v).map(|v| (k.clone(), v)))
             .collect()
     };
-    let mut body = Body::builder();
+    let mut body = Body::new();
     for ((t, n), es) in groups {
-        let mut b = Block::builder("resource").add_label(t).add_label(n);
+        let mut b = Block::builder(Ident::new("resource")).label(t).label(n);
         if let [e] = es.as_slice() {
             if e.address.key.is_none() {
                 for (k, v) in attrs(e) {
-                    b = b.add_attribute((k.as_str(), to_expr(&v)));
+                    b = b.attribute(attr(&k, ward_repo::write::json(&v)));
                 }
-                body = body.add_block(b.build());
+                body.push(b.build());
                 continue;
             }
         }
         // for_each instances (or a keyless one beside keyed ones, which Terraform refuses:
         // written anyway for the operator to see and fix).
-        let mut each = hcl::Object::new();
+        let mut each: Vec<(String, Expression)> = Vec::new();
         let mut names: BTreeMap<String, usize> = BTreeMap::new();
         let mut sorted = es.clone();
         sorted.sort_by(|a, b| a.address.key.cmp(&b.address.key));
@@ -245,22 +217,25 @@ pub fn scratch(inv: &Inventory) -> (String, Vec<Skipped>) {
                 *names.entry(k.clone()).or_default() += 1;
             }
             let obj: serde_json::Map<String, Value> = a.into_iter().collect();
-            each.insert(key_expr(&key), to_expr(&Value::Object(obj)));
+            each.push((key, ward_repo::write::json(&Value::Object(obj))));
         }
-        b = b.add_attribute(("for_each", Expression::Object(each)));
+        b = b.attribute(attr("for_each", ward_repo::write::object(each)));
         // An attribute every instance has is `each.value.NAME`; one only some have is looked up
         // with a null default (Terraform's way to say "not set").
         for (k, n) in names {
-            let e = if n == es.len() && Identifier::new(k.as_str()).is_ok() && !k.contains('-') {
+            let e = if n == es.len()
+                && hcl_edit::Ident::try_new(k.as_str()).is_ok()
+                && !k.contains('-')
+            {
                 format!("each.value.{k}")
             } else {
                 format!("lookup(each.value, {}, null)", Value::String(k.clone()))
             };
-            b = b.add_attribute((k.as_str(), expr(&e)));
+            b = b.attribute(attr(&k, expr(&e)));
         }
-        body = body.add_block(b.build());
+        body.push(b.build());
     }
-    let text = hcl::format::to_string(&body.build()).unwrap_or_default();
+    let text = ward_repo::write::format(&body);
     (
         format!("# Scratch configuration written by `ward import plan` from the inventory's attributes\n# (nulls and `id` removed, keys sorted). Edit it into the model; it is not the model.\n\n{text}"),
         skipped,
@@ -332,8 +307,7 @@ mod tests {
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].address, "module.m.fakecloud_volume.v");
         // The written configuration parses.
-        let body: Result<hcl::Body, _> = text.parse();
-        assert!(body.is_ok(), "{text}");
+        assert!(hcl_edit::parser::parse_body(&text).is_ok(), "{text}");
     }
 
     #[test]

@@ -55,6 +55,7 @@ mod rewrite;
 pub mod source;
 pub mod terragrunt;
 mod tree;
+pub mod write;
 
 pub use ansible::{PinKind, VersionPin};
 pub use rewrite::rewrite_local_sources;
@@ -1047,8 +1048,9 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     })
 }
 
-/// A relative path's components joined with `/`.
-fn rel_string(rel: &Path) -> String {
+/// A relative path's components joined with `/` (how ward names paths inside a repository, on
+/// every platform).
+pub fn rel_string(rel: &Path) -> String {
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()

@@ -18,9 +18,7 @@
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::outcome::{plural, thousands};
-use crate::text::{
-    deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
-};
+use crate::text::{deciding_line, fact_words, mentioned, product_line, show_value, sorted_facts};
 use crate::{class_counts, grouped, Group, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -416,16 +414,11 @@ fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
     };
     let _ = write!(
         out,
-        "{} · plan format {} · {threshold} · decided by packs: {}",
+        "{} · plan format {} · {threshold} · decided by {}",
         md(&product_line(a)),
         a.plan.format_version,
-        md(&packs_line(a))
+        deciding_line(a, md, code)
     );
-    let (_, files) = deciding(a);
-    if !files.is_empty() {
-        let files: Vec<String> = files.iter().map(|f| code(f)).collect();
-        let _ = write!(out, " · user rules: {}", files.join(", "));
-    }
     out.push_str("\n\n");
     if a.plan.errored {
         out.push_str("> **Warning:** the plan is errored: planning failed part-way, so it is incomplete and not safe to apply.\n\n");

@@ -3,8 +3,7 @@
 use crate::escape::terminal;
 use crate::outcome::{plural, thousands};
 use crate::text::{
-    deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value,
-    sorted_facts,
+    deciding_line, fact_words, full_address, mentioned, product_line, show_value, sorted_facts,
 };
 use crate::{class_counts, grouped, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
@@ -92,12 +91,11 @@ fn header(out: &mut String, p: &Painter, a: &Assessment) {
         product_line(a),
         a.plan.format_version
     );
-    let _ = writeln!(out, "decided by packs: {}", packs_line(a));
-    let (_, files) = deciding(a);
-    if !files.is_empty() {
-        let files: Vec<String> = files.iter().map(|f| terminal(f).into_owned()).collect();
-        let _ = writeln!(out, "user rules: {}", files.join(", "));
-    }
+    let _ = writeln!(
+        out,
+        "decided by {}",
+        deciding_line(a, str::to_string, |f| terminal(f).into_owned())
+    );
     if a.plan.errored {
         let _ = writeln!(
             out,

@@ -65,14 +65,24 @@ pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
     (packs.into_iter().collect(), files.into_iter().collect())
 }
 
-/// `aws 2026.11.0, random 2026.11.1`: the packs that decided something (see [`deciding`]), or
-/// `no pack decided anything` when none did.
-pub(crate) fn packs_line(a: &Assessment) -> String {
-    let (packs, _) = deciding(a);
-    if packs.is_empty() {
-        return "no pack decided anything".into();
+/// What decided something in this report (see [`deciding`]), as the header prints it after
+/// `decided by `: `packs: aws 2026.11.0, random 2026.11.1`, `rule files: ward.hcl`, both joined
+/// with ` · `, or `packs: no pack decided anything`. `pack` and `file` escape one name each for
+/// the output format.
+pub(crate) fn deciding_line(
+    a: &Assessment,
+    pack: impl Fn(&str) -> String,
+    file: impl Fn(&str) -> String,
+) -> String {
+    let (packs, files) = deciding(a);
+    let packs = packs.iter().map(|p| pack(p)).collect::<Vec<_>>().join(", ");
+    let files = files.iter().map(|f| file(f)).collect::<Vec<_>>().join(", ");
+    match (packs.is_empty(), files.is_empty()) {
+        (true, true) => "packs: no pack decided anything".into(),
+        (false, true) => format!("packs: {packs}"),
+        (true, false) => format!("rule files: {files}"),
+        (false, false) => format!("packs: {packs} · rule files: {files}"),
     }
-    packs.join(", ")
 }
 
 /// A fact in words, e.g. `imported (id "i-123")`, `moved from aws_instance.old`.

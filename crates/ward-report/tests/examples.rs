@@ -17,7 +17,7 @@ fn plans() -> Vec<(String, Assessment)> {
         .collect();
     names.sort();
     assert!(!names.is_empty());
-    let k = ward_rules::Knowledge::builtin().unwrap();
+    let k = ward_rig::rules::knowledge().unwrap();
     names
         .into_iter()
         .map(|p| {
@@ -70,6 +70,26 @@ fn the_header_names_only_deciding_packs() {
         let term = render_terminal(&a, &o, false);
         assert!(!term.contains("azurerm"), "{name}: {term}");
     }
+}
+
+/// fakecloud is not a shipped pack: the example plans are decided by the user rule file, and the
+/// header's "decided by" line names it by its path, in both formats.
+#[test]
+fn the_header_names_the_user_rule_file_that_decided() {
+    let (_, a) = plans().into_iter().find(|(n, _)| n == "hazards").unwrap();
+    let o = evaluate(&a, &GateOptions::default());
+    let term = render_terminal(&a, &o, false);
+    assert_eq!(
+        term.lines().nth(1),
+        Some("decided by rule files: examples/rules/fakecloud.hcl"),
+        "{term}"
+    );
+    assert!(!term.contains("fakecloud 2026"), "{term}");
+    let md = render_markdown(&a, &o, DEFAULT_MARKDOWN_LIMIT);
+    assert!(
+        md.contains("· decided by rule files: `examples/rules/fakecloud.hcl`"),
+        "{md}"
+    );
 }
 
 /// A change block's sentences as plain text: Markdown and HTML escapes undone, bullets, code

@@ -14,6 +14,8 @@
 //!   objects to import.
 //! - [`examples`] drives the example deployment in `examples/deployment` through each hazard
 //!   scenario and produces real plans (the ones committed in `examples/plans`).
+//! - [`rules`] is what ward knows about fakecloud: not a built-in pack but the user rule file
+//!   `examples/rules/fakecloud.hcl`, loaded for tests in-process or through a `ward.hcl`.
 //!
 //! Roots live in their own temporary directories, so tests run in parallel without colliding.
 //!
@@ -53,6 +55,7 @@ mod cloud;
 mod error;
 pub mod examples;
 mod root;
+pub mod rules;
 
 pub use cloud::{Cloud, Object, KINDS};
 pub use error::{RigError, TerraformFailure};
@@ -405,8 +408,52 @@ pub fn in_ci() -> bool {
     }
 }
 
+/// Copies the directory `from` to `to` (created), with everything below it: for tests that
+/// run on a copy of a fixture or an example, away from the checkout.
+pub fn copy_dir(from: &Path, to: &Path) -> Result<(), RigError> {
+    fs::create_dir_all(to)
+        .map_err(|e| RigError::io(format!("cannot create {}", to.display()), e))?;
+    let entries = fs::read_dir(from)
+        .map_err(|e| RigError::io(format!("cannot list {}", from.display()), e))?;
+    for entry in entries {
+        let entry =
+            entry.map_err(|e| RigError::io(format!("cannot list {}", from.display()), e))?;
+        let path = entry.path();
+        let dst = to.join(entry.file_name());
+        let kind = entry
+            .file_type()
+            .map_err(|e| RigError::io(format!("cannot stat {}", path.display()), e))?;
+        if kind.is_dir() {
+            copy_dir(&path, &dst)?;
+        } else {
+            fs::copy(&path, &dst)
+                .map_err(|e| RigError::io(format!("cannot copy {}", path.display()), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `git ARGS` in `dir` with a fixed identity (`ward <ward@example.invalid>`) and unsigned
+/// commits, for tests that build repositories; a non-zero exit is an error with git's message.
+pub fn git(dir: &Path, args: &[&str]) -> Result<(), RigError> {
+    ward_exec::Command::new("git", Duration::from_secs(120))
+        .args([
+            "-c",
+            "user.name=ward",
+            "-c",
+            "user.email=ward@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .run()?
+        .into_success()?;
+    Ok(())
+}
+
 /// The workspace root: two levels above this crate's manifest.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest
         .parent()

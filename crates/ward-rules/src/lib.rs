@@ -52,7 +52,7 @@ pub enum RuleOrigin {
         /// Pack version.
         version: String,
     },
-    /// A user rule from a `ward.hcl` file.
+    /// A user rule: a `resource` block of `ward.hcl`, or of a rule file it names.
     User {
         /// The file, as given or found (relative to the repository root when found there).
         file: String,
@@ -226,23 +226,15 @@ impl<'k> Resolved<'k> {
 
     /// The identity attributes.
     pub fn identity(&self) -> Decision<Vec<AttrPath>> {
-        let d = self.decide(
-            |r| r.identity.clone(),
-            defaults::IDENTITY
-                .iter()
-                .map(|s| (*s).to_string())
-                .collect(),
-        );
-        Decision {
-            value: d
-                .value
-                .iter()
-                .filter_map(|s| pattern::Pattern::parse(s).ok())
-                .map(|p| p.to_path())
-                .collect(),
-            rule: d.rule,
-            stated: d.stated,
-        }
+        as_paths(
+            self.decide(
+                |r| r.identity.clone(),
+                defaults::IDENTITY
+                    .iter()
+                    .map(|s| (*s).to_string())
+                    .collect(),
+            ),
+        )
     }
 
     /// What an action costs (before any holds-data escalation, which is the classifier's).
@@ -269,17 +261,7 @@ impl<'k> Resolved<'k> {
 
     /// The attributes that are lists of access rules (`ingress`, `egress`); none by default.
     pub fn access_rules(&self) -> Decision<Vec<AttrPath>> {
-        let d = self.decide(|r| r.access_rules.clone(), Vec::new());
-        Decision {
-            value: d
-                .value
-                .iter()
-                .filter_map(|s| pattern::Pattern::parse(s).ok())
-                .map(|p| p.to_path())
-                .collect(),
-            rule: d.rule,
-            stated: d.stated,
-        }
+        as_paths(self.decide(|r| r.access_rules.clone(), Vec::new()))
     }
 
     /// Does the object itself grant access (a firewall rule)? `false` by default.
@@ -353,8 +335,22 @@ impl<'k> Resolved<'k> {
     }
 }
 
-/// The rules of a user's `ward.hcl` (its `resource` blocks), read but not yet added to a
-/// [`Knowledge`].
+/// A decision on attribute names (`identity`, `access_rules`), as attribute paths.
+fn as_paths(d: Decision<Vec<String>>) -> Decision<Vec<AttrPath>> {
+    Decision {
+        value: d
+            .value
+            .iter()
+            .filter_map(|s| pattern::Pattern::parse(s).ok())
+            .map(|p| p.to_path())
+            .collect(),
+        rule: d.rule,
+        stated: d.stated,
+    }
+}
+
+/// User rules (the `resource` blocks of a `ward.hcl`, or a rule file it names), read but not
+/// yet added to a [`Knowledge`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UserRules {
     file: String,
@@ -374,6 +370,34 @@ impl UserRules {
             file: file.to_string(),
             rules: parse_user_blocks(file, text, blocks)?,
         })
+    }
+
+    /// Reads a rule file's text (`resource` blocks only; any other block is an error that says
+    /// so), cited as `file` in reports and errors.
+    pub fn parse(file: &str, text: &str) -> Result<UserRules, RulesError> {
+        Ok(UserRules {
+            file: file.to_string(),
+            rules: parse_file(file, text, FileKind::User)?.rules,
+        })
+    }
+
+    /// Reads the rule file at `path` (UTF-8, `resource` blocks only), cited as `file`.
+    pub fn read(path: &Path, file: &str) -> Result<UserRules, RulesError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            RulesError::new(file, format!("cannot read the rule file: {e}"))
+                .help("check the rule file's path")
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            RulesError::new(
+                file,
+                format!(
+                    "the rule file is not UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+            .help("save it as UTF-8")
+        })?;
+        UserRules::parse(file, &text)
     }
 
     /// How many `resource` entries were read.
@@ -468,37 +492,21 @@ impl Knowledge {
     /// [`UserRules::from_blocks`]). Its rules win over every pack, and over files loaded after
     /// it. The file is cited as `path` is written.
     pub fn load_user_file(&mut self, path: &Path) -> Result<(), RulesError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| {
-            RulesError::new(&name, format!("cannot read the rule file: {e}"))
-                .help("check the rule file's path")
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            RulesError::new(
-                &name,
-                format!(
-                    "the rule file is not UTF-8 (byte {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            )
-            .help("save it as UTF-8")
-        })?;
-        self.load_user_str(&name, &text)
+        let user = UserRules::read(path, &path.display().to_string())?;
+        self.add_user_rules(&user);
+        Ok(())
     }
 
     /// Loads a rule file's text, cited as `file`: `resource` blocks only. Same as
     /// [`Knowledge::load_user_file`] without the file system. Not a reader of `ward.hcl`:
     /// commands load that once through ward-config.
     pub fn load_user_str(&mut self, file: &str, text: &str) -> Result<(), RulesError> {
-        let parsed = parse_file(file, text, FileKind::User)?;
-        self.add_user_rules(&UserRules {
-            file: file.to_string(),
-            rules: parsed.rules,
-        });
+        self.add_user_rules(&UserRules::parse(file, text)?);
         Ok(())
     }
 
-    /// Adds user rules read by [`UserRules::from_blocks`]. They win over every pack, and over
+    /// Adds user rules read by [`UserRules::from_blocks`], [`UserRules::parse`] or
+    /// [`UserRules::read`]. They win over every pack, and over
     /// user rules added after them.
     pub fn add_user_rules(&mut self, user: &UserRules) {
         let index = self.user_files.len();

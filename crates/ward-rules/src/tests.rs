@@ -75,15 +75,7 @@ fn every_embedded_pack_loads() {
     for p in k.pack_details() {
         assert!(p.entries > 0, "pack {} has no entries", p.name);
     }
-    for name in [
-        "null",
-        "random",
-        "terraform",
-        "local",
-        "tls",
-        "time",
-        "fakecloud",
-    ] {
+    for name in ["null", "random", "terraform", "local", "tls", "time"] {
         assert!(k.packs().iter().any(|p| p.name == name), "no {name} pack");
     }
     for t in [
@@ -93,19 +85,37 @@ fn every_embedded_pack_loads() {
         "local_file",
         "tls_private_key",
         "time_sleep",
-        "fakecloud_instance",
-        "fakecloud_volume",
-        "fakecloud_attachment",
-        "fakecloud_bucket",
-        "fakecloud_network",
     ] {
         assert!(k.classifies_type(t, None), "{t} is not classified");
     }
 }
 
+/// The test provider's rules are not shipped knowledge: no pack names fakecloud, and its types
+/// are classified only where its rule file (examples/rules/fakecloud.hcl) is loaded.
 #[test]
-fn fakecloud_pack_matches_the_provider() {
+fn the_test_provider_is_not_shipped_knowledge() {
     let k = Knowledge::builtin().unwrap();
+    assert!(
+        !k.packs().iter().any(|p| p.name.contains("fakecloud")),
+        "{:?}",
+        k.packs()
+    );
+    for p in k.pack_details() {
+        assert!(!p.provider.contains("fakecloud"), "pack {}", p.name);
+    }
+    assert!(!k
+        .types()
+        .iter()
+        .any(|t| t.type_name.starts_with("fakecloud_")));
+}
+
+#[test]
+fn fakecloud_rule_file_matches_the_provider() {
+    let mut k = Knowledge::builtin().unwrap();
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rules/fakecloud.hcl");
+    k.load_user_file(&file).unwrap();
+    assert_eq!(k.user_files(), [file.display().to_string()]);
     let t = Target {
         type_name: "fakecloud_instance",
         address: "fakecloud_instance.web",

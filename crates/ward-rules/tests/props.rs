@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ward_rules::fuzzing::load_bytes;
 
-const VALID: &str = include_str!("../packs/fakecloud.hcl");
+const VALID: &str = include_str!("../packs/libvirt.hcl");
 const USER: &str = r#"
 resource "fakecloud_volume" {
   address    = "module.ledger.*"

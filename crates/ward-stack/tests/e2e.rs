@@ -17,24 +17,18 @@ struct Site {
     cli_config: PathBuf,
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), t).unwrap();
-        }
-    }
-}
-
 impl Site {
     fn new(rig: &Rig, tf: &ward_rig::Terraform) -> Site {
         let tmp = tempfile::tempdir().unwrap();
         let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stack");
-        copy_dir(&example, &tmp.path().join("site"));
+        ward_rig::copy_dir(&example, &tmp.path().join("site")).unwrap();
+        // Its ward.hcl loads the fakecloud rule file from beside the copy, as docs/stack.md does.
+        std::fs::create_dir_all(tmp.path().join("rules")).unwrap();
+        std::fs::copy(
+            ward_rig::rules::file(),
+            tmp.path().join("rules/fakecloud.hcl"),
+        )
+        .unwrap();
         std::fs::create_dir_all(tmp.path().join("site/.git")).unwrap();
         std::fs::create_dir_all(tmp.path().join("cloud")).unwrap();
         Site {

@@ -9,11 +9,10 @@ use ward_model::{
 use ward_rules::Knowledge;
 
 pub const FAKECLOUD: &str = "registry.terraform.io/ward/fakecloud";
-pub const FAKECLOUD_PACK: &str = include_str!("../../../ward-rules/packs/fakecloud.hcl");
-
-/// Knowledge with only the fakecloud pack: stable across changes to the other packs.
+/// Knowledge with only the fakecloud rule file (examples/rules/fakecloud.hcl): stable across
+/// changes to the packs.
 pub fn fakecloud() -> Knowledge {
-    Knowledge::from_pack_sources(&[("packs/fakecloud.hcl", FAKECLOUD_PACK)]).unwrap()
+    ward_rig::rules::knowledge_alone().unwrap()
 }
 
 pub fn path(s: &str) -> AttrPath {

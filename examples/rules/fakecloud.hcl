@@ -1,15 +1,11 @@
-# ward built-in pack: fakecloud, the project's own test provider (crates/fakecloud).
+# ward rules for fakecloud, the project's own test provider (crates/fakecloud): a user rule file,
+# written the way a team writes rules for a provider ward's packs do not cover (docs/rules.md).
+# It is not shipped knowledge: the example deployment loads it through examples/ward.hcl
+# (`rules { files = [...] }`), the stack example through examples/stack/ward.hcl, and tests
+# through ward_rig::rules.
 #
 # Every entry mirrors crates/fakecloud/src/kinds.rs (schema and README): fakecloud exists to
 # reproduce, against real Terraform, each hazard ward must see in a plan.
-
-pack {
-  name     = "fakecloud"
-  version  = "2026.11.0"
-  provider = "ward/fakecloud"
-  schema   = "unavailable: written from crates/fakecloud/src/kinds.rs, the provider's own schema code"
-  summary  = "The test provider: instances, volumes, attachments, buckets and networks in a directory."
-}
 
 resource "fakecloud_instance" {
   summary    = "A virtual machine."

@@ -571,50 +571,23 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     };
     r.binary = Some(bin.to_string());
     r.binary_because = Some(because);
-    // Owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
+    // The workspace decides whether the root runs directly or, as a Terragrunt unit without
+    // .tf files, through `terragrunt` (ward_terraform::runner_for). Its scratch directory is
+    // owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
     // on every exit path, signals included.
-    let scratch = match ward_exec::ScratchDir::new("ward-drift-") {
-        Ok(t) => t,
-        Err(e) => {
+    let ws = match Workspace::for_root(&bin, &dir, ctx.timeout, ctx.env) {
+        Ok(ws) => ws.allow_env(ctx.allow.iter().cloned()).deadline(deadline),
+        Err(e @ TfError::NoTerragrunt { .. }) => {
             return fail(
                 r,
                 Outcome::Error,
-                format!("cannot create a scratch directory: {e}"),
+                format!("{e}, or exclude it with drift {{ exclude }}"),
             )
         }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
-    let sp = scratch.path();
-    let env: Vec<(&str, &str)> = ctx
-        .env
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    // A Terragrunt unit without .tf files runs through `terragrunt` (it fetches the source and
-    // generates the backend), with the chosen binary as its --tf-path. Untested against a real
-    // Terragrunt: see docs/drift.md.
-    let terragrunt = if ward_repo::terragrunt::is_unit_only(&dir) {
-        match binary::which("terragrunt") {
-            Some(p) => Some(p),
-            None => {
-                return fail(
-                    r,
-                    Outcome::Error,
-                    "a Terragrunt unit (terragrunt.hcl, no .tf files): install terragrunt on PATH so ward can run it through `terragrunt run --`, or exclude it with drift { exclude }".to_string(),
-                )
-            }
-        }
-    } else {
-        None
-    };
-    let tf_path = bin.path.display().to_string();
-    let exec = |args: &[&str]| match &terragrunt {
-        Some(tg) => {
-            let full = ward_repo::terragrunt::run_args(&tf_path, args);
-            let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-            exec::run(tg, &refs, &dir, &env, ctx.allow, sp, deadline)
-        }
-        None => exec::run(&bin.path, args, &dir, &env, ctx.allow, sp, deadline),
-    };
+    let sp = ws.scratch();
+    let exec = |args: &[&str]| ws.run(args);
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {
@@ -775,6 +748,7 @@ fn lock_detail(stderr: &str) -> String {
 }
 
 use ward_terraform::workspace::is_lock_error;
+use ward_terraform::{TfError, Workspace};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

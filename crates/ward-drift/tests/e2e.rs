@@ -663,3 +663,119 @@ fn tf_cli_args_in_the_environment_do_not_reach_drifts_plans() {
     assert_eq!(a.outcome, Outcome::Drifted, "{:?}", a);
     assert_eq!(a.drift[0].attributes, vec!["size".to_string()]);
 }
+
+/// A Terragrunt unit (a `terragrunt.hcl` whose source is a local module, no `.tf` files of its
+/// own) beside a plain root, run through ward-rig's stand-in `terragrunt` (no Terragrunt binary
+/// is installed here: see `ward_rig::terragrunt`): clean, then drifted, and without terragrunt
+/// on PATH an error saying what to install or how to exclude it.
+#[test]
+fn a_terragrunt_unit_through_terragrunt_on_path() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    let t = repo.tmp.path();
+    repo.root("plain", &instance("plain"));
+    // The unit's module, outside the repository (as a module repository would be).
+    repo.root("unitmod", &instance("unit"));
+    let module = t.join("modules/unit");
+    std::fs::create_dir_all(t.join("modules")).unwrap();
+    std::fs::rename(repo.dir("unitmod"), &module).unwrap();
+    let unit = repo.dir("unit");
+    std::fs::create_dir_all(&unit).unwrap();
+    std::fs::write(
+        unit.join("terragrunt.hcl"),
+        format!(
+            "terraform {{\n  source = {:?}\n}}\n",
+            module.display().to_string()
+        ),
+    )
+    .unwrap();
+    repo.ward_hcl(
+        "root \"plain\" { path = \"live/plain\" }\nroot \"unit\" { path = \"live/unit\" }\n",
+    );
+    repo.apply("plain");
+    let bin = t.join("bin");
+    let tg = ward_rig::terragrunt::write_fake(&bin).unwrap();
+    let log = t.join("terragrunt.log");
+    let path = ward_rig::terragrunt::path_with(&bin);
+    for args in [
+        &["init", "-input=false", "-no-color"][..],
+        &["apply", "-auto-approve", "-input=false", "-no-color"][..],
+    ] {
+        let tf = repo.tf.display().to_string();
+        let out = Command::new(&tg)
+            .args(ward_repo::terragrunt::run_args(&tf, args))
+            .current_dir(&unit)
+            .env_remove("TF_CLI_ARGS_plan")
+            .env("PATH", &path)
+            .env("TF_CLI_CONFIG_FILE", &repo.cli_config)
+            .env("CHECKPOINT_DISABLE", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let with = |db: &Path, path: &str| {
+        let mut o = repo.options(db);
+        o.env.push(("PATH".into(), path.to_string()));
+        o.env
+            .push(("WARD_FAKE_TERRAGRUNT_LOG".into(), log.display().to_string()));
+        o
+    };
+    let db = t.join("h.sqlite");
+    let r = ward_drift::run(&with(&db, &path)).unwrap();
+    assert_eq!(r.exit, ward_drift::Exit::Pass, "{:?}", r.roots);
+    assert_eq!(
+        root(&r, "unit").outcome,
+        Outcome::Clean,
+        "{:?}",
+        root(&r, "unit")
+    );
+    assert_eq!(root(&r, "plain").outcome, Outcome::Clean);
+    // Only the unit's commands went through terragrunt, each as `run ... --tf-path TF -- ...`.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let unit_real = std::fs::canonicalize(&unit).unwrap();
+    for l in text.lines() {
+        assert!(
+            l.starts_with(&format!(
+                "{} run --non-interactive --tf-path ",
+                unit_real.display()
+            )),
+            "{l}"
+        );
+    }
+    for sub in ["-- state pull", "-- plan -refresh-only", "-- show -json"] {
+        assert!(text.contains(sub), "{sub} not in\n{text}");
+    }
+
+    let cloud = repo.cloud();
+    let id = cloud.id_by_name("instance", "unit-web").unwrap();
+    cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
+    let r = ward_drift::run(&with(&db, &path)).unwrap();
+    let u = root(&r, "unit");
+    assert_eq!(u.outcome, Outcome::Drifted, "{u:?}");
+    assert_eq!(u.drift[0].attributes, vec!["size".to_string()]);
+    assert_eq!(root(&r, "plain").outcome, Outcome::Clean);
+
+    // No terragrunt on PATH (ward's own PATH, which Terraform's shim needs, has none): the unit
+    // is an error that says what to do; the plain root runs.
+    assert!(
+        ward_terraform::binary::which("terragrunt").is_none(),
+        "this test expects no real terragrunt on PATH"
+    );
+    let r = ward_drift::run(&with(&db, &std::env::var("PATH").unwrap_or_default())).unwrap();
+    let u = root(&r, "unit");
+    assert_eq!(u.outcome, Outcome::Error, "{u:?}");
+    let why = u.detail.join(" ");
+    assert!(
+        why.contains("is a Terragrunt unit")
+            && why.contains("install Terragrunt")
+            && why.contains("drift { exclude }"),
+        "{why}"
+    );
+    assert_eq!(root(&r, "plain").outcome, Outcome::Clean);
+    assert_eq!(r.exit, ward_drift::Exit::RootFailed);
+}

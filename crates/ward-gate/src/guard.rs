@@ -86,6 +86,18 @@ impl GuardStatus {
     pub fn blocks(&self) -> bool {
         !matches!(self, GuardStatus::Passed | GuardStatus::Bypassed { .. })
     }
+
+    /// Its name, as the JSON report's `status` spells it: `passed`, `failed`, `timed-out`,
+    /// `cannot-start`, `bypassed`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            GuardStatus::Passed => "passed",
+            GuardStatus::Failed { .. } => "failed",
+            GuardStatus::TimedOut { .. } => "timed-out",
+            GuardStatus::CannotStart { .. } => "cannot-start",
+            GuardStatus::Bypassed { .. } => "bypassed",
+        }
+    }
 }
 
 /// One guard run against one change.

@@ -189,6 +189,18 @@ impl ApprovalStatus {
     pub fn is_approved(&self) -> bool {
         matches!(self, ApprovalStatus::Approved { .. })
     }
+
+    /// Its name, as the JSON report's `status` spells it: `approved`, `missing`, `stale`,
+    /// `expired`, `refused`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ApprovalStatus::Approved { .. } => "approved",
+            ApprovalStatus::Missing => "missing",
+            ApprovalStatus::Stale { .. } => "stale",
+            ApprovalStatus::Expired { .. } => "expired",
+            ApprovalStatus::Refused { .. } => "refused",
+        }
+    }
 }
 
 /// One change that needs an approval.

@@ -312,3 +312,47 @@ fn a_context_binds_the_digest() {
     );
     assert!(d.iter().any(|l| l.contains("upstream outputs")), "{d:?}");
 }
+
+/// `name()` is the JSON's `status`, for every approval and guard status.
+#[test]
+fn status_names_are_the_json_tags() {
+    let approvals = [
+        ApprovalStatus::Approved {
+            by: "a".into(),
+            reason: "r".into(),
+            approved_at: "t".into(),
+            expires_at: None,
+            signed: false,
+        },
+        ApprovalStatus::Missing,
+        ApprovalStatus::Stale {
+            by: "a".into(),
+            approved_at: "t".into(),
+            differences: vec![],
+        },
+        ApprovalStatus::Expired {
+            by: "a".into(),
+            expired_at: "t".into(),
+        },
+        ApprovalStatus::Refused {
+            by: "a".into(),
+            why: "w".into(),
+        },
+    ];
+    for a in &approvals {
+        assert_eq!(serde_json::to_value(a).unwrap()["status"], a.name());
+    }
+    let guards = [
+        GuardStatus::Passed,
+        GuardStatus::Failed { code: Some(1) },
+        GuardStatus::TimedOut { after_secs: 1 },
+        GuardStatus::CannotStart { error: "e".into() },
+        GuardStatus::Bypassed {
+            variable: "v".into(),
+            reason: "r".into(),
+        },
+    ];
+    for g in &guards {
+        assert_eq!(serde_json::to_value(g).unwrap()["status"], g.name());
+    }
+}

@@ -36,7 +36,8 @@ pub enum Exit {
     /// `ward stack resume` continues it.
     StackFailed,
     /// 10: `ward stack`: refused before anything was changed (a root that reads this one still
-    /// holds resources, or an upstream root has changes not yet applied).
+    /// holds resources, an upstream root has changes not yet applied, or a Terragrunt unit has
+    /// no `terragrunt` to run it).
     StackRefused,
     /// 129 (128 + `SIGHUP`): ward was told to stop by `SIGHUP` and stopped what it ran.
     HungUp,
@@ -198,7 +199,7 @@ impl Exit {
             Exit::DriftAlert => "`ward drift`: at least one drift finding is new or escalated since the last run (see [drift.md](drift.md)).",
             Exit::RootFailed => "`ward drift`: a root failed (missing or replaced state, error, mismatch) or zero roots were found.",
             Exit::StackFailed => "`ward stack`: a root's step failed (Terraform failed, a state backup could not be written or verified, the state was not empty after a destroy, a plan after apply showed changes); the run stopped at that root and `ward stack resume` continues it (see [stack.md](stack.md)).",
-            Exit::StackRefused => "`ward stack`: refused before changing anything: a root that reads the one to destroy still holds resources, or a root's upstream has changes not yet applied.",
+            Exit::StackRefused => "`ward stack`: refused before changing anything: a root that reads the one to destroy still holds resources, a root's upstream has changes not yet applied, or a root is a Terragrunt unit and no `terragrunt` is on `PATH`.",
             Exit::HungUp => "`SIGHUP` (128 + 1): ward stopped every program it ran, removed its scratch files and recorded nothing (see [Stopping ward](#stopping-ward)).",
             Exit::Interrupted => "`SIGINT`, Ctrl-C (128 + 2): as for 129.",
             Exit::Terminated => "`SIGTERM` (128 + 15): as for 129.",

@@ -441,8 +441,8 @@ pub fn is_unit_only(dir: &Path) -> bool {
 /// The arguments that make `terragrunt`, started in a unit's directory, run one Terraform or
 /// OpenTofu command (`tf_args`, e.g. `["plan", "-refresh-only", "-detailed-exitcode"]`) with the
 /// binary ward chose (`tf_path`): `run --non-interactive --tf-path TF_PATH -- TF_ARGS...`
-/// (Terragrunt's `run` command and flags of its current CLI). Never prompts. Untested against a
-/// Terragrunt binary in ward's suite: only the construction is tested.
+/// (Terragrunt's `run` command and flags of its current CLI). Never prompts. ward's suite runs it
+/// against a stand-in script (`ward_rig::terragrunt`), not a Terragrunt binary.
 pub fn run_args(tf_path: &str, tf_args: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = ["run", "--non-interactive", "--tf-path", tf_path, "--"]
         .iter()

@@ -12,6 +12,8 @@
 //!   codes.
 //! - [`Cloud`] reads and edits the fake cloud behind Terraform's back: drift, deletions,
 //!   objects to import.
+//! - [`terragrunt`] writes a stand-in `terragrunt` script (no Terragrunt binary is installed
+//!   here) that runs a unit's local module with the real Terraform, for tests of Terragrunt units.
 //! - [`examples`] drives the example deployment in `examples/deployment` through each hazard
 //!   scenario and produces real plans (the ones committed in `examples/plans`).
 //! - [`rules`] is what ward knows about fakecloud: not a built-in pack but the user rule file
@@ -56,6 +58,7 @@ mod error;
 pub mod examples;
 mod root;
 pub mod rules;
+pub mod terragrunt;
 
 pub use cloud::{Cloud, Object, KINDS};
 pub use error::{RigError, TerraformFailure};

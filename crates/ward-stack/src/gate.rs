@@ -64,91 +64,38 @@ pub(crate) fn gate(
     };
     let e = bound(env, b);
     let out = ward_gate::run::gate(&opts, &e).map_err(|e| e.to_string())?;
-    // The gate's report in its documented JSON shape (docs/gate.schema.json), read back here.
-    let v: serde_json::Value = serde_json::from_str(&ward_report::gate::json(&out.report))
-        .map_err(|e| format!("the gate's report is not JSON ({e})"))?;
-    let s = |x: &serde_json::Value, k: &str| {
-        x.get(k)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
-    let mut pending = Vec::new();
-    for r in v
-        .get("required")
-        .and_then(|r| r.as_array())
-        .into_iter()
-        .flatten()
-    {
-        let status = r
-            .get("approval")
-            .map(|a| s(a, "status"))
-            .unwrap_or_default();
-        if status == "approved" {
-            continue;
-        }
-        let address = s(r, "address");
-        pending.push(PendingApproval {
-            command: approve_command(&address),
-            action: r
-                .get("action")
-                .map(|a| {
-                    a.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| a.to_string())
-                })
-                .unwrap_or_default(),
-            impact: s(r, "impact"),
-            digest: s(r, "digest"),
-            status,
-            address,
-        });
-    }
-    let mut problems: Vec<String> = v
-        .get("errors")
-        .and_then(|e| e.as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.as_str().map(str::to_string))
+    let rep = &out.report;
+    let pending = rep
+        .required
+        .iter()
+        .filter(|r| !r.approval.is_approved())
+        .map(|r| PendingApproval {
+            command: approve_command(&r.address),
+            action: action_name(r.action),
+            impact: r.impact.as_str().to_string(),
+            digest: r.digest.clone(),
+            status: r.approval.name().to_string(),
+            address: r.address.clone(),
+        })
         .collect();
-    for g in v
-        .get("guards")
-        .and_then(|g| g.as_array())
-        .into_iter()
-        .flatten()
-    {
-        let st = s(g, "status");
-        if st != "passed" && st != "bypassed" {
-            problems.push(format!(
-                "guard {} on {}: {st}",
-                s(g, "guard"),
-                s(g, "address")
-            ));
-        }
+    let mut problems: Vec<String> = rep.errors.clone();
+    for g in rep.guards.iter().filter(|g| g.status.blocks()) {
+        problems.push(format!(
+            "guard {} on {}: {}",
+            g.guard,
+            g.address,
+            g.status.name()
+        ));
     }
-    for t in v
-        .get("coverage_blocking")
-        .and_then(|g| g.as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|t| t.as_str())
-    {
+    for t in &rep.coverage_blocking {
         problems.push(format!(
             "unclassified resource type {t}: add a rule for it (ward docs rules)"
         ));
     }
-    for bud in v
-        .get("budgets")
-        .and_then(|g| g.as_array())
-        .into_iter()
-        .flatten()
-        .filter(|b| b.get("exceeded").and_then(|e| e.as_bool()) == Some(true))
-    {
+    for b in rep.budgets.iter().filter(|b| b.exceeded) {
         problems.push(format!(
             "budget exceeded: {} {} > {}",
-            bud.get("count").cloned().unwrap_or_default(),
-            s(bud, "kind"),
-            bud.get("limit").cloned().unwrap_or_default()
+            b.count, b.kind, b.limit
         ));
     }
     Ok(Gated {
@@ -156,6 +103,15 @@ pub(crate) fn gate(
         pending,
         problems,
     })
+}
+
+/// An action's name as the gate's JSON report spells it (`delete`, `replace-delete-first`...):
+/// the stack's reports keep that spelling.
+fn action_name(a: ward_model::Action) -> String {
+    serde_json::to_value(a)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| a.as_terraform().to_string())
 }
 
 /// What `ward stack approve` passes on to `ward approve`.

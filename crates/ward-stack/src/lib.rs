@@ -406,18 +406,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// A workspace on the instance's root: binary chosen by evidence, `init` with the site's
-    /// backend configuration (from an owner-only file, never in argv).
+    /// A workspace on the instance's root: binary chosen by evidence, run directly or (a
+    /// Terragrunt unit) through `terragrunt`, `init` with the site's backend configuration
+    /// (from an owner-only file, never in argv).
     fn open(&self, inst: &Instance, r: &mut RootReport) -> Result<Workspace, String> {
         let ev = binary::Evidence::gather(&inst.dir)?;
         let sel = binary::select(inst.pin.as_ref(), &ev, &self.opts.binaries)
             .map_err(|e| format!("cannot choose terraform or tofu: {e}"))?;
         r.binary = Some(sel.binary.to_string());
-        let mut ws =
-            Workspace::new(&sel.binary, &inst.dir, self.timeout).map_err(|e| e.to_string())?;
-        for (k, v) in &self.opts.env {
-            ws = ws.env(k, v);
-        }
+        let ws = Workspace::for_root(&sel.binary, &inst.dir, self.timeout, &self.opts.env)
+            .map_err(|e| e.to_string())?;
         let mut args = Vec::new();
         if !inst.site.backend_config.is_empty() {
             let text: String = inst
@@ -513,10 +511,12 @@ impl<'a> Run<'a> {
         pending_name: &str,
     ) -> Result<Option<(StepRecord, Exit)>, String> {
         let cmd = |a: &str| self.approve_command(inst, a);
+        // The configuration the plan was made from: the root, or a unit's working copy.
+        let code = ward_terraform::config_dir(&inst.dir).map_err(|e| e.to_string())?;
         let g = gate::gate(
             &plan.json_path,
             &self.config_path,
-            &inst.dir,
+            &code,
             gate::Binding {
                 context,
                 every_change,
@@ -635,6 +635,19 @@ fn finish(
 pub fn plan(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
     let all = instances(&opts.config, &opts.repo)?;
     let sel = at_site(all.clone(), opts.site.as_deref())?;
+    if let Some(r) = cannot_run(opts, &sel) {
+        let why = refusal(&r);
+        let mut roots = vec![r];
+        not_reached(&sel, &mut roots);
+        return Ok(finish(
+            Command::Plan,
+            opts,
+            None,
+            roots,
+            Exit::StackRefused,
+            Some(why),
+        ));
+    }
     let mut run = Run::new(opts, env, sel.len());
     let mut changed: BTreeSet<String> = BTreeSet::new();
     let mut roots = Vec::new();
@@ -688,6 +701,102 @@ pub fn plan(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
     }
     not_reached(&sel, &mut roots);
     Ok(finish(Command::Plan, opts, None, roots, exit, stopped))
+}
+
+/// The first instance of `insts` ward cannot run at all, refused: a Terragrunt unit without a
+/// `terragrunt` to run it ([`ward_terraform::runner_for`], the same decision every workspace
+/// makes). Checked before a command runs anything, so nothing is applied or destroyed first.
+fn cannot_run(opts: &Options, insts: &[Instance]) -> Option<RootReport> {
+    insts.iter().find_map(|inst| {
+        let e = ward_terraform::runner_for(&inst.dir, &opts.env).err()?;
+        let mut r = inst.report(RootOutcome::Refused);
+        r.detail.push(format!(
+            "{e}, or take it out of the stack (remove `layer` from root \"{}\" in ward.hcl); nothing was run",
+            inst.root
+        ));
+        Some(r)
+    })
+}
+
+/// `root/site: why` of a refused instance.
+fn refusal(r: &RootReport) -> String {
+    format!(
+        "{}: {}",
+        r.id(),
+        r.detail.last().map(String::as_str).unwrap_or_default()
+    )
+}
+
+/// Ends a journaled run that refused before changing anything: the refused instance's step is
+/// recorded, the others are not reached, exit 10. Nothing to resume: the command is run again.
+fn refuse(
+    mut run: Run<'_>,
+    rec: RunRecord,
+    command: Command,
+    sel: &[Instance],
+    r: RootReport,
+    resumed: Option<String>,
+) -> Result<StackReport, StackError> {
+    run.record_step(&run.step(&r))?;
+    let why = refusal(&r);
+    let mut roots = vec![r];
+    not_reached(sel, &mut roots);
+    end(&mut run, rec, Exit::StackRefused)?;
+    let mut rep = finish(
+        command,
+        run.opts,
+        run.run_id.clone(),
+        roots,
+        Exit::StackRefused,
+        Some(why),
+    );
+    rep.resume = None;
+    rep.resumed = resumed;
+    Ok(rep)
+}
+
+/// Runs `step` on each instance of `sel` in order, each starting as `initial`: records every
+/// step in the journal and stops at the first that does not finish. Returns the reports in
+/// order, how the run ends, and why it stopped. `apply` and `teardown` both run through it.
+fn each_step<'a>(
+    run: &mut Run<'a>,
+    sel: &[Instance],
+    initial: RootOutcome,
+    what: &str,
+    mut step: impl FnMut(&mut Run<'a>, &Instance, &mut RootReport) -> Result<Stop, String>,
+) -> Result<(Vec<RootReport>, Exit, Option<String>), StackError> {
+    let mut roots = Vec::new();
+    for inst in sel {
+        let mut r = inst.report(initial);
+        run.progress(inst, what);
+        let (record, stop) = match step(run, inst, &mut r) {
+            Ok(None) => (run.step(&r), None),
+            Ok(Some((record, e))) => {
+                r = record.report.clone();
+                (record, Some(e))
+            }
+            Err(e) => {
+                r.outcome = RootOutcome::Failed;
+                r.detail.push(e);
+                (run.step(&r), Some(Exit::StackFailed))
+            }
+        };
+        run.record_step(&record)?;
+        roots.push(r.clone());
+        run.done += 1;
+        if let Some(e) = stop {
+            let why = format!(
+                "{}: {}",
+                inst.id(),
+                r.detail
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| r.outcome.as_str().to_string())
+            );
+            return Ok((roots, e, Some(why)));
+        }
+    }
+    Ok((roots, Exit::Pass, None))
 }
 
 /// Adds every instance of `sel` not in `roots` as not reached.
@@ -756,6 +865,9 @@ fn apply_inner(
     backup_dir(opts)?;
     let resumed = resume.as_ref().map(|(id, _)| id.clone());
     let (mut run, rec) = begin(opts, env, Command::Apply, &sel, resumed.clone())?;
+    if let Some(r) = cannot_run(opts, &sel) {
+        return refuse(run, rec, Command::Apply, &sel, r, resumed);
+    }
     let finished: BTreeMap<String, StepRecord> = resume
         .map(|(_, steps)| {
             steps
@@ -765,42 +877,13 @@ fn apply_inner(
                 .collect()
         })
         .unwrap_or_default();
-    let mut roots = Vec::new();
-    let mut exit = Exit::Pass;
-    let mut stopped = None;
-    for inst in &sel {
-        let mut r = inst.report(RootOutcome::Unchanged);
-        run.progress(inst, "apply");
-        let before = finished.get(&inst.id());
-        let res = apply_one(&mut run, &all, inst, &mut r, before);
-        let (step, stop) = match res {
-            Ok(None) => (run.step(&r), None),
-            Ok(Some((step, e))) => {
-                r = step.report.clone();
-                (step, Some(e))
-            }
-            Err(e) => {
-                r.outcome = RootOutcome::Failed;
-                r.detail.push(e);
-                (run.step(&r), Some(Exit::StackFailed))
-            }
-        };
-        run.record_step(&step)?;
-        roots.push(r.clone());
-        run.done += 1;
-        if let Some(e) = stop {
-            exit = e;
-            stopped = Some(format!(
-                "{}: {}",
-                inst.id(),
-                r.detail
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| r.outcome.as_str().to_string())
-            ));
-            break;
-        }
-    }
+    let (mut roots, exit, stopped) = each_step(
+        &mut run,
+        &sel,
+        RootOutcome::Unchanged,
+        "apply",
+        |run, inst, r| apply_one(run, &all, inst, r, finished.get(&inst.id())),
+    )?;
     not_reached(&sel, &mut roots);
     end(&mut run, rec, exit)?;
     let mut rep = finish(
@@ -921,7 +1004,12 @@ fn teardown_inner(
     let dir = backup_dir(opts)?;
     let resumed = resume.as_ref().map(|(id, _)| id.clone());
     let (mut run, rec) = begin(opts, env, Command::Teardown, &sel, resumed.clone())?;
-    let mut roots = Vec::new();
+    // Refused before anything runs: an instance the teardown opens (every one at the site: the
+    // ones it destroys, those reading them, those whose no-change plan is the proof) that ward
+    // cannot run.
+    if let Some(r) = cannot_run(opts, &at) {
+        return refuse(run, rec, Command::Teardown, &sel, r, resumed);
+    }
     // Refused before anything changes: a root reading one to destroy, not itself destroyed
     // first in this run, still holds resources.
     let ids: BTreeSet<String> = sel.iter().map(Instance::id).collect();
@@ -951,59 +1039,18 @@ fn teardown_inner(
                 ),
             };
             let mut r = inst.report(RootOutcome::Refused);
-            r.detail.push(why.clone());
-            run.record_step(&run.step(&r))?;
-            roots.push(r);
-            not_reached(&sel, &mut roots);
-            end(&mut run, rec, Exit::StackRefused)?;
-            let mut rep = finish(
-                Command::Teardown,
-                opts,
-                run.run_id.clone(),
-                roots,
-                Exit::StackRefused,
-                Some(format!("{}: {why}", inst.id())),
-            );
-            rep.resume = None;
-            rep.resumed = resumed;
-            return Ok(rep);
+            r.detail.push(why);
+            return refuse(run, rec, Command::Teardown, &sel, r, resumed);
         }
     }
     let _ = resume;
-    let mut exit = Exit::Pass;
-    let mut stopped = None;
-    for inst in &sel {
-        let mut r = inst.report(RootOutcome::Destroyed);
-        run.progress(inst, "teardown");
-        let res = teardown_one(&mut run, &all, inst, &dir, &mut r);
-        let (step, stop) = match res {
-            Ok(None) => (run.step(&r), None),
-            Ok(Some((step, e))) => {
-                r = step.report.clone();
-                (step, Some(e))
-            }
-            Err(e) => {
-                r.outcome = RootOutcome::Failed;
-                r.detail.push(e);
-                (run.step(&r), Some(Exit::StackFailed))
-            }
-        };
-        run.record_step(&step)?;
-        roots.push(r.clone());
-        run.done += 1;
-        if let Some(e) = stop {
-            exit = e;
-            stopped = Some(format!(
-                "{}: {}",
-                inst.id(),
-                r.detail
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| r.outcome.as_str().to_string())
-            ));
-            break;
-        }
-    }
+    let (mut roots, mut exit, mut stopped) = each_step(
+        &mut run,
+        &sel,
+        RootOutcome::Destroyed,
+        "teardown",
+        |run, inst, r| teardown_one(run, &all, inst, &dir, r),
+    )?;
     not_reached(&sel, &mut roots);
     if exit == Exit::Pass {
         // Proof: every root that remains and holds resources plans with no changes.
@@ -1119,10 +1166,7 @@ fn teardown_one(
             r.detail.push(format!(
                 "pre_destroy \"{}\" refused ({}){tail}; nothing was destroyed. Fix what it checks (or set {} with a reason), then `ward stack resume`",
                 pd.name,
-                serde_json::to_value(&gr.status)
-                    .ok()
-                    .and_then(|v| v.get("status").and_then(|s| s.as_str()).map(str::to_string))
-                    .unwrap_or_default(),
+                gr.status.name(),
                 g.bypass_var()
             ));
             return Ok(Some((run.step(r), Exit::GuardRefused)));
@@ -1385,10 +1429,11 @@ pub fn approve(
             inst.id()
         )));
     };
+    let code = ward_terraform::config_dir(&inst.dir).map_err(|e| usage(e.to_string()))?;
     gate::approve(
         Path::new(&plan),
         &opts.config.path,
-        &inst.dir,
+        &code,
         gate::Binding {
             context: step.context.as_deref(),
             every_change: step.every_change,

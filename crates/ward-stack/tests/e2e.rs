@@ -100,12 +100,16 @@ fn root<'a>(r: &'a StackReport, id: &str) -> &'a ward_report::stack::RootReport 
 }
 
 fn approve_all(s: &Site, r: &StackReport) -> usize {
+    approve_each(&|| s.opts(None, None), r)
+}
+
+/// Approves every change the instances of `r` wait on, one `ward stack approve` each.
+fn approve_each(opts: &dyn Fn() -> Options, r: &StackReport) -> usize {
     let mut n = 0;
     for x in &r.roots {
         for a in &x.approvals {
-            let o = s.opts(None, None);
             ward_stack::approve(
-                &o,
+                &opts(),
                 &ApproveArgs {
                     root: x.root.clone(),
                     site: Some(x.site.clone()),
@@ -418,5 +422,294 @@ fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
         s.cloud().all().unwrap()
     );
     let st = ward_stack::status(&s.opts(None, None)).unwrap();
+    assert!(st.stopped.is_none(), "{}", ward_report::stack::text(&st));
+}
+
+/// A stack of a plain root (`network`, L0) and a Terragrunt unit (`instances`, L1: a
+/// `terragrunt.hcl` whose `terraform { source }` is a local module, no `.tf` files of its own),
+/// one site, run through ward-rig's stand-in `terragrunt` (no Terragrunt binary is installed
+/// here: see `ward_rig::terragrunt`), which runs the real Terraform on the unit's module.
+struct UnitStack {
+    tmp: tempfile::TempDir,
+    tf: ward_rig::Terraform,
+    cli_config: PathBuf,
+}
+
+impl UnitStack {
+    fn new(rig: &Rig, tf: &ward_rig::Terraform) -> UnitStack {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path();
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/stack");
+        let repo = t.join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        for d in ["cloud", "state", "empty"] {
+            std::fs::create_dir_all(t.join(d)).unwrap();
+        }
+        std::fs::create_dir_all(repo.join("network")).unwrap();
+        for f in ["main.tf", "dc0.tfvars"] {
+            std::fs::copy(
+                example.join("network").join(f),
+                repo.join("network").join(f),
+            )
+            .unwrap();
+        }
+        std::fs::create_dir_all(repo.join("modules/instances")).unwrap();
+        std::fs::copy(
+            example.join("instances/main.tf"),
+            repo.join("modules/instances/main.tf"),
+        )
+        .unwrap();
+        std::fs::create_dir_all(repo.join("instances")).unwrap();
+        std::fs::write(
+            repo.join("instances/terragrunt.hcl"),
+            "terraform {\n  source = \"../modules/instances\"\n}\n",
+        )
+        .unwrap();
+        std::fs::write(repo.join("instances/dc0.tfvars"), "site = \"dc0\"\n").unwrap();
+        let state = |r: &str| t.join("state").join(format!("{r}.tfstate"));
+        std::fs::write(
+            repo.join("ward.hcl"),
+            ward_rig::rules::ward_hcl(&format!(
+                r#"stack {{
+  backup_dir = {backups:?}
+}}
+layer "substrate" {{
+  level = 0
+}}
+layer "nodes" {{
+  level = 1
+}}
+root "network" {{
+  path  = "network"
+  layer = "substrate"
+  site "dc0" {{
+    var_files      = ["dc0.tfvars"]
+    backend_config = {{ path = {network:?} }}
+  }}
+}}
+root "instances" {{
+  path  = "instances"
+  layer = "nodes"
+  reads = ["network"]
+  site "dc0" {{
+    var_files      = ["dc0.tfvars"]
+    backend_config = {{ path = {instances:?} }}
+  }}
+}}
+"#,
+                backups = t.join("backups").display().to_string(),
+                network = state("network").display().to_string(),
+                instances = state("instances").display().to_string(),
+            )),
+        )
+        .unwrap();
+        ward_rig::terragrunt::write_fake(&t.join("bin")).unwrap();
+        UnitStack {
+            tmp,
+            tf: tf.clone(),
+            cli_config: rig.cli_config().to_path_buf(),
+        }
+    }
+    fn repo(&self) -> PathBuf {
+        self.tmp.path().join("repo")
+    }
+    fn log(&self) -> PathBuf {
+        self.tmp.path().join("terragrunt.log")
+    }
+    /// Options whose commands run with `path` as their PATH.
+    fn opts_with_path(&self, path: String) -> Options {
+        let cfg = ward_config::Config::load(&self.repo().join("ward.hcl"), "ward.hcl").unwrap();
+        let t = self.tmp.path();
+        Options {
+            config: cfg,
+            repo: self.repo(),
+            site: None,
+            root: None,
+            binaries: vec![ward_terraform::binary::probe(
+                &self.tf.path,
+                Some(ward_terraform::Product::Terraform),
+            )
+            .unwrap()],
+            db: t.join("history.sqlite"),
+            clock: ward_time::Clock::System,
+            progress: false,
+            env: vec![
+                (
+                    "TF_CLI_CONFIG_FILE".into(),
+                    self.cli_config.display().to_string(),
+                ),
+                (
+                    "FAKECLOUD_DIR".into(),
+                    t.join("cloud").display().to_string(),
+                ),
+                (
+                    "WARD_FAKE_TERRAGRUNT_LOG".into(),
+                    self.log().display().to_string(),
+                ),
+                ("PATH".into(), path),
+            ],
+        }
+    }
+    /// The stand-in first on PATH.
+    fn opts(&self) -> Options {
+        self.opts_with_path(ward_rig::terragrunt::path_with(
+            &self.tmp.path().join("bin"),
+        ))
+    }
+    /// No terragrunt on PATH.
+    fn opts_without(&self) -> Options {
+        self.opts_with_path(self.tmp.path().join("empty").display().to_string())
+    }
+    fn resources(&self, root: &str) -> usize {
+        let p = self
+            .tmp
+            .path()
+            .join("state")
+            .join(format!("{root}.tfstate"));
+        let Ok(bytes) = std::fs::read(&p) else {
+            return 0;
+        };
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        v["resources"]
+            .as_array()
+            .map_or(0, |a| a.iter().filter(|r| r["mode"] == "managed").count())
+    }
+    fn cloud(&self) -> Cloud {
+        Cloud::new(self.tmp.path().join("cloud"))
+    }
+    fn approve_all(&self, r: &StackReport) -> usize {
+        approve_each(&|| self.opts(), r)
+    }
+}
+
+#[test]
+fn a_terragrunt_unit_applies_forward_and_tears_down_in_reverse() {
+    let Some(rig) = Rig::for_tests() else { return };
+    for tf in rig.terraform_versions() {
+        unit_scenario(&rig, tf);
+    }
+}
+
+fn unit_scenario(rig: &Rig, tf: &ward_rig::Terraform) {
+    let s = UnitStack::new(rig, tf);
+    let t = |r: &StackReport| format!("Terraform {}:\n{}", tf.version, ward_report::stack::text(r));
+
+    // Without terragrunt every command refuses the unit before running anything, even the
+    // plain root below it: exit 10, what to install, how to leave it out.
+    for r in [
+        ward_stack::plan(&s.opts_without(), &env).unwrap(),
+        ward_stack::apply(&s.opts_without(), &env).unwrap(),
+        ward_stack::teardown(&s.opts_without(), &env).unwrap(),
+    ] {
+        assert_eq!(r.exit, Exit::StackRefused, "{}", t(&r));
+        let unit = root(&r, "instances/dc0");
+        assert_eq!(unit.outcome, RootOutcome::Refused, "{}", t(&r));
+        let why = unit.detail.join(" ");
+        assert!(
+            why.contains("is a Terragrunt unit")
+                && why.contains("install Terragrunt")
+                && why.contains("remove `layer` from root \"instances\""),
+            "{}",
+            t(&r)
+        );
+        assert_eq!(root(&r, "network/dc0").outcome, RootOutcome::NotReached);
+        assert!(r.resume.is_none(), "{}", t(&r));
+    }
+    assert!(s.cloud().is_empty().unwrap());
+    assert!(!s.tmp.path().join("state/network.tfstate").exists());
+    assert!(!s.log().exists());
+
+    // With the stand-in on PATH: plan, then apply forward.
+    let r = ward_stack::plan(&s.opts(), &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", t(&r));
+    assert_eq!(root(&r, "network/dc0").outcome, RootOutcome::Changes);
+    assert_eq!(
+        root(&r, "instances/dc0").outcome,
+        RootOutcome::BlockedByUpstream
+    );
+    let r = ward_stack::apply(&s.opts(), &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", t(&r));
+    let order: Vec<String> = r.roots.iter().map(|x| x.id()).collect();
+    assert_eq!(order, ["network/dc0", "instances/dc0"]);
+    for x in &r.roots {
+        assert_eq!(x.outcome, RootOutcome::Applied, "{}", t(&r));
+    }
+    assert!(root(&r, "instances/dc0").upstream_sha256.is_some());
+    assert_eq!(s.resources("network"), 1);
+    assert_eq!(s.resources("instances"), 1);
+    assert_eq!(s.cloud().ids("instance").unwrap().len(), 1);
+    // Every command of the unit, and only the unit's, went through terragrunt.
+    let log = std::fs::read_to_string(s.log()).unwrap();
+    let unit_dir = std::fs::canonicalize(s.repo().join("instances")).unwrap();
+    for l in log.lines() {
+        assert!(
+            l.starts_with(&format!(
+                "{} run --non-interactive --tf-path ",
+                unit_dir.display()
+            )),
+            "{l}"
+        );
+    }
+    for sub in [
+        "-- init",
+        "-- plan",
+        "-- show -json",
+        "-- apply",
+        "-- output -json",
+        "-- state pull",
+    ] {
+        assert!(log.contains(sub), "{sub} not in\n{log}");
+    }
+
+    // Teardown in reverse: the unit first, backed up, each destroy approved on its own.
+    let r = ward_stack::teardown(&s.opts(), &env).unwrap();
+    assert_eq!(r.exit, Exit::ApprovalRequired, "{}", t(&r));
+    let unit = root(&r, "instances/dc0");
+    assert_eq!(unit.outcome, RootOutcome::ApprovalRequired, "{}", t(&r));
+    assert_eq!(unit.approvals.len(), 1, "{}", t(&r));
+    assert_eq!(root(&r, "network/dc0").outcome, RootOutcome::NotReached);
+    let b = unit.backup.clone().unwrap();
+    let bytes = std::fs::read(&b.path).unwrap();
+    assert_eq!(ward_terraform::sha256(&bytes), b.sha256);
+    let on_disk: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(s.tmp.path().join("state/instances.tfstate")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap(),
+        on_disk
+    );
+    assert!(b.path.contains("/instances/dc0/"), "{}", b.path);
+    assert_eq!(
+        s.resources("instances"),
+        1,
+        "nothing destroyed before approval"
+    );
+
+    let mut last = r;
+    for _ in 0..4 {
+        if last.exit != Exit::ApprovalRequired {
+            break;
+        }
+        assert!(s.approve_all(&last) > 0, "{}", t(&last));
+        last = ward_stack::resume(&s.opts(), &env).unwrap();
+    }
+    assert_eq!(last.exit, Exit::Pass, "{}", t(&last));
+    assert_eq!(
+        root(&last, "network/dc0").outcome,
+        RootOutcome::Destroyed,
+        "{}",
+        t(&last)
+    );
+    assert!(root(&last, "network/dc0").backup.is_some());
+    // Proof: both states empty, the cloud empty.
+    assert_eq!(s.resources("instances"), 0);
+    assert_eq!(s.resources("network"), 0);
+    assert!(
+        s.cloud().is_empty().unwrap(),
+        "{:?}",
+        s.cloud().all().unwrap()
+    );
+    let st = ward_stack::status(&s.opts()).unwrap();
     assert!(st.stopped.is_none(), "{}", ward_report::stack::text(&st));
 }

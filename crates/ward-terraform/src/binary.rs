@@ -145,8 +145,12 @@ pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
 
 /// Finds `name` on `PATH`.
 pub fn which(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
+    which_in(name, &std::env::var_os("PATH")?)
+}
+
+/// Finds `name` in the directories of `path` (a `PATH` value), first match wins.
+pub fn which_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
         .map(|d| d.join(name))
         .find(|p| p.is_file())
 }

@@ -11,7 +11,9 @@
 //!   `show -json`, `apply` of a saved plan, `state pull`, `output -json`, destroy plans) and
 //!   returns typed results: a saved plan's path and its JSON read through ward-plan, outputs as
 //!   JSON with their sha256, pulled state bytes with serial and lineage. Plan files live in an
-//!   owner-only scratch directory removed on every exit path.
+//!   owner-only scratch directory removed on every exit path. A Terragrunt unit's commands go
+//!   through `terragrunt` ([`workspace::runner_for`], decided once for `ward drift` and
+//!   `ward stack` alike).
 
 pub mod binary;
 pub mod exec;
@@ -19,7 +21,9 @@ pub mod state;
 pub mod workspace;
 
 pub use binary::{Binary, Evidence, Product, Selection};
-pub use workspace::{Outputs, PlanArgs, PulledState, SavedPlan, TfError, Workspace};
+pub use workspace::{
+    config_dir, runner_for, Outputs, PlanArgs, PulledState, Runner, SavedPlan, TfError, Workspace,
+};
 
 /// `sha256:<hex>` of `bytes`: how ward names the digest of outputs and state backups.
 pub fn sha256(bytes: &[u8]) -> String {

@@ -1,5 +1,11 @@
 //! A [`Workspace`]: one root, one binary, one scratch directory, and each Terraform subcommand
 //! ward runs there, with typed results.
+//!
+//! Whether a command runs the binary directly or through `terragrunt` is decided here, once, for
+//! every command that runs Terraform in a root ([`runner_for`]): a Terragrunt unit with no `.tf`
+//! files of its own ([`ward_repo::terragrunt::is_unit_only`]) runs each command as
+//! `terragrunt run --non-interactive --tf-path BINARY -- ARGS...`
+//! ([`ward_repo::terragrunt::run_args`]) from the unit's directory.
 
 use crate::binary::Binary;
 use crate::exec::{self, ExecError, Finished};
@@ -49,6 +55,48 @@ pub enum TfError {
         /// The operating system's error.
         message: String,
     },
+    /// The root is a Terragrunt unit and no `terragrunt` was found to run it with.
+    #[error("{dir} is a Terragrunt unit (terragrunt.hcl, no .tf files of its own): ward runs it through `terragrunt run --`, and no `terragrunt` is on PATH; install Terragrunt (a release with the `run` command) on PATH")]
+    NoTerragrunt {
+        /// The unit's directory.
+        dir: String,
+    },
+}
+
+/// How a workspace's commands reach Terraform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runner {
+    /// The binary runs in the root's directory.
+    Direct,
+    /// The root is a Terragrunt unit: every command runs through this `terragrunt`, from the
+    /// unit's directory, as [`ward_repo::terragrunt::run_args`] builds it, with the workspace's
+    /// binary as Terragrunt's `--tf-path`.
+    Terragrunt(PathBuf),
+}
+
+/// How commands in the root `dir` must run: [`Runner::Direct`], or, when `dir` is a Terragrunt
+/// unit with no `.tf` files of its own ([`ward_repo::terragrunt::is_unit_only`]), through
+/// `terragrunt` ([`Runner::Terragrunt`]) found on `PATH`: the `PATH` in `env` (the extra
+/// environment the commands run with) when it sets one, else ward's own. A unit without a
+/// `terragrunt` is [`TfError::NoTerragrunt`]. The one place this is decided: `ward drift` and
+/// `ward stack` both open their workspaces through [`Workspace::for_root`], which calls it, and
+/// `ward stack` calls it before a run to refuse such a root before anything changes.
+pub fn runner_for(dir: &Path, env: &[(String, String)]) -> Result<Runner, TfError> {
+    if !ward_repo::terragrunt::is_unit_only(dir) {
+        return Ok(Runner::Direct);
+    }
+    let path = env
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("PATH"))
+        .unwrap_or_default();
+    crate::binary::which_in("terragrunt", &path)
+        .map(Runner::Terragrunt)
+        .ok_or_else(|| TfError::NoTerragrunt {
+            dir: dir.display().to_string(),
+        })
 }
 
 /// What to plan.
@@ -125,8 +173,59 @@ impl PulledState {
     }
 }
 
+/// The directory holding the configuration Terraform runs for the root `dir`, for reading its
+/// code (e.g. `prevent_destroy` for the gate): `dir` itself, or for a Terragrunt unit with no
+/// `.tf` files of its own, Terragrunt's working copy of its module: the one directory under
+/// `dir/.terragrunt-cache` that holds a `.terraform/` directory (Terragrunt runs `init` there).
+/// Call it after `init`. A unit with no such copy (a `download_dir` elsewhere, not initialised)
+/// or several (older source versions cached) is an error saying what to do.
+pub fn config_dir(dir: &Path) -> Result<PathBuf, TfError> {
+    if !ward_repo::terragrunt::is_unit_only(dir) {
+        return Ok(dir.to_path_buf());
+    }
+    let cache = dir.join(".terragrunt-cache");
+    let mut found = Vec::new();
+    let mut todo = vec![(cache.clone(), 0usize)];
+    while let Some((d, depth)) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            // Symlinks are not followed: the walk stays inside the cache.
+            if !e.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            if e.file_name() == ".terraform" {
+                found.push(d.clone());
+            } else if depth < 12 {
+                todo.push((e.path(), depth + 1));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    let problem = |message: String| TfError::Output {
+        product: "terragrunt".to_string(),
+        command: "init".to_string(),
+        dir: dir.display().to_string(),
+        message,
+    };
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(problem(format!(
+            "no initialised working copy of the unit's module under {} (ward reads the configuration Terragrunt ran there; a `download_dir` elsewhere is not supported)",
+            cache.display()
+        ))),
+        n => Err(problem(format!(
+            "{n} initialised working copies of the unit's module under {} (older source versions): ward cannot tell which one ran; remove that directory (Terragrunt recreates it) and run again",
+            cache.display()
+        ))),
+    }
+}
+
 /// One root, run with one binary: every subcommand through [`exec::run`] with the workspace's
-/// timeout, environment and allow-list, files in its owner-only scratch directory.
+/// timeout, environment and allow-list, files in its owner-only scratch directory, directly or
+/// through `terragrunt` ([`Runner`]).
 #[derive(Debug)]
 pub struct Workspace {
     binary: Binary,
@@ -134,6 +233,8 @@ pub struct Workspace {
     env: Vec<(String, String)>,
     allow: Vec<String>,
     timeout: Duration,
+    deadline: Option<Instant>,
+    runner: Runner,
     scratch: ward_exec::ScratchDir,
 }
 
@@ -141,8 +242,9 @@ pub struct Workspace {
 const SUMMARY_LINES: usize = 4;
 
 impl Workspace {
-    /// A workspace for the root in `dir`, each command limited to `timeout`. The scratch
-    /// directory (owner only) is removed when the workspace is dropped.
+    /// A workspace that runs `binary` directly in `dir` ([`Runner::Direct`]), each command
+    /// limited to `timeout`. The scratch directory (owner only) is removed when the workspace is
+    /// dropped. [`Workspace::for_root`] also decides whether the root needs `terragrunt`.
     pub fn new(binary: &Binary, dir: &Path, timeout: Duration) -> Result<Workspace, TfError> {
         let scratch = ward_exec::ScratchDir::new("ward-tf-").map_err(|e| TfError::Scratch {
             dir: dir.display().to_string(),
@@ -157,8 +259,39 @@ impl Workspace {
                 .map(|s| s.to_string())
                 .collect(),
             timeout,
+            deadline: None,
+            runner: Runner::Direct,
             scratch,
         })
+    }
+
+    /// A workspace for the root in `dir` with `env` set for every command, run the way the root
+    /// needs ([`runner_for`]: directly, or through `terragrunt` for a Terragrunt unit).
+    pub fn for_root(
+        binary: &Binary,
+        dir: &Path,
+        timeout: Duration,
+        env: &[(String, String)],
+    ) -> Result<Workspace, TfError> {
+        let runner = runner_for(dir, env)?;
+        let mut ws = Workspace::new(binary, dir, timeout)?;
+        ws.runner = runner;
+        for (k, v) in env {
+            ws = ws.env(k, v);
+        }
+        Ok(ws)
+    }
+
+    /// Every command must end by `deadline` (one budget for the whole root, as `ward drift`
+    /// gives), instead of each having its own `timeout`.
+    pub fn deadline(mut self, deadline: Instant) -> Workspace {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// How the commands reach Terraform.
+    pub fn runner(&self) -> &Runner {
+        &self.runner
     }
 
     /// Sets a variable for every command (always passed, `TF_*` included).
@@ -189,27 +322,55 @@ impl Workspace {
         self.scratch.path()
     }
 
-    /// Runs `args` as they are; the caller judges the exit code.
-    pub fn run(&self, args: &[&str]) -> Result<Finished, TfError> {
+    /// Runs the Terraform command `args` (through `terragrunt` for a unit); the caller judges
+    /// the exit code.
+    pub fn run(&self, args: &[&str]) -> Result<Finished, ExecError> {
         let env: Vec<(&str, &str)> = self
             .env
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
-        Ok(exec::run(
-            &self.binary.path,
-            args,
-            &self.dir,
-            &env,
-            &self.allow,
-            self.scratch.path(),
-            Instant::now() + self.timeout,
-        )?)
+        let deadline = self
+            .deadline
+            .unwrap_or_else(|| Instant::now() + self.timeout);
+        match &self.runner {
+            Runner::Direct => exec::run(
+                &self.binary.path,
+                args,
+                &self.dir,
+                &env,
+                &self.allow,
+                self.scratch.path(),
+                deadline,
+            ),
+            Runner::Terragrunt(tg) => {
+                let tf_path = self.binary.path.display().to_string();
+                let full = ward_repo::terragrunt::run_args(&tf_path, args);
+                let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+                exec::run(
+                    tg,
+                    &refs,
+                    &self.dir,
+                    &env,
+                    &self.allow,
+                    self.scratch.path(),
+                    deadline,
+                )
+            }
+        }
+    }
+
+    /// `terraform`, or `terragrunt run -- terraform` for a unit: how messages name the program.
+    fn product(&self) -> String {
+        match self.runner {
+            Runner::Direct => self.binary.product.to_string(),
+            Runner::Terragrunt(_) => format!("terragrunt run -- {}", self.binary.product),
+        }
     }
 
     fn failed(&self, command: &str, f: &Finished) -> TfError {
         TfError::Failed {
-            product: self.binary.product.to_string(),
+            product: self.product(),
             command: command.to_string(),
             dir: self.dir.display().to_string(),
             code: f.code.unwrap_or(-1),
@@ -220,7 +381,7 @@ impl Workspace {
 
     fn bad_output(&self, command: &str, message: String) -> TfError {
         TfError::Output {
-            product: self.binary.product.to_string(),
+            product: self.product(),
             command: command.to_string(),
             dir: self.dir.display().to_string(),
             message,
@@ -249,9 +410,14 @@ impl Workspace {
         let name = p.name.as_deref().unwrap_or("plan");
         let path = self.scratch().join(format!("{name}.tfplan"));
         let out_arg = format!("-out={}", path.display());
+        // Terragrunt runs Terraform in its cache directory: a relative var file is the unit's.
         let var_args: Vec<String> = p
             .var_files
             .iter()
+            .map(|v| match self.runner {
+                Runner::Terragrunt(_) if v.is_relative() => self.dir.join(v),
+                _ => v.clone(),
+            })
             .map(|v| format!("-var-file={}", v.display()))
             .collect();
         let mut args = vec![
@@ -455,6 +621,83 @@ esac"#,
         assert_eq!(s.resources(), 0);
         let e = ws.outputs().unwrap_err();
         assert!(e.to_string().contains("not print a JSON object"), "{e}");
+    }
+
+    /// A unit without .tf files runs through the `terragrunt` on the commands' PATH, as
+    /// `run --non-interactive --tf-path BINARY -- ARGS`, its relative var files made the unit's;
+    /// a plain root runs directly; a unit with no `terragrunt` is refused, saying what to install.
+    #[test]
+    fn a_unit_runs_through_terragrunt_on_the_commands_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let b = fake(d.path(), "exit 0");
+        let unit = d.path().join("unit");
+        std::fs::create_dir_all(&unit).unwrap();
+        std::fs::write(unit.join("terragrunt.hcl"), "terraform {}\n").unwrap();
+        let bin = d.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let log = d.path().join("args");
+        let tg = bin.join("terragrunt");
+        std::fs::write(
+            &tg,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$@\" > {}\necho 'Error: no' >&2\nexit 1\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&tg, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let env = vec![(
+            "PATH".to_string(),
+            format!("{}:/bin:/usr/bin", bin.display()),
+        )];
+        assert_eq!(
+            runner_for(&unit, &env).unwrap(),
+            Runner::Terragrunt(tg.clone())
+        );
+        assert_eq!(runner_for(d.path(), &env).unwrap(), Runner::Direct);
+
+        let ws = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env).unwrap();
+        let e = ws
+            .plan(&PlanArgs {
+                var_files: vec![PathBuf::from("dc0.tfvars")],
+                ..PlanArgs::default()
+            })
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("`terragrunt run -- terraform plan` in "),
+            "{e}"
+        );
+        let args = std::fs::read_to_string(&log).unwrap();
+        let args: Vec<&str> = args.lines().collect();
+        let tf = b.path.display().to_string();
+        assert_eq!(
+            args[..8],
+            [
+                "run",
+                "--non-interactive",
+                "--tf-path",
+                tf.as_str(),
+                "--",
+                "plan",
+                "-input=false",
+                "-no-color"
+            ]
+        );
+        let var = format!("-var-file={}", unit.join("dc0.tfvars").display());
+        assert!(args.contains(&var.as_str()), "{args:?}");
+
+        // No terragrunt on the commands' PATH: refused, naming what to install.
+        let empty = d.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let env = vec![("PATH".to_string(), empty.display().to_string())];
+        let e = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env).unwrap_err();
+        assert!(matches!(e, TfError::NoTerragrunt { .. }), "{e}");
+        assert!(e.to_string().contains("install Terragrunt"), "{e}");
+        // A root with .tf files beside terragrunt.hcl runs directly.
+        std::fs::write(unit.join("main.tf"), "").unwrap();
+        assert_eq!(runner_for(&unit, &env).unwrap(), Runner::Direct);
     }
 
     #[test]

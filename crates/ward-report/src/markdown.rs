@@ -17,15 +17,17 @@
 //! does not fit, a short notice replaces it, cut to the limit if it must be.
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
+use crate::kept::Kept;
 use crate::outcome::{plural, thousands};
 use crate::text::{
     deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
 };
-use crate::{class_counts, grouped, Group, Outcome};
-use std::collections::BTreeMap;
+use crate::{class_counts, grouped_indexed, Group, Outcome};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
 use ward_model::{Action, Impact};
+use ward_rules::RuleOrigin;
 
 /// The default limit, in characters (a pull-request comment holds 65,536).
 pub const DEFAULT_MARKDOWN_LIMIT: usize = 65_000;
@@ -36,7 +38,18 @@ pub const MIN_MARKDOWN_LIMIT: usize = 1_000;
 
 /// Renders the Markdown report in at most `limit` characters.
 pub fn render_markdown(a: &Assessment, outcome: &Outcome, limit: usize) -> String {
-    let doc = Doc::build(a, outcome);
+    render_markdown_kept(a, outcome, limit, None)
+}
+
+/// [`render_markdown`]; with `kept`, the entries of the verdicts it kept are its own (rendered
+/// when they were classified).
+pub(crate) fn render_markdown_kept(
+    a: &Assessment,
+    outcome: &Outcome,
+    limit: usize,
+    kept: Option<Kept<'_>>,
+) -> String {
+    let doc = Doc::build(a, outcome, kept);
     let steps = doc.steps();
     let fits = |k: usize| -> Option<String> {
         let s = doc.render(&steps[..k]);
@@ -103,15 +116,19 @@ struct Doc {
 }
 
 impl Doc {
-    fn build(a: &Assessment, outcome: &Outcome) -> Doc {
+    fn build(a: &Assessment, outcome: &Outcome, kept: Option<Kept<'_>>) -> Doc {
         let mut items = Vec::new();
         let mut groups = BTreeMap::new();
         let mut none_actions = String::new();
-        for (g, vs) in grouped(a) {
+        for (g, is) in grouped_indexed(a) {
+            let vs: Vec<(usize, &Verdict)> = is
+                .into_iter()
+                .filter_map(|i| a.verdicts.get(i).map(|v| (i, v)))
+                .collect();
             groups.insert(g, vs.len());
             if g == Group::Class(Impact::None) {
                 let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
-                for v in &vs {
+                for (_, v) in &vs {
                     *by_action.entry(v.action).or_default() += 1;
                 }
                 let parts: Vec<String> = by_action
@@ -120,7 +137,7 @@ impl Doc {
                     .collect();
                 none_actions = parts.join(", ");
             }
-            for v in vs {
+            for (i, v) in vs {
                 let detailed = matches!(
                     g,
                     Group::Unknown
@@ -135,15 +152,19 @@ impl Doc {
                 if g == Group::Class(Impact::None) && v.facts.is_empty() {
                     continue;
                 }
+                let (full, brief) = match kept.and_then(|k| Some((k.main(i)?, k.brief(i)?))) {
+                    Some((full, brief)) => (detailed.then(|| full.to_string()), brief.to_string()),
+                    None => (detailed.then(|| full_entry(g, v)), brief_entry(v)),
+                };
                 items.push(Item {
                     group: g,
-                    full: detailed.then(|| full_entry(g, v)),
-                    brief: brief_entry(v),
+                    full,
+                    brief,
                 });
             }
         }
         let result_line = result_line(a, outcome);
-        let head = head(a, outcome, &result_line);
+        let head = head(a, outcome, &result_line, kept.map(|k| &k.keep.origins));
         let c = &a.coverage;
         let checked = plural(
             c.types_checked,
@@ -398,7 +419,12 @@ fn result_line(a: &Assessment, outcome: &Outcome) -> String {
     format!("{word} (exit {}): {}", outcome.exit.code(), md(&rest))
 }
 
-fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
+fn head(
+    a: &Assessment,
+    outcome: &Outcome,
+    result_line: &str,
+    kept: Option<&BTreeSet<RuleOrigin>>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### ward plan: {result_line}\n");
     let headline = outcome.headline();
@@ -419,9 +445,9 @@ fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
         "{} · plan format {} · {threshold} · decided by packs: {}",
         md(&product_line(a)),
         a.plan.format_version,
-        md(&packs_line(a))
+        md(&packs_line(a, kept))
     );
-    let (_, files) = deciding(a);
+    let (_, files) = deciding(a, kept);
     if !files.is_empty() {
         let files: Vec<String> = files.iter().map(|f| code(f)).collect();
         let _ = write!(out, " · user rules: {}", files.join(", "));
@@ -466,7 +492,8 @@ fn facts_suffix(v: &Verdict) -> String {
     }
 }
 
-fn brief_entry(v: &Verdict) -> String {
+/// A change's brief entry (address and action).
+pub(crate) fn brief_entry(v: &Verdict) -> String {
     let attrs = if v.impact == Impact::Free && !v.attributes.is_empty() {
         let paths: Vec<String> = v
             .attributes
@@ -483,6 +510,22 @@ fn brief_entry(v: &Verdict) -> String {
         v.action.describe(),
         facts_suffix(v)
     )
+}
+
+/// A change's detailed entry, for [`crate::Keep`]: the `<details>` block for the detailed classes,
+/// nothing for the others (they are listed brief).
+pub(crate) fn entry(g: Group, v: &Verdict) -> String {
+    if matches!(
+        g,
+        Group::Unknown
+            | Group::Class(
+                Impact::DataLoss | Impact::Replace | Impact::Interrupt | Impact::InPlace
+            )
+    ) {
+        full_entry(g, v)
+    } else {
+        String::new()
+    }
 }
 
 fn full_entry(g: Group, v: &Verdict) -> String {

@@ -43,17 +43,22 @@ pub(crate) fn product_line(a: &Assessment) -> String {
 }
 
 /// The packs (`name version`) and user rule files that decided something in this report: a
-/// verdict's cost or an attribute's, in the changes or in drift. Sorted.
-pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
+/// verdict's cost or an attribute's, in the changes or in drift, and the origins `kept` holds
+/// (a [`crate::Keep`]'s, of the verdicts it slimmed). Sorted.
+pub(crate) fn deciding(
+    a: &Assessment,
+    kept: Option<&std::collections::BTreeSet<RuleOrigin>>,
+) -> (Vec<String>, Vec<String>) {
     let mut packs = std::collections::BTreeSet::new();
     let mut files = std::collections::BTreeSet::new();
     let rules = a.verdicts.iter().chain(&a.drift).flat_map(|v| {
         v.decided_by
             .iter()
             .chain(v.attributes.iter().filter_map(|at| at.rule.as_ref()))
+            .map(|r| &r.origin)
     });
-    for r in rules {
-        match &r.origin {
+    for origin in rules.chain(kept.into_iter().flatten()) {
+        match origin {
             RuleOrigin::Pack { name, version } => {
                 packs.insert(format!("{} {}", terminal(name), terminal(version)));
             }
@@ -67,8 +72,11 @@ pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
 
 /// `aws 2026.11.0, random 2026.11.1`: the packs that decided something (see [`deciding`]), or
 /// `no pack decided anything` when none did.
-pub(crate) fn packs_line(a: &Assessment) -> String {
-    let (packs, _) = deciding(a);
+pub(crate) fn packs_line(
+    a: &Assessment,
+    kept: Option<&std::collections::BTreeSet<RuleOrigin>>,
+) -> String {
+    let (packs, _) = deciding(a, kept);
     if packs.is_empty() {
         return "no pack decided anything".into();
     }

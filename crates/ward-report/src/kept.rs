@@ -1,11 +1,11 @@
 //! Plan reports of a plan read change by change: each verdict rendered as it is classified and
 //! kept as its report entry, the verdict itself slimmed to what the summary needs.
 
-use crate::{group_of, Format, RenderOptions};
-use std::collections::BTreeSet;
+use crate::{group_of, Format, Group, RenderOptions};
+use std::collections::{BTreeMap, BTreeSet};
 use ward_classify::explain::reword_reason;
 use ward_classify::Verdict;
-use ward_model::Product;
+use ward_model::{Impact, Product};
 use ward_rules::RuleOrigin;
 
 /// The terminal or Markdown report's entries of a plan's changes, rendered one verdict at a
@@ -20,15 +20,45 @@ use ward_rules::RuleOrigin;
 /// let (assessment, order) = assessor.finish_ordered(&plan, &options);
 /// ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, out)?;
 /// ```
+///
+/// The Markdown report is bounded by its limit: it lists changes worst first, each at least as
+/// its brief entry, so a change with more than the limit's worth of brief entries before it is
+/// never shown. Such changes are dropped as soon as they are known to be (only counted), and
+/// memory holds about the limit's worth of entries.
 #[derive(Debug)]
 pub struct Keep {
     format: Format,
     color: bool,
-    /// Per kept verdict, in the order kept.
+    /// Terminal: per kept verdict, in the order kept.
     entries: Vec<Entry>,
+    /// Markdown: the entries that may be shown, by report order (group, address, deposed key).
+    ranked: BTreeMap<RankKey, Entry>,
+    /// Markdown: the characters of the brief entries in `ranked`.
+    brief_chars: usize,
+    /// Markdown: the limit.
+    limit: usize,
+    /// How many verdicts were kept (dropped ones included).
+    seen: usize,
     /// The origins of every rule that decided something in a kept verdict (for the header's
     /// "decided by packs").
     pub(crate) origins: BTreeSet<RuleOrigin>,
+}
+
+/// Where a change's entry comes in the Markdown report: unclassified first, then each class
+/// worst first, then by address and deposed key.
+type RankKey = (bool, std::cmp::Reverse<Impact>, String, Option<String>);
+
+fn rank_key(g: Group, v: &Verdict) -> RankKey {
+    let (class, impact) = match g {
+        Group::Unknown => (false, Impact::None),
+        Group::Class(i) => (true, i),
+    };
+    (
+        class,
+        std::cmp::Reverse(impact),
+        v.address.clone(),
+        v.deposed.clone(),
+    )
 }
 
 #[derive(Debug)]
@@ -51,6 +81,10 @@ impl Keep {
             format: opts.format,
             color: opts.color,
             entries: Vec::new(),
+            ranked: BTreeMap::new(),
+            brief_chars: 0,
+            limit: opts.markdown_limit,
+            seen: 0,
             origins: BTreeSet::new(),
         }
     }
@@ -59,18 +93,7 @@ impl Keep {
     /// summary, the outcome and the coverage gate need.
     pub fn keep(&mut self, mut v: Verdict) -> Verdict {
         let g = group_of(&v);
-        let main = self.main(g, &v);
-        let tofu = if v.action_reason.is_some() {
-            let before = v.explanation.clone();
-            reword_reason(&mut v, Product::OpenTofu);
-            (v.explanation != before).then(|| self.main(g, &v))
-        } else {
-            None
-        };
-        let brief = match self.format {
-            Format::Markdown => crate::markdown::brief_entry(&v).into_boxed_str(),
-            Format::Terminal | Format::Json => Box::default(),
-        };
+        self.seen += 1;
         for r in v
             .decided_by
             .iter()
@@ -80,11 +103,61 @@ impl Keep {
                 self.origins.insert(r.origin.clone());
             }
         }
-        self.entries.push(Entry { main, tofu, brief });
+        if self.format == Format::Markdown {
+            self.rank(g, &mut v);
+        } else {
+            let entry = self.entry(g, &mut v);
+            self.entries.push(entry);
+        }
         v.explanation = Vec::new();
         v.attributes = Vec::new();
         v.identity_changes = Vec::new();
         v
+    }
+
+    /// Markdown: keeps the verdict's entry when it may be shown, then drops the last entries
+    /// while the brief entries before them already exceed the limit.
+    fn rank(&mut self, g: Group, v: &mut Verdict) {
+        // No-ops and reads are counted, not listed, unless a fact makes them worth a line.
+        if g == Group::Class(Impact::None) && v.facts.is_empty() {
+            return;
+        }
+        let key = rank_key(g, v);
+        if self.brief_chars > self.limit
+            && self
+                .ranked
+                .last_key_value()
+                .is_some_and(|(last, _)| key > *last)
+        {
+            return;
+        }
+        let entry = self.entry(g, v);
+        self.brief_chars += entry.brief.chars().count();
+        self.ranked.insert(key, entry);
+        while let Some(last) = self.ranked.last_entry() {
+            let chars = last.get().brief.chars().count();
+            if self.brief_chars - chars <= self.limit {
+                break;
+            }
+            self.brief_chars -= chars;
+            last.remove();
+        }
+    }
+
+    fn entry(&self, g: Group, v: &mut Verdict) -> Entry {
+        let main = self.main(g, v);
+        let tofu = if v.action_reason.is_some() {
+            let before = v.explanation.clone();
+            reword_reason(v, Product::OpenTofu);
+            (v.explanation != before).then(|| self.main(g, v))
+        } else {
+            None
+        };
+        let brief = match self.format {
+            Format::Markdown => crate::markdown::brief_entry(v).into_boxed_str(),
+            Format::Terminal | Format::Json => Box::default(),
+        };
+        Entry { main, tofu, brief }
     }
 
     fn main(&self, g: crate::Group, v: &Verdict) -> Box<str> {
@@ -96,14 +169,20 @@ impl Keep {
         .into_boxed_str()
     }
 
-    /// How many verdicts were kept.
+    /// How many verdicts were kept (Markdown: dropped ones included).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.seen
+    }
+
+    /// How many entries it holds: one per kept verdict for the terminal report; for Markdown,
+    /// only those that may be shown (about the limit's worth of brief entries).
+    pub fn entries(&self) -> usize {
+        self.entries.len() + self.ranked.len()
     }
 
     /// True when no verdict was kept.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.seen == 0
     }
 }
 
@@ -116,23 +195,36 @@ pub(crate) struct Kept<'k> {
     pub(crate) product: Product,
 }
 
+/// What a [`Keep`] holds for one verdict of the assessment.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Held<'k> {
+    /// Its entries: the main one (worded for the assessment's product) and the brief one.
+    Entry(&'k str, &'k str),
+    /// Kept, then dropped: the Markdown report never shows it.
+    Dropped,
+    /// Not kept (a change the reader did not hand over): its verdict is whole.
+    Whole,
+}
+
 impl<'k> Kept<'k> {
-    fn get(&self, i: usize) -> Option<&'k Entry> {
-        self.keep.entries.get(*self.order.get(i)?)
-    }
-
-    /// The main entry of the assessment's verdict `i`, when it was kept (verdicts of changes
-    /// the reader did not hand over are whole, and rendered from the verdict).
-    pub(crate) fn main(&self, i: usize) -> Option<&'k str> {
-        let e = self.get(i)?;
-        Some(match (&e.tofu, self.product) {
-            (Some(t), Product::OpenTofu) => t,
-            _ => &e.main,
-        })
-    }
-
-    /// The brief entry of verdict `i` (Markdown), when it was kept.
-    pub(crate) fn brief(&self, i: usize) -> Option<&'k str> {
-        self.get(i).map(|e| &*e.brief)
+    /// What the keep holds for the assessment's verdict `i` (`v`).
+    pub(crate) fn held(&self, i: usize, v: &Verdict) -> Held<'k> {
+        let Some(&at) = self.order.get(i).filter(|at| **at < self.keep.seen) else {
+            return Held::Whole;
+        };
+        let entry = match self.keep.format {
+            Format::Markdown => self.keep.ranked.get(&rank_key(group_of(v), v)),
+            Format::Terminal | Format::Json => self.keep.entries.get(at),
+        };
+        match entry {
+            Some(e) => Held::Entry(
+                match (&e.tofu, self.product) {
+                    (Some(t), Product::OpenTofu) => t,
+                    _ => &e.main,
+                },
+                &e.brief,
+            ),
+            None => Held::Dropped,
+        }
     }
 }

@@ -17,7 +17,7 @@
 //! does not fit, a short notice replaces it, cut to the limit if it must be.
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
-use crate::kept::Kept;
+use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::text::{
     deciding, fact_words, mentioned, packs_line, product_line, show_value, sorted_facts,
@@ -55,14 +55,26 @@ pub(crate) fn render_markdown_kept(
         let s = doc.render(&steps[..k]);
         (s.chars().count() <= limit).then_some(s)
     };
-    if let Some(s) = fits(0) {
-        return s;
+    // With dropped changes, a report fits only once every change after the kept ones is left
+    // out: that is, from the first step that leaves a change out (they come last, and are left
+    // out first). Every step before it shows them, and does not fit.
+    let floor = match doc.dropped {
+        0 => 0,
+        _ => steps
+            .iter()
+            .position(|s| matches!(s, Step::OmitChange(_)))
+            .unwrap_or(steps.len()),
+    };
+    if doc.dropped == 0 {
+        if let Some(s) = fits(0) {
+            return s;
+        }
     }
     if fits(steps.len()).is_none() {
         return doc.notice(limit);
     }
     // Bisection: `lo` does not fit, `hi` fits.
-    let (mut lo, mut hi) = (0usize, steps.len());
+    let (mut lo, mut hi) = (floor.saturating_sub(1), steps.len());
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if fits(mid).is_some() {
@@ -113,11 +125,15 @@ struct Doc {
     /// Short summary for the notice.
     result_line: String,
     total_changes: usize,
+    /// Changes after `items` that a [`crate::Keep`] dropped: every report that fits leaves
+    /// them out.
+    dropped: usize,
 }
 
 impl Doc {
     fn build(a: &Assessment, outcome: &Outcome, kept: Option<Kept<'_>>) -> Doc {
         let mut items = Vec::new();
+        let mut dropped = 0;
         let mut groups = BTreeMap::new();
         let mut none_actions = String::new();
         for (g, is) in grouped_indexed(a) {
@@ -152,9 +168,15 @@ impl Doc {
                 if g == Group::Class(Impact::None) && v.facts.is_empty() {
                     continue;
                 }
-                let (full, brief) = match kept.and_then(|k| Some((k.main(i)?, k.brief(i)?))) {
-                    Some((full, brief)) => (detailed.then(|| full.to_string()), brief.to_string()),
-                    None => (detailed.then(|| full_entry(g, v)), brief_entry(v)),
+                let (full, brief) = match kept.map_or(Held::Whole, |k| k.held(i, v)) {
+                    Held::Entry(full, brief) => {
+                        (detailed.then(|| full.to_string()), brief.to_string())
+                    }
+                    Held::Whole => (detailed.then(|| full_entry(g, v)), brief_entry(v)),
+                    Held::Dropped => {
+                        dropped += 1;
+                        continue;
+                    }
                 };
                 items.push(Item {
                     group: g,
@@ -252,6 +274,7 @@ impl Doc {
             drift,
             result_line,
             total_changes: a.verdicts.len(),
+            dropped,
         }
     }
 
@@ -332,7 +355,7 @@ impl Doc {
                 plural(condensed, "change", "changes")
             );
         }
-        let omitted = omit_item.iter().filter(|o| **o).count();
+        let omitted = omit_item.iter().filter(|o| **o).count() + self.dropped;
         if omitted > 0 {
             let _ = write!(
                 out,

@@ -1,7 +1,7 @@
 //! The terminal report: grouped by class, worst first; colour only when asked.
 
 use crate::escape::terminal;
-use crate::kept::Kept;
+use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::text::{
     deciding, fact_words, full_address, mentioned, packs_line, product_line, show_value,
@@ -108,10 +108,13 @@ pub(crate) fn write_terminal<W: std::io::Write>(
             );
         }
         for i in is {
-            match (kept.and_then(|k| k.main(i)), a.verdicts.get(i)) {
-                (Some(text), _) => out.push_str(text),
-                (None, Some(v)) => out.push_str(&entry(color, g, v)),
-                (None, None) => {}
+            let Some(v) = a.verdicts.get(i) else {
+                continue;
+            };
+            match kept.map_or(Held::Whole, |k| k.held(i, v)) {
+                Held::Entry(text, _) => out.push_str(text),
+                Held::Whole => out.push_str(&entry(color, g, v)),
+                Held::Dropped => {}
             }
             if out.len() >= 1 << 16 {
                 w.write_all(out.as_bytes())?;

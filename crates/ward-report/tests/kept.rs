@@ -127,3 +127,29 @@ fn a_rule_that_decided_only_an_attribute_is_still_named() {
         assert!(got.contains("user rules: "), "{got}");
     }
 }
+
+#[test]
+fn markdown_keeps_about_the_limits_worth_of_entries() {
+    let a = big(3_000);
+    let o = evaluate(&a, &gate());
+    let opts = RenderOptions {
+        format: Format::Markdown,
+        markdown_limit: 2_000,
+        ..RenderOptions::default()
+    };
+    let mut keep = Keep::new(&opts);
+    for v in a.verdicts.iter().rev() {
+        keep.keep(v.clone());
+    }
+    assert_eq!(keep.len(), 3_000);
+    // Brief entries are about 60 characters: 2,000 characters hold about 35 of them.
+    assert!(keep.entries() < 60, "{} entries kept", keep.entries());
+    let order: Vec<usize> = (0..3_000).rev().collect();
+    assert_eq!(kept(&a, &o, &opts, &order), whole(&a, &o, &opts));
+    // The terminal report prints every change: it keeps them all.
+    let mut keep = Keep::new(&RenderOptions::default());
+    for v in &a.verdicts {
+        keep.keep(v.clone());
+    }
+    assert_eq!(keep.entries(), 3_000);
+}

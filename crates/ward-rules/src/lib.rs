@@ -1,7 +1,8 @@
 //! ward's impact knowledge: what each change to each resource type costs a running deployment.
 //!
 //! Knowledge is data, in HCL (format: `docs/rules.md`). The built-in packs
-//! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time; a team's own rules
+//! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time, with an index of
+//! their blocks, so that a run parses only the entries of the types it looks up; a team's own rules
 //! come from `ward.hcl` (read once by ward-config, handed over as [`UserRules`]) and win over the packs.
 //!
 //! ```

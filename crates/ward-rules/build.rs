@@ -1,12 +1,210 @@
 //! Embeds every `packs/*.hcl` file: lists the directory (sorted, so the table is deterministic) and
 //! writes an `include_str!` table to `$OUT_DIR/packs.rs`. A new pack file is picked up without any
 //! code change.
+//!
+//! It also indexes each pack's top-level blocks (a lexical scan: strings, comments, heredocs and
+//! braces, no HCL parse), so that a run reads only the entries of the types its plan names
+//! (`Knowledge::builtin`): the header's and each `resource` block's byte range, its type and the
+//! line it starts on. A pack the scan does not understand (anything but one `pack` header and
+//! `resource` blocks, each starting a line; a label with an escape; a template interpolation) is
+//! marked to be read whole, so its errors are the parser's. The tests check that every entry
+//! read this way equals the whole-file parse.
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
+
+/// One top-level block found by [`scan`].
+struct Found {
+    /// `pack` or `resource`.
+    ident: String,
+    /// The first label (resource type), for `resource`.
+    label: Option<String>,
+    start: usize,
+    end: usize,
+    /// 0-based line of `start`.
+    line: usize,
+}
+
+/// The top-level blocks of a pack, or `None` when the text is not of the simple shape the
+/// index supports (then the pack is read whole at run time).
+fn scan(text: &str) -> Option<Vec<Found>> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut line = 0;
+    let mut out = Vec::new();
+    // Skips a comment or whitespace at `i`; returns false when there is none.
+    fn skip_trivia(b: &[u8], i: &mut usize, line: &mut usize) -> bool {
+        match b.get(*i) {
+            Some(b'\n') => {
+                *line += 1;
+                *i += 1;
+                true
+            }
+            Some(c) if c.is_ascii_whitespace() => {
+                *i += 1;
+                true
+            }
+            Some(b'#') => {
+                while b.get(*i).is_some_and(|c| *c != b'\n') {
+                    *i += 1;
+                }
+                true
+            }
+            Some(b'/') if b.get(*i + 1) == Some(&b'/') => {
+                while b.get(*i).is_some_and(|c| *c != b'\n') {
+                    *i += 1;
+                }
+                true
+            }
+            Some(b'/') if b.get(*i + 1) == Some(&b'*') => {
+                *i += 2;
+                while *i < b.len() && !(b[*i] == b'*' && b.get(*i + 1) == Some(&b'/')) {
+                    if b[*i] == b'\n' {
+                        *line += 1;
+                    }
+                    *i += 1;
+                }
+                *i += 2;
+                true
+            }
+            _ => false,
+        }
+    }
+    // A quoted string at `i` (on the opening quote): its raw content, `i` after the closing quote.
+    // `None` for an unterminated string or one with an interpolation or directive.
+    fn string<'t>(t: &'t str, i: &mut usize) -> Option<&'t str> {
+        let b = t.as_bytes();
+        let start = *i + 1;
+        let mut j = start;
+        loop {
+            match b.get(j)? {
+                b'"' => break,
+                b'\\' => j += 2,
+                b'\n' => return None,
+                b'$' | b'%' if b.get(j + 1) == Some(&b'{') => {
+                    if b.get(j.wrapping_sub(1)) != Some(&b[j]) {
+                        return None;
+                    }
+                    j += 2;
+                }
+                _ => j += 1,
+            }
+        }
+        *i = j + 1;
+        t.get(start..j)
+    }
+    while i < b.len() {
+        if skip_trivia(b, &mut i, &mut line) {
+            continue;
+        }
+        // A top-level block: it must start a line.
+        if i > 0 && b[i - 1] != b'\n' {
+            return None;
+        }
+        let start = i;
+        let start_line = line;
+        while b
+            .get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            i += 1;
+        }
+        let ident = text.get(start..i)?.to_string();
+        if ident != "pack" && ident != "resource" {
+            return None;
+        }
+        let mut label = None;
+        // Labels, then the opening brace.
+        loop {
+            if skip_trivia(b, &mut i, &mut line) {
+                continue;
+            }
+            match b.get(i)? {
+                b'"' => {
+                    let l = string(text, &mut i)?;
+                    if l.contains('\\') {
+                        return None;
+                    }
+                    if label.is_none() {
+                        label = Some(l.to_string());
+                    }
+                }
+                b'{' => break,
+                _ => return None,
+            }
+        }
+        // The body: braces counted outside strings, comments and heredocs.
+        let mut depth = 0usize;
+        loop {
+            if skip_trivia(b, &mut i, &mut line) {
+                continue;
+            }
+            match b.get(i)? {
+                b'{' => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'}' => {
+                    depth -= 1;
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b'"' => {
+                    string(text, &mut i)?;
+                }
+                b'<' if b.get(i + 1) == Some(&b'<') => {
+                    i += 2;
+                    if b.get(i) == Some(&b'-') {
+                        i += 1;
+                    }
+                    let id_start = i;
+                    while b
+                        .get(i)
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                    {
+                        i += 1;
+                    }
+                    let id = text.get(id_start..i)?;
+                    if id.is_empty() || b.get(i) != Some(&b'\n') {
+                        return None;
+                    }
+                    // Lines until one that is the identifier alone.
+                    loop {
+                        i += 1;
+                        line += 1;
+                        let end = text.get(i..)?.find('\n').map_or(b.len(), |n| i + n);
+                        let l = text.get(i..end)?;
+                        if l.contains("${") || l.contains("%{") {
+                            return None;
+                        }
+                        i = end;
+                        if l.trim() == id {
+                            break;
+                        }
+                        if i >= b.len() {
+                            return None;
+                        }
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        out.push(Found {
+            ident,
+            label,
+            start,
+            end: i,
+            line: start_line,
+        });
+    }
+    let headers = out.iter().filter(|f| f.ident == "pack").count();
+    (headers == 1 && out.iter().all(|f| f.ident == "pack" || f.label.is_some())).then_some(out)
+}
 
 fn main() -> io::Result<()> {
     let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
@@ -41,6 +239,54 @@ fn main() -> io::Result<()> {
             out,
             "    ({name:?}, include_str!({:?})),",
             path.display().to_string()
+        );
+    }
+    out.push_str("];\n");
+
+    // (type, pack index, start, end, line) of every indexed resource block.
+    let mut entries: Vec<(String, usize, usize, usize, usize)> = Vec::new();
+    out.push_str(
+        "/// Per embedded pack (same order): its header block, or `None` when the pack is read whole.\n\
+         pub(crate) static PACK_INDEX: &[Option<Header>] = &[\n",
+    );
+    for (index, (_, path)) in files.iter().enumerate() {
+        let text = fs::read_to_string(path)?;
+        match scan(text.strip_prefix('\u{feff}').unwrap_or(&text)) {
+            Some(found) if !text.starts_with('\u{feff}') => {
+                let mut header = None;
+                let mut count = 0;
+                for f in found {
+                    match f.label {
+                        Some(label) if f.ident == "resource" => {
+                            count += 1;
+                            entries.push((label, index, f.start, f.end, f.line));
+                        }
+                        _ => header = Some((f.start, f.end, f.line)),
+                    }
+                }
+                match header {
+                    Some((start, end, line)) => {
+                        let _ = writeln!(
+                            out,
+                            "    Some(Header {{ block: Block {{ start: {start}, end: {end}, line: {line} }}, entries: {count} }}),"
+                        );
+                    }
+                    None => out.push_str("    None,\n"),
+                }
+            }
+            _ => out.push_str("    None,\n"),
+        }
+    }
+    out.push_str("];\n");
+    entries.sort();
+    out.push_str(
+        "/// Every indexed `resource` block: (type, pack index, block), sorted by type, pack, position.\n\
+         pub(crate) static ENTRIES: &[(&str, usize, Block)] = &[\n",
+    );
+    for (label, pack, start, end, line) in &entries {
+        let _ = writeln!(
+            out,
+            "    ({label:?}, {pack}, Block {{ start: {start}, end: {end}, line: {line} }}),"
         );
     }
     out.push_str("];\n");

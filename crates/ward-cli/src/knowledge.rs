@@ -25,9 +25,19 @@ pub fn load_with_plan(
         .as_ref()
         .map(ward_config::Config::load_found)
         .transpose()?;
-    let k = ward_config::knowledge(loaded.as_ref()).map_err(|e| {
-        CliError::new(format!("a built-in rule pack does not load: {e}"))
-            .hint("this is a bug in ward; please report it with the message above")
-    })?;
+    let k = ward_config::knowledge(loaded.as_ref()).map_err(broken_pack)?;
     Ok((k, loaded.map(|c| c.plan).unwrap_or_default()))
+}
+
+/// [`load`] with every entry of every pack read now (packs are otherwise read type by type as
+/// lookups need them): for `ward rules`, which shows them all.
+pub fn load_every_entry(config: Option<&Path>) -> Result<Knowledge, CliError> {
+    let k = load(config)?;
+    k.load_all().map_err(broken_pack)?;
+    Ok(k)
+}
+
+fn broken_pack(e: ward_rules::RulesError) -> CliError {
+    CliError::new(format!("a built-in rule pack does not load: {e}"))
+        .hint("this is a bug in ward; please report it with the message above")
 }

@@ -115,11 +115,19 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
                 .hint("pipe the plan in: `terraform show -json tfplan | ward plan -`, or give the path of a plan JSON file"),
         );
     }
-    // Each change is classified as soon as it is read and then dropped: memory holds the
-    // verdicts, not the whole plan as well. For the JSON report each change's JSON is written
-    // to a temporary file right away and only a light verdict is kept.
+    let to_file = args.output.is_some();
+    let render = RenderOptions {
+        format: args.format.format(),
+        color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
+        markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
+    };
+    // Each change is classified as soon as it is read and then dropped: memory holds slim
+    // verdicts and what the report prints, not the whole plan or whole verdicts. For the JSON
+    // report each change's JSON is written to a temporary file right away; for the terminal and
+    // Markdown reports each change's entry is rendered then (`ward_report::Keep`).
     let mut assessor = ward_classify::Assessor::new(&knowledge);
     let mut spill = (args.format == FormatArg::Json).then(ward_report::json::Spill::new);
+    let mut keep = ward_report::Keep::new(&render);
     // `ward plan` never looks at the content fingerprints (only keyed approval digests do).
     let options = ward_plan::ReadOptions {
         content: false,
@@ -127,7 +135,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     };
     let mut each = |c| match spill.as_mut() {
         Some(s) => assessor.add_with(c, |v| s.keep(v)),
-        None => assessor.add(c),
+        None => assessor.add_with(c, |v| keep.keep(v)),
     };
     let (plan, _) = ward_plan::read_with(&args.plan, options, Some(&mut each))?;
     for note in &plan.reader_notes {
@@ -147,15 +155,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
             allow_errored: args.allow_errored,
         },
     );
-    let to_file = args.output.is_some();
-    let render = RenderOptions {
-        format: args.format.format(),
-        color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
-        markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
-    };
     output::stream(args.output.as_deref(), |w| match spill {
         Some(s) => ward_report::json::write_spilled(&assessment, &outcome, s, &order, w),
-        None => ward_report::write(&assessment, &outcome, &render, w),
+        None => ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, w),
     })?;
     if let Some(path) = &args.output {
         let (lead, rest) = ward_report::outcome::result_words(&assessment, &outcome);

@@ -51,14 +51,14 @@ pub enum RulesFormat {
 pub fn run(cmd: Command) -> Result<Exit, CliError> {
     let text = match cmd {
         Command::List(c) => {
-            let k = crate::knowledge::load(c.config.as_deref())?;
+            let k = crate::knowledge::load_every_entry(c.config.as_deref())?;
             match c.format {
                 RulesFormat::Terminal => list_text(&k),
                 RulesFormat::Json => to_json(&list_json(&k))?,
             }
         }
         Command::Show { type_name, common } => {
-            let k = crate::knowledge::load(common.config.as_deref())?;
+            let k = crate::knowledge::load_every_entry(common.config.as_deref())?;
             let Some(entry) = k.show(&type_name) else {
                 let names: Vec<String> = k.types().into_iter().map(|t| t.type_name).collect();
                 let known: Vec<&str> = names.iter().map(String::as_str).collect();

@@ -33,12 +33,14 @@ pub mod gate;
 pub mod import;
 pub mod json;
 pub mod junit;
+mod kept;
 mod markdown;
 pub mod outcome;
 pub mod stack;
 mod terminal;
 mod text;
 
+pub use kept::Keep;
 pub use markdown::{render_markdown, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT};
 pub use outcome::{cost_unknown, evaluate, Exit, GateOptions, Outcome, Reason};
 pub use terminal::render_terminal;
@@ -104,7 +106,34 @@ pub fn write<W: std::io::Write>(
 ) -> std::io::Result<()> {
     match opts.format {
         Format::Json => json::write(a, outcome, w),
-        Format::Terminal | Format::Markdown => w.write_all(render(a, outcome, opts).as_bytes()),
+        Format::Terminal => terminal::write_terminal(a, outcome, opts.color, None, &mut w),
+        Format::Markdown => w.write_all(render(a, outcome, opts).as_bytes()),
+    }
+}
+
+/// [`write()`] for an assessment whose change verdicts were kept by `keep` (terminal or
+/// Markdown; see [`Keep`]): `order` is the second value of
+/// `ward_classify::Assessor::finish_ordered`. Same bytes as [`write()`] on the whole verdicts.
+/// The terminal report is written block by block, never whole in memory.
+pub fn write_kept<W: std::io::Write>(
+    a: &Assessment,
+    outcome: &Outcome,
+    opts: &RenderOptions,
+    keep: &Keep,
+    order: &[usize],
+    mut w: W,
+) -> std::io::Result<()> {
+    let kept = kept::Kept {
+        keep,
+        order,
+        product: a.plan.product,
+    };
+    match opts.format {
+        Format::Json => json::write(a, outcome, w),
+        Format::Terminal => terminal::write_terminal(a, outcome, opts.color, Some(kept), &mut w),
+        Format::Markdown => w.write_all(
+            markdown::render_markdown_kept(a, outcome, opts.markdown_limit, Some(kept)).as_bytes(),
+        ),
     }
 }
 
@@ -135,26 +164,28 @@ pub(crate) fn group_of(v: &Verdict) -> Group {
     }
 }
 
-/// Every group, worst first, each with its verdicts sorted by address then deposed key (empty
-/// groups included).
-pub(crate) fn grouped(a: &Assessment) -> Vec<(Group, Vec<&Verdict>)> {
+/// Every group, worst first, each with its verdicts (as indices into `a.verdicts`) sorted by
+/// address then deposed key (empty groups included).
+pub(crate) fn grouped_indexed(a: &Assessment) -> Vec<(Group, Vec<usize>)> {
     let mut order: Vec<Group> = vec![Group::Unknown];
     order.extend(Impact::ALL.iter().rev().map(|i| Group::Class(*i)));
-    let mut map: BTreeMap<Group, Vec<&Verdict>> = order.iter().map(|g| (*g, Vec::new())).collect();
-    for v in &a.verdicts {
-        map.entry(group_of(v)).or_default().push(v);
+    let mut map: BTreeMap<Group, Vec<usize>> = order.iter().map(|g| (*g, Vec::new())).collect();
+    for (i, v) in a.verdicts.iter().enumerate() {
+        map.entry(group_of(v)).or_default().push(i);
     }
     order
         .into_iter()
         .map(|g| {
-            let mut vs = map.remove(&g).unwrap_or_default();
-            vs.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
-            (g, vs)
+            let mut is = map.remove(&g).unwrap_or_default();
+            is.sort_by(|x, y| {
+                let (x, y) = (&a.verdicts[*x], &a.verdicts[*y]);
+                (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed))
+            });
+            (g, is)
         })
         .collect()
 }
 
-/// Counts per class (changes of unknown cost excluded) and the count of changes of unknown cost.
 pub(crate) fn class_counts(a: &Assessment) -> (BTreeMap<Impact, usize>, usize) {
     let mut m: BTreeMap<Impact, usize> = Impact::ALL.iter().map(|i| (*i, 0)).collect();
     let mut unknown = 0;

@@ -17,13 +17,15 @@
 //! does not fit, a short notice replaces it, cut to the limit if it must be.
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
+use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::text::{deciding_line, fact_words, mentioned, product_line, show_value, sorted_facts};
-use crate::{class_counts, grouped, Group, Outcome};
-use std::collections::BTreeMap;
+use crate::{class_counts, grouped_indexed, Group, Outcome};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
 use ward_model::{Action, Impact};
+use ward_rules::RuleOrigin;
 
 /// The default limit, in characters (a pull-request comment holds 65,536).
 pub const DEFAULT_MARKDOWN_LIMIT: usize = 65_000;
@@ -34,20 +36,43 @@ pub const MIN_MARKDOWN_LIMIT: usize = 1_000;
 
 /// Renders the Markdown report in at most `limit` characters.
 pub fn render_markdown(a: &Assessment, outcome: &Outcome, limit: usize) -> String {
-    let doc = Doc::build(a, outcome);
+    render_markdown_kept(a, outcome, limit, None)
+}
+
+/// [`render_markdown`]; with `kept`, the entries of the verdicts it kept are its own (rendered
+/// when they were classified).
+pub(crate) fn render_markdown_kept(
+    a: &Assessment,
+    outcome: &Outcome,
+    limit: usize,
+    kept: Option<Kept<'_>>,
+) -> String {
+    let doc = Doc::build(a, outcome, kept);
     let steps = doc.steps();
     let fits = |k: usize| -> Option<String> {
         let s = doc.render(&steps[..k]);
         (s.chars().count() <= limit).then_some(s)
     };
-    if let Some(s) = fits(0) {
-        return s;
+    // With dropped changes, a report fits only once every change after the kept ones is left
+    // out: that is, from the first step that leaves a change out (they come last, and are left
+    // out first). Every step before it shows them, and does not fit.
+    let floor = match doc.dropped {
+        0 => 0,
+        _ => steps
+            .iter()
+            .position(|s| matches!(s, Step::OmitChange(_)))
+            .unwrap_or(steps.len()),
+    };
+    if doc.dropped == 0 {
+        if let Some(s) = fits(0) {
+            return s;
+        }
     }
     if fits(steps.len()).is_none() {
         return doc.notice(limit);
     }
     // Bisection: `lo` does not fit, `hi` fits.
-    let (mut lo, mut hi) = (0usize, steps.len());
+    let (mut lo, mut hi) = (floor.saturating_sub(1), steps.len());
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if fits(mid).is_some() {
@@ -98,18 +123,26 @@ struct Doc {
     /// Short summary for the notice.
     result_line: String,
     total_changes: usize,
+    /// Changes after `items` that a [`crate::Keep`] dropped: every report that fits leaves
+    /// them out.
+    dropped: usize,
 }
 
 impl Doc {
-    fn build(a: &Assessment, outcome: &Outcome) -> Doc {
+    fn build(a: &Assessment, outcome: &Outcome, kept: Option<Kept<'_>>) -> Doc {
         let mut items = Vec::new();
+        let mut dropped = 0;
         let mut groups = BTreeMap::new();
         let mut none_actions = String::new();
-        for (g, vs) in grouped(a) {
+        for (g, is) in grouped_indexed(a) {
+            let vs: Vec<(usize, &Verdict)> = is
+                .into_iter()
+                .filter_map(|i| a.verdicts.get(i).map(|v| (i, v)))
+                .collect();
             groups.insert(g, vs.len());
             if g == Group::Class(Impact::None) {
                 let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
-                for v in &vs {
+                for (_, v) in &vs {
                     *by_action.entry(v.action).or_default() += 1;
                 }
                 let parts: Vec<String> = by_action
@@ -118,7 +151,7 @@ impl Doc {
                     .collect();
                 none_actions = parts.join(", ");
             }
-            for v in vs {
+            for (i, v) in vs {
                 let detailed = matches!(
                     g,
                     Group::Unknown
@@ -133,15 +166,25 @@ impl Doc {
                 if g == Group::Class(Impact::None) && v.facts.is_empty() {
                     continue;
                 }
+                let (full, brief) = match kept.map_or(Held::Whole, |k| k.held(i, v)) {
+                    Held::Entry(full, brief) => {
+                        (detailed.then(|| full.to_string()), brief.to_string())
+                    }
+                    Held::Whole => (detailed.then(|| full_entry(g, v)), brief_entry(v)),
+                    Held::Dropped => {
+                        dropped += 1;
+                        continue;
+                    }
+                };
                 items.push(Item {
                     group: g,
-                    full: detailed.then(|| full_entry(g, v)),
-                    brief: brief_entry(v),
+                    full,
+                    brief,
                 });
             }
         }
         let result_line = result_line(a, outcome);
-        let head = head(a, outcome, &result_line);
+        let head = head(a, outcome, &result_line, kept.map(|k| &k.keep.origins));
         let c = &a.coverage;
         let checked = plural(
             c.types_checked,
@@ -229,6 +272,7 @@ impl Doc {
             drift,
             result_line,
             total_changes: a.verdicts.len(),
+            dropped,
         }
     }
 
@@ -309,7 +353,7 @@ impl Doc {
                 plural(condensed, "change", "changes")
             );
         }
-        let omitted = omit_item.iter().filter(|o| **o).count();
+        let omitted = omit_item.iter().filter(|o| **o).count() + self.dropped;
         if omitted > 0 {
             let _ = write!(
                 out,
@@ -396,7 +440,12 @@ fn result_line(a: &Assessment, outcome: &Outcome) -> String {
     format!("{word} (exit {}): {}", outcome.exit.code(), md(&rest))
 }
 
-fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
+fn head(
+    a: &Assessment,
+    outcome: &Outcome,
+    result_line: &str,
+    kept: Option<&BTreeSet<RuleOrigin>>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### ward plan: {result_line}\n");
     let headline = outcome.headline();
@@ -417,7 +466,7 @@ fn head(a: &Assessment, outcome: &Outcome, result_line: &str) -> String {
         "{} · plan format {} · {threshold} · decided by {}",
         md(&product_line(a)),
         a.plan.format_version,
-        deciding_line(a, md, code)
+        deciding_line(a, kept, md, code)
     );
     out.push_str("\n\n");
     if a.plan.errored {
@@ -459,7 +508,8 @@ fn facts_suffix(v: &Verdict) -> String {
     }
 }
 
-fn brief_entry(v: &Verdict) -> String {
+/// A change's brief entry (address and action).
+pub(crate) fn brief_entry(v: &Verdict) -> String {
     let attrs = if v.impact == Impact::Free && !v.attributes.is_empty() {
         let paths: Vec<String> = v
             .attributes
@@ -476,6 +526,22 @@ fn brief_entry(v: &Verdict) -> String {
         v.action.describe(),
         facts_suffix(v)
     )
+}
+
+/// A change's detailed entry, for [`crate::Keep`]: the `<details>` block for the detailed classes,
+/// nothing for the others (they are listed brief).
+pub(crate) fn entry(g: Group, v: &Verdict) -> String {
+    if matches!(
+        g,
+        Group::Unknown
+            | Group::Class(
+                Impact::DataLoss | Impact::Replace | Impact::Interrupt | Impact::InPlace
+            )
+    ) {
+        full_entry(g, v)
+    } else {
+        String::new()
+    }
 }
 
 fn full_entry(g: Group, v: &Verdict) -> String {

@@ -1,16 +1,18 @@
 //! The terminal report: grouped by class, worst first; colour only when asked.
 
 use crate::escape::terminal;
+use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::text::{
     deciding_line, fact_words, full_address, mentioned, product_line, show_value, sorted_facts,
 };
-use crate::{class_counts, grouped, Exit, Group, Outcome};
+use crate::{class_counts, grouped_indexed, Exit, Group, Outcome};
 use anstyle::{AnsiColor, Style};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
 use ward_model::{Action, Impact};
+use ward_rules::RuleOrigin;
 
 /// Applies styles only when colour is on.
 struct Painter {
@@ -55,21 +57,71 @@ impl Painter {
 /// Renders the terminal report. `color` adds ANSI styles; the caller decides (TTY, `NO_COLOR`,
 /// `--color`).
 pub fn render_terminal(a: &Assessment, outcome: &Outcome, color: bool) -> String {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = write_terminal(a, outcome, color, None, &mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// One change's entry as the report prints it: its block (detailed classes), its row (free),
+/// nothing (none: counted, not listed). For [`crate::Keep`].
+pub(crate) fn entry(color: bool, g: Group, v: &Verdict) -> String {
     let p = Painter { color };
     let mut out = String::new();
-    header(&mut out, &p, a);
-    for (g, vs) in grouped(a) {
-        if vs.is_empty() {
+    match g {
+        Group::Class(Impact::None) => {}
+        Group::Class(Impact::Free) => free_row(&mut out, v),
+        _ => detailed(&mut out, &p, g, v),
+    }
+    out
+}
+
+/// Writes the terminal report to `w`, change block by change block; with `kept`, the entries
+/// of the verdicts it kept are its own (rendered when they were classified).
+pub(crate) fn write_terminal<W: std::io::Write>(
+    a: &Assessment,
+    outcome: &Outcome,
+    color: bool,
+    kept: Option<Kept<'_>>,
+    w: &mut W,
+) -> std::io::Result<()> {
+    let p = Painter { color };
+    let mut out = String::new();
+    let origins = kept.map(|k| &k.keep.origins);
+    header(&mut out, &p, a, origins);
+    for (g, is) in grouped_indexed(a) {
+        if is.is_empty() {
             continue;
         }
-        match g {
-            Group::Class(Impact::None) => none_group(&mut out, &p, &vs),
-            Group::Class(Impact::Free) => free_group(&mut out, &p, &vs),
-            _ => {
-                for v in vs {
-                    detailed(&mut out, &p, g, v);
-                }
+        if g == Group::Class(Impact::None) {
+            let vs: Vec<&Verdict> = is.iter().filter_map(|i| a.verdicts.get(*i)).collect();
+            none_group(&mut out, &p, &vs);
+            continue;
+        }
+        if g == Group::Class(Impact::Free) {
+            let _ = writeln!(
+                out,
+                "{}  {}",
+                p.tag(Group::Class(Impact::Free)),
+                plural(is.len(), "change", "changes")
+            );
+        }
+        for i in is {
+            let Some(v) = a.verdicts.get(i) else {
+                continue;
+            };
+            match kept.map_or(Held::Whole, |k| k.held(i, v)) {
+                Held::Entry(text, _) => out.push_str(text),
+                Held::Whole => out.push_str(&entry(color, g, v)),
+                Held::Dropped => {}
             }
+            if out.len() >= 1 << 16 {
+                w.write_all(out.as_bytes())?;
+                out.clear();
+            }
+        }
+        if g == Group::Class(Impact::Free) {
+            out.push('\n');
         }
     }
     if a.verdicts.is_empty() {
@@ -80,10 +132,10 @@ pub fn render_terminal(a: &Assessment, outcome: &Outcome, color: bool) -> String
     drift(&mut out, a);
     coverage(&mut out, &p, a);
     summary(&mut out, &p, a, outcome);
-    out
+    w.write_all(out.as_bytes())
 }
 
-fn header(out: &mut String, p: &Painter, a: &Assessment) {
+fn header(out: &mut String, p: &Painter, a: &Assessment, kept: Option<&BTreeSet<RuleOrigin>>) {
     let _ = writeln!(
         out,
         "{} {}, plan format {}",
@@ -94,7 +146,7 @@ fn header(out: &mut String, p: &Painter, a: &Assessment) {
     let _ = writeln!(
         out,
         "decided by {}",
-        deciding_line(a, str::to_string, |f| terminal(f).into_owned())
+        deciding_line(a, kept, str::to_string, |f| terminal(f).into_owned())
     );
     if a.plan.errored {
         let _ = writeln!(
@@ -196,32 +248,23 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     out.push('\n');
 }
 
-fn free_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
+fn free_row(out: &mut String, v: &Verdict) {
+    let paths: Vec<String> = v
+        .attributes
+        .iter()
+        .map(|a| terminal(&a.change.path.to_string()).into_owned())
+        .collect();
+    let attrs = if paths.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", paths.join(", "))
+    };
     let _ = writeln!(
         out,
-        "{}  {}",
-        p.tag(Group::Class(Impact::Free)),
-        plural(vs.len(), "change", "changes")
+        "    {}  {}{attrs}",
+        full_address(v),
+        v.action.describe()
     );
-    for v in vs {
-        let paths: Vec<String> = v
-            .attributes
-            .iter()
-            .map(|a| terminal(&a.change.path.to_string()).into_owned())
-            .collect();
-        let attrs = if paths.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", paths.join(", "))
-        };
-        let _ = writeln!(
-            out,
-            "    {}  {}{attrs}",
-            full_address(v),
-            v.action.describe()
-        );
-    }
-    out.push('\n');
 }
 
 fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {

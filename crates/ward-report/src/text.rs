@@ -43,17 +43,22 @@ pub(crate) fn product_line(a: &Assessment) -> String {
 }
 
 /// The packs (`name version`) and user rule files that decided something in this report: a
-/// verdict's cost or an attribute's, in the changes or in drift. Sorted.
-pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
+/// verdict's cost or an attribute's, in the changes or in drift, and the origins `kept` holds
+/// (a [`crate::Keep`]'s, of the verdicts it slimmed). Sorted.
+pub(crate) fn deciding(
+    a: &Assessment,
+    kept: Option<&std::collections::BTreeSet<RuleOrigin>>,
+) -> (Vec<String>, Vec<String>) {
     let mut packs = std::collections::BTreeSet::new();
     let mut files = std::collections::BTreeSet::new();
     let rules = a.verdicts.iter().chain(&a.drift).flat_map(|v| {
         v.decided_by
             .iter()
             .chain(v.attributes.iter().filter_map(|at| at.rule.as_ref()))
+            .map(|r| &r.origin)
     });
-    for r in rules {
-        match &r.origin {
+    for origin in rules.chain(kept.into_iter().flatten()) {
+        match origin {
             RuleOrigin::Pack { name, version } => {
                 packs.insert(format!("{} {}", terminal(name), terminal(version)));
             }
@@ -71,10 +76,11 @@ pub(crate) fn deciding(a: &Assessment) -> (Vec<String>, Vec<String>) {
 /// the output format.
 pub(crate) fn deciding_line(
     a: &Assessment,
+    kept: Option<&std::collections::BTreeSet<RuleOrigin>>,
     pack: impl Fn(&str) -> String,
     file: impl Fn(&str) -> String,
 ) -> String {
-    let (packs, files) = deciding(a);
+    let (packs, files) = deciding(a, kept);
     let packs = packs.iter().map(|p| pack(p)).collect::<Vec<_>>().join(", ");
     let files = files.iter().map(|f| file(f)).collect::<Vec<_>>().join(", ");
     match (packs.is_empty(), files.is_empty()) {

@@ -5,7 +5,11 @@
 
 use std::path::{Path, PathBuf};
 use ward_model::Impact;
-use ward_report::{evaluate, render_json, render_markdown, render_terminal, GateOptions};
+use ward_report::json::{write_spilled, Spill};
+use ward_report::{
+    evaluate, render_json, render_markdown, render_terminal, write, write_kept, Format,
+    GateOptions, Keep, RenderOptions,
+};
 
 fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -75,4 +79,81 @@ fn corpus_plans_render_in_every_format() {
     }
     assert!(rendered > 0, "no plan in WARD_CORPUS could be read");
     eprintln!("rendered {rendered} corpus plans of {} files", files.len());
+}
+
+/// `ward plan`'s path (each change classified as the reader hands it over, its report entry
+/// kept, or its JSON spilled) writes the same bytes as the whole-plan path (the plan read
+/// whole, then assessed and rendered), and the assessor's verdicts are the whole path's.
+#[test]
+fn corpus_plans_stream_as_they_render_whole() {
+    let Some(root) = std::env::var_os("WARD_CORPUS") else {
+        eprintln!("skipped: WARD_CORPUS is not set");
+        return;
+    };
+    let mut files = Vec::new();
+    json_files(&PathBuf::from(root), &mut files);
+    assert!(!files.is_empty(), "WARD_CORPUS holds no .json files");
+    let knowledge = ward_rules::Knowledge::builtin().unwrap();
+    let options = ward_classify::Options::default();
+    let gate = GateOptions {
+        fail_on: Some(Impact::Replace),
+        allow_errored: false,
+    };
+    let formats = [
+        RenderOptions {
+            format: Format::Terminal,
+            color: true,
+            ..RenderOptions::default()
+        },
+        RenderOptions {
+            format: Format::Markdown,
+            ..RenderOptions::default()
+        },
+        RenderOptions {
+            format: Format::Json,
+            ..RenderOptions::default()
+        },
+    ];
+    let mut compared = 0;
+    for f in &files {
+        let Ok(plan) = ward_plan::read_file(f) else {
+            continue;
+        };
+        let a = ward_classify::assess(&plan, &knowledge, &options);
+        drop(plan);
+        let o = evaluate(&a, &gate);
+        let path = f.to_str().unwrap();
+        // The verdicts, whole.
+        let mut assessor = ward_classify::Assessor::new(&knowledge);
+        let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add(c)).unwrap();
+        assert_eq!(assessor.finish(&plan, &options), a, "{}", f.display());
+        for opts in &formats {
+            let mut want = Vec::new();
+            write(&a, &o, opts, &mut want).unwrap();
+            let mut assessor = ward_classify::Assessor::new(&knowledge);
+            let mut keep = Keep::new(opts);
+            let mut spill = (opts.format == Format::Json).then(Spill::new);
+            let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| match spill.as_mut() {
+                Some(s) => assessor.add_with(c, |v| s.keep(v)),
+                None => assessor.add_with(c, |v| keep.keep(v)),
+            })
+            .unwrap();
+            let (slim, order) = assessor.finish_ordered(&plan, &options);
+            assert_eq!(evaluate(&slim, &gate), o, "{}", f.display());
+            let mut got = Vec::new();
+            match spill {
+                Some(s) => write_spilled(&slim, &o, s, &order, &mut got).unwrap(),
+                None => write_kept(&slim, &o, opts, &keep, &order, &mut got).unwrap(),
+            }
+            assert!(
+                got == want,
+                "{} ({:?}): the streamed report differs",
+                f.display(),
+                opts.format
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 0, "no plan in WARD_CORPUS could be read");
+    eprintln!("compared {compared} corpus plans of {} files", files.len());
 }

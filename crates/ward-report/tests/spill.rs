@@ -6,7 +6,7 @@ mod fixtures;
 
 use fixtures::*;
 use ward_classify::{explain::reason_line, Assessment};
-use ward_model::{Action, Impact, Product};
+use ward_model::{Impact, Product};
 use ward_report::json::{write_spilled, Spill};
 use ward_report::{evaluate, render_json, GateOptions, Outcome};
 
@@ -37,29 +37,19 @@ fn spilled(a: &Assessment, o: &Outcome, keep_order: &[usize]) -> String {
 
 #[test]
 fn same_bytes_as_in_memory_in_any_keeping_order() {
-    for a in [mixed(), empty(), errored_relaxed(), big(300)] {
+    for (a, orders) in keeping_cases() {
         let o = evaluate(&a, &gate());
-        let n = a.verdicts.len();
-        let forward: Vec<usize> = (0..n).collect();
-        let backward: Vec<usize> = (0..n).rev().collect();
         let want = render_json(&a, &o);
-        assert_eq!(spilled(&a, &o, &forward), want);
-        assert_eq!(spilled(&a, &o, &backward), want);
+        for order in &orders {
+            assert_eq!(spilled(&a, &o, order), want);
+        }
     }
 }
 
 #[test]
 fn opentofu_reason_lines_are_reworded() {
     let reason = "replace_because_cannot_update";
-    let mut v = verdict(
-        "aws_instance.a",
-        "aws_instance",
-        Action::ReplaceDeleteFirst,
-        Impact::Replace,
-    );
-    v.action_reason = Some(reason.into());
-    // As the assessor explains a change before the product is known.
-    v.explanation = vec![reason_line(Product::Unknown, reason)];
+    let mut v = reason_verdict(reason);
     // A value that happens to read like the reason line is the plan's, and stays as it is (the
     // spilled JSON used to be reworded by replacing text, values included).
     v.attributes = vec![attr(

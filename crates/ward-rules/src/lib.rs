@@ -1,7 +1,8 @@
 //! ward's impact knowledge: what each change to each resource type costs a running deployment.
 //!
 //! Knowledge is data, in HCL (format: `docs/rules.md`). The built-in packs
-//! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time; a team's own rules
+//! (`crates/ward-rules/packs/*.hcl`) are embedded in the binary at build time, with an index of
+//! their blocks, so that a run parses only the entries of the types it looks up; a team's own rules
 //! come from `ward.hcl` (read once by ward-config, handed over as [`UserRules`]) and win over the packs.
 //!
 //! ```
@@ -29,15 +30,36 @@ pub mod hcl {
 }
 pub use rule::{AttrRule, Pack, Rule, Selector, Target};
 
-use parse::{parse_file, parse_user_blocks, FileKind};
+use parse::{parse_file, parse_pack_block, parse_user_blocks, FileKind, OneBlock};
 use pattern::Relation;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 use ward_model::{AttrPath, Impact};
 
 mod embedded {
+    /// Where one top-level block lies in its pack file (build.rs's index).
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Block {
+        /// First byte (the block starts a line).
+        pub(crate) start: usize,
+        /// One past the closing brace.
+        pub(crate) end: usize,
+        /// Lines of the file before it.
+        pub(crate) line: usize,
+    }
+
+    /// An indexed pack: its header and how many `resource` blocks it has.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Header {
+        /// The `pack` block.
+        pub(crate) block: Block,
+        /// How many `resource` blocks follow.
+        pub(crate) entries: usize,
+    }
+
     include!(concat!(env!("OUT_DIR"), "/packs.rs"));
 }
 
@@ -120,10 +142,84 @@ pub mod defaults {
 pub struct Knowledge {
     packs: Vec<Pack>,
     user_files: Vec<String>,
-    /// Every rule, sorted by precedence (user before pack, specific before general, file order).
+    /// Every rule read so far, sorted by precedence (user before pack, specific before general,
+    /// file order): the user rules, and the pack rules of packs read whole.
     rules: Vec<Rule>,
     /// Type name → indices into `rules`, in precedence order.
     by_type: BTreeMap<String, Vec<usize>>,
+    /// The embedded packs' indexed entries, each type read on first use.
+    lazy: Option<Lazy>,
+}
+
+/// The entries of the indexed embedded packs ([`Knowledge::builtin`]): each type's blocks are
+/// parsed the first time the type is looked up, so a run reads only the types its plan names.
+/// Their rules all come after every user rule (rank 1 against 0).
+#[derive(Debug, Clone)]
+struct Lazy {
+    /// Per embedded pack, its origin (`None` for a pack read whole, whose rules are in `rules`).
+    origins: Vec<Option<RuleOrigin>>,
+    /// Distinct types of [`embedded::ENTRIES`]: (type, first entry, count), sorted by type.
+    types: Vec<(&'static str, usize, usize)>,
+    /// Per distinct type, its rules once read (sorted by precedence), or why they did not load.
+    slots: Vec<OnceLock<Result<Vec<Rule>, RulesError>>>,
+}
+
+impl Lazy {
+    /// The pack rules of one type, reading them on first use.
+    fn rules(&self, type_name: &str) -> Option<&Result<Vec<Rule>, RulesError>> {
+        let at = self
+            .types
+            .binary_search_by(|(t, _, _)| (*t).cmp(type_name))
+            .ok()?;
+        let (_, first, count) = *self.types.get(at)?;
+        let slot = self.slots.get(at)?;
+        Some(slot.get_or_init(|| self.read(first, count)))
+    }
+
+    /// Parses the `count` entries from `first` (one type): ranked as [`Knowledge::from_pack_sources`]
+    /// ranks them, refusing two with the same selector as it does.
+    fn read(&self, first: usize, count: usize) -> Result<Vec<Rule>, RulesError> {
+        let mut rules: Vec<Rule> = Vec::with_capacity(count);
+        for (_, pack, block) in embedded::ENTRIES.iter().skip(first).take(count) {
+            let (Some((name, text)), Some(Some(origin))) =
+                (embedded::EMBEDDED_PACKS.get(*pack), self.origins.get(*pack))
+            else {
+                continue;
+            };
+            let file = pack_file(name);
+            let slice = text.get(block.start..block.end).unwrap_or_default();
+            let OneBlock::Resource(mut rule) = parse_pack_block(&file, slice, block.line, origin)?
+            else {
+                return Err(
+                    RulesError::new(&file, "the pack index does not match the file")
+                        .help("this is a bug in ward's build script (build.rs); please report it"),
+                );
+            };
+            if let Some(dup) = rules.iter().find(|r| r.selector == rule.selector) {
+                let other = embedded::EMBEDDED_PACKS
+                    .get(dup.rank.2)
+                    .map_or_else(String::new, |(n, _)| pack_file(n));
+                return Err(RulesError::new(
+                    &file,
+                    format!(
+                        "`resource \"{}\"` is also defined in {other} (line {}) with the same selector",
+                        rule.type_name, dup.line
+                    ),
+                )
+                .at(Some((rule.line, 1)))
+                .help("a type belongs to one pack; remove one entry, or narrow it with `provider`"));
+            }
+            rule.rank = (1, rule.selector.specificity(), *pack, rule.line);
+            rules.push(*rule);
+        }
+        rules.sort_by_key(|r| r.rank);
+        Ok(rules)
+    }
+}
+
+/// How an embedded pack file is cited.
+fn pack_file(name: &str) -> String {
+    format!("crates/ward-rules/packs/{name}")
 }
 
 /// Every rule about one resource type, for `ward rules list` and `ward rules show TYPE`.
@@ -422,15 +518,122 @@ impl Knowledge {
         Knowledge::default()
     }
 
-    /// Every embedded pack (`crates/ward-rules/packs/*.hcl`). Fails on the first pack that does not
-    /// load, naming file, line and what to fix; also when two packs share a name or give the same
-    /// type with the same selector.
+    /// Every embedded pack (`crates/ward-rules/packs/*.hcl`). Reads each pack's header now and
+    /// each type's entries the first time the type is looked up (build.rs indexed the blocks),
+    /// so a run parses only what its plan names; a pack the index does not cover is read whole.
+    /// Fails on a header (or a pack read whole) that does not load, naming file, line and what
+    /// to fix, and when two packs share a name. An entry that does not load makes its type
+    /// unclassified; [`Knowledge::load_all`] reads every entry and says why (the tests run it,
+    /// and compare every entry with [`Knowledge::builtin_whole`]).
     pub fn builtin() -> Result<Knowledge, RulesError> {
+        let mut k = Knowledge::default();
+        let mut origins = Vec::with_capacity(embedded::EMBEDDED_PACKS.len());
+        let mut whole: Vec<(String, &str)> = Vec::new();
+        for ((name, text), index) in embedded::EMBEDDED_PACKS.iter().zip(embedded::PACK_INDEX) {
+            let file = pack_file(name);
+            let Some(index) = index else {
+                whole.push((file.clone(), text));
+                origins.push(None);
+                // Its place among the packs is kept: read below, then ordered by file.
+                k.packs.push(Pack {
+                    name: String::new(),
+                    version: String::new(),
+                    provider: String::new(),
+                    schema: String::new(),
+                    summary: None,
+                    file,
+                    entries: 0,
+                });
+                continue;
+            };
+            let b = index.block;
+            let slice = text.get(b.start..b.end).unwrap_or_default();
+            let placeholder = RuleOrigin::User {
+                file: file.clone(),
+                line: 0,
+            };
+            let OneBlock::Pack(mut pack) = parse_pack_block(&file, slice, b.line, &placeholder)?
+            else {
+                return Err(
+                    RulesError::new(&file, "the pack index does not match the file")
+                        .help("this is a bug in ward's build script (build.rs); please report it"),
+                );
+            };
+            pack.entries = index.entries;
+            origins.push(Some(RuleOrigin::Pack {
+                name: pack.name.clone(),
+                version: pack.version.clone(),
+            }));
+            k.packs.push(pack);
+        }
+        if !whole.is_empty() {
+            let read = Knowledge::from_pack_sources(&whole)?;
+            for p in read.packs {
+                if let Some(slot) = k.packs.iter_mut().find(|q| q.file == p.file) {
+                    *slot = p;
+                }
+            }
+            // Rank them by their place among every embedded pack, as the whole load does.
+            for mut rule in read.rules {
+                let place = |file: &str| k.packs.iter().position(|p| p.file == file);
+                let file = match &rule.origin {
+                    RuleOrigin::Pack { name, .. } => k
+                        .packs
+                        .iter()
+                        .find(|p| p.name == *name)
+                        .map(|p| p.file.clone()),
+                    RuleOrigin::User { .. } => None,
+                };
+                rule.rank.2 = file.as_deref().and_then(place).unwrap_or(rule.rank.2);
+                k.rules.push(rule);
+            }
+        }
+        for (i, p) in k.packs.iter().enumerate() {
+            if let Some(other) = k.packs[..i].iter().find(|q| q.name == p.name) {
+                return Err(RulesError::new(
+                    &p.file,
+                    format!("pack name `{}` is already used by {}", p.name, other.file),
+                )
+                .help("every pack needs its own name: reports cite `name@version`"));
+            }
+        }
+        let mut types: Vec<(&'static str, usize, usize)> = Vec::new();
+        for (i, (t, _, _)) in embedded::ENTRIES.iter().enumerate() {
+            match types.last_mut() {
+                Some((last, _, count)) if last == t => *count += 1,
+                _ => types.push((t, i, 1)),
+            }
+        }
+        k.lazy = Some(Lazy {
+            origins,
+            slots: (0..types.len()).map(|_| OnceLock::new()).collect(),
+            types,
+        });
+        k.sort();
+        Ok(k)
+    }
+
+    /// Every embedded pack read whole, every entry at once: what [`Knowledge::builtin`] reads
+    /// lazily. For the tests that check the packs and the index.
+    pub fn builtin_whole() -> Result<Knowledge, RulesError> {
         let sources: Vec<(String, &str)> = embedded::EMBEDDED_PACKS
             .iter()
-            .map(|(name, text)| (format!("crates/ward-rules/packs/{name}"), *text))
+            .map(|(name, text)| (pack_file(name), *text))
             .collect();
         Knowledge::from_pack_sources(&sources)
+    }
+
+    /// Reads every entry not read yet, failing on the first that does not load. After it,
+    /// every lookup is answered from memory.
+    pub fn load_all(&self) -> Result<(), RulesError> {
+        if let Some(lazy) = &self.lazy {
+            for (t, _, _) in &lazy.types {
+                if let Some(Err(e)) = lazy.rules(t) {
+                    return Err(e.clone());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Knowledge from the given pack texts instead of the embedded ones: `(file name, text)`, in
@@ -527,13 +730,33 @@ impl Knowledge {
         }
     }
 
-    /// The rules naming a type, in precedence order.
+    /// The rules naming a type, in precedence order: the rules read whole (every user rule
+    /// first), then the lazily read pack entries (ranked after every user rule). A lazily read
+    /// type whose entries do not load has none here ([`Knowledge::load_all`] says why).
     fn rules_for<'s>(&'s self, type_name: &str) -> impl Iterator<Item = &'s Rule> + 's {
-        self.by_type
+        let read = self
+            .by_type
             .get(type_name)
             .into_iter()
             .flatten()
-            .filter_map(|i| self.rules.get(*i))
+            .filter_map(|i| self.rules.get(*i));
+        let lazy = self
+            .lazy
+            .as_ref()
+            .and_then(|l| l.rules(type_name))
+            .and_then(|r| r.as_ref().ok())
+            .into_iter()
+            .flatten();
+        merge_ranked(read, lazy)
+    }
+
+    /// Every type some rule names, sorted.
+    fn type_names(&self) -> Vec<&str> {
+        let mut names: BTreeSet<&str> = self.by_type.keys().map(String::as_str).collect();
+        if let Some(lazy) = &self.lazy {
+            names.extend(lazy.types.iter().map(|(t, _, _)| *t));
+        }
+        names.into_iter().collect()
     }
 
     /// The loaded packs, by file name.
@@ -559,16 +782,9 @@ impl Knowledge {
 
     /// Every classified type with its rules in precedence order, sorted by type name.
     pub fn types(&self) -> Vec<TypeEntry> {
-        let mut by_type: BTreeMap<&str, Vec<Rule>> = BTreeMap::new();
-        for r in &self.rules {
-            by_type.entry(&r.type_name).or_default().push(r.clone());
-        }
-        by_type
+        self.type_names()
             .into_iter()
-            .map(|(t, rules)| TypeEntry {
-                type_name: t.to_string(),
-                rules,
-            })
+            .filter_map(|t| self.show(t))
             .collect()
     }
 
@@ -599,6 +815,20 @@ impl Knowledge {
         self.rules_for(type_name)
             .any(|r| r.covers_type(type_name, provider))
     }
+}
+
+/// Two iterators of rules, each sorted by rank, as one sorted by rank.
+fn merge_ranked<'s>(
+    a: impl Iterator<Item = &'s Rule>,
+    b: impl Iterator<Item = &'s Rule>,
+) -> impl Iterator<Item = &'s Rule> {
+    let mut a = a.peekable();
+    let mut b = b.peekable();
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.rank < x.rank => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 #[cfg(test)]

@@ -61,13 +61,19 @@ pub(crate) struct Parsed {
 struct Lines<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// Lines of the file before `text` (when `text` is one block of it, starting a line).
+    line_base: usize,
 }
 
 impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, line_base: usize) -> Self {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        Lines {
+            text,
+            starts,
+            line_base,
+        }
     }
 
     fn pos(&self, span: Option<Range<usize>>) -> Option<(usize, usize)> {
@@ -78,7 +84,7 @@ impl<'a> Lines<'a> {
             .text
             .get(start..offset)
             .map_or(1, |s| s.chars().count() + 1);
-        Some((line, column))
+        Some((line + self.line_base, column))
     }
 }
 
@@ -118,7 +124,7 @@ impl<'a> Reader<'a> {
     pub fn new(file: &'a str, text: &'a str) -> Self {
         Reader {
             file,
-            lines: Lines::new(text),
+            lines: Lines::new(text, 0),
         }
     }
 
@@ -695,6 +701,53 @@ pub(crate) fn parse_user_blocks<'b>(
         line: 0,
     };
     r.resources(blocks.into_iter(), &origin, FileKind::User)
+}
+
+/// One block of an embedded pack, read on its own ([`parse_pack_block`]).
+pub(crate) enum OneBlock {
+    /// The `pack` header.
+    Pack(Pack),
+    /// A `resource` entry.
+    Resource(Box<Rule>),
+}
+
+/// Parses one top-level block of a pack file: `text` is the block's bytes (build.rs indexed
+/// them), starting a line; `line_base` is how many lines of the file come before it, so that
+/// lines and columns are the file's. `origin` is the pack's, for a `resource` block.
+pub(crate) fn parse_pack_block(
+    file: &str,
+    text: &str,
+    line_base: usize,
+    origin: &RuleOrigin,
+) -> Result<OneBlock, RulesError> {
+    let body = hcl_edit::parser::parse_body(text).map_err(|e| {
+        RulesError::new(file, format!("not valid HCL: {}", e.message()))
+            .at(Some((
+                e.location().line() + line_base,
+                e.location().column(),
+            )))
+            .help(format!("fix the syntax near `{}`", e.line().trim()))
+    })?;
+    let r = Reader {
+        file,
+        lines: Lines::new(text, line_base),
+    };
+    let mut blocks = body.blocks();
+    let attribute = body.attributes().next().is_some();
+    let one = match (blocks.next(), blocks.next(), attribute) {
+        (Some(b), None, false) if b.ident.as_str() == "pack" => {
+            Ok(OneBlock::Pack(r.pack_header(b)?))
+        }
+        (Some(b), None, false) if b.ident.as_str() == "resource" => Ok(OneBlock::Resource(
+            Box::new(r.resource(b, origin, FileKind::Pack)?),
+        )),
+        _ => Err(
+            RulesError::new(file, "the pack index does not match the file")
+                .at(Some((line_base + 1, 1)))
+                .help("this is a bug in ward's build script (build.rs); please report it"),
+        ),
+    };
+    one
 }
 
 /// Parses one file. `origin` is the pack (name/version filled in from the header) or the user

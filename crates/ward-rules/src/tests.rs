@@ -58,6 +58,9 @@ fn every_embedded_pack_loads() {
         Ok(k) => k,
         Err(e) => panic!("a built-in pack is broken:\n{e}"),
     };
+    if let Err(e) = k.load_all() {
+        panic!("a built-in pack entry is broken:\n{e}");
+    }
     // Every file in packs/ is embedded (build.rs lists the directory).
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("packs");
     let files = std::fs::read_dir(dir)
@@ -88,6 +91,78 @@ fn every_embedded_pack_loads() {
     ] {
         assert!(k.classifies_type(t, None), "{t} is not classified");
     }
+}
+
+#[test]
+fn the_lazy_builtin_reads_every_entry_as_the_whole_load_does() {
+    let whole = match Knowledge::builtin_whole() {
+        Ok(k) => k,
+        Err(e) => panic!("a built-in pack is broken:\n{e}"),
+    };
+    let lazy = Knowledge::builtin().unwrap();
+    // build.rs indexed every pack (none is read whole at run time).
+    assert!(embedded::PACK_INDEX.iter().all(Option::is_some));
+    assert_eq!(lazy.pack_details(), whole.pack_details());
+    lazy.load_all().unwrap();
+    let (l, w) = (lazy.types(), whole.types());
+    assert_eq!(l.len(), w.len());
+    for (l, w) in l.iter().zip(&w) {
+        assert_eq!(l, w);
+        for r in &l.rules {
+            assert_eq!(
+                r.rank,
+                w.rules[l.rules.iter().position(|x| x == r).unwrap()].rank
+            );
+        }
+    }
+}
+
+#[test]
+fn the_lazy_builtin_reads_only_the_types_looked_up() {
+    let k = Knowledge::builtin().unwrap();
+    let read = |k: &Knowledge| {
+        k.lazy
+            .as_ref()
+            .unwrap()
+            .slots
+            .iter()
+            .filter(|s| s.get().is_some())
+            .count()
+    };
+    assert_eq!(read(&k), 0);
+    assert!(k.classifies_type("null_resource", None));
+    assert!(!k.classifies_type("no_such_type", None));
+    assert_eq!(read(&k), 1);
+    // User rules come first, then the pack's entry.
+    let mut k = k;
+    k.load_user_str(
+        "ward.hcl",
+        "resource \"null_resource\" {\n  on_update = \"interrupt\"\n}\n",
+    )
+    .unwrap();
+    let r = k.resolve(&target("null_resource", "null_resource.x", None));
+    assert_eq!(r.rules().len(), 2);
+    assert!(matches!(r.rules()[0].origin, RuleOrigin::User { .. }));
+    assert!(matches!(r.rules()[1].origin, RuleOrigin::Pack { .. }));
+}
+
+#[test]
+fn a_block_read_on_its_own_keeps_the_files_lines() {
+    let text = "resource \"a_vm\" {\n  holds_data = maybe\n}\n";
+    let origin = RuleOrigin::Pack {
+        name: "a".into(),
+        version: "1".into(),
+    };
+    let Err(e) = parse_pack_block("a.hcl", text, 40, &origin) else {
+        panic!("a bad value loads");
+    };
+    assert_eq!((e.line, e.column), (Some(42), Some(16)), "{e}");
+    let Ok(OneBlock::Resource(r)) =
+        parse_pack_block("a.hcl", "resource \"a_vm\" {\n}\n", 9, &origin)
+    else {
+        panic!("a plain block does not load");
+    };
+    assert_eq!(r.line, 10);
 }
 
 /// The test provider's rules are not shipped knowledge: no pack names fakecloud, and its types

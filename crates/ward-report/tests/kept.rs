@@ -124,7 +124,7 @@ fn a_rule_that_decided_only_an_attribute_is_still_named() {
     for opts in formats() {
         let got = kept(&a, &o, &opts, &[0]);
         assert_eq!(got, whole(&a, &o, &opts), "{opts:?}");
-        assert!(got.contains("user rules: "), "{got}");
+        assert!(got.contains("rule files: "), "{got}");
     }
 }
 

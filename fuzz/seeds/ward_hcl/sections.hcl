@@ -1,11 +1,16 @@
-root "envs/prod" {
-  name = "prod"
+layer "base" {
+  level = 0
+}
+
+root "prod" {
+  path         = "envs/prod"
+  layer        = "base"
+  expect_empty = false
 }
 
 policy {
-  approve = ["data-loss", "destroy"]
+  approve = ["data-loss", "replace"]
   protect = ["aws_db_instance.*", "module.db.*"]
-  approvals = ".ward/approvals.json"
 }
 
 drift {
@@ -15,17 +20,11 @@ drift {
   ignore {
     address   = "aws_instance.*"
     attribute = "tags.LastSeen"
-    reason    = "set by a cron job"
+    owner     = "ops"
     expires   = "2027-01-01"
   }
 }
 
 history {
-  path = ".ward/history.db"
-}
-
-resource "acme_widget" {
-  attribute "size" {
-    impact = "restart"
-  }
+  url = ".ward/history.sqlite"
 }

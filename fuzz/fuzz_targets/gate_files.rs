@@ -26,7 +26,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let mut sorted = f.clone();
         approvals::sort(&mut sorted);
-        assert_eq!(again, sorted, "the approvals changed on the way through the file");
+        assert_eq!(
+            again, sorted,
+            "the approvals changed on the way through the file"
+        );
         assert_eq!(approvals::render(&again), written, "writing twice differs");
     } else {
         let Ok(r) = protect::parse_record(text, "protection.json") else {
@@ -39,7 +42,14 @@ fuzz_target!(|data: &[u8]| {
         };
         let mut sorted = r.clone();
         sorted.protected.sort();
-        assert_eq!(again, sorted, "the record changed on the way through the file");
-        assert_eq!(protect::render_record(&again), written, "writing twice differs");
+        assert_eq!(
+            again, sorted,
+            "the record changed on the way through the file"
+        );
+        assert_eq!(
+            protect::render_record(&again),
+            written,
+            "writing twice differs"
+        );
     }
 });

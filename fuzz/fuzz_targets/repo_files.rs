@@ -45,7 +45,11 @@ fn module(path: &str, text: &str, lines: u64) -> Option<serde_json::Value> {
         }
         Err(p) => {
             assert_eq!(p.loc.file, path, "a problem in {path} names {}", p.loc.file);
-            assert!(p.loc.line as u64 <= lines, "{path}: a problem at line {} of {lines}", p.loc.line);
+            assert!(
+                p.loc.line as u64 <= lines,
+                "{path}: a problem at line {} of {lines}",
+                p.loc.line
+            );
             None
         }
     }

@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => {
             assert_eq!(e.file, "ward.hcl", "the error names another file: {e}");
-            assert!(e.line <= lines, "the error points at line {} of {lines}: {e}", e.line);
+            assert!(
+                e.line <= lines,
+                "the error points at line {} of {lines}: {e}",
+                e.line
+            );
             assert!(!e.message.is_empty(), "an error without a message");
         }
     }

@@ -218,3 +218,56 @@ fn attribute_paths_build_and_nest() {
     );
     assert!(!c.starts_with(&AttrPath::dotted("tags.Other")));
 }
+
+/// The plain recursive meaning of a pattern: `*` any run, every other character itself.
+fn reference(p: &[char], t: &[char]) -> bool {
+    match p.split_first() {
+        None => t.is_empty(),
+        Some(('*', rest)) => (0..=t.len()).any(|i| reference(rest, &t[i..])),
+        Some((c, rest)) => t.first() == Some(c) && reference(rest, &t[1..]),
+    }
+}
+
+/// Every string over `alphabet` up to `max` characters long.
+fn strings(alphabet: &[char], max: usize) -> Vec<String> {
+    let mut all = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..max {
+        last = last
+            .iter()
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all
+}
+
+#[test]
+fn patterns_agree_with_the_plain_definition_on_every_small_case() {
+    use ward_model::pattern::{is_pattern, matches};
+    let texts = strings(&['a', 'b'], 5);
+    for p in strings(&['a', 'b', '*'], 4) {
+        let pc: Vec<char> = p.chars().collect();
+        assert_eq!(is_pattern(&p), p.contains('*'), "{p}");
+        for t in &texts {
+            let tc: Vec<char> = t.chars().collect();
+            assert_eq!(
+                matches(&p, t),
+                reference(&pc, &tc),
+                "pattern {p:?} text {t:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn instance_keys_strip_only_inside_brackets() {
+    use ward_model::pattern::strip_instance_keys;
+    assert_eq!(
+        strip_instance_keys(r#"module.a["x]"].t.n[0]"#),
+        "module.a.t.n"
+    );
+    assert_eq!(strip_instance_keys(r#"t.n["a\"]b"]"#), "t.n");
+    // A quote outside brackets is an ordinary character: it starts no key.
+    assert_eq!(strip_instance_keys(r#"a"b"c[1]"#), r#"a"b"c"#);
+}

@@ -37,7 +37,7 @@
 //! [`CONTENT_T_COST`] passes, one lane) over the content fingerprints of every change of the
 //! plan, with a random 16-byte salt drawn for each record:
 //!
-//! - each guess costs a full Argon2id evaluation (64 MiB, about a tenth of a second on one core),
+//! - each guess costs a full Argon2id evaluation (64 MiB, about a quarter of a second on one core),
 //!   and GPUs gain little on a memory-hard function;
 //! - the salt is new for every record, so nothing is precomputed and no work is shared between
 //!   records or between two plans holding the same secret (their bindings differ);

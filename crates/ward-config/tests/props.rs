@@ -88,6 +88,9 @@ proptest! {
     }
 }
 
+/// A generated drift `ignore`: address, attribute, owner, expiry (year, month, day).
+type GenIgnore = (String, Option<String>, String, (i16, i8, i8));
+
 /// A generated *valid* `ward.hcl`: roots on layers, a policy and drift rules, with the values
 /// the generator chose, so the test can say what must read back.
 #[derive(Debug, Clone)]
@@ -97,7 +100,7 @@ struct Valid {
     approve: Vec<ward_model::Impact>,
     protect: Vec<String>,
     excludes: Vec<(String, String)>,
-    ignores: Vec<(String, Option<String>, String, (i16, i8, i8))>,
+    ignores: Vec<GenIgnore>,
 }
 
 fn valid() -> impl Strategy<Value = Valid> {

@@ -87,3 +87,141 @@ proptest! {
         }
     }
 }
+
+/// A generated drift `ignore`: address, attribute, owner, expiry (year, month, day).
+type GenIgnore = (String, Option<String>, String, (i16, i8, i8));
+
+/// A generated *valid* `ward.hcl`: roots on layers, a policy and drift rules, with the values
+/// the generator chose, so the test can say what must read back.
+#[derive(Debug, Clone)]
+struct Valid {
+    layers: Vec<(String, i64)>,
+    roots: Vec<(String, String, Option<usize>, bool)>,
+    approve: Vec<ward_model::Impact>,
+    protect: Vec<String>,
+    excludes: Vec<(String, String)>,
+    ignores: Vec<GenIgnore>,
+}
+
+fn valid() -> impl Strategy<Value = Valid> {
+    (
+        prop::collection::btree_map("[a-z][a-z0-9_]{0,6}", 0i64..5, 0..3),
+        prop::collection::btree_map(
+            "[a-z][a-z0-9-]{0,6}",
+            (
+                "[a-z][a-z0-9_]{0,6}",
+                any::<prop::sample::Index>(),
+                any::<bool>(),
+            ),
+            0..4,
+        ),
+        prop::collection::btree_set(prop::sample::select(ward_model::Impact::ALL.to_vec()), 0..4),
+        prop::collection::vec(
+            "(module\\.[a-z]{1,4}\\.)?[a-z_]{1,8}\\.(\\*|[a-z]{1,6})",
+            0..3,
+        ),
+        prop::collection::btree_map("[a-z]{1,6}(/\\*\\*)?", "[a-z]([a-z ]{0,10}[a-z])?", 0..3),
+        prop::collection::vec(
+            (
+                "[a-z_]{1,6}\\.[a-z*]{1,5}",
+                prop::option::of("[a-z_.]{1,8}"),
+                "[a-z]{1,6}",
+                (2000i16..2100, 1i8..=12, 1i8..=28),
+            ),
+            0..3,
+        ),
+    )
+        .prop_map(|(layers, roots, approve, protect, excludes, ignores)| {
+            let layers: Vec<(String, i64)> = layers.into_iter().collect();
+            // Root paths must differ: one directory per root name.
+            let roots = roots
+                .into_iter()
+                .map(|(name, (dir, layer, empty))| {
+                    let layer = (!layers.is_empty()).then(|| layer.index(layers.len()));
+                    (name.clone(), format!("live/{dir}/{name}"), layer, empty)
+                })
+                .collect();
+            Valid {
+                layers,
+                roots,
+                approve: approve.into_iter().collect(),
+                protect,
+                excludes: excludes.into_iter().collect(),
+                ignores,
+            }
+        })
+}
+
+fn impact_name(i: ward_model::Impact) -> String {
+    i.as_str().to_string()
+}
+
+fn write_valid(v: &Valid) -> String {
+    let quoted = |xs: &[String]| {
+        xs.iter()
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut t = String::new();
+    for (name, level) in &v.layers {
+        t.push_str(&format!("layer \"{name}\" {{\n  level = {level}\n}}\n\n"));
+    }
+    for (name, path, layer, empty) in &v.roots {
+        t.push_str(&format!("root \"{name}\" {{\n  path = \"{path}\"\n"));
+        if let Some(l) = layer {
+            t.push_str(&format!("  layer = \"{}\"\n", v.layers[*l].0));
+        }
+        t.push_str(&format!("  expect_empty = {empty}\n}}\n\n"));
+    }
+    let approve: Vec<String> = v.approve.iter().copied().map(impact_name).collect();
+    t.push_str(&format!(
+        "policy {{\n  approve = [{}]\n  protect = [{}]\n}}\n\n",
+        quoted(&approve),
+        quoted(&v.protect)
+    ));
+    t.push_str("drift {\n");
+    for (pattern, reason) in &v.excludes {
+        t.push_str(&format!(
+            "  exclude \"{pattern}\" {{\n    reason = \"{reason}\"\n  }}\n"
+        ));
+    }
+    for (address, attribute, owner, (y, m, d)) in &v.ignores {
+        t.push_str(&format!("  ignore {{\n    address = \"{address}\"\n    owner = \"{owner}\"\n    expires = \"{y:04}-{m:02}-{d:02}\"\n"));
+        if let Some(a) = attribute {
+            t.push_str(&format!("    attribute = \"{a}\"\n"));
+        }
+        t.push_str("  }\n");
+    }
+    t.push_str("}\n");
+    t
+}
+
+proptest! {
+    /// Every generated valid file reads, and reads back what was written, in file order.
+    #[test]
+    fn valid_files_read_back(v in valid()) {
+        let text = write_valid(&v);
+        let c = match Config::parse(&text, "ward.hcl", Path::new("")) {
+            Ok(c) => c,
+            Err(e) => return Err(TestCaseError::fail(format!("{e}\n{text}"))),
+        };
+        let layers: Vec<(String, i64)> = c.layers.iter().map(|l| (l.name.clone(), l.level)).collect();
+        prop_assert_eq!(layers, v.layers.clone());
+        let roots: Vec<(String, String, Option<String>, bool)> = c.roots.iter().map(|r| (r.name.clone(), r.path.clone(), r.layer.clone(), r.expect_empty)).collect();
+        let want: Vec<(String, String, Option<String>, bool)> = v.roots.iter().map(|(n, p, l, e)| (n.clone(), p.clone(), l.map(|i| v.layers[i].0.clone()), *e)).collect();
+        prop_assert_eq!(roots, want);
+        prop_assert_eq!(c.policy.approve.iter().copied().collect::<Vec<_>>(), v.approve.clone());
+        prop_assert_eq!(&c.policy.protect, &v.protect);
+        let excludes: Vec<(String, String)> = c.drift.excludes.iter().map(|e| (e.pattern.clone(), e.reason.clone())).collect();
+        prop_assert_eq!(excludes, v.excludes.clone());
+        prop_assert_eq!(c.drift.ignores.len(), v.ignores.len());
+        for (got, (address, attribute, owner, (y, m, d))) in c.drift.ignores.iter().zip(&v.ignores) {
+            prop_assert_eq!(&got.address, address);
+            prop_assert_eq!(&got.attribute, attribute);
+            prop_assert_eq!(&got.owner, owner);
+            prop_assert_eq!(got.expires.to_string(), format!("{y:04}-{m:02}-{d:02}"));
+            prop_assert!(got.line >= 1 && got.line <= text.lines().count());
+        }
+    }
+}

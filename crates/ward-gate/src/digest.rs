@@ -23,13 +23,47 @@
 //! printed; without a key there is no binding and the digest is what it was before.
 //!
 //! The *full digest* (used by `ward verify`) covers the whole normalized change.
+//!
+//! # Binding hidden values without a key
+//!
+//! The full digest covers what the model *shows*; a sensitive value, or a string tail past 200
+//! characters, is not in the model. With the key, the record digest binds the reader's content
+//! fingerprint of every raw value through HMAC ([`record_digest`]). Without a key the gate record
+//! still has to bind those values, or a plan whose only change is a secret would verify; and it
+//! must not carry anything from which a low-entropy secret (a short password, a PIN) is cheaply
+//! recovered. A plain SHA-256 of the fingerprint would be exactly that: anyone with the record
+//! and the plan's shown values tries candidate secrets at billions per second. So an unsigned
+//! record carries [`content_binding`], one Argon2id hash (memory-hard: [`CONTENT_M_COST`] KiB,
+//! [`CONTENT_T_COST`] passes, one lane) over the content fingerprints of every change of the
+//! plan, with a random 16-byte salt drawn for each record:
+//!
+//! - each guess costs a full Argon2id evaluation (64 MiB, about a quarter of a second on one core),
+//!   and GPUs gain little on a memory-hard function;
+//! - the salt is new for every record, so nothing is precomputed and no work is shared between
+//!   records or between two plans holding the same secret (their bindings differ);
+//! - one hash covers the whole plan, so a guess has to get every hidden value of every change
+//!   right at once, and `ward verify` pays the cost once, not per change.
+//!
+//! What this does not do, and why it is acceptable: it does not make a guessable secret
+//! unguessable. Any record that lets a keyless `ward verify` tell two values apart is an oracle
+//! for them, whatever it is built from; the binding only prices each guess. The record is
+//! written owner-only (0600) beside the saved plan file, and that plan file holds every
+//! secret in clear: the record is strictly less sensitive than the plan it accompanies, so it
+//! should be kept where the plan is kept (the same CI artifact, never a public log). Where
+//! that is not good enough, set `WARD_APPROVAL_KEY`: the keyed record binds the same values
+//! through HMAC, which nobody without the key can test guesses against, and signs the record.
+//! (`docs/gate.md`, "What the gate record binds", says the same for users.)
+//!
+//! `ward verify` accepts only the scheme and parameters this ward writes ([`CONTENT_SCHEME`]):
+//! a record naming other parameters is refused, so an edited record cannot make verify spend
+//! unbounded memory or time.
 
 use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use ward_classify::{AttrVerdict, Verdict};
-use ward_model::{Action, HiddenDigest, Impact, ResourceChange, Shown};
+use ward_model::{Action, HiddenDigest, Impact, Plan, ResourceChange, Shown};
 
 /// What an approval digest is computed over; stored in each approval so a reviewer (and the gate)
 /// can see what was approved.
@@ -225,6 +259,111 @@ pub fn record_digest(c: &ResourceChange, key: Option<&[u8]>) -> String {
         );
     }
     sha256_json(&v)
+}
+
+/// Argon2id's memory cost for [`content_binding`], in KiB (64 MiB).
+pub const CONTENT_M_COST: u32 = 64 * 1024;
+
+/// Argon2id's passes for [`content_binding`].
+pub const CONTENT_T_COST: u32 = 3;
+
+/// How a [`content_binding`] starts: the algorithm and its parameters, then `:` salt `:` hash
+/// (lower-case hex).
+pub const CONTENT_SCHEME: &str = "argon2id-v19-m65536-t3-p1";
+
+/// The salt length of a [`content_binding`], in bytes.
+const CONTENT_SALT: usize = 16;
+
+/// What [`content_binding`] hashes: SHA-256 over every change's address, deposed key and the
+/// reader's content fingerprint, sorted. It is derived from secret values and never leaves this
+/// module except through Argon2id.
+fn content_input(plan: &Plan) -> [u8; 32] {
+    type Entry<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>);
+    let mut v: Vec<Entry<'_>> = plan
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.address.as_str(),
+                c.deposed.as_deref(),
+                c.content.as_ref().map(|h| &h.bytes()[..]),
+            )
+        })
+        .collect();
+    v.sort();
+    let mut h = Sha256::new();
+    h.update(b"ward-content-v1");
+    for (address, deposed, content) in v {
+        for part in [
+            Some(address.as_bytes()),
+            deposed.map(str::as_bytes),
+            content,
+        ] {
+            match part {
+                Some(b) => {
+                    h.update([1]);
+                    h.update((b.len() as u64).to_be_bytes());
+                    h.update(b);
+                }
+                None => h.update([0]),
+            }
+        }
+    }
+    h.finalize().into()
+}
+
+fn argon2(input: &[u8], salt: &[u8]) -> Option<[u8; 32]> {
+    let params = argon2::Params::new(CONTENT_M_COST, CONTENT_T_COST, 1, Some(32)).ok()?;
+    let a = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+    let mut out = [0u8; 32];
+    a.hash_password_into(input, salt, &mut out).ok()?;
+    Some(out)
+}
+
+/// The keyless binding of every raw value of `plan` (see "Binding hidden values without a key"
+/// in the module documentation): `argon2id-v19-m65536-t3-p1:<salt hex>:<hash hex>`, with a
+/// fresh random salt. `None` only when the operating system gave no randomness; callers fail
+/// closed on it (`ward verify` refuses a record without a binding).
+pub fn content_binding(plan: &Plan) -> Option<String> {
+    let mut salt = [0u8; CONTENT_SALT];
+    getrandom::fill(&mut salt).ok()?;
+    content_binding_with_salt(plan, &salt)
+}
+
+fn content_binding_with_salt(plan: &Plan, salt: &[u8]) -> Option<String> {
+    let out = argon2(&content_input(plan), salt)?;
+    Some(format!("{CONTENT_SCHEME}:{}:{}", hex(salt), hex(&out)))
+}
+
+/// Whether `binding` (a [`content_binding`]) binds exactly the raw values of `plan`; `Err` says
+/// what is wrong with a binding this ward did not write.
+pub fn content_matches(binding: &str, plan: &Plan) -> Result<bool, String> {
+    let refuse = || {
+        format!(
+            "the gate record's content binding is not one this ward writes (expected `{CONTENT_SCHEME}:<salt>:<hash>`): it was edited, or written by another version; gate the plan again"
+        )
+    };
+    let rest = binding
+        .strip_prefix(CONTENT_SCHEME)
+        .and_then(|r| r.strip_prefix(':'))
+        .ok_or_else(refuse)?;
+    let (salt, want) = rest.split_once(':').ok_or_else(refuse)?;
+    let salt = unhex(salt)
+        .filter(|s| s.len() == CONTENT_SALT)
+        .ok_or_else(refuse)?;
+    let want = unhex(want).filter(|w| w.len() == 32).ok_or_else(refuse)?;
+    let got = argon2(&content_input(plan), &salt).ok_or_else(refuse)?;
+    Ok(crate::approvals::constant_time_eq(&got, &want))
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| s.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
+        .collect()
 }
 
 /// `sha256:<hex>` of the canonical serialization of a JSON value (object keys sorted, no

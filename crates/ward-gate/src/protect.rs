@@ -164,13 +164,18 @@ pub fn load_record(path: &Path) -> Result<ProtectionRecord, GateError> {
             })
         }
     };
-    let r: ProtectionRecord = serde_json::from_str(&text).map_err(|e| GateError::Protection {
-        file: path.display().to_string(),
+    parse_record(&text, &path.display().to_string())
+}
+
+/// Parses protection record text; `file` names it in errors.
+pub fn parse_record(text: &str, file: &str) -> Result<ProtectionRecord, GateError> {
+    let r: ProtectionRecord = serde_json::from_str(text).map_err(|e| GateError::Protection {
+        file: file.to_string(),
         problem: format!("not a ward protection record ({e}); see `ward docs gate` for the format"),
     })?;
     if r.version != 1 {
         return Err(GateError::Protection {
-            file: path.display().to_string(),
+            file: file.to_string(),
             problem: format!(
                 "protection record version {} is not supported (expected 1)",
                 r.version
@@ -180,13 +185,19 @@ pub fn load_record(path: &Path) -> Result<ProtectionRecord, GateError> {
     Ok(r)
 }
 
-/// Writes the protection record, sorted.
-pub fn save_record(path: &Path, r: &ProtectionRecord) -> Result<(), GateError> {
+/// The protection record's text as ward writes it: sorted, two-space indented,
+/// newline-terminated.
+pub fn render_record(r: &ProtectionRecord) -> String {
     let mut r = r.clone();
     r.protected.sort();
     let mut s = serde_json::to_string_pretty(&r).unwrap_or_default();
     s.push('\n');
-    crate::write_atomic(path, s.as_bytes())
+    s
+}
+
+/// Writes the protection record, sorted.
+pub fn save_record(path: &Path, r: &ProtectionRecord) -> Result<(), GateError> {
+    crate::write_atomic(path, render_record(r).as_bytes())
 }
 
 /// Adds `found` to the protection record at `path` under its update lock: the record is read

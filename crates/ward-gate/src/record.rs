@@ -8,8 +8,13 @@
 //! of the change (keyed, see [`crate::digest::record_digest`]), and the record carries
 //! `signature`, HMAC-SHA256 under the key over its canonical JSON without `signature`:
 //! `ward verify` with the key refuses an unsigned or edited record.
+//!
+//! Without the key the record carries `content` instead: one Argon2id hash, with a random salt,
+//! of every raw value of the plan ([`crate::digest::content_binding`], whose documentation says
+//! why that and not a plain hash), so a change of a sensitive value or of a string tail past 200
+//! characters alone still fails `ward verify`.
 
-use crate::digest::{record_digest, sign_without_signature};
+use crate::digest::{content_binding, record_digest, sign_without_signature};
 use crate::error::GateError;
 use crate::Outcome;
 use serde::{Deserialize, Serialize};
@@ -48,6 +53,10 @@ pub struct GateRecord {
     pub outcome: Outcome,
     /// Every change (`resource_changes`), sorted by address and deposed key.
     pub changes: Vec<RecordedChange>,
+    /// Written without the approval key: the binding of every raw value of the plan
+    /// (`argon2id-v19-m65536-t3-p1:<salt>:<hash>`, see [`crate::digest::content_binding`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
     /// `hmac-sha256:<hex>` over the canonical JSON of the record without this field, when
     /// written with the approval key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,6 +112,7 @@ pub fn build(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
 }
 
 /// [`build`] with the approval key: digests bound to every raw value, and the record signed.
+/// Without it, the record carries the keyless [`GateRecord::content`] binding.
 pub fn build_keyed(
     plan: &Plan,
     plan_name: &str,
@@ -119,10 +129,12 @@ pub fn build_keyed(
         terraform_version: plan.terraform_version.clone(),
         outcome,
         changes: changes_of_keyed(plan, key),
+        content: None,
         signature: None,
     };
-    if let Some(k) = key {
-        r.signature = Some(r.compute_signature(k));
+    match key {
+        Some(k) => r.signature = Some(r.compute_signature(k)),
+        None => r.content = content_binding(plan),
     }
     r
 }

@@ -218,8 +218,9 @@ fn load_in(inputs: &Inputs, keyed: bool, env: Env<'_>) -> Result<Loaded, GateErr
     Ok(l)
 }
 
-/// `keyed`: approvals are signed, so every change's content fingerprint is needed (it is the
-/// costliest part of reading a large plan, and nothing else uses it).
+/// `keyed`: every change's content fingerprint is needed: approvals are signed, or a gate record
+/// is written (keyed or not, it binds every raw value). It is the costliest part of reading a
+/// large plan, and nothing else uses it.
 fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // ward.hcl: --config, else the first one walking up from here to the repository root.
@@ -315,7 +316,7 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
-    let l = load_in(&opts.inputs, key.is_some(), env)?;
+    let l = load_in(&opts.inputs, key.is_some() || opts.record.is_some(), env)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     if let Some(refusal) =
         crate::adoption::refuse(&l.plan, &opts.inputs, l.config.as_deref(), &cwd)?
@@ -582,7 +583,7 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
     let v = verify::compare_keyed(&rec, &plan, key.as_deref());
     let notes = match (&key, &rec.signature) {
         (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],
-        (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to bind it to every value of the plan and detect edits")],
+        (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)")],
         _ => Vec::new(),
     };
     let exit = v.exit();

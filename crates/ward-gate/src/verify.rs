@@ -2,7 +2,9 @@
 //!
 //! The saved plan is read through `<binary> show -json PLANFILE` (the binary that wrote it: the
 //! product and version are checked against the gate record), normalized by the same reader as
-//! every other ward command, and each change's full digest is compared with the record.
+//! every other ward command, and each change's full digest is compared with the record. With
+//! the key the digests bind every raw value; without it, the record's Argon2id content binding
+//! does ([`crate::digest::content_binding`]).
 //!
 //! `show -json` runs through [`ward_exec`] with a timeout ([`DEFAULT_TIMEOUT`], `ward verify
 //! --timeout`); its output goes to an owner-only scratch file that ward-plan reads in bounded
@@ -67,10 +69,11 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
             record.outcome.describe()
         ));
     }
+    let before_changes = diffs.len();
     let now = changes_of_keyed(plan, key);
-    let key = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
-    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key(c), c)).collect();
-    let b: BTreeMap<_, _> = now.iter().map(|c| (key(c), c)).collect();
+    let key_of = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
+    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
+    let b: BTreeMap<_, _> = now.iter().map(|c| (key_of(c), c)).collect();
     let name = |(addr, dep): &(String, Option<String>)| match dep {
         Some(d) => format!("{addr} (deposed {d})"),
         None => addr.clone(),
@@ -106,6 +109,10 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
             ));
         }
     }
+    if key.is_none() && record.signature.is_none() && diffs.len() == before_changes {
+        // Every shown change matches: what is left is what the model does not show.
+        diffs.extend(hidden_difference(record, plan));
+    }
     if let (Some(rv), Some(pv)) = (&record.terraform_version, &plan.terraform_version) {
         if rv != pv {
             diffs.push(format!(
@@ -118,6 +125,20 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
         gated_outcome: record.outcome,
         differences: diffs,
         changes: now.len(),
+    }
+}
+
+/// Without the key, an unsigned record binds the plan's raw values through
+/// [`GateRecord::content`]: the difference when they are not the gated ones, or when the record
+/// has no binding (written by a ward before it had one).
+fn hidden_difference(record: &GateRecord, plan: &Plan) -> Option<String> {
+    let Some(binding) = &record.content else {
+        return Some("the gate record does not bind the values the report hides (sensitive values, string tails past 200 characters): it was written by an older ward; gate the plan again with `ward gate PLAN --record FILE`".into());
+    };
+    match crate::digest::content_matches(binding, plan) {
+        Ok(true) => None,
+        Ok(false) => Some("the saved plan differs from the gated one in values the report does not show (a sensitive value, a string tail past 200 characters, a value of an object created or destroyed): it is not the gated plan; gate it again".into()),
+        Err(e) => Some(e),
     }
 }
 
@@ -199,6 +220,7 @@ pub fn show_json(
 mod tests {
     use super::*;
     use crate::record::build_keyed;
+    use sha2::Digest;
 
     fn plan(action: &str, before: &str, after: &str, before_sens: &str, after_sens: &str) -> Plan {
         let text = format!(
@@ -208,6 +230,17 @@ mod tests {
     }
 
     const KEY: &[u8] = b"k";
+
+    /// An update of a sensitive `password` and a plain `note`.
+    fn upd(secret: &str, long: &str) -> Plan {
+        plan(
+            r#""update""#,
+            r#"{"password":"old","note":"a"}"#,
+            &format!(r#"{{"password":"{secret}","note":"{long}"}}"#),
+            "{}",
+            r#"{"password":true}"#,
+        )
+    }
 
     fn differs(gated: &Plan, applied: &Plan) -> bool {
         let r = build_keyed(gated, "p", Outcome::Pass, Some(KEY));
@@ -240,20 +273,101 @@ mod tests {
         };
         assert!(differs(&create(10), &create(10_000)));
         // A sensitive value, and a string tail past 200 characters.
-        let upd = |secret: &str, long: &str| {
-            plan(
-                r#""update""#,
-                r#"{"password":"old","note":"a"}"#,
-                &format!(r#"{{"password":"{secret}","note":"{long}"}}"#),
-                "{}",
-                r#"{"password":true}"#,
-            )
-        };
         let long = "x".repeat(300);
         let longer = format!("{}y", "x".repeat(299));
         assert!(differs(&upd("new", &long), &upd("other", &long)));
         assert!(differs(&upd("new", &long), &upd("new", &longer)));
         assert!(!differs(&upd("new", &long), &upd("new", &long)));
+    }
+
+    /// Without the key: gate, then change only what the model does not show.
+    #[test]
+    fn without_the_key_the_record_binds_hidden_values() {
+        let differs = |gated: &Plan, applied: &Plan| {
+            let r = crate::record::build(gated, "p", Outcome::Pass);
+            !compare(&r, applied).ok
+        };
+        let long = "x".repeat(300);
+        let longer = format!("{}y", "x".repeat(299));
+        let gated = upd("new", &long);
+        assert!(
+            !differs(&gated, &upd("new", &long)),
+            "the same plan verifies"
+        );
+        assert!(
+            differs(&gated, &upd("other", &long)),
+            "a sensitive value changed"
+        );
+        assert!(
+            differs(&gated, &upd("new", &longer)),
+            "a string tail past 200 changed"
+        );
+        // A create's sensitive after, and a delete of another object.
+        let create = |secret: &str| {
+            plan(
+                r#""create""#,
+                "null",
+                &format!(r#"{{"password":"{secret}"}}"#),
+                "false",
+                r#"{"password":true}"#,
+            )
+        };
+        assert!(differs(&create("a"), &create("b")));
+        let del = |id: &str| {
+            plan(
+                r#""delete""#,
+                &format!(r#"{{"id":"{id}"}}"#),
+                "null",
+                "{}",
+                "false",
+            )
+        };
+        assert!(differs(&del("vol-scratch"), &del("vol-ledger")));
+        assert!(!differs(&del("vol-scratch"), &del("vol-scratch")));
+    }
+
+    #[test]
+    fn the_keyless_binding_is_salted_and_only_this_wards_is_accepted() {
+        let p = plan(
+            r#""update""#,
+            r#"{"password":"old"}"#,
+            r#"{"password":"1234"}"#,
+            "{}",
+            r#"{"password":true}"#,
+        );
+        let a = crate::record::build(&p, "p", Outcome::Pass);
+        let b = crate::record::build(&p, "p", Outcome::Pass);
+        let (ca, cb) = (a.content.clone().unwrap(), b.content.clone().unwrap());
+        assert!(ca.starts_with(crate::digest::CONTENT_SCHEME), "{ca}");
+        assert_ne!(ca, cb, "two records of one plan share no salt and no hash");
+        assert!(compare(&a, &p).ok && compare(&b, &p).ok);
+        // Nothing derived from the secret without the KDF: the hash is not a plain SHA-256.
+        assert!(!ca.contains(&crate::digest::hex(&sha2::Sha256::digest(b"1234"))));
+        // An older record (no binding) or an edited one is refused, naming what to do.
+        let mut old = a.clone();
+        old.content = None;
+        let v = compare(&old, &p);
+        assert!(!v.ok && v.differences[0].contains("older ward"), "{v:?}");
+        for edited in [
+            ca.replacen("m65536", "m8", 1),
+            ca.replacen("argon2id", "argon2i", 1),
+            format!("{ca}0"),
+            ca.replace(':', ""),
+            "".into(),
+        ] {
+            let mut r = a.clone();
+            r.content = Some(edited.clone());
+            let v = compare(&r, &p);
+            assert!(!v.ok, "{edited}");
+            assert!(v.differences[0].contains("gate the plan again"), "{v:?}");
+        }
+        // A shown difference is reported as such, not as a hidden one.
+        let other = plan(r#""delete""#, r#"{"id":"x"}"#, "null", "{}", "false");
+        let v = compare(&a, &other);
+        assert!(
+            v.differences.iter().all(|d| !d.contains("does not show")),
+            "{v:?}"
+        );
     }
 
     #[test]

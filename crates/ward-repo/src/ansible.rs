@@ -4,7 +4,7 @@
 //! YAML is read with `saphyr`, which keeps the position of every node, so each pin has a line.
 
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
-use saphyr_parser::Event;
+use saphyr_parser::{Event, Marker};
 use serde::Serialize;
 
 /// Where a version pin was found.
@@ -43,6 +43,32 @@ pub struct YamlProblem {
     pub line: usize,
     /// The parser's message.
     pub message: String,
+}
+
+/// Lines as ward cites them: counted by line feeds, as git, editors and CI annotations count
+/// them. YAML also breaks lines at a lone carriage return, so the parser's own line numbers can
+/// run past the end of the file; every line of an Ansible file is taken from here instead.
+pub(crate) struct Lines {
+    /// The character index of every line feed, in order.
+    feeds: Vec<usize>,
+}
+
+impl Lines {
+    pub(crate) fn new(text: &str) -> Lines {
+        Lines {
+            feeds: text
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| *c == '\n')
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// The 1-based line of a parser position (its character index).
+    pub(crate) fn of(&self, m: &Marker) -> usize {
+        self.feeds.partition_point(|&f| f < m.index()) + 1
+    }
 }
 
 /// Which Ansible file a path is, by name and place.
@@ -142,11 +168,12 @@ pub fn read_pins(
         return Ok(ini_pins(text, file));
     }
     check_depth(text)?;
+    let lines = Lines::new(text);
     let docs = MarkedYamlOwned::load_from_str(text).map_err(|e| YamlProblem {
-        line: e.marker().line(),
+        line: lines.of(e.marker()),
         message: e.info().to_string(),
     })?;
-    let ctx = Ctx { text, file };
+    let ctx = Ctx { text, file, lines };
     let mut out = Vec::new();
     for doc in &docs {
         match kind {
@@ -167,9 +194,11 @@ pub const MAX_YAML_DEPTH: usize = 128;
 /// (which keeps its own stack), before anything builds a tree.
 pub(crate) fn check_depth(text: &str) -> Result<(), YamlProblem> {
     let mut depth = 0usize;
+    let lines = std::cell::OnceCell::new();
+    let line = |m: &Marker| lines.get_or_init(|| Lines::new(text)).of(m);
     for event in saphyr_parser::Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| YamlProblem {
-            line: e.marker().line(),
+            line: line(e.marker()),
             message: e.info().to_string(),
         })?;
         match event {
@@ -177,7 +206,7 @@ pub(crate) fn check_depth(text: &str) -> Result<(), YamlProblem> {
                 depth += 1;
                 if depth > MAX_YAML_DEPTH {
                     return Err(YamlProblem {
-                        line: span.start.line(),
+                        line: line(&span.start),
                         message: format!(
                             "sequences and mappings nested more than {MAX_YAML_DEPTH} levels deep; flatten the file (ward reads Ansible files up to that depth)"
                         ),
@@ -194,6 +223,7 @@ pub(crate) fn check_depth(text: &str) -> Result<(), YamlProblem> {
 struct Ctx<'a> {
     text: &'a str,
     file: &'a str,
+    lines: Lines,
 }
 
 pub(crate) fn get<'n>(node: &'n MarkedYamlOwned, key: &str) -> Option<&'n MarkedYamlOwned> {
@@ -251,7 +281,7 @@ impl Ctx<'_> {
     ) -> VersionPin {
         VersionPin {
             file: self.file.to_string(),
-            line: version.unwrap_or(entry).span.start.line(),
+            line: self.lines.of(&version.unwrap_or(entry).span.start),
             kind,
             name,
             version: version.and_then(|v| self.scalar(v)),
@@ -303,7 +333,7 @@ impl Ctx<'_> {
                     };
                     out.push(VersionPin {
                         file: self.file.to_string(),
-                        line: it.span.start.line(),
+                        line: self.lines.of(&it.span.start),
                         kind,
                         name,
                         version,
@@ -407,6 +437,23 @@ mod tests {
         assert_eq!((p[0].name.as_str(), p[0].line), ("app_version", 2));
         assert_eq!(p[1].version.as_deref(), Some("v1.2.0"));
         assert_eq!(p[1].line, 5);
+    }
+
+    /// YAML also breaks lines at a lone carriage return; ward cites lines as git, editors' line
+    /// numbers and CI annotations count them: by line feeds. (Found by fuzz/repo_files: a problem
+    /// at line 34 of a 7-line file.)
+    #[test]
+    fn lines_are_counted_by_line_feeds() {
+        let t = "collections:\r\r\n  - name: acme.platform\r\r\n    version: 1.2.0\n";
+        let p = read_pins(AnsibleFileKind::Requirements, t, "requirements.yml").unwrap();
+        assert_eq!((p[0].name.as_str(), p[0].line), ("acme.platform", 3));
+        let bad = format!("a: 1\n{}b: [\n", "\r".repeat(30));
+        let e = read_pins(AnsibleFileKind::Vars, &bad, "x.yml").unwrap_err();
+        assert!(
+            e.line <= bad.split('\n').count(),
+            "line {} of a 3-line file",
+            e.line
+        );
     }
 
     #[test]

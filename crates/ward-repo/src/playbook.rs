@@ -7,7 +7,7 @@
 //! YAML is read with the same parser and the same depth cap as the version pins
 //! ([`crate::ansible::MAX_YAML_DEPTH`]).
 
-use crate::ansible::{check_depth, get, scalar_plain, YamlProblem};
+use crate::ansible::{check_depth, get, scalar_plain, Lines, YamlProblem};
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, YamlDataOwned};
 use serde::Serialize;
 
@@ -194,9 +194,10 @@ pub fn is_task_file(rel: &str) -> bool {
 /// Reads one candidate file: `Ok(None)` when it is not Ansible.
 pub fn read_playbook(text: &str, file: &str) -> Result<Option<Playbook>, YamlProblem> {
     let task_file = is_task_file(file);
+    let l = &Lines::new(text);
     let parsed = check_depth(text).and_then(|_| {
         MarkedYamlOwned::load_from_str(text).map_err(|e| YamlProblem {
-            line: e.marker().line(),
+            line: l.of(e.marker()),
             message: e.info().to_string(),
         })
     });
@@ -226,7 +227,7 @@ pub fn read_playbook(text: &str, file: &str) -> Result<Option<Playbook>, YamlPro
             || get(n, "ansible.builtin.import_playbook").is_some()
     };
     if !task_file && !items.is_empty() && items.iter().all(is_play) {
-        let plays = items.iter().map(play).collect();
+        let plays = items.iter().map(|n| play(n, l)).collect();
         return Ok(Some(Playbook {
             file: file.to_string(),
             kind: PlaybookKind::Playbook,
@@ -241,14 +242,14 @@ pub fn read_playbook(text: &str, file: &str) -> Result<Option<Playbook>, YamlPro
             kind: PlaybookKind::Tasks,
             role,
             plays: Vec::new(),
-            tasks: tasks(doc),
+            tasks: tasks(doc, l),
         }));
     }
     Ok(None)
 }
 
-fn line(n: &MarkedYamlOwned) -> usize {
-    n.span.start.line()
+fn line(n: &MarkedYamlOwned, l: &Lines) -> usize {
+    l.of(&n.span.start)
 }
 
 /// A scalar's text, or each scalar of a list, or `a,b` split (tags).
@@ -268,18 +269,20 @@ fn words(n: Option<&MarkedYamlOwned>, split_commas: bool) -> Vec<String> {
     }
 }
 
-fn play(n: &MarkedYamlOwned) -> Play {
+fn play(n: &MarkedYamlOwned, l: &Lines) -> Play {
     let mut p = Play {
-        line: line(n),
+        line: line(n, l),
         name: get(n, "name").and_then(scalar_plain),
         import_playbook: get(n, "import_playbook")
             .or_else(|| get(n, "ansible.builtin.import_playbook"))
             .and_then(scalar_plain),
         tags: words(get(n, "tags"), true),
-        pre_tasks: get(n, "pre_tasks").map(tasks).unwrap_or_default(),
-        tasks: get(n, "tasks").map(tasks).unwrap_or_default(),
-        post_tasks: get(n, "post_tasks").map(tasks).unwrap_or_default(),
-        handlers: get(n, "handlers").map(tasks).unwrap_or_default(),
+        pre_tasks: get(n, "pre_tasks").map(|t| tasks(t, l)).unwrap_or_default(),
+        tasks: get(n, "tasks").map(|t| tasks(t, l)).unwrap_or_default(),
+        post_tasks: get(n, "post_tasks")
+            .map(|t| tasks(t, l))
+            .unwrap_or_default(),
+        handlers: get(n, "handlers").map(|t| tasks(t, l)).unwrap_or_default(),
         ..Play::default()
     };
     if let Some(YamlDataOwned::Sequence(items)) = get(n, "roles").map(|r| &r.data) {
@@ -293,7 +296,7 @@ fn play(n: &MarkedYamlOwned) -> Play {
             if let Some(name) = name {
                 p.roles.push(RoleRef {
                     name,
-                    line: line(it),
+                    line: line(it, l),
                     tags: words(get(it, "tags"), true),
                     when: words(get(it, "when"), false),
                 });
@@ -316,12 +319,12 @@ fn play(n: &MarkedYamlOwned) -> Play {
     p
 }
 
-fn tasks(n: &MarkedYamlOwned) -> Vec<Task> {
+fn tasks(n: &MarkedYamlOwned, l: &Lines) -> Vec<Task> {
     match &n.data {
         YamlDataOwned::Sequence(items) => items
             .iter()
             .filter(|i| matches!(i.data, YamlDataOwned::Mapping(_)))
-            .map(task)
+            .map(|t| task(t, l))
             .collect(),
         _ => Vec::new(),
     }
@@ -360,9 +363,9 @@ fn free_form(s: &str) -> Vec<(String, Option<String>)> {
     out
 }
 
-fn task(n: &MarkedYamlOwned) -> Task {
+fn task(n: &MarkedYamlOwned, l: &Lines) -> Task {
     let mut t = Task {
-        line: line(n),
+        line: line(n, l),
         ..Task::default()
     };
     let YamlDataOwned::Mapping(m) = &n.data else {
@@ -374,7 +377,7 @@ fn task(n: &MarkedYamlOwned) -> Task {
             "name" => t.name = scalar_plain(v),
             "when" => t.when = words(Some(v), false),
             "tags" => t.tags = words(Some(v), true),
-            "block" | "rescue" | "always" => t.children.extend(tasks(v)),
+            "block" | "rescue" | "always" => t.children.extend(tasks(v, l)),
             k if TASK_KEYWORDS.contains(&k) || k.starts_with("with_") => {
                 t.keywords.push((key.clone(), scalar_plain(v)));
                 if (k == "action" || k == "local_action") && t.module.is_none() {
@@ -432,6 +435,17 @@ fn module_args(v: &MarkedYamlOwned, t: &mut Task) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    /// Lines by line feeds, as in ansible.rs: a lone carriage return is no line break here.
+    #[test]
+    fn task_lines_are_counted_by_line_feeds() {
+        let text = "- name: one\r\r\n  debug: {}\r\r\n- name: two\n  debug: {}\n";
+        let t = read_playbook(text, "roles/r/tasks/main.yml")
+            .unwrap()
+            .unwrap();
+        let lines: Vec<usize> = t.tasks.iter().map(|t| t.line).collect();
+        assert_eq!(lines, [1, 3]);
+    }
 
     #[test]
     fn reads_plays_roles_and_tasks() {

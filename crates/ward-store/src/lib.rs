@@ -269,8 +269,8 @@ pub(crate) enum FindingOp<'a> {
     Open(&'a Finding),
     /// An open row seen again with a worse impact.
     Escalate(i64, &'a str),
-    /// An open row seen again.
-    Touch(i64),
+    /// An open row seen again at the same or a milder impact (recorded, no transition).
+    Touch(i64, &'a str),
     /// An open row not seen any more.
     Resolve(i64),
 }
@@ -320,7 +320,7 @@ pub(crate) fn diff_findings<'a>(
                     Some(impact),
                 ));
             }
-            Some((id, _)) => ops.push(FindingOp::Touch(*id)),
+            Some((id, _)) => ops.push(FindingOp::Touch(*id, &f.impact)),
         }
     }
     for ((address, attribute), (id, impact)) in open {

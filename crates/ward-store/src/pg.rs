@@ -298,9 +298,9 @@ impl Backend for Pg {
                         "UPDATE findings SET impact = $2, last_run = $3, last_at = $4 WHERE id = $1",
                         &[&id, &impact, &run, &now],
                     )?,
-                    FindingOp::Touch(id) => tx.execute(
-                        "UPDATE findings SET last_run = $2, last_at = $3 WHERE id = $1",
-                        &[&id, &run, &now],
+                    FindingOp::Touch(id, impact) => tx.execute(
+                        "UPDATE findings SET impact = $2, last_run = $3, last_at = $4 WHERE id = $1",
+                        &[&id, &impact, &run, &now],
                     )?,
                     FindingOp::Resolve(id) => tx.execute(
                         "UPDATE findings SET resolved_run = $2, resolved_at = $3 WHERE id = $1",

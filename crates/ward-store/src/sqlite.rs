@@ -235,9 +235,9 @@ impl Backend for Sqlite {
                     "UPDATE findings SET impact = ?2, last_run = ?3, last_at = ?4 WHERE id = ?1",
                     params![id, impact, run, now],
                 )?,
-                FindingOp::Touch(id) => tx.execute(
-                    "UPDATE findings SET last_run = ?2, last_at = ?3 WHERE id = ?1",
-                    params![id, run, now],
+                FindingOp::Touch(id, impact) => tx.execute(
+                    "UPDATE findings SET impact = ?2, last_run = ?3, last_at = ?4 WHERE id = ?1",
+                    params![id, impact, run, now],
                 )?,
                 FindingOp::Resolve(id) => tx.execute(
                     "UPDATE findings SET resolved_run = ?2, resolved_at = ?3 WHERE id = ?1",

@@ -124,6 +124,7 @@ macro_rules! both {
 
 both!(
     findings_appear_persist_escalate_resolve_and_reopen,
+    a_lowered_finding_stays_open_at_the_impact_seen_last,
     state_marks_outcomes_and_runs_round_trip,
     records_round_trip_newest_first_and_filter,
     a_bad_record_is_refused_and_nothing_lands,
@@ -193,6 +194,25 @@ fn findings_appear_persist_escalate_resolve_and_reopen(db: &Db) {
     assert_eq!(rows[1].resolved, None);
     assert!(s.findings(Some("other")).unwrap().is_empty());
     assert_eq!(s.findings(None).unwrap().len(), 2);
+}
+
+/// Drift that becomes milder stays one open episode (no transition: only new, escalated and
+/// resolved drift alerts), and the history shows the impact seen last, not the worst one.
+fn a_lowered_finding_stays_open_at_the_impact_seen_last(db: &Db) {
+    let mut s = db.open();
+    let r1 = s.begin_run("t1", None).unwrap();
+    s.apply_findings(r1, "t1", "net", &[f("a.b", "size", "replace")])
+        .unwrap();
+    let r2 = s.begin_run("t2", None).unwrap();
+    let t = s
+        .apply_findings(r2, "t2", "net", &[f("a.b", "size", "free")])
+        .unwrap();
+    assert!(t.is_empty(), "a milder drift is not a transition: {t:?}");
+    let rows = s.findings(Some("net")).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].impact, "free");
+    assert_eq!(rows[0].last_seen, (r2, "t2".into()));
+    assert_eq!(rows[0].resolved, None);
 }
 
 fn state_marks_outcomes_and_runs_round_trip(db: &Db) {

@@ -136,6 +136,21 @@ fn the_readme_example_has_every_class() {
     assert_eq!(a.max_impact(), Impact::DataLoss);
 }
 
+/// The summary line's numbers: one count per class, the classes with no change included.
+#[test]
+fn counts_name_every_class_zero_included() {
+    let counts = assessed("hazards").counts();
+    let want = [
+        (Impact::None, 1),
+        (Impact::Free, 2),
+        (Impact::InPlace, 0),
+        (Impact::Interrupt, 1),
+        (Impact::Replace, 3),
+        (Impact::DataLoss, 1),
+    ];
+    assert_eq!(counts, want.into_iter().collect::<BTreeMap<_, _>>());
+}
+
 #[test]
 fn import_is_a_fact() {
     let a = assessed("import");

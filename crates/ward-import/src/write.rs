@@ -1,18 +1,16 @@
 //! What `ward import plan` writes: import blocks (Terraform and OpenTofu ≥ 1.5; `for_each`
 //! imports from 1.7), or `terraform import` commands for older versions, and an optional
 //! normalised scratch configuration (nulls stripped, keys sorted, formatted) for the operator to
-//! edit into the model. HCL is built as an hcl-edit syntax tree and printed by ward-repo's
+//! edit into the model. HCL is built with ward-repo's tree types and printed by its
 //! formatter (`ward_repo::write`, the owner of writing Terraform files); nothing is pasted
 //! together as text.
 
 use crate::address::{Address, Key};
 use crate::inventory::{Entry, Inventory};
-use hcl_edit::expr::Expression;
-use hcl_edit::structure::{Attribute, Block, Body};
-use hcl_edit::Ident;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use ward_repo::write::{attr, Block, Body, Expression, Ident};
 use ward_version::Version;
 
 pub use ward_terraform::Product;
@@ -46,10 +44,6 @@ pub fn method_for(_product: Product, version: &Version) -> Method {
 // Only ever called on addresses that [`Address::parse`] accepted and on fixed text, which are
 // valid HCL expressions; a string stands in for anything else so output stays valid.
 use ward_repo::write::expression as expr;
-
-fn attr(key: &str, value: Expression) -> Attribute {
-    Attribute::new(Ident::new_sanitized(key), value)
-}
 
 /// The import blocks for every entry, formatted (an `imports.tf`).
 pub fn import_blocks(inv: &Inventory, method: Method) -> String {
@@ -223,10 +217,7 @@ pub fn scratch(inv: &Inventory) -> (String, Vec<Skipped>) {
         // An attribute every instance has is `each.value.NAME`; one only some have is looked up
         // with a null default (Terraform's way to say "not set").
         for (k, n) in names {
-            let e = if n == es.len()
-                && hcl_edit::Ident::try_new(k.as_str()).is_ok()
-                && !k.contains('-')
-            {
+            let e = if n == es.len() && ward_repo::write::is_identifier(&k) && !k.contains('-') {
                 format!("each.value.{k}")
             } else {
                 format!("lookup(each.value, {}, null)", Value::String(k.clone()))
@@ -307,7 +298,10 @@ mod tests {
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].address, "module.m.fakecloud_volume.v");
         // The written configuration parses.
-        assert!(hcl_edit::parser::parse_body(&text).is_ok(), "{text}");
+        assert!(
+            ward_repo::parse_file_text("scratch.tf", &text).is_ok(),
+            "{text}"
+        );
     }
 
     #[test]

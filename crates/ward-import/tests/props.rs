@@ -76,9 +76,9 @@ proptest! {
         let inv = inventory::parse(text.as_bytes(), "i", &Budget::default()).unwrap();
         for m in [Method::ForEachBlocks, Method::Blocks] {
             let hcl = import_blocks(&inv, m);
-            prop_assert!(hcl_edit::parser::parse_body(&hcl).is_ok(), "{}", hcl);
+            prop_assert!(ward_repo::parse_file_text("imports.tf", &hcl).is_ok(), "{}", hcl);
         }
         let (hcl, _) = scratch(&inv);
-        prop_assert!(hcl_edit::parser::parse_body(&hcl).is_ok(), "{}", hcl);
+        prop_assert!(ward_repo::parse_file_text("imports.tf", &hcl).is_ok(), "{}", hcl);
     }
 }

@@ -5,8 +5,7 @@
 //! hcl-edit's encoder, and every expression is one hcl-edit parsed or built.
 //!
 //! ```
-//! use hcl_edit::structure::{Attribute, Block, Body};
-//! use hcl_edit::Ident;
+//! use ward_repo::write::{Attribute, Block, Body, Ident};
 //! let mut body = Body::new();
 //! body.push(
 //!     Block::builder(Ident::new("import"))
@@ -17,13 +16,29 @@
 //! assert_eq!(ward_repo::write::format(&body), "import {\n  to = a_b.c\n  id = \"x-1\"\n}\n");
 //! ```
 
-use hcl_edit::expr::{Array, Expression, Object, ObjectKey, ObjectValue};
-use hcl_edit::structure::{BlockLabel, Body, Structure};
-use hcl_edit::{Ident, Number};
+use hcl_edit::expr::{Array, Object, ObjectKey, ObjectValue};
+use hcl_edit::structure::{BlockLabel, Structure};
+use hcl_edit::Number;
+
+/// The syntax-tree types a configuration is built from (hcl-edit's), so a writer needs no HCL
+/// library of its own.
+pub use hcl_edit::expr::Expression;
+pub use hcl_edit::structure::{Attribute, Block, Body};
+pub use hcl_edit::Ident;
 use serde_json::Value;
 use std::fmt::Write as _;
 
 const INDENT: &str = "  ";
+
+/// `key = value`; a key that is not an identifier is sanitized into one.
+pub fn attr(key: &str, value: Expression) -> Attribute {
+    Attribute::new(Ident::new_sanitized(key), value)
+}
+
+/// Whether `k` is an HCL identifier (so `each.value.k` can name it).
+pub fn is_identifier(k: &str) -> bool {
+    Ident::try_new(k).is_ok()
+}
 
 /// `body` formatted: attributes one a line, a blank line between a block and what comes before
 /// or after it, nested bodies, objects and arrays indented by two spaces.

@@ -29,8 +29,10 @@ use ward_rules::RuleOrigin;
 pub struct Keep {
     format: Format,
     color: bool,
-    /// Terminal: per kept verdict, in the order kept.
-    entries: Vec<Entry>,
+    /// Terminal: per kept verdict, in the order kept, where its entry's text is.
+    slots: Vec<Slot>,
+    /// Terminal: the text of every entry.
+    texts: Texts,
     /// Markdown: the entries that may be shown, by report order (group, address, deposed key).
     ranked: BTreeMap<RankKey, Entry>,
     /// Markdown: the characters of the brief entries in `ranked`.
@@ -73,14 +75,78 @@ struct Entry {
     brief: Box<str>,
 }
 
+/// Where a terminal entry's text is in [`Texts`]: its main wording, then (when it differs) its
+/// OpenTofu wording, side by side in one chunk. An empty main wording: no entry.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    chunk: u32,
+    /// Within the chunk: a chunk holds [`CHUNK`] bytes, or one entry longer than that.
+    start: u32,
+    main: usize,
+    /// The OpenTofu wording's length, 0 when it is the main one.
+    tofu: usize,
+}
+
+/// The terminal entries' text, appended in chunks of about [`CHUNK`] bytes that are never
+/// reallocated once full: memory holds the text and at most a chunk's slack, not one allocation
+/// per entry (nor a growing buffer's doubling).
+#[derive(Debug, Default)]
+struct Texts {
+    chunks: Vec<String>,
+}
+
+/// The size of a [`Texts`] chunk.
+const CHUNK: usize = 1 << 20;
+
+impl Texts {
+    /// Appends `main` and `tofu` side by side.
+    fn push(&mut self, main: &str, tofu: &str) -> Slot {
+        let len = main.len() + tofu.len();
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| c.capacity() - c.len() >= len);
+        if !fits {
+            self.chunks.push(String::with_capacity(len.max(CHUNK)));
+        }
+        // A chunk count beyond u32 would need petabytes of text.
+        let chunk = u32::try_from(self.chunks.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        let Some(c) = self.chunks.last_mut() else {
+            return Slot::default();
+        };
+        // Below CHUNK, or 0 in a chunk of its own.
+        let start = u32::try_from(c.len()).unwrap_or(u32::MAX);
+        c.push_str(main);
+        c.push_str(tofu);
+        Slot {
+            chunk,
+            start,
+            main: main.len(),
+            tofu: tofu.len(),
+        }
+    }
+
+    /// The slot's text worded for `product`.
+    fn get(&self, s: Slot, product: Product) -> &str {
+        let c = self.chunks.get(s.chunk as usize).map_or("", String::as_str);
+        let start = s.start as usize;
+        let (from, len) = match product {
+            Product::OpenTofu if s.tofu > 0 => (start + s.main, s.tofu),
+            _ => (start, s.main),
+        };
+        c.get(from..from + len).unwrap_or("")
+    }
+}
+
 impl Keep {
     /// Entries for the report `opts` describes (terminal or Markdown; for JSON use
-    /// [`crate::json::Spill`]).
+    /// [`crate::json::Stream`]).
     pub fn new(opts: &RenderOptions) -> Keep {
         Keep {
             format: opts.format,
             color: opts.color,
-            entries: Vec::new(),
+            slots: Vec::new(),
+            texts: Texts::default(),
             ranked: BTreeMap::new(),
             brief_chars: 0,
             limit: opts.markdown_limit,
@@ -106,8 +172,23 @@ impl Keep {
         if self.format == Format::Markdown {
             self.rank(g, &mut v);
         } else {
-            let entry = self.entry(g, &mut v);
-            self.entries.push(entry);
+            // The none group is counted, not listed: no entry.
+            let slot = if g == Group::Class(Impact::None) {
+                Slot::default()
+            } else {
+                let e = self.entry(g, &mut v);
+                self.texts.push(&e.main, e.tofu.as_deref().unwrap_or(""))
+            };
+            self.slots.push(slot);
+            // The terminal report needs the address of a change it lists (their order) or
+            // that has a fact; the header's rules are in `origins`.
+            if slot.main == 0 && v.facts.is_empty() {
+                v.address = String::new();
+                v.deposed = None;
+            }
+            v.action_reason = None;
+            v.decided_by = None;
+            v.destroyed_object = None;
         }
         v.explanation = Vec::new();
         v.attributes = Vec::new();
@@ -177,7 +258,7 @@ impl Keep {
     /// How many entries it holds: one per kept verdict for the terminal report; for Markdown,
     /// only those that may be shown (about the limit's worth of brief entries).
     pub fn entries(&self) -> usize {
-        self.entries.len() + self.ranked.len()
+        self.slots.len() + self.ranked.len()
     }
 
     /// True when no verdict was kept.
@@ -212,11 +293,13 @@ impl<'k> Kept<'k> {
         let Some(&at) = self.order.get(i).filter(|at| **at < self.keep.seen) else {
             return Held::Whole;
         };
-        let entry = match self.keep.format {
-            Format::Markdown => self.keep.ranked.get(&rank_key(group_of(v), v)),
-            Format::Terminal | Format::Json => self.keep.entries.get(at),
-        };
-        match entry {
+        if self.keep.format != Format::Markdown {
+            return match self.keep.slots.get(at) {
+                Some(s) => Held::Entry(self.keep.texts.get(*s, self.product), ""),
+                None => Held::Dropped,
+            };
+        }
+        match self.keep.ranked.get(&rank_key(group_of(v), v)) {
             Some(e) => Held::Entry(
                 match (&e.tofu, self.product) {
                     (Some(t), Product::OpenTofu) => t,

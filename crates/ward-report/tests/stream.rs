@@ -1,7 +1,7 @@
 //! The JSON report written as the plan is read (`json::Stream`): each change's record as it is
 //! kept, in that order, and the summary after them; the same bytes as the report of the whole
 //! verdicts in that order, whatever the order.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod fixtures;
 

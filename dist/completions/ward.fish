@@ -42,7 +42,7 @@ complete -c ward -n "__fish_ward_needs_command" -f -a "serve" -d 'Serve a read-o
 complete -c ward -n "__fish_ward_needs_command" -f -a "report" -d 'Write the history dashboard as one static HTML file (`--html FILE`)'
 complete -c ward -n "__fish_ward_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand plan" -l format -d 'Report format' -r -f -a "terminal\t'For people: grouped by class, worst first'
-json\t'For machines: schema version 1 (`ward docs json-schema`)'
+json\t'For machines: schema version 2 (`ward docs json-schema`)'
 markdown\t'For pull-request comments, within --markdown-limit'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -l fail-on -d 'Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in ward.hcl, else no threshold' -r -f -a "none\t'nothing running is touched'
 free\t'metadata only (tags, labels, descriptions); nothing running notices'

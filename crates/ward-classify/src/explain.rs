@@ -54,9 +54,16 @@ pub fn reason_line(product: Product, reason: &str) -> String {
         Product::OpenTofu => "OpenTofu",
         Product::Terraform | Product::Unknown => "Terraform",
     };
+    format!("{who}: {}", plain_reason_line(reason))
+}
+
+/// [`reason_line`] without the product's name: `replace_because_cannot_update — the provider
+/// cannot change this in place`. For a report written before the product is known (the JSON
+/// report, which names the product in its `plan` section).
+pub fn plain_reason_line(reason: &str) -> String {
     match reason_words(reason) {
-        Some(words) => format!("{who}: {reason} — {words}"),
-        None => format!("{who}: {reason}"),
+        Some(words) => format!("{reason} — {words}"),
+        None => reason.to_string(),
     }
 }
 

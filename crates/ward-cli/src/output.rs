@@ -73,7 +73,16 @@ pub fn stream(
         }
         None => {
             let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            match emit(&mut out).and_then(|()| out.flush()) {
+            let r = match emit(&mut out) {
+                Ok(()) => out.flush(),
+                Err(e) => {
+                    // What is still buffered is not written: a report that failed part-way (an
+                    // unreadable plan while the JSON report streams) shows no more of itself.
+                    drop(out.into_parts());
+                    Err(e)
+                }
+            };
+            match r {
                 Ok(()) => Ok(()),
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 Err(e) => Err(CliError::new(format!(

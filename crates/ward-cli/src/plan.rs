@@ -74,7 +74,7 @@ pub struct Args {
 pub enum FormatArg {
     /// For people: grouped by class, worst first.
     Terminal,
-    /// For machines: schema version 1 (`ward docs json-schema`).
+    /// For machines: schema version 2 (`ward docs json-schema`).
     Json,
     /// For pull-request comments, within --markdown-limit.
     Markdown,
@@ -122,43 +122,38 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
     };
     // Each change is classified as soon as it is read and then dropped: memory holds slim
-    // verdicts and what the report prints, not the whole plan or whole verdicts. For the JSON
-    // report each change's JSON is written to a temporary file right away; for the terminal and
-    // Markdown reports each change's entry is rendered then (`ward_report::Keep`).
-    let mut assessor = ward_classify::Assessor::new(&knowledge);
-    let mut spill = (args.format == FormatArg::Json).then(ward_report::json::Spill::new);
-    let mut keep = ward_report::Keep::new(&render);
-    // `ward plan` never looks at the content fingerprints (only keyed approval digests do).
-    let options = ward_plan::ReadOptions {
-        content: false,
-        objects: false,
+    // verdicts and what the report prints, not the whole plan or whole verdicts. The JSON
+    // report is written as the plan is read (`ward_report::json::Stream`: each change's record
+    // as soon as it is classified, the summary after them); for the terminal and Markdown
+    // reports each change's entry is rendered then (`ward_report::Keep`) and the report is
+    // written once the plan is read.
+    let assessor = ward_classify::Assessor::new(&knowledge);
+    let classify = ward_classify::Options {
+        allow_unclassified: args.allow_unclassified,
     };
-    let mut each = |c| match spill.as_mut() {
-        Some(s) => assessor.add_with(c, |v| s.keep(v)),
-        None => assessor.add_with(c, |v| keep.keep(v)),
+    let gate = GateOptions {
+        fail_on: args.fail_on.or(settings.fail_on),
+        allow_errored: args.allow_errored,
     };
-    let (plan, _) = ward_plan::read_with(&args.plan, options, Some(&mut each))?;
-    for note in &plan.reader_notes {
-        eprintln!("note: {note}");
-    }
-    let (assessment, order) = assessor.finish_ordered(
-        &plan,
-        &ward_classify::Options {
-            allow_unclassified: args.allow_unclassified,
-        },
-    );
-    drop(plan);
-    let outcome = ward_report::evaluate(
-        &assessment,
-        &GateOptions {
-            fail_on: args.fail_on.or(settings.fail_on),
-            allow_errored: args.allow_errored,
-        },
-    );
-    output::stream(args.output.as_deref(), |w| match spill {
-        Some(s) => ward_report::json::write_spilled(&assessment, &outcome, s, &order, w),
-        None => ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, w),
-    })?;
+    let (assessment, outcome) = if args.format == FormatArg::Json {
+        json(&args, &knowledge, assessor, &classify, &gate)?
+    } else {
+        let mut assessor = assessor;
+        let mut keep = ward_report::Keep::new(&render);
+        let (plan, _) = ward_plan::read_with(
+            &args.plan,
+            READ,
+            Some(&mut |c| assessor.add_with(c, |v| keep.keep(v))),
+        )?;
+        notes(&plan);
+        let (assessment, order) = assessor.finish_ordered(&plan, &classify);
+        drop(plan);
+        let outcome = ward_report::evaluate(&assessment, &gate);
+        output::stream(args.output.as_deref(), |w| {
+            ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, w)
+        })?;
+        (assessment, outcome)
+    };
     if let Some(path) = &args.output {
         let (lead, rest) = ward_report::outcome::result_words(&assessment, &outcome);
         eprintln!(
@@ -169,4 +164,57 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         );
     }
     Ok(outcome.exit)
+}
+
+/// `ward plan` never looks at the content fingerprints (only keyed approval digests do).
+const READ: ward_plan::ReadOptions = ward_plan::ReadOptions {
+    content: false,
+    objects: false,
+};
+
+fn notes(plan: &ward_model::Plan) {
+    for note in &plan.reader_notes {
+        eprintln!("note: {note}");
+    }
+}
+
+/// `--format json`: the report is written while the plan is read. When the plan cannot be read
+/// part-way, the report file (`--output`) is not written; on standard output what was already
+/// written stays (a document cut off, not valid JSON), beyond the part still buffered.
+fn json(
+    args: &Args,
+    knowledge: &ward_rules::Knowledge,
+    mut assessor: ward_classify::Assessor<'_>,
+    classify: &ward_classify::Options,
+    gate: &GateOptions,
+) -> Result<(ward_classify::Assessment, ward_report::Outcome), CliError> {
+    let mut unreadable = None;
+    let mut done = None;
+    let written = output::stream(args.output.as_deref(), |w| {
+        let mut stream = ward_report::json::Stream::start(knowledge, w);
+        let read = ward_plan::read_with(
+            &args.plan,
+            READ,
+            Some(&mut |c| assessor.add_with(c, |v| stream.keep(v))),
+        );
+        let plan = match read {
+            Ok((plan, _)) => plan,
+            Err(e) => {
+                unreadable = Some(e);
+                return Err(std::io::Error::other("the plan could not be read"));
+            }
+        };
+        notes(&plan);
+        let (assessment, order) = assessor.finish_ordered(&plan, classify);
+        drop(plan);
+        let outcome = ward_report::evaluate(&assessment, gate);
+        let r = stream.finish(&assessment, &outcome, &order).map(|_| ());
+        done = Some((assessment, outcome));
+        r
+    });
+    if let Some(e) = unreadable {
+        return Err(e.into());
+    }
+    written?;
+    done.ok_or_else(|| CliError::new("the report was not written"))
 }

@@ -292,9 +292,44 @@ fn json_report_has_schema_and_exit_code() {
     ]);
     assert_eq!(code(&o), 1);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["outcome"]["exit_code"], 1);
     assert_eq!(v["changes"][0]["address"], "aws_instance.web");
+}
+
+/// The JSON report is written while the plan is read: a plan found unreadable part-way (here
+/// cut off after its first change) exits 2 with the reader's error, leaves no `--output` file,
+/// and writes no part of a report to standard output (what was buffered is dropped).
+#[test]
+fn json_report_of_a_plan_unreadable_part_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(data("replace.json")).unwrap();
+    let cut = text.find("\"resource_changes\"").unwrap() + 200;
+    let plan = dir.path().join("cut.json");
+    std::fs::write(&plan, &text[..cut.min(text.len() - 1)]).unwrap();
+    let plan = plan.to_str().unwrap();
+    let o = ward(&["plan", plan, "--format", "json"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("cut.json"), "{}", stderr(&o));
+    let out = dir.path().join("report.json");
+    let o = ward(&[
+        "plan",
+        plan,
+        "--format",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(!out.exists());
+    assert!(
+        !stderr(&o).contains("cannot write the report"),
+        "{}",
+        stderr(&o)
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
 }
 
 #[test]

@@ -30,12 +30,17 @@ fn schema(name: &str) -> jsonschema::Validator {
 /// Asserts `json` is valid, that it has `schema_version`, and that the schema rejects it without
 /// `schema_version` and with a field it does not document.
 fn check(v: &jsonschema::Validator, what: &str, json: &Value) {
+    check_versioned(v, what, json, 1);
+}
+
+/// [`check`] for a report of schema version `version`.
+fn check_versioned(v: &jsonschema::Validator, what: &str, json: &Value, version: u32) {
     let errors: Vec<String> = v
         .iter_errors(json)
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{what}: {errors:#?}\n{json:#}");
-    assert_eq!(json["schema_version"], 1, "{what}");
+    assert_eq!(json["schema_version"], version, "{what}");
     let mut bad = json.clone();
     bad.as_object_mut().unwrap().remove("schema_version");
     assert!(!v.is_valid(&bad), "{what}: valid without schema_version");
@@ -82,7 +87,7 @@ fn plan_json_matches_its_schema() {
         "sensitive.json",
     ] {
         let json = ward_json(dir.path(), &["plan", &data(plan), "--format", "json"]);
-        check(&v, plan, &json);
+        check_versioned(&v, plan, &json, 2);
     }
 }
 

@@ -5,16 +5,27 @@
 //! changes only when [`SCHEMA_VERSION`] does. Adding a field is a compatible change and keeps the
 //! version; renaming, removing or changing the meaning of one bumps it.
 
+//!
+//! The report is written in one pass, in the order a plan is read ([`Stream`]): what is known
+//! before the plan (the versions, the knowledge), then each change as soon as it is classified,
+//! then everything that needs the whole plan (drift, outputs, the plan's own fields, the summary,
+//! the outcome, the coverage gate). Nothing is held or spilled for a change once written.
+
 use crate::{class_counts, cost_unknown, worst_class, Outcome};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use ward_classify::explain::reword_reason;
-use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
-use ward_model::{Impact, Shown};
+use std::io::Write;
+use ward_classify::explain::{plain_reason_line, reason_line};
+use ward_classify::{Assessment, AttrVerdict, Fact, KnowledgeUsed, Verdict};
+use ward_model::{Impact, Product, Shown};
 use ward_rules::{RuleOrigin, RuleRef};
 
-/// The version of the JSON report schema this crate writes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of the JSON report schema this crate writes. Version 2 (from 1): changes in the
+/// order they are read and before the summary, the report's fields in the order they become
+/// known, and the `action_reason` line of an explanation without the product's name (see
+/// `docs/json-schema.md`, "Migrating from version 1").
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Another command's JSON report (gate, verify, check) with its `schema_version` first: the
 /// report's own fields follow, flattened. Each command's schema is in `docs/<command>.schema.json`.
@@ -40,29 +51,27 @@ pub fn versioned<T: Serialize>(schema_version: u32, report: &T) -> String {
     s
 }
 
-/// The top-level JSON report.
+/// What the report says before any change: known before the plan is read. The report's first
+/// fields, in this order.
 #[derive(Debug, Serialize)]
-pub struct Report<'a> {
-    /// Always [`SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// The version of ward that wrote the report.
-    pub ward_version: &'static str,
-    /// About the plan.
-    pub plan: PlanJson<'a>,
-    /// The knowledge used.
-    pub knowledge: KnowledgeJson<'a>,
-    /// Counts.
-    pub summary: SummaryJson,
-    /// The exit code and why.
-    pub outcome: OutcomeJson<'a>,
-    /// One entry per resource change, sorted by address then deposed key.
-    pub changes: ChangeList<'a>,
-    /// Drift (changes made outside Terraform), same shape, context only.
-    pub drift: ChangeList<'a>,
-    /// Output changes, sorted by name; never a value.
-    pub outputs: Vec<OutputJson<'a>>,
-    /// The coverage gate.
-    pub coverage: CoverageJson<'a>,
+struct Head<'a> {
+    schema_version: u32,
+    ward_version: &'static str,
+    knowledge: KnowledgeJson<'a>,
+}
+
+/// What the report says after `changes`: everything that needs the whole plan. The report's
+/// last fields, in this order.
+#[derive(Debug, Serialize)]
+struct Tail<'a> {
+    /// Sorted by address then deposed key (the reader holds the drift whole).
+    drift: ChangeList<'a>,
+    /// Sorted by name; never a value.
+    outputs: Vec<OutputJson<'a>>,
+    plan: PlanJson<'a>,
+    summary: SummaryJson,
+    outcome: OutcomeJson<'a>,
+    coverage: CoverageJson<'a>,
 }
 
 /// About the plan.
@@ -291,8 +300,8 @@ pub struct ChangeJson<'a> {
     pub cost_unknown: bool,
     /// The deciding rule, or null.
     pub decided_by: Option<RuleJson<'a>>,
-    /// What will happen and why.
-    pub explanation: &'a [String],
+    /// What will happen and why (the `action_reason` line without the product's name).
+    pub explanation: Vec<Cow<'a, str>>,
     /// Changed attributes, in the classifier's order.
     pub attributes: Vec<AttributeJson<'a>>,
     /// Identity attribute paths that change.
@@ -303,280 +312,177 @@ pub struct ChangeJson<'a> {
     pub facts: Vec<FactJson<'a>>,
 }
 
-/// A list of changes, serialized one [`ChangeJson`] at a time as it is written: a report on a
-/// plan of hundreds of thousands of changes never holds their JSON form all at once.
+/// A list of changes, serialized one [`ChangeJson`] at a time as it is written: a report never
+/// holds their JSON form all at once.
 #[derive(Debug)]
-pub struct ChangeList<'a> {
-    verdicts: Vec<&'a Verdict>,
-    /// Changes already written by a [`Spill`], and for each verdict its record there.
-    spilled: Option<(&'a Spilled, &'a [usize])>,
-    /// The plan's product.
-    product: ward_model::Product,
-}
-
-impl ChangeList<'_> {
-    /// How many changes the list holds.
-    pub fn len(&self) -> usize {
-        self.verdicts.len()
-    }
-
-    /// True when the list holds no change.
-    pub fn is_empty(&self) -> bool {
-        self.verdicts.is_empty()
-    }
-}
+struct ChangeList<'a>(Vec<&'a Verdict>);
 
 impl Serialize for ChangeList<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
-        let Some((spilled, order)) = self.spilled else {
-            return s.collect_seq(self.verdicts.iter().map(|v| change(v)));
-        };
-        let mut seq = s.serialize_seq(Some(self.verdicts.len()))?;
-        for (i, v) in self.verdicts.iter().enumerate() {
-            match order
-                .get(i)
-                .and_then(|&at| spilled.record(at, self.product).transpose())
-            {
-                Some(Ok(raw)) => seq.serialize_element(&raw)?,
-                Some(Err(e)) => {
-                    return Err(S::Error::custom(format!(
-                        "cannot read back the report's temporary file: {e}"
-                    )))
-                }
-                None => seq.serialize_element(&change(v))?,
-            }
-        }
-        seq.end()
+        s.collect_seq(self.0.iter().map(|v| change(v)))
     }
 }
 
-/// Writes each change's JSON as soon as its verdict exists, to an unnamed temporary file
-/// (in memory when none can be created), and keeps only a light verdict: on a plan of
-/// hundreds of thousands of changes the explanations and attributes are most of the memory,
-/// and the JSON report needs them only once, when it is written.
+/// Writes the JSON report in one pass as the plan is read: its head when it starts, each
+/// change's record as soon as its verdict exists ([`Stream::keep`]), and the rest once the
+/// whole plan is read ([`Stream::finish`]). It holds no change once written (no temporary file,
+/// no record in memory), and [`Stream::keep`] hands back the verdict without what only the
+/// record needed (no strings but the shared type and provider names).
 ///
 /// ```ignore
-/// let mut spill = Spill::new();
-/// let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add_with(c, |v| spill.keep(v)))?;
+/// let mut stream = json::Stream::start(&knowledge, out);
+/// let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add_with(c, |v| stream.keep(v)))?;
 /// let (assessment, order) = assessor.finish_ordered(&plan, &options);
 /// let outcome = evaluate(&assessment, &gate);
-/// json::write_spilled(&assessment, &outcome, spill, &order, out)?;
+/// stream.finish(&assessment, &outcome, &order)?;
 /// ```
+///
+/// The changes come in the order they are kept (`ward plan`: the plan's own order). The
+/// explanation's `action_reason` line does not name the product, which is known only once the
+/// whole plan is read (`plan.product` says it): a record never needs rewording.
 #[derive(Debug)]
-pub struct Spill {
-    out: SpillOut,
-    /// Each kept verdict's record (start, end), in the order kept.
-    records: Vec<(u64, u64)>,
-    /// The same verdict's record worded for OpenTofu, when its wording depends on the product.
-    tofu: Vec<Option<(u64, u64)>>,
-    len: u64,
+pub struct Stream<W: Write> {
+    w: W,
+    /// How many changes were written.
+    written: usize,
     buf: Vec<u8>,
+    /// The first write error: nothing is written after it, and [`Stream::finish`] returns it.
     error: Option<std::io::Error>,
 }
 
-#[derive(Debug)]
-enum SpillOut {
-    File(std::io::BufWriter<std::fs::File>),
-    Memory(Vec<u8>),
-}
-
-/// A [`Spill`] that is complete, ready to be read back.
-#[derive(Debug)]
-pub struct Spilled {
-    data: SpilledData,
-    records: Vec<(u64, u64)>,
-    tofu: Vec<Option<(u64, u64)>>,
-}
-
-#[derive(Debug)]
-enum SpilledData {
-    File(std::fs::File),
-    Memory(Vec<u8>),
-}
-
-impl Default for Spill {
-    fn default() -> Self {
-        Spill::new()
+impl<W: Write> Stream<W> {
+    /// Starts the report on `w` for a plan classified with `knowledge`: writes its head, up to
+    /// the opening of `changes`. A write error is kept for [`Stream::finish`] to return.
+    pub fn start(knowledge: &ward_rules::Knowledge, w: W) -> Stream<W> {
+        Stream::for_knowledge(
+            &KnowledgeUsed {
+                packs: knowledge.packs(),
+                user_files: knowledge.user_files(),
+            },
+            w,
+        )
     }
-}
 
-impl Spill {
-    /// A spill to an unnamed temporary file in the system's temporary directory, or to memory
-    /// when that cannot be created.
-    pub fn new() -> Spill {
-        let out = match temp_file() {
-            Some(f) => SpillOut::File(std::io::BufWriter::with_capacity(1 << 16, f)),
-            None => SpillOut::Memory(Vec::new()),
-        };
-        Spill {
-            out,
-            records: Vec::new(),
-            tofu: Vec::new(),
-            len: 0,
+    /// [`Stream::start`] for the knowledge an assessment names (`Assessment::knowledge`).
+    pub fn for_knowledge(knowledge: &KnowledgeUsed, w: W) -> Stream<W> {
+        let mut s = Stream {
+            w,
+            written: 0,
             buf: Vec::new(),
             error: None,
+        };
+        let head = Head {
+            schema_version: SCHEMA_VERSION,
+            ward_version: env!("CARGO_PKG_VERSION"),
+            knowledge: knowledge_json(knowledge),
+        };
+        if let Err(e) = serde_json::to_writer_pretty(&mut s.buf, &head) {
+            s.error = Some(e.into());
+            return s;
         }
+        // `{…\n}`: the head's fields without the closing brace, then `changes` opens.
+        let open = s.buf.strip_suffix(b"\n}").unwrap_or(&s.buf);
+        if let Err(e) =
+            s.w.write_all(open)
+                .and_then(|()| s.w.write_all(b",\n  \"changes\": ["))
+        {
+            s.error = Some(e);
+        }
+        s
     }
 
-    /// Writes the verdict's JSON (the report's bytes for it, indented for its place in the
-    /// `changes` list) and returns the verdict without its explanation, attributes, identity
-    /// changes and facts: what the summary, the outcome and the coverage gate still need.
-    ///
-    /// The product is not known yet, and the explanation's `action_reason` line names it: a
-    /// verdict with such a line is written a second time, its explanation worded for OpenTofu
-    /// (by the classifier's own `reword_reason`, on the verdict), and the report picks the
-    /// record for the product it ends with. The JSON text is never edited.
+    /// Writes the verdict's record and returns the verdict slimmed to what the summary, the
+    /// outcome and the coverage gate count: its type, provider, mode, action, class,
+    /// `classified` and `holds_data` (the address, the reason, the rules, the explanation, the
+    /// attributes, the identity changes and the facts are dropped).
     pub fn keep(&mut self, mut v: Verdict) -> Verdict {
-        if let Some(main) = self.write_record(&v) {
-            let before = v.explanation.clone();
-            reword_reason(&mut v, ward_model::Product::OpenTofu);
-            let tofu = if v.explanation == before {
-                None
-            } else {
-                self.write_record(&v)
-            };
-            self.records.push(main);
-            self.tofu.push(tofu);
-        }
+        self.record(&v);
+        v.address = String::new();
+        v.deposed = None;
+        v.action_reason = None;
+        v.decided_by = None;
         v.explanation = Vec::new();
         v.attributes = Vec::new();
         v.identity_changes = Vec::new();
         v.facts = Vec::new();
+        v.destroyed_object = None;
         v
     }
 
-    /// Writes the verdict's JSON as one record; its (start, end), unless it cannot be
-    /// serialized.
-    fn write_record(&mut self, v: &Verdict) -> Option<(u64, u64)> {
+    /// Writes one change's record, indented for its place in `changes`.
+    fn record(&mut self, v: &Verdict) {
+        if self.error.is_some() {
+            return;
+        }
         self.buf.clear();
         // Serializing into a Vec fails only if serializing does, and it cannot (see render).
-        serde_json::to_writer_pretty(&mut self.buf, &change(v)).ok()?;
-        // The report writes each change two levels deep: two more spaces per level on every
-        // line after the first (strings never hold a raw newline).
-        let start = self.len;
-        let mut wrote = 0u64;
+        if let Err(e) = serde_json::to_writer_pretty(&mut self.buf, &change(v)) {
+            self.error = Some(e.into());
+            return;
+        }
+        let lead: &[u8] = if self.written == 0 {
+            b"\n    "
+        } else {
+            b",\n    "
+        };
+        self.written += 1;
+        // Each change sits two levels deep: two more spaces per level on every line after the
+        // first (strings never hold a raw newline).
+        let mut r = self.w.write_all(lead);
         for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
-            let piece: &[&[u8]] = if n == 0 { &[line] } else { &[b"\n    ", line] };
-            for p in piece {
-                if self.error.is_none() {
-                    let r = match &mut self.out {
-                        SpillOut::File(f) => std::io::Write::write_all(f, p),
-                        SpillOut::Memory(m) => {
-                            m.extend_from_slice(p);
-                            Ok(())
-                        }
-                    };
-                    if let Err(e) = r {
-                        self.error = Some(e);
-                    }
-                }
-                wrote += p.len() as u64;
+            if n > 0 {
+                r = r.and_then(|()| self.w.write_all(b"\n    "));
+            }
+            r = r.and_then(|()| self.w.write_all(line));
+        }
+        if let Err(e) = r {
+            self.error = Some(e);
+        }
+    }
+
+    /// How many changes were written.
+    pub fn len(&self) -> usize {
+        self.written
+    }
+
+    /// True when no change was written.
+    pub fn is_empty(&self) -> bool {
+        self.written == 0
+    }
+
+    /// Ends the report: `a` is the assessment of the kept verdicts, and `order`, the second
+    /// value of `ward_classify::Assessor::finish_ordered`, says which of its verdicts were not
+    /// kept (changes the reader did not hand over): their records come last, in the
+    /// assessment's order. Returns the writer; the caller flushes.
+    pub fn finish(
+        mut self,
+        a: &Assessment,
+        outcome: &Outcome,
+        order: &[usize],
+    ) -> std::io::Result<W> {
+        let kept = self.written;
+        for (i, v) in a.verdicts.iter().enumerate() {
+            if order.get(i).is_none_or(|&at| at >= kept) {
+                self.record(v);
             }
         }
-        self.len += wrote;
-        Some((start, self.len))
+        self.end(a, outcome)
     }
 
-    /// How many verdicts were kept.
-    pub fn len(&self) -> usize {
-        self.records.len()
-    }
-
-    /// True when no verdict was kept.
-    pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
-    }
-
-    /// Finishes writing; the first write error, if any.
-    pub fn finish(self) -> std::io::Result<Spilled> {
-        if let Some(e) = self.error {
+    /// Closes `changes` and writes the tail.
+    fn end(mut self, a: &Assessment, outcome: &Outcome) -> std::io::Result<W> {
+        if let Some(e) = self.error.take() {
             return Err(e);
         }
-        let data = match self.out {
-            SpillOut::File(f) => SpilledData::File(f.into_inner().map_err(|e| e.into_error())?),
-            SpillOut::Memory(m) => SpilledData::Memory(m),
-        };
-        Ok(Spilled {
-            data,
-            records: self.records,
-            tofu: self.tofu,
-        })
+        let tail = serde_json::to_vec_pretty(&tail(a, outcome)).map_err(std::io::Error::from)?;
+        let close: &[u8] = if self.written == 0 { b"]" } else { b"\n  ]" };
+        self.w.write_all(close)?;
+        // `{\n…}`: the tail's fields follow `changes`.
+        self.w.write_all(b",")?;
+        self.w.write_all(tail.get(1..).unwrap_or_default())?;
+        self.w.write_all(b"\n")?;
+        Ok(self.w)
     }
-}
-
-impl Spilled {
-    /// Verdict `at`'s record, worded for `product`, when there is one.
-    fn record(
-        &self,
-        at: usize,
-        product: ward_model::Product,
-    ) -> std::io::Result<Option<Box<serde_json::value::RawValue>>> {
-        let tofu = match product {
-            ward_model::Product::OpenTofu => self.tofu.get(at).copied().flatten(),
-            _ => None,
-        };
-        let Some((start, end)) = tofu.or_else(|| self.records.get(at).copied()) else {
-            return Ok(None);
-        };
-        let (Ok(s), Ok(e)) = (usize::try_from(start), usize::try_from(end)) else {
-            return Err(std::io::Error::other("record beyond the address space"));
-        };
-        let bytes = match &self.data {
-            SpilledData::Memory(m) => m.get(s..e).map(<[u8]>::to_vec).unwrap_or_default(),
-            SpilledData::File(f) => {
-                let mut b = vec![0u8; e.saturating_sub(s)];
-                read_at(f, &mut b, start)?;
-                b
-            }
-        };
-        let text = String::from_utf8(bytes).map_err(std::io::Error::other)?;
-        serde_json::value::RawValue::from_string(text)
-            .map(Some)
-            .map_err(std::io::Error::other)
-    }
-}
-
-#[cfg(unix)]
-fn read_at(f: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
-}
-
-#[cfg(not(unix))]
-fn read_at(f: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = f;
-    f.seek(SeekFrom::Start(at))?;
-    f.read_exact(buf)
-}
-
-/// A new file in the temporary directory, already unlinked where the system allows it (it
-/// disappears with the process).
-fn temp_file() -> Option<std::fs::File> {
-    let dir = std::env::temp_dir();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    for attempt in 0..16u32 {
-        let path = dir.join(format!(
-            "ward-report-{}-{nanos}-{attempt}.tmp",
-            std::process::id()
-        ));
-        let mut options = std::fs::OpenOptions::new();
-        options.read(true).write(true).create_new(true);
-        // The report holds plan data: readable by this user only.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let opened = options.open(&path);
-        if let Ok(f) = opened {
-            // On Unix the open file outlives its name; elsewhere removal fails and the file
-            // stays until the system cleans its temporary directory.
-            let _ = std::fs::remove_file(&path);
-            return Some(f);
-        }
-    }
-    None
 }
 
 /// One output change.
@@ -645,12 +551,38 @@ fn change(v: &Verdict) -> ChangeJson<'_> {
         classified: v.classified,
         cost_unknown: cost_unknown(v),
         decided_by: v.decided_by.as_deref().map(RuleJson::from),
-        explanation: &v.explanation,
+        explanation: explanation(v),
         attributes: v.attributes.iter().map(attribute).collect(),
         identity_changes: v.identity_changes.iter().map(|p| p.to_string()).collect(),
         holds_data: v.holds_data,
         facts: facts.into_iter().map(FactJson::from).collect(),
     }
+}
+
+/// The verdict's explanation with its `action_reason` line (worded for whichever product the
+/// classifier assumed) without the product's name.
+fn explanation(v: &Verdict) -> Vec<Cow<'_, str>> {
+    let Some(reason) = v.action_reason.as_deref() else {
+        return v
+            .explanation
+            .iter()
+            .map(|l| Cow::Borrowed(l.as_str()))
+            .collect();
+    };
+    let worded = [
+        reason_line(Product::Terraform, reason),
+        reason_line(Product::OpenTofu, reason),
+    ];
+    v.explanation
+        .iter()
+        .map(|l| {
+            if worded.contains(l) {
+                Cow::Owned(plain_reason_line(reason))
+            } else {
+                Cow::Borrowed(l.as_str())
+            }
+        })
+        .collect()
 }
 
 fn attribute(a: &AttrVerdict) -> AttributeJson<'_> {
@@ -671,11 +603,8 @@ fn sorted(vs: &[Verdict]) -> Vec<&Verdict> {
     v
 }
 
-/// Builds the report value.
-pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
-    let (counts, unknown) = class_counts(a);
-    let mut packs: Vec<PackJson<'_>> = a
-        .knowledge
+fn knowledge_json(k: &KnowledgeUsed) -> KnowledgeJson<'_> {
+    let mut packs: Vec<PackJson<'_>> = k
         .packs
         .iter()
         .map(|p| PackJson {
@@ -684,6 +613,15 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
         })
         .collect();
     packs.sort_by(|x, y| (x.name, x.version).cmp(&(y.name, y.version)));
+    KnowledgeJson {
+        packs,
+        user_files: k.user_files.iter().map(String::as_str).collect(),
+    }
+}
+
+/// The report's fields after `changes`.
+fn tail<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Tail<'a> {
+    let (counts, unknown) = class_counts(a);
     let mut outputs: Vec<OutputJson<'_>> = a
         .outputs
         .iter()
@@ -694,19 +632,15 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
         })
         .collect();
     outputs.sort_by(|x, y| (x.name, x.action).cmp(&(y.name, y.action)));
-    Report {
-        schema_version: SCHEMA_VERSION,
-        ward_version: env!("CARGO_PKG_VERSION"),
+    Tail {
+        drift: ChangeList(sorted(&a.drift)),
+        outputs,
         plan: PlanJson {
             format_version: a.plan.format_version.to_string(),
             product: product_str(a.plan.product),
             terraform_version: a.plan.terraform_version.as_deref(),
             errored: a.plan.errored,
             complete: a.plan.complete,
-        },
-        knowledge: KnowledgeJson {
-            packs,
-            user_files: a.knowledge.user_files.iter().map(String::as_str).collect(),
         },
         summary: SummaryJson {
             total: a.verdicts.len(),
@@ -731,17 +665,6 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
                 })
                 .collect(),
         },
-        changes: ChangeList {
-            verdicts: sorted(&a.verdicts),
-            spilled: None,
-            product: a.plan.product,
-        },
-        drift: ChangeList {
-            verdicts: sorted(&a.drift),
-            spilled: None,
-            product: a.plan.product,
-        },
-        outputs,
         coverage: CoverageJson {
             passed: !a.coverage.fails(),
             relaxed: a.coverage.relaxed,
@@ -759,40 +682,19 @@ pub fn report<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Report<'a> {
     }
 }
 
-/// Writes the report as pretty JSON with a final newline to `w`, one change at a time (the
-/// report is never built as a whole in memory). The bytes are those of [`render`]. Wrap an
-/// unbuffered writer in a [`std::io::BufWriter`]; the caller flushes.
-pub fn write<W: std::io::Write>(
-    a: &Assessment,
-    outcome: &Outcome,
-    mut w: W,
-) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut w, &report(a, outcome)).map_err(std::io::Error::from)?;
-    w.write_all(b"\n")
+/// Writes the report of a whole assessment as pretty JSON with a final newline to `w`, one
+/// change at a time, its changes in the assessment's order (`ward_classify::assess`: by address,
+/// then deposed key). The layout is [`Stream`]'s: the same verdicts kept in the same order give
+/// the same bytes. Wrap an unbuffered writer in a [`std::io::BufWriter`]; the caller flushes.
+pub fn write<W: std::io::Write>(a: &Assessment, outcome: &Outcome, w: W) -> std::io::Result<()> {
+    let mut s = Stream::for_knowledge(&a.knowledge, w);
+    for v in &a.verdicts {
+        s.record(v);
+    }
+    s.end(a, outcome).map(|_| ())
 }
 
-/// [`write()`] for an assessment whose change verdicts were kept by `spill` (see [`Spill`]):
-/// `order` is the second value of `ward_classify::Assessor::finish_ordered`. Same bytes as
-/// [`write()`] on the full verdicts.
-pub fn write_spilled<W: std::io::Write>(
-    a: &Assessment,
-    outcome: &Outcome,
-    spill: Spill,
-    order: &[usize],
-    mut w: W,
-) -> std::io::Result<()> {
-    let spilled = spill.finish()?;
-    let mut r = report(a, outcome);
-    // The verdicts are in the assessment's order (sorted by finish_ordered), which `order`
-    // follows.
-    r.changes.verdicts.clear();
-    r.changes.verdicts.extend(a.verdicts.iter());
-    r.changes.spilled = Some((&spilled, order));
-    serde_json::to_writer_pretty(&mut w, &r).map_err(std::io::Error::from)?;
-    w.write_all(b"\n")
-}
-
-/// Renders the report as pretty JSON with a final newline.
+/// Renders the report as pretty JSON with a final newline (see [`write()`]).
 pub fn render(a: &Assessment, outcome: &Outcome) -> String {
     let mut out = Vec::new();
     // Writing into a Vec fails only if serializing does, and serializing these types cannot

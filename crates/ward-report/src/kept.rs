@@ -2,6 +2,7 @@
 //! kept as its report entry, the verdict itself slimmed to what the summary needs.
 
 use crate::{group_of, Format, Group, RenderOptions};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use ward_classify::explain::reword_reason;
 use ward_classify::Verdict;
@@ -29,8 +30,12 @@ use ward_rules::RuleOrigin;
 pub struct Keep {
     format: Format,
     color: bool,
-    /// Terminal: per kept verdict, in the order kept.
-    entries: Vec<Entry>,
+    /// Terminal: per kept verdict, in the order kept, where its entry's text is.
+    slots: Vec<Slot>,
+    /// Terminal: the text of every entry.
+    texts: Texts,
+    /// Terminal: the entries too long for a slot, by position among those kept.
+    big: BTreeMap<usize, Entry>,
     /// Markdown: the entries that may be shown, by report order (group, address, deposed key).
     ranked: BTreeMap<RankKey, Entry>,
     /// Markdown: the characters of the brief entries in `ranked`.
@@ -73,14 +78,123 @@ struct Entry {
     brief: Box<str>,
 }
 
+/// Where a terminal entry's text is in [`Texts`]: its main wording, then what its OpenTofu
+/// wording has in place of the main one's middle (the two differ in the `action_reason` line
+/// only). An empty main wording: no entry. `chunk` [`u32::MAX`]: the entry is in `Keep::big`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    chunk: u32,
+    /// Within the chunk: a chunk holds [`CHUNK`] bytes, or one entry longer than that.
+    start: u32,
+    main: u32,
+    /// The OpenTofu wording: the main one's first `same_start` bytes, `tofu` bytes of its own,
+    /// the main one's last `same_end` bytes (the same wording: `tofu` 0 and the two `same_`
+    /// lengths adding up to `main`).
+    same_start: u32,
+    tofu: u32,
+    same_end: u32,
+}
+
+/// The terminal entries' text, appended in chunks of about [`CHUNK`] bytes that are never
+/// reallocated once full: memory holds the text and at most a chunk's slack, not one allocation
+/// per entry (nor a growing buffer's doubling).
+#[derive(Debug, Default)]
+struct Texts {
+    chunks: Vec<String>,
+}
+
+/// The size of a [`Texts`] chunk.
+const CHUNK: usize = 1 << 20;
+
+impl Texts {
+    /// Appends the main wording and what the OpenTofu one (when given) has of its own; `None`
+    /// when a length does not fit a slot (an entry of 4 GiB).
+    fn push(&mut self, main: &str, tofu: Option<&str>) -> Option<Slot> {
+        let (same_start, own, same_end) = match tofu {
+            Some(t) => differ(main, t),
+            None => (main.len(), "", 0),
+        };
+        let len = main.len() + own.len();
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| c.capacity() - c.len() >= len);
+        if !fits {
+            self.chunks.push(String::with_capacity(len.max(CHUNK)));
+        }
+        let slot = Slot {
+            chunk: u32::try_from(self.chunks.len().saturating_sub(1)).ok()?,
+            start: u32::try_from(self.chunks.last().map_or(0, String::len)).ok()?,
+            main: u32::try_from(main.len()).ok()?,
+            same_start: u32::try_from(same_start).ok()?,
+            tofu: u32::try_from(own.len()).ok()?,
+            same_end: u32::try_from(same_end).ok()?,
+        };
+        let c = self.chunks.last_mut()?;
+        c.push_str(main);
+        c.push_str(own);
+        Some(slot)
+    }
+
+    /// The slot's text worded for `product`.
+    fn get(&self, s: Slot, product: Product) -> Cow<'_, str> {
+        let c = self.chunks.get(s.chunk as usize).map_or("", String::as_str);
+        let (start, main) = (s.start as usize, s.main as usize);
+        let text = |from: usize, len: usize| c.get(from..from + len).unwrap_or("");
+        let same = s.tofu == 0 && s.same_start as usize + s.same_end as usize == main;
+        if product != Product::OpenTofu || same {
+            return Cow::Borrowed(text(start, main));
+        }
+        let (same_start, same_end) = (s.same_start as usize, s.same_end as usize);
+        let mut t = String::with_capacity(same_start + s.tofu as usize + same_end);
+        t.push_str(text(start, same_start));
+        t.push_str(text(start + main, s.tofu as usize));
+        t.push_str(text(start + main - same_end, same_end));
+        Cow::Owned(t)
+    }
+}
+
+/// How `b` differs from `a`: the bytes they share at the start, `b`'s own middle, the bytes they
+/// share at the end (both cut at character boundaries, never overlapping).
+fn differ<'b>(a: &str, b: &'b str) -> (usize, &'b str, usize) {
+    let mut start = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !a.is_char_boundary(start) {
+        start -= 1;
+    }
+    let room = a.len().min(b.len()) - start;
+    let mut end = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !a.is_char_boundary(a.len() - end) || !b.is_char_boundary(b.len() - end) {
+        end -= 1;
+    }
+    (start, b.get(start..b.len() - end).unwrap_or(""), end)
+}
+
+impl Entry {
+    /// The main entry, worded for `product`.
+    fn worded(&self, product: Product) -> &str {
+        match (&self.tofu, product) {
+            (Some(t), Product::OpenTofu) => t,
+            _ => &self.main,
+        }
+    }
+}
+
 impl Keep {
     /// Entries for the report `opts` describes (terminal or Markdown; for JSON use
-    /// [`crate::json::Spill`]).
+    /// [`crate::json::Stream`]).
     pub fn new(opts: &RenderOptions) -> Keep {
         Keep {
             format: opts.format,
             color: opts.color,
-            entries: Vec::new(),
+            slots: Vec::new(),
+            texts: Texts::default(),
+            big: BTreeMap::new(),
             ranked: BTreeMap::new(),
             brief_chars: 0,
             limit: opts.markdown_limit,
@@ -106,8 +220,33 @@ impl Keep {
         if self.format == Format::Markdown {
             self.rank(g, &mut v);
         } else {
-            let entry = self.entry(g, &mut v);
-            self.entries.push(entry);
+            // The none group is counted, not listed: no entry.
+            let slot = if g == Group::Class(Impact::None) {
+                Slot::default()
+            } else {
+                let e = self.entry(g, &mut v);
+                match self.texts.push(&e.main, e.tofu.as_deref()) {
+                    Some(slot) => slot,
+                    None => {
+                        self.big.insert(self.slots.len(), e);
+                        Slot {
+                            chunk: u32::MAX,
+                            main: 1,
+                            ..Slot::default()
+                        }
+                    }
+                }
+            };
+            self.slots.push(slot);
+            // The terminal report needs the address of a change it lists (their order) or
+            // that has a fact; the header's rules are in `origins`.
+            if slot.main == 0 && v.facts.is_empty() {
+                v.address = String::new();
+                v.deposed = None;
+            }
+            v.action_reason = None;
+            v.decided_by = None;
+            v.destroyed_object = None;
         }
         v.explanation = Vec::new();
         v.attributes = Vec::new();
@@ -177,7 +316,7 @@ impl Keep {
     /// How many entries it holds: one per kept verdict for the terminal report; for Markdown,
     /// only those that may be shown (about the limit's worth of brief entries).
     pub fn entries(&self) -> usize {
-        self.entries.len() + self.ranked.len()
+        self.slots.len() + self.ranked.len()
     }
 
     /// True when no verdict was kept.
@@ -196,10 +335,10 @@ pub(crate) struct Kept<'k> {
 }
 
 /// What a [`Keep`] holds for one verdict of the assessment.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) enum Held<'k> {
     /// Its entries: the main one (worded for the assessment's product) and the brief one.
-    Entry(&'k str, &'k str),
+    Entry(Cow<'k, str>, &'k str),
     /// Kept, then dropped: the Markdown report never shows it.
     Dropped,
     /// Not kept (a change the reader did not hand over): its verdict is whole.
@@ -212,19 +351,60 @@ impl<'k> Kept<'k> {
         let Some(&at) = self.order.get(i).filter(|at| **at < self.keep.seen) else {
             return Held::Whole;
         };
-        let entry = match self.keep.format {
-            Format::Markdown => self.keep.ranked.get(&rank_key(group_of(v), v)),
-            Format::Terminal | Format::Json => self.keep.entries.get(at),
-        };
-        match entry {
-            Some(e) => Held::Entry(
-                match (&e.tofu, self.product) {
-                    (Some(t), Product::OpenTofu) => t,
-                    _ => &e.main,
-                },
-                &e.brief,
-            ),
+        if self.keep.format != Format::Markdown {
+            return match (self.keep.slots.get(at), self.keep.big.get(&at)) {
+                (_, Some(e)) => Held::Entry(Cow::Borrowed(e.worded(self.product)), ""),
+                (Some(s), None) => Held::Entry(self.keep.texts.get(*s, self.product), ""),
+                (None, None) => Held::Dropped,
+            };
+        }
+        match self.keep.ranked.get(&rank_key(group_of(v), v)) {
+            Some(e) => Held::Entry(Cow::Borrowed(e.worded(self.product)), &e.brief),
             None => Held::Dropped,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Every wording comes back whole, whatever the two share: nothing, a prefix, a suffix,
+    /// one inside the other, multi-byte characters at the edges.
+    #[test]
+    fn texts_give_back_both_wordings() {
+        let cases = [
+            ("a Terraform: x — y\nz", Some("a OpenTofu: x — y\nz")),
+            ("abc", Some("abcd")),
+            ("abcd", Some("abc")),
+            ("abc", Some("xabc")),
+            ("abc", Some("")),
+            ("é→é", Some("é←é")),
+            ("→", Some("←")),
+            ("same", Some("same")),
+            ("only", None),
+        ];
+        let mut t = Texts::default();
+        let slots: Vec<Slot> = cases.iter().map(|(m, o)| t.push(m, *o).unwrap()).collect();
+        for ((m, o), s) in cases.iter().zip(slots) {
+            assert_eq!(t.get(s, Product::Terraform), *m);
+            assert_eq!(t.get(s, Product::Unknown), *m);
+            assert_eq!(t.get(s, Product::OpenTofu), o.unwrap_or(m));
+        }
+    }
+
+    /// An entry longer than a chunk gets a chunk of its own; the next entry starts another.
+    #[test]
+    fn long_entries_get_their_own_chunk() {
+        let mut t = Texts::default();
+        let long = "x".repeat(CHUNK + 10);
+        let a = t.push("a", None).unwrap();
+        let b = t.push(&long, None).unwrap();
+        let c = t.push("c", None).unwrap();
+        assert_eq!((a.chunk, b.chunk, b.start), (0, 1, 0));
+        assert_eq!(t.get(b, Product::Terraform), long);
+        assert_eq!(t.get(c, Product::Terraform), "c");
+        assert_eq!(t.get(a, Product::Terraform), "a");
     }
 }

@@ -111,7 +111,7 @@ pub(crate) fn write_terminal<W: std::io::Write>(
                 continue;
             };
             match kept.map_or(Held::Whole, |k| k.held(i, v)) {
-                Held::Entry(text, _) => out.push_str(text),
+                Held::Entry(text, _) => out.push_str(&text),
                 Held::Whole => out.push_str(&entry(color, g, v)),
                 Held::Dropped => {}
             }

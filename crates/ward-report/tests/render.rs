@@ -152,7 +152,23 @@ fn same_input_same_bytes() {
                 render_terminal(&b, &ob, color)
             );
         }
-        assert_eq!(render_json(&a, &o), render_json(&b, &ob));
+        // JSON lists the changes in the assessment's order (`ward plan`: the plan's own);
+        // drift, outputs and packs are sorted whatever their order.
+        let mut c = b.clone();
+        c.verdicts.reverse();
+        assert_eq!(render_json(&a, &o), render_json(&c, &evaluate(&c, &gate)));
+        let addresses = |j: &str| -> Vec<String> {
+            let v: serde_json::Value = serde_json::from_str(j).unwrap();
+            v["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["address"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let mut back = addresses(&render_json(&b, &ob));
+        back.reverse();
+        assert_eq!(back, addresses(&render_json(&a, &o)));
         assert_eq!(
             render_markdown(&a, &o, 5_000),
             render_markdown(&b, &ob, 5_000)
@@ -165,7 +181,7 @@ fn json_is_versioned_and_parses() {
     let a = mixed();
     let o = evaluate(&a, &gate(Some(Impact::Replace)));
     let j: serde_json::Value = serde_json::from_str(&render_json(&a, &o)).unwrap();
-    assert_eq!(j["schema_version"], 1);
+    assert_eq!(j["schema_version"], 2);
     assert_eq!(j["ward_version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(j["outcome"]["exit_code"], 3);
     assert_eq!(j["summary"]["total"], 13);

@@ -61,6 +61,6 @@ fn the_schema_rejects_what_it_should() {
     assert!(!v.is_valid(&bad));
     // Another schema version.
     let mut bad = good;
-    bad["schema_version"] = serde_json::json!(2);
+    bad["schema_version"] = serde_json::json!(1);
     assert!(!v.is_valid(&bad));
 }

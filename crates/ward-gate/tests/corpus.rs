@@ -15,10 +15,11 @@ const NOW: &str = "2026-12-01T12:00:00Z";
 const KEY: &str = "corpus-key";
 
 /// A policy under which much of a plan needs approval, counts against a budget and is guarded,
-/// so every part of the report has entries.
+/// so every part of the report has entries; the guard applies to some destroys only (a guarded
+/// change keeps every attribute, the others only their deciding ones).
 const WARD_HCL: &str = r#"
 policy {
-  approve = ["data-loss", "replace", "interrupt"]
+  approve = ["data-loss", "replace", "interrupt", "in-place"]
   protect = ["module.*", "aws_s3_bucket.*"]
   budget {
     max_replaces = 0
@@ -30,7 +31,7 @@ policy {
 }
 
 guard "idle" {
-  addresses = ["*"]
+  addresses = ["module.*"]
   command   = ["true"]
 }
 "#;
@@ -125,6 +126,7 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
     let approvals_path = dir.path().join("approvals.json");
     let key = KEY.as_bytes();
     let (mut gated, mut adopting, mut refused, mut approved) = (0, 0, 0, 0);
+    let (mut required, mut deciding, mut objects) = (0, 0, 0);
     for (n, f) in files.iter().enumerate() {
         let _ = std::fs::remove_file(&approvals_path);
         let inputs = Inputs {
@@ -185,6 +187,17 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
             ),
         };
         gated += 1;
+        required += report.required.len();
+        deciding += report
+            .required
+            .iter()
+            .map(|r| r.change.attributes.len())
+            .sum::<usize>();
+        objects += report
+            .required
+            .iter()
+            .filter(|r| r.change.object.is_some())
+            .count();
 
         // The keyed record is the whole plan's, byte for byte.
         let rec = record::load(&record_path).unwrap();
@@ -266,7 +279,9 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
         }
     }
     eprintln!(
-        "{gated} plans gated, {approved} approvals, {adopting} refused as adoptions, {refused} unreadable (the same error both ways)"
+        "{gated} plans gated ({required} changes needing approval, {deciding} deciding attributes, {objects} destroyed objects), {approved} approvals, {adopting} refused as adoptions, {refused} unreadable (the same error both ways)"
     );
+    // The comparison means something only if the digests bind attributes and objects.
+    assert!(required > 0 && deciding > 0 && objects > 0);
     assert!(gated > 0, "no plan in WARD_CORPUS could be gated");
 }

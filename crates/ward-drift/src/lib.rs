@@ -668,6 +668,10 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     r
 }
 
+/// Runs a command leaving its standard output in a scratch file
+/// ([`Workspace::run_keeping_stdout`]): how `show -json` runs.
+type ShowJson<'a> = dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError> + 'a;
+
 /// The two plans drift runs: what differs between them is the `-refresh-only` flag, the
 /// scratch file names and the wording of a failure.
 #[derive(Clone, Copy)]
@@ -683,7 +687,7 @@ enum PlanKind {
 /// else `error`.
 fn plan_json(
     exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
-    show: &dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError>,
+    show: &ShowJson<'_>,
     sp: &Path,
     product: &str,
     which: PlanKind,
@@ -712,7 +716,7 @@ fn plan_json(
 }
 
 fn show_json(
-    show: &dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError>,
+    show: &ShowJson<'_>,
     plan_file: &Path,
     scratch: &Path,
     name: &str,

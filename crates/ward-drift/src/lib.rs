@@ -588,6 +588,8 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     };
     let sp = ws.scratch();
     let exec = |args: &[&str]| ws.run(args);
+    // `show -json` leaves its output in a scratch file, which ward-plan reads in blocks.
+    let show = |args: &[&str]| ws.run_keeping_stdout(args);
 
     // 1. init, non-interactive.
     match exec(&["init", "-input=false", "-no-color"]) {
@@ -642,7 +644,13 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
         return fail(r, Outcome::Error, e);
     }
     // 3. refresh-only plan, read from its JSON.
-    let plan = match plan_json(&exec, sp, &bin.product.to_string(), PlanKind::RefreshOnly) {
+    let plan = match plan_json(
+        &exec,
+        &show,
+        sp,
+        &bin.product.to_string(),
+        PlanKind::RefreshOnly,
+    ) {
         Ok(p) => p,
         Err((outcome, detail)) => return fail(r, outcome, detail),
     };
@@ -650,7 +658,7 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     r.outputs = outcome::output_changes(&plan);
     // 4. optional normal plan: pending code changes.
     if ctx.pending {
-        match plan_json(&exec, sp, &bin.product.to_string(), PlanKind::Normal) {
+        match plan_json(&exec, &show, sp, &bin.product.to_string(), PlanKind::Normal) {
             Ok(p) => r.pending = outcome::pending_changes(&p),
             Err((outcome, detail)) => return fail(r, outcome, detail),
         }
@@ -659,6 +667,10 @@ fn check_root(ctx: &Ctx<'_>, root: &DeclaredRoot) -> RootResult {
     r.outcome = outcome::decide(active, &r.outputs, &r.pending);
     r
 }
+
+/// Runs a command leaving its standard output in a scratch file
+/// ([`Workspace::run_keeping_stdout`]): how `show -json` runs.
+type ShowJson<'a> = dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError> + 'a;
 
 /// The two plans drift runs: what differs between them is the `-refresh-only` flag, the
 /// scratch file names and the wording of a failure.
@@ -675,6 +687,7 @@ enum PlanKind {
 /// else `error`.
 fn plan_json(
     exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
+    show: &ShowJson<'_>,
     sp: &Path,
     product: &str,
     which: PlanKind,
@@ -699,33 +712,41 @@ fn plan_json(
         }
         Err(e) => return Err((Outcome::Error, e.to_string())),
     }
-    show_json(exec, &plan_file, sp, &format!("{name}.json")).map_err(|e| (Outcome::Error, e))
+    show_json(show, &plan_file, sp, &format!("{name}.json")).map_err(|e| (Outcome::Error, e))
 }
 
 fn show_json(
-    exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
+    show: &ShowJson<'_>,
     plan_file: &Path,
     scratch: &Path,
     name: &str,
 ) -> Result<ward_model::Plan, String> {
     let arg = plan_file.display().to_string();
-    let f = exec(&["show", "-json", "-no-color", &arg]).map_err(|e| e.to_string())?;
-    if !f.ok() {
-        return Err(format!("show -json failed: {}", f.stderr_tail(4)));
-    }
-    // Drift needs no content fingerprints (only keyed approval digests do).
-    let options = ward_plan::ReadOptions {
-        content: false,
-        objects: false,
+    let (f, out) = show(&["show", "-json", "-no-color", &arg]).map_err(|e| e.to_string())?;
+    // The output stays in its owner-only scratch file: read it in blocks, then remove it.
+    let read = || {
+        if !f.ok() {
+            return Err(format!("show -json failed: {}", f.stderr_tail(4)));
+        }
+        let file =
+            std::fs::File::open(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        // Drift needs no content fingerprints (only keyed approval digests do).
+        let options = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        ward_plan::read_reader_with(
+            file,
+            &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
+            options,
+            None,
+        )
+        .map(|(plan, _)| plan)
+        .map_err(|e| format!("cannot read the plan JSON: {e}"))
     };
-    ward_plan::read_reader_with(
-        f.stdout.as_slice(),
-        &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
-        options,
-        None,
-    )
-    .map(|(plan, _)| plan)
-    .map_err(|e| format!("cannot read the plan JSON: {e}"))
+    let plan = read();
+    let _ = std::fs::remove_file(&out);
+    plan
 }
 
 /// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's

@@ -8,13 +8,37 @@ use crate::error::GateError;
 use crate::run::Inputs;
 use std::path::{Path, PathBuf};
 use ward_import::adoption::{self, Adoption};
-use ward_model::Plan;
+use ward_model::ResourceChange;
+
+/// What the adoption check keeps of a plan read change by change: whether any change imports,
+/// and the positions (in the plan's order) of the changes a root being adopted refuses
+/// ([`ward_import::adoption::is_refused`]); nothing else of the changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Imports {
+    /// Some change imports an object.
+    pub any: bool,
+    /// The positions of the refused changes, in the plan's order.
+    pub refused: Vec<usize>,
+}
+
+impl Imports {
+    /// Notes the change at `position` (its index among the plan's `resource_changes`).
+    pub fn add(&mut self, position: usize, c: &ResourceChange) {
+        self.any |= c.importing.is_some();
+        if adoption::is_refused(c) {
+            self.refused.push(position);
+        }
+    }
+}
 
 /// Why the gate refuses the plan (its lines for standard error), when the plan is for a root
 /// that is being adopted and not accepted and changes more than imports; `None` lets the gate
-/// go on. `config` is the `ward.hcl` in use, `cwd` the working directory.
+/// go on. `imports` is what [`Imports::add`] kept of the plan's changes; `lines` gives the
+/// refusal line ([`ward_import::adoption::refusal_line`]) of the changes at those positions.
+/// `config` is the `ward.hcl` in use, `cwd` the working directory.
 pub fn refuse(
-    plan: &Plan,
+    imports: &Imports,
+    lines: &dyn Fn(&[usize]) -> Vec<String>,
     inputs: &Inputs,
     config: Option<&Path>,
     cwd: &Path,
@@ -53,12 +77,12 @@ pub fn refuse(
         Adoption::Accepted(_) => false,
         Adoption::Adopting => true,
         // A plan that imports is an adoption under way, recorded or not.
-        Adoption::NotStarted => adoption::imports_anything(plan),
+        Adoption::NotStarted => imports.any,
     };
     if !adopting {
         return Ok(None);
     }
-    let refused = adoption::refusals(plan);
+    let refused = lines(&imports.refused);
     if refused.is_empty() {
         return Ok(None);
     }

@@ -148,15 +148,21 @@ fn shown_value(s: &Shown) -> Value {
 
 /// The attributes of a verdict that decide its class (see the module documentation).
 pub fn deciding(v: &Verdict) -> impl Iterator<Item = &AttrVerdict> {
-    v.attributes.iter().filter(|a| {
-        if v.action.is_replace() {
-            a.forces_replacement
-        } else if v.action == Action::Update {
-            a.impact == v.impact && a.impact > Impact::Free
-        } else {
-            false
-        }
-    })
+    v.attributes
+        .iter()
+        .filter(|a| is_deciding(v.action, v.impact, a))
+}
+
+/// Whether `a` decides the class of a change with this action and class (what [`deciding`]
+/// keeps).
+pub fn is_deciding(action: Action, impact: Impact, a: &AttrVerdict) -> bool {
+    if action.is_replace() {
+        a.forces_replacement
+    } else if action == Action::Update {
+        a.impact == impact && a.impact > Impact::Free
+    } else {
+        false
+    }
 }
 
 /// `hmac-sha256:<hex>` of a hidden-value fingerprint under `key`.
@@ -278,17 +284,22 @@ const CONTENT_SALT: usize = 16;
 /// reader's content fingerprint, sorted. It is derived from secret values and never leaves this
 /// module except through Argon2id.
 fn content_input(plan: &Plan) -> [u8; 32] {
+    content_input_of(
+        plan.changes
+            .iter()
+            .map(|c| (c.address.as_str(), c.deposed.as_deref(), c.content.as_ref())),
+    )
+}
+
+/// [`content_input`] over each change's address, deposed key and content fingerprint, in any
+/// order (they are sorted here): what a plan read change by change kept of each
+/// ([`crate::record::Digests`]).
+pub(crate) fn content_input_of<'a>(
+    changes: impl Iterator<Item = (&'a str, Option<&'a str>, Option<&'a HiddenDigest>)>,
+) -> [u8; 32] {
     type Entry<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>);
-    let mut v: Vec<Entry<'_>> = plan
-        .changes
-        .iter()
-        .map(|c| {
-            (
-                c.address.as_str(),
-                c.deposed.as_deref(),
-                c.content.as_ref().map(|h| &h.bytes()[..]),
-            )
-        })
+    let mut v: Vec<Entry<'_>> = changes
+        .map(|(address, deposed, content)| (address, deposed, content.map(|h| &h.bytes()[..])))
         .collect();
     v.sort();
     let mut h = Sha256::new();
@@ -325,19 +336,30 @@ fn argon2(input: &[u8], salt: &[u8]) -> Option<[u8; 32]> {
 /// fresh random salt. `None` only when the operating system gave no randomness; callers fail
 /// closed on it (`ward verify` refuses a record without a binding).
 pub fn content_binding(plan: &Plan) -> Option<String> {
-    let mut salt = [0u8; CONTENT_SALT];
-    getrandom::fill(&mut salt).ok()?;
-    content_binding_with_salt(plan, &salt)
+    content_binding_of(&content_input(plan))
 }
 
-fn content_binding_with_salt(plan: &Plan, salt: &[u8]) -> Option<String> {
-    let out = argon2(&content_input(plan), salt)?;
+/// [`content_binding`] of what [`content_input_of`] computed (a plan read change by change).
+pub(crate) fn content_binding_of(input: &[u8; 32]) -> Option<String> {
+    let mut salt = [0u8; CONTENT_SALT];
+    getrandom::fill(&mut salt).ok()?;
+    content_binding_with_salt(input, &salt)
+}
+
+fn content_binding_with_salt(input: &[u8; 32], salt: &[u8]) -> Option<String> {
+    let out = argon2(input, salt)?;
     Some(format!("{CONTENT_SCHEME}:{}:{}", hex(salt), hex(&out)))
 }
 
 /// Whether `binding` (a [`content_binding`]) binds exactly the raw values of `plan`; `Err` says
 /// what is wrong with a binding this ward did not write.
 pub fn content_matches(binding: &str, plan: &Plan) -> Result<bool, String> {
+    content_matches_input(binding, &content_input(plan))
+}
+
+/// [`content_matches`] against what [`content_input_of`] computed (a plan read change by
+/// change).
+pub(crate) fn content_matches_input(binding: &str, input: &[u8; 32]) -> Result<bool, String> {
     let refuse = || {
         format!(
             "the gate record's content binding is not one this ward writes (expected `{CONTENT_SCHEME}:<salt>:<hash>`): it was edited, or written by another version; gate the plan again"
@@ -352,7 +374,7 @@ pub fn content_matches(binding: &str, plan: &Plan) -> Result<bool, String> {
         .filter(|s| s.len() == CONTENT_SALT)
         .ok_or_else(refuse)?;
     let want = unhex(want).filter(|w| w.len() == 32).ok_or_else(refuse)?;
-    let got = argon2(&content_input(plan), &salt).ok_or_else(refuse)?;
+    let got = argon2(input, &salt).ok_or_else(refuse)?;
     Ok(crate::approvals::constant_time_eq(&got, &want))
 }
 

@@ -649,16 +649,29 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
     }
 
     // Every approval not accounted for is reported.
-    let in_plan: BTreeMap<(String, Option<String>), &Verdict> = assessment
-        .verdicts
+    // The plan's change at each unused approval's address (the last one, for a key given
+    // twice): only those addresses are looked up, so nothing is copied per change.
+    let unused_at: std::collections::BTreeSet<&str> = ctx
+        .approvals
+        .approvals
         .iter()
-        .map(|v| ((v.address.clone(), v.deposed.clone()), v))
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|(a, _)| a.address.as_str())
         .collect();
+    let mut in_plan: BTreeMap<(&str, Option<&str>), &Verdict> = BTreeMap::new();
+    if !unused_at.is_empty() {
+        for v in &assessment.verdicts {
+            if unused_at.contains(v.address.as_str()) {
+                in_plan.insert((v.address.as_str(), v.deposed.as_deref()), v);
+            }
+        }
+    }
     for (i, a) in ctx.approvals.approvals.iter().enumerate() {
         if used[i] {
             continue;
         }
-        let why = match in_plan.get(&(a.address.clone(), a.deposed.clone())) {
+        let why = match in_plan.get(&(a.address.as_str(), a.deposed.as_deref())) {
             None => "no change at this address in this plan".to_string(),
             Some(v) if !v.action.is_change() => {
                 "this plan does not change this address".to_string()

@@ -14,12 +14,12 @@
 //! why that and not a plain hash), so a change of a sensitive value or of a string tail past 200
 //! characters alone still fails `ward verify`.
 
-use crate::digest::{content_binding, record_digest, sign_without_signature};
+use crate::digest::{content_binding_of, content_input_of, record_digest, sign_without_signature};
 use crate::error::GateError;
 use crate::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use ward_model::Plan;
+use ward_model::{Plan, ResourceChange};
 
 /// One change as gated.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -85,6 +85,72 @@ impl GateRecord {
     }
 }
 
+/// What the gate record and `ward verify` keep of each change, computed as the reader hands it
+/// over (`ward gate --record` and `ward verify` read the plan change by change and keep only
+/// this): its [`RecordedChange`] (address, deposed key, action, record digest) and the reader's
+/// content fingerprint, which only the keyless [`GateRecord::content`] binding uses.
+#[derive(Debug, Default)]
+pub struct Digests {
+    entries: Vec<(RecordedChange, Option<ward_model::HiddenDigest>)>,
+}
+
+impl Digests {
+    /// None yet.
+    pub fn new() -> Self {
+        Digests::default()
+    }
+
+    /// Every change of a whole plan.
+    pub fn of_plan(plan: &Plan, key: Option<&[u8]>) -> Self {
+        let mut d = Digests::new();
+        for c in &plan.changes {
+            d.add(c, key);
+        }
+        d
+    }
+
+    /// One change: its record digest (bound to its raw values under `key` when there is one)
+    /// and its content fingerprint.
+    pub fn add(&mut self, c: &ResourceChange, key: Option<&[u8]>) {
+        self.entries.push((
+            RecordedChange {
+                address: c.address.clone(),
+                deposed: c.deposed.clone(),
+                action: c.action.as_terraform().to_string(),
+                digest: record_digest(c, key),
+            },
+            c.content.clone(),
+        ));
+    }
+
+    /// How many changes.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No change.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What [`crate::digest::content_binding_of`] hashes: every change's address, deposed key
+    /// and content fingerprint (see [`crate::digest::content_binding`]).
+    pub(crate) fn content_input(&self) -> [u8; 32] {
+        content_input_of(
+            self.entries
+                .iter()
+                .map(|(c, h)| (c.address.as_str(), c.deposed.as_deref(), h.as_ref())),
+        )
+    }
+
+    /// The recorded changes, sorted by address and deposed key (as the record lists them).
+    pub fn into_changes(self) -> Vec<RecordedChange> {
+        let mut v: Vec<RecordedChange> = self.entries.into_iter().map(|(c, _)| c).collect();
+        v.sort();
+        v
+    }
+}
+
 /// Every change of a plan with its full digest, sorted.
 pub fn changes_of(plan: &Plan) -> Vec<RecordedChange> {
     changes_of_keyed(plan, None)
@@ -92,18 +158,7 @@ pub fn changes_of(plan: &Plan) -> Vec<RecordedChange> {
 
 /// [`changes_of`], each digest bound to the raw values under `key` when there is one.
 pub fn changes_of_keyed(plan: &Plan, key: Option<&[u8]>) -> Vec<RecordedChange> {
-    let mut v: Vec<RecordedChange> = plan
-        .changes
-        .iter()
-        .map(|c| RecordedChange {
-            address: c.address.clone(),
-            deposed: c.deposed.clone(),
-            action: c.action.as_terraform().to_string(),
-            digest: record_digest(c, key),
-        })
-        .collect();
-    v.sort();
-    v
+    Digests::of_plan(plan, key).into_changes()
 }
 
 /// Builds the record of a gated plan.
@@ -119,6 +174,27 @@ pub fn build_keyed(
     outcome: Outcome,
     key: Option<&[u8]>,
 ) -> GateRecord {
+    build_with(plan, Digests::new(), plan_name, outcome, key)
+}
+
+/// [`build_keyed`] for a plan read change by change: `digests` holds what was kept of each
+/// change the reader handed over (computed with the same `key`); `plan` gives the product and
+/// version, and any changes it still holds are recorded too. The same record as
+/// [`build_keyed`] on the whole plan.
+pub fn build_with(
+    plan: &Plan,
+    mut digests: Digests,
+    plan_name: &str,
+    outcome: Outcome,
+    key: Option<&[u8]>,
+) -> GateRecord {
+    for c in &plan.changes {
+        digests.add(c, key);
+    }
+    let content = match key {
+        Some(_) => None,
+        None => content_binding_of(&digests.content_input()),
+    };
     let mut r = GateRecord {
         version: 1,
         plan: plan_name.to_string(),
@@ -128,13 +204,12 @@ pub fn build_keyed(
             .unwrap_or_else(|| "unknown".into()),
         terraform_version: plan.terraform_version.clone(),
         outcome,
-        changes: changes_of_keyed(plan, key),
-        content: None,
+        changes: digests.into_changes(),
+        content,
         signature: None,
     };
-    match key {
-        Some(k) => r.signature = Some(r.compute_signature(k)),
-        None => r.content = content_binding(plan),
+    if let Some(k) = key {
+        r.signature = Some(r.compute_signature(k));
     }
     r
 }

@@ -198,30 +198,78 @@ fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
 }
 
 struct Loaded {
+    /// The plan without its changes: the reader handed each over, and the gate kept only its
+    /// slim verdict (in `assessment`), its record digest and the adoption check's note.
     plan: Plan,
     /// What guards are told about the objects the plan destroys (collected only when the policy
     /// has guards).
     objects: ward_plan::BeforeObjects,
+    /// The verdicts, slimmed by [`slim`].
     assessment: Assessment,
+    /// For each verdict of the assessment, the position of its change in the plan.
+    order: Vec<usize>,
+    /// The gate record's digest of every change, when asked for.
+    digests: Option<record::Digests>,
+    /// What the adoption check needs of the changes.
+    imports: crate::adoption::Imports,
     policy: Policy,
     config: Option<PathBuf>,
     approvals_path: PathBuf,
     protection: Protection,
 }
 
-/// [`load`], then what an injected [`Env`] adds: [`APPROVE_EVERY_VAR`].
-fn load_in(inputs: &Inputs, keyed: bool, env: Env<'_>) -> Result<Loaded, GateError> {
-    let mut l = load(inputs, keyed)?;
-    if env(APPROVE_EVERY_VAR).is_some() {
-        l.policy.approve = Impact::ALL.iter().copied().collect();
-    }
-    Ok(l)
+/// What [`load`] reads beyond the plan's verdicts.
+#[derive(Clone, Copy)]
+struct Want<'a> {
+    /// Every change's content fingerprint: approvals are signed, or a gate record is written
+    /// (keyed or not, it binds every raw value). It is the costliest part of reading a large
+    /// plan, and nothing else uses it.
+    content: bool,
+    /// The gate record's digests, under this key (`Some(None)`: keyless).
+    record: Option<Option<&'a [u8]>>,
+    /// Every change needs its own approval ([`APPROVE_EVERY_VAR`]).
+    approve_every: bool,
+    /// Keep the deciding attributes and destroyed object of every change at this address or
+    /// pattern (`ward approve` records an approval even for a change that needs none).
+    address: Option<&'a str>,
 }
 
-/// `keyed`: every change's content fingerprint is needed: approvals are signed, or a gate record
-/// is written (keyed or not, it binds every raw value). It is the costliest part of reading a
-/// large plan, and nothing else uses it.
-fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
+/// A verdict slimmed to what the gate decides on and reports, as the reader hands its change
+/// over: its explanation, identity changes and facts are dropped; its attributes are kept whole
+/// only for a change a guard applies to (the guard is told them), else only the deciding ones
+/// ([`crate::digest::is_deciding`]) of a change that may need an approval (or that `keep`
+/// names), and its destroyed object only for those. [`evaluate`], [`run_guards`] and the
+/// approval digests give the same results on it as on the whole verdict.
+fn slim(
+    mut v: ward_classify::Verdict,
+    policy: &Policy,
+    keep: &dyn Fn(&ward_classify::Verdict) -> bool,
+) -> ward_classify::Verdict {
+    v.explanation = Vec::new();
+    v.identity_changes = Vec::new();
+    v.facts = Vec::new();
+    if policy.guards.iter().any(|g| crate::guard::applies(g, &v)) {
+        return v;
+    }
+    let may_need = v.mode == ward_model::Mode::Managed
+        && !v.action.is_inert()
+        && ((v.classified && policy.approve.contains(&v.impact)) || v.action.destroys());
+    if may_need || keep(&v) {
+        let (action, impact) = (v.action, v.impact);
+        v.attributes
+            .retain(|a| crate::digest::is_deciding(action, impact, a));
+        v.attributes.shrink_to_fit();
+    } else {
+        v.attributes = Vec::new();
+        v.destroyed_object = None;
+    }
+    v
+}
+
+/// Reads `ward.hcl`, the plan (change by change: each is classified as the reader hands it
+/// over, and only its slim verdict, its record digest and the adoption check's note are kept),
+/// and the protection.
+fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     // ward.hcl: --config, else the first one walking up from here to the repository root.
     let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
@@ -236,17 +284,36 @@ fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
         ward_config::knowledge(loaded.as_ref()).map_err(|e| GateError::Usage(e.to_string()))?;
     let cfg = loaded.unwrap_or_else(|| ward_config::Config::empty(Path::new("")));
     let config = found.map(|f| f.path);
-    let policy: Policy = cfg.policy;
+    let mut policy: Policy = cfg.policy;
+    if want.approve_every {
+        policy.approve = Impact::ALL.iter().copied().collect();
+    }
     // One read of the plan; the guards' objects come from the same pass.
     let options = ward_plan::ReadOptions {
-        content: keyed,
+        content: want.content,
         objects: !policy.guards.is_empty(),
     };
-    let (plan, objects) = ward_plan::read_with(&inputs.plan, options, None)
+    let keep = |v: &ward_classify::Verdict| match want.address {
+        Some(a) if is_pattern(a) => glob_match(a, &v.address),
+        Some(a) => v.address == a,
+        None => false,
+    };
+    let mut assessor = ward_classify::Assessor::new(&knowledge);
+    let mut digests = want.record.map(|_| record::Digests::new());
+    let mut imports = crate::adoption::Imports::default();
+    let mut position = 0usize;
+    let mut each = |c: ward_model::ResourceChange| {
+        if let (Some(d), Some(key)) = (digests.as_mut(), want.record) {
+            d.add(&c, key);
+        }
+        imports.add(position, &c);
+        position += 1;
+        assessor.add_with(c, |v| slim(v, &policy, &keep));
+    };
+    let (plan, objects) = ward_plan::read_with(&inputs.plan, options, Some(&mut each))
         .map_err(|e| GateError::Usage(e.to_string()))?;
-    let assessment = ward_classify::assess(
+    let (assessment, order) = assessor.finish_ordered(
         &plan,
-        &knowledge,
         &ward_classify::Options {
             allow_unclassified: inputs.allow_unclassified,
         },
@@ -282,11 +349,32 @@ fn load(inputs: &Inputs, keyed: bool) -> Result<Loaded, GateError> {
         plan,
         objects,
         assessment,
+        order,
+        digests,
+        imports,
         policy,
         config,
         approvals_path,
         protection,
     })
+}
+
+impl Loaded {
+    /// The refusal lines of the changes at these plan positions (see
+    /// [`crate::adoption::refuse`]), in the order given.
+    fn refusal_lines(&self, positions: &[usize]) -> Vec<String> {
+        let mut at = vec![usize::MAX; self.order.len()];
+        for (i, p) in self.order.iter().enumerate() {
+            if let Some(slot) = at.get_mut(*p) {
+                *slot = i;
+            }
+        }
+        positions
+            .iter()
+            .filter_map(|p| at.get(*p).and_then(|i| self.assessment.verdicts.get(*i)))
+            .map(|v| ward_import::adoption::refusal_line(&v.address, v.action))
+            .collect()
+    }
 }
 
 fn approve_extra(inputs: &Inputs) -> Vec<String> {
@@ -316,11 +404,21 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
-    let l = load_in(&opts.inputs, key.is_some() || opts.record.is_some(), env)?;
+    let want = Want {
+        content: key.is_some() || opts.record.is_some(),
+        record: opts.record.as_ref().map(|_| key.as_deref()),
+        approve_every: env(APPROVE_EVERY_VAR).is_some(),
+        address: None,
+    };
+    let mut l = load(&opts.inputs, want)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    if let Some(refusal) =
-        crate::adoption::refuse(&l.plan, &opts.inputs, l.config.as_deref(), &cwd)?
-    {
+    if let Some(refusal) = crate::adoption::refuse(
+        &l.imports,
+        &|p| l.refusal_lines(p),
+        &opts.inputs,
+        l.config.as_deref(),
+        &cwd,
+    )? {
         return Err(GateError::Adopting(refusal));
     }
     if l.policy.require_signed_approvals && key.is_none() {
@@ -361,9 +459,16 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
         }
     }
     if let Some(path) = &opts.record {
+        let digests = l.digests.take().unwrap_or_default();
         record::save(
             path,
-            &record::build_keyed(&l.plan, &opts.inputs.plan, report.outcome, key.as_deref()),
+            &record::build_with(
+                &l.plan,
+                digests,
+                &opts.inputs.plan,
+                report.outcome,
+                key.as_deref(),
+            ),
         )?;
     }
     let _ = &l.config;
@@ -409,7 +514,13 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
         }
         None => None,
     };
-    let l = load_in(&opts.inputs, key.is_some(), env)?;
+    let want = Want {
+        content: key.is_some(),
+        record: None,
+        approve_every: env(APPROVE_EVERY_VAR).is_some(),
+        address: Some(opts.address.trim()),
+    };
+    let l = load(&opts.inputs, want)?;
     let context = env(CONTEXT_VAR);
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {
@@ -579,8 +690,10 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
         .unwrap_or_else(|| verify::default_binary(&rec).to_string());
     let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
     let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
-    let plan = verify::show_json(&binary, &dir, &opts.planfile, timeout)?;
-    let v = verify::compare_keyed(&rec, &plan, key.as_deref());
+    // Read change by change: only each change's digest is kept.
+    let (plan, digests) =
+        verify::show_json_digests(&binary, &dir, &opts.planfile, timeout, key.as_deref())?;
+    let v = verify::compare_digests(&rec, &plan, digests, key.as_deref());
     let notes = match (&key, &rec.signature) {
         (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],
         (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)")],

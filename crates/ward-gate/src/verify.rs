@@ -11,7 +11,7 @@
 //! memory, and the file is removed afterwards.
 
 use crate::error::GateError;
-use crate::record::{changes_of_keyed, GateRecord, RecordedChange};
+use crate::record::{Digests, GateRecord, RecordedChange};
 use crate::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -57,6 +57,25 @@ pub fn compare(record: &GateRecord, plan: &Plan) -> VerifyReport {
 /// [`compare`] with the approval key: the record's signature must hold, and every change is
 /// compared by its keyed digest (every raw value).
 pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> VerifyReport {
+    compare_digests(record, plan, Digests::new(), key)
+}
+
+/// [`compare_keyed`] for a plan read change by change: `digests` holds what was kept of each
+/// change the reader handed over (computed with the same `key`, [`Digests::add`]); `plan` gives
+/// the version, and any changes it still holds are compared too. The same report as
+/// [`compare_keyed`] on the whole plan.
+pub fn compare_digests(
+    record: &GateRecord,
+    plan: &Plan,
+    mut digests: Digests,
+    key: Option<&[u8]>,
+) -> VerifyReport {
+    for c in &plan.changes {
+        digests.add(c, key);
+    }
+    // The keyless binding's input, before the digests are consumed (only an unsigned record
+    // without the key needs it).
+    let content = (key.is_none() && record.signature.is_none()).then(|| digests.content_input());
     let mut diffs = Vec::new();
     if let Some(k) = key {
         if let Err(e) = record.check_signature(k) {
@@ -70,7 +89,7 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
         ));
     }
     let before_changes = diffs.len();
-    let now = changes_of_keyed(plan, key);
+    let now = digests.into_changes();
     let key_of = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
     let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
     let b: BTreeMap<_, _> = now.iter().map(|c| (key_of(c), c)).collect();
@@ -109,9 +128,9 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
             ));
         }
     }
-    if key.is_none() && record.signature.is_none() && diffs.len() == before_changes {
+    if let Some(content) = content.filter(|_| diffs.len() == before_changes) {
         // Every shown change matches: what is left is what the model does not show.
-        diffs.extend(hidden_difference(record, plan));
+        diffs.extend(hidden_difference(record, &content));
     }
     if let (Some(rv), Some(pv)) = (&record.terraform_version, &plan.terraform_version) {
         if rv != pv {
@@ -131,11 +150,11 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
 /// Without the key, an unsigned record binds the plan's raw values through
 /// [`GateRecord::content`]: the difference when they are not the gated ones, or when the record
 /// has no binding (written by a ward before it had one).
-fn hidden_difference(record: &GateRecord, plan: &Plan) -> Option<String> {
+fn hidden_difference(record: &GateRecord, content: &[u8; 32]) -> Option<String> {
     let Some(binding) = &record.content else {
         return Some("the gate record does not bind the values the report hides (sensitive values, string tails past 200 characters): it was written by an older ward; gate the plan again with `ward gate PLAN --record FILE`".into());
     };
-    match crate::digest::content_matches(binding, plan) {
+    match crate::digest::content_matches_input(binding, content) {
         Ok(true) => None,
         Ok(false) => Some("the saved plan differs from the gated one in values the report does not show (a sensitive value, a string tail past 200 characters, a value of an object created or destroyed): it is not the gated plan; gate it again".into()),
         Err(e) => Some(e),
@@ -159,6 +178,47 @@ pub fn show_json(
     dir: &Path,
     planfile: &Path,
     timeout: Duration,
+) -> Result<Plan, GateError> {
+    show_json_with(
+        binary,
+        dir,
+        planfile,
+        timeout,
+        ward_plan::ReadOptions::default(),
+        None,
+    )
+}
+
+/// [`show_json`], reading the plan change by change: each change's [`Digests`] entry (under
+/// `key`) is computed as the reader hands it over and the change dropped, so memory holds the
+/// digests, not the plan. Returns the plan without its changes, and the digests.
+pub fn show_json_digests(
+    binary: &str,
+    dir: &Path,
+    planfile: &Path,
+    timeout: Duration,
+    key: Option<&[u8]>,
+) -> Result<(Plan, Digests), GateError> {
+    let mut digests = Digests::new();
+    let mut each = |c: ward_model::ResourceChange| digests.add(&c, key);
+    let plan = show_json_with(
+        binary,
+        dir,
+        planfile,
+        timeout,
+        ward_plan::ReadOptions::default(),
+        Some(&mut each),
+    )?;
+    Ok((plan, digests))
+}
+
+fn show_json_with(
+    binary: &str,
+    dir: &Path,
+    planfile: &Path,
+    timeout: Duration,
+    options: ward_plan::ReadOptions,
+    on_change: Option<&mut dyn FnMut(ward_model::ResourceChange)>,
 ) -> Result<Plan, GateError> {
     let plan_arg = if planfile.is_absolute() {
         planfile.to_path_buf()
@@ -211,8 +271,10 @@ pub fn show_json(
             out.stderr_text().trim()
         )));
     }
-    ward_plan::read_file(&json)
-        .map_err(|e| GateError::Verify(e.to_string().replace(&json.display().to_string(), &shown)))
+    let path = json.display().to_string();
+    ward_plan::read_with(&path, options, on_change)
+        .map(|(plan, _)| plan)
+        .map_err(|e| GateError::Verify(e.to_string().replace(&path, &shown)))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use crate::accept::{Acceptance, KIND};
 use std::path::Path;
-use ward_model::{Action, Mode, Plan};
+use ward_model::{Action, Mode, Plan, ResourceChange};
 use ward_store::{NewRecord, RecordQuery, Store, StoreError};
 
 /// The record kind `ward import plan` writes.
@@ -99,14 +99,29 @@ pub fn imports_anything(plan: &Plan) -> bool {
 pub fn refusals(plan: &Plan) -> Vec<String> {
     plan.changes
         .iter()
-        .filter(|c| c.mode == Mode::Managed)
-        .filter(|c| {
-            let inert = matches!(c.action, Action::NoOp | Action::Read | Action::Open);
-            let import = c.importing.is_some() && matches!(c.action, Action::NoOp | Action::Update);
-            !(inert || import)
-        })
-        .map(|c| format!("{} ({})", c.address, c.action.as_terraform()))
+        .filter(|c| is_refused(c))
+        .map(refusal)
         .collect()
+}
+
+/// Whether `ward gate` refuses this change in a root being adopted (see [`refusals`]): a
+/// managed change that is neither inert nor an import. For a caller that reads the plan change
+/// by change.
+pub fn is_refused(c: &ResourceChange) -> bool {
+    let inert = matches!(c.action, Action::NoOp | Action::Read | Action::Open);
+    let import = c.importing.is_some() && matches!(c.action, Action::NoOp | Action::Update);
+    c.mode == Mode::Managed && !(inert || import)
+}
+
+/// The line [`refusals`] gives a refused change.
+pub fn refusal(c: &ResourceChange) -> String {
+    refusal_line(&c.address, c.action)
+}
+
+/// [`refusal`] from a change's address and action (what a caller that did not keep the change
+/// kept of it).
+pub fn refusal_line(address: &str, action: Action) -> String {
+    format!("{address} ({})", action.as_terraform())
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! bytes twice.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
 use ward_model::Impact;
 use ward_report::json::Stream;
 use ward_report::{
@@ -11,35 +10,11 @@ use ward_report::{
     GateOptions, Keep, RenderOptions,
 };
 
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            json_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "json") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn corpus_plans_render_in_every_format() {
-    let Some(root) = std::env::var_os("WARD_CORPUS") else {
-        eprintln!("skipped: WARD_CORPUS is not set");
+    let Some(files) = ward_rig::corpus::json_files() else {
         return;
     };
-    let root = PathBuf::from(root);
-    let mut files = Vec::new();
-    json_files(&root, &mut files);
-    assert!(
-        !files.is_empty(),
-        "WARD_CORPUS={} holds no .json files",
-        root.display()
-    );
 
     let schema_text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -87,13 +62,9 @@ fn corpus_plans_render_in_every_format() {
 /// as the same value once its changes, in the plan's order, are sorted by address.
 #[test]
 fn corpus_plans_stream_as_they_render_whole() {
-    let Some(root) = std::env::var_os("WARD_CORPUS") else {
-        eprintln!("skipped: WARD_CORPUS is not set");
+    let Some(files) = ward_rig::corpus::json_files() else {
         return;
     };
-    let mut files = Vec::new();
-    json_files(&PathBuf::from(root), &mut files);
-    assert!(!files.is_empty(), "WARD_CORPUS holds no .json files");
     let knowledge = ward_rules::Knowledge::builtin().unwrap();
     let options = ward_classify::Options::default();
     let gate = GateOptions {

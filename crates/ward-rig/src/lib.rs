@@ -54,6 +54,7 @@
 //! | `CI` | when set (and not `false`/`0`), [`Rig::for_tests`] fails instead of skipping if tools are missing |
 
 mod cloud;
+pub mod corpus;
 mod error;
 pub mod examples;
 mod root;

@@ -3,7 +3,7 @@
 //! is up, without the caller's `TF_*` variables (`TF_CLI_ARGS_plan` and the like) except those on
 //! the allow-list.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `TF_*` variables passed through to Terraform by default ([`ward_exec::TERRAFORM_ALLOWED_TF`]);
@@ -69,6 +69,29 @@ pub fn run(
     scratch: &Path,
     deadline: Instant,
 ) -> Result<Finished, ExecError> {
+    let (mut f, out_path) = run_keeping_stdout(program, args, dir, env, allow, scratch, deadline)?;
+    f.stdout = std::fs::read(&out_path).map_err(|e| ExecError::Spawn {
+        program: program.display().to_string(),
+        message: format!("cannot read {}: {e}", out_path.display()),
+    })?;
+    let _ = std::fs::remove_file(&out_path);
+    Ok(f)
+}
+
+/// [`run`], leaving the standard output in its owner-only file in `scratch` (returned with
+/// the result, whose `stdout` is empty) instead of reading it into memory: for output read as
+/// a stream (`show -json` of a large plan, read by ward-plan in blocks). The caller removes the
+/// file when done (the scratch directory is removed in any case). The same deadline and cap
+/// as [`run`].
+pub fn run_keeping_stdout(
+    program: &Path,
+    args: &[&str],
+    dir: &Path,
+    env: &[(&str, &str)],
+    allow: &[String],
+    scratch: &Path,
+    deadline: Instant,
+) -> Result<(Finished, PathBuf), ExecError> {
     let tag = args.first().copied().unwrap_or("cmd");
     let out_path = scratch.join(format!("{tag}.stdout"));
     let timeout = deadline.saturating_duration_since(Instant::now());
@@ -101,14 +124,14 @@ pub fn run(
                 .unwrap_or_default(),
         ));
     }
-    let stdout = std::fs::read(&out_path)
-        .map_err(|e| spawn_err(format!("cannot read {}: {e}", out_path.display())))?;
-    let _ = std::fs::remove_file(&out_path);
-    Ok(Finished {
-        code,
-        stdout,
-        stderr,
-    })
+    Ok((
+        Finished {
+            code,
+            stdout: Vec::new(),
+            stderr,
+        },
+        out_path,
+    ))
 }
 
 #[cfg(test)]
@@ -163,5 +186,38 @@ mod tests {
         assert!(t0.elapsed() < Duration::from_secs(5));
         std::thread::sleep(Duration::from_millis(2500));
         assert!(!marker.exists(), "the background child outlived the kill");
+    }
+
+    #[test]
+    fn keeping_stdout_leaves_it_in_an_owner_only_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let (f, out) = run_keeping_stdout(
+            Path::new("/bin/sh"),
+            &["-c", r#"printf '{"a":1}'; exit 0"#],
+            d.path(),
+            &[],
+            &[],
+            d.path(),
+            Instant::now() + Duration::from_secs(10),
+        )
+        .unwrap();
+        assert!(f.ok() && f.stdout.is_empty());
+        assert!(out.starts_with(d.path()));
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "{\"a\":1}");
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
+        // The deadline holds as for `run`.
+        let e = run_keeping_stdout(
+            Path::new("/bin/sh"),
+            &["-c", "sleep 30"],
+            d.path(),
+            &[],
+            &[],
+            d.path(),
+            Instant::now() + Duration::from_millis(300),
+        )
+        .unwrap_err();
+        assert!(matches!(e, ExecError::Timeout { .. }));
     }
 }

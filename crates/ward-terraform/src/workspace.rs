@@ -13,6 +13,10 @@ use crate::state::{self, StateInfo};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// [`exec::run`]'s signature, whatever it returns.
+type Run<T> =
+    fn(&Path, &[&str], &Path, &[(&str, &str)], &[String], &Path, Instant) -> Result<T, ExecError>;
+
 /// Why a Terraform command in a workspace gave no usable result.
 #[derive(Debug, thiserror::Error)]
 pub enum TfError {
@@ -325,6 +329,18 @@ impl Workspace {
     /// Runs the Terraform command `args` (through `terragrunt` for a unit); the caller judges
     /// the exit code.
     pub fn run(&self, args: &[&str]) -> Result<Finished, ExecError> {
+        self.run_by(args, exec::run)
+    }
+
+    /// [`Workspace::run`], leaving the standard output in an owner-only file of the scratch
+    /// directory instead of memory ([`exec::run_keeping_stdout`]): for output read as a stream.
+    pub fn run_keeping_stdout(&self, args: &[&str]) -> Result<(Finished, PathBuf), ExecError> {
+        self.run_by(args, exec::run_keeping_stdout)
+    }
+
+    /// Runs `args` through `run` ([`exec::run`] or [`exec::run_keeping_stdout`]), directly or
+    /// through `terragrunt`.
+    fn run_by<T>(&self, args: &[&str], run: Run<T>) -> Result<T, ExecError> {
         let env: Vec<(&str, &str)> = self
             .env
             .iter()
@@ -334,7 +350,7 @@ impl Workspace {
             .deadline
             .unwrap_or_else(|| Instant::now() + self.timeout);
         match &self.runner {
-            Runner::Direct => exec::run(
+            Runner::Direct => run(
                 &self.binary.path,
                 args,
                 &self.dir,
@@ -347,7 +363,7 @@ impl Workspace {
                 let tf_path = self.binary.path.display().to_string();
                 let full = ward_repo::terragrunt::run_args(&tf_path, args);
                 let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-                exec::run(
+                run(
                     tg,
                     &refs,
                     &self.dir,

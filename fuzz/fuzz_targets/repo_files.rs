@@ -55,9 +55,29 @@ fn module(path: &str, text: &str, lines: u64) -> Option<serde_json::Value> {
     }
 }
 
-/// The module with `from` spelled `to` in every string (the file names).
+/// Every `"file": from` field of a serialized value spelled `to`; other strings (a module's
+/// `source`, say, which may hold the file's name as text) are left as they are.
+fn rename_files(v: &mut serde_json::Value, from: &str, to: &str) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m.iter_mut() {
+                match v {
+                    serde_json::Value::String(s) if k == "file" && s == from => *s = to.to_owned(),
+                    _ => rename_files(v, from, to),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|v| rename_files(v, from, to)),
+        _ => {}
+    }
+}
+
+/// The module with its places' file names (the `file` fields) spelled `to`.
 fn renamed(v: Option<serde_json::Value>, from: &str, to: &str) -> Option<String> {
-    v.map(|v| v.to_string().replace(from, to))
+    v.map(|mut v| {
+        rename_files(&mut v, from, to);
+        v.to_string()
+    })
 }
 
 fuzz_target!(|data: &[u8]| {

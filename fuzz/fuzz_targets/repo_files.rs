@@ -55,15 +55,25 @@ fn module(path: &str, text: &str, lines: u64) -> Option<serde_json::Value> {
     }
 }
 
-/// Every `"file": from` field of a serialized value spelled `to`; other strings (a module's
-/// `source`, say, which may hold the file's name as text) are left as they are.
+/// Every file name of a serialized value (a place's `"file": from`, an entry `from` of a
+/// module's `"files"`) spelled `to`; other strings (a module's `source`, say, which may hold the
+/// file's name as text) are left as they are.
 fn rename_files(v: &mut serde_json::Value, from: &str, to: &str) {
+    let rename = |s: &mut String| {
+        if s == from {
+            *s = to.to_owned();
+        }
+    };
     match v {
         serde_json::Value::Object(m) => {
             for (k, v) in m.iter_mut() {
-                match v {
-                    serde_json::Value::String(s) if k == "file" && s == from => *s = to.to_owned(),
-                    _ => rename_files(v, from, to),
+                match (k.as_str(), v) {
+                    ("file", serde_json::Value::String(s)) => rename(s),
+                    ("files", serde_json::Value::Array(a)) => a.iter_mut().for_each(|f| match f {
+                        serde_json::Value::String(s) => rename(s),
+                        f => rename_files(f, from, to),
+                    }),
+                    (_, v) => rename_files(v, from, to),
                 }
             }
         }
@@ -72,7 +82,7 @@ fn rename_files(v: &mut serde_json::Value, from: &str, to: &str) {
     }
 }
 
-/// The module with its places' file names (the `file` fields) spelled `to`.
+/// The module with its file names (see [`rename_files`]) spelled `to`.
 fn renamed(v: Option<serde_json::Value>, from: &str, to: &str) -> Option<String> {
     v.map(|mut v| {
         rename_files(&mut v, from, to);

@@ -109,3 +109,103 @@ fn a_failed_webhook_is_a_problem_and_no_pass() {
     assert_eq!(ward_drift::send_notification(&mut r, url), Ok(()));
     assert_eq!(r.exit, Exit::Pass);
 }
+
+#[test]
+fn outcomes_are_named_and_sorted_into_failing_and_checked() {
+    use ward_drift::outcome::Outcome;
+    let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "clean",
+            "drifted",
+            "output-only",
+            "pending-change",
+            "missing-state",
+            "state-replaced",
+            "locked",
+            "error",
+            "excluded",
+            "mismatch"
+        ]
+    );
+    for o in Outcome::ALL {
+        assert_eq!(o.to_string(), o.as_str());
+        assert_eq!(serde_json::to_value(o).unwrap(), o.as_str());
+    }
+    let failing: Vec<Outcome> = Outcome::ALL.into_iter().filter(|o| o.fails()).collect();
+    assert_eq!(
+        failing,
+        [
+            Outcome::MissingState,
+            Outcome::StateReplaced,
+            Outcome::Error,
+            Outcome::Mismatch
+        ]
+    );
+    let checked: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|o| o.checked_drift())
+        .collect();
+    assert_eq!(
+        checked,
+        [
+            Outcome::Clean,
+            Outcome::Drifted,
+            Outcome::OutputOnly,
+            Outcome::PendingChange
+        ]
+    );
+}
+
+#[test]
+fn the_payload_counts_transitions_by_kind() {
+    let mut r = report(Exit::DriftAlert);
+    let first = r.transitions[0].clone();
+    r.transitions.push(Transition {
+        address: "fakecloud_volume.logs".into(),
+        ..first.clone()
+    });
+    r.transitions.push(Transition {
+        kind: TransitionKind::Resolved,
+        address: "fakecloud_volume.old".into(),
+        ..first
+    });
+    assert_eq!(ward_drift::notify::payload(&r).summary, "2 new, 1 resolved");
+}
+
+#[test]
+fn send_posts_only_when_there_are_transitions() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Headers, then the JSON body (it ends the request: the last byte is its `}`).
+        while !got.ends_with(b"}") {
+            let n = s.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        String::from_utf8_lossy(&got).into_owned()
+    });
+    assert_eq!(
+        ward_drift::notify::send(&url, &report(Exit::DriftAlert)),
+        Ok(true)
+    );
+    let request = server.join().unwrap();
+    assert!(request.starts_with("POST /hook "), "{request}");
+    assert!(request.contains("\"summary\":\"1 new\""), "{request}");
+    let mut quiet = report(Exit::Pass);
+    quiet.transitions.clear();
+    // Nothing listens any more: not sending is the only way to succeed.
+    assert_eq!(ward_drift::notify::send(&url, &quiet), Ok(false));
+}

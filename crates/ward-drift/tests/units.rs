@@ -179,8 +179,20 @@ fn send_posts_only_when_there_are_transitions() {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
     let server = std::thread::spawn(move || {
-        let (mut s, _) = listener.accept().unwrap();
+        // At most five seconds for the request to come (a send that never posts fails here).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let mut s = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("no request came: {e}"),
+            }
+        };
+        s.set_nonblocking(false).unwrap();
         s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
             .unwrap();
         let mut got = Vec::new();

@@ -221,3 +221,24 @@ fn send_posts_only_when_there_are_transitions() {
     // Nothing listens any more: not sending is the only way to succeed.
     assert_eq!(ward_drift::notify::send(&url, &quiet), Ok(false));
 }
+
+#[test]
+fn pending_changes_are_the_changes_sorted_with_their_action() {
+    let change = |address: &str, action: &str| {
+        format!(
+            r#"{{"address":"{address}","mode":"managed","type":"fakecloud_volume","name":"{}","provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":[{action}],"before":{{}},"after":{{}}}}}}"#,
+            address.rsplit('.').next().unwrap()
+        )
+    };
+    let json = format!(
+        r#"{{"format_version":"1.2","terraform_version":"1.15.5","resource_changes":[{},{},{}]}}"#,
+        change("fakecloud_volume.b", r#""update""#),
+        change("fakecloud_volume.c", r#""no-op""#),
+        change("fakecloud_volume.a", r#""delete""#),
+    );
+    let plan = ward_plan::read_reader(json.as_bytes(), "plan.json").unwrap();
+    assert_eq!(
+        ward_drift::outcome::pending_changes(&plan),
+        ["fakecloud_volume.a (delete)", "fakecloud_volume.b (update)"]
+    );
+}

@@ -23,6 +23,13 @@ fn a_classified_instance_names_its_entry_and_base() {
         "{entry}"
     );
     assert_eq!(r.base().unwrap().type_name, "aws_instance");
+    // The rules that apply are the type's own (all of them here: no narrowing), and the summary
+    // is the first rule's that has one.
+    let shown = k.show("aws_instance").unwrap();
+    assert_eq!(r.rules().len(), shown.rules.len());
+    let summary = shown.rules.iter().find_map(|r| r.summary.as_deref());
+    assert!(summary.is_some_and(|s| !s.is_empty()));
+    assert_eq!(r.summary(), summary);
     let unknown = Target {
         type_name: "nosuch_thing",
         address: "nosuch_thing.x",
@@ -30,5 +37,5 @@ fn a_classified_instance_names_its_entry_and_base() {
     };
     let r = k.resolve(&unknown);
     assert!(!r.is_classified());
-    assert!(r.entry().is_none() && r.base().is_none());
+    assert!(r.entry().is_none() && r.base().is_none() && r.summary().is_none());
 }

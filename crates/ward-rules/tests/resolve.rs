@@ -30,6 +30,9 @@ fn a_classified_instance_names_its_entry_and_base() {
     let summary = shown.rules.iter().find_map(|r| r.summary.as_deref());
     assert!(summary.is_some_and(|s| !s.is_empty()));
     assert_eq!(r.summary(), summary);
+    let rationale = shown.rules.iter().find_map(|r| r.rationale.as_deref());
+    assert!(rationale.is_some_and(|s| !s.is_empty()));
+    assert_eq!(r.rationale(), rationale);
     let unknown = Target {
         type_name: "nosuch_thing",
         address: "nosuch_thing.x",
@@ -38,4 +41,5 @@ fn a_classified_instance_names_its_entry_and_base() {
     let r = k.resolve(&unknown);
     assert!(!r.is_classified());
     assert!(r.entry().is_none() && r.base().is_none() && r.summary().is_none());
+    assert!(r.rationale().is_none());
 }

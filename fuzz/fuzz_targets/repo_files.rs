@@ -55,9 +55,39 @@ fn module(path: &str, text: &str, lines: u64) -> Option<serde_json::Value> {
     }
 }
 
-/// The module with `from` spelled `to` in every string (the file names).
+/// Every file name of a serialized value (a place's `"file": from`, an entry `from` of a
+/// module's `"files"`) spelled `to`; other strings (a module's `source`, say, which may hold the
+/// file's name as text) are left as they are.
+fn rename_files(v: &mut serde_json::Value, from: &str, to: &str) {
+    let rename = |s: &mut String| {
+        if s == from {
+            *s = to.to_owned();
+        }
+    };
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m.iter_mut() {
+                match (k.as_str(), v) {
+                    ("file", serde_json::Value::String(s)) => rename(s),
+                    ("files", serde_json::Value::Array(a)) => a.iter_mut().for_each(|f| match f {
+                        serde_json::Value::String(s) => rename(s),
+                        f => rename_files(f, from, to),
+                    }),
+                    (_, v) => rename_files(v, from, to),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|v| rename_files(v, from, to)),
+        _ => {}
+    }
+}
+
+/// The module with its file names (see [`rename_files`]) spelled `to`.
 fn renamed(v: Option<serde_json::Value>, from: &str, to: &str) -> Option<String> {
-    v.map(|v| v.to_string().replace(from, to))
+    v.map(|mut v| {
+        rename_files(&mut v, from, to);
+        v.to_string()
+    })
 }
 
 fuzz_target!(|data: &[u8]| {

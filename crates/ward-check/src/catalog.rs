@@ -227,6 +227,12 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
 - Every directory with `.tf`, `.tf.json`, `.tofu` or `.tofu.json` files is discovered and parsed
   (`.git`, `.terraform`, `.terragrunt-cache` and `node_modules` are skipped) and reported as a root
   or a module; `--verbose` and the JSON report list them all, with the module source matrix.
+- Parse budget: a native HCL file (`.tf`, `.tofu`, `terragrunt.hcl`) whose text stops making
+  sense (it ends, or a closing bracket matches nothing) with more than 8 brackets, strings or
+  template interpolations still open there is reported as WARD-PARSE-001 without being handed to
+  the HCL parser, whose time doubles with every one left open; the finding names the file, the
+  line of the innermost one left open and the line of the outermost. Such a file is invalid
+  anyway; a valid file of any nesting (up to the parser's own depth limit) reads as before.
 - Exit codes: 0 pass; 1 a finding at or above the failing severity (`--fail-on`, else
   `check { fail_on }`, else `error`); 2 usage or input error (unreadable path, bad `ward.hcl`).
 - `--resolve` asks each git remote once (`git ls-remote --heads --tags`, prompts disabled) what

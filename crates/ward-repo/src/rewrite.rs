@@ -13,13 +13,8 @@ pub fn rewrite_local_sources(
     text: &str,
     to: impl Fn(&str) -> Option<String>,
 ) -> Result<String, String> {
-    let body = hcl_edit::parser::parse_body(text).map_err(|e| {
-        format!(
-            "not valid HCL at line {}: {}",
-            e.location().line(),
-            e.message()
-        )
-    })?;
+    let body = crate::tree::parse_body(text)
+        .map_err(|e| format!("not valid HCL at line {}: {}", e.line, e.message))?;
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for s in body.iter() {
         let Structure::Block(b) = s else { continue };

@@ -467,7 +467,7 @@ fn generated_backend(contents: &str) -> Option<String> {
 /// A top-level literal attribute of an HCL file, with its line.
 fn top_attr(root: &Path, rel: &str, key: &str) -> Option<(String, usize)> {
     let text = std::fs::read_to_string(root.join(rel)).ok()?;
-    let body = hcl_edit::parser::parse_body(&text).ok()?;
+    let body = tree::parse_body(&text).ok()?;
     let lines = tree::Lines::new(&text);
     let found = body.attributes().find_map(|a| {
         (a.key.as_str() == key).then(|| {

@@ -140,13 +140,20 @@ pub(crate) struct ParseFailure {
     pub message: String,
 }
 
-/// Parses native HCL into nodes.
-pub(crate) fn parse_hcl(text: &str) -> Result<Vec<Node>, ParseFailure> {
-    let body: Body = hcl_edit::parser::parse_body(text).map_err(|e| ParseFailure {
+/// Parses native HCL text with hcl-edit, once it has passed [`crate::budget::check`]: the one
+/// way ward-repo parses a `.tf`, `.tofu` or `terragrunt.hcl` file.
+pub(crate) fn parse_body(text: &str) -> Result<Body, ParseFailure> {
+    crate::budget::check(text)?;
+    hcl_edit::parser::parse_body(text).map_err(|e| ParseFailure {
         line: e.location().line(),
         column: e.location().column(),
         message: e.message().to_string(),
-    })?;
+    })
+}
+
+/// Parses native HCL into nodes.
+pub(crate) fn parse_hcl(text: &str) -> Result<Vec<Node>, ParseFailure> {
+    let body = parse_body(text)?;
     let lines = Lines::new(text);
     Ok(body_blocks(&body, &lines))
 }

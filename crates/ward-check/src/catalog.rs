@@ -233,6 +233,7 @@ ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-o
   the HCL parser, whose time doubles with every one left open; the finding names the file, the
   line of the innermost one left open and the line of the outermost. Such a file is invalid
   anyway; a valid file of any nesting (up to the parser's own depth limit) reads as before.
+  The same budget holds for `ward.hcl` and rule files (crates/ward-hcl).
 - Exit codes: 0 pass; 1 a finding at or above the failing severity (`--fail-on`, else
   `check { fail_on }`, else `error`); 2 usage or input error (unreadable path, bad `ward.hcl`).
 - `--resolve` asks each git remote once (`git ls-remote --heads --tags`, prompts disabled) what

@@ -219,12 +219,12 @@ impl Config {
     pub fn parse(text: &str, display: &str, dir: &Path) -> Result<Config, ConfigError> {
         // Some editors start UTF-8 files with a byte order mark; it is not HCL.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let body = hcl_edit::parser::parse_body(text).map_err(|e| ConfigError {
+        let body = ward_hcl::parse_body(text).map_err(|e| ConfigError {
             file: display.to_string(),
-            line: e.location().line(),
-            column: e.location().column(),
-            message: format!("not valid HCL: {}", e.message()),
-            help: Some(format!("fix the syntax near `{}`", e.line().trim())),
+            line: e.line,
+            column: e.column,
+            message: format!("not valid HCL: {}", e.message),
+            help: Some(format!("fix the syntax near `{}`", e.near)),
         })?;
         let src = Src::new(display, text);
         let mut c = Config::empty(dir);

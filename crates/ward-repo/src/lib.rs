@@ -50,7 +50,6 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
-mod budget;
 pub mod playbook;
 mod rewrite;
 pub mod source;

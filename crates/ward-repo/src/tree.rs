@@ -140,14 +140,13 @@ pub(crate) struct ParseFailure {
     pub message: String,
 }
 
-/// Parses native HCL text with hcl-edit, once it has passed [`crate::budget::check`]: the one
-/// way ward-repo parses a `.tf`, `.tofu` or `terragrunt.hcl` file.
+/// Parses native HCL text through [`ward_hcl::parse_body`] (its budget first, then hcl-edit):
+/// the one way ward-repo parses a `.tf`, `.tofu` or `terragrunt.hcl` file.
 pub(crate) fn parse_body(text: &str) -> Result<Body, ParseFailure> {
-    crate::budget::check(text)?;
-    hcl_edit::parser::parse_body(text).map_err(|e| ParseFailure {
-        line: e.location().line(),
-        column: e.location().column(),
-        message: e.message().to_string(),
+    ward_hcl::parse_body(text).map_err(|e| ParseFailure {
+        line: e.line,
+        column: e.column,
+        message: e.message,
     })
 }
 

@@ -136,10 +136,10 @@ pub fn string(s: &str) -> Expression {
 }
 
 /// The expression `text` (an address such as `module.m.a_b.c["k"]`, `each.value`, a function
-/// call), parsed; a string literal of it when it is not an HCL expression, so the output stays
-/// valid.
+/// call), parsed through ward-hcl (its budget first); a string literal of it when it is not an
+/// HCL expression, so the output stays valid.
 pub fn expression(text: &str) -> Expression {
-    hcl_edit::parser::parse_expr(text).unwrap_or_else(|_| string(text))
+    ward_hcl::parse_expr(text).unwrap_or_else(|_| string(text))
 }
 
 /// An object key: the bare name when it is an identifier without `-` (which Terraform would

@@ -720,13 +720,10 @@ pub(crate) fn parse_pack_block(
     line_base: usize,
     origin: &RuleOrigin,
 ) -> Result<OneBlock, RulesError> {
-    let body = hcl_edit::parser::parse_body(text).map_err(|e| {
-        RulesError::new(file, format!("not valid HCL: {}", e.message()))
-            .at(Some((
-                e.location().line() + line_base,
-                e.location().column(),
-            )))
-            .help(format!("fix the syntax near `{}`", e.line().trim()))
+    let body = ward_hcl::parse_body(text).map_err(|e| {
+        RulesError::new(file, format!("not valid HCL: {}", e.message))
+            .at(Some((e.line + line_base, e.column)))
+            .help(format!("fix the syntax near `{}`", e.near))
     })?;
     let r = Reader {
         file,
@@ -755,10 +752,10 @@ pub(crate) fn parse_pack_block(
 pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parsed, RulesError> {
     // Some editors start UTF-8 files with a byte order mark; it is not HCL.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let body = hcl_edit::parser::parse_body(text).map_err(|e| {
-        RulesError::new(file, format!("not valid HCL: {}", e.message()))
-            .at(Some((e.location().line(), e.location().column())))
-            .help(format!("fix the syntax near `{}`", e.line().trim()))
+    let body = ward_hcl::parse_body(text).map_err(|e| {
+        RulesError::new(file, format!("not valid HCL: {}", e.message))
+            .at(Some((e.line, e.column)))
+            .help(format!("fix the syntax near `{}`", e.near))
     })?;
     let r = Reader::new(file, text);
 

@@ -11,11 +11,11 @@
 //! before the parse when more than [`MAX_OPEN`] are open there. Fewer are left to the parser,
 //! whose own message then stands, at a bounded cost.
 
-use crate::tree::ParseFailure;
+use crate::ParseError;
 
 /// The most brackets a file may leave open where its text stops making sense: beyond it the
 /// parser's time doubles per level (2^8 times a normal parse at most).
-pub(crate) const MAX_OPEN: usize = 8;
+pub const MAX_OPEN: usize = 8;
 
 /// What is open at a point of the scan.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,11 +50,11 @@ struct Open {
 
 /// Refuses `text` when it stops being valid HCL with more than [`MAX_OPEN`] brackets, strings or
 /// templates open at that point (see the module's documentation); `Ok` otherwise, valid or not.
-pub(crate) fn check(text: &str) -> Result<(), ParseFailure> {
+pub fn check(text: &str) -> Result<(), ParseError> {
     match stop(text.as_bytes()) {
         Some((open, line, column, what)) if open.len() > MAX_OPEN => {
             let first = &open[0];
-            Err(ParseFailure {
+            Err(ParseError {
                 line,
                 column,
                 message: format!(
@@ -66,6 +66,7 @@ pub(crate) fn check(text: &str) -> Result<(), ParseFailure> {
                     first.frame.opener(),
                     first.line
                 ),
+                near: String::new(),
             })
         }
         _ => Ok(()),

@@ -59,14 +59,15 @@ fn overlaps(a: &AttrPath, b: &AttrPath) -> bool {
 
 /// True when `identity` names `path` (indices in `path` are ignored).
 fn is_identity(path: &AttrPath, identity: &[AttrPath]) -> bool {
-    let keys = AttrPath(
-        path.0
+    // `path`'s keys (without its indices) start with `id`; compared step by step, without
+    // building the path of keys.
+    identity.iter().any(|id| {
+        let mut keys = path
+            .0
             .iter()
-            .filter(|s| matches!(s, ward_model::PathStep::Key(_)))
-            .cloned()
-            .collect(),
-    );
-    identity.iter().any(|id| keys.starts_with(id))
+            .filter(|s| matches!(s, ward_model::PathStep::Key(_)));
+        id.0.iter().all(|step| keys.next() == Some(step))
+    })
 }
 
 /// Classifies one change. `drift`: the change is from `resource_drift` (made outside Terraform).
@@ -708,5 +709,33 @@ fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
                 "deposed object {key}: left behind by an interrupted create_before_destroy replacement"
             ),
         });
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::is_identity;
+    use ward_model::AttrPath;
+
+    #[test]
+    fn identity_names_a_path_whatever_its_indices() {
+        let ids = [AttrPath::dotted("id"), AttrPath::dotted("network.ip")];
+        let yes = [
+            "id",
+            "id.x",
+            "0.id",
+            "network.ip",
+            "network.0.ip",
+            "network.0.ip.1",
+        ];
+        let no = ["ids", "x.id", "network", "network.0", "network.mac"];
+        for p in yes {
+            assert!(is_identity(&AttrPath::dotted(p), &ids), "{p}");
+        }
+        for p in no {
+            assert!(!is_identity(&AttrPath::dotted(p), &ids), "{p}");
+        }
+        assert!(!is_identity(&AttrPath::dotted("id"), &[]));
     }
 }

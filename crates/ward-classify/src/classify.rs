@@ -59,14 +59,15 @@ fn overlaps(a: &AttrPath, b: &AttrPath) -> bool {
 
 /// True when `identity` names `path` (indices in `path` are ignored).
 fn is_identity(path: &AttrPath, identity: &[AttrPath]) -> bool {
-    let keys = AttrPath(
-        path.0
+    // `path`'s keys (without its indices) start with `id`; compared step by step, without
+    // building the path of keys.
+    identity.iter().any(|id| {
+        let mut keys = path
+            .0
             .iter()
-            .filter(|s| matches!(s, ward_model::PathStep::Key(_)))
-            .cloned()
-            .collect(),
-    );
-    identity.iter().any(|id| keys.starts_with(id))
+            .filter(|s| matches!(s, ward_model::PathStep::Key(_)));
+        id.0.iter().all(|step| keys.next() == Some(step))
+    })
 }
 
 /// Classifies one change. `drift`: the change is from `resource_drift` (made outside Terraform).
@@ -151,9 +152,9 @@ pub(crate) fn verdict(
 
     let holds = r.holds_data();
     v.holds_data = holds.value;
-    let identity = r.identity();
+    let identity = r.identity_paths();
     if c.action.destroys() {
-        v.destroyed_object = destroyed_object(c, &identity.value);
+        v.destroyed_object = destroyed_object(c, identity);
     }
 
     if !drift {
@@ -175,13 +176,13 @@ pub(crate) fn verdict(
             }
         }
         Action::Update => {
-            update(c, &r, &holds, &identity, &mut v, &mut lines, rules);
+            update(c, &r, &holds, identity, &mut v, &mut lines, rules);
             access_removed_lines(c, &r, &mut lines);
         }
         Action::Delete => {
             let d = r.cost(Cost::OnDelete);
             destroy(d, &holds, &mut v, &mut lines, "destroying", rules);
-            v.identity_changes = identity.value.clone();
+            v.identity_changes = identity.to_vec();
             if !v.identity_changes.is_empty() && v.impact > Impact::Free {
                 lines.push(format!(
                     "identity lost: {} will no longer exist",
@@ -204,7 +205,7 @@ pub(crate) fn verdict(
                 );
             }
             forces_replacement(c, &mut lines);
-            v.attributes = attributes(c, &r, &identity.value, rules);
+            v.attributes = attributes(c, &r, identity, rules);
             // An attribute that forces the replacement costs what the replacement costs.
             for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
                 if a.impact < v.impact {
@@ -214,7 +215,7 @@ pub(crate) fn verdict(
                     a.why = Some(format!("forces replacement, which costs {}{was}", v.impact));
                 }
             }
-            v.identity_changes = identity.value.clone();
+            v.identity_changes = identity.to_vec();
             identity_line(c, &v.identity_changes, &mut lines);
             final_snapshot_line(c, &r, &mut lines);
             grants_access_line(c, &r, &mut lines);
@@ -270,12 +271,12 @@ fn update(
     c: &ResourceChange,
     r: &Resolved<'_>,
     holds: &Decision<bool>,
-    identity: &Decision<Vec<AttrPath>>,
+    identity: &[AttrPath],
     v: &mut Verdict,
     lines: &mut Vec<String>,
     rules: &mut Rules,
 ) {
-    v.attributes = attributes(c, r, &identity.value, rules);
+    v.attributes = attributes(c, r, identity, rules);
     if v.attributes.is_empty() {
         lines.push(
             "no attribute value changes (only sensitivity or other metadata): impact none"
@@ -342,7 +343,7 @@ fn update(
     v.identity_changes = v
         .attributes
         .iter()
-        .filter(|a| is_identity(&a.change.path, &identity.value))
+        .filter(|a| is_identity(&a.change.path, identity))
         .map(|a| a.change.path.clone())
         .collect();
     if !v.identity_changes.is_empty() {
@@ -708,5 +709,33 @@ fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
                 "deposed object {key}: left behind by an interrupted create_before_destroy replacement"
             ),
         });
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::is_identity;
+    use ward_model::AttrPath;
+
+    #[test]
+    fn identity_names_a_path_whatever_its_indices() {
+        let ids = [AttrPath::dotted("id"), AttrPath::dotted("network.ip")];
+        let yes = [
+            "id",
+            "id.x",
+            "0.id",
+            "network.ip",
+            "network.0.ip",
+            "network.0.ip.1",
+        ];
+        let no = ["ids", "x.id", "network", "network.0", "network.mac"];
+        for p in yes {
+            assert!(is_identity(&AttrPath::dotted(p), &ids), "{p}");
+        }
+        for p in no {
+            assert!(!is_identity(&AttrPath::dotted(p), &ids), "{p}");
+        }
+        assert!(!is_identity(&AttrPath::dotted("id"), &[]));
     }
 }

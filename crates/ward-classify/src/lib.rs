@@ -353,7 +353,10 @@ impl<'k> Assessor<'k> {
 /// verdict was before.
 fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..v.len()).collect();
-    order.sort_by(|&a, &b| (&v[a].address, &v[a].deposed).cmp(&(&v[b].address, &v[b].deposed)));
+    // Unstable but deterministic: equal keys keep their order by the index, the last key.
+    order.sort_unstable_by(|&a, &b| {
+        (&v[a].address, &v[a].deposed, a).cmp(&(&v[b].address, &v[b].deposed, b))
+    });
     // Position i must receive the element now at order[i]; follow each cycle once.
     let mut done = vec![false; order.len()];
     for start in 0..order.len() {

@@ -159,6 +159,29 @@ impl Action {
     /// Parses Terraform's `actions` array. Returns `None` for any list ward does not know:
     /// callers must fail closed on it.
     pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Option<Action> {
+        // Without collecting: the reader calls this for every entry.
+        let v: (&str, Option<&str>) = match actions {
+            [one] => (one.as_ref(), None),
+            [first, second] => (first.as_ref(), Some(second.as_ref())),
+            _ => return None,
+        };
+        Some(match v {
+            ("no-op", None) => Action::NoOp,
+            ("create", None) => Action::Create,
+            ("read", None) => Action::Read,
+            ("update", None) => Action::Update,
+            ("delete", Some("create")) => Action::ReplaceDeleteFirst,
+            ("create", Some("delete")) => Action::ReplaceCreateFirst,
+            ("delete", None) => Action::Delete,
+            ("forget", None) => Action::Forget,
+            ("create", Some("forget")) => Action::CreateThenForget,
+            ("open", None) => Action::Open,
+            _ => return None,
+        })
+    }
+
+    #[cfg(test)]
+    fn from_actions_by_list<S: AsRef<str>>(actions: &[S]) -> Option<Action> {
         let v: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
         Some(match v.as_slice() {
             ["no-op"] => Action::NoOp,
@@ -417,5 +440,31 @@ mod tests {
         assert_eq!(unchanged, [Action::NoOp, Action::Read, Action::Open]);
         // Nothing that destroys is inert.
         assert!(all.iter().all(|a| !(a.destroys() && a.is_inert())));
+    }
+
+    #[test]
+    fn actions_read_as_the_list_says() {
+        let words = [
+            "no-op", "create", "read", "update", "delete", "forget", "open", "x", "",
+        ];
+        let mut lists: Vec<Vec<&str>> = vec![vec![]];
+        for a in words {
+            lists.push(vec![a]);
+            for b in words {
+                lists.push(vec![a, b]);
+                lists.push(vec![a, b, "delete"]);
+            }
+        }
+        for l in &lists {
+            assert_eq!(
+                Action::from_actions(l),
+                Action::from_actions_by_list(l),
+                "{l:?}"
+            );
+        }
+        for a in Action::ALL {
+            let list: Vec<&str> = a.as_terraform().split(',').collect();
+            assert_eq!(Action::from_actions(&list), Some(a));
+        }
     }
 }

@@ -1,9 +1,13 @@
 //! The attribute paths that really change between `before` and `after`, honouring
 //! `after_unknown` and the sensitive masks. No sensitive value leaves this module.
 
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
 
 /// A mask (`after_unknown`, `before_sensitive`, `after_sensitive`) at one point of the value.
@@ -172,6 +176,87 @@ pub(crate) fn changed(sides: &Sides) -> Vec<AttrChange> {
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out.shrink_to_fit();
     out
+}
+
+/// A top-level key of a raw side: borrowed from the input unless it holds an escape.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct RawKey<'a>(Cow<'a, str>);
+
+impl RawKey<'_> {
+    /// The key.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for RawKey<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawKey<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an attribute name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<RawKey<'de>, E> {
+                Ok(RawKey(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RawKey<'de>, E> {
+                Ok(RawKey(Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// [`changed`] for two objects given as their top-level attributes, raw: an attribute whose
+/// bytes are the same on both sides, with nothing under it marked unknown, is unchanged
+/// (equal bytes are equal values, and the sensitive masks only hide values that change) and
+/// is not parsed; every other attribute is parsed and diffed as [`changed`] does. The caller
+/// checks that neither the whole `after` is unknown nor a whole side sensitive (the cases
+/// [`walk`] decides at the top, before it descends).
+pub(crate) fn changed_lazy(
+    before: &BTreeMap<RawKey<'_>, &RawValue>,
+    after: &BTreeMap<RawKey<'_>, &RawValue>,
+    unknown: Mask,
+    bsens: Mask,
+    asens: Mask,
+) -> Result<Vec<AttrChange>, serde_json::Error> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    let keys: BTreeSet<&str> = before
+        .keys()
+        .chain(after.keys())
+        .map(RawKey::as_str)
+        .collect();
+    for k in keys {
+        let b = before.get(&RawKey(Cow::Borrowed(k)));
+        let a = after.get(&RawKey(Cow::Borrowed(k)));
+        let u = unknown.key(k);
+        if let (Some(b), Some(a)) = (b, a) {
+            if b.get() == a.get() && !u.any() {
+                continue;
+            }
+        }
+        let parse = |r: Option<&&RawValue>| {
+            r.map(|r| serde_json::from_str::<Value>(r.get()))
+                .transpose()
+        };
+        let (b, a) = (parse(b)?, parse(a)?);
+        path.push(PathStep::Key(k.to_string()));
+        walk(
+            &mut path,
+            b.as_ref(),
+            a.as_ref(),
+            u,
+            bsens.key(k),
+            asens.key(k),
+            &mut out,
+        );
+        path.pop();
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out.shrink_to_fit();
+    Ok(out)
 }
 
 fn non_null(v: Option<&Value>) -> Option<&Value> {
@@ -398,6 +483,72 @@ mod tests {
         assert_eq!(fp("new"), fp("new"));
         assert_ne!(fp("new"), fp("other"));
         assert!(fp("new").is_some());
+    }
+
+    /// [`changed_lazy`] over the raw top-level attributes of `b` and `a`.
+    fn lazy(b: &Value, a: &Value, u: &Value, bs: &Value, as_: &Value) -> Vec<AttrChange> {
+        let (b, a) = (b.to_string(), a.to_string());
+        let bm: BTreeMap<RawKey, &RawValue> = serde_json::from_str(&b).unwrap();
+        let am: BTreeMap<RawKey, &RawValue> = serde_json::from_str(&a).unwrap();
+        let m = |v| Mask::of(Some(v));
+        changed_lazy(&bm, &am, m(u), m(bs), m(as_)).unwrap()
+    }
+
+    #[test]
+    fn lazy_diff_is_the_diff() {
+        let long = "x".repeat(Shown::MAX_STRING + 1);
+        let cases = [
+            // Equal bytes, but something under them is unknown: still a change.
+            (
+                json!({"a": {}, "b": [1], "c": "same"}),
+                json!({"a": {}, "b": [1], "c": "same"}),
+                json!({"a": {"x": true}, "b": [true], "c": false}),
+                json!({}),
+                json!({}),
+            ),
+            // Equal secrets are no change; changed ones are, hidden; nested partial masks.
+            (
+                json!({"pw": "s", "pw2": "old", "t": {"k": "S1", "n": 1}, "l": [1, {"p": "q"}]}),
+                json!({"pw": "s", "pw2": "new", "t": {"k": "S2", "n": 1}, "l": [1, {"p": "r"}]}),
+                json!({}),
+                json!({"pw": true, "pw2": true, "t": {"k": true}, "l": [false, {"p": true}]}),
+                json!({"pw": true, "pw2": true, "t": {"k": true}, "l": [false, {"p": true}]}),
+            ),
+            // Different bytes, equal values; null against missing; added and removed keys;
+            // escaped keys; long strings (shortened, fingerprinted).
+            (
+                json!({"n": 1.0, "z": null, "gone": 1, "k\"q": "a", "s": "a"}),
+                json!({"n": 1.0, "y": null, "new": [1, 2], "k\"q": "b", "s": long}),
+                json!({"new": [false, true]}),
+                json!({}),
+                json!({"gone": true}),
+            ),
+        ];
+        for (b, a, u, bs, as_) in &cases {
+            let whole = changed(&Sides {
+                before: Some(b),
+                after: Some(a),
+                after_unknown: Mask::of(Some(u)),
+                before_sensitive: Mask::of(Some(bs)),
+                after_sensitive: Mask::of(Some(as_)),
+            });
+            assert!(!whole.is_empty());
+            assert_eq!(lazy(b, a, u, bs, as_), whole, "{b} -> {a}");
+        }
+        // Different bytes for equal numbers: parsed and compared as values.
+        let got = lazy(
+            &serde_json::from_str(r#"{"n": 10}"#).unwrap(),
+            &serde_json::from_str(r#"{"n": 1e1}"#).unwrap(),
+            &json!({}),
+            &json!({}),
+            &json!({}),
+        );
+        let (b, a) = (r#"{"n":10,"m":1.0}"#, r#"{"n":10,"m":1.00}"#);
+        let bm: BTreeMap<RawKey, &RawValue> = serde_json::from_str(b).unwrap();
+        let am: BTreeMap<RawKey, &RawValue> = serde_json::from_str(a).unwrap();
+        let none = changed_lazy(&bm, &am, Mask::Clear, Mask::Clear, Mask::Clear).unwrap();
+        assert!(none.is_empty());
+        assert_eq!(got.len(), 1);
     }
 
     #[test]

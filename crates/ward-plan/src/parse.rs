@@ -10,6 +10,7 @@
 use crate::diff::{self, Mask, Sides};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -414,6 +415,7 @@ pub(crate) fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
         keep_before: false,
         content: !acc.skip_content,
         strict: false,
+        lazy: false,
     })
     .deserialize(v)
     {
@@ -582,6 +584,7 @@ impl<'de> Visitor<'de> for Changes<'_> {
             keep_before: collect,
             content,
             strict: true,
+            lazy: false,
         })? {
             take_change(
                 self.acc,
@@ -690,6 +693,10 @@ struct RawInner {
     after_unknown: Option<Value>,
     before_sensitive: Option<Value>,
     after_sensitive: Option<Value>,
+    /// `before` and `after` as raw JSON, instead of `before`/`after`, when the entry was read
+    /// lazily ([`Entry::lazy`]): only the attributes whose bytes differ are parsed.
+    before_raw: Option<Box<RawValue>>,
+    after_raw: Option<Box<RawValue>>,
     replace_paths: Option<Vec<Vec<Value>>>,
     importing: Option<RawImporting>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
@@ -700,8 +707,13 @@ struct RawInner {
 
 /// Whether an entry with these actions gets a per-attribute diff.
 fn wants_diff(actions: &[String]) -> bool {
+    diffed(Action::from_actions(actions))
+}
+
+/// Whether a change with this action (`None`: one ward does not know) gets a per-attribute diff.
+fn diffed(action: Option<Action>) -> bool {
     matches!(
-        Action::from_actions(actions),
+        action,
         Some(Action::Update | Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst)
     )
 }
@@ -715,6 +727,10 @@ pub(crate) struct Entry {
     /// Refuse an entry without `address`, `type`, `change` or `change.actions` (else the
     /// caller checks with [`missing_field`]).
     pub strict: bool,
+    /// Keep an update's or replacement's `before` and `after` as raw JSON and parse only the
+    /// top-level attributes whose bytes differ (when neither `keep_before` nor `content` is
+    /// set). The model is the same as without it.
+    pub lazy: bool,
 }
 
 /// The first required field an entry lacks.
@@ -762,6 +778,7 @@ impl<'de> Visitor<'de> for Entry {
                     raw.change = Some(map.next_value_seed(Body {
                         keep_before: self.keep_before,
                         content: self.content,
+                        lazy: self.lazy && !self.keep_before && !self.content,
                     })?)
                 }
                 _ => {
@@ -784,6 +801,8 @@ struct Body {
     keep_before: bool,
     /// Fingerprint every value (see [`crate::fingerprint`]).
     content: bool,
+    /// Keep `before` and `after` raw (see [`Entry::lazy`]).
+    lazy: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Body {
@@ -803,20 +822,20 @@ impl<'de> Visitor<'de> for Body {
             fingerprinted: self.content,
             ..RawInner::default()
         };
+        // The action, once `actions` is read (`Some(None)`: a list ward does not know).
+        let mut action: Option<Option<Action>> = None;
         while let Some(key) = map.next_key::<Key>()? {
-            let diffed = inner.actions.as_deref().is_none_or(wants_diff);
+            let diff = action.is_none_or(diffed);
             // A destroyed object's last values are kept for the model's `before_scalars`.
-            let destroys = inner
-                .actions
-                .as_deref()
-                .and_then(Action::from_actions)
-                .is_some_and(Action::destroys);
-            let keep = diffed
+            let destroys = action.flatten().is_some_and(Action::destroys);
+            let keep = diff
                 || ((self.keep_before || destroys)
                     && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
-                    inner.actions = Some(map.next_value()?);
+                    let actions: Vec<String> = map.next_value()?;
+                    action = Some(Action::from_actions(&actions));
+                    inner.actions = Some(actions);
                     continue;
                 }
                 "replace_paths" => {
@@ -825,6 +844,21 @@ impl<'de> Visitor<'de> for Body {
                 }
                 "importing" => {
                     inner.importing = map.next_value()?;
+                    continue;
+                }
+                // Raw: an update's or replacement's sides, a delete's last values.
+                "before" | "after"
+                    if self.lazy
+                        && action.is_some_and(|a| {
+                            diffed(a) || (key.0 == "before" && a == Some(Action::Delete))
+                        }) =>
+                {
+                    let raw: Option<Box<RawValue>> = map.next_value()?;
+                    if key.0 == "before" {
+                        inner.before_raw = raw;
+                    } else {
+                        inner.after_raw = raw;
+                    }
                     continue;
                 }
                 "before" => (0, &mut inner.before),
@@ -919,8 +953,8 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     // Entry checked these are present.
     let address = address.unwrap_or_default();
     let type_name = type_name.unwrap_or_default();
-    let change = change.unwrap_or_default();
-    let actions = change.actions.unwrap_or_default();
+    let mut change = change.unwrap_or_default();
+    let actions = change.actions.take().unwrap_or_default();
     let action = Action::from_actions(&actions).ok_or_else(|| Semantic::UnknownAction {
         address: address.clone(),
         actions: actions.clone(),
@@ -950,7 +984,7 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         }
     };
     let mut replace_paths = Vec::new();
-    for p in change.replace_paths.unwrap_or_default() {
+    for p in change.replace_paths.take().unwrap_or_default() {
         let mut steps = Vec::with_capacity(p.len());
         for s in p {
             steps.push(match s {
@@ -968,23 +1002,35 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     replace_paths.sort();
     replace_paths.dedup();
 
-    let before_scalars = if action.destroys() {
-        before_scalars(change.before.as_ref(), change.before_sensitive.as_ref())
-    } else {
-        Vec::new()
+    let diff = wants_diff(&actions);
+    settle_sides(&address, &mut change, diff)?;
+    let lazy = lazy_objects(&address, &change)?;
+    let masks = (
+        Mask::of(change.after_unknown.as_ref()),
+        Mask::of(change.before_sensitive.as_ref()),
+        Mask::of(change.after_sensitive.as_ref()),
+    );
+    let before_scalars = match &lazy {
+        _ if !action.destroys() => Vec::new(),
+        (Some(before), _) => before_scalars_of(
+            before.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            change.before_sensitive.as_ref(),
+        ),
+        (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
     };
     // Per-attribute changes only where an existing object changes in place or is replaced:
     // for a create or a delete the whole object is the change.
-    let changed = if wants_diff(&actions) {
-        diff::changed(&Sides {
+    let changed = match &lazy {
+        _ if !diff => Vec::new(),
+        (Some(before), Some(after)) => diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
+            .map_err(|e| malformed_side(&address, &e))?,
+        _ => diff::changed(&Sides {
             before: change.before.as_ref(),
             after: change.after.as_ref(),
-            after_unknown: Mask::of(change.after_unknown.as_ref()),
-            before_sensitive: Mask::of(change.before_sensitive.as_ref()),
-            after_sensitive: Mask::of(change.after_sensitive.as_ref()),
-        })
-    } else {
-        Vec::new()
+            after_unknown: masks.0,
+            before_sensitive: masks.1,
+            after_sensitive: masks.2,
+        }),
     };
 
     Ok(ResourceChange {
@@ -1012,30 +1058,126 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
 /// The top-level booleans and short strings of a destroyed object's last values, nothing
 /// `before_sensitive` marks (nothing at all when the whole object is marked), sorted by name.
 fn before_scalars(before: Option<&Value>, mask: Option<&Value>) -> Vec<(String, Value)> {
-    if matches!(mask, Some(Value::Bool(true))) {
-        return Vec::new();
-    }
     let Some(Value::Object(before)) = before else {
         return Vec::new();
     };
-    let mut out: Vec<(String, Value)> = before
-        .iter()
-        .filter(|(k, v)| {
-            let marked = mask
-                .and_then(|m| m.get(k.as_str()))
-                .is_some_and(diff::contains_true);
-            let small = match v {
-                Value::Bool(_) => true,
-                Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
-                _ => false,
-            };
-            small && !marked
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    before_scalars_of(
+        before.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+        mask,
+    )
+}
+
+/// A top-level value of a destroyed object, parsed or raw.
+enum Scalar<'a> {
+    Value(&'a Value),
+    Raw(&'a RawValue),
+}
+
+/// [`before_scalars`] over an object's entries, parsed or raw (a raw one is parsed only when it
+/// is a boolean or a string).
+fn before_scalars_of<'a>(
+    entries: impl Iterator<Item = (&'a str, Scalar<'a>)>,
+    mask: Option<&Value>,
+) -> Vec<(String, Value)> {
+    if matches!(mask, Some(Value::Bool(true))) {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for (k, v) in entries {
+        let marked = mask.and_then(|m| m.get(k)).is_some_and(diff::contains_true);
+        if marked {
+            continue;
+        }
+        let parsed;
+        let v = match v {
+            Scalar::Value(v) => v,
+            Scalar::Raw(raw) => {
+                if !matches!(raw.get().as_bytes().first(), Some(b't' | b'f' | b'"')) {
+                    continue;
+                }
+                match serde_json::from_str::<Value>(raw.get()) {
+                    Ok(v) => {
+                        parsed = v;
+                        &parsed
+                    }
+                    Err(_) => continue,
+                }
+            }
+        };
+        let small = match v {
+            Value::Bool(_) => true,
+            Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
+            _ => false,
+        };
+        if small {
+            out.push((k.to_string(), v.clone()));
+        }
+    }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out.shrink_to_fit();
     out
+}
+
+/// The top-level attributes of a lazily read side, by name.
+pub(crate) type RawObject<'a> = BTreeMap<diff::RawKey<'a>, &'a RawValue>;
+
+/// For an entry read lazily ([`Entry::lazy`]): parses the raw sides into `change.before` and
+/// `change.after` unless they can be read attribute by attribute: for a diffed change (`diff`),
+/// both sides objects and neither the whole `after` unknown nor a whole side sensitive; for a
+/// delete, `before` an object.
+fn settle_sides(address: &str, change: &mut RawInner, diff: bool) -> Result<(), Semantic> {
+    if change.before_raw.is_none() && change.after_raw.is_none() {
+        return Ok(());
+    }
+    let whole = |m: Option<&Value>| matches!(Mask::of(m), Mask::All);
+    let object = |r: &Option<Box<RawValue>>| {
+        r.as_ref()
+            .is_some_and(|r| r.get().trim_start().starts_with('{'))
+    };
+    let by_attribute = if diff {
+        object(&change.before_raw)
+            && object(&change.after_raw)
+            && !whole(change.after_unknown.as_ref())
+            && !whole(change.before_sensitive.as_ref())
+            && !whole(change.after_sensitive.as_ref())
+    } else {
+        object(&change.before_raw) && change.after_raw.is_none()
+    };
+    if by_attribute {
+        return Ok(());
+    }
+    let parse = |r: Option<Box<RawValue>>| {
+        r.map(|r| serde_json::from_str::<Value>(r.get()))
+            .transpose()
+            .map_err(|e| malformed_side(address, &e))
+    };
+    change.before = parse(change.before_raw.take())?;
+    change.after = parse(change.after_raw.take())?;
+    Ok(())
+}
+
+/// The top-level attributes of the sides [`settle_sides`] left raw.
+type LazyObjects<'a> = (Option<RawObject<'a>>, Option<RawObject<'a>>);
+
+/// See [`LazyObjects`].
+fn lazy_objects<'a>(address: &str, change: &'a RawInner) -> Result<LazyObjects<'a>, Semantic> {
+    let side = |r: Option<&'a RawValue>| {
+        r.map(|r| serde_json::from_str::<RawObject<'a>>(r.get()))
+            .transpose()
+            .map_err(|e| malformed_side(address, &e))
+    };
+    Ok((
+        side(change.before_raw.as_deref())?,
+        side(change.after_raw.as_deref())?,
+    ))
+}
+
+/// A side that serde_json accepted as raw JSON but could not read again: not expected (the
+/// bytes were checked when the entry was read), reported rather than ignored.
+fn malformed_side(address: &str, e: &serde_json::Error) -> Semantic {
+    Semantic::Malformed(format!(
+        "`{address}` has a `before` or `after` value that cannot be read: {e}"
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------

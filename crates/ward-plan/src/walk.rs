@@ -583,6 +583,7 @@ fn top_key<R: Read>(
                         keep_before,
                         content,
                         strict: true,
+                        lazy: true,
                     }
                     .deserialize(de)
                 })?;

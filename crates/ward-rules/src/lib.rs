@@ -32,6 +32,7 @@ pub use rule::{AttrRule, Pack, Rule, Selector, Target};
 
 use parse::{parse_file, parse_pack_block, parse_user_blocks, FileKind, OneBlock};
 use pattern::Relation;
+use rule::RulePaths;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -322,15 +323,27 @@ impl<'k> Resolved<'k> {
 
     /// The identity attributes.
     pub fn identity(&self) -> Decision<Vec<AttrPath>> {
-        as_paths(
-            self.decide(
-                |r| r.identity.clone(),
-                defaults::IDENTITY
-                    .iter()
-                    .map(|s| (*s).to_string())
-                    .collect(),
-            ),
-        )
+        self.path_decision(|p| &p.identity, default_identity())
+    }
+
+    /// The identity attributes alone ([`Resolved::identity`]'s value), borrowed: what the
+    /// classifier reads on every change, without the deciding rule's reference.
+    pub fn identity_paths(&self) -> &'k [AttrPath] {
+        first_paths(&self.rules, |p| &p.identity).unwrap_or(default_identity())
+    }
+
+    /// A decision on a list of paths (`identity`, `access_rules`).
+    fn path_decision(
+        &self,
+        get: fn(&RulePaths) -> &Option<Vec<AttrPath>>,
+        default: &[AttrPath],
+    ) -> Decision<Vec<AttrPath>> {
+        let d = self.decide(|r| get(&r.paths).is_some().then_some(()), ());
+        Decision {
+            value: first_paths(&self.rules, get).unwrap_or(default).to_vec(),
+            rule: d.rule,
+            stated: d.stated,
+        }
     }
 
     /// What an action costs (before any holds-data escalation, which is the classifier's).
@@ -357,7 +370,7 @@ impl<'k> Resolved<'k> {
 
     /// The attributes that are lists of access rules (`ingress`, `egress`); none by default.
     pub fn access_rules(&self) -> Decision<Vec<AttrPath>> {
-        as_paths(self.decide(|r| r.access_rules.clone(), Vec::new()))
+        self.path_decision(|p| &p.access_rules, &[])
     }
 
     /// Does the object itself grant access (a firewall rule)? `false` by default.
@@ -431,18 +444,34 @@ impl<'k> Resolved<'k> {
     }
 }
 
-/// A decision on attribute names (`identity`, `access_rules`), as attribute paths.
-fn as_paths(d: Decision<Vec<String>>) -> Decision<Vec<AttrPath>> {
-    Decision {
-        value: d
-            .value
+/// Attribute names (`identity`, `access_rules` entries, checked when the rule was read) as
+/// attribute paths.
+pub(crate) fn names_as_paths(names: &[String]) -> Vec<AttrPath> {
+    names
+        .iter()
+        .filter_map(|s| pattern::Pattern::parse(s).ok())
+        .map(|p| p.to_path())
+        .collect()
+}
+
+/// The first rule's list of paths that `get` picks.
+fn first_paths<'k>(
+    rules: &[&'k Rule],
+    get: fn(&RulePaths) -> &Option<Vec<AttrPath>>,
+) -> Option<&'k [AttrPath]> {
+    rules.iter().find_map(|r| get(&r.paths).as_deref())
+}
+
+/// [`defaults::IDENTITY`] as attribute paths, parsed once.
+fn default_identity() -> &'static [AttrPath] {
+    static PATHS: OnceLock<Vec<AttrPath>> = OnceLock::new();
+    PATHS.get_or_init(|| {
+        let names: Vec<String> = defaults::IDENTITY
             .iter()
-            .filter_map(|s| pattern::Pattern::parse(s).ok())
-            .map(|p| p.to_path())
-            .collect(),
-        rule: d.rule,
-        stated: d.stated,
-    }
+            .map(|s| (*s).to_string())
+            .collect();
+        names_as_paths(&names)
+    })
 }
 
 /// User rules (the `resource` blocks of a `ward.hcl`, or a rule file it names), read but not

@@ -3,7 +3,7 @@
 
 use crate::error::RulesError;
 use crate::pattern::{is_type_name, Pattern};
-use crate::rule::{AttrRule, Pack, Rule, Selector};
+use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector};
 use crate::RuleOrigin;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
@@ -599,6 +599,7 @@ impl<'a> Reader<'a> {
             module,
             provider,
         };
+        let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
         let rule = Rule {
             final_snapshot_skip,
             final_snapshot_name,
@@ -621,6 +622,7 @@ impl<'a> Reader<'a> {
             on_replace: opt_impact("on_replace")?,
             attributes,
             rank: (0, selector.specificity(), 0, line),
+            paths,
             selector,
         };
         // Keys that describe or narrow a rule; every other key decides something.

@@ -3,7 +3,7 @@
 use crate::pattern::{glob_matches, provider_matches, strip_instance_keys, Pattern};
 use crate::{RuleOrigin, RuleRef};
 use serde::Serialize;
-use ward_model::Impact;
+use ward_model::{AttrPath, Impact};
 
 /// A built-in pack, as its header describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -142,6 +142,28 @@ pub struct Rule {
     /// Sort key: (user 0 / pack 1, specificity, file index, line).
     #[serde(skip)]
     pub(crate) rank: (u8, u8, usize, usize),
+    /// `identity` and `access_rules` as attribute paths, parsed once when the rule is read
+    /// (the classifier asks for them on every change).
+    #[serde(skip)]
+    pub(crate) paths: RulePaths,
+}
+
+/// A rule's attribute-name lists as attribute paths (see [`Rule::identity`] and
+/// [`Rule::access_rules`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct RulePaths {
+    pub(crate) identity: Option<Vec<AttrPath>>,
+    pub(crate) access_rules: Option<Vec<AttrPath>>,
+}
+
+impl RulePaths {
+    /// The paths of a rule's `identity` and `access_rules` lists.
+    pub(crate) fn of(identity: Option<&[String]>, access_rules: Option<&[String]>) -> RulePaths {
+        RulePaths {
+            identity: identity.map(crate::names_as_paths),
+            access_rules: access_rules.map(crate::names_as_paths),
+        }
+    }
 }
 
 /// The instance a lookup is about.

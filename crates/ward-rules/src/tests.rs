@@ -206,6 +206,8 @@ fn fakecloud_rule_file_matches_the_provider() {
     assert_eq!(r.attribute(&path("name")).unwrap().impact, Impact::InPlace);
     let ids: Vec<String> = r.identity().value.iter().map(|p| p.to_string()).collect();
     assert_eq!(ids, ["id", "ip", "mac"]);
+    // Parsed once when the rule was read; the same paths either way.
+    assert_eq!(r.identity_paths(), r.identity().value.as_slice());
     let vol = k.resolve(&Target {
         type_name: "fakecloud_volume",
         ..t
@@ -244,6 +246,8 @@ fn defaults_apply_when_no_rule_answers() {
             .collect::<Vec<_>>(),
         ["id"]
     );
+    assert_eq!(r.identity_paths(), r.identity().value.as_slice());
+    assert!(r.access_rules().value.is_empty());
     assert!(r.attribute(&path("anything")).is_none());
 
     let none = k.resolve(&target("b_other", "b_other.x", None));

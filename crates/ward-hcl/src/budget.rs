@@ -66,7 +66,12 @@ pub fn check(text: &str) -> Result<(), ParseError> {
                     first.frame.opener(),
                     first.line
                 ),
-                near: String::new(),
+                near: text
+                    .lines()
+                    .nth(line.saturating_sub(1))
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
             })
         }
         _ => Ok(()),

@@ -37,32 +37,24 @@ impl std::error::Error for ParseError {}
 
 /// Parses native HCL text into hcl-edit's syntax tree, once it has passed [`budget::check`].
 pub fn parse_body(text: &str) -> Result<Body, ParseError> {
-    if let Err(mut e) = budget::check(text) {
-        e.near = text
-            .lines()
-            .nth(e.line.saturating_sub(1))
-            .unwrap_or_default()
-            .trim()
-            .to_string();
-        return Err(e);
-    }
-    hcl_edit::parser::parse_body(text).map_err(|e| ParseError {
-        line: e.location().line(),
-        column: e.location().column(),
-        message: e.message().to_string(),
-        near: e.line().trim().to_string(),
-    })
+    budget::check(text)?;
+    hcl_edit::parser::parse_body(text).map_err(from_parser)
 }
 
 /// Parses one native HCL expression, once it has passed [`budget::check`].
 pub fn parse_expr(text: &str) -> Result<Expression, ParseError> {
     budget::check(text)?;
-    hcl_edit::parser::parse_expr(text).map_err(|e| ParseError {
+    hcl_edit::parser::parse_expr(text).map_err(from_parser)
+}
+
+/// hcl-edit's error as a [`ParseError`].
+fn from_parser(e: hcl_edit::parser::Error) -> ParseError {
+    ParseError {
         line: e.location().line(),
         column: e.location().column(),
         message: e.message().to_string(),
         near: e.line().trim().to_string(),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -80,7 +72,8 @@ mod tests {
         let text = format!("a = {}\n", "1+(".repeat(budget::MAX_OPEN + 1));
         let e = parse_body(&text).err();
         assert!(
-            matches!(&e, Some(e) if e.message.contains("still open") && e.line == 1),
+            matches!(&e, Some(e) if e.message.contains("still open") && e.line == 1
+                && e.near == text.trim()),
             "{e:?}"
         );
     }

@@ -143,8 +143,9 @@ impl Fixture {
             key: None,
         }
     }
-    pub fn gate(&self, a: &Assessment) -> GateReport {
-        let ctx = GateContext {
+    /// The gate's inputs besides the assessment: this fixture's, at [`now`], for `plan.json`.
+    pub fn context(&self) -> GateContext<'_> {
+        GateContext {
             policy: &self.policy,
             protection: &self.protection,
             approvals: &self.approvals,
@@ -154,8 +155,10 @@ impl Fixture {
             plan_name: "plan.json".into(),
             approve_extra: vec![],
             context: None,
-        };
-        let mut r = evaluate(a, &ctx);
+        }
+    }
+    pub fn gate(&self, a: &Assessment) -> GateReport {
+        let mut r = evaluate(a, &self.context());
         run_guards(
             &mut r,
             a,

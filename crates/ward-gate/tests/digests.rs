@@ -1,5 +1,5 @@
-//! Digests, bindings and signatures pinned to their values, and the approvals file at its
-//! edges: what an approval is bound to must not drift, and every refusal must hold (docs/testing.md,
+//! Digests, bindings and signatures pinned to their values, the approvals file and the gate
+//! record (what `ward verify` compares) at their edges: what an approval is bound to must not drift, and every refusal must hold (docs/testing.md,
 //! "Mutation testing").
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -11,7 +11,8 @@ use ward_gate::digest::{
     CONTENT_SCHEME, CONTENT_T_COST,
 };
 use ward_gate::testkit::{approval_for, attr, now, verdict, volume};
-use ward_model::{Action, HiddenDigest, Impact, Plan, ResourceChange};
+use ward_gate::{record, verify, Outcome};
+use ward_model::{Action, Exit, HiddenDigest, Impact, Plan, ResourceChange};
 
 #[test]
 fn the_canonical_hash_of_a_value_is_pinned() {
@@ -283,4 +284,161 @@ fn approvals_are_saved_and_loaded_and_a_missing_file_is_empty() {
     bad.approvals[0].expires_at = Some("tomorrow".into());
     let e = approvals::parse(&approvals::render(&bad), "f").unwrap_err();
     assert!(e.to_string().contains("expires_at"), "{e}");
+}
+
+fn plan_of(changes: Vec<ResourceChange>) -> Plan {
+    Plan {
+        terraform_version: Some("1.15.5".into()),
+        changes,
+        ..Plan::default()
+    }
+}
+
+fn two_changes() -> Vec<ResourceChange> {
+    let mut dep = change("fakecloud_volume.b", Some([2; 32]));
+    dep.deposed = Some("00ab".into());
+    vec![change("fakecloud_volume.a", Some([1; 32])), dep]
+}
+
+#[test]
+fn a_gate_record_verifies_exactly_its_plan() {
+    let gated = plan_of(two_changes());
+    let r = record::build(&gated, "plan.json", Outcome::Pass);
+    assert_eq!(r.version, 1);
+    assert_eq!(r.plan, "plan.json");
+    assert_eq!(r.terraform_version.as_deref(), Some("1.15.5"));
+    assert_eq!(r.changes.len(), 2);
+    assert_eq!(r.changes, record::changes_of(&gated));
+    assert!(r.content.is_some() && r.signature.is_none());
+    let ok = verify::compare(&r, &gated);
+    assert!(ok.ok, "{:?}", ok.differences);
+    assert_eq!(ok.changes, 2);
+    assert_eq!(ok.exit(), Exit::Pass);
+    assert_eq!(verify::default_binary(&r), "terraform");
+
+    // A change gone, one added, one acting otherwise, one changed in what it shows.
+    let mut other = two_changes();
+    other.remove(1);
+    other[0].action = Action::ReplaceDeleteFirst;
+    other.push(change("fakecloud_volume.c", None));
+    let report = verify::compare(&r, &plan_of(other));
+    assert!(!report.ok);
+    assert_eq!(report.exit(), Exit::Fail);
+    assert_eq!(
+        report.differences,
+        [
+            "fakecloud_volume.a: gated as delete, the saved plan does delete,create",
+            "fakecloud_volume.b (deposed 00ab): gated (delete), absent from the saved plan",
+            "fakecloud_volume.c: in the saved plan (delete), never gated",
+        ]
+    );
+    let mut shown = two_changes();
+    shown[0].action_reason = Some("delete_because_no_resource_config".into());
+    let report = verify::compare(&r, &plan_of(shown));
+    assert_eq!(report.differences.len(), 1, "{:?}", report.differences);
+    assert!(report.differences[0]
+        .starts_with("fakecloud_volume.a: the change differs from the gated one (sha256:"));
+
+    // Only a hidden value differs: the content binding tells.
+    let mut hidden = two_changes();
+    hidden[1].content = Some(HiddenDigest::new([3; 32]));
+    let report = verify::compare(&r, &plan_of(hidden));
+    assert_eq!(report.differences.len(), 1);
+    assert!(report.differences[0].contains("values the report does not show"));
+    // A record without a binding (an older ward) does not verify.
+    let mut old = r.clone();
+    old.content = None;
+    let report = verify::compare(&old, &gated);
+    assert!(report.differences[0].contains("written by an older ward"));
+    let mut edited = r.clone();
+    edited.content = Some("argon2id-v19-m1-t1-p1:00:00".into());
+    assert!(verify::compare(&edited, &gated).differences[0].contains("not one this ward writes"));
+
+    // Not passed, or another version.
+    let blocked = record::build(&gated, "plan.json", Outcome::ApprovalRequired);
+    let report = verify::compare(&blocked, &gated);
+    assert_eq!(report.gated_outcome, Outcome::ApprovalRequired);
+    assert_eq!(report.differences.len(), 1);
+    assert!(report.differences[0].starts_with("the gate did not pass this plan"));
+    let mut newer = gated.clone();
+    newer.terraform_version = Some("1.16.0".into());
+    assert_eq!(
+        verify::compare(&r, &newer).differences,
+        ["the gated plan was written by version 1.15.5, the saved plan by 1.16.0"]
+    );
+}
+
+#[test]
+fn a_keyed_record_is_signed_and_binds_every_value() {
+    let gated = plan_of(two_changes());
+    let r = record::build_keyed(&gated, "plan.json", Outcome::Pass, Some(b"k"));
+    assert!(r.content.is_none());
+    assert_eq!(r.signature, Some(r.compute_signature(b"k")));
+    r.check_signature(b"k").unwrap();
+    assert!(verify::compare_keyed(&r, &gated, Some(b"k")).ok);
+    assert_eq!(
+        r.changes,
+        record::changes_of_keyed(&gated, Some(b"k")),
+        "the record's digests are the keyed ones"
+    );
+    assert_ne!(r.changes, record::changes_of(&gated));
+    // Another key, an edit, no signature: refused.
+    assert!(r
+        .check_signature(b"j")
+        .unwrap_err()
+        .contains("does not match"));
+    let mut edited = r.clone();
+    edited.plan = "other.json".into();
+    assert!(!verify::compare_keyed(&edited, &gated, Some(b"k")).ok);
+    let mut unsigned = r.clone();
+    unsigned.signature = None;
+    assert!(unsigned
+        .check_signature(b"k")
+        .unwrap_err()
+        .contains("not signed"));
+    // A hidden value changed: the keyed digest differs.
+    let mut hidden = two_changes();
+    hidden[0].content = Some(HiddenDigest::new([7; 32]));
+    let report = verify::compare_keyed(&r, &plan_of(hidden), Some(b"k"));
+    assert_eq!(report.differences.len(), 1, "{:?}", report.differences);
+    assert!(report.differences[0].starts_with("fakecloud_volume.a: the change differs"));
+}
+
+#[test]
+fn digests_read_change_by_change_verify_as_the_whole_plan() {
+    let gated = plan_of(two_changes());
+    let r = record::build(&gated, "plan.json", Outcome::Pass);
+    let mut d = record::Digests::new();
+    assert!(d.is_empty());
+    assert_eq!(d.len(), 0);
+    for c in &gated.changes {
+        d.add(c, None);
+    }
+    assert!(!d.is_empty());
+    assert_eq!(d.len(), 2);
+    let rest = plan_of(vec![]);
+    let report = verify::compare_digests(&r, &rest, d, None);
+    assert!(report.ok, "{:?}", report.differences);
+    assert_eq!(report.changes, 2);
+    let whole = record::Digests::of_plan(&gated, None);
+    assert_eq!(whole.len(), 2);
+    assert_eq!(whole.into_changes(), r.changes);
+}
+
+#[test]
+fn a_gate_record_is_saved_and_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gate.json");
+    let mut r = record::build(&plan_of(two_changes()), "plan.json", Outcome::Pass);
+    r.product = "opentofu".into();
+    assert_eq!(verify::default_binary(&r), "tofu");
+    record::save(&path, &r).unwrap();
+    assert!(std::fs::read_to_string(&path).unwrap().ends_with("}\n"));
+    assert_eq!(record::load(&path).unwrap(), r);
+    let mut v2 = serde_json::to_value(&r).unwrap();
+    v2["version"] = json!(2);
+    std::fs::write(&path, v2.to_string()).unwrap();
+    let e = record::load(&path).unwrap_err().to_string();
+    assert!(e.contains("version 2"), "{e}");
+    assert!(record::load(&dir.path().join("none.json")).is_err());
 }

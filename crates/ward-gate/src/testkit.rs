@@ -11,7 +11,10 @@ use crate::{evaluate, run_guards, GateContext, GateReport};
 use serde_json::json;
 use std::path::Path;
 use ward_classify::{Assessment, AttrVerdict, Coverage, KnowledgeUsed, PlanInfo, Verdict};
-use ward_model::{Action, AttrChange, AttrPath, FormatVersion, Impact, PathStep, Product, Shown};
+use ward_model::{
+    Action, AttrChange, AttrPath, FormatVersion, Impact, Mode, PathStep, Product, ResourceChange,
+    Shown,
+};
 use ward_time::Timestamp;
 
 pub fn verdict(address: &str, action: Action, impact: Impact) -> Verdict {
@@ -97,6 +100,29 @@ pub fn instance_update(image: &str) -> Verdict {
         false,
     )];
     v
+}
+
+/// A managed `fakecloud_volume` change of the plan (what the reader hands over), with nothing
+/// changed and no content fingerprint.
+pub fn resource_change(address: &str, action: Action) -> ResourceChange {
+    ResourceChange {
+        address: address.into(),
+        previous_address: None,
+        module_address: None,
+        mode: Mode::Managed,
+        type_name: "fakecloud_volume".into(),
+        name: "x".into(),
+        index: None,
+        provider_name: "registry.terraform.io/example/fakecloud".into(),
+        deposed: None,
+        action,
+        action_reason: None,
+        replace_paths: vec![],
+        changed: vec![],
+        importing: None,
+        content: None,
+        before_scalars: vec![],
+    }
 }
 
 pub fn now() -> Timestamp {

@@ -10,7 +10,7 @@ use ward_gate::digest::{
     record_digest, sha256_json, sign_without_signature, DecidingAttr, CONTENT_M_COST,
     CONTENT_SCHEME, CONTENT_T_COST,
 };
-use ward_gate::testkit::{approval_for, attr, now, verdict, volume};
+use ward_gate::testkit::{approval_for, attr, now, resource_change, verdict, volume};
 use ward_gate::{record, verify, Outcome};
 use ward_model::{Action, Exit, HiddenDigest, Impact, Plan, ResourceChange};
 
@@ -118,24 +118,7 @@ fn a_deciding_attribute_describes_each_kind_of_value() {
 }
 
 fn change(address: &str, content: Option<[u8; 32]>) -> ResourceChange {
-    let mut c = ResourceChange {
-        address: address.into(),
-        previous_address: None,
-        module_address: None,
-        mode: ward_model::Mode::Managed,
-        type_name: "fakecloud_volume".into(),
-        name: "x".into(),
-        index: None,
-        provider_name: "p".into(),
-        deposed: None,
-        action: Action::Delete,
-        action_reason: None,
-        replace_paths: vec![],
-        changed: vec![],
-        importing: None,
-        content: None,
-        before_scalars: vec![],
-    };
+    let mut c = resource_change(address, Action::Delete);
     c.content = content.map(HiddenDigest::new);
     c
 }

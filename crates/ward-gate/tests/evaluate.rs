@@ -515,3 +515,73 @@ fn the_warnings_say_what_was_not_checked() {
         .iter()
         .any(|w| w.starts_with("approval signatures were not checked")));
 }
+
+#[test]
+fn guards_run_only_when_nothing_else_blocks() {
+    let mut g = Fixture::new();
+    g.policy = ward_gate::testkit::policy_of(
+        "policy {\n budget { max_deletes = 3 }\n}\nguard \"idle\" {\n types = [\"fakecloud_instance\"]\n command = [\"sh\", \"-c\", \"test \\\"$WARD_ADDRESS\\\" = fakecloud_instance.b\"]\n}\nguard \"other\" {\n types = [\"fakecloud_network\"]\n command = [\"false\"]\n}\n",
+    );
+    let mut b = verdict("fakecloud_instance.b", Action::Delete, Impact::Replace);
+    b.deposed = Some("00ab".into());
+    let vol = data_volume("fakecloud_volume.d", Action::Delete);
+    let a = assessment(vec![
+        verdict("fakecloud_instance.a", Action::Update, Impact::InPlace),
+        b,
+        vol.clone(),
+    ]);
+    // Blocked by a missing approval: no guard runs, it stays pending.
+    let r = g.gate(&a);
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    assert!(r.guards.is_empty());
+    assert_eq!(r.guards_pending.len(), 1);
+    // Approved: the guard runs, for the deposed object it names, and passes.
+    g.approvals.approvals.push(approval_for(&vol, None));
+    let r = g.gate(&a);
+    assert!(r.guards_pending.is_empty());
+    let ran: Vec<(&str, &str, &str)> = r
+        .guards
+        .iter()
+        .map(|x| (x.guard.as_str(), x.address.as_str(), x.status.name()))
+        .collect();
+    assert_eq!(ran, [("idle", "fakecloud_instance.b", "passed")]);
+    assert_eq!(r.outcome, Outcome::Pass);
+    // Coverage, unless relaxed; a budget; an errored plan: no guard runs.
+    let mut unclassified = a.clone();
+    unclassified.coverage.blocking = vec!["mystery".into()];
+    let r = g.gate(&unclassified);
+    assert!(r.guards.is_empty());
+    assert_eq!(r.outcome, Outcome::CoverageFailure);
+    unclassified.coverage.relaxed = true;
+    let r = g.gate(&unclassified);
+    assert_eq!(r.guards.len(), 1);
+    assert_eq!(r.outcome, Outcome::Pass);
+    let mut over = a.clone();
+    for e in ["fakecloud_volume.e", "fakecloud_volume.f"] {
+        over.verdicts
+            .push(verdict(e, Action::Delete, Impact::Replace));
+    }
+    let r = g.gate(&over);
+    assert!(r.guards.is_empty());
+    assert_eq!(r.outcome, Outcome::BudgetExceeded);
+    let mut errored = a.clone();
+    errored.plan.errored = true;
+    let r = g.gate(&errored);
+    assert!(r.guards.is_empty());
+    assert_eq!(r.outcome, Outcome::Error);
+    // A guard that fails blocks.
+    let mut net = a.clone();
+    net.verdicts.push(verdict(
+        "fakecloud_network.n",
+        Action::Delete,
+        Impact::Replace,
+    ));
+    let r = g.gate(&net);
+    let names: Vec<(&str, &str)> = r
+        .guards
+        .iter()
+        .map(|x| (x.guard.as_str(), x.status.name()))
+        .collect();
+    assert_eq!(names, [("idle", "passed"), ("other", "failed")]);
+    assert_eq!(r.outcome, Outcome::GuardRefused);
+}

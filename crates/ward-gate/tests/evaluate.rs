@@ -585,3 +585,76 @@ fn guards_run_only_when_nothing_else_blocks() {
     assert_eq!(names, [("idle", "passed"), ("other", "failed")]);
     assert_eq!(r.outcome, Outcome::GuardRefused);
 }
+
+#[test]
+fn outcomes_and_reasons_in_words() {
+    use ward_model::Exit;
+    let all = [
+        (
+            Outcome::Error,
+            Exit::Usage,
+            "error: this plan cannot be gated",
+        ),
+        (
+            Outcome::CoverageFailure,
+            Exit::Coverage,
+            "blocked: coverage failure (unclassified resource types)",
+        ),
+        (
+            Outcome::BudgetExceeded,
+            Exit::BudgetExceeded,
+            "blocked: budget exceeded",
+        ),
+        (
+            Outcome::ApprovalRequired,
+            Exit::ApprovalRequired,
+            "blocked: approval required",
+        ),
+        (
+            Outcome::GuardRefused,
+            Exit::GuardRefused,
+            "blocked: a liveness guard refused",
+        ),
+        (Outcome::Pass, Exit::Pass, "pass"),
+    ];
+    for (o, exit, words) in all {
+        assert_eq!(o.exit(), exit, "{o:?}");
+        assert_eq!(o.describe(), words);
+    }
+    let said: Vec<String> = [
+        Because::Class {
+            impact: Impact::DataLoss,
+        },
+        Because::DestroysData,
+        Because::Protected {
+            by: ProtectedBy::Config {
+                pattern: "a.*".into(),
+            },
+        },
+        Because::Protected {
+            by: ProtectedBy::PreventDestroy {
+                file: "main.tf".into(),
+            },
+        },
+        Because::Protected {
+            by: ProtectedBy::Record {
+                file: "old.tf".into(),
+            },
+        },
+        Because::Unclassified,
+    ]
+    .iter()
+    .map(Because::describe)
+    .collect();
+    assert_eq!(
+        said,
+        [
+            "impact class data-loss needs approval",
+            "destroys an object that holds data",
+            "protected by `a.*` in ward.hcl",
+            "protected by prevent_destroy in main.tf",
+            "protected: prevent_destroy was removed from old.tf, ward still protects it",
+            "destroys an object of an unclassified type",
+        ]
+    );
+}

@@ -658,3 +658,29 @@ fn outcomes_and_reasons_in_words() {
         ]
     );
 }
+
+#[test]
+fn any_approval_that_holds_approves_and_the_newest_refusal_is_reported() {
+    let v = data_volume("fakecloud_volume.d", Action::Delete);
+    let a = assessment(vec![v.clone()]);
+    let expired = approval_for(&v, Some("2026-11-29T17:30:00Z"));
+    let mut edited = approval_for(&v, None);
+    edited.change.impact = Impact::Replace;
+    edited.by = "mallory".into();
+    let mut g = Fixture::new();
+    g.approvals.approvals = vec![expired.clone(), approval_for(&v, None), edited.clone()];
+    let r = run(&g, &a);
+    assert!(r.required[0].approval.is_approved(), "{:?}", r.required[0]);
+    assert!(r.unused_approvals.is_empty(), "{:?}", r.unused_approvals);
+    // Only refusals: the newest (last in the file) is the one reported, and both are used.
+    g.approvals.approvals = vec![expired, edited];
+    let r = run(&g, &a);
+    match &r.required[0].approval {
+        ApprovalStatus::Refused { by, why } => {
+            assert_eq!(by, "mallory");
+            assert!(why.contains("edited by hand"), "{why}");
+        }
+        s => panic!("{s:?}"),
+    }
+    assert!(r.unused_approvals.is_empty());
+}

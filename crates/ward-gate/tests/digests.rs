@@ -60,6 +60,14 @@ fn a_hidden_deciding_value_is_bound_only_under_a_key() {
     let keyless = material(&v, None);
     assert_eq!(keyless.attributes.len(), 1);
     assert_eq!(keyless.attributes[0].binding, None);
+    assert_eq!(keyless.attributes[0].path, "size_gb");
+    assert_eq!(
+        keyless.attributes[0].before,
+        json!({"kind": "known", "value": 20})
+    );
+    assert_eq!(keyless.attributes[0].describe(), "size_gb: 20 → 10");
+    assert_eq!(keyless.action, "delete,create");
+    assert_eq!(keyless.object, None);
     let keyed = material(&v, Some(b"k"));
     assert_eq!(
         keyed.attributes[0].binding,

@@ -80,7 +80,7 @@ fn parsed_blocks_that_are_not_rules_are_refused_at_their_line() {
     assert!(e.help.is_some());
     // No blocks: nothing to read, and nothing refused.
     let u = UserRules::from_blocks("ward.hcl", "", std::iter::empty()).unwrap();
-    assert!(u.is_empty() && u.len() == 0);
+    assert_eq!((u.len(), u.is_empty()), (0, true));
 }
 
 #[test]

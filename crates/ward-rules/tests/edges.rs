@@ -231,6 +231,29 @@ fn an_escaped_interpolation_is_a_plain_string() {
     assert!(e.message.contains("must be a plain string"), "{e}");
 }
 
+/// hcl-edit's parser gives a literal-only string as `Expression::String`; a caller of the
+/// public reader may hand it a template built of literals, which is as plain.
+#[test]
+fn a_template_of_literals_only_is_a_plain_string() {
+    use hcl_edit::expr::Expression;
+    use hcl_edit::template::{Element, Interpolation, StringTemplate};
+    let r = Reader::new("ward.hcl", "");
+    let plain = Expression::StringTemplate(StringTemplate::from(vec![
+        Element::from("costs "),
+        Element::from("nothing"),
+    ]));
+    assert_eq!(r.string_expr(&plain, "summary").unwrap(), "costs nothing");
+    let interpolated = Expression::StringTemplate(StringTemplate::from(vec![
+        Element::from("costs "),
+        Element::from(Interpolation::new(Expression::from("x"))),
+    ]));
+    let e = r.string_expr(&interpolated, "summary").unwrap_err();
+    assert!(
+        e.message.contains("`summary` must be a plain string"),
+        "{e}"
+    );
+}
+
 #[test]
 fn suggestions_are_for_typos_and_prefixes_only() {
     let keys = ["holds_data", "on_update", "final_snapshot_skip", "warning"];

@@ -848,3 +848,7 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
     });
     Ok(Parsed { pack, rules })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

@@ -1,0 +1,330 @@
+//! `ward drift`'s run over a repository where no root gets as far as a Terraform plan: the roots
+//! found but not declared, declared but not found, excluded, in another shard, or pinned to a
+//! Terraform that no binary is, and the history read back. What a run counts and decides from
+//! discovery alone; the checks themselves (init, state pull, plans) are `e2e.rs`'s, against real
+//! Terraform.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ward_drift::outcome::Outcome;
+use ward_drift::{Exit, Options, Report};
+
+/// A root's configuration (a provider configuration says it is applied there); never planned
+/// here: every root with it is undeclared or excluded.
+const PLAIN: &str = "provider \"null\" {}\n";
+/// A root no Terraform can run: its check stops at choosing the binary.
+const PINNED: &str = "terraform {\n  required_version = \"= 0.0.1\"\n}\n";
+
+fn write(repo: &Path, rel: &str, text: &str) {
+    let p = repo.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn options(repo: &Path, db: PathBuf) -> Options {
+    Options {
+        repo: repo.to_path_buf(),
+        config: None,
+        terraform: None,
+        tofu: None,
+        jobs: 2,
+        timeout: Duration::from_secs(60),
+        shard: None,
+        pending: false,
+        db: Some(db),
+        accept_state: vec![],
+        progress: false,
+        clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
+        env: vec![],
+        allow_env: vec![],
+    }
+}
+
+fn outcomes(r: &Report) -> BTreeMap<String, (Outcome, String)> {
+    r.roots
+        .iter()
+        .map(|x| (x.name.clone(), (x.outcome, x.detail.join(" "))))
+        .collect()
+}
+
+/// Four roots found (one excluded, one declared and pinned out of reach, two undeclared), a
+/// module declared as a root, a declared root not on disk, and one excluded and not on disk.
+fn repo() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path();
+    write(repo, "live/a/main.tf", PLAIN);
+    write(repo, "live/b/main.tf", PLAIN);
+    write(repo, "live/sandbox/main.tf", PLAIN);
+    write(
+        repo,
+        "live/pinned/main.tf",
+        &format!("{PINNED}module \"lib\" {{\n  source = \"../../modules/lib\"\n}}\n"),
+    );
+    write(repo, "modules/lib/main.tf", PINNED);
+    write(repo, "modules/other/main.tf", PINNED);
+    write(
+        repo,
+        "live/b/other.tf",
+        "module \"other\" {\n  source = \"../../modules/other\"\n}\n",
+    );
+    write(
+        repo,
+        "ward.hcl",
+        r#"
+root "pinned" { path = "live/pinned" }
+root "lib"    { path = "modules/lib" }
+root "other"  { path = "modules/other" }
+root "gone"   { path = "live/gone" }
+root "old"    { path = "live/old" }
+drift {
+  exclude "live/sandbox" { reason = "scratch space" }
+  exclude "live/old" { reason = "retired" }
+}
+"#,
+    );
+    tmp
+}
+
+#[test]
+fn a_run_counts_what_discovery_found_and_fails_on_every_mismatch() {
+    let tmp = repo();
+    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    let o = outcomes(&r);
+    let names: Vec<&str> = o.keys().map(String::as_str).collect();
+    // `old` is declared and excluded: not a root, not missing. `other` is a module called by
+    // live/b, and declared: ward.hcl makes it a root (ward-repo reads the `root` blocks), as
+    // `lib` is.
+    assert_eq!(
+        names,
+        [
+            "gone",
+            "lib",
+            "live/a",
+            "live/b",
+            "live/sandbox",
+            "other",
+            "pinned"
+        ],
+        "{o:?}"
+    );
+    assert_eq!(o["live/a"].0, Outcome::Mismatch);
+    assert!(o["live/a"].1.contains("not declared in ward.hcl"), "{o:?}");
+    assert_eq!(o["live/b"].0, Outcome::Mismatch);
+    assert_eq!(
+        o["live/sandbox"],
+        (Outcome::Excluded, "scratch space".into())
+    );
+    assert_eq!(o["gone"].0, Outcome::Mismatch);
+    assert!(
+        o["gone"]
+            .1
+            .contains("no Terraform/OpenTofu root was found there"),
+        "{o:?}"
+    );
+    for checked in ["pinned", "lib", "other"] {
+        assert_eq!(o[checked].0, Outcome::Error, "{checked}: {o:?}");
+        assert!(
+            o[checked].1.contains("cannot choose terraform or tofu"),
+            "{o:?}"
+        );
+    }
+    assert_eq!((r.discovered, r.checked, r.excluded), (6, 5, 1));
+    assert_eq!(r.declared_missing, 1);
+    assert_eq!(r.counts["mismatch"], 3);
+    assert_eq!(r.counts["excluded"], 1);
+    assert_eq!(r.counts["error"], 3);
+    assert_eq!(r.counts.values().sum::<usize>(), 6 + 1);
+    assert_eq!(r.counts["clean"], 0);
+    assert_eq!(r.exit, Exit::RootFailed);
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+}
+
+#[test]
+fn only_excluded_and_undeclared_roots_still_fail_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "live/a/main.tf", PLAIN);
+    write(tmp.path(), "live/x/main.tf", PLAIN);
+    write(
+        tmp.path(),
+        "ward.hcl",
+        "drift {\n  exclude \"live/x\" { reason = \"not ours\" }\n}\n",
+    );
+    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    assert_eq!((r.discovered, r.checked, r.excluded), (2, 1, 1));
+    assert_eq!(r.exit, Exit::RootFailed, "an undeclared root is a mismatch");
+    // Everything excluded: nothing fails, nothing alerts.
+    write(
+        tmp.path(),
+        "ward.hcl",
+        "drift {\n  exclude \"live/x\" { reason = \"not ours\" }\n  exclude \"live/a\" { reason = \"nor this\" }\n}\n",
+    );
+    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    assert_eq!((r.discovered, r.checked, r.excluded), (2, 0, 2));
+    assert_eq!(r.exit, Exit::Pass);
+    assert_eq!(r.counts["excluded"], 2);
+}
+
+#[test]
+fn a_repository_without_roots_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "README.md", "no roots here\n");
+    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    assert_eq!(r.discovered, 0);
+    assert!(r.roots.is_empty());
+    assert_eq!(r.exit, Exit::RootFailed);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("zero roots discovered")),
+        "{:?}",
+        r.problems
+    );
+}
+
+#[test]
+fn shards_partition_the_roots_found_and_declared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let roots: Vec<String> = (0..8).map(|i| format!("live/r{i}")).collect();
+    for r in &roots {
+        write(tmp.path(), &format!("{r}/main.tf"), PLAIN);
+    }
+    let declared: Vec<String> = (0..8).map(|i| format!("live/gone{i}")).collect();
+    let hcl: String = declared
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("root \"gone{i}\" {{ path = \"{p}\" }}\n"))
+        .collect();
+    write(tmp.path(), "ward.hcl", &hcl);
+    let mut seen: Vec<String> = Vec::new();
+    for k in 1..=2 {
+        let mut o = options(tmp.path(), tmp.path().join("h.db"));
+        o.shard = Some((k, 2));
+        let r = ward_drift::run(&o).unwrap();
+        assert_eq!(r.shard.as_deref(), Some(format!("{k}/2").as_str()));
+        let found: Vec<&String> = roots
+            .iter()
+            .filter(|p| ward_drift::shard_of(p, 2) == k)
+            .collect();
+        let missing: Vec<&String> = declared
+            .iter()
+            .filter(|p| ward_drift::shard_of(p, 2) == k)
+            .collect();
+        assert!(
+            !found.is_empty() && found.len() < roots.len(),
+            "a shard of each"
+        );
+        assert!(
+            !missing.is_empty() && missing.len() < declared.len(),
+            "a shard of each"
+        );
+        assert_eq!(r.discovered, found.len());
+        assert_eq!(r.declared_missing, missing.len());
+        let mut paths: Vec<String> = r.roots.iter().map(|x| x.path.clone()).collect();
+        let mut want: Vec<String> = found
+            .iter()
+            .chain(&missing)
+            .map(|s| s.to_string())
+            .collect();
+        paths.sort();
+        want.sort();
+        assert_eq!(paths, want, "shard {k}/2");
+        seen.extend(paths);
+    }
+    seen.sort();
+    let mut all: Vec<String> = roots.iter().chain(&declared).cloned().collect();
+    all.sort();
+    assert_eq!(seen, all, "the shards together are every root once");
+}
+
+#[test]
+fn the_history_holds_the_findings_recorded() {
+    use ward_store::{Finding, Location, Store};
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open_location(&Location::Sqlite(tmp.path().join("h.db"))).unwrap();
+    let now = "2026-11-29T00:00:00Z";
+    let run = store.begin_run(now, None).unwrap();
+    let finding = |address: &str, attribute: &str| Finding {
+        address: address.into(),
+        attribute: attribute.into(),
+        impact: "replace".into(),
+    };
+    store
+        .apply_findings(
+            run,
+            now,
+            "app",
+            &[finding("fakecloud_volume.data", "size_gb")],
+        )
+        .unwrap();
+    store
+        .apply_findings(
+            run,
+            now,
+            "net",
+            &[finding("fakecloud_instance.web", "image")],
+        )
+        .unwrap();
+    store.finish_run(run, now, 1).unwrap();
+    let all = ward_drift::history::read(&store, None, 10).unwrap();
+    let got: Vec<(&str, &str)> = all
+        .findings()
+        .iter()
+        .map(|f| (f.root.as_str(), f.attribute.as_str()))
+        .collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got.contains(&("app", "size_gb")) && got.contains(&("net", "image")));
+    let app = ward_drift::history::read(&store, Some("app"), 10).unwrap();
+    assert_eq!(app.findings().len(), 1);
+    assert_eq!(app.findings()[0].address, "fakecloud_volume.data");
+    assert!(app.findings()[0].resolved.is_none());
+}
+
+/// The child of [`progress_lines_count_the_roots_checked`]: a run with progress lines on stderr.
+#[test]
+#[ignore = "run as a child process by progress_lines_count_the_roots_checked"]
+fn progress_child() {
+    let Some(repo) = std::env::var_os("WARD_DRIFT_PROGRESS_REPO") else {
+        return;
+    };
+    let repo = PathBuf::from(repo);
+    let mut o = options(&repo, repo.join("h.db"));
+    o.progress = true;
+    o.jobs = 1;
+    ward_drift::run(&o).unwrap();
+}
+
+#[test]
+fn progress_lines_count_the_roots_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["one", "two"] {
+        write(tmp.path(), &format!("live/{name}/main.tf"), PINNED);
+    }
+    write(
+        tmp.path(),
+        "ward.hcl",
+        "root \"one\" { path = \"live/one\" }\nroot \"two\" { path = \"live/two\" }\n",
+    );
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "progress_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("WARD_DRIFT_PROGRESS_REPO", tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("[1/2] live/") && lines[0].contains(" error ("),
+        "{stderr}"
+    );
+    assert!(lines[1].starts_with("[2/2] live/"), "{stderr}");
+}

@@ -5,18 +5,23 @@
 use std::path::Path;
 use ward_classify::{assess, Assessor, Options};
 
-#[test]
-fn streaming_assessment_equals_whole_plan_assessment() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let k = ward_rules::Knowledge::builtin().unwrap();
-    let mut checked = 0;
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+/// The `.json` files of `dir`, sorted.
+fn plan_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     names.sort();
-    for path in names {
+    names
+}
+
+#[test]
+fn streaming_assessment_equals_whole_plan_assessment() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let mut checked = 0;
+    for path in plan_files(&dir) {
         let Ok(whole) = ward_plan::read_file(&path) else {
             continue;
         };
@@ -81,13 +86,7 @@ fn terse_verdicts_are_the_full_ones_without_explanations() {
     let mut checked = 0;
     let mut explained = 0;
     for dir in dirs {
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        names.sort();
-        for path in names {
+        for path in plan_files(&dir) {
             let Ok(whole) = ward_plan::read_file(&path) else {
                 continue;
             };

@@ -2,7 +2,7 @@
 
 use crate::explain::{action_line, before_after, paths, reason_line, Seen};
 use crate::{AttrVerdict, Fact, Verdict};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
@@ -10,38 +10,56 @@ use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
 /// How many values a "forces replacement" line lists before it says how many more there are.
 const MAX_LISTED: usize = 3;
 
-/// Interns rule references and resource type and provider names: a plan of 200,000 changes
-/// names a few hundred rules, types and providers, and each verdict and changed attribute
-/// shares the one copy instead of holding strings of its own.
+/// Interns resource type and provider names: a plan of 200,000 changes names a few hundred
+/// types and providers, and each verdict shares the one copy instead of holding strings of its
+/// own. (Rule references come shared from `ward_rules`: one per rule.)
 #[derive(Debug, Default)]
 pub(crate) struct Rules(
-    HashMap<RuleRef, Arc<RuleRef>>,
     HashSet<Arc<str>>,
     /// What the plan's changes showed of each unclassified type, for the coverage suggestions.
     pub(crate) BTreeMap<String, Seen>,
+    /// Terse: verdicts without explanations (see `Assessor::terse`).
+    pub(crate) bool,
 );
+
+/// An explanation being written: its sentences, or nothing at all when the verdict is terse.
+/// [`say!`] formats a sentence only when it is kept.
+struct Lines {
+    on: bool,
+    lines: Vec<String>,
+}
+
+impl Lines {
+    fn new(on: bool) -> Lines {
+        Lines {
+            on,
+            lines: Vec::new(),
+        }
+    }
+
+    fn done(mut self) -> Vec<String> {
+        self.lines.shrink_to_fit();
+        self.lines
+    }
+}
+
+/// Adds a sentence to [`Lines`], formatting it only when the explanation is kept.
+macro_rules! say {
+    ($lines:expr, $line:expr $(,)?) => {
+        if $lines.on {
+            $lines.lines.push($line)
+        }
+    };
+}
 
 impl Rules {
     fn name(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.1.get(s) {
+        if let Some(a) = self.0.get(s) {
             return Arc::clone(a);
         }
         let a: Arc<str> = Arc::from(s);
-        self.1.insert(Arc::clone(&a));
+        self.0.insert(Arc::clone(&a));
         a
-    }
-
-    fn get(&mut self, r: RuleRef) -> Arc<RuleRef> {
-        if let Some(a) = self.0.get(&r) {
-            return Arc::clone(a);
-        }
-        let a = Arc::new(r.clone());
-        self.0.insert(r, Arc::clone(&a));
-        a
-    }
-
-    fn opt(&mut self, r: Option<RuleRef>) -> Option<Arc<RuleRef>> {
-        r.map(|r| self.get(r))
     }
 }
 
@@ -91,9 +109,10 @@ pub(crate) fn verdict(
             Impact::None,
         )
     };
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines = Lines::new(!rules.2);
     if drift {
-        lines.push(
+        say!(
+            lines,
             match c.action {
                 Action::Delete => "drift: deleted outside Terraform since the last apply",
                 Action::Update => "drift: changed outside Terraform since the last apply",
@@ -104,7 +123,7 @@ pub(crate) fn verdict(
     }
 
     if c.mode != Mode::Managed {
-        lines.push(match c.mode {
+        say!(lines, match c.mode {
             Mode::Data => {
                 "data source: only read, never changed by apply (impact none)".to_string()
             }
@@ -112,10 +131,9 @@ pub(crate) fn verdict(
                 .to_string(),
         });
         if let Some(r) = &c.action_reason {
-            lines.push(reason_line(product, r));
+            say!(lines, reason_line(product, r));
         }
-        lines.shrink_to_fit();
-        v.explanation = lines;
+        v.explanation = lines.done();
         return v;
     }
 
@@ -128,25 +146,24 @@ pub(crate) fn verdict(
     let r = k.resolve(&target);
     if !r.is_classified() {
         v.classified = false;
-        lines.push(format!(
+        say!(lines, format!(
             "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (the coverage section shows one to paste; see `ward docs rules`)",
             c.type_name, c.type_name
         ));
         if !drift {
-            lines.push(action_line(c.action).to_string());
+            say!(lines, action_line(c.action).to_string());
             rules
-                .2
+                .1
                 .entry(c.type_name.clone())
                 .or_default()
                 .add(&c.address, c.action, &c.changed);
         }
         if let Some(reason) = &c.action_reason {
-            lines.push(reason_line(product, reason));
+            say!(lines, reason_line(product, reason));
         }
         diff_lines(c, &mut lines);
         fact_lines(&v.facts, &mut lines);
-        lines.shrink_to_fit();
-        v.explanation = lines;
+        v.explanation = lines.done();
         return v;
     }
 
@@ -158,54 +175,60 @@ pub(crate) fn verdict(
     }
 
     if !drift {
-        lines.push(action_line(c.action).to_string());
+        say!(lines, action_line(c.action).to_string());
     }
     match c.action {
         Action::NoOp | Action::Read | Action::Open | Action::Forget => {}
         Action::Create | Action::CreateThenForget => {
             let d = r.cost(Cost::OnCreate);
             v.impact = d.value;
-            v.decided_by = rules.opt(d.rule.clone());
+            v.decided_by = d.rule.clone();
             if d.value > Impact::Free {
-                lines.push(format!(
-                    "creating it costs {}: {}{}",
-                    d.value,
-                    d.value.meaning(),
-                    per(&d.rule)
-                ));
+                say!(
+                    lines,
+                    format!(
+                        "creating it costs {}: {}{}",
+                        d.value,
+                        d.value.meaning(),
+                        per(&d.rule)
+                    )
+                );
             }
         }
         Action::Update => {
-            update(c, &r, &holds, identity, &mut v, &mut lines, rules);
+            update(c, &r, &holds, identity, &mut v, &mut lines);
             access_removed_lines(c, &r, &mut lines);
         }
         Action::Delete => {
             let d = r.cost(Cost::OnDelete);
-            destroy(d, &holds, &mut v, &mut lines, "destroying", rules);
+            destroy(d, &holds, &mut v, &mut lines, "destroying");
             v.identity_changes = identity.to_vec();
             if !v.identity_changes.is_empty() && v.impact > Impact::Free {
-                lines.push(format!(
-                    "identity lost: {} will no longer exist",
-                    paths(&v.identity_changes)
-                ));
+                say!(
+                    lines,
+                    format!(
+                        "identity lost: {} will no longer exist",
+                        paths(&v.identity_changes)
+                    )
+                );
             }
             final_snapshot_line(c, &r, &mut lines);
             grants_access_line(c, &r, &mut lines);
         }
         Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst => {
             let d = r.cost(Cost::OnReplace);
-            destroy(d, &holds, &mut v, &mut lines, "replacing", rules);
+            destroy(d, &holds, &mut v, &mut lines, "replacing");
             if let Some(reason) = &c.action_reason {
-                lines.push(reason_line(product, reason));
+                say!(lines, reason_line(product, reason));
             }
             if c.action == Action::ReplaceCreateFirst {
-                lines.push(
+                say!(lines,
                     "create_before_destroy: the new object is created before the old one is destroyed"
                         .to_string(),
                 );
             }
             forces_replacement(c, &mut lines);
-            v.attributes = attributes(c, &r, identity, rules);
+            v.attributes = attributes(c, &r, identity);
             // An attribute that forces the replacement costs what the replacement costs.
             for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
                 if a.impact < v.impact {
@@ -225,17 +248,16 @@ pub(crate) fn verdict(
     // Reasons for deletes and reads; replacements printed theirs right after the impact.
     if !c.action.is_replace() {
         if let Some(reason) = &c.action_reason {
-            lines.push(reason_line(product, reason));
+            say!(lines, reason_line(product, reason));
         }
     }
     if v.impact > Impact::Free && v.decided_by.as_ref().is_some_and(|d| d.attribute.is_none()) {
         if let Some(rationale) = r.rationale() {
-            lines.push(format!("rule rationale: {rationale}"));
+            say!(lines, format!("rule rationale: {rationale}"));
         }
     }
     fact_lines(&v.facts, &mut lines);
-    lines.shrink_to_fit();
-    v.explanation = lines;
+    v.explanation = lines.done();
     v
 }
 
@@ -244,26 +266,31 @@ fn destroy(
     d: Decision<Impact>,
     holds: &Decision<bool>,
     v: &mut Verdict,
-    lines: &mut Vec<String>,
+    lines: &mut Lines,
     verb: &str,
-    rules: &mut Rules,
 ) {
     if holds.value {
         v.impact = Impact::DataLoss;
-        v.decided_by = rules.opt(holds.rule.clone());
-        lines.push(format!(
-            "holds data: {verb} it loses the data it holds{}",
-            per(&holds.rule)
-        ));
+        v.decided_by = holds.rule.clone();
+        say!(
+            lines,
+            format!(
+                "holds data: {verb} it loses the data it holds{}",
+                per(&holds.rule)
+            )
+        );
     } else {
         v.impact = d.value;
-        v.decided_by = rules.opt(d.rule.clone());
-        lines.push(format!(
-            "{verb} it costs {}: {}{}",
-            d.value,
-            d.value.meaning(),
-            per(&d.rule)
-        ));
+        v.decided_by = d.rule.clone();
+        say!(
+            lines,
+            format!(
+                "{verb} it costs {}: {}{}",
+                d.value,
+                d.value.meaning(),
+                per(&d.rule)
+            )
+        );
     }
 }
 
@@ -273,12 +300,12 @@ fn update(
     holds: &Decision<bool>,
     identity: &[AttrPath],
     v: &mut Verdict,
-    lines: &mut Vec<String>,
-    rules: &mut Rules,
+    lines: &mut Lines,
 ) {
-    v.attributes = attributes(c, r, identity, rules);
+    v.attributes = attributes(c, r, identity);
     if v.attributes.is_empty() {
-        lines.push(
+        say!(
+            lines,
             "no attribute value changes (only sensitivity or other metadata): impact none"
                 .to_string(),
         );
@@ -297,18 +324,21 @@ fn update(
     v.impact = worst.impact;
     v.decided_by = match &worst.rule {
         Some(rule) => Some(Arc::clone(rule)),
-        None => rules.opt(r.cost(Cost::OnUpdate).rule),
+        None => r.cost(Cost::OnUpdate).rule,
     };
     if v.impact >= Impact::Replace && holds.value {
         v.impact = Impact::DataLoss;
-        lines.push(format!(
-            "holds data: `{}` recreates the object, which loses the data it holds{}",
-            worst.change.path,
-            per(&holds.rule)
-        ));
-        v.decided_by = rules.opt(holds.rule.clone());
+        say!(
+            lines,
+            format!(
+                "holds data: `{}` recreates the object, which loses the data it holds{}",
+                worst.change.path,
+                per(&holds.rule)
+            )
+        );
+        v.decided_by = holds.rule.clone();
     }
-    for a in &v.attributes {
+    for a in v.attributes.iter().filter(|_| lines.on) {
         if a.impact <= Impact::Free {
             continue;
         }
@@ -317,18 +347,18 @@ fn update(
             .as_deref()
             .map(|w| format!(" — {w}"))
             .unwrap_or_default();
-        let rule = a
-            .rule
-            .clone()
-            .or_else(|| rules.opt(r.cost(Cost::OnUpdate).rule));
-        lines.push(format!(
-            "`{}` costs {}: {}{}{}",
-            a.change.path,
-            a.impact,
-            before_after(&a.change),
-            why,
-            per(&rule)
-        ));
+        let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+        say!(
+            lines,
+            format!(
+                "`{}` costs {}: {}{}{}",
+                a.change.path,
+                a.impact,
+                before_after(&a.change),
+                why,
+                per(&rule)
+            )
+        );
     }
     let free = v
         .attributes
@@ -336,9 +366,10 @@ fn update(
         .filter(|a| a.impact <= Impact::Free)
         .count();
     if free > 0 && v.impact > Impact::Free {
-        lines.push(format!(
-            "{free} more attribute change(s) cost nothing (free)"
-        ));
+        say!(
+            lines,
+            format!("{free} more attribute change(s) cost nothing (free)")
+        );
     }
     v.identity_changes = v
         .attributes
@@ -347,7 +378,10 @@ fn update(
         .map(|a| a.change.path.clone())
         .collect();
     if !v.identity_changes.is_empty() {
-        lines.push(format!("identity changes: {}", paths(&v.identity_changes)));
+        say!(
+            lines,
+            format!("identity changes: {}", paths(&v.identity_changes))
+        );
     }
 }
 
@@ -355,12 +389,7 @@ fn update(
 ///
 /// On a replacement, an identity attribute that no attribute entry names costs `replace`: its new
 /// value is the replacement's new identity, not an in-place change.
-fn attributes(
-    c: &ResourceChange,
-    r: &Resolved<'_>,
-    identity: &[AttrPath],
-    rules: &mut Rules,
-) -> Vec<AttrVerdict> {
+fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Vec<AttrVerdict> {
     let on_update = r.cost(Cost::OnUpdate);
     let mut out: Vec<AttrVerdict> = c
         .changed
@@ -371,7 +400,7 @@ fn attributes(
                 Some(d) => AttrVerdict {
                     change: ch.clone(),
                     impact: d.impact,
-                    rule: Some(rules.get(d.rule)),
+                    rule: Some(d.rule),
                     why: d.why,
                     forces_replacement: forces,
                 },
@@ -397,7 +426,10 @@ fn attributes(
 }
 
 /// One line per `replace_paths` entry, with the values that changed under it.
-fn forces_replacement(c: &ResourceChange, lines: &mut Vec<String>) {
+fn forces_replacement(c: &ResourceChange, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     let mut rps: Vec<&AttrPath> = c.replace_paths.iter().collect();
     rps.sort();
     rps.dedup();
@@ -408,9 +440,12 @@ fn forces_replacement(c: &ResourceChange, lines: &mut Vec<String>) {
             .filter(|ch| overlaps(&ch.path, rp))
             .collect();
         match under.as_slice() {
-            [] => lines.push(format!("`{rp}` forces replacement")),
+            [] => say!(lines, format!("`{rp}` forces replacement")),
             [one] if one.path == *rp => {
-                lines.push(format!("`{rp}` forces replacement: {}", before_after(one)))
+                say!(
+                    lines,
+                    format!("`{rp}` forces replacement: {}", before_after(one))
+                )
             }
             many => {
                 let shown: Vec<String> = many
@@ -424,10 +459,10 @@ fn forces_replacement(c: &ResourceChange, lines: &mut Vec<String>) {
                 } else {
                     String::new()
                 };
-                lines.push(format!(
-                    "`{rp}` forces replacement ({}{tail})",
-                    shown.join("; ")
-                ));
+                say!(
+                    lines,
+                    format!("`{rp}` forces replacement ({}{tail})", shown.join("; "))
+                );
             }
         }
     }
@@ -435,7 +470,10 @@ fn forces_replacement(c: &ResourceChange, lines: &mut Vec<String>) {
 
 /// "new identity: id, ip, mac will be known only after apply", plus identity values the plan
 /// already knows.
-fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Vec<String>) {
+fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     if identity.is_empty() {
         return;
     }
@@ -451,13 +489,16 @@ fn identity_line(c: &ResourceChange, identity: &[AttrPath], lines: &mut Vec<Stri
         }
     }
     if !unknown.is_empty() {
-        lines.push(format!(
-            "new identity: {} will be known only after apply",
-            paths(&unknown)
-        ));
+        say!(
+            lines,
+            format!(
+                "new identity: {} will be known only after apply",
+                paths(&unknown)
+            )
+        );
     }
     if !known.is_empty() {
-        lines.push(format!("new identity values: {}", known.join("; ")));
+        say!(lines, format!("new identity values: {}", known.join("; ")));
     }
 }
 
@@ -467,7 +508,7 @@ fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String>
     let parts: Vec<String> = c
         .before_scalars
         .iter()
-        .filter(|(k, _)| k == "id" || identity.iter().any(|p| p.to_string() == *k))
+        .filter(|(k, _)| k == "id" || identity.iter().any(|p| displays_as(p, k)))
         .filter_map(|(k, v)| match v {
             serde_json::Value::String(s) if !s.is_empty() => Some(format!("{k}={s}")),
             serde_json::Value::Bool(b) => Some(format!("{k}={b}")),
@@ -475,6 +516,25 @@ fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String>
         })
         .collect();
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// True when `path` displays as `text` (`path.to_string() == text`), without building the
+/// string: the display is compared piece by piece as it is written.
+fn displays_as(path: &AttrPath, text: &str) -> bool {
+    struct Rest<'t>(&'t str);
+    impl std::fmt::Write for Rest<'_> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            match self.0.strip_prefix(s) {
+                Some(rest) => {
+                    self.0 = rest;
+                    Ok(())
+                }
+                None => Err(std::fmt::Error),
+            }
+        }
+    }
+    let mut rest = Rest(text);
+    std::fmt::Write::write_fmt(&mut rest, format_args!("{path}")).is_ok() && rest.0.is_empty()
 }
 
 /// The last known value of a top-level attribute of a destroyed object.
@@ -487,7 +547,10 @@ fn last_value<'c>(c: &'c ResourceChange, name: &str) -> Option<&'c serde_json::V
 
 /// Whether destroying the object takes a final snapshot, read from its last known values at the
 /// attributes the rule names (`final_snapshot_skip`, `final_snapshot_name`).
-fn final_snapshot_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+fn final_snapshot_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     let d = r.final_snapshot();
     let (skip, name) = &d.value;
     if skip.is_none() && name.is_none() {
@@ -523,11 +586,14 @@ fn final_snapshot_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<Str
             None => return,
         },
     };
-    lines.push(line);
+    say!(lines, line);
 }
 
 /// A destroyed object that itself grants access (a firewall or security-group rule).
-fn grants_access_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+fn grants_access_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     let d = r.grants_access();
     if !d.value {
         return;
@@ -541,7 +607,7 @@ fn grants_access_line(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<Stri
         }
         _ => "the access it grants stops",
     };
-    lines.push(format!("removes access: {when}{}", per(&d.rule)));
+    say!(lines, format!("removes access: {when}{}", per(&d.rule)));
 }
 
 /// How many removed access rules a line lists before it says how many more.
@@ -549,7 +615,10 @@ const MAX_RULES: usize = 5;
 
 /// Entries removed from the lists of access rules the rule names (`access_rules`): an
 /// element of `ingress` whose last value is known and that is gone after the change.
-fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<String>) {
+fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     let d = r.access_rules();
     if d.value.is_empty() {
         return;
@@ -588,11 +657,14 @@ fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<St
                         String::new()
                     };
                     let shown: Vec<String> = gone.into_iter().take(MAX_RULES).collect();
-                    lines.push(format!(
-                        "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
-                        shown.join("; "),
-                        per(&d.rule)
-                    ));
+                    say!(
+                        lines,
+                        format!(
+                            "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
+                            shown.join("; "),
+                            per(&d.rule)
+                        )
+                    );
                     found_whole = true;
                 }
                 continue;
@@ -619,10 +691,13 @@ fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<St
             continue;
         }
         if emptied && removed.is_empty() {
-            lines.push(format!(
-                "removes access: entries of `{list}` are removed{}",
-                per(&d.rule)
-            ));
+            say!(
+                lines,
+                format!(
+                    "removes access: entries of `{list}` are removed{}",
+                    per(&d.rule)
+                )
+            );
             continue;
         }
         if removed.is_empty() {
@@ -641,11 +716,14 @@ fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<St
         } else {
             String::new()
         };
-        lines.push(format!(
-            "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
-            shown.join(", "),
-            per(&d.rule)
-        ));
+        say!(
+            lines,
+            format!(
+                "removes access: {n} rule(s) removed from `{list}`: {}{tail}{}",
+                shown.join(", "),
+                per(&d.rule)
+            )
+        );
     }
 }
 
@@ -653,22 +731,24 @@ fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Vec<St
 const MAX_DIFF: usize = 20;
 
 /// The attribute diff of a change no rule classifies: the reviewer decides from it.
-fn diff_lines(c: &ResourceChange, lines: &mut Vec<String>) {
+fn diff_lines(c: &ResourceChange, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     for ch in c.changed.iter().take(MAX_DIFF) {
         let forces = if c.replace_paths.iter().any(|p| overlaps(&ch.path, p)) {
             " (forces replacement)"
         } else {
             ""
         };
-        lines.push(format!(
-            "changed `{}`: {}{forces}",
-            ch.path,
-            before_after(ch)
-        ));
+        say!(
+            lines,
+            format!("changed `{}`: {}{forces}", ch.path, before_after(ch))
+        );
     }
     let more = c.changed.len().saturating_sub(MAX_DIFF);
     if more > 0 {
-        lines.push(format!("and {more} more changed attribute(s)"));
+        say!(lines, format!("and {more} more changed attribute(s)"));
     }
 }
 
@@ -692,9 +772,12 @@ fn facts(c: &ResourceChange) -> Vec<Fact> {
     f
 }
 
-fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
+fn fact_lines(facts: &[Fact], lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
     for f in facts {
-        lines.push(match f {
+        say!(lines, match f {
             Fact::Import { id: Some(id) } => {
                 format!("import: the existing object `{id}` is brought under management")
             }
@@ -715,8 +798,35 @@ fn fact_lines(facts: &[Fact], lines: &mut Vec<String>) {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::is_identity;
-    use ward_model::AttrPath;
+    use super::{displays_as, is_identity};
+    use ward_model::{AttrPath, PathStep};
+
+    #[test]
+    fn a_path_displays_as_its_string() {
+        let paths = [
+            AttrPath::dotted("id"),
+            AttrPath::dotted("network.ip"),
+            AttrPath(vec![PathStep::Key("a.b".into())]),
+            AttrPath(vec![PathStep::Key("x".into()), PathStep::Index(3)]),
+            AttrPath(vec![]),
+        ];
+        let texts = [
+            "id",
+            "i",
+            "idx",
+            "network.ip",
+            "network",
+            "a.b",
+            "[\"a.b\"]",
+            "x[3]",
+            "",
+        ];
+        for p in &paths {
+            for t in texts {
+                assert_eq!(displays_as(p, t), p.to_string() == t, "{p} {t}");
+            }
+        }
+    }
 
     #[test]
     fn identity_names_a_path_whatever_its_indices() {

@@ -295,6 +295,14 @@ impl<'k> Assessor<'k> {
         }
     }
 
+    /// The same assessor, classifying without explanations: every verdict's `explanation` is
+    /// empty, the rest is the same. For a caller that never prints them (`ward gate`), which
+    /// saves formatting sentences for every change.
+    pub fn terse(mut self) -> Self {
+        self.rules.2 = true;
+        self
+    }
+
     /// Classifies one `resource_changes` entry and drops it, keeping only its verdict.
     pub fn add(&mut self, change: ResourceChange) {
         self.add_with(change, |v| v);
@@ -352,11 +360,14 @@ impl<'k> Assessor<'k> {
 /// sorts indices, then applies the permutation in place. Returns, for each position, where its
 /// verdict was before.
 fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..v.len()).collect();
-    // Unstable but deterministic: equal keys keep their order by the index, the last key.
-    order.sort_unstable_by(|&a, &b| {
-        (&v[a].address, &v[a].deposed, a).cmp(&(&v[b].address, &v[b].deposed, b))
-    });
+    let order = match u32::try_from(v.len()) {
+        Ok(_) => sorted_by_prefix(v),
+        Err(_) => {
+            let mut order: Vec<usize> = (0..v.len()).collect();
+            order.sort_unstable_by(|&a, &b| by_address(v, a, b));
+            order
+        }
+    };
     // Position i must receive the element now at order[i]; follow each cycle once.
     let mut done = vec![false; order.len()];
     for start in 0..order.len() {
@@ -375,6 +386,41 @@ fn sort_verdicts(v: &mut [Verdict]) -> Vec<usize> {
         }
     }
     order
+}
+
+/// Verdicts `a` and `b` by address, then deposed key, then position: unstable sorts by it are
+/// deterministic (equal keys keep their order by the index, the last key).
+fn by_address(v: &[Verdict], a: usize, b: usize) -> std::cmp::Ordering {
+    (&v[a].address, &v[a].deposed, a).cmp(&(&v[b].address, &v[b].deposed, b))
+}
+
+/// The positions of `v` (fewer than 2^32) in [`by_address`] order. Each address's first 12
+/// bytes are read into two numbers (big-endian, zero-padded), which compare as the bytes do
+/// (and a zero-padded prefix as the shorter string does), so most comparisons end there, on
+/// one contiguous array of 16 bytes a verdict, without reaching the verdicts' strings; equal
+/// prefixes leave it to [`by_address`]. The array then becomes the returned positions in place.
+fn sorted_by_prefix(v: &[Verdict]) -> Vec<usize> {
+    let mut keys: Vec<(u64, u32, u32)> = v
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let mut b = [0u8; 12];
+            let bytes = x.address.as_bytes();
+            let head = bytes.get(..12).unwrap_or(bytes);
+            b[..head.len()].copy_from_slice(head);
+            let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11] = b;
+            let hi = u64::from_be_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
+            let lo = u32::from_be_bytes([b8, b9, b10, b11]);
+            // The caller checked that every position fits.
+            (hi, lo, u32::try_from(i).unwrap_or(u32::MAX))
+        })
+        .collect();
+    keys.sort_unstable_by(|&(ha, la, a), &(hb, lb, b)| {
+        (ha, la)
+            .cmp(&(hb, lb))
+            .then_with(|| by_address(v, a as usize, b as usize))
+    });
+    keys.into_iter().map(|(_, _, i)| i as usize).collect()
 }
 
 /// The assessment from the verdicts of `plan`'s changes (in any order).
@@ -442,7 +488,7 @@ fn coverage(
         }
     }
     let mut blocking: BTreeSet<String> = BTreeSet::new();
-    let changed = &rules.2;
+    let changed = &rules.1;
     for v in verdicts.iter().filter(|v| v.mode == Mode::Managed) {
         checked.insert(&v.type_name);
         if !v.classified {

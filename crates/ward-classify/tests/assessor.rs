@@ -5,18 +5,23 @@
 use std::path::Path;
 use ward_classify::{assess, Assessor, Options};
 
-#[test]
-fn streaming_assessment_equals_whole_plan_assessment() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let k = ward_rules::Knowledge::builtin().unwrap();
-    let mut checked = 0;
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+/// The `.json` files of `dir`, sorted.
+fn plan_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     names.sort();
-    for path in names {
+    names
+}
+
+#[test]
+fn streaming_assessment_equals_whole_plan_assessment() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let mut checked = 0;
+    for path in plan_files(&dir) {
         let Ok(whole) = ward_plan::read_file(&path) else {
             continue;
         };
@@ -67,4 +72,39 @@ fn opentofu_wording_is_applied_once_the_product_is_known() {
         lines.contains("OpenTofu: replace_because_cannot_update"),
         "{lines}"
     );
+}
+
+/// A terse assessor's verdicts are the full ones without their explanations (drift included),
+/// on every plan fixture and on the corpus when `WARD_CORPUS` names it.
+#[test]
+fn terse_verdicts_are_the_full_ones_without_explanations() {
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    if let Some(c) = std::env::var_os("WARD_CORPUS") {
+        dirs.push(Path::new(&c).join("plans"));
+    }
+    let mut checked = 0;
+    let mut explained = 0;
+    for dir in dirs {
+        for path in plan_files(&dir) {
+            let Ok(whole) = ward_plan::read_file(&path) else {
+                continue;
+            };
+            let mut want = assess(&whole, &k, &Options::default());
+            let mut assessor = Assessor::new(&k).terse();
+            for c in whole.changes.iter().cloned() {
+                assessor.add(c);
+            }
+            let mut rest = whole.clone();
+            rest.changes.clear();
+            let got = assessor.finish(&rest, &Options::default());
+            for v in want.verdicts.iter_mut().chain(want.drift.iter_mut()) {
+                explained += usize::from(!v.explanation.is_empty());
+                v.explanation.clear();
+            }
+            assert_eq!(got, want, "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 0 && explained > 0, "no plan fixture read");
 }

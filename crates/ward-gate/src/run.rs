@@ -298,7 +298,8 @@ fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
         Some(a) => v.address == a,
         None => false,
     };
-    let mut assessor = ward_classify::Assessor::new(&knowledge);
+    // The slim verdicts drop their explanations: none is written.
+    let mut assessor = ward_classify::Assessor::new(&knowledge).terse();
     let mut digests = want.record.map(|_| record::Digests::new());
     let mut imports = crate::adoption::Imports::default();
     let mut position = 0usize;

@@ -39,7 +39,8 @@ pub fn is_unsafe(c: char) -> bool {
 /// Text for one terminal line: every [`is_unsafe`] character shown as a visible escape (`\n`,
 /// `\t`, `\u{1b}`, `\u{202e}`), a backslash kept as is.
 pub fn terminal(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_unsafe) {
+    // Printable ASCII is never unsafe: most text is that, checked a byte at a time.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(is_unsafe) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);

@@ -346,6 +346,8 @@ pub struct Stream<W: Write> {
     /// How many changes were written.
     written: usize,
     buf: Vec<u8>,
+    /// A record as written: `buf` indented for its place.
+    indented: Vec<u8>,
     /// The first write error: nothing is written after it, and [`Stream::finish`] returns it.
     error: Option<std::io::Error>,
 }
@@ -369,6 +371,7 @@ impl<W: Write> Stream<W> {
             w,
             written: 0,
             buf: Vec::new(),
+            indented: Vec::new(),
             error: None,
         };
         let head = Head {
@@ -427,15 +430,16 @@ impl<W: Write> Stream<W> {
         };
         self.written += 1;
         // Each change sits two levels deep: two more spaces per level on every line after the
-        // first (strings never hold a raw newline).
-        let mut r = self.w.write_all(lead);
+        // first (strings never hold a raw newline). Indented in memory, then written at once.
+        self.indented.clear();
+        self.indented.extend_from_slice(lead);
         for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
             if n > 0 {
-                r = r.and_then(|()| self.w.write_all(b"\n    "));
+                self.indented.extend_from_slice(b"\n    ");
             }
-            r = r.and_then(|()| self.w.write_all(line));
+            self.indented.extend_from_slice(line);
         }
-        if let Err(e) = r {
+        if let Err(e) = self.w.write_all(&self.indented) {
             self.error = Some(e);
         }
     }

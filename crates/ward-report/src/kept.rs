@@ -4,7 +4,7 @@
 use crate::{group_of, Format, Group, RenderOptions};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use ward_classify::explain::reword_reason;
+use ward_classify::explain::{reason_line, reword_reason};
 use ward_classify::Verdict;
 use ward_model::{Impact, Product};
 use ward_rules::RuleOrigin;
@@ -185,6 +185,35 @@ impl Entry {
     }
 }
 
+/// The terminal entry `main` of `v` worded for OpenTofu, when that differs: the block prints
+/// each explanation line on a line of its own (`    ` and the line, escaped), and rewording
+/// changes only the lines that are the `action_reason` line, so those lines of the text are
+/// replaced instead of rendering the entry a second time. Nothing else in the block depends on
+/// the wording (what it leaves out of the explanation, or says once, names no product).
+fn terminal_tofu(main: &str, v: &Verdict) -> Option<Box<str>> {
+    let reason = v.action_reason.as_deref()?;
+    let was = reason_line(Product::Unknown, reason);
+    let now = reason_line(Product::OpenTofu, reason);
+    if was == now || !v.explanation.contains(&was) {
+        return None;
+    }
+    let (was, now) = (
+        format!("    {}", crate::escape::terminal(&was)),
+        format!("    {}", crate::escape::terminal(&now)),
+    );
+    let mut out = String::with_capacity(main.len() + 8);
+    for line in main.split_inclusive('\n') {
+        match line.strip_suffix('\n') {
+            Some(l) if l == was => {
+                out.push_str(&now);
+                out.push('\n');
+            }
+            _ => out.push_str(line),
+        }
+    }
+    Some(out.into_boxed_str())
+}
+
 impl Keep {
     /// Entries for the report `opts` describes (terminal or Markdown; for JSON use
     /// [`crate::json::Stream`]).
@@ -285,7 +314,9 @@ impl Keep {
 
     fn entry(&self, g: Group, v: &mut Verdict) -> Entry {
         let main = self.main(g, v);
-        let tofu = if v.action_reason.is_some() {
+        let tofu = if self.format == Format::Terminal {
+            terminal_tofu(&main, v)
+        } else if v.action_reason.is_some() {
             let before = v.explanation.clone();
             reword_reason(v, Product::OpenTofu);
             (v.explanation != before).then(|| self.main(g, v))

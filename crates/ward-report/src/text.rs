@@ -139,20 +139,23 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
 
 /// `` `image` forces replacement: a → b `` when the attribute line for `image` is printed.
 fn forcing_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
-    v.attributes.iter().any(|a| {
-        a.forces_replacement
-            && attribute_shown(v, a)
-            && line.starts_with(&format!("`{}` forces replacement", a.change.path))
-    })
+    // Such a line starts with the path in backticks: others need no formatting of paths.
+    line.starts_with('`')
+        && v.attributes.iter().any(|a| {
+            a.forces_replacement
+                && attribute_shown(v, a)
+                && line.starts_with(&format!("`{}` forces replacement", a.change.path))
+        })
 }
 
 /// `` `size` costs interrupt: a → b — why `` when the attribute line for `size` (its values, class,
 /// rule and reason) is printed: the line would say the same facts again.
 fn cost_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
-    v.attributes.iter().any(|a| {
-        attribute_shown(v, a)
-            && line.starts_with(&format!("`{}` costs {}: ", a.change.path, a.impact))
-    })
+    line.starts_with('`')
+        && v.attributes.iter().any(|a| {
+            attribute_shown(v, a)
+                && line.starts_with(&format!("`{}` costs {}: ", a.change.path, a.impact))
+        })
 }
 
 /// The explanation already names the identity that changes or is lost (`new identity: …`,

@@ -103,6 +103,40 @@ fn opentofu_reason_lines_are_reworded() {
     }
 }
 
+/// The terminal entry's OpenTofu wording is the main one with its reason lines replaced: the
+/// same bytes as rendering the reworded verdict, for a reason that must be escaped, with the
+/// reason line twice, and on a free change (whose row prints no explanation).
+#[test]
+fn opentofu_wording_of_escaped_and_repeated_reason_lines() {
+    let reason = "odd\u{1b}[31m_reason";
+    for (impact, twice) in [
+        (Impact::Replace, false),
+        (Impact::Replace, true),
+        (Impact::Free, false),
+    ] {
+        let mut v = reason_verdict(reason);
+        v.impact = impact;
+        v.explanation.insert(
+            0,
+            "will be replaced: destroyed first, then created again".into(),
+        );
+        if twice {
+            v.explanation.push(reason_line(Product::Unknown, reason));
+        }
+        let mut a = empty();
+        a.plan.product = Product::OpenTofu;
+        a.verdicts = vec![v];
+        let o = evaluate(&a, &gate());
+        let mut b = a.clone();
+        ward_classify::explain::reword_reason(&mut b.verdicts[0], Product::OpenTofu);
+        for opts in formats() {
+            let got = kept(&a, &o, &opts, &[0]);
+            assert_eq!(got, whole(&b, &o, &opts), "{opts:?}");
+            assert!(!got.contains("Terraform: odd"), "{got}");
+        }
+    }
+}
+
 #[test]
 fn a_rule_that_decided_only_an_attribute_is_still_named() {
     let mut v = verdict(

@@ -37,7 +37,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use ward_model::{AttrPath, Impact};
 
 mod embedded {
@@ -240,8 +240,8 @@ pub struct Decision<T> {
     pub value: T,
     /// The rule that stated it; when no rule stated it (`stated` false) this is the most general
     /// rule that applies (usually the pack entry, whose defaults were used), or `None` when no
-    /// rule applies at all.
-    pub rule: Option<RuleRef>,
+    /// rule applies at all. Shared: one copy per rule, however many decisions cite it.
+    pub rule: Option<Arc<RuleRef>>,
     /// A rule stated the answer; false when the default applied.
     pub stated: bool,
 }
@@ -253,8 +253,9 @@ pub struct AttrDecision {
     pub impact: Impact,
     /// Why, when the entry says.
     pub why: Option<String>,
-    /// The attribute entry that decided (`rule.attribute` is its pattern).
-    pub rule: RuleRef,
+    /// The attribute entry that decided (`rule.attribute` is its pattern). Shared: one copy per
+    /// entry.
+    pub rule: Arc<RuleRef>,
 }
 
 /// The four actions that have a cost entry.
@@ -304,14 +305,14 @@ impl<'k> Resolved<'k> {
             if let Some(v) = get(r) {
                 return Decision {
                     value: v,
-                    rule: Some(r.rule_ref()),
+                    rule: Some(r.shared_ref()),
                     stated: true,
                 };
             }
         }
         Decision {
             value: default,
-            rule: self.base(),
+            rule: self.rules.last().map(|r| r.shared_ref()),
             stated: false,
         }
     }
@@ -422,7 +423,7 @@ impl<'k> Resolved<'k> {
             let mut best: Option<AttrDecision> = best_cover.map(|a| AttrDecision {
                 impact: a.impact,
                 why: a.why.clone(),
-                rule: r.attr_ref(&a.pattern),
+                rule: r.shared_attr_ref(a),
             });
             let base = best
                 .as_ref()
@@ -434,7 +435,7 @@ impl<'k> Resolved<'k> {
                     best = Some(AttrDecision {
                         impact: a.impact,
                         why: a.why.clone(),
-                        rule: r.attr_ref(&a.pattern),
+                        rule: r.shared_attr_ref(a),
                     });
                 }
             }

@@ -3,7 +3,7 @@
 
 use crate::error::RulesError;
 use crate::pattern::{is_type_name, Pattern};
-use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector};
+use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector, Shared};
 use crate::RuleOrigin;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
@@ -524,6 +524,7 @@ impl<'a> Reader<'a> {
                 why,
                 line,
                 compiled,
+                shared: Shared::default(),
             });
             Ok(())
         };
@@ -600,7 +601,7 @@ impl<'a> Reader<'a> {
             provider,
         };
         let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
-        let rule = Rule {
+        let mut rule = Rule {
             final_snapshot_skip,
             final_snapshot_name,
             access_rules,
@@ -624,7 +625,9 @@ impl<'a> Reader<'a> {
             rank: (0, selector.specificity(), 0, line),
             paths,
             selector,
+            shared: Shared::default(),
         };
+        rule.link();
         // Keys that describe or narrow a rule; every other key decides something.
         const NOT_DECIDING: &[&str] = &[
             "summary",

@@ -752,3 +752,32 @@ fn a_plan_larger_than_the_buffers_reads_as_a_whole_document_pass_does() {
         }
     );
 }
+
+/// A `resource_changes` entry is parsed in one pass and only its brackets are counted; when
+/// there are more of them than levels left (in strings, or really nested), the scan decides:
+/// an entry nested up to the limit is read, one level more names the bracket that passes it.
+#[test]
+fn an_entry_with_many_brackets_is_read_up_to_the_depth_limit() {
+    // The entry's `after` lies at depth 4 (root, resource_changes, the entry, change).
+    let doc = |levels: usize| {
+        let text = "[{".repeat(200);
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["update"],"before":{{"s":"{text}"}},"after":{}{}}}}}]}}"#,
+            "[".repeat(levels),
+            "]".repeat(levels)
+        )
+    };
+    for levels in [1, 2, 124] {
+        let plan = read(doc(levels).as_bytes()).expect("within the limit");
+        assert_eq!(plan.changes.len(), 1, "{levels}");
+        assert_eq!(plan.changes[0].action, Action::Update);
+    }
+    let deep = doc(125);
+    let last = deep.find(&"[".repeat(125)).unwrap() + 124;
+    assert_eq!(
+        err(deep.as_bytes()).kind(),
+        PlanErrorKind::TooDeep {
+            offset: last as u64
+        }
+    );
+}

@@ -6,6 +6,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
@@ -223,14 +224,29 @@ pub(crate) fn changed_lazy(
 ) -> Result<Vec<AttrChange>, serde_json::Error> {
     let mut out = Vec::new();
     let mut path = Vec::new();
-    let keys: BTreeSet<&str> = before
-        .keys()
-        .chain(after.keys())
-        .map(RawKey::as_str)
-        .collect();
-    for k in keys {
-        let b = before.get(&RawKey(Cow::Borrowed(k)));
-        let a = after.get(&RawKey(Cow::Borrowed(k)));
+    // Both maps are sorted by name: one merge of the two visits every name once, in order.
+    let (mut bs, mut as_) = (before.iter().peekable(), after.iter().peekable());
+    loop {
+        let order = match (bs.peek(), as_.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((bk, _)), Some((ak, _))) => bk.cmp(ak),
+        };
+        let b = if order == Ordering::Greater {
+            None
+        } else {
+            bs.next()
+        };
+        let a = if order == Ordering::Less {
+            None
+        } else {
+            as_.next()
+        };
+        let Some(k) = b.or(a).map(|(k, _)| k.as_str()) else {
+            break;
+        };
+        let (b, a) = (b.map(|(_, v)| v), a.map(|(_, v)| v));
         let u = unknown.key(k);
         if let (Some(b), Some(a)) = (b, a) {
             if b.get() == a.get() && !u.any() {

@@ -392,9 +392,9 @@ fn rebuilt_address(raw: &RawChange) -> Option<String> {
         a.push_str(m);
         a.push('.');
     }
-    match raw.mode.as_deref() {
-        Some("data") => a.push_str("data."),
-        Some("ephemeral") => a.push_str("ephemeral."),
+    match raw.mode {
+        Some(ModeText::Known(Mode::Data)) => a.push_str("data."),
+        Some(ModeText::Known(Mode::Ephemeral)) => a.push_str("ephemeral."),
         _ => {}
     }
     a.push_str(t);
@@ -635,8 +635,8 @@ fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
     };
     let destroys = change
         .actions
-        .as_deref()
-        .and_then(Action::from_actions)
+        .as_ref()
+        .and_then(Actions::action)
         .is_some_and(Action::destroys);
     if !destroys {
         return;
@@ -672,7 +672,7 @@ pub(crate) struct RawChange {
     address: Option<String>,
     previous_address: Option<String>,
     module_address: Option<String>,
-    mode: Option<String>,
+    mode: Option<ModeText>,
     type_name: Option<String>,
     name: Option<String>,
     index: Option<Value>,
@@ -687,7 +687,7 @@ pub(crate) struct RawChange {
 /// the values are kept to be safe).
 #[derive(Default)]
 struct RawInner {
-    actions: Option<Vec<String>>,
+    actions: Option<Actions>,
     before: Option<Value>,
     after: Option<Value>,
     after_unknown: Option<Value>,
@@ -705,9 +705,151 @@ struct RawInner {
     fingerprinted: bool,
 }
 
-/// Whether an entry with these actions gets a per-attribute diff.
-fn wants_diff(actions: &[String]) -> bool {
-    diffed(Action::from_actions(actions))
+/// An entry's `mode`: the mode it names, read without keeping the text, or the text when it
+/// names none (for the error).
+enum ModeText {
+    Known(Mode),
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for ModeText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ModeText, D::Error> {
+        d.deserialize_str(ModeVisitor)
+    }
+}
+
+struct ModeVisitor;
+
+impl<'de> Visitor<'de> for ModeVisitor {
+    type Value = ModeText;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // What a `String` expects: the same error as before for a mode of another type.
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<ModeText, E> {
+        Ok(match parse_mode(s) {
+            Some(m) => ModeText::Known(m),
+            None => ModeText::Other(s.to_string()),
+        })
+    }
+}
+
+/// `change.actions`: the action the list spells, read without keeping its words, or the
+/// words when they spell none ward knows (for the error).
+enum Actions {
+    Known(Action),
+    Unknown(Vec<String>),
+}
+
+impl Actions {
+    fn action(&self) -> Option<Action> {
+        match self {
+            Actions::Known(a) => Some(*a),
+            Actions::Unknown(_) => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Actions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Actions, D::Error> {
+        d.deserialize_seq(ActionsVisitor)
+    }
+}
+
+struct ActionsVisitor;
+
+impl<'de> Visitor<'de> for ActionsVisitor {
+    type Value = Actions;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // What a `Vec<String>` expects: the same error as before for a list of another type.
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Actions, A::Error> {
+        // Terraform's lists have one or two words; a third (or an unknown word) spells no
+        // action, and then every word is kept.
+        let mut words: [Option<ActionWord>; 2] = [None, None];
+        let mut n = 0usize;
+        while let Some(w) = seq.next_element::<ActionWord>()? {
+            if n < 2 && !matches!(w, ActionWord::Other(_)) {
+                words[n] = Some(w);
+                n += 1;
+                continue;
+            }
+            // Spells nothing ward knows: keep the words read so far, this one and the rest.
+            let mut all: Vec<String> = words[..n]
+                .iter()
+                .flatten()
+                .map(|w| w.as_str().to_string())
+                .collect();
+            all.push(w.into_string());
+            while let Some(w) = seq.next_element::<String>()? {
+                all.push(w);
+            }
+            return Ok(Actions::Unknown(all));
+        }
+        let known = match &words {
+            [Some(a), None] => Action::from_actions(&[a.as_str()]),
+            [Some(a), Some(b)] => Action::from_actions(&[a.as_str(), b.as_str()]),
+            _ => None,
+        };
+        Ok(match known {
+            Some(a) => Actions::Known(a),
+            None => Actions::Unknown(
+                words
+                    .iter()
+                    .flatten()
+                    .map(|w| w.as_str().to_string())
+                    .collect(),
+            ),
+        })
+    }
+}
+
+/// One word of `change.actions`: a word Terraform writes (not copied), or any other string.
+enum ActionWord {
+    Known(&'static str),
+    Other(String),
+}
+
+/// Every word of Terraform's and OpenTofu's action lists.
+const ACTION_WORDS: &[&str] = &[
+    "no-op", "create", "read", "update", "delete", "forget", "open",
+];
+
+impl ActionWord {
+    fn as_str(&self) -> &str {
+        match self {
+            ActionWord::Known(w) => w,
+            ActionWord::Other(w) => w,
+        }
+    }
+    fn into_string(self) -> String {
+        match self {
+            ActionWord::Known(w) => w.to_string(),
+            ActionWord::Other(w) => w,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionWord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ActionWord, D::Error> {
+        d.deserialize_str(ActionWordVisitor)
+    }
+}
+
+struct ActionWordVisitor;
+
+impl<'de> Visitor<'de> for ActionWordVisitor {
+    type Value = ActionWord;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<ActionWord, E> {
+        Ok(match ACTION_WORDS.iter().find(|w| **w == s) {
+            Some(w) => ActionWord::Known(w),
+            None => ActionWord::Other(s.to_string()),
+        })
+    }
 }
 
 /// Whether a change with this action (`None`: one ward does not know) gets a per-attribute diff.
@@ -833,8 +975,8 @@ impl<'de> Visitor<'de> for Body {
                     && matches!(key.0, "before" | "before_sensitive"));
             let slot = match key.0 {
                 "actions" => {
-                    let actions: Vec<String> = map.next_value()?;
-                    action = Some(Action::from_actions(&actions));
+                    let actions: Actions = map.next_value()?;
+                    action = Some(actions.action());
                     inner.actions = Some(actions);
                     continue;
                 }
@@ -954,16 +1096,21 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     let address = address.unwrap_or_default();
     let type_name = type_name.unwrap_or_default();
     let mut change = change.unwrap_or_default();
-    let actions = change.actions.take().unwrap_or_default();
-    let action = Action::from_actions(&actions).ok_or_else(|| Semantic::UnknownAction {
-        address: address.clone(),
-        actions: actions.clone(),
-    })?;
+    let action = match change.actions.take() {
+        Some(Actions::Known(a)) => a,
+        Some(Actions::Unknown(actions)) => {
+            return Err(Semantic::UnknownAction { address, actions })
+        }
+        None => {
+            return Err(Semantic::UnknownAction {
+                address,
+                actions: Vec::new(),
+            })
+        }
+    };
     let mode = match mode {
-        Some(m) => parse_mode(&m).ok_or_else(|| Semantic::UnknownMode {
-            address: address.clone(),
-            mode: m,
-        })?,
+        Some(ModeText::Known(m)) => m,
+        Some(ModeText::Other(mode)) => return Err(Semantic::UnknownMode { address, mode }),
         None => mode_from_address(&address),
     };
     let index = match index {
@@ -1002,7 +1149,7 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     replace_paths.sort();
     replace_paths.dedup();
 
-    let diff = wants_diff(&actions);
+    let diff = diffed(Some(action));
     settle_sides(&address, &mut change, diff)?;
     let lazy = lazy_objects(&address, &change)?;
     let masks = (
@@ -1565,8 +1712,29 @@ pub(crate) fn state_resource(acc: &mut Acc, r: RawStateResource) {
 /// key is `""`.
 pub(crate) struct Key(pub &'static str);
 
-/// Every key name the reader looks for, at any level.
+/// Every key name the reader looks for, at any level: those of each resource change first,
+/// in the order Terraform writes them, since they are looked up most.
 const KNOWN_KEYS: &[&str] = &[
+    // resource changes
+    "address",
+    "previous_address",
+    "module_address",
+    "mode",
+    "type",
+    "name",
+    "index",
+    "provider_name",
+    "deposed",
+    "action_reason",
+    "change",
+    "actions",
+    "before",
+    "after",
+    "after_unknown",
+    "before_sensitive",
+    "after_sensitive",
+    "replace_paths",
+    "importing",
     // top level
     "format_version",
     "plan_format_version",
@@ -1593,26 +1761,6 @@ const KNOWN_KEYS: &[&str] = &[
     "@message",
     "@module",
     "@timestamp",
-    // resource changes
-    "address",
-    "previous_address",
-    "module_address",
-    "mode",
-    "type",
-    "name",
-    "index",
-    "provider_name",
-    "deposed",
-    "action_reason",
-    "change",
-    "actions",
-    "before",
-    "after",
-    "after_unknown",
-    "before_sensitive",
-    "after_sensitive",
-    "replace_paths",
-    "importing",
     // configuration and state
     "provider_config",
     "root_module",
@@ -1635,9 +1783,11 @@ impl<'de> Visitor<'de> for KeyVisitor {
         f.write_str("an object key")
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+        // The length and the first byte first: most names differ there, without a `memcmp`.
+        let first = s.as_bytes().first();
         Ok(Key(KNOWN_KEYS
             .iter()
-            .find(|k| **k == s)
+            .find(|k| k.len() == s.len() && k.as_bytes().first() == first && **k == s)
             .copied()
             .unwrap_or("")))
     }

@@ -1,21 +1,26 @@
 //! The reader's driver: the input is read in large blocks into one buffer, and the top of the
 //! document (the root object, `resource_changes`, `resource_drift`, `prior_state` down to its
 //! resources, and any large skipped container) is walked here, structurally. Each entry the
-//! model needs is located with a fast scan (strings are jumped over with `memchr`), and its
-//! bytes are handed to serde_json as one slice, with the seeds of [`crate::parse`]: the parser
-//! then runs at slice speed instead of one byte at a time through `io::Read`.
+//! model needs is parsed by serde_json from the buffer as a slice, with the seeds of
+//! [`crate::parse`], at slice speed instead of one byte at a time through `io::Read`; serde_json
+//! finds where it ends ([`Walker::parse_one`]). Only an entry the buffer's end cuts, or one
+//! serde_json refuses, is located first with a structural scan ([`Walker::frame`]: strings
+//! jumped over with `memchr`) and then parsed as one slice, after more is read: that is also
+//! the path every error comes from, so that each malformed input gets the same error
+//! whichever way it was first tried.
 //!
 //! What stays bounded: the buffer holds the current entry (or, for a skipped container, at
 //! most [`SKIP_WHOLE`] bytes of it) plus one block; what was walked past is released. Every
 //! byte is still checked: UTF-8 as each block arrives (the first bad byte is reported, with its
 //! offset, when the walk reaches it), nesting depth by the scan (at most [`MAX_DEPTH`] levels,
-//! the offset of the bracket that passes it), JSON syntax by serde_json on each slice (skipped
+//! the offset of the bracket that passes it; an entry parsed in one pass is scanned only when
+//! it holds more brackets than levels are left), JSON syntax by serde_json on each slice (skipped
 //! values included) and by the walk on the punctuation between them. Line and column are only
 //! computed when an error needs them.
 
 use crate::input::MAX_DEPTH;
 use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
-use serde::de::{DeserializeSeed, IgnoredAny};
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 use serde::Deserialize;
 use serde_json::de::SliceRead;
 use std::io::{self, Read};
@@ -395,6 +400,46 @@ impl<R: Read> Walker<R> {
         }
     }
 
+    /// Parses the array, object or string at the position as a `T` in one pass, and moves past
+    /// it: serde_json finds its end within what the buffer holds (checked UTF-8), and the walk
+    /// checks only its nesting depth: a count of its opening brackets (strings included) that
+    /// cannot pass [`MAX_DEPTH`] needs nothing more, else [`Walker::frame`] scans it for the
+    /// bracket that passes. A value the buffer cuts, one serde_json refuses, and any other
+    /// value go through [`Walker::parse_value`] from the same position, which reads more and
+    /// gives the error it always gave: this path only ever succeeds where that one would, with
+    /// the same result.
+    fn parse_one<T: DeserializeOwned>(&mut self) -> Result<T, Fail> {
+        match self.try_one()? {
+            Some(v) => Ok(v),
+            None => self.parse_value(|de| T::deserialize(de)),
+        }
+    }
+
+    /// [`Walker::parse_one`]'s single pass: `None` when the value at the position must go the
+    /// framed way (not an array, object or string; cut by the buffer's end; refused by
+    /// serde_json), the position unchanged.
+    fn try_one<T: DeserializeOwned>(&mut self) -> Result<Option<T>, Fail> {
+        let first = self.peek_some()?;
+        if !matches!(first, b'{' | b'[' | b'"') {
+            return Ok(None);
+        }
+        let rest = &self.buf[self.pos..self.checked];
+        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<T>();
+        let Some(Ok(v)) = stream.next() else {
+            return Ok(None);
+        };
+        let len = stream.byte_offset();
+        let fits = first == b'"'
+            || (self.depth as usize).saturating_add(opening_brackets(&rest[..len]))
+                <= MAX_DEPTH as usize;
+        // Too many brackets to be sure: the scan finds the one that passes, if any.
+        if fits || self.frame(usize::MAX)?.is_some() {
+            self.pos += len;
+            return Ok(Some(v));
+        }
+        Ok(None)
+    }
+
     /// Frames the value at the position and parses it with `f`.
     fn parse_value<T>(
         &mut self,
@@ -460,7 +505,7 @@ impl<R: Read> Walker<R> {
             if self.peek_some()? != b'"' {
                 return Err(self.syntax("key must be a string"));
             }
-            let key = self.parse_value(|de| Key::deserialize(de))?;
+            let key: Key = self.parse_one()?;
             if self.peek_some()? != b':' {
                 return Err(self.syntax("expected `:`"));
             }
@@ -509,6 +554,9 @@ impl<R: Read> Walker<R> {
 
     /// Checks and skips the value at the position without keeping it.
     pub(crate) fn skip(&mut self) -> Result<(), Fail> {
+        if self.try_one::<IgnoredAny>()?.is_some() {
+            return Ok(());
+        }
         match self.frame(SKIP_WHOLE)? {
             Some(len) => self.parse(len, |de| IgnoredAny::deserialize(de).map(|_| ())),
             None => {
@@ -520,6 +568,53 @@ impl<R: Read> Walker<R> {
             }
         }
     }
+}
+
+/// How many `[` and `{` bytes `bytes` holds, in strings or not: the deepest nesting in them
+/// is at most that.
+fn opening_brackets(bytes: &[u8]) -> usize {
+    // `[` is 0x5B and `{` 0x7B: one comparison for both; counted in bytes, 255 at a time, so
+    // that the loop vectorizes.
+    bytes
+        .chunks(255)
+        .map(|c| {
+            c.iter()
+                .fold(0u8, |n, &b| n.wrapping_add(u8::from(b | 0x20 == b'{'))) as usize
+        })
+        .sum()
+}
+
+/// A `resource_changes` entry read with the seed [`Entry`] (strict and lazy, as the walk
+/// reads them) through [`Walker::parse_one`], which needs a `Deserialize` type.
+struct WalkedEntry<const KEEP_BEFORE: bool, const CONTENT: bool>(parse::RawChange);
+
+impl<'de, const KEEP_BEFORE: bool, const CONTENT: bool> Deserialize<'de>
+    for WalkedEntry<KEEP_BEFORE, CONTENT>
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Entry {
+            keep_before: KEEP_BEFORE,
+            content: CONTENT,
+            strict: true,
+            lazy: true,
+        }
+        .deserialize(d)
+        .map(WalkedEntry)
+    }
+}
+
+/// Reads one `resource_changes` entry at the walker's position.
+fn walked_entry<R: Read>(
+    w: &mut Walker<R>,
+    keep_before: bool,
+    content: bool,
+) -> Result<parse::RawChange, Fail> {
+    Ok(match (keep_before, content) {
+        (false, false) => w.parse_one::<WalkedEntry<false, false>>()?.0,
+        (false, true) => w.parse_one::<WalkedEntry<false, true>>()?.0,
+        (true, false) => w.parse_one::<WalkedEntry<true, false>>()?.0,
+        (true, true) => w.parse_one::<WalkedEntry<true, true>>()?.0,
+    })
 }
 
 /// Reads into `buf`, retrying on interruption.
@@ -578,15 +673,7 @@ fn top_key<R: Read>(
             let keep_before = acc.objects.is_some();
             let content = !acc.skip_content;
             w.array(&mut |w| {
-                let raw = w.parse_value(|de| {
-                    Entry {
-                        keep_before,
-                        content,
-                        strict: true,
-                        lazy: true,
-                    }
-                    .deserialize(de)
-                })?;
+                let raw = walked_entry(w, keep_before, content)?;
                 parse::take_change(
                     acc,
                     sink.as_mut()
@@ -600,7 +687,7 @@ fn top_key<R: Read>(
             acc.keys.insert(key);
             let mut n = 0usize;
             w.array(&mut |w| {
-                let v = w.parse_value(|de| serde_json::Value::deserialize(de))?;
+                let v: serde_json::Value = w.parse_one()?;
                 n += 1;
                 parse::drift_entry(acc, n, v);
                 Ok(())
@@ -663,7 +750,7 @@ fn top_key<R: Read>(
 fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
     w.object(&mut |w, key| match (key, w.peek_some()?) {
         ("resources", b'[') => w.array(&mut |w| {
-            let r = w.parse_value(|de| parse::RawStateResource::deserialize(de))?;
+            let r: parse::RawStateResource = w.parse_one()?;
             parse::state_resource(acc, r);
             Ok(())
         }),

@@ -752,3 +752,121 @@ fn a_plan_larger_than_the_buffers_reads_as_a_whole_document_pass_does() {
         }
     );
 }
+
+/// A `resource_changes` entry is parsed in one pass and only its brackets are counted; when
+/// there are more of them than levels left (in strings, or really nested), the scan decides:
+/// an entry nested up to the limit is read, one level more names the bracket that passes it.
+#[test]
+fn an_entry_with_many_brackets_is_read_up_to_the_depth_limit() {
+    // The entry's `after` lies at depth 4 (root, resource_changes, the entry, change).
+    let doc = |levels: usize| {
+        let text = "[{".repeat(200);
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["update"],"before":{{"s":"{text}"}},"after":{}{}}}}}]}}"#,
+            "[".repeat(levels),
+            "]".repeat(levels)
+        )
+    };
+    for levels in [1, 2, 124] {
+        let plan = read(doc(levels).as_bytes()).expect("within the limit");
+        assert_eq!(plan.changes.len(), 1, "{levels}");
+        assert_eq!(plan.changes[0].action, Action::Update);
+    }
+    let deep = doc(125);
+    let last = deep.find(&"[".repeat(125)).unwrap() + 124;
+    assert_eq!(
+        err(deep.as_bytes()).kind(),
+        PlanErrorKind::TooDeep {
+            offset: last as u64
+        }
+    );
+}
+
+/// `mode` and `actions` are read without copying their words; what they spell, and every
+/// error for a list or mode of the wrong shape, is what a list of strings gave.
+#[test]
+fn actions_and_modes_of_every_shape() {
+    let doc = |mode: &str, actions: &str| {
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":{mode},"type":"a","name":"b","change":{{"actions":{actions},"before":null,"after":{{}}}}}}]}}"#
+        )
+    };
+    for (mode, actions, want) in [
+        (r#""data""#, r#"["create"]"#, Ok(Action::Create)),
+        (r#""d\u0061ta""#, r#"["cre\u0061te"]"#, Ok(Action::Create)),
+        (
+            "null",
+            r#"["delete","create"]"#,
+            Ok(Action::ReplaceDeleteFirst),
+        ),
+        (
+            r#""managed""#,
+            r#"["create","forget"]"#,
+            Ok(Action::CreateThenForget),
+        ),
+        (
+            r#""managed""#,
+            r#"["create","delete","read"]"#,
+            Err(r#"has actions ["create","delete","read"], which ward does not know"#),
+        ),
+        (
+            r#""managed""#,
+            r#"["create","bogus","x"]"#,
+            Err(r#"has actions ["create","bogus","x"], which ward does not know"#),
+        ),
+        (
+            r#""managed""#,
+            "[]",
+            Err("has actions [], which ward does not know"),
+        ),
+        (
+            r#""managed""#,
+            r#"["create",1]"#,
+            Err("invalid type: integer `1`, expected a string"),
+        ),
+        (
+            r#""managed""#,
+            "null",
+            Err("invalid type: null, expected a sequence"),
+        ),
+        (
+            r#""managed""#,
+            r#""create""#,
+            Err(r#"invalid type: string "create", expected a sequence"#),
+        ),
+        (
+            "1",
+            r#"["create"]"#,
+            Err("invalid type: integer `1`, expected a string"),
+        ),
+        (
+            r#""weird""#,
+            r#"["create"]"#,
+            Err("has mode `weird`, which ward does not know"),
+        ),
+        // The action is checked before the mode.
+        (
+            r#""weird""#,
+            r#"["bogus"]"#,
+            Err(r#"has actions ["bogus"]"#),
+        ),
+    ] {
+        let text = doc(mode, actions);
+        match want {
+            Ok(action) => {
+                let plan = read(text.as_bytes()).unwrap();
+                assert_eq!(plan.changes[0].action, action, "{text}");
+                let m = if mode.starts_with("\"d") {
+                    Mode::Data
+                } else {
+                    Mode::Managed
+                };
+                assert_eq!(plan.changes[0].mode, m, "{text}");
+            }
+            Err(what) => {
+                let e = err(text.as_bytes()).to_string();
+                assert!(e.contains(what), "{text}: {e}");
+            }
+        }
+    }
+}

@@ -156,7 +156,7 @@ fn decider(first: &str, second: &str, changed: &str) -> String {
     let k = user(&text);
     let r = k.resolve(&target("x_vm", "x_vm.v"));
     let d = r.attribute(&AttrPath::dotted(changed)).unwrap();
-    d.rule.attribute.unwrap()
+    d.rule.attribute.clone().unwrap()
 }
 
 #[test]

@@ -156,6 +156,18 @@ impl Action {
         Action::Open,
     ];
 
+    /// Every word of the `actions` lists [`Action::from_actions`] knows: a list with any other
+    /// word names no action.
+    pub const WORDS: [&'static str; 7] = [
+        "no-op", "create", "read", "update", "delete", "forget", "open",
+    ];
+
+    /// The word of [`Action::WORDS`] that `s` is, borrowed for as long as the program runs
+    /// (a reader keeps it without copying `s`).
+    pub fn word(s: &str) -> Option<&'static str> {
+        Action::WORDS.iter().find(|w| **w == s).copied()
+    }
+
     /// Parses Terraform's `actions` array. Returns `None` for any list ward does not know:
     /// callers must fail closed on it.
     pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Option<Action> {
@@ -466,5 +478,17 @@ mod tests {
             let list: Vec<&str> = a.as_terraform().split(',').collect();
             assert_eq!(Action::from_actions(&list), Some(a));
         }
+    }
+
+    #[test]
+    fn the_words_are_those_the_actions_spell() {
+        let spelled: std::collections::BTreeSet<&str> = Action::ALL
+            .iter()
+            .flat_map(|a| a.as_terraform().split(','))
+            .collect();
+        let words: std::collections::BTreeSet<&str> = Action::WORDS.into_iter().collect();
+        assert_eq!(spelled, words);
+        assert_eq!(Action::word("delete"), Some("delete"));
+        assert_eq!(Action::word("Delete"), None);
     }
 }

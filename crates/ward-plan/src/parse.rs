@@ -767,62 +767,40 @@ impl<'de> Visitor<'de> for ActionsVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Actions, A::Error> {
         // Terraform's lists have one or two words; a third (or an unknown word) spells no
         // action, and then every word is kept.
-        let mut words: [Option<ActionWord>; 2] = [None, None];
+        let mut words: [&'static str; 2] = [""; 2];
         let mut n = 0usize;
         while let Some(w) = seq.next_element::<ActionWord>()? {
-            if n < 2 && !matches!(w, ActionWord::Other(_)) {
-                words[n] = Some(w);
-                n += 1;
-                continue;
+            match w {
+                ActionWord::Known(k) if n < 2 => {
+                    words[n] = k;
+                    n += 1;
+                }
+                other => {
+                    // Spells nothing ward knows: keep the words read so far, this one and the
+                    // rest.
+                    let mut all: Vec<String> = words[..n].iter().map(|w| w.to_string()).collect();
+                    all.push(other.into_string());
+                    while let Some(w) = seq.next_element::<String>()? {
+                        all.push(w);
+                    }
+                    return Ok(Actions::Unknown(all));
+                }
             }
-            // Spells nothing ward knows: keep the words read so far, this one and the rest.
-            let mut all: Vec<String> = words[..n]
-                .iter()
-                .flatten()
-                .map(|w| w.as_str().to_string())
-                .collect();
-            all.push(w.into_string());
-            while let Some(w) = seq.next_element::<String>()? {
-                all.push(w);
-            }
-            return Ok(Actions::Unknown(all));
         }
-        let known = match &words {
-            [Some(a), None] => Action::from_actions(&[a.as_str()]),
-            [Some(a), Some(b)] => Action::from_actions(&[a.as_str(), b.as_str()]),
-            _ => None,
-        };
-        Ok(match known {
+        Ok(match Action::from_actions(&words[..n]) {
             Some(a) => Actions::Known(a),
-            None => Actions::Unknown(
-                words
-                    .iter()
-                    .flatten()
-                    .map(|w| w.as_str().to_string())
-                    .collect(),
-            ),
+            None => Actions::Unknown(words[..n].iter().map(|w| w.to_string()).collect()),
         })
     }
 }
 
-/// One word of `change.actions`: a word Terraform writes (not copied), or any other string.
+/// One word of `change.actions`: a word of [`Action::WORDS`] (not copied), or any other string.
 enum ActionWord {
     Known(&'static str),
     Other(String),
 }
 
-/// Every word of Terraform's and OpenTofu's action lists.
-const ACTION_WORDS: &[&str] = &[
-    "no-op", "create", "read", "update", "delete", "forget", "open",
-];
-
 impl ActionWord {
-    fn as_str(&self) -> &str {
-        match self {
-            ActionWord::Known(w) => w,
-            ActionWord::Other(w) => w,
-        }
-    }
     fn into_string(self) -> String {
         match self {
             ActionWord::Known(w) => w.to_string(),
@@ -845,7 +823,7 @@ impl<'de> Visitor<'de> for ActionWordVisitor {
         f.write_str("a string")
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<ActionWord, E> {
-        Ok(match ACTION_WORDS.iter().find(|w| **w == s) {
+        Ok(match Action::word(s) {
             Some(w) => ActionWord::Known(w),
             None => ActionWord::Other(s.to_string()),
         })

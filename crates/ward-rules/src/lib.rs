@@ -305,14 +305,14 @@ impl<'k> Resolved<'k> {
             if let Some(v) = get(r) {
                 return Decision {
                     value: v,
-                    rule: Some(r.shared_ref()),
+                    rule: Some(Arc::clone(&r.reference)),
                     stated: true,
                 };
             }
         }
         Decision {
             value: default,
-            rule: self.rules.last().map(|r| r.shared_ref()),
+            rule: self.rules.last().map(|r| Arc::clone(&r.reference)),
             stated: false,
         }
     }
@@ -423,7 +423,7 @@ impl<'k> Resolved<'k> {
             let mut best: Option<AttrDecision> = best_cover.map(|a| AttrDecision {
                 impact: a.impact,
                 why: a.why.clone(),
-                rule: r.shared_attr_ref(a),
+                rule: Arc::clone(&a.reference),
             });
             let base = best
                 .as_ref()
@@ -435,7 +435,7 @@ impl<'k> Resolved<'k> {
                     best = Some(AttrDecision {
                         impact: a.impact,
                         why: a.why.clone(),
-                        rule: r.shared_attr_ref(a),
+                        rule: Arc::clone(&a.reference),
                     });
                 }
             }

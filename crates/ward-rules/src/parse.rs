@@ -3,14 +3,15 @@
 
 use crate::error::RulesError;
 use crate::pattern::{is_type_name, Pattern};
-use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector, Shared};
-use crate::RuleOrigin;
+use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector};
+use crate::{RuleOrigin, RuleRef};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
 use hcl_edit::template::Element;
 use hcl_edit::Span;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 use ward_model::Impact;
 
 /// What kind of file is being read: the two accept different top-level blocks.
@@ -451,6 +452,12 @@ impl<'a> Reader<'a> {
             },
             _ => origin.clone(),
         };
+        // What every decision by this rule cites; an attribute entry's adds its pattern.
+        let base = RuleRef {
+            origin: origin.clone(),
+            type_name: type_name.clone(),
+            attribute: None,
+        };
         let opt_string = |key: &str| attrs.get(key).map(|a| self.string(a)).transpose();
         let opt_nonempty = |key: &str| attrs.get(key).map(|a| self.nonempty(a)).transpose();
         let opt_impact = |key: &str| attrs.get(key).map(|a| self.impact(a)).transpose();
@@ -518,13 +525,17 @@ impl<'a> Reader<'a> {
                     )));
             }
             seen_patterns.insert(pattern.clone(), line);
+            let reference = Arc::new(RuleRef {
+                attribute: Some(pattern.clone()),
+                ..base.clone()
+            });
             attributes.push(AttrRule {
                 pattern,
                 impact,
                 why,
                 line,
+                reference,
                 compiled,
-                shared: Shared::default(),
             });
             Ok(())
         };
@@ -601,7 +612,7 @@ impl<'a> Reader<'a> {
             provider,
         };
         let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
-        let mut rule = Rule {
+        let rule = Rule {
             final_snapshot_skip,
             final_snapshot_name,
             access_rules,
@@ -625,9 +636,8 @@ impl<'a> Reader<'a> {
             rank: (0, selector.specificity(), 0, line),
             paths,
             selector,
-            shared: Shared::default(),
+            reference: Arc::new(base),
         };
-        rule.link();
         // Keys that describe or narrow a rule; every other key decides something.
         const NOT_DECIDING: &[&str] = &[
             "summary",

@@ -79,10 +79,10 @@ pub struct AttrRule {
     pub line: usize,
     #[serde(skip)]
     pub(crate) compiled: Pattern,
-    /// The reference decisions by this entry cite, made once when the rule is read (see
-    /// [`Rule::link`]) and shared by every decision.
+    /// The reference decisions by this entry cite ([`Rule::attr_ref`] of its pattern), made
+    /// once when the rule is read and shared by every decision.
     #[serde(skip)]
-    pub(crate) shared: Shared,
+    pub(crate) reference: Arc<RuleRef>,
 }
 
 /// One `resource` block: what ward knows about a resource type (or some of its instances).
@@ -151,22 +151,11 @@ pub struct Rule {
     /// (the classifier asks for them on every change).
     #[serde(skip)]
     pub(crate) paths: RulePaths,
-    /// The reference decisions by this rule cite, made once when the rule is read (see
-    /// [`Rule::link`]) and shared by every decision.
+    /// The reference decisions by this rule cite ([`Rule::rule_ref`]), made once when the rule
+    /// is read and shared by every decision: a decision clones the `Arc` instead of copying
+    /// the origin and type.
     #[serde(skip)]
-    pub(crate) shared: Shared,
-}
-
-/// A rule's (or attribute entry's) reference, built once: a decision hands out a clone of the
-/// `Arc` instead of copying the origin, type and pattern. Derived from the rule's other
-/// fields, so it takes no part in comparing rules.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Shared(pub(crate) Option<Arc<RuleRef>>);
-
-impl PartialEq for Shared {
-    fn eq(&self, _: &Shared) -> bool {
-        true
-    }
+    pub(crate) reference: Arc<RuleRef>,
 }
 
 /// A rule's attribute-name lists as attribute paths (see [`Rule::identity`] and
@@ -215,35 +204,6 @@ impl Rule {
         RuleRef {
             attribute: Some(pattern.to_string()),
             ..self.rule_ref()
-        }
-    }
-
-    /// Builds the shared references of the rule and of its attribute entries, once its origin,
-    /// type and attributes are final.
-    pub(crate) fn link(&mut self) {
-        self.shared = Shared(Some(Arc::new(self.rule_ref())));
-        let base = self.rule_ref();
-        for a in &mut self.attributes {
-            a.shared = Shared(Some(Arc::new(RuleRef {
-                attribute: Some(a.pattern.clone()),
-                ..base.clone()
-            })));
-        }
-    }
-
-    /// [`Rule::rule_ref`], shared.
-    pub(crate) fn shared_ref(&self) -> Arc<RuleRef> {
-        match &self.shared.0 {
-            Some(r) => Arc::clone(r),
-            None => Arc::new(self.rule_ref()),
-        }
-    }
-
-    /// [`Rule::attr_ref`] of one of its attribute entries, shared.
-    pub(crate) fn shared_attr_ref(&self, a: &AttrRule) -> Arc<RuleRef> {
-        match &a.shared.0 {
-            Some(r) => Arc::clone(r),
-            None => Arc::new(self.attr_ref(&a.pattern)),
         }
     }
 

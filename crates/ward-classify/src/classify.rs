@@ -14,13 +14,14 @@ const MAX_LISTED: usize = 3;
 /// types and providers, and each verdict shares the one copy instead of holding strings of its
 /// own. (Rule references come shared from `ward_rules`: one per rule.)
 #[derive(Debug, Default)]
-pub(crate) struct Rules(
-    HashSet<Arc<str>>,
+pub(crate) struct Rules {
+    /// The interned type and provider names.
+    names: HashSet<Arc<str>>,
     /// What the plan's changes showed of each unclassified type, for the coverage suggestions.
-    pub(crate) BTreeMap<String, Seen>,
+    pub(crate) seen: BTreeMap<String, Seen>,
     /// Terse: verdicts without explanations (see `Assessor::terse`).
-    pub(crate) bool,
-);
+    pub(crate) terse: bool,
+}
 
 /// An explanation being written: its sentences, or nothing at all when the verdict is terse.
 /// [`say!`] formats a sentence only when it is kept.
@@ -54,11 +55,11 @@ macro_rules! say {
 
 impl Rules {
     fn name(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.0.get(s) {
+        if let Some(a) = self.names.get(s) {
             return Arc::clone(a);
         }
         let a: Arc<str> = Arc::from(s);
-        self.0.insert(Arc::clone(&a));
+        self.names.insert(Arc::clone(&a));
         a
     }
 }
@@ -109,7 +110,7 @@ pub(crate) fn verdict(
             Impact::None,
         )
     };
-    let mut lines = Lines::new(!rules.2);
+    let mut lines = Lines::new(!rules.terse);
     if drift {
         say!(
             lines,
@@ -153,7 +154,7 @@ pub(crate) fn verdict(
         if !drift {
             say!(lines, action_line(c.action).to_string());
             rules
-                .1
+                .seen
                 .entry(c.type_name.clone())
                 .or_default()
                 .add(&c.address, c.action, &c.changed);
@@ -338,28 +339,7 @@ fn update(
         );
         v.decided_by = holds.rule.clone();
     }
-    for a in v.attributes.iter().filter(|_| lines.on) {
-        if a.impact <= Impact::Free {
-            continue;
-        }
-        let why = a
-            .why
-            .as_deref()
-            .map(|w| format!(" — {w}"))
-            .unwrap_or_default();
-        let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
-        say!(
-            lines,
-            format!(
-                "`{}` costs {}: {}{}{}",
-                a.change.path,
-                a.impact,
-                before_after(&a.change),
-                why,
-                per(&rule)
-            )
-        );
-    }
+    attribute_cost_lines(&v.attributes, r, lines);
     let free = v
         .attributes
         .iter()
@@ -381,6 +361,35 @@ fn update(
         say!(
             lines,
             format!("identity changes: {}", paths(&v.identity_changes))
+        );
+    }
+}
+
+/// One line per attribute that costs more than `free`: its values, class, reason and rule.
+fn attribute_cost_lines(attributes: &[AttrVerdict], r: &Resolved<'_>, lines: &mut Lines) {
+    if !lines.on {
+        return;
+    }
+    for a in attributes {
+        if a.impact <= Impact::Free {
+            continue;
+        }
+        let why = a
+            .why
+            .as_deref()
+            .map(|w| format!(" — {w}"))
+            .unwrap_or_default();
+        let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
+        say!(
+            lines,
+            format!(
+                "`{}` costs {}: {}{}{}",
+                a.change.path,
+                a.impact,
+                before_after(&a.change),
+                why,
+                per(&rule)
+            )
         );
     }
 }
@@ -508,7 +517,7 @@ fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String>
     let parts: Vec<String> = c
         .before_scalars
         .iter()
-        .filter(|(k, _)| k == "id" || identity.iter().any(|p| displays_as(p, k)))
+        .filter(|(k, _)| k == "id" || identity.iter().any(|p| p.displays_as(k)))
         .filter_map(|(k, v)| match v {
             serde_json::Value::String(s) if !s.is_empty() => Some(format!("{k}={s}")),
             serde_json::Value::Bool(b) => Some(format!("{k}={b}")),
@@ -516,25 +525,6 @@ fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String>
         })
         .collect();
     (!parts.is_empty()).then(|| parts.join("; "))
-}
-
-/// True when `path` displays as `text` (`path.to_string() == text`), without building the
-/// string: the display is compared piece by piece as it is written.
-fn displays_as(path: &AttrPath, text: &str) -> bool {
-    struct Rest<'t>(&'t str);
-    impl std::fmt::Write for Rest<'_> {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            match self.0.strip_prefix(s) {
-                Some(rest) => {
-                    self.0 = rest;
-                    Ok(())
-                }
-                None => Err(std::fmt::Error),
-            }
-        }
-    }
-    let mut rest = Rest(text);
-    std::fmt::Write::write_fmt(&mut rest, format_args!("{path}")).is_ok() && rest.0.is_empty()
 }
 
 /// The last known value of a top-level attribute of a destroyed object.
@@ -798,35 +788,8 @@ fn fact_lines(facts: &[Fact], lines: &mut Lines) {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::{displays_as, is_identity};
-    use ward_model::{AttrPath, PathStep};
-
-    #[test]
-    fn a_path_displays_as_its_string() {
-        let paths = [
-            AttrPath::dotted("id"),
-            AttrPath::dotted("network.ip"),
-            AttrPath(vec![PathStep::Key("a.b".into())]),
-            AttrPath(vec![PathStep::Key("x".into()), PathStep::Index(3)]),
-            AttrPath(vec![]),
-        ];
-        let texts = [
-            "id",
-            "i",
-            "idx",
-            "network.ip",
-            "network",
-            "a.b",
-            "[\"a.b\"]",
-            "x[3]",
-            "",
-        ];
-        for p in &paths {
-            for t in texts {
-                assert_eq!(displays_as(p, t), p.to_string() == t, "{p} {t}");
-            }
-        }
-    }
+    use super::is_identity;
+    use ward_model::AttrPath;
 
     #[test]
     fn identity_names_a_path_whatever_its_indices() {

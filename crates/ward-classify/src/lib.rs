@@ -299,7 +299,7 @@ impl<'k> Assessor<'k> {
     /// empty, the rest is the same. For a caller that never prints them (`ward gate`), which
     /// saves formatting sentences for every change.
     pub fn terse(mut self) -> Self {
-        self.rules.2 = true;
+        self.rules.terse = true;
         self
     }
 
@@ -488,7 +488,7 @@ fn coverage(
         }
     }
     let mut blocking: BTreeSet<String> = BTreeSet::new();
-    let changed = &rules.1;
+    let changed = &rules.seen;
     for v in verdicts.iter().filter(|v| v.mode == Mode::Managed) {
         checked.insert(&v.type_name);
         if !v.classified {

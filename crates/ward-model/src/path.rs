@@ -54,6 +54,25 @@ impl AttrPath {
         }
     }
 
+    /// True when the path displays as `text` (`self.to_string() == text`), without building
+    /// the string: the display is compared piece by piece as it is written.
+    pub fn displays_as(&self, text: &str) -> bool {
+        struct Rest<'t>(&'t str);
+        impl fmt::Write for Rest<'_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                match self.0.strip_prefix(s) {
+                    Some(rest) => {
+                        self.0 = rest;
+                        Ok(())
+                    }
+                    None => Err(fmt::Error),
+                }
+            }
+        }
+        let mut rest = Rest(text);
+        fmt::Write::write_fmt(&mut rest, format_args!("{self}")).is_ok() && rest.0.is_empty()
+    }
+
     /// True when `self` equals `prefix` or lies inside it.
     pub fn starts_with(&self, prefix: &AttrPath) -> bool {
         self.0.len() >= prefix.0.len() && self.0[..prefix.0.len()] == prefix.0[..]
@@ -108,5 +127,36 @@ mod tests {
         ]);
         assert_eq!(q.to_string(), r#"tags["kubernetes.io/role"]"#);
         assert!(q.starts_with(&AttrPath(vec![PathStep::Key("tags".into())])));
+    }
+
+    #[test]
+    fn a_path_displays_as_its_string() {
+        let paths = [
+            AttrPath::dotted("id"),
+            AttrPath::dotted("network.ip"),
+            AttrPath(vec![PathStep::Key("a.b".into())]),
+            AttrPath(vec![PathStep::Key("x".into()), PathStep::Index(3)]),
+            AttrPath(vec![]),
+        ];
+        let texts = [
+            "id",
+            "i",
+            "idx",
+            "network.ip",
+            "network",
+            "a.b",
+            "[\"a.b\"]",
+            "x[3]",
+            "",
+        ];
+        let mut matched = 0;
+        for p in &paths {
+            for t in texts {
+                assert_eq!(p.displays_as(t), p.to_string() == t, "{p} {t}");
+                matched += usize::from(p.displays_as(t));
+            }
+        }
+        // Each path displays as exactly one of the texts.
+        assert_eq!(matched, paths.len());
     }
 }

@@ -185,9 +185,9 @@ impl Entry {
     }
 }
 
-/// The terminal entry `main` of `v` worded for OpenTofu, when that differs: the block prints
-/// each explanation line on a line of its own (`    ` and the line, escaped), and rewording
-/// changes only the lines that are the `action_reason` line, so those lines of the text are
+/// The terminal entry `main` of `v` worded for OpenTofu, when that differs: rewording changes
+/// only the `action_reason` line of the explanation, and the block prints each explanation line
+/// on a line of its own ([`crate::terminal::explanation_line`]), so those lines of the text are
 /// replaced instead of rendering the entry a second time. Nothing else in the block depends on
 /// the wording (what it leaves out of the explanation, or says once, names no product).
 fn terminal_tofu(main: &str, v: &Verdict) -> Option<Box<str>> {
@@ -197,19 +197,12 @@ fn terminal_tofu(main: &str, v: &Verdict) -> Option<Box<str>> {
     if was == now || !v.explanation.contains(&was) {
         return None;
     }
-    let (was, now) = (
-        format!("    {}", crate::escape::terminal(&was)),
-        format!("    {}", crate::escape::terminal(&now)),
-    );
+    let (mut was_line, mut now_line) = (String::new(), String::new());
+    crate::terminal::explanation_line(&mut was_line, &was);
+    crate::terminal::explanation_line(&mut now_line, &now);
     let mut out = String::with_capacity(main.len() + 8);
     for line in main.split_inclusive('\n') {
-        match line.strip_suffix('\n') {
-            Some(l) if l == was => {
-                out.push_str(&now);
-                out.push('\n');
-            }
-            _ => out.push_str(line),
-        }
+        out.push_str(if line == was_line { &now_line } else { line });
     }
     Some(out.into_boxed_str())
 }

@@ -164,6 +164,13 @@ fn header(out: &mut String, p: &Painter, a: &Assessment, kept: Option<&BTreeSet<
     out.push('\n');
 }
 
+/// Writes one explanation line of a change block, indented and escaped, with its newline.
+/// [`crate::kept`] finds a verdict's `action_reason` line in a block by this form, to word it
+/// for OpenTofu without rendering the block again.
+pub(crate) fn explanation_line(out: &mut String, line: &str) {
+    let _ = writeln!(out, "    {}", terminal(line));
+}
+
 fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     let _ = writeln!(
         out,
@@ -210,7 +217,7 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
         }
     }
     for line in crate::text::explanation_lines(v) {
-        let _ = writeln!(out, "{ind}{}", terminal(line));
+        explanation_line(out, line);
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
         let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));

@@ -307,19 +307,23 @@ fn progress_lines_count_the_roots_checked() {
         "ward.hcl",
         "root \"one\" { path = \"live/one\" }\nroot \"two\" { path = \"live/two\" }\n",
     );
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--ignored",
-            "--exact",
-            "progress_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("WARD_DRIFT_PROGRESS_REPO", tmp.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // Through the one runner, with a deadline: a child that hangs fails the test.
+    let out = ward_exec::Command::new(
+        std::env::current_exe().unwrap(),
+        std::time::Duration::from_secs(300),
+    )
+    .args([
+        "--ignored",
+        "--exact",
+        "progress_child",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .env("WARD_DRIFT_PROGRESS_REPO", tmp.path())
+    .run()
+    .unwrap();
+    let stderr = out.stderr_text();
+    assert!(out.success(), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
     assert_eq!(lines.len(), 2, "{stderr}");
     assert!(

@@ -157,6 +157,170 @@ fn a_gate_record_without_the_key_verifies_the_plan_it_was_written_for() {
 }
 
 #[test]
+fn approving_again_replaces_the_earlier_approval_and_says_so() {
+    let t = T::new("");
+    let first = t.approve("data-loss.json", |_| {}).unwrap();
+    assert_eq!(first.stderr, "");
+    let second = t
+        .approve("data-loss.json", |o| o.reason = "second snapshot".into())
+        .unwrap();
+    assert_eq!(
+        second.stderr,
+        "note: replaced the earlier approval for fakecloud_volume.db_data\n"
+    );
+    let file = approvals::load(&t.path(".ward/approvals.json")).unwrap();
+    let reasons: Vec<(&str, &str)> = file
+        .approvals
+        .iter()
+        .map(|a| (a.address.as_str(), a.reason.as_str()))
+        .collect();
+    assert_eq!(reasons, [("fakecloud_volume.db_data", "second snapshot")]);
+}
+
+#[test]
+fn approving_what_is_not_there_lists_what_needs_approval() {
+    let t = T::new("");
+    let e = t
+        .approve("data-loss.json", |o| o.address = "nothing.here".into())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "no change at `nothing.here` in {}; changes that need approval: fakecloud_bucket.backups, fakecloud_volume.db_data",
+            example("data-loss.json")
+        )
+    );
+    let e = t
+        .approve("replace.json", |o| o.address = "nothing.*".into())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "the pattern `nothing.*` matches no change that needs approval; nothing in this plan needs approval"
+    );
+}
+
+#[test]
+fn a_pattern_approves_deposed_objects_only_as_asked() {
+    let t = T::new("policy {\n  approve = [\"replace\"]\n}\n");
+    // replace.json, and a deposed object of web[0] left by an earlier create-before-destroy.
+    let plan = plan_from(&t, "replace.json", "deposed.json", |c| {
+        let mut d = change_at(c, "fakecloud_instance.web[0]").clone();
+        d["deposed"] = "00aa".into();
+        d["change"]["actions"] = serde_json::json!(["delete"]);
+        d["change"]["after"] = serde_json::Value::Null;
+        d["change"]["after_unknown"] = serde_json::json!({});
+        d["change"]["after_sensitive"] = serde_json::json!(false);
+        d["change"]["replace_paths"] = serde_json::Value::Null;
+        d.as_object_mut().unwrap().remove("action_reason");
+        c.push(d);
+    });
+    let approved = |deposed: Option<&str>| -> Vec<(String, Option<String>)> {
+        let approvals = t.path(".ward/approvals.json");
+        let _ = std::fs::remove_file(&approvals);
+        t.approve("x", |o| {
+            o.inputs.plan = plan.clone();
+            o.address = "fakecloud_instance.web[*]".into();
+            o.deposed = deposed.map(str::to_string);
+        })
+        .unwrap();
+        let mut v: Vec<_> = approvals::load(&approvals)
+            .unwrap()
+            .approvals
+            .into_iter()
+            .map(|a| (a.address, a.deposed))
+            .collect();
+        v.sort();
+        v
+    };
+    let web = |i: u8, d: Option<&str>| {
+        (
+            format!("fakecloud_instance.web[{i}]"),
+            d.map(str::to_string),
+        )
+    };
+    assert_eq!(
+        approved(None),
+        [web(0, None), web(0, Some("00aa")), web(1, None)]
+    );
+    assert_eq!(approved(Some("00aa")), [web(0, Some("00aa"))]);
+}
+
+/// fakecloud's rules, but changing an instance's size loses data (as a type whose resize
+/// reformats its disk would): a data-loss update of a type that holds no data.
+fn lossy_resize(t: &T) {
+    let rules = std::fs::read_to_string(ward_rig::rules::file()).unwrap();
+    let lossy = rules.replacen(
+        "attribute \"size\" {\n    impact = \"interrupt\"",
+        "attribute \"size\" {\n    impact = \"data-loss\"",
+        1,
+    );
+    assert_ne!(rules, lossy);
+    std::fs::write(t.path("rules.hcl"), lossy).unwrap();
+    std::fs::write(
+        t.path("ward.hcl"),
+        "rules {\n  files = [\"rules.hcl\"]\n}\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_pattern_never_approves_a_change_that_loses_data_even_in_place() {
+    let t = T::new("");
+    lossy_resize(&t);
+    let out = t.gate("restart.json").unwrap();
+    assert_eq!(
+        required(&out),
+        [("fakecloud_instance.db".to_string(), "missing".to_string())]
+    );
+    let e = t
+        .approve("restart.json", |o| {
+            o.address = "fakecloud_instance.*".into()
+        })
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "a pattern cannot approve a change that loses data: approve each one by its exact address (fakecloud_instance.db)"
+    );
+    t.approve("restart.json", |o| {
+        o.address = "fakecloud_instance.db".into()
+    })
+    .unwrap();
+    assert_eq!(t.gate("restart.json").unwrap().exit.code(), 0);
+}
+
+#[test]
+fn an_approval_recorded_before_the_policy_needed_it_binds_what_decides_the_change() {
+    let t = T::new("");
+    std::fs::write(
+        t.path("strict.hcl"),
+        ward_rig::rules::ward_hcl("policy {\n  approve = [\"interrupt\"]\n}\n"),
+    )
+    .unwrap();
+    let out = t
+        .approve("restart.json", |o| {
+            o.address = "fakecloud_instance.db".into()
+        })
+        .unwrap();
+    assert_eq!(
+        out.stderr,
+        "note: fakecloud_instance.db (update, interrupt) does not need approval under the current policy; recorded anyway\n"
+    );
+    // Under a policy that needs it, the approval is for exactly this change: its size.
+    let strict = Inputs {
+        config: Some(t.path("strict.hcl")),
+        ..t.inputs("restart.json")
+    };
+    let out = t.gate_with(strict, None).unwrap();
+    assert_eq!(out.exit.code(), 0, "{}", out.stdout);
+    let r = json(&out);
+    assert_eq!(r["required"][0]["address"], "fakecloud_instance.db");
+    assert_eq!(r["required"][0]["approval"]["status"], "approved");
+    let attrs = &r["required"][0]["change"]["attributes"];
+    assert_eq!(attrs.as_array().unwrap().len(), 1, "{attrs}");
+    assert_eq!(attrs[0]["path"], "size");
+}
+
+#[test]
 fn a_guard_is_told_the_last_values_of_the_object_it_watches() {
     let t = T::new(
         "guard \"builds-idle\" {\n  types   = [\"fakecloud_instance\"]\n  command = [\"sh\", \"-c\", \"echo \\\"$WARD_ADDRESS $WARD_ATTR_NAME $WARD_ATTR_MAC\\\"\"]\n}\n",

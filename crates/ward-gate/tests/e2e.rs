@@ -514,7 +514,10 @@ fn verify_reads_the_saved_plan_and_says_whether_the_record_was_checked() {
         assert_eq!(c.gate(&pa, &env, Some(record.clone())).exit.code(), 0);
         let v = verify(None);
         assert!(v.report.ok, "{tf:?}: {:?}", v.report.differences);
-        assert_eq!(v.report.changes, 4, "every resource of the root, changed or not");
+        assert_eq!(
+            v.report.changes, 4,
+            "every resource of the root, changed or not"
+        );
         assert_eq!(
             v.notes,
             ["note: the gate record is not signed: set WARD_APPROVAL_KEY for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)"]

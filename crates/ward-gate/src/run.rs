@@ -708,3 +708,113 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
         exit,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! What [`slim`] and [`load`] keep of each verdict: memory only. The reports are the same
+    //! on a slim verdict as on the whole one (that is `slim`'s contract), so only these tests,
+    //! which look at the verdicts themselves, tell what is kept (docs/testing.md, "Mutation
+    //! testing").
+    use super::*;
+    use crate::testkit::{attr, verdict};
+    use serde_json::json;
+    use ward_classify::Verdict;
+
+    /// A change of `fakecloud_instance.db` with one attribute that decides it and the object it
+    /// destroys (if it destroys one).
+    fn change(action: Action, impact: Impact) -> Verdict {
+        let mut v = verdict("fakecloud_instance.db", action, impact);
+        v.attributes = vec![
+            attr("size", json!("medium"), json!("large"), impact, true),
+            attr("tags", json!({}), json!({"a": "b"}), Impact::Free, false),
+        ];
+        v.destroyed_object = Some("id=i-1".into());
+        v
+    }
+
+    /// How many attributes and whether the destroyed object are kept.
+    fn kept(v: Verdict, policy: &Policy) -> (usize, bool) {
+        let s = slim(v, policy, &|_| false);
+        (s.attributes.len(), s.destroyed_object.is_some())
+    }
+
+    #[test]
+    fn only_a_change_that_may_need_an_approval_keeps_what_decides_it() {
+        let default = Policy::default();
+        // At a class that needs approval, or a destroy: the deciding attribute and the object.
+        assert_eq!(
+            kept(change(Action::Update, Impact::DataLoss), &default),
+            (1, true)
+        );
+        assert_eq!(
+            kept(
+                change(Action::ReplaceDeleteFirst, Impact::Replace),
+                &default
+            ),
+            (1, true)
+        );
+        let mut unclassified = change(Action::Delete, Impact::Replace);
+        unclassified.classified = false;
+        assert_eq!(kept(unclassified, &default), (0, true));
+        // At a class that needs none: nothing.
+        assert_eq!(
+            kept(change(Action::Update, Impact::Interrupt), &default),
+            (0, false)
+        );
+        let mut unclassified = change(Action::Update, Impact::DataLoss);
+        unclassified.classified = false;
+        assert_eq!(kept(unclassified, &default), (0, false));
+        // Not a change, or not a managed object: nothing, even when every class needs approval.
+        let every = Policy {
+            approve: Impact::ALL.iter().copied().collect(),
+            ..Policy::default()
+        };
+        assert_eq!(kept(change(Action::NoOp, Impact::None), &every), (0, false));
+        let mut read = change(Action::Delete, Impact::Replace);
+        read.mode = ward_model::Mode::Data;
+        assert_eq!(kept(read, &every), (0, false));
+        // What `keep` names keeps its deciding attribute.
+        let s = slim(change(Action::Update, Impact::Interrupt), &default, &|_| {
+            true
+        });
+        assert_eq!(s.attributes.len(), 1);
+    }
+
+    #[test]
+    fn approve_keeps_what_decides_the_changes_its_address_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("ward.hcl");
+        std::fs::write(&config, ward_rig::rules::ward_hcl("")).unwrap();
+        let inputs = Inputs {
+            plan: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../examples/plans/restart.json")
+                .display()
+                .to_string(),
+            config: Some(config),
+            ..Inputs::default()
+        };
+        // The size of fakecloud_instance.db restarts it: no approval needed by default.
+        let size_of_db = |address: Option<&str>| {
+            let want = Want {
+                content: false,
+                record: None,
+                approve_every: false,
+                address,
+            };
+            let l = load(&inputs, want).unwrap();
+            let v = l
+                .assessment
+                .verdicts
+                .iter()
+                .find(|v| v.address == "fakecloud_instance.db")
+                .unwrap();
+            assert_eq!(v.impact, Impact::Interrupt);
+            v.attributes.len()
+        };
+        assert_eq!(size_of_db(None), 0);
+        assert_eq!(size_of_db(Some("fakecloud_instance.web[0]")), 0);
+        assert_eq!(size_of_db(Some("fakecloud_instance.db")), 1);
+        assert_eq!(size_of_db(Some("fakecloud_instance.*")), 1);
+        assert_eq!(size_of_db(Some("fakecloud_volume.*")), 0);
+    }
+}

@@ -204,6 +204,9 @@ fn a_content_binding_matches_exactly_its_plan() {
         format!("{CONTENT_SCHEME}:{salt}00:{hash}"),
         format!("{CONTENT_SCHEME}:{salt}:{}", &hash[2..]),
         format!("{CONTENT_SCHEME}:zz{}:{hash}", &salt[2..]),
+        // Two characters Rust's integer parser takes as a byte, `+` and a digit: not hex.
+        format!("{CONTENT_SCHEME}:+{}:{hash}", &salt[1..]),
+        format!("{CONTENT_SCHEME}:{salt}:+{}", &hash[1..]),
     ] {
         let e = content_matches(&bad, &p([1; 32])).unwrap_err();
         assert!(e.contains("not one this ward writes"), "{bad}: {e}");
@@ -387,6 +390,10 @@ fn a_keyed_record_is_signed_and_binds_every_value() {
         .check_signature(b"k")
         .unwrap_err()
         .contains("not signed"));
+    // That is the one difference: with the key, the keyless content binding is not asked for.
+    let report = verify::compare_keyed(&unsigned, &gated, Some(b"k"));
+    assert_eq!(report.differences.len(), 1, "{:?}", report.differences);
+    assert!(report.differences[0].contains("not signed"));
     // A hidden value changed: the keyed digest differs.
     let mut hidden = two_changes();
     hidden[0].content = Some(HiddenDigest::new([7; 32]));

@@ -476,3 +476,97 @@ fn protection_survives_removing_prevent_destroy_from_code() {
         );
     }
 }
+
+#[test]
+fn verify_reads_the_saved_plan_and_says_whether_the_record_was_checked() {
+    let Some(rig) = Rig::for_tests() else { return };
+    for tf in rig.terraform_versions() {
+        let root = rig.root(tf).unwrap();
+        let c = Case { root: &root };
+        root.write_file("ward.hcl", &ward_rig::rules::ward_hcl(""))
+            .unwrap();
+        c.config(20, 20, "ci");
+        root.init().unwrap();
+        root.apply().unwrap();
+        c.config(20, 20, "build");
+        let (pa, file) = c.plan("pa.json");
+        let record = root.path("gate.json");
+        let verify = |key: Option<&str>| {
+            let env = move |k: &str| {
+                (k == "WARD_APPROVAL_KEY")
+                    .then(|| key.map(str::to_string))
+                    .flatten()
+            };
+            run::verify_with_env(
+                &VerifyOptions {
+                    planfile: file.clone(),
+                    record: record.clone(),
+                    binary: Some(tf.path.display().to_string()),
+                    chdir: Some(root.dir()),
+                    timeout: None,
+                },
+                &env,
+            )
+            .unwrap()
+        };
+        // An unsigned record: verified through its content binding, and the note says how.
+        let env = Env::new("2026-11-29T18:00:00Z");
+        assert_eq!(c.gate(&pa, &env, Some(record.clone())).exit.code(), 0);
+        let v = verify(None);
+        assert!(v.report.ok, "{tf:?}: {:?}", v.report.differences);
+        assert_eq!(
+            v.report.changes, 4,
+            "every resource of the root, changed or not"
+        );
+        assert_eq!(
+            v.notes,
+            ["note: the gate record is not signed: set WARD_APPROVAL_KEY for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)"]
+        );
+        // A signed record: checked under the key, and nothing to note.
+        let keyed = Env::new("2026-11-29T18:00:00Z").with("WARD_APPROVAL_KEY", "k1");
+        assert_eq!(c.gate(&pa, &keyed, Some(record.clone())).exit.code(), 0);
+        let v = verify(Some("k1"));
+        assert!(v.report.ok, "{tf:?}: {:?}", v.report.differences);
+        assert!(v.notes.is_empty(), "{:?}", v.notes);
+        // Without the key its signature cannot be checked (nor its keyed digests matched).
+        let v = verify(None);
+        assert!(!v.report.ok);
+        assert_eq!(
+            v.notes,
+            ["note: the gate record is signed, but WARD_APPROVAL_KEY is not set: its signature was not checked"]
+        );
+
+        // show_json reads the saved plan as the binary shows it.
+        let timeout = std::time::Duration::from_secs(120);
+        let plan = ward_gate::verify::show_json(
+            &tf.path.display().to_string(),
+            &root.dir(),
+            &file,
+            timeout,
+        )
+        .unwrap();
+        let changed: Vec<&str> = plan
+            .changes
+            .iter()
+            .filter(|ch| ch.action.is_change())
+            .map(|ch| ch.address.as_str())
+            .collect();
+        assert_eq!(changed, ["fakecloud_instance.ci"]);
+        // A file that is not a saved plan: the binary fails, and the error says so.
+        let junk = root.path("junk.tfplan");
+        std::fs::write(&junk, "not a plan").unwrap();
+        let e = ward_gate::verify::show_json(
+            &tf.path.display().to_string(),
+            &root.dir(),
+            &junk,
+            timeout,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("show -json") && e.contains("failed (exit status: 1)"),
+            "{tf:?}: {e}"
+        );
+        assert!(e.contains("Run it in the root that made the plan"), "{e}");
+    }
+}

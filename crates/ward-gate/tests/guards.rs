@@ -161,3 +161,26 @@ fn a_bypass_needs_a_reason() {
     assert_eq!(r.action, "delete");
     assert_eq!(r.command, g.command);
 }
+
+#[test]
+fn a_guard_counts_what_it_cut_of_both_streams() {
+    let mut g = guard(&[GuardOn::Delete], &["fakecloud_volume"], &[]);
+    let v = verdict("fakecloud_volume.v", Action::Delete, Impact::DataLoss);
+    let cap = ward_gate::guard::MAX_OUTPUT;
+    let mut run = |script: String| {
+        g.command = vec!["sh".into(), "-c".into(), script];
+        run_guard(&g, &v, "now", None, &|_| None)
+    };
+    // `printf '%0Nd' 0` prints N zeros.
+    let r = run(format!("printf '%0{}d' 0 >&2", cap + 300));
+    assert_eq!(r.status, GuardStatus::Passed);
+    assert_eq!((r.stdout.len(), r.stderr.len()), (0, cap));
+    assert_eq!(r.output_cut, 300, "only stderr was cut");
+    let r = run(format!(
+        "printf '%0{}d' 0; printf '%0{}d' 0 >&2",
+        cap + 500,
+        cap + 200
+    ));
+    assert_eq!((r.stdout.len(), r.stderr.len()), (cap, cap));
+    assert_eq!(r.output_cut, 700, "what was cut of both");
+}

@@ -8,14 +8,7 @@ use ward_gate::run::{self, GateOptions, Inputs, VerifyOptions};
 use ward_report::gate::Format;
 
 mod common;
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/plans")
-        .join(name)
-        .display()
-        .to_string()
-}
+use common::example;
 
 /// `ward gate` on `replace.json` (two instances replaced, nothing needing approval) with one
 /// guard on instances running `script`; the JSON report.
@@ -142,4 +135,21 @@ fn verify_ends_at_its_timeout_when_show_hangs() {
     assert!(msg.contains("timed out after 1 s"), "{msg}");
     assert!(msg.contains("show -json"), "{msg}");
     assert!(msg.contains("--timeout SECONDS"), "{msg}");
+}
+
+/// `run::process_env` reads the process environment, except the variables only an injected
+/// environment may give: the test clock, the digest context and approve-every-change.
+#[test]
+fn the_process_environment_never_gives_the_injected_only_variables() {
+    std::env::set_var("WARD_TEST_PROCESS_ENV", "from the process");
+    assert_eq!(
+        run::process_env("WARD_TEST_PROCESS_ENV").as_deref(),
+        Some("from the process")
+    );
+    assert_eq!(run::process_env("WARD_TEST_PROCESS_ENV_UNSET"), None);
+    for name in [run::NOW_VAR, run::CONTEXT_VAR, run::APPROVE_EVERY_VAR] {
+        std::env::set_var(name, "2026-11-29T18:00:00Z");
+        assert_eq!(run::process_env(name), None, "{name}");
+        std::env::remove_var(name);
+    }
 }

@@ -2,95 +2,11 @@
 //! example plans committed in `examples/plans` (real Terraform output).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs, VerifyOptions};
-use ward_report::gate::Format;
+use ward_gate::run::{self, ApproveOptions, Inputs, VerifyOptions};
 
 mod common;
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/plans")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-struct T {
-    dir: tempfile::TempDir,
-    env: BTreeMap<String, String>,
-}
-
-impl T {
-    fn new(ward_hcl: &str) -> T {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("ward.hcl"),
-            ward_rig::rules::ward_hcl(ward_hcl),
-        )
-        .unwrap();
-        let mut env = BTreeMap::new();
-        env.insert("WARD_NOW".into(), "2026-11-29T18:00:00Z".into());
-        env.insert("WARD_APPROVER".into(), "alice".into());
-        T { dir, env }
-    }
-    fn set(&mut self, k: &str, v: &str) {
-        self.env.insert(k.into(), v.into());
-    }
-    fn path(&self, n: &str) -> PathBuf {
-        self.dir.path().join(n)
-    }
-    fn inputs(&self, plan: &str) -> Inputs {
-        Inputs {
-            plan: example(plan),
-            config: Some(self.path("ward.hcl")),
-            approvals: None,
-            root: None,
-            allow_unclassified: false,
-            db: None,
-        }
-    }
-    fn gate_with(&self, inputs: Inputs, record: Option<PathBuf>) -> Result<common::Out, String> {
-        let env = self.env.clone();
-        run::gate(
-            &GateOptions {
-                inputs,
-                record,
-                no_record_protection: true,
-            },
-            &move |k: &str| env.get(k).cloned(),
-        )
-        .map(|r| common::gate(r, Format::Json))
-        .map_err(|e| e.to_string())
-    }
-    fn gate(&self, plan: &str) -> Result<common::Out, String> {
-        self.gate_with(self.inputs(plan), None)
-    }
-    fn approve(
-        &self,
-        plan: &str,
-        f: impl FnOnce(&mut ApproveOptions),
-    ) -> Result<common::Out, String> {
-        let mut o = ApproveOptions {
-            inputs: self.inputs(plan),
-            address: "fakecloud_volume.db_data".into(),
-            deposed: None,
-            reason: "snapshot taken".into(),
-            expires: None,
-            by: None,
-        };
-        f(&mut o);
-        let env = self.env.clone();
-        run::approve(&o, &move |k: &str| env.get(k).cloned())
-            .map(common::approve)
-            .map_err(|e| e.to_string())
-    }
-}
-
-fn json(out: &common::Out) -> serde_json::Value {
-    serde_json::from_str(&out.stdout).unwrap()
-}
+use common::{example, json, T};
 
 #[test]
 fn gate_blocks_each_data_loss_until_each_is_approved() {

@@ -1,10 +1,100 @@
 //! The typed results of `ward_gate::run` rendered the way ward-cli prints them
-//! (`ward_report::gate`), for the tests that read the output.
+//! (`ward_report::gate`), for the tests that read the output; and [`T`], a directory with a
+//! `ward.hcl` to run the commands in on the example plans.
 #![allow(dead_code)]
 
-use ward_gate::run::{Approved, GateRun, Verified};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use ward_gate::run::{self, ApproveOptions, Approved, GateOptions, GateRun, Inputs, Verified};
 use ward_model::Exit;
 use ward_report::gate::{self, Format};
+
+/// The path of an example plan committed in `examples/plans` (real Terraform output).
+pub fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/plans")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A temporary directory with a `ward.hcl` (fakecloud's rules and `ward_hcl`), and the
+/// environment the commands are given (a fixed clock and an approver).
+pub struct T {
+    pub dir: tempfile::TempDir,
+    pub env: BTreeMap<String, String>,
+}
+
+impl T {
+    pub fn new(ward_hcl: &str) -> T {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("ward.hcl"),
+            ward_rig::rules::ward_hcl(ward_hcl),
+        )
+        .unwrap();
+        let mut env = BTreeMap::new();
+        env.insert("WARD_NOW".into(), "2026-11-29T18:00:00Z".into());
+        env.insert("WARD_APPROVER".into(), "alice".into());
+        T { dir, env }
+    }
+    pub fn set(&mut self, k: &str, v: &str) {
+        self.env.insert(k.into(), v.into());
+    }
+    pub fn path(&self, n: &str) -> PathBuf {
+        self.dir.path().join(n)
+    }
+    /// The inputs for an example plan, with this directory's `ward.hcl`.
+    pub fn inputs(&self, plan: &str) -> Inputs {
+        Inputs {
+            plan: example(plan),
+            config: Some(self.path("ward.hcl")),
+            approvals: None,
+            root: None,
+            allow_unclassified: false,
+            db: None,
+        }
+    }
+    /// `ward gate` with these options, rendered as JSON.
+    pub fn gate_opts(&self, opts: &GateOptions) -> Result<Out, String> {
+        let env = self.env.clone();
+        run::gate(opts, &move |k: &str| env.get(k).cloned())
+            .map(|r| gate(r, Format::Json))
+            .map_err(|e| e.to_string())
+    }
+    /// `ward gate --no-record-protection`, with a gate record when `record` is given.
+    pub fn gate_with(&self, inputs: Inputs, record: Option<PathBuf>) -> Result<Out, String> {
+        self.gate_opts(&GateOptions {
+            inputs,
+            record,
+            no_record_protection: true,
+        })
+    }
+    pub fn gate(&self, plan: &str) -> Result<Out, String> {
+        self.gate_with(self.inputs(plan), None)
+    }
+    /// `ward approve` of `fakecloud_volume.db_data` in `plan`, as `f` changes the options.
+    pub fn approve(&self, plan: &str, f: impl FnOnce(&mut ApproveOptions)) -> Result<Out, String> {
+        let mut o = ApproveOptions {
+            inputs: self.inputs(plan),
+            address: "fakecloud_volume.db_data".into(),
+            deposed: None,
+            reason: "snapshot taken".into(),
+            expires: None,
+            by: None,
+        };
+        f(&mut o);
+        let env = self.env.clone();
+        run::approve(&o, &move |k: &str| env.get(k).cloned())
+            .map(approve)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The JSON report of a rendered `ward gate --format json`.
+pub fn json(out: &Out) -> serde_json::Value {
+    serde_json::from_str(&out.stdout).unwrap()
+}
 
 /// What the command would print and how it would end.
 #[derive(Debug)]

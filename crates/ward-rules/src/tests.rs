@@ -690,3 +690,22 @@ fn a_byte_order_mark_is_ignored() {
     .unwrap();
     assert_eq!(k.show("a_vm").unwrap().rules[0].line, 1);
 }
+
+/// `Rule::attr_ref` names the entry the way the reference read with the rule does (the one every
+/// decision by that entry cites), and differs from the rule's own reference by the attribute.
+#[test]
+fn an_attribute_entrys_reference_is_the_rules_with_its_pattern() {
+    let k = pack_a();
+    let vm = &k.show("a_vm").unwrap().rules[0];
+    let disk = vm
+        .attributes
+        .iter()
+        .find(|a| a.pattern == "disk.size")
+        .unwrap();
+    assert_eq!(vm.attr_ref("disk.size"), *disk.reference);
+    assert_eq!(
+        vm.attr_ref("disk.size").to_string(),
+        "a@1.0.0:a_vm[disk.size]"
+    );
+    assert_ne!(vm.attr_ref("disk.size"), vm.rule_ref());
+}

@@ -779,3 +779,104 @@ fn a_terragrunt_unit_through_terragrunt_on_path() {
     assert_eq!(root(&r, "plain").outcome, Outcome::Clean);
     assert_eq!(r.exit, ward_drift::Exit::RootFailed);
 }
+
+/// A replaced state (another root's state file copied over this one's: a new lineage) stays
+/// `state-replaced` on every run until `--accept-state` names the root: its new lineage is never
+/// recorded as trusted by the run that found it, and accepting one root accepts no other.
+#[test]
+fn a_replaced_state_stays_replaced_until_accepted_by_name() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    for name in ["a", "b", "c"] {
+        repo.root(name, &instance(name));
+    }
+    repo.ward_hcl(
+        "root \"a\" { path = \"live/a\" }\nroot \"b\" { path = \"live/b\" }\nroot \"c\" { path = \"live/c\" }\n",
+    );
+    for name in ["a", "b", "c"] {
+        repo.apply(name);
+    }
+    let db = repo.tmp.path().join("h.sqlite");
+    let run = |accept: &[&str]| {
+        let mut o = repo.options(&db);
+        o.accept_state = accept.iter().map(|s| s.to_string()).collect();
+        ward_drift::run(&o).unwrap()
+    };
+    let r = run(&[]);
+    assert_eq!(r.exit, ward_drift::Exit::Pass, "{:?}", r.roots);
+    for name in ["a", "b"] {
+        std::fs::copy(repo.state("c"), repo.state(name)).unwrap();
+    }
+    // The run that finds the new lineage, and the one after it.
+    for n in [2, 3] {
+        let r = run(&[]);
+        let o = outcomes(&r);
+        for name in ["a", "b"] {
+            assert_eq!(
+                o[name],
+                Outcome::StateReplaced,
+                "run {n}, {name}: {:?}",
+                root(&r, name).detail
+            );
+        }
+        assert_eq!(o["c"], Outcome::Clean, "run {n}");
+        assert_eq!(r.exit, ward_drift::Exit::RootFailed, "run {n}");
+    }
+    // Accepting `a` trusts a's new lineage, not b's.
+    let r = run(&["a"]);
+    let o = outcomes(&r);
+    assert_eq!(o["a"], Outcome::Clean, "{:?}", root(&r, "a").detail);
+    assert_eq!(o["b"], Outcome::StateReplaced, "{:?}", root(&r, "b").detail);
+    // From then on `a` is clean without the flag.
+    let r = run(&[]);
+    let o = outcomes(&r);
+    assert_eq!(o["a"], Outcome::Clean, "{:?}", root(&r, "a").detail);
+    assert_eq!(o["b"], Outcome::StateReplaced);
+}
+
+/// A root whose `init`, `state pull` or plan fails is an `error` whose detail names the
+/// command that failed; a plan that fails for a reason other than a held lock is not `locked`.
+#[test]
+fn a_failed_init_state_pull_or_plan_is_an_error_naming_the_command() {
+    let Some(rig) = Rig::for_tests() else { return };
+    let repo = Repo::new(&rig);
+    for name in ["ok", "noinit", "badplan"] {
+        repo.root(name, &instance(name));
+    }
+    repo.ward_hcl(
+        "root \"ok\" { path = \"live/ok\" }\nroot \"noinit\" { path = \"live/noinit\" }\nroot \"badplan\" { path = \"live/badplan\" }\n",
+    );
+    for name in ["ok", "badplan"] {
+        repo.apply(name);
+    }
+    // init fails: a module whose directory does not exist.
+    repo.append("noinit", "module \"gone\" {\n  source = \"./gone\"\n}\n");
+    // init and state pull succeed, the plan fails: a variable nothing gives a value.
+    repo.append("badplan", "variable \"needed\" {\n  type = string\n}\n");
+    let db = repo.tmp.path().join("h.sqlite");
+    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let o = outcomes(&r);
+    assert_eq!(o["ok"], Outcome::Clean, "{:?}", root(&r, "ok").detail);
+    let why = root(&r, "noinit").detail.join(" ");
+    assert_eq!(o["noinit"], Outcome::Error, "{why}");
+    assert!(why.starts_with("terraform init failed: "), "{why}");
+    let why = root(&r, "badplan").detail.join(" ");
+    assert_eq!(o["badplan"], Outcome::Error, "{why}");
+    assert!(
+        why.starts_with("terraform plan -refresh-only failed: ") && why.contains("needed"),
+        "{why}"
+    );
+    assert_eq!(r.exit, ward_drift::Exit::RootFailed);
+
+    // `state pull` fails after `init` succeeded (here: Terraform is handed a flag `state pull`
+    // does not take): an error, not a missing state read from its empty output.
+    let mut opts = repo.options(&db);
+    opts.env
+        .push(("TF_CLI_ARGS_state_pull".into(), "-no-such-flag".into()));
+    let r = ward_drift::run(&opts).unwrap();
+    let why = root(&r, "ok").detail.join(" ");
+    assert_eq!(root(&r, "ok").outcome, Outcome::Error, "{why}");
+    assert!(why.starts_with("terraform state pull failed: "), "{why}");
+    assert!(why.contains("no-such-flag"), "{why}");
+    assert_eq!(r.exit, ward_drift::Exit::RootFailed);
+}

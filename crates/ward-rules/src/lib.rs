@@ -62,6 +62,25 @@ mod embedded {
     }
 
     include!(concat!(env!("OUT_DIR"), "/packs.rs"));
+
+    /// The packs [`Knowledge::builtin`](super::Knowledge::builtin) reads, with build.rs's index
+    /// of them: [`BUILT`], or a test's own (packs read whole, types with several entries).
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Sources {
+        /// (file name, contents), as [`EMBEDDED_PACKS`].
+        pub(crate) packs: &'static [(&'static str, &'static str)],
+        /// Per pack, its header, as [`PACK_INDEX`].
+        pub(crate) index: &'static [Option<Header>],
+        /// The indexed `resource` blocks, as [`ENTRIES`].
+        pub(crate) entries: &'static [(&'static str, usize, Block)],
+    }
+
+    /// The embedded packs.
+    pub(crate) const BUILT: Sources = Sources {
+        packs: EMBEDDED_PACKS,
+        index: PACK_INDEX,
+        entries: ENTRIES,
+    };
 }
 
 /// Where a rule comes from.
@@ -157,9 +176,11 @@ pub struct Knowledge {
 /// Their rules all come after every user rule (rank 1 against 0).
 #[derive(Debug, Clone)]
 struct Lazy {
+    /// The packs and their index.
+    src: embedded::Sources,
     /// Per embedded pack, its origin (`None` for a pack read whole, whose rules are in `rules`).
     origins: Vec<Option<RuleOrigin>>,
-    /// Distinct types of [`embedded::ENTRIES`]: (type, first entry, count), sorted by type.
+    /// Distinct types of `src.entries`: (type, first entry, count), sorted by type.
     types: Vec<(&'static str, usize, usize)>,
     /// Per distinct type, its rules once read (sorted by precedence), or why they did not load.
     slots: Vec<OnceLock<Result<Vec<Rule>, RulesError>>>,
@@ -181,9 +202,9 @@ impl Lazy {
     /// ranks them, refusing two with the same selector as it does.
     fn read(&self, first: usize, count: usize) -> Result<Vec<Rule>, RulesError> {
         let mut rules: Vec<Rule> = Vec::with_capacity(count);
-        for (_, pack, block) in embedded::ENTRIES.iter().skip(first).take(count) {
+        for (_, pack, block) in self.src.entries.iter().skip(first).take(count) {
             let (Some((name, text)), Some(Some(origin))) =
-                (embedded::EMBEDDED_PACKS.get(*pack), self.origins.get(*pack))
+                (self.src.packs.get(*pack), self.origins.get(*pack))
             else {
                 continue;
             };
@@ -197,7 +218,9 @@ impl Lazy {
                 );
             };
             if let Some(dup) = rules.iter().find(|r| r.selector == rule.selector) {
-                let other = embedded::EMBEDDED_PACKS
+                let other = self
+                    .src
+                    .packs
                     .get(dup.rank.2)
                     .map_or_else(String::new, |(n, _)| pack_file(n));
                 return Err(RulesError::new(
@@ -556,10 +579,15 @@ impl Knowledge {
     /// unclassified; [`Knowledge::load_all`] reads every entry and says why (the tests run it,
     /// and compare every entry with [`Knowledge::builtin_whole`]).
     pub fn builtin() -> Result<Knowledge, RulesError> {
+        Knowledge::builtin_from(embedded::BUILT)
+    }
+
+    /// [`Knowledge::builtin`] from the packs and index given.
+    fn builtin_from(src: embedded::Sources) -> Result<Knowledge, RulesError> {
         let mut k = Knowledge::default();
-        let mut origins = Vec::with_capacity(embedded::EMBEDDED_PACKS.len());
+        let mut origins = Vec::with_capacity(src.packs.len());
         let mut whole: Vec<(String, &str)> = Vec::new();
-        for ((name, text), index) in embedded::EMBEDDED_PACKS.iter().zip(embedded::PACK_INDEX) {
+        for ((name, text), index) in src.packs.iter().zip(src.index) {
             let file = pack_file(name);
             let Some(index) = index else {
                 whole.push((file.clone(), text));
@@ -628,13 +656,14 @@ impl Knowledge {
             }
         }
         let mut types: Vec<(&'static str, usize, usize)> = Vec::new();
-        for (i, (t, _, _)) in embedded::ENTRIES.iter().enumerate() {
+        for (i, (t, _, _)) in src.entries.iter().enumerate() {
             match types.last_mut() {
                 Some((last, _, count)) if last == t => *count += 1,
                 _ => types.push((t, i, 1)),
             }
         }
         k.lazy = Some(Lazy {
+            src,
             origins,
             slots: (0..types.len()).map(|_| OnceLock::new()).collect(),
             types,

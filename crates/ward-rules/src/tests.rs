@@ -102,6 +102,11 @@ fn the_lazy_builtin_reads_every_entry_as_the_whole_load_does() {
     let lazy = Knowledge::builtin().unwrap();
     // build.rs indexed every pack (none is read whole at run time).
     assert!(embedded::PACK_INDEX.iter().all(Option::is_some));
+    assert_reads_as_the_whole_load(&lazy, &whole);
+}
+
+/// The lazy load gives every pack, type and rule (in order, with its rank) the whole load does.
+fn assert_reads_as_the_whole_load(lazy: &Knowledge, whole: &Knowledge) {
     assert_eq!(lazy.pack_details(), whole.pack_details());
     lazy.load_all().unwrap();
     let (l, w) = (lazy.types(), whole.types());
@@ -114,6 +119,135 @@ fn the_lazy_builtin_reads_every_entry_as_the_whole_load_does() {
                 w.rules[l.rules.iter().position(|x| x == r).unwrap()].rank
             );
         }
+    }
+}
+
+/// Test packs with an index made the way build.rs makes the embedded packs' (a block opens at a
+/// line starting `pack {` or `resource "` and ends at the next line that is `}`), for
+/// [`Knowledge::builtin_from`]; the files named in `whole` are not indexed (read whole).
+fn indexed(packs: &'static [(&'static str, &'static str)], whole: &[&str]) -> embedded::Sources {
+    let mut index = Vec::new();
+    let mut entries = Vec::new();
+    for (i, (name, text)) in packs.iter().enumerate() {
+        if whole.contains(name) {
+            index.push(None);
+            continue;
+        }
+        let (mut header, mut count, mut open, mut at) = (None, 0, None, 0);
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            if line.starts_with("pack {") {
+                open = Some((None, at, n));
+            } else if let Some(rest) = line.strip_prefix("resource \"") {
+                open = Some((rest.split('"').next(), at, n));
+            } else if line.trim_end() == "}" {
+                if let Some((label, start, line)) = open.take() {
+                    let block = embedded::Block {
+                        start,
+                        end: at + 1,
+                        line,
+                    };
+                    match label {
+                        Some(t) => {
+                            count += 1;
+                            entries.push((t, i, block));
+                        }
+                        None => header = Some(block),
+                    }
+                }
+            }
+            at += line.len();
+        }
+        index.push(header.map(|block| embedded::Header {
+            block,
+            entries: count,
+        }));
+    }
+    entries.sort_by_key(|(t, pack, b)| (*t, *pack, b.start));
+    embedded::Sources {
+        packs,
+        index: Box::leak(index.into_boxed_slice()),
+        entries: Box::leak(entries.into_boxed_slice()),
+    }
+}
+
+/// Three packs: `b.hcl` read whole, `demo_disk` in all three (with three selectors) and
+/// `demo_net` in two: what no embedded pack has today (each is indexed, each type in one).
+const LAZY_PACKS: &[(&str, &str)] = &[
+    (
+        "a.hcl",
+        "pack {\n  name     = \"a\"\n  version  = \"1.0.0\"\n  provider = \"example/a\"\n  schema   = \"checked\"\n}\n\nresource \"demo_disk\" {\n  holds_data = true\n}\n\nresource \"demo_net\" {\n  holds_data = false\n}\n",
+    ),
+    (
+        "b.hcl",
+        "pack {\n  name     = \"b\"\n  version  = \"1.0.0\"\n  provider = \"example/b\"\n  schema   = \"checked\"\n}\n\nresource \"demo_disk\" {\n  provider   = \"example/b\"\n  holds_data = false\n}\n\nresource \"demo_vm\" {\n  holds_data = false\n}\n",
+    ),
+    (
+        "c.hcl",
+        "pack {\n  name     = \"c\"\n  version  = \"1.0.0\"\n  provider = \"example/c\"\n  schema   = \"checked\"\n}\n\nresource \"demo_disk\" {\n  address    = \"demo_disk.scratch*\"\n  holds_data = false\n}\n\nresource \"demo_net\" {\n  provider   = \"example/c\"\n  holds_data = true\n}\n",
+    ),
+];
+
+#[test]
+fn a_lazy_load_with_a_pack_read_whole_and_types_in_several_packs_reads_as_the_whole_load() {
+    let sources: Vec<(String, &str)> = LAZY_PACKS
+        .iter()
+        .map(|(name, text)| (pack_file(name), *text))
+        .collect();
+    let whole = Knowledge::from_pack_sources(&sources).unwrap();
+    let lazy = Knowledge::builtin_from(indexed(LAZY_PACKS, &["b.hcl"])).unwrap();
+    assert_eq!(
+        lazy.lazy.as_ref().unwrap().types,
+        vec![("demo_disk", 0, 2), ("demo_net", 2, 2)],
+        "b.hcl is read whole, its types are not indexed"
+    );
+    // demo_disk: c's address rule first, then b's provider rule (read whole), then a's.
+    let disk = lazy.show("demo_disk").unwrap();
+    let packs: Vec<&str> = disk
+        .rules
+        .iter()
+        .map(|r| match &r.origin {
+            RuleOrigin::Pack { name, .. } => name.as_str(),
+            RuleOrigin::User { file, .. } => file.as_str(),
+        })
+        .collect();
+    assert_eq!(packs, ["c", "b", "a"]);
+    assert_reads_as_the_whole_load(&lazy, &whole);
+}
+
+#[test]
+fn a_lazy_load_refuses_two_entries_with_one_selector_and_two_packs_with_one_name() {
+    const DUP: &[(&str, &str)] = &[
+        ("a.hcl", "pack {\n  name     = \"a\"\n  version  = \"1.0.0\"\n  provider = \"example/a\"\n  schema   = \"checked\"\n}\n\nresource \"demo_disk\" {\n  holds_data = true\n}\n"),
+        ("d.hcl", "pack {\n  name     = \"d\"\n  version  = \"1.0.0\"\n  provider = \"example/d\"\n  schema   = \"checked\"\n}\n\nresource \"demo_disk\" {\n  holds_data = false\n}\n"),
+    ];
+    let k = Knowledge::builtin_from(indexed(DUP, &[])).unwrap();
+    let e = k.load_all().unwrap_err().to_string();
+    assert!(
+        e.contains("d.hcl") && e.contains("also defined in crates/ward-rules/packs/a.hcl (line 8)"),
+        "{e}"
+    );
+    assert!(
+        !k.classifies_type("demo_disk", None),
+        "a type that does not load is unclassified"
+    );
+    const SAME_NAME: &[(&str, &str)] = &[
+        (
+            "a.hcl",
+            "pack {\n  name     = \"a\"\n  version  = \"1.0.0\"\n  provider = \"example/a\"\n  schema   = \"checked\"\n}\n",
+        ),
+        (
+            "a2.hcl",
+            "pack {\n  name     = \"a\"\n  version  = \"2.0.0\"\n  provider = \"example/a\"\n  schema   = \"checked\"\n}\n",
+        ),
+    ];
+    for whole in [&[][..], &["a2.hcl"][..]] {
+        let e = Knowledge::builtin_from(indexed(SAME_NAME, whole))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("pack name `a` is already used by crates/ward-rules/packs/a.hcl"),
+            "{e}"
+        );
     }
 }
 
@@ -555,4 +689,23 @@ fn a_byte_order_mark_is_ignored() {
     )
     .unwrap();
     assert_eq!(k.show("a_vm").unwrap().rules[0].line, 1);
+}
+
+/// `Rule::attr_ref` names the entry the way the reference read with the rule does (the one every
+/// decision by that entry cites), and differs from the rule's own reference by the attribute.
+#[test]
+fn an_attribute_entrys_reference_is_the_rules_with_its_pattern() {
+    let k = pack_a();
+    let vm = &k.show("a_vm").unwrap().rules[0];
+    let disk = vm
+        .attributes
+        .iter()
+        .find(|a| a.pattern == "disk.size")
+        .unwrap();
+    assert_eq!(vm.attr_ref("disk.size"), *disk.reference);
+    assert_eq!(
+        vm.attr_ref("disk.size").to_string(),
+        "a@1.0.0:a_vm[disk.size]"
+    );
+    assert_ne!(vm.attr_ref("disk.size"), vm.rule_ref());
 }

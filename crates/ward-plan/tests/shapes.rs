@@ -1,0 +1,113 @@
+//! A section of the wrong shape is refused (or, for a context section, skipped with a note)
+//! with a message that says what the reader expected there, section by section.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use ward_plan::{read_reader, PlanErrorKind};
+
+/// A plan with `extra` added to its top-level object.
+fn doc(extra: &str) -> String {
+    format!(r#"{{"format_version": "1.2", "planned_values": {{}}, {extra}}}"#)
+}
+
+fn change(change: &str) -> String {
+    doc(&format!(
+        r#""resource_changes": [{{"address": "a.b", "type": "a", "name": "b", {change}}}]"#
+    ))
+}
+
+fn cases() -> Vec<(String, &'static str)> {
+    vec![
+        (
+            doc(r#""resource_changes": {}"#),
+            "expected a list of resource changes",
+        ),
+        (
+            doc(r#""resource_changes": [1]"#),
+            "expected a resource change object",
+        ),
+        (change(r#""change": 1"#), "expected a change object"),
+        (
+            change(r#""change": {"actions": "create"}"#),
+            "expected a sequence",
+        ),
+        (change(r#""change": {"actions": [1]}"#), "expected a string"),
+        (
+            change(r#""mode": 1, "change": {"actions": ["create"]}"#),
+            "expected a string",
+        ),
+        (
+            doc(r#""configuration": 1"#),
+            "expected a configuration object",
+        ),
+        (
+            doc(r#""configuration": {"root_module": 1}"#),
+            "expected a configuration module object",
+        ),
+        (
+            doc(r#""configuration": {"root_module": {"resources": 1}}"#),
+            "expected a list of configuration resources",
+        ),
+        (
+            doc(r#""configuration": {"root_module": {"module_calls": 1}}"#),
+            "expected a module_calls object",
+        ),
+        (
+            doc(r#""configuration": {"root_module": {"module_calls": {"m": 1}}}"#),
+            "expected a module call object",
+        ),
+        (doc(r#""prior_state": 1"#), "expected a prior_state object"),
+        (
+            doc(r#""prior_state": {"values": 1}"#),
+            "expected a prior_state.values object",
+        ),
+        (
+            doc(r#""prior_state": {"values": {"root_module": 1}}"#),
+            "expected a state module object",
+        ),
+        (
+            doc(r#""prior_state": {"values": {"root_module": {"child_modules": 1}}}"#),
+            "expected a list of child modules",
+        ),
+        (
+            doc(r#""prior_state": {"values": {"root_module": {"resources": 1}}}"#),
+            "expected a list of state resources",
+        ),
+    ]
+}
+
+#[test]
+fn each_wrong_shape_says_what_was_expected() {
+    for (text, says) in cases() {
+        let e = read_reader(text.as_bytes(), "plan.json").unwrap_err();
+        assert!(
+            matches!(e.kind(), PlanErrorKind::Malformed { .. }),
+            "{text}: {e}"
+        );
+        assert!(e.problem().ends_with(says), "{text}: {e}");
+    }
+}
+
+#[test]
+fn a_context_section_of_the_wrong_shape_is_skipped_with_what_it_was() {
+    for (section, value, was) in [
+        ("resource_drift", "1", "it is a number, not a list"),
+        ("output_changes", "1", "it is a number, not an object"),
+        ("resource_drift", "\"x\"", "it is a string, not a list"),
+        ("output_changes", "[]", "it is a list, not an object"),
+        ("resource_drift", "true", "it is a boolean, not a list"),
+        ("output_changes", "-1", "it is a number, not an object"),
+        ("resource_drift", "2.5", "it is a number, not a list"),
+        ("resource_drift", "{}", "it is an object, not a list"),
+    ] {
+        let text = doc(&format!(r#""{section}": {value}"#));
+        let plan = read_reader(text.as_bytes(), "plan.json").unwrap();
+        assert_eq!(
+            plan.reader_notes,
+            [format!(
+                "{section} was skipped ({was}); it is context only, every verdict was made without it"
+            )],
+            "{text}"
+        );
+    }
+}

@@ -127,3 +127,27 @@ fn drift_entries_are_fingerprinted_unless_content_is_off() {
     assert_eq!(plan.drift.len(), 1);
     assert!(plan.drift[0].content.is_none());
 }
+
+#[test]
+fn an_entry_without_a_required_field_is_skipped_naming_the_field() {
+    let plan = read_drift(json!([
+        {"address": "a.no_type", "change": {"actions": ["update"]}},
+        {"address": "a.no_change", "type": "a"},
+        {"address": "a.no_actions", "type": "a", "change": {}},
+        entry(Some("fake_thing.a"), json!({})),
+    ]));
+    assert_eq!(plan.drift.len(), 1);
+    let notes = plan.reader_notes.join("\n");
+    for (field, address) in [
+        ("type", "a.no_type"),
+        ("change", "a.no_change"),
+        ("change.actions", "a.no_actions"),
+    ] {
+        assert!(
+            notes.contains(&format!(
+                "skipped 1 entry that could not be read (missing field `{field}`): `{address}`;"
+            )),
+            "{notes}"
+        );
+    }
+}

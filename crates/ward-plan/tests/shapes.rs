@@ -111,3 +111,75 @@ fn a_context_section_of_the_wrong_shape_is_skipped_with_what_it_was() {
         );
     }
 }
+
+/// A plan-shaped entry without `mode` (a hand-trimmed plan) takes its mode from the address,
+/// past any module prefixes; a `mode` given is read as written.
+#[test]
+fn the_mode_comes_from_the_address_when_it_is_missing() {
+    use ward_model::Mode;
+    let entries: Vec<serde_json::Value> = [
+        ("module.a.module.b.data.x.y", None, Mode::Data),
+        ("module.a.ephemeral.x.y", None, Mode::Ephemeral),
+        ("module.data.x.y", None, Mode::Managed),
+        ("x.y", None, Mode::Managed),
+        ("x.y", Some("data"), Mode::Data),
+        ("x.y", Some("ephemeral"), Mode::Ephemeral),
+        ("data.x.y", Some("managed"), Mode::Managed),
+    ]
+    .iter()
+    .map(|(address, mode, _)| {
+        let mut e = serde_json::json!({"address": address, "type": "x", "name": "y",
+            "change": {"actions": ["read"]}});
+        if let Some(m) = mode {
+            e["mode"] = serde_json::json!(m);
+        }
+        e
+    })
+    .collect();
+    let text = doc(&format!(
+        r#""resource_changes": {}"#,
+        serde_json::Value::from(entries)
+    ));
+    let plan = read_reader(text.as_bytes(), "plan.json").unwrap();
+    let modes: Vec<Mode> = plan.changes.iter().map(|c| c.mode).collect();
+    assert_eq!(
+        modes,
+        [
+            Mode::Data,
+            Mode::Ephemeral,
+            Mode::Managed,
+            Mode::Managed,
+            Mode::Data,
+            Mode::Ephemeral,
+            Mode::Managed
+        ]
+    );
+}
+
+/// An output is sensitive when either side is marked, anywhere in it.
+#[test]
+fn an_output_marked_on_either_side_is_sensitive() {
+    let text = doc(r#""output_changes": {
+            "after_only": {"actions": ["create"], "before": null, "after": "s", "after_sensitive": true},
+            "before_only": {"actions": ["delete"], "before": "s", "after": null, "before_sensitive": true},
+            "nested": {"actions": ["update"], "before": {"k": 1}, "after": {"k": 2},
+                       "before_sensitive": {"k": false}, "after_sensitive": {"k": true}},
+            "plain": {"actions": ["update"], "before": 1, "after": 2,
+                      "before_sensitive": false, "after_sensitive": {"k": false}}
+        }"#);
+    let plan = read_reader(text.as_bytes(), "plan.json").unwrap();
+    let sensitive: Vec<(&str, bool)> = plan
+        .output_changes
+        .iter()
+        .map(|o| (o.name.as_str(), o.sensitive))
+        .collect();
+    assert_eq!(
+        sensitive,
+        [
+            ("after_only", true),
+            ("before_only", true),
+            ("nested", true),
+            ("plain", false)
+        ]
+    );
+}

@@ -183,3 +183,30 @@ fn an_output_marked_on_either_side_is_sensitive() {
         ]
     );
 }
+
+/// A `replace_paths` step is a key or a non-negative whole index; anything else is refused.
+#[test]
+fn a_replace_paths_step_must_be_a_key_or_an_index() {
+    let with_paths = |paths: &str| {
+        change(&format!(
+            r#""change": {{"actions": ["delete", "create"], "before": {{"l": [1]}}, "after": {{"l": [2]}},
+               "replace_paths": {paths}}}"#
+        ))
+    };
+    let plan = read_reader(with_paths(r#"[["l", 0]]"#).as_bytes(), "plan.json").unwrap();
+    assert_eq!(plan.changes[0].replace_paths[0].to_string(), "l[0]");
+    for step in ["-1", "1.5", "true", "null"] {
+        let text = with_paths(&format!(r#"[["l", {step}]]"#));
+        let e = read_reader(text.as_bytes(), "plan.json").unwrap_err();
+        assert!(
+            matches!(e.kind(), PlanErrorKind::Malformed { .. }),
+            "{step}: {e}"
+        );
+        assert!(
+            e.problem().contains(&format!(
+                "has a replace_paths step {step}, which is neither a key nor an index"
+            )),
+            "{step}: {e}"
+        );
+    }
+}

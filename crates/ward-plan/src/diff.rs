@@ -581,3 +581,177 @@ mod tests {
         assert!(got.is_empty());
     }
 }
+
+/// The edges of the diff the tests above leave open: what a mask says about the parts of the
+/// value it covers (the walk never descends into a wholly marked value, it decides at the top,
+/// so these are the only tests that reach the descent from `Mask::All`), marks other than
+/// `true`, a partly sensitive and partly unknown `after`, long strings inside values compared
+/// whole, and attribute names that are not strings.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod edges {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_part_of_a_wholly_marked_value_is_marked() {
+        assert!(matches!(Mask::All.key("password"), Mask::All));
+        assert!(matches!(Mask::All.index(3), Mask::All));
+        assert!(matches!(Mask::All.key("password").index(0), Mask::All));
+    }
+
+    #[test]
+    fn a_partial_mask_marks_what_it_names_and_nothing_else() {
+        let object = json!({"pw": true, "tags": {"k": true}, "off": false});
+        let part = Mask::of(Some(&object));
+        assert!(matches!(part.key("pw"), Mask::All));
+        assert!(matches!(part.key("tags"), Mask::Part(_)));
+        assert!(matches!(part.key("tags").key("k"), Mask::All));
+        assert!(matches!(part.key("off"), Mask::Clear));
+        assert!(matches!(part.key("name"), Mask::Clear));
+        assert!(
+            matches!(part.index(0), Mask::Clear),
+            "an object has no index"
+        );
+        let list = json!([false, true]);
+        let part = Mask::of(Some(&list));
+        assert!(matches!(part.index(0), Mask::Clear));
+        assert!(matches!(part.index(1), Mask::All));
+        assert!(matches!(part.index(2), Mask::Clear));
+        assert!(matches!(part.key("0"), Mask::Clear), "a list has no key");
+        assert!(matches!(Mask::Clear.key("pw"), Mask::Clear));
+        assert!(matches!(Mask::Clear.index(0), Mask::Clear));
+    }
+
+    fn one(b: Value, a: Value, u: Value, bs: Value, as_: Value) -> (Shown, Shown) {
+        let got = changed(&Sides {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Mask::of(Some(&u)),
+            before_sensitive: Mask::of(Some(&bs)),
+            after_sensitive: Mask::of(Some(&as_)),
+        });
+        assert_eq!(got.len(), 1, "{got:?}");
+        (got[0].before.clone(), got[0].after.clone())
+    }
+
+    /// A list that changes length and an object that goes away are compared whole, under a
+    /// mask of `false`s and `null`s: nothing in them is marked, so both sides are shown.
+    #[test]
+    fn marks_of_false_and_null_hide_nothing() {
+        // A list that grows from [1] to [1, 2], both sides under `mask`.
+        let grown_under = |mask: &Value| {
+            let masks = json!({"l": mask});
+            one(
+                json!({"l": [1]}),
+                json!({"l": [1, 2]}),
+                json!({}),
+                masks.clone(),
+                masks,
+            )
+        };
+        let shown = (Shown::Known(json!([1])), Shown::Known(json!([1, 2])));
+        for mask in [json!([false]), json!([null]), json!([[false], {"k": null}])] {
+            let got = grown_under(&mask);
+            assert_eq!(got, shown, "{mask}");
+        }
+        let got = one(
+            json!({"tags": {"k": "a"}}),
+            json!({}),
+            json!({}),
+            json!({"tags": {"k": false}}),
+            json!({}),
+        );
+        assert_eq!(got, (Shown::Known(json!({"k": "a"})), Shown::Absent));
+        // The same shapes with a `true` (or any other mark) somewhere in them hide the side.
+        for mask in [json!([true]), json!([false, {"k": "yes"}]), json!({"k": 1})] {
+            let got = grown_under(&mask);
+            assert_eq!(got, (Shown::Sensitive, Shown::Sensitive), "{mask}");
+        }
+    }
+
+    /// An `after` that is partly sensitive and partly unknown is shown as sensitive, not as
+    /// unknown: the known part of it is secret.
+    #[test]
+    fn a_partly_sensitive_partly_unknown_after_is_sensitive() {
+        let got = one(
+            json!({"l": [1]}),
+            json!({"l": [{"p": "SECRET"}, null]}),
+            json!({"l": [false, true]}),
+            json!({}),
+            json!({"l": [{"p": true}]}),
+        );
+        assert_eq!(got, (Shown::Known(json!([1])), Shown::Sensitive));
+        // Wholly unknown (null after) with a partial mark: unknown, there is nothing to hide.
+        let got = one(
+            json!({"l": [1]}),
+            json!({}),
+            json!({"l": true}),
+            json!({}),
+            json!({"l": [true]}),
+        );
+        assert_eq!(got, (Shown::Known(json!([1])), Shown::Unknown));
+    }
+
+    fn hidden(b: Value, a: Value) -> bool {
+        let got = changed(&Sides {
+            before: Some(&b),
+            after: Some(&a),
+            after_unknown: Mask::Clear,
+            before_sensitive: Mask::Clear,
+            after_sensitive: Mask::Clear,
+        });
+        assert_eq!(got.len(), 1, "{got:?}");
+        got[0].hidden.is_some()
+    }
+
+    /// A side shown shortened is fingerprinted wherever its long string is: in a list or an
+    /// object compared whole as well as at a leaf. Length is counted in characters, not bytes.
+    #[test]
+    fn a_long_string_inside_a_value_compared_whole_is_fingerprinted() {
+        let long = "x".repeat(Shown::MAX_STRING + 1);
+        assert!(hidden(json!({"l": [long]}), json!({"l": ["a", "b"]})));
+        assert!(hidden(json!({"l": ["a"]}), json!({"l": [{"k": long}, 1]})));
+        assert!(hidden(json!({"o": {"s": long}}), json!({})));
+        assert!(hidden(json!({}), json!({"o": {"s": long}})));
+        assert!(!hidden(json!({"l": ["a"]}), json!({"l": ["a", "b"]})));
+        // 200 two-byte characters: 400 bytes, but not longer than the limit.
+        let wide = "é".repeat(Shown::MAX_STRING);
+        assert!(wide.len() > Shown::MAX_STRING);
+        assert!(!hidden(json!({"s": "a"}), json!({"s": wide})));
+        assert!(!hidden(json!({"l": [1]}), json!({"l": [wide, 2]})));
+        let wider = "é".repeat(Shown::MAX_STRING + 1);
+        assert!(hidden(json!({"s": "a"}), json!({"s": wider})));
+    }
+
+    /// JSON object keys are always strings; anything else read as an attribute name is refused
+    /// with what was expected.
+    #[test]
+    fn an_attribute_name_must_be_a_string() {
+        let e = serde_json::from_str::<RawKey>("1").unwrap_err().to_string();
+        assert!(e.contains("expected an attribute name"), "{e}");
+        let k: RawKey = serde_json::from_str(r#""a\"b""#).unwrap();
+        assert_eq!(k.as_str(), "a\"b");
+        let k: RawKey = serde_json::from_str(r#""plain""#).unwrap();
+        assert!(matches!(k.0, Cow::Borrowed("plain")));
+    }
+
+    /// One side wholly sensitive is enough to compare the two whole, at the top: the other
+    /// side's shape does not show which attributes of the secret one changed.
+    #[test]
+    fn one_wholly_sensitive_side_is_compared_whole() {
+        let (b, a) = (json!({"a": 1, "b": 2}), json!({"a": 1, "b": 3, "c": 4}));
+        for (bs, as_) in [(json!({}), json!(true)), (json!(true), json!({}))] {
+            let got = changed(&Sides {
+                before: Some(&b),
+                after: Some(&a),
+                after_unknown: Mask::Clear,
+                before_sensitive: Mask::of(Some(&bs)),
+                after_sensitive: Mask::of(Some(&as_)),
+            });
+            let paths: Vec<String> = got.iter().map(|c| c.path.to_string()).collect();
+            assert_eq!(paths, [""], "{bs} {as_}: {got:?}");
+            assert!(got[0].hidden.is_some());
+        }
+    }
+}

@@ -132,3 +132,105 @@ mod tests {
         assert_ne!(stream("\"1\""), stream("1"));
     }
 }
+
+/// Keyed approvals bind to the content fingerprint: a change to how any kind of value is
+/// hashed would void every approval recorded before it, so each kind's digest is pinned here
+/// (and the visitor methods serde_json's streaming parser never calls are checked directly).
+/// The digests were computed apart from this code, from the scheme as documented above
+/// (`leaf`: SHA-256 of tag, big-endian length, bytes; arrays and objects as `visit_seq` and
+/// `visit_map` say), and agree with it.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod pinned {
+    use super::*;
+
+    fn hex(fp: Fp) -> String {
+        fp.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn stream(s: &str) -> Fp {
+        let mut d = serde_json::Deserializer::from_str(s);
+        FpSeed.deserialize(&mut d).unwrap()
+    }
+
+    const PINNED: &[(&str, &str)] = &[
+        (
+            "true",
+            "50388f516e5987e871e32528c09d8b55912781c5f22e71fd79a632c8ddadcce2",
+        ),
+        (
+            "false",
+            "50870ea2c0d82b5b575c8cd5d7956999f85a91f347caa4ab773de809eb0a0397",
+        ),
+        (
+            "-3",
+            "c39f2b6623e3b5073be92bb04886ba05acadce444d6d1d9186d8fd62f597af51",
+        ),
+        (
+            "3",
+            "5f5f76aa46d7fab52f609361b0d4f5942e989b2b465f0671c604b326dc00e4ef",
+        ),
+        (
+            "2.5",
+            "3d6c4d2454c6d3435837ef4fadaa2b387f0f3447976b4f6b9e725aa3c802175d",
+        ),
+        (
+            "\"s\"",
+            "049d515283eb0b23cf3655d0648d630d8ab01d1b0e324d17bd2ce85dbfbaabdd",
+        ),
+        (
+            "null",
+            "1e6612d36269933d8f2a6cb655e6a564404af22a66bc4347732f6f4471458f69",
+        ),
+        (
+            "[]",
+            "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb",
+        ),
+        (
+            "[1,null]",
+            "b086e3d9097c091f9063bde5b41b20e4d3f6180444bc4f7297e64c8c3f2394b7",
+        ),
+        (
+            "{}",
+            "65c74c15a686187bb6bbf9958f494fc6b80068034a659a9ad44991b08c58f2d2",
+        ),
+        (
+            "{\"k\":1}",
+            "8badff465106ce59cb9811459a3767f1a6b34a9633ff737af60f62721c867cd9",
+        ),
+    ];
+
+    #[test]
+    fn each_kind_of_value_has_its_pinned_fingerprint() {
+        for (json, want) in PINNED {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            assert_eq!(hex(stream(json)), *want, "{json}");
+            assert_eq!(hex(of_value(&v)), *want, "{json}");
+        }
+    }
+
+    #[test]
+    fn the_combined_fingerprint_is_pinned() {
+        let one = Some(stream("1"));
+        let got = combine(&[one, None, one, None, None]);
+        assert_eq!(
+            hex(got),
+            "f77abbe7c385081629eff7697a0dd0d47ad801ebb8e4832e917075401a4dbb02"
+        );
+        assert_ne!(got, combine(&[None, one, one, None, None]));
+    }
+
+    #[test]
+    fn an_optional_hashes_as_null_or_as_its_value() {
+        let none = Visitor::visit_none::<serde_json::Error>(FpSeed).unwrap();
+        assert_eq!(none, stream("null"));
+        let some = Visitor::visit_some(FpSeed, serde_json::json!("x")).unwrap();
+        assert_eq!(some, stream("\"x\""));
+    }
+
+    #[test]
+    fn bytes_are_not_a_json_value() {
+        let e = Visitor::visit_bytes::<serde_json::Error>(FpSeed, b"x").unwrap_err();
+        assert!(e.to_string().contains("expected a JSON value"), "{e}");
+    }
+}

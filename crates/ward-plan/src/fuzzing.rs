@@ -56,3 +56,63 @@ fn longest_string(v: &serde_json::Value) -> usize {
 pub fn read_whole(data: &[u8]) -> Result<ward_model::Plan, crate::PlanError> {
     crate::read_whole(data, "whole-input")
 }
+
+/// The oracle on inputs chosen for it: a plan whose shown values hold a shortened string (as
+/// long as the reader allows, no longer) passes, every kind of refusal passes, and the length
+/// measure looks into lists and objects.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn plan(before: serde_json::Value, after: serde_json::Value) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "format_version": "1.2",
+            "planned_values": {},
+            "resource_changes": [{"address": "a.b", "type": "a", "name": "b",
+                "change": {"actions": ["update"], "before": before, "after": after,
+                           "before_sensitive": {}, "after_sensitive": {}, "after_unknown": {}}}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_plan_with_strings_shortened_to_the_limit_passes() {
+        let long = "x".repeat(ward_model::Shown::MAX_STRING * 3);
+        let data = plan(
+            json!({"s": "a", "l": [1]}),
+            json!({"s": long, "l": [long, 2]}),
+        );
+        let read = crate::read_reader(&data[..], "t").unwrap();
+        assert_eq!(read.changes[0].changed.len(), 2);
+        assert_eq!(read_bytes(&data), Ok(()));
+        assert_eq!(read_bytes(&plan(json!({"s": 1}), json!({"s": 2}))), Ok(()));
+    }
+
+    #[test]
+    fn refusals_pass_with_their_help() {
+        for data in [&b""[..], b"{}", b"[", b"{\"serial\": 1}", b"\xff\xfe{"] {
+            assert!(crate::read_reader(data, "t").is_err());
+            assert_eq!(read_bytes(data), Ok(()), "{data:?}");
+        }
+    }
+
+    #[test]
+    fn the_longest_string_is_found_at_any_depth() {
+        assert_eq!(longest_string(&json!("abc")), 3);
+        assert_eq!(longest_string(&json!("é…")), 2);
+        assert_eq!(longest_string(&json!([1, "ab", ["abcd"]])), 4);
+        assert_eq!(longest_string(&json!({"k": {"x": "abcde"}, "y": "a"})), 5);
+        assert_eq!(longest_string(&json!([])), 0);
+        assert_eq!(longest_string(&json!(12345)), 0);
+    }
+
+    #[test]
+    fn the_whole_document_reference_reads_the_same_plan() {
+        let data = plan(json!({"s": "a"}), json!({"s": "b"}));
+        let whole = read_whole(&data).unwrap();
+        assert_eq!(whole, crate::read_reader(&data[..], "t").unwrap());
+        assert_eq!(whole.changes.len(), 1);
+    }
+}

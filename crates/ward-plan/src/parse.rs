@@ -1770,3 +1770,63 @@ impl<'de> Visitor<'de> for KeyVisitor {
             .unwrap_or("")))
     }
 }
+
+/// The visitor methods serde_json's parser never calls for these seeds (it reports every JSON
+/// type through its own `visit_*`, and gives `visit_some` only to `deserialize_option`),
+/// checked directly: what a seed says it expected, and a context section handed over as an
+/// option is still read.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod visitors {
+    use super::*;
+
+    fn expected<'de, V: Visitor<'de>>(v: V) -> String {
+        v.visit_bytes::<serde_json::Error>(b"x")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn each_seed_says_what_it_expected() {
+        let mut acc = Acc::default();
+        assert_eq!(
+            expected(Top(&mut acc, None)),
+            "invalid type: byte array, expected a JSON object (terraform show -json output)"
+        );
+        let context = Context {
+            acc: &mut acc,
+            section: "resource_drift",
+        };
+        assert_eq!(
+            expected(context),
+            "invalid type: byte array, expected the `resource_drift` section"
+        );
+        let inner = Context {
+            acc: &mut acc,
+            section: "output_changes",
+        };
+        assert_eq!(
+            expected(Opt(inner)),
+            "invalid type: byte array, expected null or a value"
+        );
+        assert_eq!(
+            expected(KeyVisitor),
+            "invalid type: byte array, expected an object key"
+        );
+    }
+
+    #[test]
+    fn a_context_section_given_as_an_option_is_read() {
+        let mut acc = Acc::default();
+        let context = Context {
+            acc: &mut acc,
+            section: "output_changes",
+        };
+        context.visit_some(serde_json::json!(1)).unwrap();
+        assert_eq!(
+            acc.context_notes(),
+            ["output_changes was skipped (it is a number, not an object); it is context only, every verdict was made without it"]
+        );
+    }
+}

@@ -165,3 +165,61 @@ fn corpus_plans_read_the_same_on_two_threads() {
     }
     assert!(n > 150, "WARD_CORPUS is set but only {n} plans were read");
 }
+
+/// The changes reach the callback while the plan is still being read, not all at its end: a
+/// writer on a named pipe sends the first 1000 changes, then waits for the callback to see one
+/// before it sends the rest.
+#[cfg(unix)]
+#[test]
+fn changes_are_handed_over_while_the_plan_is_read() {
+    use std::io::Write;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let whole = std::fs::read(many(dir.path(), 2000)).expect("read");
+    let split = whole
+        .windows(b"fake_volume.v[1000]".len())
+        .position(|w| w == b"fake_volume.v[1000]")
+        .expect("the 1000th change");
+    let fifo = dir.path().join("plan.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success(), "mkfifo failed");
+    let (seen_one, first_seen) = mpsc::channel::<()>();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&fifo)
+                .expect("open the pipe");
+            pipe.write_all(&whole[..split]).expect("the first part");
+            pipe.flush().expect("flush");
+            // Ten seconds for the first change to arrive; then the rest regardless, so a reader
+            // that holds every change to the end fails the assertion below instead of hanging.
+            let streamed = first_seen.recv_timeout(Duration::from_secs(10)).is_ok();
+            pipe.write_all(&whole[split..]).expect("the rest");
+            streamed
+        })
+    };
+    let mut n = 0;
+    let mut signal = Some(seen_one);
+    let (_, _) = read_with(
+        fifo.to_str().expect("utf-8"),
+        ReadOptions::default(),
+        Some(&mut |_| {
+            n += 1;
+            if let Some(s) = signal.take() {
+                let _ = s.send(());
+            }
+        }),
+    )
+    .expect("read");
+    assert!(
+        writer.join().expect("writer"),
+        "no change reached the callback before the end of the plan"
+    );
+    assert_eq!(n, 2000);
+}

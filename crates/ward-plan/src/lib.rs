@@ -46,7 +46,11 @@
 //! the action needs a diff. Peak memory is the model plus the largest single entry and a
 //! block, not the file. [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`]
 //! hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
-//! then holds one change at a time. [`ReadOptions::content`] turns off the content
+//! then holds one change at a time. [`read_with`] with a callback reads on a thread of its own
+//! and hands the changes over in small batches through a bounded channel (at most a few hundred
+//! changes ahead of the callback), so that reading and what the caller does with each change
+//! overlap on a second core; the changes, their order and the errors are those of a read on the
+//! caller's thread. [`ReadOptions::content`] turns off the content
 //! fingerprint, most of the reading time, for callers that never use it. `scripts/bench`
 //! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
@@ -127,8 +131,8 @@ pub fn read_with(
         skip_content: !options.content,
         ..Acc::default()
     };
-    let plan = if arg == "-" {
-        read_acc(std::io::stdin().lock(), "<stdin>", on_change, &mut acc)?
+    let source = if arg == "-" {
+        Source::Stdin
     } else {
         let path = Path::new(arg);
         let name = path.display().to_string();
@@ -137,9 +141,117 @@ pub fn read_with(
             return Err(input::is_directory(&name));
         }
         let file = std::fs::File::open(path).map_err(|e| input::read_error(&name, &e))?;
-        read_acc(file, &name, on_change, &mut acc)?
+        Source::File(file, name)
+    };
+    let plan = match on_change {
+        Some(sink) => read_pipelined(source, sink, &mut acc)?,
+        None => source.read(None, &mut acc)?,
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))
+}
+
+/// What [`read_with`] reads: standard input (locked by the thread that reads it) or an open
+/// file and its name for errors.
+enum Source {
+    Stdin,
+    File(std::fs::File, String),
+}
+
+impl Source {
+    /// Reads the whole source into `acc`, handing changes to `sink` when there is one.
+    fn read(
+        self,
+        sink: Option<&mut dyn FnMut(ResourceChange)>,
+        acc: &mut Acc,
+    ) -> Result<Plan, PlanError> {
+        match self {
+            Source::Stdin => read_acc(std::io::stdin().lock(), "<stdin>", sink, acc),
+            Source::File(file, name) => read_acc(file, &name, sink, acc),
+        }
+    }
+}
+
+/// Changes per hand-over between the reading thread and the caller's (see [`read_pipelined`]):
+/// enough that the channel costs nothing per change, few enough that a batch is small.
+const BATCH: usize = 64;
+
+/// Batches in flight between the reading thread and the caller's: with [`BATCH`], what bounds
+/// the changes read ahead of the caller (about 600, a few MB on the largest plans).
+const BATCHES_AHEAD: usize = 8;
+
+/// Reads `source` on a thread of its own while the caller's thread runs `sink` on each change,
+/// in the plan's order: reading and what the caller does with a change (classifying, rendering)
+/// overlap instead of taking turns, on a machine with a second core. Everything else is as a
+/// read on the caller's thread: the same changes in the same order, the same plan and errors
+/// (the changes handed over before an error belong to an input that is not a plan). When no
+/// thread can be started, reads on the caller's thread.
+fn read_pipelined(
+    source: Source,
+    sink: &mut dyn FnMut(ResourceChange),
+    acc: &mut Acc,
+) -> Result<Plan, PlanError> {
+    // The source and the accumulator go to the reading thread through this slot, so that they
+    // are still here when the thread cannot be started.
+    let work = std::sync::Mutex::new(Some((source, std::mem::take(acc))));
+    let take = || match work.lock() {
+        Ok(mut slot) => slot.take(),
+        Err(poisoned) => poisoned.into_inner().take(),
+    };
+    let (batches, received) = std::sync::mpsc::sync_channel::<Vec<ResourceChange>>(BATCHES_AHEAD);
+    let read = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("ward-plan reader".into())
+            .spawn_scoped(scope, || {
+                let batches = batches;
+                let (source, mut reader_acc) = take()?;
+                let mut batch = Vec::with_capacity(BATCH);
+                let result = source.read(
+                    Some(&mut |change| {
+                        batch.push(change);
+                        if batch.len() == BATCH {
+                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                            // The receiver outlives this thread (the caller's thread drains it
+                            // until this sender is dropped): a send cannot fail.
+                            let _ = batches.send(full);
+                        }
+                    }),
+                    &mut reader_acc,
+                );
+                if !batch.is_empty() {
+                    let _ = batches.send(batch);
+                }
+                Some((result, reader_acc))
+            });
+        let Ok(reading) = spawned else {
+            return None;
+        };
+        for batch in &received {
+            for change in batch {
+                sink(change);
+            }
+        }
+        match reading.join() {
+            Ok(read) => read,
+            // The reader does not panic on any input; if it ever did, the panic goes on here
+            // as it would have on the caller's thread.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let (result, reader_acc) = match read {
+        Some(read) => read,
+        // No thread: the work is still in its slot, read it here.
+        None => match take() {
+            Some((source, mut here)) => (source.read(Some(sink), &mut here), here),
+            None => {
+                return Err(input::read_error(
+                    "the plan",
+                    &std::io::ErrorKind::Other.into(),
+                ))
+            }
+        },
+    };
+    *acc = reader_acc;
+    result
 }
 
 /// [`read_with`] over any reader; `source_name` names it in errors. The reader need not be

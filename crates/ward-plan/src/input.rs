@@ -87,18 +87,7 @@ pub(crate) fn prepare<R: Read>(mut reader: R, name: &str) -> Result<Prepared<R>,
     if encoding == Encoding::Utf8 {
         let body = &head[skip..];
         if eof && body.iter().all(u8::is_ascii_whitespace) {
-            return Err(PlanError::new(
-                name,
-                PlanErrorKind::Empty,
-                if body.is_empty() {
-                    "the input is empty".to_string()
-                } else {
-                    "the input holds only whitespace".to_string()
-                },
-                format!(
-                    "a redirect may have failed or the plan step did not run; {HOW_TO_MAKE_A_PLAN}"
-                ),
-            ));
+            return Err(blank(name, body.is_empty()));
         }
         if let Err(e) = std::str::from_utf8(body) {
             // An error at the very end may just be a character cut by the head's length.
@@ -130,6 +119,21 @@ pub(crate) fn prepare<R: Read>(mut reader: R, name: &str) -> Result<Prepared<R>,
         walker: Walker::new(rest, decode, skip as u64),
         encoding,
     })
+}
+
+/// An input that is empty (`nothing`) or holds only whitespace, however long: no plan step
+/// wrote to it.
+pub(crate) fn blank(name: &str, nothing: bool) -> PlanError {
+    PlanError::new(
+        name,
+        PlanErrorKind::Empty,
+        if nothing {
+            "the input is empty"
+        } else {
+            "the input holds only whitespace"
+        },
+        format!("a redirect may have failed or the plan step did not run; {HOW_TO_MAKE_A_PLAN}"),
+    )
 }
 
 pub(crate) fn invalid_utf8(name: &str, offset: u64) -> PlanError {

@@ -411,6 +411,7 @@ fn walk_error<R: Read>(
                 HOW_TO_MAKE_A_PLAN,
             ),
         },
+        Fail::Blank => input::blank(name, false),
         Fail::Eof => {
             let count = w.total();
             PlanError::new(

@@ -40,6 +40,9 @@ pub(crate) enum Fail {
     Stop,
     /// The input ended inside the document.
     Eof,
+    /// The input ended before the document began: it holds only whitespace (longer than the
+    /// head [`crate::input`] looks at first, or decoded from UTF-16).
+    Blank,
     /// Nesting passed [`MAX_DEPTH`] at this offset.
     TooDeep(u64),
     /// The first byte that is not UTF-8.
@@ -636,7 +639,11 @@ pub(crate) fn document<R: Read>(
     acc: &mut Acc,
     mut sink: Sink<'_>,
 ) -> Result<(), Fail> {
-    match w.peek_some()? {
+    let first = match w.peek_some() {
+        Err(Fail::Eof) => return Err(Fail::Blank),
+        first => first?,
+    };
+    match first {
         b'{' => w.object(&mut |w, key| top_key(w, acc, &mut sink, key))?,
         // Not an object: the same visitor as the whole-document parse says what it is (a UI
         // log's array, a string...) from the first element at most.

@@ -18,13 +18,34 @@ fn plan_text() -> String {
     .to_string()
 }
 
-/// Whitespace within the first 8 KiB the reader sniffs is empty input, also past the first
-/// kilobyte. (From 8 KiB of whitespace on, the walk reports the JSON as truncated instead.)
+/// Whitespace-only input is empty input however long it is: within the first 8 KiB the reader
+/// sniffs, and past them, where the walk finds it (it said "truncated" there before), in UTF-8
+/// with or without a byte order mark and in UTF-16.
 #[test]
 fn whitespace_only_input_is_empty() {
-    for n in [1, 1_000, 1_100, 5_000, 8 * 1024 - 1] {
+    for n in [
+        1,
+        1_000,
+        1_100,
+        5_000,
+        8 * 1024 - 1,
+        8 * 1024,
+        8 * 1024 + 1,
+        9_000,
+        1 << 20,
+    ] {
         let e = read_reader(" ".repeat(n).as_bytes(), "ws.json").unwrap_err();
         assert_eq!(e.kind(), PlanErrorKind::Empty, "{n} spaces: {e}");
+        assert!(e.to_string().contains("only whitespace"), "{e}");
+        let bom = [b"\xEF\xBB\xBF".as_slice(), " ".repeat(n).as_bytes()].concat();
+        let e = read_reader(&bom[..], "ws.json").unwrap_err();
+        assert_eq!(e.kind(), PlanErrorKind::Empty, "a mark and {n} spaces: {e}");
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(" ".repeat(n).encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let e = read_reader(&utf16[..], "ws.json").unwrap_err();
+        assert_eq!(e.kind(), PlanErrorKind::Empty, "{n} UTF-16 spaces: {e}");
         assert!(e.to_string().contains("only whitespace"), "{e}");
     }
 }

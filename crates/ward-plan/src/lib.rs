@@ -47,10 +47,11 @@
 //! block, not the file. [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`]
 //! hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
 //! then holds one change at a time. [`read_with`] with a callback reads on a thread of its own
-//! and hands the changes over in small batches through a bounded channel (at most a few hundred
+//! and hands the changes over in small batches through a bounded channel (at most about a hundred
 //! changes ahead of the callback), so that reading and what the caller does with each change
 //! overlap on a second core; the changes, their order and the errors are those of a read on the
-//! caller's thread. [`ReadOptions::content`] turns off the content
+//! caller's thread (on a machine, or under a CPU quota, of one core it reads on the caller's
+//! thread). [`ReadOptions::content`] turns off the content
 //! fingerprint, most of the reading time, for callers that never use it. `scripts/bench`
 //! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
@@ -144,8 +145,8 @@ pub fn read_with(
         Source::File(file, name)
     };
     let plan = match on_change {
-        Some(sink) => read_pipelined(source, sink, &mut acc)?,
-        None => source.read(None, &mut acc)?,
+        Some(sink) if second_core() => read_pipelined(source, sink, &mut acc)?,
+        sink => source.read(sink, &mut acc)?,
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))
 }
@@ -171,13 +172,20 @@ impl Source {
     }
 }
 
+/// Whether this process may run on more than one core (its affinity and CPU quota allow it):
+/// on one core a reading thread would only add the cost of handing changes over.
+fn second_core() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
 /// Changes per hand-over between the reading thread and the caller's (see [`read_pipelined`]):
 /// enough that the channel costs nothing per change, few enough that a batch is small.
-const BATCH: usize = 64;
+const BATCH: usize = 32;
 
 /// Batches in flight between the reading thread and the caller's: with [`BATCH`], what bounds
-/// the changes read ahead of the caller (about 600, a few MB on the largest plans).
-const BATCHES_AHEAD: usize = 8;
+/// the changes read ahead of the caller (about 130 with the batch being filled and the one
+/// being handed over: under a megabyte on the largest plans).
+const BATCHES_AHEAD: usize = 2;
 
 /// Reads `source` on a thread of its own while the caller's thread runs `sink` on each change,
 /// in the plan's order: reading and what the caller does with a change (classifying, rendering)

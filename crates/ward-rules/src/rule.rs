@@ -79,8 +79,8 @@ pub struct AttrRule {
     pub line: usize,
     #[serde(skip)]
     pub(crate) compiled: Pattern,
-    /// The reference decisions by this entry cite ([`Rule::attr_ref`] of its pattern), made
-    /// once when the rule is read and shared by every decision.
+    /// The reference decisions by this entry cite (the rule's, [`Rule::rule_ref`], with this
+    /// pattern as its attribute), made once when the rule is read and shared by every decision.
     #[serde(skip)]
     pub(crate) reference: Arc<RuleRef>,
 }
@@ -192,19 +192,7 @@ pub struct Target<'a> {
 impl Rule {
     /// The reference reports print for this rule, e.g. `aws@2026.11.0:aws_instance`.
     pub fn rule_ref(&self) -> RuleRef {
-        RuleRef {
-            origin: self.origin.clone(),
-            type_name: self.type_name.clone(),
-            attribute: None,
-        }
-    }
-
-    /// The reference for one of its attribute entries.
-    pub fn attr_ref(&self, pattern: &str) -> RuleRef {
-        RuleRef {
-            attribute: Some(pattern.to_string()),
-            ..self.rule_ref()
-        }
+        RuleRef::clone(&self.reference)
     }
 
     /// True when the rule applies to this instance.

@@ -691,8 +691,8 @@ fn a_byte_order_mark_is_ignored() {
     assert_eq!(k.show("a_vm").unwrap().rules[0].line, 1);
 }
 
-/// `Rule::attr_ref` names the entry the way the reference read with the rule does (the one every
-/// decision by that entry cites), and differs from the rule's own reference by the attribute.
+/// An attribute entry's reference (the one every decision by that entry cites) is the rule's
+/// with the entry's pattern as its attribute, and differs from the rule's own by it.
 #[test]
 fn an_attribute_entrys_reference_is_the_rules_with_its_pattern() {
     let k = pack_a();
@@ -702,10 +702,14 @@ fn an_attribute_entrys_reference_is_the_rules_with_its_pattern() {
         .iter()
         .find(|a| a.pattern == "disk.size")
         .unwrap();
-    assert_eq!(vm.attr_ref("disk.size"), *disk.reference);
     assert_eq!(
-        vm.attr_ref("disk.size").to_string(),
-        "a@1.0.0:a_vm[disk.size]"
+        *disk.reference,
+        RuleRef {
+            attribute: Some("disk.size".to_string()),
+            ..vm.rule_ref()
+        }
     );
-    assert_ne!(vm.attr_ref("disk.size"), vm.rule_ref());
+    assert_eq!(disk.reference.to_string(), "a@1.0.0:a_vm[disk.size]");
+    assert_ne!(*disk.reference, vm.rule_ref());
+    assert_eq!(vm.rule_ref().to_string(), "a@1.0.0:a_vm");
 }

@@ -774,3 +774,392 @@ fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
         _ => w.skip(),
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    //! The walker itself, below the plan reader: what a caller cannot see through a verdict
+    //! (how much stays buffered, which line a byte is on, the offset of every error) checked
+    //! against an independent computation over the same bytes.
+    use super::*;
+
+    /// A reader that hands out at most `step` bytes a call, as a pipe does.
+    struct Trickle<'a> {
+        rest: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.rest.len());
+            buf[..n].copy_from_slice(&self.rest[..n]);
+            self.rest = &self.rest[n..];
+            Ok(n)
+        }
+    }
+
+    fn trickle(bytes: &[u8], step: usize) -> Walker<Trickle<'_>> {
+        Walker::new(Trickle { rest: bytes, step }, Decode::Plain, 0)
+    }
+
+    fn walker(bytes: &[u8]) -> Walker<&[u8]> {
+        Walker::new(bytes, Decode::Plain, 0)
+    }
+
+    /// Line and column of any offset of `bytes`, counted from its start, by a search over
+    /// where its newlines are.
+    struct Lines(Vec<usize>);
+
+    impl Lines {
+        fn of(bytes: &[u8]) -> Self {
+            Lines((0..bytes.len()).filter(|&i| bytes[i] == b'\n').collect())
+        }
+        fn at(&self, offset: usize) -> (u64, u64) {
+            let before = self.0.partition_point(|&i| i < offset);
+            let start = if before == 0 {
+                0
+            } else {
+                self.0[before - 1] + 1
+            };
+            (before as u64 + 1, (offset - start) as u64 + 1)
+        }
+    }
+
+    /// A JSON array of `n` strings of varying length, one per line, indented: about
+    /// `n * 700` bytes.
+    fn lines_array(n: usize) -> Vec<u8> {
+        let mut s = String::from("[\n");
+        for i in 0..n {
+            let len = (i * 7919) % 1400;
+            s.push_str("  \"");
+            s.push_str(&"x".repeat(len));
+            s.push('"');
+            s.push_str(if i + 1 < n { ",\n" } else { "\n" });
+        }
+        s.push_str("]\n");
+        s.into_bytes()
+    }
+
+    #[test]
+    fn lines_and_columns_are_counted_across_released_blocks() {
+        let bytes = lines_array(1600);
+        assert!(bytes.len() > 4 * BLOCK, "{}", bytes.len());
+        let lines = Lines::of(&bytes);
+        let mut w = walker(&bytes);
+        assert_eq!(w.peek().unwrap(), Some(b'['));
+        assert_eq!(w.line_col(0), (1, 1));
+        let mut seen = 0usize;
+        w.array(&mut |w| {
+            let here = w.here() as usize;
+            assert_eq!(w.line_col(here as u64), lines.at(here), "at {here}");
+            // A byte further on, still in the buffer: its line began before it.
+            let later = (here + 2).min(w.total() as usize);
+            assert_eq!(w.line_col(later as u64), lines.at(later));
+            seen += 1;
+            w.skip()?;
+            // After the entry, which may have been read past a release: its own bytes are on
+            // a line that began before what the buffer still holds.
+            for at in [here, w.here() as usize - 1] {
+                if at as u64 >= w.start {
+                    assert_eq!(w.line_col(at as u64), lines.at(at), "at {at}, after");
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, 1600);
+        // The input's end, all read by now: past its last newline.
+        let total = w.total() as usize;
+        assert_eq!(total, bytes.len());
+        assert_eq!(w.line_col(total as u64), (1603, 1));
+        assert_eq!(w.line_col(total as u64 - 2), lines.at(total - 2));
+        w.end().unwrap();
+    }
+
+    #[test]
+    fn one_long_line_counts_columns_from_the_input_start() {
+        let mut s = String::from("[");
+        for i in 0..6_000 {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&format!("{{\"k\":\"{}\"}}", "y".repeat(i % 400)));
+        }
+        s.push(']');
+        let bytes = s.into_bytes();
+        assert!(bytes.len() > 4 * BLOCK);
+        let mut w = walker(&bytes);
+        w.peek().unwrap();
+        let mut n = 0;
+        w.array(&mut |w| {
+            let here = w.here();
+            if n % 8 == 0 {
+                assert_eq!(w.line_col(here), (1, here + 1));
+            }
+            n += 1;
+            w.skip()
+        })
+        .unwrap();
+        w.end().unwrap();
+    }
+
+    #[test]
+    fn what_the_walk_is_past_is_released() {
+        let bytes = lines_array(1600);
+        let mut w = walker(&bytes);
+        w.peek().unwrap();
+        let mut most = 0usize;
+        w.array(&mut |w| {
+            most = most.max(w.buf.len());
+            w.skip()
+        })
+        .unwrap();
+        // The current entry plus a block or two, never the whole input.
+        assert!(
+            most <= 3 * BLOCK,
+            "{most} bytes buffered of {}",
+            bytes.len()
+        );
+        assert!(w.start > 0);
+    }
+
+    #[test]
+    fn a_bad_byte_is_reported_only_when_the_walk_reaches_it() {
+        // The walk finds `{` and the syntax error before the bad byte, in the same block.
+        let mut bytes = b"{\"a\": 1 2".to_vec();
+        bytes.extend(std::iter::repeat_n(b' ', 1000));
+        bytes.push(0xFF);
+        let mut w = walker(&bytes);
+        assert_eq!(w.peek().unwrap(), Some(b'{'));
+        match w.object(&mut |w, _| w.skip()) {
+            Err(Fail::Json { offset, what }) => {
+                assert_eq!(offset, 8, "{what}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Reached (after whitespace only): the bad byte's own offset.
+        let mut w = walker(&bytes[9..]);
+        match w.peek() {
+            Err(Fail::Utf8(at)) => assert_eq!(at, 1000),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_character_cut_by_a_read_is_completed_by_the_next() {
+        let text = format!(
+            "[\"{}\", \"\u{1F600}\u{20AC}\u{E9}\"]",
+            "\u{20AC}".repeat(300)
+        );
+        for step in [1, 2, 3, 5, 7, 4096] {
+            let mut w = trickle(text.as_bytes(), step);
+            let v: Vec<String> = w.parse_one().unwrap();
+            assert_eq!(v.len(), 2, "step {step}");
+            assert_eq!(v[1], "\u{1F600}\u{20AC}\u{E9}");
+            w.end().unwrap();
+        }
+        // A character the input's end cuts is not UTF-8, at its first byte.
+        let cut = &"[\"\u{20AC}".as_bytes()[..4];
+        let mut w = trickle(cut, 1);
+        match w.parse_one::<Vec<String>>() {
+            Err(Fail::Utf8(at)) => assert_eq!(at, 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A small deterministic generator (xorshift), so that the values below are the same on
+    /// every run.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        /// A JSON value with strings holding quotes, backslashes and brackets, nested up to
+        /// `depth`, with whitespace between its parts.
+        fn value(&mut self, depth: u32, out: &mut String) {
+            let ws = |g: &mut Gen, out: &mut String| {
+                for _ in 0..g.next(3) {
+                    out.push([' ', '\n', '\t', '\r'][g.next(4) as usize]);
+                }
+            };
+            match if depth == 0 {
+                self.next(3)
+            } else {
+                self.next(6)
+            } {
+                0 => {
+                    out.push('"');
+                    for _ in 0..self.next(12) {
+                        out.push_str(
+                            [
+                                "a", "\\\"", "\\\\", "[", "{", "]", "}", "\\n", "\u{e9}", "\\u00e9",
+                            ][self.next(10) as usize],
+                        );
+                    }
+                    out.push('"');
+                }
+                1 => out.push_str(
+                    ["0", "-12.5e3", "true", "false", "null", "123456"][self.next(6) as usize],
+                ),
+                2 => out.push_str("\"\\\\\""),
+                3 | 4 => {
+                    out.push('[');
+                    for i in 0..self.next(4) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        ws(self, out);
+                        self.value(depth - 1, out);
+                        ws(self, out);
+                    }
+                    out.push(']');
+                }
+                _ => {
+                    out.push('{');
+                    for i in 0..self.next(4) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        ws(self, out);
+                        out.push_str(&format!("\"k{i}\\\"]\""));
+                        ws(self, out);
+                        out.push(':');
+                        self.value(depth - 1, out);
+                    }
+                    out.push('}');
+                }
+            }
+        }
+    }
+
+    /// The length of the first JSON value of `bytes`, as serde_json finds it.
+    fn serde_len(bytes: &[u8]) -> usize {
+        let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<IgnoredAny>();
+        assert!(
+            matches!(stream.next(), Some(Ok(_))),
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+        stream.byte_offset()
+    }
+
+    #[test]
+    fn a_framed_value_ends_where_serde_json_says_however_the_reads_cut_it() {
+        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+        for n in 0..60 {
+            let mut text = String::new();
+            g.value(5, &mut text);
+            let len = serde_len(text.as_bytes());
+            assert_eq!(len, text.len());
+            text.push_str(", 1]");
+            for step in [1, 3, 1 << 20] {
+                let mut w = trickle(text.as_bytes(), step);
+                w.peek().unwrap();
+                assert_eq!(
+                    w.frame(usize::MAX).unwrap(),
+                    Some(len),
+                    "{n}, step {step}: {text}"
+                );
+                assert_eq!(w.pos, 0, "framing does not move");
+                // Longer than a limit: a container or string is not framed once the scan passes the
+                // limit and more must be read (a scalar always is).
+                let fresh = |step| {
+                    let mut w = trickle(text.as_bytes(), step);
+                    w.peek().unwrap();
+                    w
+                };
+                let container = matches!(text.as_bytes()[0], b'[' | b'{' | b'"');
+                let limit = len.saturating_sub(1).max(1);
+                let framed = fresh(step).frame(limit).unwrap();
+                if container && len > limit && step == 1 {
+                    assert_eq!(framed, None, "{n}: {text}");
+                } else if !container || step == 1 << 20 || len <= limit {
+                    assert_eq!(framed, Some(len), "{n}: {text}");
+                } else {
+                    assert!(framed.is_none() || framed == Some(len), "{n}: {text}");
+                }
+                // And skipped whole, however it is first tried.
+                w.skip().unwrap();
+                assert_eq!(w.here() as usize, len);
+            }
+        }
+    }
+
+    /// `[` nested `n` deep, closed.
+    fn nested(n: usize) -> String {
+        format!("{}{}", "[".repeat(n), "]".repeat(n))
+    }
+
+    #[test]
+    fn framing_stops_at_the_bracket_that_passes_the_depth_limit() {
+        let max = MAX_DEPTH as usize;
+        for (open, n) in [
+            (0, max),
+            (0, max + 1),
+            (max - 1, 1),
+            (max, 1),
+            (100, 28),
+            (100, 29),
+            (127, 2),
+        ] {
+            let text = nested(n);
+            for step in [1, 7, 1 << 20] {
+                let mut w = trickle(text.as_bytes(), step);
+                w.depth = open as u32;
+                w.peek().unwrap();
+                let got = w.frame(usize::MAX);
+                if open + n <= max {
+                    assert_eq!(got.unwrap(), Some(2 * n), "{open} open, {n} more");
+                } else {
+                    // The bracket that makes it `max + 1` levels, counted from the first.
+                    match got {
+                        Err(Fail::TooDeep(at)) => {
+                            assert_eq!(
+                                at as usize,
+                                max - open,
+                                "{open} open, {n} more, step {step}"
+                            )
+                        }
+                        other => panic!("{open} open, {n} more: {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_is_framed_at_any_depth() {
+        // A string opens nothing: at the deepest level it is still read.
+        let text = format!("\"{}\\\"\\\\\" ]", "s".repeat(40));
+        for step in [1, 3, 1 << 20] {
+            let mut w = trickle(text.as_bytes(), step);
+            w.depth = MAX_DEPTH;
+            w.peek().unwrap();
+            assert_eq!(w.frame(usize::MAX).unwrap(), Some(46), "step {step}");
+            let s: String = w.parse_one().unwrap();
+            assert_eq!(s, format!("{}\"\\", "s".repeat(40)));
+        }
+    }
+
+    #[test]
+    fn after_a_bad_byte_the_rest_of_the_input_is_not_read() {
+        let mut bytes = b"[\xFF".to_vec();
+        bytes.extend(std::iter::repeat_n(b' ', 3 << 20));
+        bytes.push(b']');
+        let mut w = walker(&bytes);
+        assert_eq!(w.peek().unwrap(), Some(b'['));
+        w.open().unwrap();
+        for _ in 0..2 {
+            match w.peek() {
+                Err(Fail::Utf8(1)) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(w.buf.len() <= BLOCK, "{} bytes read", w.buf.len());
+    }
+}

@@ -135,3 +135,48 @@ fn a_failed_read_says_why() {
     let e = read_reader(file, "dir").unwrap_err();
     assert_eq!(e.kind(), PlanErrorKind::IsDirectory, "{e}");
 }
+
+/// A UTF-16 plan several times the reader's 256 KiB block: decoded block by block, it reads as
+/// its UTF-8 twin does, and a lone surrogate far into it is refused at its own byte offset (the
+/// offset counts every block decoded before it).
+#[test]
+fn a_large_utf16_plan_is_decoded_block_by_block() {
+    let pad = "é".repeat(450_000);
+    let text = json!({
+        "format_version": "1.2",
+        "planned_values": {"root_module": {}},
+        "resource_changes": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b",
+            "change": {"actions": ["update"], "before": {"k": "MARK", "pad": pad},
+                "after": {"k": "é", "pad": pad}}}]
+    })
+    .to_string();
+    let utf8 = read_reader(text.as_bytes(), "plan.json").unwrap();
+    let units: Vec<u16> = text.encode_utf16().collect();
+    assert!(units.len() * 2 > 6 * 256 * 1024, "{}", units.len());
+    for le in [true, false] {
+        let encode =
+            |units: &[u16]| -> Vec<u8> {
+                let bom: [u8; 2] = if le { [0xFF, 0xFE] } else { [0xFE, 0xFF] };
+                bom.into_iter()
+                    .chain(units.iter().flat_map(|u| {
+                        if le {
+                            u.to_le_bytes()
+                        } else {
+                            u.to_be_bytes()
+                        }
+                    }))
+                    .collect()
+            };
+        let plan = read_reader(&encode(&units)[..], "plan.json").unwrap();
+        assert_eq!(plan.changes, utf8.changes);
+        // The `M` of MARK (after the first pad, past three blocks) becomes a lone surrogate.
+        let m = text.rfind("MARK").unwrap();
+        let unit = text[..m].encode_utf16().count();
+        let mut bad = units.clone();
+        bad[unit] = 0xDC00;
+        let at = 2 + 2 * unit as u64;
+        assert!(at > 3 * 256 * 1024, "{at}");
+        let e = read_reader(&encode(&bad)[..], "plan.json").unwrap_err();
+        assert_eq!(e.kind(), PlanErrorKind::InvalidUtf16 { offset: at }, "{e}");
+    }
+}

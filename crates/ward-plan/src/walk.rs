@@ -1186,4 +1186,87 @@ mod tests {
         }
         assert!(w.buf.len() <= BLOCK, "{} bytes read", w.buf.len());
     }
+
+    /// A resource of a state or a change, about 600 bytes.
+    fn resource(i: usize) -> String {
+        format!(
+            r#"{{"address":"fake_thing.r{i}","mode":"managed","type":"fake_thing","name":"r{i}","provider_name":"registry.terraform.io/x/fake","values":{{"pad":"{}","n":[{i},"]}}"]}}}}"#,
+            "p".repeat(500)
+        )
+    }
+
+    fn change(i: usize) -> String {
+        format!(
+            r#"{{"address":"fake_thing.c{i}","mode":"managed","type":"fake_thing","name":"c{i}","provider_name":"registry.terraform.io/x/fake","change":{{"actions":["update"],"before":{{"pad":"{}","n":{i}}},"after":{{"pad":"{}","n":{}}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}"#,
+            "b".repeat(250),
+            "a".repeat(250),
+            i + 1
+        )
+    }
+
+    fn list(n: usize, each: fn(usize) -> String) -> String {
+        format!("[{}]", (0..n).map(each).collect::<Vec<_>>().join(",\n"))
+    }
+
+    #[test]
+    fn every_large_section_is_walked_not_held_whole() {
+        let n = 7000; // about 4 MB a section
+        let resources = list(n, resource);
+        let sections = [
+            (
+                "resource_changes",
+                format!(r#""resource_changes": {}"#, list(n, change)),
+            ),
+            (
+                "resource_drift",
+                format!(
+                    r#""resource_drift": {}, "resource_changes": []"#,
+                    list(n, change)
+                ),
+            ),
+            (
+                "prior_state resources",
+                format!(
+                    r#""prior_state": {{"values": {{"root_module": {{"resources": {resources}}}}}}}, "resource_changes": []"#
+                ),
+            ),
+            (
+                "prior_state child_modules",
+                format!(
+                    r#""prior_state": {{"values": {{"root_module": {{"child_modules": [{{"address": "module.m", "child_modules": [{{"resources": {resources}}}]}}]}}}}}}, "resource_changes": []"#
+                ),
+            ),
+            (
+                "a skipped object",
+                format!(
+                    r#""planned_values": {{"root_module": {{"resources": {resources}}}}}, "resource_changes": []"#
+                ),
+            ),
+            (
+                "a skipped array",
+                format!(r#""zz": {resources}, "resource_changes": []"#),
+            ),
+        ];
+        for (what, body) in sections {
+            let text = format!(r#"{{"format_version": "1.2", {body}}}"#);
+            assert!(text.len() > 4 * SKIP_WHOLE, "{what}: {}", text.len());
+            let mut w = walker(text.as_bytes());
+            let mut acc = Acc::default();
+            document(&mut w, &mut acc, None).unwrap_or_else(|f| panic!("{what}: {f:?}"));
+            let read = acc.changes.len() + acc.drift.len() + acc.state_types.len();
+            assert_eq!(
+                read > 0,
+                !what.starts_with("a skipped"),
+                "{what}: {read} read"
+            );
+            // What the module says stays bounded (an entry, or at most `SKIP_WHOLE` of a
+            // skipped container, and a block), with the buffer's growth by doubling.
+            assert!(
+                w.buf.capacity() <= 2 * (SKIP_WHOLE + 2 * BLOCK),
+                "{what}: {} bytes buffered of {}",
+                w.buf.capacity(),
+                text.len()
+            );
+        }
+    }
 }

@@ -1269,4 +1269,86 @@ mod tests {
             );
         }
     }
+
+    /// Where serde_json, parsing all of `bytes` as one value, first fails.
+    fn whole_offset(bytes: &[u8]) -> u64 {
+        let e = serde_json::from_slice::<IgnoredAny>(bytes).unwrap_err();
+        assert_eq!(e.line(), 1);
+        e.column() as u64 - 1
+    }
+
+    #[test]
+    fn an_escape_cut_by_its_closing_quote_is_told_by_what_follows_however_it_is_read() {
+        // serde_json wants the four digits of `\u` before it looks at them: with the closing
+        // quote at the end of what is read, it says "EOF"; what follows says "invalid escape".
+        for text in [
+            &br#"["\u", 1, 2, 3]"#[..],
+            br#"["\u1", 1, 2]"#,
+            br#"{"\u": 1, "a": 2}"#,
+        ] {
+            let at = whole_offset(text);
+            for step in [1, 2, 3, 1 << 20] {
+                let mut w = trickle(text, step);
+                w.peek().unwrap();
+                w.open().unwrap();
+                match w.parse_one::<String>() {
+                    Err(Fail::Json { offset, what }) => {
+                        assert_eq!(offset, at, "{}: {what}", String::from_utf8_lossy(text));
+                        assert!(what.starts_with("invalid escape"), "{what}");
+                    }
+                    other => panic!("{}, step {step}: {other:?}", String::from_utf8_lossy(text)),
+                }
+            }
+        }
+        // The quote the last byte of a block, deep into it: what follows is read from the next.
+        let mut text = b"[".to_vec();
+        text.resize(BLOCK - 4, b' ');
+        text.extend_from_slice(br#""\u", 1, 2]"#);
+        let at = whole_offset(&text);
+        let mut w = trickle(&text, BLOCK);
+        w.peek().unwrap();
+        w.open().unwrap();
+        match w.parse_one::<String>() {
+            Err(Fail::Json { offset, .. }) => assert_eq!(offset, at),
+            other => panic!("{other:?}"),
+        }
+        // At the input's end it is a truncated file.
+        let mut w = trickle(br#"["\u"#, 1);
+        w.peek().unwrap();
+        w.open().unwrap();
+        assert!(matches!(w.parse_one::<String>(), Err(Fail::Eof)));
+    }
+
+    #[test]
+    fn a_number_cut_by_a_read_is_read_whole() {
+        // Numbers are framed, not parsed from a buffer that may end inside them.
+        for step in [1, 2, 3, 4, 1 << 20] {
+            let mut w = trickle(b"[12345678, 9]", step);
+            w.peek().unwrap();
+            w.open().unwrap();
+            assert_eq!(w.parse_one::<u64>().unwrap(), 12_345_678, "step {step}");
+        }
+    }
+
+    #[test]
+    fn a_value_in_the_buffer_is_read_in_one_pass() {
+        // `try_one` takes what ends within the buffer, a value with more brackets than levels
+        // are left among them (brackets in strings count until the scan says otherwise).
+        let brackets = format!("[\"{}\", [[[1]]]]", "[".repeat(200));
+        for text in ["[1, 2]", "{\"a\": [1]}", "\"s\"", brackets.as_str()] {
+            let mut w = walker(text.as_bytes());
+            w.peek().unwrap();
+            let v: Option<serde_json::Value> = w.try_one().unwrap();
+            assert!(v.is_some(), "{text}");
+            assert_eq!(w.here() as usize, text.len());
+        }
+        // Not a container or string, or cut by the buffer's end: the framed way.
+        for (text, step) in [("12", 1 << 20), ("true", 1 << 20), ("[1, 2]", 3)] {
+            let mut w = trickle(text.as_bytes(), step);
+            w.peek().unwrap();
+            let v: Option<serde_json::Value> = w.try_one().unwrap();
+            assert!(v.is_none(), "{text}");
+            assert_eq!(w.here(), 0);
+        }
+    }
 }

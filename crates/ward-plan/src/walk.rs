@@ -1351,4 +1351,45 @@ mod tests {
             assert_eq!(w.here(), 0);
         }
     }
+
+    #[test]
+    fn a_walked_container_may_open_the_last_level_and_no_more() {
+        for (open, ok) in [(0, true), (MAX_DEPTH - 1, true), (MAX_DEPTH, false)] {
+            let mut w = walker(b"  [1]");
+            w.depth = open;
+            w.peek().unwrap();
+            match w.open() {
+                Ok(()) => assert!(ok, "{open}"),
+                Err(Fail::TooDeep(2)) => assert!(!ok, "{open}"),
+                Err(other) => panic!("{open}: {other:?}"),
+            }
+        }
+        // Through the walk: a skipped section nested to the limit, each level longer than the
+        // reader checks as one slice, so that every level is entered by `open`.
+        let long = format!("\"{}\"", "x".repeat(4000));
+        let big = format!("[{}]", vec![long; SKIP_WHOLE / 4000 + 10].join(","));
+        for levels in [MAX_DEPTH - 1, MAX_DEPTH] {
+            let n = levels as usize - 1; // the document's own object is a level
+            let text = format!(
+                r#"{{"format_version": "1.2", "resource_changes": [], "zz": {}{big}{}}}"#,
+                "[".repeat(n - 1),
+                "]".repeat(n - 1)
+            );
+            let mut w = walker(text.as_bytes());
+            let mut acc = Acc::default();
+            document(&mut w, &mut acc, None).unwrap_or_else(|f| panic!("{levels}: {f:?}"));
+        }
+        let n = MAX_DEPTH as usize; // one level more than allowed
+        let text = format!(
+            r#"{{"format_version": "1.2", "resource_changes": [], "zz": {}{big}{}}}"#,
+            "[".repeat(n - 1),
+            "]".repeat(n - 1)
+        );
+        let at = text.find(&big).unwrap() as u64;
+        let mut w = walker(text.as_bytes());
+        match document(&mut w, &mut Acc::default(), None) {
+            Err(Fail::TooDeep(offset)) => assert_eq!(offset, at),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -1392,4 +1392,47 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn a_walked_container_closes_the_level_it_opened() {
+        for text in [
+            "{}",
+            "[]",
+            "{\"a\": 1}",
+            "[1, 2]",
+            "{\"a\": {}, \"b\": []}",
+            "[[], {}, [1]]",
+        ] {
+            for open in [0, 5] {
+                let mut w = walker(text.as_bytes());
+                w.depth = open;
+                w.peek().unwrap();
+                if text.starts_with('{') {
+                    w.object(&mut |w, _| w.skip()).unwrap();
+                } else {
+                    w.array(&mut |w| w.skip()).unwrap();
+                }
+                assert_eq!(w.depth, open, "{text}");
+                assert_eq!(w.here() as usize, text.len(), "{text}");
+                w.end().unwrap();
+            }
+        }
+        // Nested walks: each inner container walked, not skipped as a slice.
+        let mut w = walker(b"{\"a\": {}, \"b\": [[], {\"c\": []}]}");
+        w.peek().unwrap();
+        let mut depths = Vec::new();
+        fn walk(w: &mut Walker<&[u8]>, depths: &mut Vec<u32>) -> Result<(), Fail> {
+            let before = w.depth;
+            let r = match w.peek_some()? {
+                b'{' => w.object(&mut |w, _| walk(w, depths)),
+                b'[' => w.array(&mut |w| walk(w, depths)),
+                _ => w.skip(),
+            };
+            depths.push(w.depth);
+            assert_eq!(w.depth, before);
+            r
+        }
+        walk(&mut w, &mut depths).unwrap();
+        assert_eq!(depths, [1, 2, 3, 2, 1, 0]);
+    }
 }

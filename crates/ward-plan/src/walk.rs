@@ -1435,4 +1435,22 @@ mod tests {
         walk(&mut w, &mut depths).unwrap();
         assert_eq!(depths, [1, 2, 3, 2, 1, 0]);
     }
+
+    #[test]
+    fn a_value_read_in_one_pass_keeps_the_depth_limit_for_objects_and_arrays() {
+        // Below serde_json's own limit, so only the walk's count can refuse it.
+        for (open, close) in [("{\"a\":", "}"), ("[", "]")] {
+            for (levels, ok) in [(118, true), (119, false)] {
+                let text = format!("{}1{}", open.repeat(levels), close.repeat(levels));
+                let mut w = walker(text.as_bytes());
+                w.depth = 10;
+                w.peek().unwrap();
+                match w.parse_one::<serde_json::Value>() {
+                    Ok(_) => assert!(ok, "{open} {levels}"),
+                    Err(Fail::TooDeep(_)) => assert!(!ok, "{open} {levels}"),
+                    Err(other) => panic!("{open} {levels}: {other:?}"),
+                }
+            }
+        }
+    }
 }

@@ -1285,12 +1285,14 @@ mod tests {
             &br#"["\u", 1, 2, 3]"#[..],
             br#"["\u1", 1, 2]"#,
             br#"{"\u": 1, "a": 2}"#,
+            br#""\u" 1234"#,
         ] {
             let at = whole_offset(text);
             for step in [1, 2, 3, 1 << 20] {
                 let mut w = trickle(text, step);
-                w.peek().unwrap();
-                w.open().unwrap();
+                if w.peek().unwrap() != Some(b'"') {
+                    w.open().unwrap();
+                }
                 match w.parse_one::<String>() {
                     Err(Fail::Json { offset, what }) => {
                         assert_eq!(offset, at, "{}: {what}", String::from_utf8_lossy(text));
@@ -1452,5 +1454,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A reader interrupted before every read that returns bytes.
+    struct Interrupted<'a> {
+        inner: Trickle<'a>,
+        next: bool,
+    }
+
+    impl Read for Interrupted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.next = !self.next;
+            if self.next {
+                return Err(io::Error::from(io::ErrorKind::Interrupted));
+            }
+            self.inner.read(buf)
+        }
+    }
+
+    #[test]
+    fn an_interrupted_read_is_retried() {
+        let text = lines_array(50);
+        let mut w = Walker::new(
+            Interrupted {
+                inner: Trickle {
+                    rest: &text,
+                    step: 1000,
+                },
+                next: false,
+            },
+            Decode::Plain,
+            0,
+        );
+        w.peek().unwrap();
+        let mut n = 0;
+        w.array(&mut |w| {
+            n += 1;
+            w.skip()
+        })
+        .unwrap();
+        assert_eq!(n, 50);
+        w.end().unwrap();
     }
 }

@@ -1496,4 +1496,22 @@ mod tests {
         assert_eq!(n, 50);
         w.end().unwrap();
     }
+
+    #[test]
+    fn a_large_top_level_array_is_judged_by_its_first_element() {
+        // A UI log or any array: refused from the first element, not read whole.
+        let text = list(7000, resource);
+        let mut w = walker(text.as_bytes());
+        let mut acc = Acc::default();
+        assert!(matches!(document(&mut w, &mut acc, None), Err(Fail::Stop)));
+        assert!(matches!(
+            acc.problem,
+            Some(parse::Semantic::NotAnObject("an array"))
+        ));
+        assert!(
+            w.buf.capacity() <= 2 * (SKIP_WHOLE + 2 * BLOCK),
+            "{}",
+            w.buf.capacity()
+        );
+    }
 }

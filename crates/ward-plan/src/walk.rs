@@ -1370,23 +1370,22 @@ mod tests {
         // reader checks as one slice, so that every level is entered by `open`.
         let long = format!("\"{}\"", "x".repeat(4000));
         let big = format!("[{}]", vec![long; SKIP_WHOLE / 4000 + 10].join(","));
-        for levels in [MAX_DEPTH - 1, MAX_DEPTH] {
-            let n = levels as usize - 1; // the document's own object is a level
-            let text = format!(
+        // A document `levels` deep: its own object, then `zz`'s brackets around `big`.
+        let nested = |levels: usize| {
+            format!(
                 r#"{{"format_version": "1.2", "resource_changes": [], "zz": {}{big}{}}}"#,
-                "[".repeat(n - 1),
-                "]".repeat(n - 1)
-            );
+                "[".repeat(levels - 2),
+                "]".repeat(levels - 2)
+            )
+        };
+        for levels in [MAX_DEPTH - 1, MAX_DEPTH] {
+            let text = nested(levels as usize);
             let mut w = walker(text.as_bytes());
             let mut acc = Acc::default();
             document(&mut w, &mut acc, None).unwrap_or_else(|f| panic!("{levels}: {f:?}"));
         }
-        let n = MAX_DEPTH as usize; // one level more than allowed
-        let text = format!(
-            r#"{{"format_version": "1.2", "resource_changes": [], "zz": {}{big}{}}}"#,
-            "[".repeat(n - 1),
-            "]".repeat(n - 1)
-        );
+        // One level more than allowed: refused at `big`'s bracket.
+        let text = nested(MAX_DEPTH as usize + 1);
         let at = text.find(&big).unwrap() as u64;
         let mut w = walker(text.as_bytes());
         match document(&mut w, &mut Acc::default(), None) {

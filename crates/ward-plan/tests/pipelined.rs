@@ -54,6 +54,18 @@ fn create(address: &str, i: usize) -> serde_json::Value {
     })
 }
 
+/// A named pipe in `dir`.
+#[cfg(unix)]
+fn fifo(dir: &Path) -> PathBuf {
+    let fifo = dir.join("plan.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success(), "mkfifo failed");
+    fifo
+}
+
 /// A plan of `n` destroys (`fake_volume.v[0]` ...), written to a file in `dir`.
 fn many(dir: &Path, n: usize) -> PathBuf {
     let changes: Vec<_> = (0..n)
@@ -181,12 +193,7 @@ fn changes_are_handed_over_while_the_plan_is_read() {
         .windows(b"fake_volume.v[1000]".len())
         .position(|w| w == b"fake_volume.v[1000]")
         .expect("the 1000th change");
-    let fifo = dir.path().join("plan.fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .expect("mkfifo");
-    assert!(made.success(), "mkfifo failed");
+    let fifo = fifo(dir.path());
     let (seen_one, first_seen) = mpsc::channel::<()>();
     let writer = {
         let fifo = fifo.clone();
@@ -222,4 +229,100 @@ fn changes_are_handed_over_while_the_plan_is_read() {
         "no change reached the callback before the end of the plan"
     );
     assert_eq!(n, 2000);
+}
+
+/// How far a writer on a named pipe gets while the callback holds the first change of a plan
+/// of large changes (16 KiB each, 300 of them): the reader reads ahead of a busy caller only
+/// when it runs on a thread of its own. `ahead` is what must be reached (or not) in `wait`.
+#[cfg(target_os = "linux")]
+fn written_while_the_first_change_is_held(ahead: usize, wait: std::time::Duration) -> usize {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::Instant;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pad = "x".repeat(16 << 10);
+    let changes: Vec<_> = (0..300)
+        .map(|i| {
+            let mut c = create(&format!("fake_volume.v[{i}]"), i);
+            c["ward_test_pad"] = json!(pad);
+            c
+        })
+        .collect();
+    let plan = json!({"format_version": "1.2", "resource_changes": changes});
+    let whole = serde_json::to_vec(&plan).expect("json");
+    let fifo = fifo(dir.path());
+    let written = Arc::new(AtomicUsize::new(0));
+    let writer = {
+        let (fifo, written) = (fifo.clone(), Arc::clone(&written));
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&fifo)
+                .expect("open the pipe");
+            for chunk in whole.chunks(4096) {
+                pipe.write_all(chunk).expect("write");
+                written.fetch_add(chunk.len(), Ordering::SeqCst);
+            }
+        })
+    };
+    let mut held = None;
+    let mut n = 0;
+    read_with(
+        fifo.to_str().expect("utf-8"),
+        ReadOptions::default(),
+        Some(&mut |_| {
+            n += 1;
+            if held.is_none() {
+                let until = Instant::now() + wait;
+                while written.load(Ordering::SeqCst) < ahead && Instant::now() < until {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                held = Some(written.load(Ordering::SeqCst));
+            }
+        }),
+    )
+    .expect("read");
+    writer.join().expect("writer");
+    assert_eq!(n, 300);
+    held.expect("a change")
+}
+
+/// With a second core the reader runs ahead of a caller busy with a change, by the batches in
+/// flight (4 of 32 changes: 2 MiB here); with one core (this thread pinned to one CPU, which
+/// `available_parallelism` reports) it reads on the caller's thread, so nothing is read while
+/// the callback runs: the pipe's buffer and the reader's block (under 1 MiB) at most.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_reader_runs_ahead_of_a_busy_caller_only_with_a_second_core() {
+    use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+    use nix::unistd::Pid;
+    use std::time::Duration;
+    const AHEAD: usize = 3 << 19; // 1.5 MiB
+    let cpus = sched_getaffinity(Pid::from_raw(0)).expect("affinity");
+    let allowed: Vec<usize> = (0..CpuSet::count())
+        .filter(|&i| cpus.is_set(i).unwrap_or(false))
+        .collect();
+    if allowed.len() > 1 && std::thread::available_parallelism().map_or(0, |n| n.get()) > 1 {
+        let reached = written_while_the_first_change_is_held(AHEAD, Duration::from_secs(30));
+        assert!(
+            reached >= AHEAD,
+            "with {} CPUs the reader read only {reached} bytes ahead of a busy caller",
+            allowed.len()
+        );
+    } else {
+        eprintln!("one CPU: the read-ahead half of this test is skipped");
+    }
+    let one = std::thread::spawn(move || {
+        let mut set = CpuSet::new();
+        set.set(allowed[0]).expect("a CPU");
+        sched_setaffinity(Pid::from_raw(0), &set).expect("pin this thread");
+        written_while_the_first_change_is_held(AHEAD, Duration::from_secs(1))
+    })
+    .join()
+    .expect("pinned read");
+    assert!(
+        one < AHEAD,
+        "on one CPU the reader read {one} bytes ahead of the caller: it ran on a thread of its own"
+    );
 }

@@ -1830,3 +1830,129 @@ mod visitors {
         );
     }
 }
+
+/// What one entry's reading keeps: the lazy reading holds an update's or replacement's sides
+/// and a delete's last values as raw JSON, nothing else is built that the action does not
+/// need, and fingerprints are computed exactly when asked for. The model is the same either
+/// way (`tests/lazy.rs`); these look at what is held, which is what the lazy reading is for.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod what_an_entry_keeps {
+    use super::*;
+
+    fn change(actions: &str) -> String {
+        format!(
+            r#"{{"actions": {actions}, "before": {{"a": 1}}, "after": {{"a": 2}},
+                "after_unknown": {{}}, "before_sensitive": {{}}, "after_sensitive": {{}}}}"#
+        )
+    }
+
+    fn body(actions: &str, keep_before: bool, content: bool, lazy: bool) -> RawInner {
+        let text = change(actions);
+        let mut d = serde_json::Deserializer::from_str(&text);
+        Body {
+            keep_before,
+            content,
+            lazy,
+        }
+        .deserialize(&mut d)
+        .unwrap()
+    }
+
+    /// Which of before, after, before_raw, after_raw were kept.
+    fn kept(i: &RawInner) -> [bool; 4] {
+        [
+            i.before.is_some(),
+            i.after.is_some(),
+            i.before_raw.is_some(),
+            i.after_raw.is_some(),
+        ]
+    }
+
+    #[test]
+    fn the_lazy_reading_keeps_the_sides_a_diff_or_a_delete_needs_raw() {
+        for actions in [
+            r#"["update"]"#,
+            r#"["delete","create"]"#,
+            r#"["create","delete"]"#,
+        ] {
+            let i = body(actions, false, false, true);
+            assert_eq!(kept(&i), [false, false, true, true], "{actions}");
+            assert_eq!(i.before_raw.as_ref().map(|r| r.get()), Some(r#"{"a": 1}"#));
+            assert_eq!(i.after_raw.as_ref().map(|r| r.get()), Some(r#"{"a": 2}"#));
+        }
+        // A delete keeps its last values (raw), never its absent after.
+        assert_eq!(
+            kept(&body(r#"["delete"]"#, false, false, true)),
+            [false, false, true, false]
+        );
+        // A create, a no-op and a read keep nothing of their values: no diff is made.
+        for actions in [r#"["create"]"#, r#"["no-op"]"#, r#"["read"]"#] {
+            assert_eq!(
+                kept(&body(actions, false, false, true)),
+                [false; 4],
+                "{actions}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_eager_reading_builds_what_the_lazy_one_keeps_raw() {
+        assert_eq!(
+            kept(&body(r#"["update"]"#, false, false, false)),
+            [true, true, false, false]
+        );
+        assert_eq!(
+            kept(&body(r#"["delete"]"#, false, false, false)),
+            [true, false, false, false]
+        );
+        for actions in [r#"["create"]"#, r#"["no-op"]"#] {
+            assert_eq!(
+                kept(&body(actions, false, false, false)),
+                [false; 4],
+                "{actions}"
+            );
+            // Asked to keep before whatever the action: before and its mask, nothing else.
+            let i = body(actions, true, false, false);
+            assert_eq!(kept(&i), [true, false, false, false], "{actions}");
+            assert!(i.before_sensitive.is_some() && i.after_sensitive.is_none());
+        }
+    }
+
+    #[test]
+    fn fingerprints_are_computed_exactly_when_asked_for() {
+        for actions in [r#"["update"]"#, r#"["create"]"#, r#"["no-op"]"#] {
+            let without = body(actions, false, false, false);
+            assert!(!without.fingerprinted);
+            assert_eq!(without.fps, [None; 5], "{actions}");
+            let with = body(actions, false, true, false);
+            assert!(with.fingerprinted);
+            assert!(with.fps.iter().all(Option::is_some), "{actions}");
+        }
+    }
+
+    fn entry(keep_before: bool, content: bool) -> RawInner {
+        let text = format!(
+            r#"{{"address": "a.b", "type": "a", "change": {}}}"#,
+            change(r#"["update"]"#)
+        );
+        let mut d = serde_json::Deserializer::from_str(&text);
+        Entry {
+            keep_before,
+            content,
+            strict: true,
+            lazy: true,
+        }
+        .deserialize(&mut d)
+        .unwrap()
+        .change
+        .unwrap()
+    }
+
+    #[test]
+    fn an_entry_is_read_lazily_only_when_nothing_needs_its_whole_values() {
+        assert_eq!(kept(&entry(false, false)), [false, false, true, true]);
+        assert_eq!(kept(&entry(true, false)), [true, true, false, false]);
+        assert_eq!(kept(&entry(false, true)), [true, true, false, false]);
+    }
+}

@@ -26,6 +26,12 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use ward_report::Exit;
 
+/// jemalloc, not the system allocator: the plan is read on a second thread and its changes are
+/// freed on this one (see crates/ward-cli/Cargo.toml).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// The text after `ward --help`: the exit-code table generated from [`Exit`], then the classes.
 fn after_help() -> String {
     format!("{}\n\n{CLASSES}", Exit::help_table())

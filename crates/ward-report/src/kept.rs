@@ -3,7 +3,8 @@
 
 use crate::{group_of, Format, Group, RenderOptions};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{BuildHasher, RandomState};
 use ward_classify::explain::{reason_line, reword_reason};
 use ward_classify::Verdict;
 use ward_model::{Impact, Product};
@@ -78,101 +79,136 @@ struct Entry {
     brief: Box<str>,
 }
 
-/// Where a terminal entry's text is in [`Texts`]: its main wording, then what its OpenTofu
-/// wording has in place of the main one's middle (the two differ in the `action_reason` line
-/// only). An empty main wording: no entry. `chunk` [`u32::MAX`]: the entry is in `Keep::big`.
+/// Where a terminal entry's text is in [`Texts`]: its lines' numbers are `Texts::ids[start..]`,
+/// `main` of them for its main wording, then `tofu - 1` more for its OpenTofu wording when that
+/// differs (`tofu` 0: the same). `main` 0: no entry. `start` [`u32::MAX`]: the entry is in `Keep::big`.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    chunk: u32,
-    /// Within the chunk: a chunk holds [`CHUNK`] bytes, or one entry longer than that.
     start: u32,
     main: u32,
-    /// The OpenTofu wording: the main one's first `same_start` bytes, `tofu` bytes of its own,
-    /// the main one's last `same_end` bytes (the same wording: `tofu` 0 and the two `same_`
-    /// lengths adding up to `main`).
-    same_start: u32,
     tofu: u32,
-    same_end: u32,
 }
 
-/// The terminal entries' text, appended in chunks of about [`CHUNK`] bytes that are never
-/// reallocated once full: memory holds the text and at most a chunk's slack, not one allocation
-/// per entry (nor a growing buffer's doubling).
+/// Where one distinct line's text is: its chunk, where it starts there, its length in bytes.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    chunk: u32,
+    start: u32,
+    len: u32,
+}
+
+/// The terminal entries' text, line by line. Entries repeat most of their lines (a rule's
+/// rationale, "decided by", the identity lines of a type, ...), so each distinct line is stored
+/// once, and an entry is the list of its lines' numbers: memory holds the distinct lines, 4 bytes
+/// per line of each entry, and about 40 bytes per distinct line of index. The text is appended in
+/// chunks of about [`CHUNK`] bytes that are never reallocated once full (not one allocation per
+/// line, nor a growing buffer's doubling).
 #[derive(Debug, Default)]
 struct Texts {
     chunks: Vec<String>,
+    /// Every stored line.
+    lines: Vec<Line>,
+    /// Stored lines by the hash of their text. Two lines with one hash: the later is stored
+    /// again, unindexed (the text decides, never the hash).
+    index: HashMap<u64, u32>,
+    hasher: RandomState,
+    /// The entries' line numbers, one entry after the other.
+    ids: Vec<u32>,
 }
 
 /// The size of a [`Texts`] chunk.
 const CHUNK: usize = 1 << 20;
 
 impl Texts {
-    /// Appends the main wording and what the OpenTofu one (when given) has of its own; `None`
-    /// when a length does not fit a slot (an entry of 4 GiB).
+    /// Appends the main wording and, when given and different, the OpenTofu one; `None` when a
+    /// number does not fit a slot (a line of 4 GiB, 4 billion lines).
     fn push(&mut self, main: &str, tofu: Option<&str>) -> Option<Slot> {
-        let (same_start, own, same_end) = match tofu {
-            Some(t) => differ(main, t),
-            None => (main.len(), "", 0),
+        let start = u32::try_from(self.ids.len()).ok()?;
+        let main_lines = self.push_lines(main)?;
+        let tofu_lines = match tofu.filter(|t| *t != main) {
+            Some(t) => self.push_lines(t)?.checked_add(1)?,
+            None => 0,
         };
-        let len = main.len() + own.len();
+        Some(Slot {
+            start,
+            main: main_lines,
+            tofu: tofu_lines,
+        })
+    }
+
+    /// Appends the numbers of `text`'s lines (each with its line feed), storing those not yet
+    /// stored; returns how many. The first line (the change's address) is never seen twice: it
+    /// is stored without being indexed.
+    fn push_lines(&mut self, text: &str) -> Option<u32> {
+        let mut n = 0u32;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let id = if i == 0 {
+                self.store(line)?
+            } else {
+                let hash = self.hasher.hash_one(line);
+                match self.index.get(&hash) {
+                    Some(&id) if self.line(id) == line => id,
+                    Some(_) => self.store(line)?,
+                    None => {
+                        let id = self.store(line)?;
+                        self.index.insert(hash, id);
+                        id
+                    }
+                }
+            };
+            self.ids.push(id);
+            n = n.checked_add(1)?;
+        }
+        Some(n)
+    }
+
+    /// Stores one line's text; returns its number.
+    fn store(&mut self, line: &str) -> Option<u32> {
         let fits = self
             .chunks
             .last()
-            .is_some_and(|c| c.capacity() - c.len() >= len);
+            .is_some_and(|c| c.capacity() - c.len() >= line.len());
         if !fits {
-            self.chunks.push(String::with_capacity(len.max(CHUNK)));
+            self.chunks
+                .push(String::with_capacity(line.len().max(CHUNK)));
         }
-        let slot = Slot {
+        let at = Line {
             chunk: u32::try_from(self.chunks.len().saturating_sub(1)).ok()?,
             start: u32::try_from(self.chunks.last().map_or(0, String::len)).ok()?,
-            main: u32::try_from(main.len()).ok()?,
-            same_start: u32::try_from(same_start).ok()?,
-            tofu: u32::try_from(own.len()).ok()?,
-            same_end: u32::try_from(same_end).ok()?,
+            len: u32::try_from(line.len()).ok()?,
         };
-        let c = self.chunks.last_mut()?;
-        c.push_str(main);
-        c.push_str(own);
-        Some(slot)
+        let id = u32::try_from(self.lines.len()).ok()?;
+        self.chunks.last_mut()?.push_str(line);
+        self.lines.push(at);
+        Some(id)
+    }
+
+    /// The text of line `id`.
+    fn line(&self, id: u32) -> &str {
+        let Some(l) = self.lines.get(id as usize) else {
+            return "";
+        };
+        let (start, len) = (l.start as usize, l.len as usize);
+        self.chunks
+            .get(l.chunk as usize)
+            .and_then(|c| c.get(start..start + len))
+            .unwrap_or("")
     }
 
     /// The slot's text worded for `product`.
     fn get(&self, s: Slot, product: Product) -> Cow<'_, str> {
-        let c = self.chunks.get(s.chunk as usize).map_or("", String::as_str);
         let (start, main) = (s.start as usize, s.main as usize);
-        let text = |from: usize, len: usize| c.get(from..from + len).unwrap_or("");
-        let same = s.tofu == 0 && s.same_start as usize + s.same_end as usize == main;
-        if product != Product::OpenTofu || same {
-            return Cow::Borrowed(text(start, main));
+        let (from, n) = if product == Product::OpenTofu && s.tofu > 0 {
+            (start + main, s.tofu as usize - 1)
+        } else {
+            (start, main)
+        };
+        let ids = self.ids.get(from..from + n).unwrap_or(&[]);
+        match ids {
+            [one] => Cow::Borrowed(self.line(*one)),
+            _ => Cow::Owned(ids.iter().map(|id| self.line(*id)).collect()),
         }
-        let (same_start, same_end) = (s.same_start as usize, s.same_end as usize);
-        let mut t = String::with_capacity(same_start + s.tofu as usize + same_end);
-        t.push_str(text(start, same_start));
-        t.push_str(text(start + main, s.tofu as usize));
-        t.push_str(text(start + main - same_end, same_end));
-        Cow::Owned(t)
     }
-}
-
-/// How `b` differs from `a`: the bytes they share at the start, `b`'s own middle, the bytes they
-/// share at the end (both cut at character boundaries, never overlapping).
-fn differ<'b>(a: &str, b: &'b str) -> (usize, &'b str, usize) {
-    let mut start = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    while !a.is_char_boundary(start) {
-        start -= 1;
-    }
-    let room = a.len().min(b.len()) - start;
-    let mut end = a
-        .bytes()
-        .rev()
-        .zip(b.bytes().rev())
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
-    while !a.is_char_boundary(a.len() - end) || !b.is_char_boundary(b.len() - end) {
-        end -= 1;
-    }
-    (start, b.get(start..b.len() - end).unwrap_or(""), end)
 }
 
 impl Entry {
@@ -252,9 +288,9 @@ impl Keep {
                     None => {
                         self.big.insert(self.slots.len(), e);
                         Slot {
-                            chunk: u32::MAX,
+                            start: u32::MAX,
                             main: 1,
-                            ..Slot::default()
+                            tofu: 0,
                         }
                     }
                 }
@@ -418,17 +454,52 @@ mod tests {
         }
     }
 
-    /// An entry longer than a chunk gets a chunk of its own; the next entry starts another.
+    /// A line longer than a chunk gets a chunk of its own; the next line starts another.
     #[test]
-    fn long_entries_get_their_own_chunk() {
+    fn long_lines_get_their_own_chunk() {
         let mut t = Texts::default();
         let long = "x".repeat(CHUNK + 10);
         let a = t.push("a", None).unwrap();
         let b = t.push(&long, None).unwrap();
         let c = t.push("c", None).unwrap();
-        assert_eq!((a.chunk, b.chunk, b.start), (0, 1, 0));
+        let chunks: Vec<(u32, u32)> = t.lines.iter().map(|l| (l.chunk, l.start)).collect();
+        assert_eq!(chunks, [(0, 0), (1, 0), (2, 0)]);
         assert_eq!(t.get(b, Product::Terraform), long);
         assert_eq!(t.get(c, Product::Terraform), "c");
         assert_eq!(t.get(a, Product::Terraform), "a");
+    }
+
+    /// A line seen in an earlier entry is stored once, wherever it comes in the entry, except
+    /// the first line of each entry (a change's own); every entry reads back whole.
+    #[test]
+    fn repeated_lines_are_stored_once() {
+        let mut t = Texts::default();
+        let entries = [
+            "A x\n  rule\n  decided\n",
+            "B y\n  other\n  rule\n  decided\n",
+            "A x\n  decided\n  rule",
+            "\n\n",
+            "",
+        ];
+        let slots: Vec<Slot> = entries.iter().map(|e| t.push(e, None).unwrap()).collect();
+        for (e, s) in entries.iter().zip(&slots) {
+            assert_eq!(t.get(*s, Product::OpenTofu), *e);
+        }
+        let stored: Vec<&str> = (0..t.lines.len() as u32).map(|i| t.line(i)).collect();
+        assert_eq!(
+            stored,
+            [
+                "A x\n",
+                "  rule\n",
+                "  decided\n",
+                "B y\n",
+                "  other\n",
+                "A x\n",
+                "  rule",
+                "\n",
+                "\n"
+            ]
+        );
+        assert_eq!(slots[4].main, 0);
     }
 }

@@ -115,6 +115,7 @@ pub struct Command {
     stdout_to: StdoutTo,
     stdout_cap: u64,
     stderr_cap: u64,
+    stop_at_cap: bool,
     timeout_hint: Option<String>,
 }
 
@@ -147,6 +148,7 @@ impl Command {
             stdout_to: StdoutTo::Memory,
             stdout_cap: DEFAULT_STDOUT_CAP,
             stderr_cap: DEFAULT_STDERR_CAP,
+            stop_at_cap: false,
             timeout_hint: None,
         }
     }
@@ -246,6 +248,15 @@ impl Command {
     /// Keeps at most `bytes` of each stream.
     pub fn output_cap(self, bytes: u64) -> Command {
         self.stdout_cap(bytes).stderr_cap(bytes)
+    }
+
+    /// Stops the program (its process group, as at the deadline) as soon as a stream passes its
+    /// cap, instead of reading on to its end: for a program whose whole answer must fit (a
+    /// version probe), not one whose work must finish. [`Output::require_whole`] then says how
+    /// much was cut.
+    pub fn stop_at_cap(mut self) -> Command {
+        self.stop_at_cap = true;
+        self
     }
 
     /// Writes stdout to `path` (created or truncated, mode 0600, at most the stdout cap) instead
@@ -368,6 +379,9 @@ impl Command {
             let now = Instant::now();
             if now >= deadline {
                 timed_out = true;
+                break terminate(&mut child, pgid, self.grace);
+            }
+            if self.stop_at_cap && (out.cut() > 0 || err.cut() > 0) {
                 break terminate(&mut child, pgid, self.grace);
             }
             std::thread::sleep(nap.min(deadline - now));
@@ -632,6 +646,11 @@ impl Reader {
             let _ = tx.send(());
         }
         Reader { state, done }
+    }
+
+    /// How many bytes were cut so far.
+    fn cut(&self) -> u64 {
+        self.state.lock().map_or(0, |st| st.2)
     }
 
     /// What was kept and how many bytes were cut.
@@ -977,6 +996,32 @@ mod tests {
         let out = e.partial_output().unwrap();
         assert_eq!(out.stdout.len(), 100);
         assert!(out.stdout_cut > 0);
+    }
+
+    #[test]
+    fn stop_at_cap_ends_a_program_past_its_cap_before_its_deadline() {
+        // Printing forever on either stream, with a deadline far away: stopped at the cap.
+        for script in ["yes", "yes >&2"] {
+            let start = Instant::now();
+            let o = sh(script, Duration::from_secs(120))
+                .output_cap(100)
+                .stop_at_cap()
+                .run()
+                .unwrap();
+            assert!(start.elapsed() < Duration::from_secs(60), "{script}");
+            assert_eq!(o.stdout.len() + o.stderr.len(), 100, "{script}");
+            assert!(o.stdout_cut + o.stderr_cut > 0, "{script}");
+            assert!(!o.success(), "{script}: killed");
+            assert!(o.require_whole().is_err(), "{script}");
+        }
+        // Within the cap it runs to its end as ever.
+        let o = sh("echo fits", Duration::from_secs(30))
+            .output_cap(100)
+            .stop_at_cap()
+            .run()
+            .unwrap();
+        assert!(o.success());
+        assert_eq!(o.stdout, b"fits\n");
     }
 
     #[test]

@@ -91,11 +91,21 @@ const PROBE_OUTPUT_CAP: u64 = 64 * 1024;
 /// Asks an executable what it is (`version -json`, within [`PROBE_TIMEOUT`]). `hint` is the product when the caller knows
 /// it (`--terraform`, `--tofu`, the name on `PATH`); otherwise the banner of `version` tells.
 pub fn probe(path: &Path, hint: Option<Product>) -> Result<Binary, String> {
+    probe_within(path, hint, PROBE_TIMEOUT)
+}
+
+/// [`probe`] with another deadline (tests).
+fn probe_within(
+    path: &Path,
+    hint: Option<Product>,
+    timeout: std::time::Duration,
+) -> Result<Binary, String> {
     let version_cmd = |args: &[&str]| {
-        ward_exec::Command::new(path, PROBE_TIMEOUT)
+        ward_exec::Command::new(path, timeout)
             .args(args)
             .terraform()
             .output_cap(PROBE_OUTPUT_CAP)
+            .stop_at_cap()
             .timeout_hint("is it Terraform or OpenTofu? `version` answers at once")
             .run()
     };
@@ -398,6 +408,7 @@ pub fn check_state_hosts(chosen: Product, state_hosts: &BTreeSet<String>) -> Res
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn v(s: &str) -> Version {
         Version::parse(s).unwrap()
@@ -408,6 +419,57 @@ mod tests {
             path: PathBuf::from(format!("/bin/{}-{ver}", p.command())),
             version: v(ver),
         }
+    }
+
+    /// A stand-in executable: a shell script with `body`.
+    #[cfg(unix)]
+    fn script(dir: &Path, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("terraform");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).unwrap();
+        path
+    }
+
+    /// A binary whose `version -json` never ends is stopped at the probe's deadline, its
+    /// process group killed (the probe had no deadline: `ward drift` waited for ever).
+    #[cfg(unix)]
+    #[test]
+    fn a_probe_that_hangs_ends_at_its_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = script(dir.path(), "sleep 120 & wait");
+        let start = std::time::Instant::now();
+        let e = probe_within(&fake, Some(Product::Terraform), Duration::from_secs(1)).unwrap_err();
+        // Far below the fake's 120 s: it was killed, not waited for.
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(e.contains("timed out after 1 s"), "{e}");
+        assert!(e.contains("`version` answers at once"), "{e}");
+    }
+
+    /// A binary whose `version -json` prints without end is stopped at the probe's cap and
+    /// refused at once, not at the deadline (the probe kept everything: 2.2 GB in the review).
+    #[cfg(unix)]
+    #[test]
+    fn a_probe_that_prints_without_end_is_cut_and_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = script(dir.path(), "exec yes '{\"terraform_version\": \"1.15.5\",'");
+        let start = std::time::Instant::now();
+        let e = probe(&fake, Some(Product::Terraform)).unwrap_err();
+        // Far below the probe's 30 s deadline: stopped at the cap.
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(e.contains("cut"), "{e}");
+        // The same binary with a short answer is taken.
+        let fine = script(dir.path(), "echo '{\"terraform_version\": \"1.15.5\"}'");
+        let b = probe(&fine, Some(Product::Terraform)).unwrap();
+        assert_eq!(b.version, v("1.15.5"));
     }
 
     #[test]

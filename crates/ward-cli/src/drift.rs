@@ -131,7 +131,8 @@ struct RunArgs {
     /// ~/.local/state/ward/drift.sqlite).
     #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
-    /// POST the transitions (new, escalated, resolved) as JSON to this webhook.
+    /// POST the transitions (new, escalated, resolved) as JSON to this webhook; an alert it does
+    /// not take is kept and sent first by the next run.
     #[arg(long, value_name = "URL")]
     notify: Option<String>,
     /// Trust this root's current state lineage/serial (after a deliberate state migration).
@@ -179,6 +180,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         clock,
         env: Vec::new(),
         allow_env: a.allow_env,
+        notify: a.notify,
     };
     let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;
     if a.timestamps {
@@ -190,12 +192,6 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         DriftFormat::Markdown => ward_report::drift::Format::Markdown,
         DriftFormat::Junit => ward_report::drift::Format::Junit,
     };
-    if let Some(url) = &a.notify {
-        // Before rendering, so the report's footer says the exit the process ends with.
-        if let Err(e) = ward_drift::send_notification(&mut report, url) {
-            eprintln!("error: {e}");
-        }
-    }
     let text = ward_report::drift::render(&report, format, a.timestamps);
     crate::output::write(&text, a.output.as_deref())?;
     Ok(report.exit)

@@ -89,6 +89,7 @@ fn main() {
             ),
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
             allow_env: vec![],
+            notify: None,
         };
         let t0 = Instant::now();
         let c0 = own_cpu();

@@ -104,6 +104,9 @@ pub struct Options {
     /// Inherited `TF_*` variables Terraform may see besides [`exec::DEFAULT_ALLOWED_TF`]
     /// (names, or `PREFIX*` patterns); every other `TF_*` variable is removed.
     pub allow_env: Vec<String>,
+    /// `--notify URL`: the webhook the run's alert goes to, with the alerts earlier runs could
+    /// not deliver ([`notify::deliver`]). Checked before anything runs.
+    pub notify: Option<String>,
 }
 
 /// A failure before any root could be checked (bad configuration, unreadable repository,
@@ -225,31 +228,23 @@ pub struct Report {
 }
 
 impl Report {
+    /// Records that the `--notify` webhook failed (`error`, which names the webhook redacted).
+    /// A failed alert must not pass silently: the error is added to the report's problems and a
+    /// run that would have passed ends with [`Exit::Usage`] (a failed root or a drift alert keeps
+    /// its own exit), so the report rendered afterwards and the process agree.
+    pub fn webhook_failed(&mut self, error: &str) {
+        self.problems.push(error.to_string());
+        if self.exit == Exit::Pass {
+            self.exit = Exit::Usage;
+        }
+    }
+
     /// The invariant printed in every report: discovered = checked + excluded.
     pub fn invariant(&self) -> String {
         format!(
             "discovered {} = checked {} + excluded {}",
             self.discovered, self.checked, self.excluded
         )
-    }
-}
-
-/// Sends the report's transitions to the `--notify` webhook. A failed alert must not pass
-/// silently: on failure the error is added to the report's problems and a run that would have
-/// passed ends with [`Exit::Usage`] (a failed root or a drift alert keeps its own exit), so the
-/// report rendered afterwards and the process agree. Returns the error for standard error.
-pub fn send_notification(report: &mut Report, url: &str) -> Result<(), String> {
-    match notify::send(url, report) {
-        Ok(_) => Ok(()),
-        Err(e) => {
-            report
-                .problems
-                .push(format!("the --notify webhook failed: {e}"));
-            if report.exit == Exit::Pass {
-                report.exit = Exit::Usage;
-            }
-            Err(e)
-        }
     }
 }
 
@@ -282,6 +277,9 @@ enum Job {
 
 /// Runs `ward drift` and records it in the history database.
 pub fn run(opts: &Options) -> Result<Report, DriftError> {
+    if let Some(url) = &opts.notify {
+        notify::check_url(url).map_err(DriftError::Usage)?;
+    }
     let now = opts.clock.now_rfc3339();
     let today = opts.clock.today();
     let found_config = ward_config::discover(opts.config.as_deref(), &opts.repo)?;
@@ -511,7 +509,7 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     };
     store.finish_run(run_id, &now, i32::from(exit.code()))?;
     store.commit_batch()?;
-    Ok(Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         shard: shard_s,
         discovered,
@@ -527,7 +525,13 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
         exit,
         run_id,
         started_at: None,
-    })
+    };
+    if let Some(url) = &opts.notify {
+        if let Err(e) = notify::deliver(&mut store, url, &report, &now) {
+            report.webhook_failed(&e);
+        }
+    }
+    Ok(report)
 }
 
 struct Ctx<'a> {

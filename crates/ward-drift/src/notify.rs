@@ -2,10 +2,19 @@
 //!
 //! Sent only when the run has transitions (new, escalated or resolved findings); a run whose drift
 //! merely persists sends nothing. The body is [`Payload`].
+//!
+//! An alert is never lost to a webhook that is down: one that cannot be delivered is kept in the
+//! history database (an `alert` record, [`ward_store::KINDS`]) and sent again, before any newer
+//! one, by the next run of the same shard that has a `--notify` URL, whether or not that run has
+//! transitions of its own ([`deliver`]). Delivery is at least once: a webhook that took an alert
+//! but answered with an error gets it again.
 
 use crate::Report;
 use serde::Serialize;
-use ward_store::Transition;
+use ward_store::{NewRecord, RecordQuery, Store, Transition};
+
+/// The record kind of an alert in the history database.
+pub const RECORD_KIND: &str = "alert";
 
 /// The webhook's JSON body.
 #[derive(Debug, Serialize)]
@@ -45,12 +54,55 @@ pub fn payload(report: &Report) -> Payload<'_> {
     }
 }
 
+/// Checks a `--notify` URL before anything runs, so that a run never writes its history and
+/// only then finds it cannot tell anyone: an `http` or `https` URL with a host.
+pub fn check_url(url: &str) -> Result<(), String> {
+    // The URL itself is never quoted: its path or query is often the webhook's secret.
+    let help = "give the webhook's whole URL, e.g. --notify https://hooks.example/ward-drift";
+    let scheme = url.split_once("://").map(|(s, _)| s);
+    if !matches!(scheme, Some("https" | "http")) {
+        return Err(format!(
+            "--notify: the webhook must be an https:// (or http://) URL; {help}"
+        ));
+    }
+    let uri: ureq::http::Uri = url
+        .parse()
+        .map_err(|e| format!("--notify: not a URL ({e}); {help}"))?;
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(format!("--notify: the URL names no host; {help}"));
+    }
+    Ok(())
+}
+
+/// The URL as a report may show it: scheme and host only. A webhook's path or query often is
+/// its secret (chat webhooks carry their token there), and reports end up in CI logs and pull
+/// requests.
+pub fn redact(url: &str) -> String {
+    match url.parse::<ureq::http::Uri>() {
+        Ok(uri) => match (uri.scheme_str(), uri.host()) {
+            (Some(scheme), Some(host)) if !host.is_empty() => {
+                let port = uri.port_u16().map(|p| format!(":{p}")).unwrap_or_default();
+                format!("{scheme}://{host}{port}/…")
+            }
+            _ => "(an invalid URL)".to_string(),
+        },
+        Err(_) => "(an invalid URL)".to_string(),
+    }
+}
+
 /// POSTs the report's transitions to `url` when there are any. Returns whether it sent.
 pub fn send(url: &str, report: &Report) -> Result<bool, String> {
     if report.transitions.is_empty() {
         return Ok(false);
     }
-    let body = serde_json::to_string(&payload(report)).map_err(|e| e.to_string())?;
+    let body = serde_json::to_value(payload(report)).map_err(|e| e.to_string())?;
+    post(url, &body)?;
+    Ok(true)
+}
+
+/// POSTs one alert body.
+fn post(url: &str, body: &serde_json::Value) -> Result<(), String> {
+    let text = serde_json::to_string(body).map_err(|e| e.to_string())?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(std::time::Duration::from_secs(20)))
         .build()
@@ -62,7 +114,128 @@ pub fn send(url: &str, report: &Report) -> Result<bool, String> {
             "User-Agent",
             concat!("ward-drift/", env!("CARGO_PKG_VERSION")),
         )
-        .send(body.as_str())
-        .map_err(|e| format!("the --notify webhook {url} failed: {e}"))?;
-    Ok(true)
+        .send(text.as_str())
+        .map_err(|e| {
+            // ureq's message may quote the URL it was given: only the redacted one is shown.
+            let e = e.to_string().replace(url, &redact(url));
+            format!("the --notify webhook {} failed: {e}", redact(url))
+        })?;
+    Ok(())
+}
+
+/// What [`deliver`] sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Delivered {
+    /// The run ids whose alerts were delivered, oldest first (earlier runs' kept alerts, then
+    /// this run's).
+    pub runs: Vec<i64>,
+}
+
+/// A kept alert: the latest `alert` record of its run says it is not delivered yet.
+struct Kept {
+    run: i64,
+    body: serde_json::Value,
+    /// This run's alert (not kept yet).
+    new: bool,
+}
+
+/// Sends the alerts of this shard that earlier runs could not deliver, oldest first, then this
+/// run's (when it has transitions), stopping at the first failure; records each outcome in
+/// `store`. An alert that is not delivered (it failed, or an older one before it did) is kept
+/// for the next run. `now` is when the outcome is recorded (RFC 3339, UTC).
+pub fn deliver(
+    store: &mut Store,
+    url: &str,
+    report: &Report,
+    now: &str,
+) -> Result<Delivered, String> {
+    let shard = report.shard.as_deref().unwrap_or("");
+    let mut queue = kept(store, shard)?;
+    if !report.transitions.is_empty() {
+        let body = serde_json::to_value(payload(report)).map_err(|e| e.to_string())?;
+        queue.retain(|k| k.run != report.run_id);
+        queue.push(Kept {
+            run: report.run_id,
+            body,
+            new: true,
+        });
+    }
+    let mut delivered = Delivered::default();
+    let mut failure = None;
+    for k in &queue {
+        let sent = match &failure {
+            None => post(url, &k.body),
+            Some(_) => Err("an older alert could not be delivered first".to_string()),
+        };
+        let key = k.run.to_string();
+        let record = match &sent {
+            Ok(()) => serde_json::json!({ "delivered": true }),
+            Err(e) => serde_json::json!({ "delivered": false, "error": e, "payload": k.body }),
+        };
+        // A kept alert that fails again is kept as it was.
+        if sent.is_ok() || k.new {
+            store
+                .append_record(&NewRecord {
+                    kind: RECORD_KIND,
+                    root: shard,
+                    key: &key,
+                    recorded_at: now,
+                    body: &record,
+                })
+                .map_err(|e| format!("the --notify alert could not be recorded: {e}"))?;
+        }
+        match sent {
+            Ok(()) => delivered.runs.push(k.run),
+            Err(e) if failure.is_none() => failure = Some(e),
+            Err(_) => {}
+        }
+    }
+    match failure {
+        None => Ok(delivered),
+        Some(e) => {
+            let left = queue.len() - delivered.runs.len();
+            Err(format!(
+                "{e}; {left} alert{} kept in the history and sent again by the next run with --notify",
+                if left == 1 { " is" } else { "s are" }
+            ))
+        }
+    }
+}
+
+/// The alerts of `shard` not delivered yet, oldest first.
+fn kept(store: &Store, shard: &str) -> Result<Vec<Kept>, String> {
+    let rows = store
+        .records(&RecordQuery {
+            kind: RECORD_KIND,
+            root: Some(shard),
+            key: None,
+            limit: 0,
+        })
+        .map_err(|e| format!("the kept --notify alerts cannot be read: {e}"))?;
+    // Newest first: the first record of a run is its current state; its body is the one kept
+    // with its first failure.
+    let mut latest: std::collections::BTreeMap<i64, (bool, Option<serde_json::Value>)> =
+        std::collections::BTreeMap::new();
+    for row in rows {
+        let Ok(run) = row.key.parse::<i64>() else {
+            continue;
+        };
+        let delivered = row.body.get("delivered") == Some(&serde_json::Value::Bool(true));
+        let payload = row.body.get("payload").cloned();
+        let entry = latest.entry(run).or_insert((delivered, None));
+        if entry.1.is_none() {
+            entry.1 = payload;
+        }
+    }
+    Ok(latest
+        .into_iter()
+        .filter_map(|(run, (delivered, body))| match (delivered, body) {
+            (false, Some(body)) => Some(Kept {
+                run,
+                body,
+                new: false,
+            }),
+            _ => None,
+        })
+        .collect())
 }

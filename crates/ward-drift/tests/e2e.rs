@@ -140,6 +140,7 @@ impl Repo {
                 self.cli_config.display().to_string(),
             )],
             allow_env: vec![],
+            notify: None,
         }
     }
 }

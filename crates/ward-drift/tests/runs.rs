@@ -40,6 +40,7 @@ fn options(repo: &Path, db: PathBuf) -> Options {
         clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
         env: vec![],
         allow_env: vec![],
+        notify: None,
     }
 }
 
@@ -331,4 +332,31 @@ fn progress_lines_count_the_roots_checked() {
         "{stderr}"
     );
     assert!(lines[1].starts_with("[2/2] live/"), "{stderr}");
+}
+
+/// A --notify URL that cannot be a webhook is refused before anything runs: no history is
+/// written (it used to be refused only when the POST failed, after the run was recorded).
+#[test]
+fn a_bad_notify_url_is_refused_before_the_history_is_written() {
+    let tmp = repo();
+    let db = tmp.path().join("h.db");
+    let mut o = options(tmp.path(), db.clone());
+    o.notify = Some("hooks.example/ward-drift".into());
+    let e = ward_drift::run(&o).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the webhook must be an https:// (or http://) URL"),
+        "{e}"
+    );
+    assert!(!db.exists(), "no history database was written");
+    // The same run with a good URL writes its history (and has no transition to send).
+    o.notify = Some("http://127.0.0.1:9/hook".into());
+    let r = ward_drift::run(&o).unwrap();
+    assert!(db.exists());
+    assert!(r.transitions.is_empty());
+    assert!(
+        !r.problems.iter().any(|p| p.contains("--notify")),
+        "{:?}",
+        r.problems
+    );
 }

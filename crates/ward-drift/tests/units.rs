@@ -85,29 +85,198 @@ fn the_invariant_counts_every_root() {
     );
 }
 
+/// A URL nothing listens on: port 9 (discard) of the loopback refuses at once. Its path stands
+/// for a webhook's secret, which no message may show.
+const DEAD: &str = "http://127.0.0.1:9/hook-s3cret";
+
+/// A webhook receiver on the loopback that answers `answers` requests (each with its status)
+/// and returns their raw text; it waits at most five seconds for each (a send that never posts
+/// fails the test there).
+fn receiver(answers: &[u16]) -> (String, std::thread::JoinHandle<Vec<String>>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook-s3cret", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
+    let answers = answers.to_vec();
+    let server = std::thread::spawn(move || {
+        let mut requests = Vec::new();
+        for status in answers {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            let mut s = loop {
+                match listener.accept() {
+                    Ok((s, _)) => break s,
+                    Err(_) if std::time::Instant::now() < deadline => {
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    Err(e) => panic!("no request came: {e}"),
+                }
+            };
+            s.set_nonblocking(false).unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let mut got = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Headers, then the JSON body (it ends the request: the last byte is its `}`).
+            while !got.ends_with(b"}") {
+                let n = s.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            let answer =
+                format!("HTTP/1.1 {status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            s.write_all(answer.as_bytes()).unwrap();
+            requests.push(String::from_utf8_lossy(&got).into_owned());
+        }
+        requests
+    });
+    (url, server)
+}
+
+/// The run ids of the alerts a receiver got, in order.
+fn runs_posted(requests: &[String]) -> Vec<i64> {
+    requests
+        .iter()
+        .map(|r| {
+            let body = &r[r.find("\r\n\r\n").unwrap() + 4..];
+            let v: serde_json::Value = serde_json::from_str(body).unwrap();
+            v["run_id"].as_i64().unwrap()
+        })
+        .collect()
+}
+
+/// A report of run `run`, with one new finding or none.
+fn run_report(run: i64, transitions: bool) -> Report {
+    let mut r = report(if transitions {
+        Exit::DriftAlert
+    } else {
+        Exit::Pass
+    });
+    r.run_id = run;
+    if !transitions {
+        r.transitions.clear();
+    }
+    r
+}
+
 #[test]
 fn a_failed_webhook_is_a_problem_and_no_pass() {
-    // Nothing listens on port 9 (discard) of the loopback: the POST fails at once.
-    let url = "http://127.0.0.1:9/hook";
+    let mut store = ward_store::Store::open_in_memory().unwrap();
     let mut r = report(Exit::Pass);
-    let e = ward_drift::send_notification(&mut r, url).unwrap_err();
-    assert!(!e.is_empty());
-    assert_eq!(r.exit, Exit::Usage);
-    assert_eq!(r.problems.len(), 1);
+    let e = ward_drift::notify::deliver(&mut store, DEAD, &r, "2026-11-29T00:00:00Z").unwrap_err();
     assert!(
-        r.problems[0].starts_with("the --notify webhook failed: "),
-        "{:?}",
-        r.problems
+        e.starts_with("the --notify webhook http://127.0.0.1:9/… failed: "),
+        "{e}"
     );
+    assert!(
+        !e.contains("s3cret"),
+        "the webhook's path is its secret: {e}"
+    );
+    r.webhook_failed(&e);
+    assert_eq!(r.exit, Exit::Usage);
+    assert_eq!(r.problems, [e]);
     // A run that already ends otherwise keeps its own exit.
     let mut r = report(Exit::DriftAlert);
-    assert!(ward_drift::send_notification(&mut r, url).is_err());
+    r.webhook_failed("the --notify webhook failed");
     assert_eq!(r.exit, Exit::DriftAlert);
-    // With nothing to send, nothing fails.
-    let mut r = report(Exit::Pass);
-    r.transitions.clear();
-    assert_eq!(ward_drift::send_notification(&mut r, url), Ok(()));
-    assert_eq!(r.exit, Exit::Pass);
+    // With nothing to send and nothing kept, nothing is sent and nothing fails.
+    let mut fresh = ward_store::Store::open_in_memory().unwrap();
+    let quiet = run_report(7, false);
+    assert_eq!(
+        ward_drift::notify::deliver(&mut fresh, DEAD, &quiet, "2026-11-29T00:00:00Z"),
+        Ok(Default::default())
+    );
+}
+
+/// An alert the webhook did not take is kept in the history and sent again, before any newer
+/// one, by the next run with --notify, even when that run has no transition of its own (an
+/// alert used to be lost for good: the next run had nothing to send). Runs of another shard
+/// leave it alone; a delivered alert is never sent again.
+#[test]
+fn an_undelivered_alert_is_kept_and_sent_by_the_next_run() {
+    let mut store = ward_store::Store::open_in_memory().unwrap();
+    let now = "2026-11-29T00:00:00Z";
+    let deliver = |store: &mut ward_store::Store, url: &str, r: &Report| {
+        ward_drift::notify::deliver(store, url, r, now)
+    };
+    // Run 1's alert fails: kept.
+    let e = deliver(&mut store, DEAD, &run_report(1, true)).unwrap_err();
+    assert!(
+        e.ends_with("1 alert is kept in the history and sent again by the next run with --notify"),
+        "{e}"
+    );
+    // Run 2 has no transition; it delivers run 1's alert.
+    let (url, server) = receiver(&[200]);
+    let sent = deliver(&mut store, &url, &run_report(2, false)).unwrap();
+    assert_eq!(sent.runs, [1]);
+    assert_eq!(runs_posted(&server.join().unwrap()), [1]);
+    // Runs 3 and 4 fail (the webhook is down); run 5 sends both, oldest first, then its own.
+    deliver(&mut store, DEAD, &run_report(3, true)).unwrap_err();
+    let e = deliver(&mut store, DEAD, &run_report(4, true)).unwrap_err();
+    assert!(e.contains("; 2 alerts are kept"), "{e}");
+    // Another shard's run does not send them.
+    let mut other = run_report(5, false);
+    other.shard = Some("2/2".into());
+    assert_eq!(deliver(&mut store, DEAD, &other), Ok(Default::default()));
+    let (url, server) = receiver(&[200, 200, 200]);
+    let sent = deliver(&mut store, &url, &run_report(6, true)).unwrap();
+    assert_eq!(sent.runs, [3, 4, 6]);
+    assert_eq!(runs_posted(&server.join().unwrap()), [3, 4, 6]);
+    // Nothing is left: a run without transitions sends nothing (nothing listens on DEAD).
+    assert_eq!(
+        deliver(&mut store, DEAD, &run_report(7, false)),
+        Ok(Default::default())
+    );
+    // A webhook that answers an error has not taken the alert: the first stays kept, and the
+    // one after it is not sent before it.
+    let (url, server) = receiver(&[500]);
+    deliver(&mut store, DEAD, &run_report(8, true)).unwrap_err();
+    let e = deliver(&mut store, &url, &run_report(9, true)).unwrap_err();
+    assert!(e.contains("; 2 alerts are kept"), "{e}");
+    assert_eq!(runs_posted(&server.join().unwrap()), [8]);
+    let (url, server) = receiver(&[200, 200]);
+    assert_eq!(
+        deliver(&mut store, &url, &run_report(10, false))
+            .unwrap()
+            .runs,
+        [8, 9]
+    );
+    assert_eq!(runs_posted(&server.join().unwrap()), [8, 9]);
+}
+
+/// A --notify URL is checked before anything runs (it used to be refused only when the POST
+/// failed, after the run's history was written); messages never show its path.
+#[test]
+fn a_notify_url_must_be_http_with_a_host() {
+    for ok in [
+        "https://hooks.example/ward-drift",
+        "http://127.0.0.1:8080/hook",
+    ] {
+        assert_eq!(ward_drift::notify::check_url(ok), Ok(()), "{ok}");
+    }
+    for (bad, says) in [
+        (
+            "hooks.example/ward-drift",
+            "must be an https:// (or http://) URL",
+        ),
+        (
+            "ftp://hooks.example/s3cret",
+            "must be an https:// (or http://) URL",
+        ),
+        ("", "must be an https:// (or http://) URL"),
+        ("https:///s3cret", "not a URL"),
+        ("https://hooks example/s3cret", "not a URL"),
+    ] {
+        let e = ward_drift::notify::check_url(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+        assert!(e.contains("e.g. --notify https://"), "{bad}: {e}");
+        assert!(!e.contains("s3cret"), "{bad}: {e}");
+    }
+    assert_eq!(
+        ward_drift::notify::redact("https://hooks.example:8443/T0/B1/s3cret?x=1"),
+        "https://hooks.example:8443/…"
+    );
 }
 
 #[test]
@@ -176,46 +345,20 @@ fn the_payload_counts_transitions_by_kind() {
 
 #[test]
 fn send_posts_only_when_there_are_transitions() {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/hook", listener.local_addr().unwrap());
-    listener.set_nonblocking(true).unwrap();
-    let server = std::thread::spawn(move || {
-        // At most five seconds for the request to come (a send that never posts fails here).
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        let mut s = loop {
-            match listener.accept() {
-                Ok((s, _)) => break s,
-                Err(_) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                Err(e) => panic!("no request came: {e}"),
-            }
-        };
-        s.set_nonblocking(false).unwrap();
-        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-            .unwrap();
-        let mut got = Vec::new();
-        let mut buf = [0u8; 4096];
-        // Headers, then the JSON body (it ends the request: the last byte is its `}`).
-        while !got.ends_with(b"}") {
-            let n = s.read(&mut buf).unwrap();
-            if n == 0 {
-                break;
-            }
-            got.extend_from_slice(&buf[..n]);
-        }
-        s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            .unwrap();
-        String::from_utf8_lossy(&got).into_owned()
-    });
+    let (url, server) = receiver(&[200]);
     assert_eq!(
         ward_drift::notify::send(&url, &report(Exit::DriftAlert)),
         Ok(true)
     );
-    let request = server.join().unwrap();
-    assert!(request.starts_with("POST /hook "), "{request}");
-    assert!(request.contains("\"summary\":\"1 new\""), "{request}");
+    let requests = server.join().unwrap();
+    assert!(
+        requests[0].starts_with("POST /hook-s3cret "),
+        "{requests:?}"
+    );
+    assert!(
+        requests[0].contains("\"summary\":\"1 new\""),
+        "{requests:?}"
+    );
     let mut quiet = report(Exit::Pass);
     quiet.transitions.clear();
     // Nothing listens any more: not sending is the only way to succeed.

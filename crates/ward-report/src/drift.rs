@@ -612,21 +612,19 @@ mod tests {
         let mut r = sample();
         r.exit = Exit::Pass;
         assert!(!r.transitions.is_empty());
-        // Nothing listens on port 1: the connection is refused at once.
-        let e = ward_drift::send_notification(&mut r, "http://127.0.0.1:1/hook");
-        assert!(e.is_err());
+        r.webhook_failed("the --notify webhook https://hooks.example/… failed: refused");
         assert_eq!(r.exit, Exit::Usage);
         let text = render(&r, Format::Terminal, false);
         assert!(text.contains("\nexit 2: "), "{text}");
         assert!(
-            text.contains("problem: the --notify webhook failed"),
+            text.contains("problem: the --notify webhook https://hooks.example/… failed: refused"),
             "{text}"
         );
         assert!(render(&r, Format::Markdown, false).contains("exit 2 ("));
         assert!(render(&r, Format::Json, false).contains("\"exit_code\": 2"));
         // A failed root keeps its own exit.
         let mut r = sample();
-        let _ = ward_drift::send_notification(&mut r, "http://127.0.0.1:1/hook");
+        r.webhook_failed("the --notify webhook https://hooks.example/… failed: refused");
         assert_eq!(r.exit, Exit::RootFailed);
     }
 

@@ -1,4 +1,5 @@
-//! Records: what `ward gate`, `ward stack` and `ward import` keep beside the drift history.
+//! Records: what `ward gate`, `ward stack`, `ward import` and `ward drift`'s alerts keep beside
+//! the drift history.
 //!
 //! A record is one JSON document with a `kind` (what it is), the `root` it is about, a `key`
 //! (what identifies it within its kind and root: a run id, a plan digest, a site), and when it
@@ -39,6 +40,10 @@ pub const KINDS: &[(&str, &str)] = &[
     (
         "import-acceptance",
         "a root adopted by `ward import accept`: ids, plan digest, state mark",
+    ),
+    (
+        "alert",
+        "a `ward drift --notify` alert: delivered, or kept (with its body) for the next run to send",
     ),
 ];
 

@@ -197,3 +197,36 @@ fn approvals_expire_by_default_and_the_policy_sets_how_long() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("approval_expiry"));
 }
+
+/// `WARD_NOW` in the real binary's environment moves no clock: an expired approval stays
+/// expired (the review revived one by setting it to a time before the expiry).
+#[test]
+fn ward_now_in_the_environment_revives_no_approval() {
+    let d = setup(1);
+    let o = approve(d.path(), "fakecloud_volume.v0");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = d.path().join(".ward/approvals.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["approvals"][0]["approved_at"] = "2020-01-01T00:00:00Z".into();
+    v["approvals"][0]["expires_at"] = "2020-01-08T00:00:00Z".into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let gate = |now: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ward"));
+        c.args(["gate", "plan.json"])
+            .current_dir(d.path())
+            .env_remove("WARD_APPROVAL_KEY")
+            .env_remove("WARD_NOW")
+            .env("NO_COLOR", "1");
+        if let Some(now) = now {
+            c.env("WARD_NOW", now);
+        }
+        c.output().unwrap()
+    };
+    for now in [None, Some("2020-01-02T00:00:00Z")] {
+        let o = gate(now);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(4), "{now:?}: {out}");
+        assert!(out.contains("expired"), "{now:?}: {out}");
+    }
+}

@@ -234,6 +234,12 @@ fn an_undelivered_alert_is_kept_and_sent_by_the_next_run() {
     deliver(&mut store, DEAD, &run_report(8, true)).unwrap_err();
     let e = deliver(&mut store, &url, &run_report(9, true)).unwrap_err();
     assert!(e.contains("; 2 alerts are kept"), "{e}");
+    // The error is the webhook's own, not that of the alerts held back behind it.
+    assert!(
+        e.starts_with("the --notify webhook http://127.0.0.1:"),
+        "{e}"
+    );
+    assert!(e.contains("500"), "{e}");
     assert_eq!(runs_posted(&server.join().unwrap()), [8]);
     let (url, server) = receiver(&[200, 200]);
     assert_eq!(
@@ -243,6 +249,17 @@ fn an_undelivered_alert_is_kept_and_sent_by_the_next_run() {
         [8, 9]
     );
     assert_eq!(runs_posted(&server.join().unwrap()), [8, 9]);
+    // Delivered up to a failure: what is left is counted, the delivered ones are not.
+    deliver(&mut store, DEAD, &run_report(11, true)).unwrap_err();
+    deliver(&mut store, DEAD, &run_report(12, true)).unwrap_err();
+    let (url, server) = receiver(&[200, 500]);
+    let e = deliver(&mut store, &url, &run_report(13, true)).unwrap_err();
+    assert!(e.contains("; 2 alerts are kept"), "{e}");
+    assert_eq!(runs_posted(&server.join().unwrap()), [11, 12]);
+    let (url, server) = receiver(&[200, 200]);
+    let sent = deliver(&mut store, &url, &run_report(14, false)).unwrap();
+    assert_eq!(sent.runs, [12, 13]);
+    assert_eq!(runs_posted(&server.join().unwrap()), [12, 13]);
 }
 
 /// A --notify URL is checked before anything runs (it used to be refused only when the POST
@@ -277,6 +294,18 @@ fn a_notify_url_must_be_http_with_a_host() {
         ward_drift::notify::redact("https://hooks.example:8443/T0/B1/s3cret?x=1"),
         "https://hooks.example:8443/…"
     );
+    for no_host in [
+        "http://:8080/s3cret",
+        "https://@/s3cret",
+        "/s3cret",
+        "s3cret",
+    ] {
+        assert_eq!(
+            ward_drift::notify::redact(no_host),
+            "(an invalid URL)",
+            "{no_host}"
+        );
+    }
 }
 
 #[test]

@@ -43,7 +43,7 @@ pub fn write(text: &str, path: Option<&Path>) -> Result<(), CliError> {
     write_bytes(text.as_bytes(), path)
 }
 
-/// [`write`] for bytes.
+/// [`write`](fn@write) for bytes.
 pub fn write_bytes(text: &[u8], path: Option<&Path>) -> Result<(), CliError> {
     match path {
         Some(p) => ward_fs::write_atomic(p, text, ward_fs::Mode::Public).map_err(|e| cannot(p, e)),

@@ -213,7 +213,7 @@ pub struct Report {
     /// How the run ends: [`Exit::RootFailed`] when a root (or the root set) failed
     /// (missing-state, state-replaced, error, mismatch, zero roots), else [`Exit::DriftAlert`]
     /// when a finding is new or escalated, else [`Exit::Pass`]; [`Exit::Usage`] when the run
-    /// would pass but the webhook failed ([`send_notification`]). JSON: `exit_code`, the number.
+    /// would pass but the webhook failed ([`Report::webhook_failed`]). JSON: `exit_code`, the number.
     #[serde(
         rename = "exit_code",
         serialize_with = "ward_model::exit::serialize_code"

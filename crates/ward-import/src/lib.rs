@@ -9,9 +9,9 @@
 //!
 //! - [`inventory`]: the inventory reader, within a [`inventory::Budget`];
 //! - [`address`]: resource instance addresses;
-//! - [`write`]: import blocks (`for_each` where supported) or import commands, by product and
+//! - [`write`](mod@write): import blocks (`for_each` where supported) or import commands, by product and
 //!   version, and the normalised scratch configuration;
-//! - [`check`]: the check of a plan against the inventory;
+//! - [`check`](mod@check): the check of a plan against the inventory;
 //! - [`state`]: ids, lineage and serial from a state;
 //! - [`adoption`]: where a root stands (being adopted, accepted), for `ward gate`;
 //! - [`accept`]: binding the saved plan to its check, the empty-plan test, the record body.

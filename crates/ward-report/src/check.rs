@@ -265,7 +265,7 @@ pub fn sarif(r: &Report) -> String {
     s
 }
 
-/// JUnit XML ([`ward_report::junit`]): one test suite per rule; one test case per finding (a
+/// JUnit XML ([`crate::junit`]): one test suite per rule; one test case per finding (a
 /// failure when at or above the failing severity), per suppressed finding (skipped, with the
 /// reason), or one passing case when the rule found nothing.
 pub fn junit(r: &Report) -> String {

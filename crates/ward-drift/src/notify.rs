@@ -78,15 +78,16 @@ pub fn check_url(url: &str) -> Result<(), String> {
 /// its secret (chat webhooks carry their token there), and reports end up in CI logs and pull
 /// requests.
 pub fn redact(url: &str) -> String {
-    match url.parse::<ureq::http::Uri>() {
-        Ok(uri) => match (uri.scheme_str(), uri.host()) {
-            (Some(scheme), Some(host)) if !host.is_empty() => {
-                let port = uri.port_u16().map(|p| format!(":{p}")).unwrap_or_default();
-                format!("{scheme}://{host}{port}/…")
-            }
-            _ => "(an invalid URL)".to_string(),
-        },
-        Err(_) => "(an invalid URL)".to_string(),
+    let invalid = || "(an invalid URL)".to_string();
+    let Ok(uri) = url.parse::<ureq::http::Uri>() else {
+        return invalid();
+    };
+    match (uri.scheme_str(), uri.host()) {
+        (Some(scheme), Some(host)) if !host.is_empty() => {
+            let port = uri.port_u16().map(|p| format!(":{p}")).unwrap_or_default();
+            format!("{scheme}://{host}{port}/…")
+        }
+        _ => invalid(),
     }
 }
 
@@ -152,8 +153,8 @@ pub fn deliver(
     let shard = report.shard.as_deref().unwrap_or("");
     let mut queue = kept(store, shard)?;
     if !report.transitions.is_empty() {
+        // This run's id is new: no record has it yet.
         let body = serde_json::to_value(payload(report)).map_err(|e| e.to_string())?;
-        queue.retain(|k| k.run != report.run_id);
         queue.push(Kept {
             run: report.run_id,
             body,

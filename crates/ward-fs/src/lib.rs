@@ -5,6 +5,10 @@
 //!   name is never opened), are flushed to disk, and the file is renamed over the target; the
 //!   directory is then flushed too. A target that is a symlink is refused: ward never writes
 //!   through one. [`Mode::Private`] (0600) is for files holding approvals and records.
+//!   Only a regular file (or a missing path) is ever replaced: a report given a character device,
+//!   a named pipe or a socket (`-o /dev/null`, `-o /dev/stdout`, a pipe to a log shipper) is
+//!   written in place, so the device or pipe stays what it was; a directory, a block device, or
+//!   any special file where ward keeps state ([`Mode::Private`]) is refused ([`FsError::NotAFile`]).
 //! - [`lock`]: an exclusive advisory lock (`flock`) on a sibling lock file `<file>.lock`, held
 //!   for a read-modify-write update of `<file>`, waited for at most a bounded time.
 
@@ -25,6 +29,17 @@ pub enum FsError {
     Symlink {
         /// The target.
         path: String,
+    },
+    /// The target exists and is not something ward may write there: a directory, a block
+    /// device, or (for files that hold ward's state, [`Mode::Private`]) any special file.
+    #[error("{path}: is {what}; {help}")]
+    NotAFile {
+        /// The target.
+        path: String,
+        /// What it is (`a directory`, `a block device`, `a named pipe`...).
+        what: &'static str,
+        /// What to do instead.
+        help: &'static str,
     },
     /// An I/O error while doing `action`.
     #[error("{path}: cannot {action}: {source}")]
@@ -105,6 +120,11 @@ pub fn write_atomic_with(
     emit: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), FsError> {
     refuse_symlink(path)?;
+    match target_kind(path, mode)? {
+        Target::Replace => {}
+        Target::InPlace => return write_in_place(path, emit),
+        Target::Socket => return write_to_socket(path, emit),
+    }
     let dir = parent_of(path);
     let name = path
         .file_name()
@@ -134,6 +154,99 @@ pub fn write_atomic_with(
         d.sync_all().map_err(io(&dir, "flush the directory"))?;
     }
     Ok(())
+}
+
+/// How a target is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// A regular file or a missing path: replaced atomically.
+    Replace,
+    /// A character device or a named pipe: opened and written in place.
+    InPlace,
+    /// A Unix socket: connected to and written.
+    Socket,
+}
+
+/// What `path` is (never following a link: [`refuse_symlink`] ran first), and so how it may be
+/// written; the one rule for every path ward writes.
+fn target_kind(path: &Path, mode: Mode) -> Result<Target, FsError> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Target::Replace),
+        Err(e) => return Err(io(path, "inspect")(e)),
+    };
+    let t = meta.file_type();
+    let refuse = |what: &'static str, help: &'static str| {
+        Err(FsError::NotAFile {
+            path: path.display().to_string(),
+            what,
+            help,
+        })
+    };
+    if t.is_file() {
+        return Ok(Target::Replace);
+    }
+    if t.is_dir() {
+        return refuse("a directory", "give the path of a file inside it");
+    }
+    if t.is_block_device() {
+        return refuse(
+            "a block device",
+            "ward writes reports to files, character devices (/dev/null, /dev/stdout), named pipes and sockets only",
+        );
+    }
+    if mode == Mode::Private {
+        let what = if t.is_char_device() {
+            "a character device"
+        } else if t.is_fifo() {
+            "a named pipe"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        return refuse(
+            what,
+            "this file holds ward's state (approvals, records) and must be a regular file: give a file path",
+        );
+    }
+    if t.is_char_device() || t.is_fifo() {
+        Ok(Target::InPlace)
+    } else if t.is_socket() {
+        Ok(Target::Socket)
+    } else {
+        refuse("not a regular file", "give the path of a regular file")
+    }
+}
+
+/// Writes into an existing character device or named pipe, leaving it what it is.
+fn write_in_place(
+    path: &Path,
+    emit: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), FsError> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(path)
+        .map_err(io(path, "open"))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    emit(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(io(path, "write"))
+}
+
+/// Writes to a listening Unix socket.
+fn write_to_socket(
+    path: &Path,
+    emit: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), FsError> {
+    let stream =
+        std::os::unix::net::UnixStream::connect(path).map_err(io(path, "connect to the socket"))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stream);
+    emit(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(io(path, "write"))
 }
 
 /// An exclusive lock on a file's sibling `<file>.lock`, released when dropped.
@@ -272,5 +385,128 @@ mod tests {
         let e = lock(&p, Duration::from_millis(50)).unwrap_err();
         assert!(matches!(e, FsError::Symlink { .. }), "{e}");
         assert!(!d.path().join("elsewhere").exists());
+    }
+    use std::os::unix::fs::FileTypeExt;
+
+    /// Makes a device node in a temporary directory (`mknod` needs root: `None`, after saying
+    /// the case was skipped, otherwise).
+    fn device(dir: &Path, name: &str, kind: nix::sys::stat::SFlag) -> Option<PathBuf> {
+        let p = dir.join(name);
+        // 1:3 is the null device's number on Linux.
+        match nix::sys::stat::mknod(
+            &p,
+            kind,
+            nix::sys::stat::Mode::from_bits_truncate(0o666),
+            nix::sys::stat::makedev(1, 3),
+        ) {
+            Ok(()) => Some(p),
+            Err(e) => {
+                eprintln!("skipped: mknod {} failed ({e}): not root", p.display());
+                None
+            }
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_character_device_is_written_in_place_never_replaced() {
+        let d = tempfile::tempdir().unwrap();
+        let Some(null) = device(d.path(), "null", nix::sys::stat::SFlag::S_IFCHR) else {
+            return;
+        };
+        write_atomic(&null, b"a report", Mode::Public).unwrap();
+        write_atomic_with(&null, Mode::Public, |w| w.write_all(b"streamed")).unwrap();
+        let t = std::fs::symlink_metadata(&null).unwrap().file_type();
+        assert!(t.is_char_device(), "the device was replaced: {t:?}");
+        assert_eq!(names(d.path()), ["null"], "no temporary file is left");
+        // A file holding ward's state is never a device.
+        let e = write_atomic(&null, b"{}", Mode::Private).unwrap_err();
+        assert!(matches!(e, FsError::NotAFile { .. }), "{e}");
+        assert!(e.to_string().contains("character device"), "{e}");
+    }
+
+    #[test]
+    fn a_block_device_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let Some(blk) = device(d.path(), "disk", nix::sys::stat::SFlag::S_IFBLK) else {
+            return;
+        };
+        let e = write_atomic(&blk, b"a report", Mode::Public).unwrap_err();
+        assert!(matches!(e, FsError::NotAFile { .. }), "{e}");
+        assert!(std::fs::symlink_metadata(&blk)
+            .unwrap()
+            .file_type()
+            .is_block_device());
+    }
+
+    #[test]
+    fn a_named_pipe_is_written_in_place() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("shipper");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        // The reading end is opened first (without waiting for a writer), so a write that
+        // replaced the pipe instead of writing into it reads back nothing rather than hanging.
+        let mut reader = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(&fifo)
+            .unwrap();
+        nix::fcntl::fcntl(
+            &reader,
+            nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::empty()),
+        )
+        .unwrap();
+        write_atomic(&fifo, b"line one\n", Mode::Public).unwrap();
+        let mut got = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut got).unwrap();
+        assert_eq!(got, b"line one\n");
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+        assert_eq!(names(d.path()), ["shipper"]);
+        let e = write_atomic(&fifo, b"{}", Mode::Private).unwrap_err();
+        assert!(e.to_string().contains("named pipe"), "{e}");
+    }
+
+    #[test]
+    fn a_socket_is_written_to() {
+        let d = tempfile::tempdir().unwrap();
+        let sock = d.path().join("s");
+        let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        write_atomic(&sock, b"to the socket", Mode::Public).unwrap();
+        // The write has connected (or has replaced the socket, and nothing is waiting).
+        listener.set_nonblocking(true).unwrap();
+        let (mut c, _) = listener.accept().expect("ward connected to the socket");
+        c.set_nonblocking(false).unwrap();
+        let mut got = Vec::new();
+        std::io::Read::read_to_end(&mut c, &mut got).unwrap();
+        assert_eq!(got, b"to the socket");
+        assert!(std::fs::symlink_metadata(&sock)
+            .unwrap()
+            .file_type()
+            .is_socket());
+    }
+
+    #[test]
+    fn a_directory_is_refused_and_left_alone() {
+        let d = tempfile::tempdir().unwrap();
+        let sub = d.path().join("out");
+        std::fs::create_dir(&sub).unwrap();
+        for mode in [Mode::Public, Mode::Private] {
+            let e = write_atomic(&sub, b"x", mode).unwrap_err();
+            assert!(matches!(e, FsError::NotAFile { .. }), "{e}");
+            assert!(e.to_string().contains("is a directory"), "{e}");
+        }
+        assert!(sub.is_dir());
+        assert_eq!(names(d.path()), ["out"]);
     }
 }

@@ -27,13 +27,27 @@
 //!
 //! # Live and module repositories
 //!
-//! A repository is a **module repository** ([`RepoKind::Module`]) when its top directory holds
-//! Terraform files and is a module (no signal above), a top-level `examples`, `example`, `tests`
-//! or `test` directory holds Terraform files, and `ward.hcl` declares no roots: one reusable
-//! module at the top, with `examples/`, `tests/` and `modules/` below. There, the
+//! A repository is a **module repository** ([`RepoKind::Module`]) when a top-level `examples`,
+//! `example`, `tests` or `test` directory holds Terraform files, `ward.hcl` declares no roots,
+//! and either its top directory holds Terraform files and is a module (no signal above: one
+//! reusable module at the top, with `examples/`, `tests/` and `modules/` below), or it is a
+//! collection of modules whose only roots lie under those directories (`modules/x` called by
+//! `examples/x`). There, the
 //! would-be roots under a directory named `examples`, `example`, `tests` or `test` are
 //! [`ModuleKind::Example`]: checked for pins and versions, never as production roots. Every other
 //! repository is a **live repository** ([`RepoKind::Live`]).
+//!
+//! # Layouts
+//!
+//! Some directories are not what their blocks alone say ([`layout`]): an atmos component
+//! (under `atmos.yaml`'s `components.terraform.base_path`, or named as a local component source
+//! by a stack) and a mixins directory are modules even when they configure a provider; a
+//! Terragrunt stack (`terragrunt.stack.hcl`, [`stack`]) adds one unit (a root) per `unit` block,
+//! at the directory Terragrunt generates it (`.terragrunt-stack/PATH`, never entered: the stack
+//! file is read instead); template directories (`.boilerplate`, `{{cookiecutter.x}}`) are not
+//! entered, and a file that does not parse and holds `{{ … }}` is a template, both listed in
+//! [`Repo::templates`]; a module whose files say they were rendered from a template records it
+//! ([`Module::generated_from`]).
 //!
 //! # Excluded paths
 //!
@@ -50,9 +64,11 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
+pub mod layout;
 pub mod playbook;
 mod rewrite;
 pub mod source;
+pub mod stack;
 pub mod terragrunt;
 mod tree;
 pub mod write;
@@ -146,7 +162,7 @@ pub const ROOT_SIGNALS: &[&str] = &[
     "provider configuration",
     "state file beside it (terraform.tfstate)",
     "terraform.tfvars or *.auto.tfvars beside it",
-    "Terragrunt unit (terragrunt.hcl)",
+    "Terragrunt unit (terragrunt.hcl, or a unit block of terragrunt.stack.hcl)",
 ];
 
 /// A path discovery did not enter, and why.
@@ -294,10 +310,16 @@ pub struct Module {
     pub resources: Vec<Resource>,
     /// `terraform_remote_state` reads.
     pub remote_states: Vec<RemoteState>,
+    /// `import` blocks (Terraform/OpenTofu 1.5+, as `ward import plan` writes them): the root is
+    /// being adopted.
+    pub imports: Vec<Loc>,
     /// Directories that call this one by a local path, sorted.
     pub callers: Vec<String>,
     /// The Terragrunt unit in this directory, when there is one.
     pub terragrunt: Option<Unit>,
+    /// The template directory its files say they were rendered from (`autogen/main`, see
+    /// [`layout::generated_from`]), when they say so.
+    pub generated_from: Option<String>,
 }
 
 impl Module {
@@ -318,8 +340,10 @@ impl Module {
             module_calls: Vec::new(),
             resources: Vec::new(),
             remote_states: Vec::new(),
+            imports: Vec::new(),
             callers: Vec::new(),
             terragrunt: None,
+            generated_from: None,
         }
     }
 
@@ -385,6 +409,8 @@ pub struct Repo {
     pub kind: RepoKind,
     /// Paths not entered because an exclusion covers them, sorted.
     pub excluded: Vec<Excluded>,
+    /// Template directories not entered and template files not parsed ([`layout`]), sorted.
+    pub templates: Vec<layout::Template>,
 }
 
 impl Repo {
@@ -438,7 +464,15 @@ pub struct Options {
 }
 
 /// Directories never entered: tool caches and VCS metadata.
-pub const SKIPPED_DIRS: &[&str] = &[".git", ".terraform", ".terragrunt-cache", "node_modules"];
+/// (`.terragrunt-stack` holds the units Terragrunt generates from `terragrunt.stack.hcl`; ward
+/// reads the stack file instead.)
+pub const SKIPPED_DIRS: &[&str] = &[
+    ".git",
+    ".terraform",
+    ".terragrunt-cache",
+    ".terragrunt-stack",
+    "node_modules",
+];
 
 /// True for a directory a walk of the repository never enters ([`SKIPPED_DIRS`]): the one
 /// `filter_entry` of every walk (`.filter_entry(|e| !ward_repo::is_skipped_dir(e))`).
@@ -594,6 +628,19 @@ fn is_template(rel: &str, name: &str) -> bool {
         || rel.split('/').rev().skip(1).any(|d| d == "templates")
 }
 
+/// The directory names of a module repository's examples and tests.
+pub const EXAMPLE_DIRS: &[&str] = &["examples", "example", "tests", "test"];
+
+fn is_example_name(c: &str) -> bool {
+    EXAMPLE_DIRS.contains(&c)
+}
+
+/// Whether a repository-relative path lies under an `examples`, `example`, `tests` or `test`
+/// directory (in a module repository: what shows or tests the module, see [`RepoKind::Module`]).
+pub fn is_example_dir(dir: &str) -> bool {
+    dir.split('/').any(is_example_name)
+}
+
 /// Walks `root` and builds the [`Repo`].
 pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let meta = std::fs::metadata(root).map_err(|e| RepoError::NotADirectory {
@@ -622,8 +669,14 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     // not entered, and recorded.
     let excludes: Vec<ward_config::Exclude> = opts.exclude.clone();
     let excluded = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Excluded>::new()));
+    // Template directories (`layout::TEMPLATE_DIRS`): not entered, listed.
+    let templates = std::sync::Arc::new(std::sync::Mutex::new(Vec::<layout::Template>::new()));
+    let mut atmos_files: Vec<String> = Vec::new();
+    let mut yaml_files: Vec<String> = Vec::new();
+    let mut stack_files: Vec<String> = Vec::new();
     let walker = {
         let excluded = std::sync::Arc::clone(&excluded);
+        let templates = std::sync::Arc::clone(&templates);
         let top = root.to_path_buf();
         ignore::WalkBuilder::new(root)
             .standard_filters(false)
@@ -637,6 +690,17 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 };
                 if rel.is_empty() {
                     return true;
+                }
+                if e.file_type().is_some_and(|t| t.is_dir()) {
+                    if let Some(what) = layout::template_dir(&e.file_name().to_string_lossy()) {
+                        if let Ok(mut v) = templates.lock() {
+                            v.push(layout::Template {
+                                path: rel,
+                                what: what.to_string(),
+                            });
+                        }
+                        return false;
+                    }
                 }
                 match excludes.iter().find(|x| x.covers(&rel)) {
                     Some(x) => {
@@ -697,6 +761,19 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     continue;
                 }
             }
+        }
+        if name == layout::ATMOS_CONFIG {
+            atmos_files.push(rel.clone());
+        }
+        if name.ends_with(".yaml") || name.ends_with(".yml") {
+            yaml_files.push(rel.clone());
+        }
+        if name == stack::STACK_FILE {
+            stack_files.push(rel.clone());
+            text_files.push(TextFile {
+                path: rel.clone(),
+                kind: TextKind::Config,
+            });
         }
         if name == terragrunt::UNIT_FILE {
             tg_files.push(rel.clone());
@@ -767,9 +844,11 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let mut shadowed = Vec::new();
     let mut modules = Vec::new();
     let mut files_parsed = 0;
+    let mut template_files = Vec::new();
     for p in parsed {
         shadowed.extend(p.shadowed);
         problems.extend(p.problems);
+        template_files.extend(p.templates);
         files_parsed += p.files_parsed;
         modules.push(p.module);
     }
@@ -787,6 +866,13 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             ),
         });
     }
+    // A directory whose every file is a template holds no configuration.
+    modules.retain(|m| {
+        !m.files.is_empty()
+            || !template_files
+                .iter()
+                .any(|t| t.path.rsplit_once('/').map_or(".", |(d, _)| d) == m.dir)
+    });
 
     // 3b. Terragrunt units: a `terragrunt.hcl` that no other one includes.
     let mut units = Vec::new();
@@ -797,7 +883,19 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 problems.extend(p);
                 units.push(unit);
             }
-            Err(p) => problems.push(p),
+            Err(p) => {
+                let templated = std::fs::read_to_string(root.join(rel))
+                    .is_ok_and(|t| layout::is_template_text(&t));
+                if templated {
+                    template_files.push(layout::Template {
+                        path: rel.clone(),
+                        what: "a template file ({{ … }} expressions: not HCL until rendered)"
+                            .to_string(),
+                    });
+                } else {
+                    problems.push(p);
+                }
+            }
         }
     }
     let included: BTreeSet<String> = units
@@ -821,11 +919,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 let mut m = Module::new(dir.clone());
                 m.lock_file = lock_dirs.contains(&dir);
                 if m.lock_file {
-                    m.lock_providers = lock_providers(&root.join(if dir == "." {
-                        ".terraform.lock.hcl".to_string()
-                    } else {
-                        format!("{dir}/.terraform.lock.hcl")
-                    }));
+                    m.lock_providers = lock_providers_in(root, &dir);
                 }
                 modules.insert(i, m);
                 i
@@ -834,25 +928,90 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         let Some(m) = modules.get_mut(i) else {
             continue;
         };
-        if m.backend.is_none() {
-            m.backend = unit.backend.clone();
-        }
-        if m.required_version.is_empty() {
-            if let Some(v) = &unit.version_constraint {
-                m.required_version.push(v.clone());
-            }
-        }
-        if let Some(c) = &unit.source {
-            m.module_calls.push(c.clone());
-        }
-        for f in std::iter::once(&unit.file).chain(unit.includes.iter()) {
-            if !m.files.contains(f) {
-                m.files.push(f.clone());
-            }
-        }
-        m.files.sort();
-        m.terragrunt = Some(unit);
+        absorb_unit(m, unit);
     }
+    // 3c. Terragrunt stacks: one unit per `unit` block, where Terragrunt would generate it.
+    for rel in &stack_files {
+        files_parsed += 1;
+        let generated = match stack::read_stack(root, rel) {
+            Ok((g, p)) => {
+                problems.extend(p);
+                g
+            }
+            Err(p) => {
+                problems.push(p);
+                continue;
+            }
+        };
+        for g in generated {
+            let catalog = g.local.as_ref().map(|l| {
+                if l == "." {
+                    terragrunt::UNIT_FILE.to_string()
+                } else {
+                    format!("{l}/{}", terragrunt::UNIT_FILE)
+                }
+            });
+            let catalog = catalog.filter(|c| root.join(c).is_file());
+            if g.entry == stack::Entry::Stack && g.local.is_some() {
+                continue;
+            }
+            let i = match modules.binary_search_by(|m| m.dir.as_str().cmp(g.dir.as_str())) {
+                Ok(i) => i,
+                Err(i) => {
+                    modules.insert(i, Module::new(g.dir.clone()));
+                    i
+                }
+            };
+            let Some(m) = modules.get_mut(i) else {
+                continue;
+            };
+            if !m.files.contains(&g.stack_file) {
+                m.files.push(g.stack_file.clone());
+            }
+            if let Some(c) = g.source.clone() {
+                m.module_calls.push(c);
+            }
+            if g.entry == stack::Entry::Stack {
+                m.files.sort();
+                continue;
+            }
+            if let Some(l) = &g.local {
+                m.lock_file = lock_dirs.contains(l);
+                if m.lock_file {
+                    m.lock_providers = lock_providers_in(root, l);
+                }
+            }
+            let unit = match &catalog {
+                Some(c) => match terragrunt::read_unit_at(root, c, &g.dir, &g.values) {
+                    Ok((mut unit, p)) => {
+                        problems.extend(p);
+                        unit.stack = Some(g.loc.clone());
+                        unit
+                    }
+                    Err(p) => {
+                        problems.push(p);
+                        continue;
+                    }
+                },
+                None => terragrunt::Unit::from_stack(
+                    &g.loc,
+                    format!(
+                        "unit \"{}\" of {}: its source {} is not in the repository, so its terragrunt.hcl is not read",
+                        g.name,
+                        g.stack_file,
+                        g.source
+                            .as_ref()
+                            .and_then(|c| c.source.as_ref())
+                            .map_or("(not a literal)", |s| s.raw.as_str())
+                    ),
+                ),
+            };
+            absorb_unit(m, unit);
+        }
+    }
+    problems.sort();
+    problems.dedup();
+
     for f in &included {
         if !text_files.iter().any(|t| &t.path == f) {
             text_files.push(TextFile {
@@ -928,8 +1087,15 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             let name = v.path.rsplit('/').next().unwrap_or("");
             why.push(format!("{name} beside it"));
         }
-        if m.terragrunt.is_some() {
-            why.push("Terragrunt unit (terragrunt.hcl)".to_string());
+        match m.terragrunt.as_ref().and_then(|u| u.stack.as_ref()) {
+            Some(block) => why.push(format!(
+                "Terragrunt unit generated by {}:{}",
+                block.file, block.line
+            )),
+            None if m.terragrunt.is_some() => {
+                why.push("Terragrunt unit (terragrunt.hcl)".to_string())
+            }
+            None => {}
         }
         let is_declared = declared.contains(&m.dir);
         if is_declared || (!why.is_empty() && m.callers.is_empty()) {
@@ -948,27 +1114,77 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     }
 
-    // 4b. Live or module repository; a module repository's examples and tests.
-    let is_example_dir = |dir: &str| {
-        dir.split('/')
-            .any(|c| matches!(c, "examples" | "example" | "tests" | "test"))
-    };
-    let top_examples = modules.iter().any(|m| {
-        m.dir
-            .split('/')
-            .next()
-            .is_some_and(|c| matches!(c, "examples" | "example" | "tests" | "test"))
-    });
-    let kind = match modules.first() {
-        Some(top)
-            if top.dir == "."
-                && top.kind == ModuleKind::Module
-                && declared.is_empty()
-                && top_examples =>
-        {
-            RepoKind::Module
+    // 4a. Layouts: atmos components and mixins are not roots (see `layout`).
+    let mut components: Vec<(String, String)> = Vec::new();
+    // Directories the atmos manifests name as local component sources → where.
+    let mut sourced: BTreeMap<String, String> = BTreeMap::new();
+    for f in &atmos_files {
+        let Ok(text) = std::fs::read_to_string(root.join(f)) else {
+            continue;
+        };
+        let at = f.rsplit_once('/').map_or(".", |(d, _)| d);
+        if let Some(c) = layout::atmos_components(&text).and_then(|c| join_rel(at, &c)) {
+            components.push((c, f.clone()));
         }
-        _ => RepoKind::Live,
+        let under = |y: &&String| at == "." || y.starts_with(&format!("{at}/"));
+        for y in yaml_files.iter().filter(under) {
+            let Ok(text) = std::fs::read_to_string(root.join(y)) else {
+                continue;
+            };
+            for (src, line) in layout::atmos_local_sources(&text) {
+                if let Some(d) = join_rel(at, &src) {
+                    sourced.entry(d).or_insert_with(|| format!("{y}:{line}"));
+                }
+            }
+        }
+    }
+    for m in &mut modules {
+        if m.kind != ModuleKind::Root || declared.contains(&m.dir) {
+            continue;
+        }
+        let component = components.iter().find(|(c, _)| {
+            m.dir
+                .strip_prefix(c.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        });
+        if let Some(at) = sourced.get(&m.dir) {
+            m.kind = ModuleKind::Module;
+            m.reasons = vec![format!(
+                "an atmos component source (named at {at}): the stacks instantiate it"
+            )];
+        } else if let Some((c, cfg)) = component {
+            m.kind = ModuleKind::Module;
+            m.reasons = vec![format!(
+                "an atmos component ({c}/, named by {cfg}): the stacks instantiate it and atmos generates its backend and variables"
+            )];
+        } else if layout::is_mixin_dir(&m.dir, &m.files) {
+            m.kind = ModuleKind::Module;
+            m.reasons = vec![
+                "mixins (a mixins directory or *.mixin.tf files): copied into components, not applied on their own"
+                    .to_string(),
+            ];
+        }
+    }
+
+    // 4b. Live or module repository; a module repository's examples and tests.
+    let top_examples = modules
+        .iter()
+        .any(|m| m.dir.split('/').next().is_some_and(is_example_name));
+    // One module at the top, or a collection of modules whose only roots are their examples
+    // (`modules/x` called by `examples/x`).
+    let only_example_roots = modules
+        .iter()
+        .any(|m| m.kind == ModuleKind::Module && !is_example_dir(&m.dir))
+        && !modules
+            .iter()
+            .any(|m| m.kind == ModuleKind::Root && !is_example_dir(&m.dir));
+    let top_module = modules
+        .first()
+        .is_some_and(|top| top.dir == "." && top.kind == ModuleKind::Module);
+    let kind = if declared.is_empty() && top_examples && (top_module || only_example_roots) {
+        RepoKind::Module
+    } else {
+        RepoKind::Live
     };
     if kind == RepoKind::Module {
         for m in &mut modules {
@@ -1045,6 +1261,13 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
             v.sort();
             v
         },
+        templates: {
+            let mut v = templates.lock().map(|v| v.clone()).unwrap_or_default();
+            v.extend(template_files);
+            v.sort();
+            v.dedup();
+            v
+        },
     })
 }
 
@@ -1061,6 +1284,7 @@ pub fn rel_string(rel: &Path) -> String {
 struct Parsed {
     module: Module,
     problems: Vec<FileProblem>,
+    templates: Vec<layout::Template>,
     shadowed: Vec<(String, String)>,
     files_parsed: usize,
 }
@@ -1073,6 +1297,7 @@ fn parse_dir(
 ) -> Parsed {
     let dir = dir.to_string();
     let mut problems = Vec::new();
+    let mut templates = Vec::new();
     let mut shadowed = Vec::new();
     let mut files_parsed = 0;
     names.sort();
@@ -1141,7 +1366,20 @@ fn parse_dir(
             tree::parse_hcl(&text)
         };
         match parsed {
-            Ok(nodes) => absorb(&mut m, &nodes, &path, is_override(name)),
+            Ok(nodes) => {
+                if m.generated_from.is_none() {
+                    m.generated_from = layout::generated_from(&text);
+                }
+                absorb(&mut m, &nodes, &path, is_override(name))
+            }
+            Err(_) if layout::is_template_text(&text) => {
+                m.files.retain(|f| f != &path);
+                templates.push(layout::Template {
+                    path,
+                    what: "a template file ({{ … }} expressions: not HCL until rendered)"
+                        .to_string(),
+                });
+            }
             Err(ParseFailure {
                 line,
                 column,
@@ -1157,6 +1395,7 @@ fn parse_dir(
     Parsed {
         module: m,
         problems,
+        templates,
         shadowed,
         files_parsed,
     }
@@ -1209,6 +1448,38 @@ pub fn read_module(dir: &Path) -> Result<DirRead, RepoError> {
     })
 }
 
+/// What a Terragrunt unit gives its directory's module: its backend and `required_version`
+/// (unless the directory's own files set them), its source as a module call, its files.
+fn absorb_unit(m: &mut Module, unit: Unit) {
+    if m.backend.is_none() {
+        m.backend = unit.backend.clone();
+    }
+    if m.required_version.is_empty() {
+        if let Some(v) = &unit.version_constraint {
+            m.required_version.push(v.clone());
+        }
+    }
+    if let Some(c) = &unit.source {
+        m.module_calls.push(c.clone());
+    }
+    for f in std::iter::once(&unit.file).chain(unit.includes.iter()) {
+        if !m.files.contains(f) {
+            m.files.push(f.clone());
+        }
+    }
+    m.files.sort();
+    m.terragrunt = Some(unit);
+}
+
+/// [`lock_providers`] of the lock file in the repository-relative directory `dir`.
+fn lock_providers_in(root: &Path, dir: &str) -> Vec<String> {
+    lock_providers(&root.join(if dir == "." {
+        ".terraform.lock.hcl".to_string()
+    } else {
+        format!("{dir}/.terraform.lock.hcl")
+    }))
+}
+
 /// The `provider` block labels of a lock file, sorted; empty when it cannot be read or parsed
 /// (Terraform itself then refuses to init, which says why).
 fn lock_providers(path: &Path) -> Vec<String> {
@@ -1233,7 +1504,18 @@ fn lock_providers(path: &Path) -> Vec<String> {
 fn ignored_attributes(v: &Val) -> Vec<String> {
     let one = |v: &Val| match v {
         Val::Str(s) => Some(s.clone()),
-        Val::Expr { text, .. } => Some(text.trim().to_string()),
+        // An entry's text keeps the comments written before it (`# why\n name`): not part of it.
+        Val::Expr { text, .. } => Some(
+            text.lines()
+                .map(|l| {
+                    let cut = [l.find('#'), l.find("//")].into_iter().flatten().min();
+                    cut.map_or(l, |i| l.get(..i).unwrap_or(l)).trim()
+                })
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+        .filter(|t| !t.is_empty()),
         Val::Null | Val::Bool(_) | Val::Number(_) | Val::List(_) | Val::Map(_) => None,
     };
     match v {
@@ -1409,6 +1691,7 @@ fn absorb(m: &mut Module, nodes: &[Node], file: &str, is_override: bool) {
                     loc: loc(n.line),
                 });
             }
+            ("import", _) => m.imports.push(loc(n.line)),
             ("module", [name, ..]) => {
                 let src = n.attr("source");
                 m.module_calls.push(ModuleCall {

@@ -77,7 +77,7 @@ enum Command {
     /// Apply layered roots forward, tear them down in reverse, one approved destroy at a time.
     Stack(stack::Args),
     /// Run the repository gates: module sources, versions, state, layers, key material, Ansible.
-    Check(ward_check::cli::CheckArgs),
+    Check(check::Args),
     /// Adopt live objects into Terraform: import blocks, a zero-diff check, a recorded acceptance.
     #[command(subcommand)]
     Import(import::Command),

@@ -9,12 +9,18 @@ use ward_check::cli::{Format, Output};
 use ward_check::finding::{Finding, Report};
 
 /// What `ward check` prints for `out` in `format` (`verbose`: the terminal report also lists
-/// every directory and the source matrix).
+/// every directory and the source matrix), without colour.
 pub fn render(out: &Output, format: Format, verbose: bool) -> String {
+    render_with(out, format, verbose, false)
+}
+
+/// [`render`], the terminal report coloured when `color` (the caller decides: `--color`, a
+/// terminal, `NO_COLOR`); the other formats are never coloured.
+pub fn render_with(out: &Output, format: Format, verbose: bool, color: bool) -> String {
     match out {
         Output::Catalog => catalog(),
         Output::Report(report) => match format {
-            Format::Terminal => terminal(report, verbose),
+            Format::Terminal => terminal_with(report, verbose, color),
             Format::Json => json(report),
             Format::Sarif => sarif(report),
             Format::Junit => junit(report),
@@ -38,6 +44,30 @@ pub fn catalog() -> String {
 
 /// Terminal text. `verbose` also lists every directory and the source matrix.
 pub fn terminal(r: &Report, verbose: bool) -> String {
+    terminal_with(r, verbose, false)
+}
+
+/// The ANSI style of a severity word and of the verdict, when colour is on.
+fn paint(color: bool, style: anstyle::Style, text: &str) -> String {
+    if color {
+        format!("{style}{text}{style:#}")
+    } else {
+        text.to_string()
+    }
+}
+
+fn severity_style(s: Severity) -> anstyle::Style {
+    let fg = |c: anstyle::AnsiColor| anstyle::Style::new().fg_color(Some(c.into()));
+    match s {
+        Severity::Error => fg(anstyle::AnsiColor::Red).bold(),
+        Severity::Warning => fg(anstyle::AnsiColor::Yellow),
+        Severity::Info => fg(anstyle::AnsiColor::Cyan),
+    }
+}
+
+/// [`terminal`], coloured when `color`: severities (error red, warning yellow, info cyan) and
+/// the verdict (FAILED red, passed green). Same words and columns either way.
+pub fn terminal_with(r: &Report, verbose: bool, color: bool) -> String {
     let mut s = String::new();
     let sm = &r.summary;
     term_line!(
@@ -94,7 +124,7 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         s.push('\n');
     }
     for f in &r.findings {
-        finding_line(&mut s, f);
+        finding_line_with(&mut s, f, color);
     }
     if !r.suppressed.is_empty() {
         s.push('\n');
@@ -145,29 +175,61 @@ pub fn terminal(r: &Report, verbose: bool) -> String {
         );
     }
     s.push('\n');
+    let word = if sm.failed { "FAILED" } else { "passed" };
+    let mut last = String::new();
     term_line!(
-        &mut s,
-        "{} error(s), {} warning(s), {} info; {} suppressed. {} (fails on {} and above)",
+        &mut last,
+        "{} error(s), {} warning(s), {} info; {} suppressed. {word} (fails on {} and above)",
         sm.errors,
         sm.warnings,
         sm.infos,
         sm.suppressed,
-        if sm.failed { "FAILED" } else { "passed" },
         sm.fail_on
     );
+    if color {
+        // The verdict is ward's own word: styled after the line is escaped.
+        let style = if sm.failed {
+            severity_style(Severity::Error)
+        } else {
+            anstyle::Style::new()
+                .fg_color(Some(anstyle::AnsiColor::Green.into()))
+                .bold()
+        };
+        last = last.replacen(
+            &format!("suppressed. {word} (fails"),
+            &format!("suppressed. {} (fails", paint(true, style, word)),
+            1,
+        );
+    }
+    s.push_str(&last);
     s
 }
 
 /// One finding as terminal lines.
 pub fn finding_line(s: &mut String, f: &Finding) {
+    finding_line_with(s, f, false)
+}
+
+/// [`finding_line`], its severity coloured when `color`.
+fn finding_line_with(s: &mut String, f: &Finding, color: bool) {
+    let mut line = String::new();
     term_line!(
-        s,
+        &mut line,
         "{:<7} {:<14} {}: {}",
         f.severity.as_str(),
         f.rule,
         f.location(),
         f.message
     );
+    // The severity word leads the line and is ward's own: styled after escaping.
+    let word = f.severity.as_str();
+    match line.strip_prefix(word) {
+        Some(rest) if color => {
+            s.push_str(&paint(color, severity_style(f.severity), word));
+            s.push_str(rest);
+        }
+        _ => s.push_str(&line),
+    }
     for d in &f.detail {
         term_line!(s, "        {d}");
     }

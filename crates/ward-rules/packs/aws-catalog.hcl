@@ -8,8 +8,8 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
-# Types by category: access 123, adopted 3, adopted-rules 2, attachment 135, compute 41, config 614, credential 27, data 98, dns 34, monitoring 130, traffic 209, workflow 6; 1422 in all.
-# inputs sha256: a1cdb3e668d3a8d73c94bc3a90b595ae3dbb1f6ea8c6c28085e7c79741d08577
+# Types by category: access 116, attachment 135, compute 41, config 614, credential 27, data 98, dns 33, monitoring 130, traffic 209, workflow 6; 1409 in all.
+# inputs sha256: 151337e3ec9a53f75b01e99be4b66cc15f8e6bce879e33a5536807b5f14dae5d
 
 pack {
   name     = "aws-catalog"
@@ -2898,50 +2898,6 @@ resource "aws_db_snapshot_copy" {
   free       = ["tags", "tags_all"]
 }
 
-resource "aws_default_network_acl" {
-  summary    = "default network acl: adopts a default object and replaces its rules."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_network_acl"
-  rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
-  holds_data = false
-  on_create  = "interrupt"
-  on_delete  = "none"
-  free       = ["tags", "tags_all"]
-}
-
-resource "aws_default_route_table" {
-  summary    = "default route table: adopts a default object and replaces its rules."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_route_table"
-  rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
-  holds_data = false
-  on_create  = "interrupt"
-  on_delete  = "none"
-  free       = ["tags", "tags_all"]
-}
-
-resource "aws_default_subnet" {
-  summary    = "default subnet: adopts an object the provider creates by default."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_subnet"
-  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
-  holds_data = false
-  free       = ["tags", "tags_all"]
-}
-
-resource "aws_default_vpc" {
-  summary    = "default vpc: adopts an object the provider creates by default."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_vpc"
-  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
-  holds_data = false
-  free       = ["tags", "tags_all"]
-}
-
-resource "aws_default_vpc_dhcp_options" {
-  summary    = "default vpc dhcp options: adopts an object the provider creates by default."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_vpc_dhcp_options"
-  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
-  holds_data = false
-  free       = ["tags", "tags_all"]
-}
-
 resource "aws_detective_graph" {
   summary    = "detective graph: watches, alerts, measures or shows."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/detective_graph"
@@ -4920,13 +4876,6 @@ resource "aws_iam_account_alias" {
   holds_data = false
 }
 
-resource "aws_iam_group_policies_exclusive" {
-  summary    = "iam group policies exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policies_exclusive"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "aws_iam_group_policy" {
   summary    = "iam group policy: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policy"
@@ -4934,30 +4883,9 @@ resource "aws_iam_group_policy" {
   holds_data = false
 }
 
-resource "aws_iam_group_policy_attachments_exclusive" {
-  summary    = "iam group policy attachments exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policy_attachments_exclusive"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "aws_iam_organizations_features" {
   summary    = "iam organizations features: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_organizations_features"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "aws_iam_role_policies_exclusive" {
-  summary    = "iam role policies exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policies_exclusive"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "aws_iam_role_policy_attachments_exclusive" {
-  summary    = "iam role policy attachments exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policy_attachments_exclusive"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -5010,20 +4938,6 @@ resource "aws_iam_signing_certificate" {
 resource "aws_iam_user_group_membership" {
   summary    = "iam user group membership: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_group_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "aws_iam_user_policies_exclusive" {
-  summary    = "iam user policies exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policies_exclusive"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "aws_iam_user_policy_attachments_exclusive" {
-  summary    = "iam user policy attachments exclusive: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policy_attachments_exclusive"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -5550,13 +5464,6 @@ resource "aws_kms_external_key" {
 resource "aws_kms_grant" {
   summary    = "kms grant: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kms_grant"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "aws_kms_key_policy" {
-  summary    = "kms key policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kms_key_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -7965,13 +7872,6 @@ resource "aws_route53_key_signing_key" {
 resource "aws_route53_query_log" {
   summary    = "route53 query log: serves DNS."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_query_log"
-  rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
-  holds_data = false
-}
-
-resource "aws_route53_records_exclusive" {
-  summary    = "route53 records exclusive: serves DNS."
-  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_records_exclusive"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
 }

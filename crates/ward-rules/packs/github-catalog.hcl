@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
 # Types by category: access 24, compute 1, config 7, credential 1, data 10, workflow 1; 44 in all.
-# inputs sha256: bce9b2ca0af091476b23837bc5bd8a2b71ff11bda5c574873448518bb5ebaff3
+# inputs sha256: 8316f10a4c865388ba2b99f04881d9666ca4dd681c25a6e953c9633baf4490c0
 
 pack {
   name     = "github-catalog"

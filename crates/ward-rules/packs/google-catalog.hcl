@@ -8,8 +8,8 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
-# Types by category: access 417, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1020 in all.
-# inputs sha256: 9846e51b7a7b44364dbfa2c10724f160718ea8b3620c7d2096a4ee1fc63e3408
+# Types by category: access 405, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1008 in all.
+# inputs sha256: b5bca47b1e5a0f396641fcccb86d76b6831eb116fee1484f2e011db151b74d9b
 
 pack {
   name     = "google-catalog"
@@ -4061,30 +4061,9 @@ resource "google_folder_iam_audit_config" {
   holds_data = false
 }
 
-resource "google_folder_iam_binding" {
-  summary    = "folder iam binding: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "google_folder_iam_member" {
   summary    = "folder iam member: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_folder_iam_policy" {
-  summary    = "folder iam policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_folder_organization_policy" {
-  summary    = "folder organization policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_organization_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -6077,13 +6056,6 @@ resource "google_org_policy_custom_constraint" {
   holds_data = false
 }
 
-resource "google_org_policy_policy" {
-  summary    = "org policy policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/org_policy_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "google_organization_access_approval_settings" {
   summary    = "organization access approval settings: a configuration object of the provider API."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_access_approval_settings"
@@ -6098,13 +6070,6 @@ resource "google_organization_iam_audit_config" {
   holds_data = false
 }
 
-resource "google_organization_iam_binding" {
-  summary    = "organization iam binding: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "google_organization_iam_custom_role" {
   summary    = "organization iam custom role: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_custom_role"
@@ -6115,20 +6080,6 @@ resource "google_organization_iam_custom_role" {
 resource "google_organization_iam_member" {
   summary    = "organization iam member: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_organization_iam_policy" {
-  summary    = "organization iam policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_organization_policy" {
-  summary    = "organization policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -6304,30 +6255,9 @@ resource "google_project_access_approval_settings" {
   holds_data = false
 }
 
-resource "google_project_default_service_accounts" {
-  summary    = "project default service accounts: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_default_service_accounts"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_project_iam_audit_config" {
-  summary    = "project iam audit config: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_iam_audit_config"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
 resource "google_project_iam_member_remove" {
   summary    = "project iam member remove: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_iam_member_remove"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_project_organization_policy" {
-  summary    = "project organization policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_organization_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -6839,20 +6769,6 @@ resource "google_securityposture_posture_deployment" {
   summary    = "securityposture posture deployment: a configuration object of the provider API."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/securityposture_posture_deployment"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
-  holds_data = false
-}
-
-resource "google_service_account_iam_binding" {
-  summary    = "service account iam binding: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/service_account_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "google_service_account_iam_policy" {
-  summary    = "service account iam policy: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/service_account_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
 

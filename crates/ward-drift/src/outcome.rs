@@ -243,6 +243,7 @@ mod tests {
             importing: None,
             content: None,
             before_scalars: Vec::new(),
+            after_scalars: Vec::new(),
         }
     }
 

@@ -122,6 +122,7 @@ pub fn resource_change(address: &str, action: Action) -> ResourceChange {
         importing: None,
         content: None,
         before_scalars: vec![],
+        after_scalars: vec![],
     }
 }
 

@@ -420,6 +420,15 @@ pub struct ResourceChange {
     /// [`MAX_KEPT_STRING`] characters, not marked sensitive, sorted by name. What explanations
     /// read about the object being destroyed (will a final snapshot be taken?).
     pub before_scalars: Vec<(String, serde_json::Value)>,
+    /// For a change that leaves an object in place (create, update, either replacement): its
+    /// top-level attributes as planned, sorted by name: a boolean, a number or a string of at
+    /// most [`MAX_KEPT_STRING`] characters as [`Shown::Known`]; an attribute `after_sensitive`
+    /// marks (wholly or in part) as [`Shown::Sensitive`], never its value; one `after_unknown`
+    /// marks as [`Shown::Unknown`]. Other values (lists, objects, nulls, longer strings) are
+    /// left out. What explanations read about the existing object a create takes over (the
+    /// `target` attributes of an `overwrites` rule, such as `org_id`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after_scalars: Vec<(String, Shown)>,
 }
 
 /// The longest string value [`ResourceChange::before_scalars`] keeps (characters).

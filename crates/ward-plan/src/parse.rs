@@ -15,7 +15,8 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use ward_model::{
-    Action, AttrPath, Importing, InstanceKey, Mode, OutputChange, PathStep, ResourceChange, TypeRef,
+    Action, AttrPath, Importing, InstanceKey, Mode, OutputChange, PathStep, ResourceChange, Shown,
+    TypeRef,
 };
 
 /// A problem found in plan-shaped JSON, turned into a [`crate::PlanError`] by the caller.
@@ -699,6 +700,8 @@ struct RawInner {
     after_raw: Option<Box<RawValue>>,
     replace_paths: Option<Vec<Vec<Value>>>,
     importing: Option<RawImporting>,
+    /// A create's planned top-level small values ([`TopScalars`]), read in place of `after`.
+    after_top: Option<Vec<(String, Value)>>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
     fps: [Option<crate::fingerprint::Fp>; 5],
     /// Whether `fps` was computed.
@@ -830,6 +833,128 @@ impl<'de> Visitor<'de> for ActionWordVisitor {
     }
 }
 
+/// Whether the action creates an object without diffing it against an old one.
+fn creates(action: Action) -> bool {
+    matches!(action, Action::Create | Action::CreateThenForget)
+}
+
+/// A list or an object: never one of [`ResourceChange::after_scalars`].
+fn is_composite(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+/// Reads a create's planned object keeping only its top-level booleans, numbers and strings
+/// (a string longer than [`ward_model::MAX_KEPT_STRING`] characters as `null`, so that a mask
+/// can still mark it sensitive); lists and objects are skipped unbuilt. Anything but an object
+/// reads as nothing.
+struct TopScalars;
+
+impl<'de> DeserializeSeed<'de> for TopScalars {
+    type Value = Vec<(String, Value)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopScalars {
+    type Value = Vec<(String, Value)>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if let SmallScalar(Some(v)) = map.next_value()? {
+                out.push((k, v));
+            }
+        }
+        Ok(out)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Vec::new())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+}
+
+/// One top-level value of a create's planned object, as [`TopScalars`] keeps it.
+struct SmallScalar(Option<Value>);
+
+impl<'de> Deserialize<'de> for SmallScalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SmallScalar, D::Error> {
+        d.deserialize_any(SmallScalarVisitor)
+    }
+}
+
+struct SmallScalarVisitor;
+
+impl<'de> Visitor<'de> for SmallScalarVisitor {
+    type Value = SmallScalar;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(Some(Value::Bool(b))))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(Some(Value::from(n))))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(Some(Value::from(n))))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(
+            serde_json::Number::from_f64(n).map(Value::Number),
+        ))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(Some(
+            if s.chars().count() <= ward_model::MAX_KEPT_STRING {
+                Value::String(s.to_string())
+            } else {
+                Value::Null
+            },
+        )))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(None))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<SmallScalar, E> {
+        Ok(SmallScalar(None))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<SmallScalar, D::Error> {
+        SmallScalar::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SmallScalar, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(SmallScalar(None))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SmallScalar, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(SmallScalar(None))
+    }
+}
+
 /// Whether a change with this action (`None`: one ward does not know) gets a per-attribute diff.
 fn diffed(action: Option<Action>) -> bool {
     matches!(
@@ -948,9 +1073,13 @@ impl<'de> Visitor<'de> for Body {
             let diff = action.is_none_or(diffed);
             // A destroyed object's last values are kept for the model's `before_scalars`.
             let destroys = action.flatten().is_some_and(Action::destroys);
+            // A create's planned values are read for `after_scalars` (below), with the masks
+            // that say which are unknown or sensitive.
+            let creates = action.flatten().is_some_and(creates);
             let keep = diff
                 || ((self.keep_before || destroys)
-                    && matches!(key.0, "before" | "before_sensitive"));
+                    && matches!(key.0, "before" | "before_sensitive"))
+                || (creates && matches!(key.0, "after_unknown" | "after_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     let actions: Actions = map.next_value()?;
@@ -978,6 +1107,24 @@ impl<'de> Visitor<'de> for Body {
                         inner.before_raw = raw;
                     } else {
                         inner.after_raw = raw;
+                    }
+                    continue;
+                }
+                // A create's planned values: only the small top-level ones are built (as
+                // fingerprinted whole when the content is asked for).
+                "after" if creates && !keep => {
+                    if self.content {
+                        let v: Option<Value> = map.next_value()?;
+                        let v = v.unwrap_or(Value::Null);
+                        inner.fps[1] = Some(crate::fingerprint::of_value(&v));
+                        inner.after_top = Some(match v {
+                            Value::Object(m) => {
+                                m.into_iter().filter(|(_, v)| !is_composite(v)).collect()
+                            }
+                            _ => Vec::new(),
+                        });
+                    } else {
+                        inner.after_top = Some(map.next_value_seed(TopScalars)?);
                     }
                     continue;
                 }
@@ -1129,6 +1276,7 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
 
     let diff = diffed(Some(action));
     settle_sides(&address, &mut change, diff)?;
+    let after_top = change.after_top.take();
     let lazy = lazy_objects(&address, &change)?;
     let masks = (
         Mask::of(change.after_unknown.as_ref()),
@@ -1142,6 +1290,24 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
             change.before_sensitive.as_ref(),
         ),
         (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
+    };
+    let after_scalars = match (&lazy, after_top) {
+        _ if !(creates(action) || diff) => Vec::new(),
+        (_, Some(top)) => after_scalars_of(
+            top.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+            &change,
+        ),
+        ((_, Some(after)), None) => after_scalars_of(
+            after.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            &change,
+        ),
+        (_, None) => match &change.after {
+            Some(Value::Object(m)) => after_scalars_of(
+                m.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+                &change,
+            ),
+            _ => Vec::new(),
+        },
     };
     // Per-attribute changes only where an existing object changes in place or is replaced:
     // for a create or a delete the whole object is the change.
@@ -1177,7 +1343,56 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
             .fingerprinted
             .then(|| ward_model::HiddenDigest::new(crate::fingerprint::combine(&change.fps))),
         before_scalars,
+        after_scalars,
     })
+}
+
+/// The top-level small values of an object as planned ([`ResourceChange::after_scalars`]):
+/// booleans, numbers and strings of at most [`ward_model::MAX_KEPT_STRING`] characters, each
+/// [`Shown::Sensitive`] when `after_sensitive` marks it (wholly or in part), and every attribute
+/// `after_unknown` marks as [`Shown::Unknown`]; sorted by name.
+fn after_scalars_of<'a>(
+    entries: impl Iterator<Item = (&'a str, Scalar<'a>)>,
+    change: &RawInner,
+) -> Vec<(String, Shown)> {
+    let sensitive = change.after_sensitive.as_ref();
+    let all_sensitive = sensitive.is_some_and(|m| !m.is_object() && diff::contains_true(m));
+    let marked = |k: &str| {
+        all_sensitive
+            || sensitive
+                .and_then(|m| m.get(k))
+                .is_some_and(diff::contains_true)
+    };
+    let mut out: Vec<(String, Shown)> = Vec::new();
+    for (k, v) in entries {
+        let mut parsed = None;
+        let Some(v) = v.scalar(b"tf\"-0123456789", &mut parsed) else {
+            continue;
+        };
+        let small = match v {
+            Value::Bool(_) | Value::Number(_) => true,
+            Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
+            _ => false,
+        };
+        if marked(k) {
+            // A long string read by `TopScalars` is a null here: still a value, never shown.
+            if small || matches!(v, Value::String(_) | Value::Null) {
+                out.push((k.to_string(), Shown::Sensitive));
+            }
+        } else if small {
+            out.push((k.to_string(), Shown::Known(v.clone())));
+        }
+    }
+    if let Some(Value::Object(unknown)) = &change.after_unknown {
+        for (k, m) in unknown {
+            if matches!(m, Value::Bool(true)) && !out.iter().any(|(have, _)| have == k) {
+                out.push((k.clone(), Shown::Unknown));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.shrink_to_fit();
+    out
 }
 
 /// The top-level booleans and short strings of a destroyed object's last values, nothing
@@ -1198,6 +1413,28 @@ enum Scalar<'a> {
     Raw(&'a RawValue),
 }
 
+impl<'a> Scalar<'a> {
+    /// The value, a raw one parsed into `slot` only when its first byte is one of `starts`
+    /// (the kinds of scalar wanted); `None` for a raw value of another kind or that does not
+    /// parse.
+    fn scalar<'s>(self, starts: &[u8], slot: &'s mut Option<Value>) -> Option<&'s Value>
+    where
+        'a: 's,
+    {
+        match self {
+            Scalar::Value(v) => Some(v),
+            Scalar::Raw(raw) => {
+                let first = raw.get().as_bytes().first()?;
+                if !starts.contains(first) {
+                    return None;
+                }
+                *slot = Some(serde_json::from_str::<Value>(raw.get()).ok()?);
+                slot.as_ref()
+            }
+        }
+    }
+}
+
 /// [`before_scalars`] over an object's entries, parsed or raw (a raw one is parsed only when it
 /// is a boolean or a string).
 fn before_scalars_of<'a>(
@@ -1213,21 +1450,9 @@ fn before_scalars_of<'a>(
         if marked {
             continue;
         }
-        let parsed;
-        let v = match v {
-            Scalar::Value(v) => v,
-            Scalar::Raw(raw) => {
-                if !matches!(raw.get().as_bytes().first(), Some(b't' | b'f' | b'"')) {
-                    continue;
-                }
-                match serde_json::from_str::<Value>(raw.get()) {
-                    Ok(v) => {
-                        parsed = v;
-                        &parsed
-                    }
-                    Err(_) => continue,
-                }
-            }
+        let mut parsed = None;
+        let Some(v) = v.scalar(b"tf\"", &mut parsed) else {
+            continue;
         };
         let small = match v {
             Value::Bool(_) => true,
@@ -1915,7 +2140,12 @@ mod what_an_entry_keeps {
             // Asked to keep before whatever the action: before and its mask, nothing else.
             let i = body(actions, true, false, false);
             assert_eq!(kept(&i), [true, false, false, false], "{actions}");
-            assert!(i.before_sensitive.is_some() && i.after_sensitive.is_none());
+            // A create keeps its masks for `after_scalars` (what is unknown or sensitive of
+            // the planned values); a no-op keeps neither.
+            let create = actions.contains("create");
+            assert!(i.before_sensitive.is_some());
+            assert_eq!(i.after_sensitive.is_some(), create, "{actions}");
+            assert_eq!(i.after_unknown.is_some(), create, "{actions}");
         }
     }
 

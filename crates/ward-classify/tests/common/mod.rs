@@ -67,6 +67,7 @@ pub fn change(address: &str, action: Action) -> ResourceChange {
         importing: None,
         content: None,
         before_scalars: Vec::new(),
+        after_scalars: Vec::new(),
     }
 }
 

@@ -5,7 +5,7 @@ use crate::{AttrVerdict, Fact, Verdict};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
-use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
+use ward_rules::{Cost, Decision, Direction, Knowledge, Moved, Resolved, RuleRef, Target};
 
 /// How many values a "forces replacement" line lists before it says how many more there are.
 const MAX_LISTED: usize = 3;
@@ -184,7 +184,9 @@ pub(crate) fn verdict(
             let d = r.cost(Cost::OnCreate);
             v.impact = d.value;
             v.decided_by = d.rule.clone();
-            if d.value > Impact::Free {
+            if overwrites(c, &r, &mut v, &mut lines) {
+                // The overwrites line said what the create costs and why.
+            } else if d.value > Impact::Free {
                 say!(
                     lines,
                     format!(
@@ -198,6 +200,7 @@ pub(crate) fn verdict(
         }
         Action::Update => {
             update(c, &r, &holds, identity, &mut v, &mut lines);
+            overwrites(c, &r, &mut v, &mut lines);
             access_removed_lines(c, &r, &mut lines);
         }
         Action::Delete => {
@@ -229,6 +232,7 @@ pub(crate) fn verdict(
                 );
             }
             forces_replacement(c, &mut lines);
+            overwrites(c, &r, &mut v, &mut lines);
             v.attributes = attributes(c, &r, identity);
             // An attribute that forces the replacement costs what the replacement costs.
             for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
@@ -260,6 +264,67 @@ pub(crate) fn verdict(
     fact_lines(&v.facts, &mut lines);
     v.explanation = lines.done();
     v
+}
+
+/// An authoritative or adopting type (`overwrites`): a create or replacement costs at least the
+/// rule's class (the verdict's rule becomes the `overwrites` rule when it raises the cost), and
+/// every create, update and replacement says what it overwrites, with the planned values of the
+/// attributes that name the existing object (`(sensitive)` for one marked sensitive). True when
+/// the type overwrites.
+fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut Lines) -> bool {
+    let d = r.overwrites();
+    let Some(o) = d.value else {
+        return false;
+    };
+    v.overwrites = d.rule.clone();
+    let takes_over = c.action != Action::Update;
+    let raised = takes_over && o.impact > v.impact;
+    if raised {
+        v.impact = o.impact;
+        v.decided_by = d.rule.clone();
+    }
+    if !lines.on {
+        return true;
+    }
+    let targets: Vec<String> = o
+        .target
+        .iter()
+        .map(|t| {
+            let shown = c.after_scalars.iter().find(|(k, _)| k == t).map_or_else(
+                || "(not in the plan)".to_string(),
+                |(_, s)| crate::explain::value(s),
+            );
+            format!("{t} = {shown}")
+        })
+        .collect();
+    let targets = if targets.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", targets.join(", "))
+    };
+    let why = o
+        .why
+        .as_deref()
+        .map(|w| format!(": {w}"))
+        .unwrap_or_default();
+    let head = match c.action {
+        Action::Create | Action::CreateThenForget => format!(
+            "creating it overwrites state that exists outside this root, which costs at least {}",
+            o.impact
+        ),
+        Action::Update => {
+            "authoritative: this update rewrites state that exists outside this root".to_string()
+        }
+        _ => format!(
+            "the new object overwrites state that exists outside this root again, which costs at least {}",
+            o.impact
+        ),
+    };
+    say!(
+        lines,
+        format!("{head}: {}{targets}{why}{}", o.what, per(&d.rule))
+    );
+    true
 }
 
 /// Delete or replace: the action's cost, raised to data-loss when the object holds data.
@@ -406,13 +471,19 @@ fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Ve
         .map(|ch| {
             let forces = c.replace_paths.iter().any(|p| overlaps(&ch.path, p));
             match r.attribute(&ch.path) {
-                Some(d) => AttrVerdict {
-                    change: ch.clone(),
-                    impact: d.impact,
-                    rule: Some(d.rule),
-                    why: d.why,
-                    forces_replacement: forces,
-                },
+                Some(d) => {
+                    let (impact, why) = match &d.direction {
+                        Some(dir) => directional(dir, ch, d.why),
+                        None => (d.impact, d.why),
+                    };
+                    AttrVerdict {
+                        change: ch.clone(),
+                        impact,
+                        rule: Some(d.rule),
+                        why,
+                        forces_replacement: forces,
+                    }
+                }
                 None if c.action.is_replace() && is_identity(&ch.path, identity) => AttrVerdict {
                     change: ch.clone(),
                     impact: Impact::Replace,
@@ -432,6 +503,34 @@ fn attributes(c: &ResourceChange, r: &Resolved<'_>, identity: &[AttrPath]) -> Ve
         .collect();
     out.sort_by(|a, b| a.change.path.cmp(&b.change.path));
     out
+}
+
+/// What a directional entry's change costs: a decrease or an increase by the values on each
+/// side (numbers, numeric strings, the rule's `unbounded` values and `null`); the worse of the
+/// two when a side is unknown, sensitive or not a number. The reason says which.
+fn directional(dir: &Direction, ch: &AttrChange, why: Option<String>) -> (Impact, Option<String>) {
+    let side = |s: &Shown| match s {
+        Shown::Known(v) => Ok(Some(v.clone())),
+        Shown::Absent => Ok(None),
+        Shown::Sensitive | Shown::Unknown => Err(()),
+    };
+    let moved = match (side(&ch.before), side(&ch.after)) {
+        (Ok(b), Ok(a)) => dir.moved(b.as_ref(), a.as_ref()),
+        _ => Moved::Unknown,
+    };
+    let said = match moved {
+        Moved::Decrease => "a decrease".to_string(),
+        Moved::Increase => "an increase".to_string(),
+        Moved::Unknown => format!(
+            "direction unknown (not two comparable numbers), so the worse of a decrease ({}) and an increase ({})",
+            dir.decrease, dir.increase
+        ),
+    };
+    let why = match why {
+        Some(w) => format!("{said}: {w}"),
+        None => said,
+    };
+    (dir.cost(moved), Some(why))
 }
 
 /// One line per `replace_paths` entry, with the values that changed under it.

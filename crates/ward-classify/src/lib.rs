@@ -169,6 +169,12 @@ pub struct Verdict {
     pub identity_changes: Vec<AttrPath>,
     /// The object holds data (per the rule).
     pub holds_data: bool,
+    /// The type is authoritative or adopting: this create, update or replacement overwrites
+    /// state that exists outside this root (an organization's IAM policy, a VPC's default
+    /// security group). The rule whose `overwrites` block says so; absent (never `null`) for
+    /// every other change. The explanation says what is overwritten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overwrites: Option<Arc<RuleRef>>,
     /// Facts of their own: import, move, forget, deposed.
     pub facts: Vec<Fact>,
     /// For a change that destroys the object (delete, either replacement): what identifies the
@@ -206,6 +212,7 @@ impl Verdict {
             attributes: Vec::new(),
             identity_changes: Vec::new(),
             holds_data: false,
+            overwrites: None,
             facts: Vec::new(),
             destroyed_object: None,
         }

@@ -28,7 +28,7 @@ pub use error::RulesError;
 pub mod hcl {
     pub use crate::parse::{did_you_mean, list, Reader, Spanned};
 }
-pub use rule::{AttrRule, Pack, Rule, Selector, Target};
+pub use rule::{AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, Selector, Target};
 
 use parse::{parse_file, parse_pack_block, parse_user_blocks, FileKind, OneBlock};
 use pattern::Relation;
@@ -276,6 +276,9 @@ pub struct AttrDecision {
     pub impact: Impact,
     /// Why, when the entry says.
     pub why: Option<String>,
+    /// For a directional entry (`decrease`/`increase`), what each direction costs: the
+    /// classifier compares the values (`impact` is then the worse of the two).
+    pub direction: Option<Direction>,
     /// The attribute entry that decided (`rule.attribute` is its pattern). Shared: one copy per
     /// entry.
     pub rule: Arc<RuleRef>,
@@ -397,6 +400,25 @@ impl<'k> Resolved<'k> {
         self.path_decision(|p| &p.access_rules, &[])
     }
 
+    /// Does creating it take over state that exists outside this root (the first rule with an
+    /// `overwrites` block)? `None` by default.
+    pub fn overwrites(&self) -> Decision<Option<&'k Overwrites>> {
+        for r in &self.rules {
+            if let Some(o) = &r.overwrites {
+                return Decision {
+                    value: Some(o),
+                    rule: Some(Arc::clone(&r.reference)),
+                    stated: true,
+                };
+            }
+        }
+        Decision {
+            value: None,
+            rule: self.rules.last().map(|r| Arc::clone(&r.reference)),
+            stated: false,
+        }
+    }
+
     /// Does the object itself grant access (a firewall rule)? `false` by default.
     pub fn grants_access(&self) -> Decision<bool> {
         self.decide(|r| r.grants_access, false)
@@ -446,6 +468,7 @@ impl<'k> Resolved<'k> {
             let mut best: Option<AttrDecision> = best_cover.map(|a| AttrDecision {
                 impact: a.impact,
                 why: a.why.clone(),
+                direction: a.direction.clone(),
                 rule: Arc::clone(&a.reference),
             });
             let base = best
@@ -458,6 +481,7 @@ impl<'k> Resolved<'k> {
                     best = Some(AttrDecision {
                         impact: a.impact,
                         why: a.why.clone(),
+                        direction: None,
                         rule: Arc::clone(&a.reference),
                     });
                 }

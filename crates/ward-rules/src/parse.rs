@@ -3,7 +3,7 @@
 
 use crate::error::RulesError;
 use crate::pattern::{is_type_name, Pattern};
-use crate::rule::{AttrRule, Pack, Rule, RulePaths, Selector};
+use crate::rule::{AttrRule, Bound, Direction, Overwrites, Pack, Rule, RulePaths, Selector};
 use crate::{RuleOrigin, RuleRef};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
@@ -44,7 +44,8 @@ const RESOURCE_KEYS: &[&str] = &[
     "module",
     "provider",
 ];
-const ATTRIBUTE_KEYS: &[&str] = &["impact", "why"];
+const ATTRIBUTE_KEYS: &[&str] = &["impact", "why", "decrease", "increase", "unbounded"];
+const OVERWRITES_KEYS: &[&str] = &["impact", "what", "why", "target"];
 
 /// The keys of a body (by name) and its nested blocks (in order), as [`Reader::fields`] reads them.
 pub type Fields<'b> = (BTreeMap<String, &'b Attribute>, Vec<&'b Block>);
@@ -370,6 +371,149 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// What an `attribute` block's change costs: `impact`, or `decrease` and `increase` (with
+    /// `unbounded`), never both.
+    fn attribute_cost(
+        &self,
+        ab: &Block,
+        aplace: &str,
+        aattrs: &BTreeMap<String, &Attribute>,
+    ) -> Result<(Impact, Option<Direction>), RulesError> {
+        let get = |k: &str| aattrs.get(k).copied();
+        match (get("impact"), get("decrease"), get("increase")) {
+            (Some(ia), None, None) => {
+                if let Some(u) = get("unbounded") {
+                    return Err(self
+                        .err(u.key.span(), format!("`unbounded` in {aplace} without `decrease` and `increase`"))
+                        .help("`unbounded` lists the values that mean \"no limit\" for a directional entry: give `decrease = ...` and `increase = ...` instead of `impact`, or remove it"));
+                }
+                Ok((self.impact(ia)?, None))
+            }
+            (Some(ia), _, _) => Err(self
+                .err(ia.key.span(), format!("{aplace} gives `impact` and a direction"))
+                .help("write `impact = ...` for one cost, or `decrease = ...` and `increase = ...` for a cost by direction (an unknown direction costs the worse of the two), not both")),
+            (None, Some(d), Some(i)) => {
+                let decrease = self.impact(d)?;
+                let increase = self.impact(i)?;
+                let unbounded = match get("unbounded") {
+                    None => Vec::new(),
+                    Some(u) => self.bounds(u)?,
+                };
+                Ok((
+                    decrease.max(increase),
+                    Some(Direction {
+                        decrease,
+                        increase,
+                        unbounded,
+                    }),
+                ))
+            }
+            (None, Some(one), None) | (None, None, Some(one)) => {
+                let missing = if one.key.as_str() == "decrease" { "increase" } else { "decrease" };
+                Err(self
+                    .err(one.key.span(), format!("{aplace} gives `{}` without `{missing}`", one.key.as_str()))
+                    .help(format!("a directional entry says what both directions cost: add `{missing} = \"...\"` (or write one `impact` for both)")))
+            }
+            (None, None, None) => Err(self
+                .err(ab.ident.span(), format!("{aplace} has no `impact`"))
+                .help("add `impact = \"in-place\"` (or none, free, interrupt, replace, data-loss), or `decrease = ...` and `increase = ...`")),
+        }
+    }
+
+    /// `unbounded = [0, null]`: numbers and `null`.
+    fn bounds(&self, a: &Attribute) -> Result<Vec<Bound>, RulesError> {
+        let help = "write a list of numbers and `null`, e.g. `unbounded = [0]` (a log group's retention 0 means never expire)";
+        let Expression::Array(arr) = &a.value else {
+            return Err(self
+                .err(
+                    a.value.span(),
+                    "`unbounded` must be a list of numbers and `null`",
+                )
+                .help(help));
+        };
+        let mut out = Vec::new();
+        for e in arr.iter() {
+            let n = match e {
+                Expression::Null(_) => Some(Bound::Null),
+                Expression::Number(n) => n.value().as_f64().map(Bound::Number),
+                Expression::UnaryOp(op)
+                    if *op.operator.value() == hcl_edit::expr::UnaryOperator::Neg =>
+                {
+                    match &op.expr {
+                        Expression::Number(n) => n.value().as_f64().map(|f| Bound::Number(-f)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some(n) = n else {
+                return Err(self
+                    .err(e.span(), "`unbounded` entries must be numbers or `null`")
+                    .help(help));
+            };
+            if out.contains(&n) {
+                return Err(self
+                    .err(e.span(), "`unbounded` lists a value twice")
+                    .help("keep one"));
+            }
+            out.push(n);
+        }
+        Ok(out)
+    }
+
+    /// An `overwrites` block: `impact` (above `free`) and `what` required, `why` and `target`
+    /// optional.
+    fn overwrites(&self, ob: &Block, place: &str) -> Result<Overwrites, RulesError> {
+        let example = "overwrites { impact = \"interrupt\", what = \"replaces the whole IAM policy of the organization\", target = [\"org_id\"] }";
+        if !ob.labels.is_empty() {
+            return Err(self
+                .err(ob.ident.span(), "the `overwrites` block takes no label")
+                .help(format!("write `{example}`")));
+        }
+        let oplace = format!("`overwrites` of {place}");
+        let attrs = self.attributes(&ob.body, &oplace, OVERWRITES_KEYS, &[])?;
+        let required = |key: &str| {
+            attrs.get(key).copied().ok_or_else(|| {
+                self.err(ob.ident.span(), format!("{oplace} has no `{key}`"))
+                    .help(format!("write `{example}`"))
+            })
+        };
+        let ia = required("impact")?;
+        let impact = self.impact(ia)?;
+        if impact <= Impact::Free {
+            return Err(self
+                .err(ia.value.span(), format!("{oplace} costs `{impact}`"))
+                .help("taking over state that exists outside this root is never free: give `in-place`, `interrupt`, `replace` or `data-loss`"));
+        }
+        let what = self.nonempty(required("what")?)?;
+        let why = attrs.get("why").map(|a| self.nonempty(a)).transpose()?;
+        let mut target: Vec<String> = Vec::new();
+        if let Some(a) = attrs.get("target") {
+            for (text, span) in self.strings(a)? {
+                let p = self.pattern(&text, span.clone(), "target")?;
+                if p.has_wildcard() || p.len() != 1 {
+                    return Err(self
+                        .err(span, format!("target `{text}` is not one top-level attribute"))
+                        .help("name the top-level attributes whose planned values name the existing object, e.g. `[\"org_id\"]`"));
+                }
+                let shown = p.to_string();
+                if target.contains(&shown) {
+                    return Err(self
+                        .err(span, format!("target lists `{shown}` twice"))
+                        .help("keep one"));
+                }
+                target.push(shown);
+            }
+        }
+        Ok(Overwrites {
+            impact,
+            what,
+            why,
+            target,
+            line: self.line_of(ob.ident.span()),
+        })
+    }
+
     fn pack_header(&self, b: &Block) -> Result<Pack, RulesError> {
         if !b.labels.is_empty() {
             return Err(self
@@ -443,7 +587,8 @@ impl<'a> Reader<'a> {
                 .help("use the type as Terraform spells it, e.g. `aws_instance`"));
         }
         let place = format!("`resource \"{type_name}\"`");
-        let attrs = self.attributes(&b.body, &place, RESOURCE_KEYS, &["attribute"])?;
+        let attrs =
+            self.attributes(&b.body, &place, RESOURCE_KEYS, &["attribute", "overwrites"])?;
         let line = self.line_of(b.ident.span());
         let origin = match (kind, origin) {
             (FileKind::User, RuleOrigin::User { file, .. }) => RuleOrigin::User {
@@ -508,7 +653,7 @@ impl<'a> Reader<'a> {
         let mut add = |this: &Self,
                        attributes: &mut Vec<AttrRule>,
                        compiled: Pattern,
-                       impact: Impact,
+                       (impact, direction): (Impact, Option<Direction>),
                        why: Option<String>,
                        span: Option<Range<usize>>|
          -> Result<(), RulesError> {
@@ -532,6 +677,7 @@ impl<'a> Reader<'a> {
             attributes.push(AttrRule {
                 pattern,
                 impact,
+                direction,
                 why,
                 line,
                 reference,
@@ -539,14 +685,26 @@ impl<'a> Reader<'a> {
             });
             Ok(())
         };
+        let mut overwrites: Option<Overwrites> = None;
         // Attribute blocks and `free` entries, in file order.
         for s in b.body.iter() {
             match s {
                 Structure::Attribute(a) if a.key.as_str() == "free" => {
                     for (text, span) in self.strings(a)? {
                         let p = self.pattern(&text, span.clone(), "attribute")?;
-                        add(self, &mut attributes, p, Impact::Free, None, span)?;
+                        add(self, &mut attributes, p, (Impact::Free, None), None, span)?;
                     }
+                }
+                Structure::Block(ob) if ob.ident.as_str() == "overwrites" => {
+                    if overwrites.is_some() {
+                        return Err(self
+                            .err(
+                                ob.ident.span(),
+                                format!("a second `overwrites` block in {place}"),
+                            )
+                            .help("a type overwrites one thing; say it in one block"));
+                    }
+                    overwrites = Some(self.overwrites(ob, &place)?);
                 }
                 Structure::Block(ab) => {
                     let text = self.one_label(
@@ -558,14 +716,9 @@ impl<'a> Reader<'a> {
                     let p = self.pattern(&text, label_span, "attribute")?;
                     let aplace = format!("`attribute \"{text}\"` of {place}");
                     let aattrs = self.attributes(&ab.body, &aplace, ATTRIBUTE_KEYS, &[])?;
-                    let Some(ia) = aattrs.get("impact") else {
-                        return Err(self
-                            .err(ab.ident.span(), format!("{aplace} has no `impact`"))
-                            .help("add `impact = \"in-place\"` (or none, free, interrupt, replace, data-loss)"));
-                    };
-                    let impact = self.impact(ia)?;
+                    let cost = self.attribute_cost(ab, &aplace, &aattrs)?;
                     let why = aattrs.get("why").map(|a| self.nonempty(a)).transpose()?;
-                    add(self, &mut attributes, p, impact, why, ab.ident.span())?;
+                    add(self, &mut attributes, p, cost, why, ab.ident.span())?;
                 }
                 _ => {}
             }
@@ -617,6 +770,7 @@ impl<'a> Reader<'a> {
             final_snapshot_name,
             access_rules,
             grants_access,
+            overwrites,
             origin,
             type_name,
             line,
@@ -649,6 +803,7 @@ impl<'a> Reader<'a> {
         ];
         if kind == FileKind::User
             && rule.attributes.is_empty()
+            && rule.overwrites.is_none()
             && attrs.keys().all(|k| NOT_DECIDING.contains(&k.as_str()))
         {
             return Err(self
@@ -657,7 +812,7 @@ impl<'a> Reader<'a> {
                     format!("{place} decides nothing"),
                 )
                 .help(format!(
-                    "an empty rule would pass the coverage gate without saying what a change costs; state at least one of `holds_data`, `on_update`, `on_delete`, `on_replace`, `identity`, `free` or an `attribute` block (the defaults: `ward docs rules`), e.g.\n    resource \"{}\" {{\n      holds_data = false\n      on_update  = \"in-place\"\n    }}",
+                    "an empty rule would pass the coverage gate without saying what a change costs; state at least one of `holds_data`, `on_update`, `on_delete`, `on_replace`, `identity`, `free`, an `attribute` block or an `overwrites` block (the defaults: `ward docs rules`), e.g.\n    resource \"{}\" {{\n      holds_data = false\n      on_update  = \"in-place\"\n    }}",
                     rule.type_name
                 )));
         }

@@ -65,13 +65,147 @@ impl Selector {
     }
 }
 
+/// What a numeric attribute's change costs by its direction (`decrease`, `increase` and
+/// `unbounded` in an `attribute` block): a shorter retention loses what the longer kept, a
+/// larger volume grows in place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Direction {
+    /// What a smaller value costs.
+    pub decrease: Impact,
+    /// What a larger value costs.
+    pub increase: Impact,
+    /// Values that mean "no limit" (`0` for a log group's retention: never expire; `null` for
+    /// an absent value that means the same): larger than every number.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unbounded: Vec<Bound>,
+}
+
+/// One `unbounded` value: a number, or `null` (the attribute absent or null). Exported as the
+/// rule wrote it: `0`, `-1`, `0.5` or `null`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// A number, e.g. `0`.
+    Number(f64),
+    /// `null`.
+    Null,
+}
+
+// The numbers come from HCL number literals, which are never NaN: equality is total.
+impl Eq for Bound {}
+
+impl Serialize for Bound {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            // A whole number within i64 prints as one (`0`, not `0.0`).
+            Bound::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => s.serialize_i64(n as i64),
+            Bound::Number(n) => s.serialize_f64(n),
+            Bound::Null => s.serialize_none(),
+        }
+    }
+}
+
+/// Which way a numeric value moved ([`Direction::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Moved {
+    /// To a smaller value (or from unbounded to a bound).
+    Decrease,
+    /// To a larger value (or to unbounded).
+    Increase,
+    /// Unknown or not numeric on one side: the worse of the two costs applies.
+    Unknown,
+}
+
+impl Direction {
+    /// Which way a value moved from `before` to `after` (`None`: absent or null). Numbers and
+    /// numeric strings compare as numbers; an `unbounded` value is larger than any number;
+    /// anything else (unknown until apply, sensitive, not a number) is [`Moved::Unknown`].
+    pub fn moved(
+        &self,
+        before: Option<&serde_json::Value>,
+        after: Option<&serde_json::Value>,
+    ) -> Moved {
+        let (Some(b), Some(a)) = (self.level(before), self.level(after)) else {
+            return Moved::Unknown;
+        };
+        match b.partial_cmp(&a) {
+            Some(std::cmp::Ordering::Greater) => Moved::Decrease,
+            Some(std::cmp::Ordering::Less) => Moved::Increase,
+            // The same level (0 → null when both mean "no limit"): the cheaper cost.
+            Some(std::cmp::Ordering::Equal) => {
+                if self.decrease <= self.increase {
+                    Moved::Decrease
+                } else {
+                    Moved::Increase
+                }
+            }
+            None => Moved::Unknown,
+        }
+    }
+
+    /// What a move costs: its direction's cost, the worse of the two when unknown.
+    pub fn cost(&self, moved: Moved) -> Impact {
+        match moved {
+            Moved::Decrease => self.decrease,
+            Moved::Increase => self.increase,
+            Moved::Unknown => self.decrease.max(self.increase),
+        }
+    }
+
+    /// A value's place on the number line: `f64::INFINITY` when unbounded, `None` when it is
+    /// neither a number nor an `unbounded` value.
+    fn level(&self, v: Option<&serde_json::Value>) -> Option<f64> {
+        let n = match v {
+            None | Some(serde_json::Value::Null) => {
+                return self
+                    .unbounded
+                    .contains(&Bound::Null)
+                    .then_some(f64::INFINITY)
+            }
+            Some(serde_json::Value::Number(n)) => n.as_f64()?,
+            Some(serde_json::Value::String(s)) => {
+                s.trim().parse::<f64>().ok().filter(|f| f.is_finite())?
+            }
+            Some(_) => return None,
+        };
+        if self.unbounded.contains(&Bound::Number(n)) {
+            Some(f64::INFINITY)
+        } else {
+            Some(n)
+        }
+    }
+}
+
+/// A type is authoritative or adopting: creating it takes over state that already exists
+/// outside this root (an organization's whole IAM policy, a VPC's default security group, a
+/// subnet's association), and every update rewrites it again. The `overwrites` block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Overwrites {
+    /// The least a create (or a replacement) costs: never `none` or `free`.
+    pub impact: Impact,
+    /// What is overwritten, as a phrase: "replaces the whole IAM policy of the organization".
+    pub what: String,
+    /// What follows, when the rule says: "every grant not listed here is removed".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The top-level attributes whose planned values name the existing object (`org_id`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target: Vec<String>,
+    /// 1-based line of the block in its file.
+    pub line: usize,
+}
+
 /// What changing one attribute (pattern) costs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AttrRule {
     /// The pattern, e.g. `root_block_device.volume_size`.
     pub pattern: String,
-    /// What changing it costs.
+    /// What changing it costs (for a directional entry, the worse of its two directions: what an
+    /// unknown direction costs).
     pub impact: Impact,
+    /// What a decrease and an increase cost, for a directional entry.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub direction: Option<Direction>,
     /// Why, in plain words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
@@ -142,6 +276,9 @@ pub struct Rule {
     /// it removes access.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grants_access: Option<bool>,
+    /// Creating it takes over state that exists outside this root (the `overwrites` block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overwrites: Option<Overwrites>,
     /// Attribute entries (`attribute` blocks and `free` entries), in file order.
     pub attributes: Vec<AttrRule>,
     /// Sort key: (user 0 / pack 1, specificity, file index, line).

@@ -100,6 +100,15 @@ fn user_fixtures_load_once_fixed() {
         ("identity_twice.hcl", ", \"ip\"]", "]"),
         ("bool_as_string.hcl", "\"yes\"", "true"),
         ("module_not_path.hcl", "\"ledger\"", "\"module.ledger\""),
+        ("overwrites_free.hcl", "\"free\"", "\"interrupt\""),
+        ("overwrites_typo.hcl", "targets =", "target  ="),
+        (
+            "direction_half.hcl",
+            "\"data-loss\"",
+            "\"data-loss\"\n    increase = \"in-place\"",
+        ),
+        ("unbounded_string.hcl", ", \"never\"", ", null"),
+        ("direction_typo.hcl", "decrese ", "decrease"),
     ];
     for (file, from, to) in fixes {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))

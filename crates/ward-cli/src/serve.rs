@@ -14,9 +14,12 @@ use ward_report::Exit;
 outcome and worst open finding by layer, each root's timeline as a chart, open findings, approvals \
 with expiry, stack runs and backups, import acceptances; and the same as JSON under /api/v1/. \
 Nothing can be written through it: every method but GET and HEAD is refused.\n\n\
-Another address only with --allow-remote, and then only with a token (WARD_SERVE_TOKEN, or \
---token-file; never on the command line), sent as `Authorization: Bearer TOKEN` or as the password \
-the browser asks for. Or keep 127.0.0.1 and put your own authenticating reverse proxy in front."
+Another address only with --allow-remote, and --allow-remote only with a token (WARD_SERVE_TOKEN, \
+or --token-file, readable by its owner only; never on the command line), sent as `Authorization: \
+Bearer TOKEN` or as the password the browser asks for. Or keep 127.0.0.1 and put your own \
+authenticating reverse proxy in front. Requests must name a host the dashboard answers to \
+(loopback names; IP addresses when listening beyond loopback; the names given with --host), \
+against DNS rebinding. /healthz answers `ok` without the token."
 )]
 pub struct Args {
     /// The history database: a SQLite file or a postgres:// URL without a password (default:
@@ -32,13 +35,34 @@ pub struct Args {
     /// Allow an address that is not loopback (a token is then required).
     #[arg(long)]
     allow_remote: bool,
-    /// A file whose first line is the token (instead of WARD_SERVE_TOKEN).
+    /// A file whose first line is the token (instead of WARD_SERVE_TOKEN); readable by its
+    /// owner only.
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
+    /// Another host name requests may give (the name behind your proxy or in your DNS);
+    /// repeatable.
+    #[arg(long = "host", value_name = "NAME")]
+    hosts: Vec<String>,
 }
 
 fn token(a: &Args) -> Result<Option<String>, CliError> {
     if let Some(p) = &a.token_file {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(p)
+            .map_err(|e| {
+                CliError::new(format!("cannot read the token file {}: {e}", p.display()))
+                    .hint("write the token on the file's first line, readable by this user only")
+            })?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            return Err(CliError::new(format!(
+                "the token file {} can be read by others (mode {:o})",
+                p.display(),
+                mode & 0o777
+            ))
+            .hint(format!("chmod 600 {}", p.display())));
+        }
         let text = std::fs::read_to_string(p).map_err(|e| {
             CliError::new(format!("cannot read the token file {}: {e}", p.display()))
                 .hint("write the token on the file's first line, readable by this user only")
@@ -68,7 +92,7 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
         Box::new(move || Store::open_location(&location)),
         ward_serve::views::Layers::from_config(cfg.as_ref()),
         token,
-        !a.allow_remote,
+        ward_serve::Hosts::for_listen(shown, &a.hosts),
         ward_time::Clock::System,
     );
     ward_serve::serve(listener, app).map_err(|e| CliError::new(e.to_string()))?;

@@ -65,7 +65,7 @@ fn main() {
         Box::new(move || Store::open_location(&l)),
         ward_serve::views::Layers::default(),
         None,
-        true,
+        ward_serve::Hosts::for_listen(addr, &[]),
         ward_time::Clock::System,
     );
     std::thread::spawn(move || ward_serve::serve(listener, app));

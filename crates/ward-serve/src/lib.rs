@@ -1,14 +1,22 @@
 //! `ward serve`: a read-only dashboard and a versioned JSON API over ward's history store.
 //!
-//! - Listens on 127.0.0.1 by default. Another address only with `--allow-remote`, and then only
-//!   with a token (`WARD_SERVE_TOKEN` or `--token-file`, never on the command line): requests
-//!   must carry it as `Authorization: Bearer TOKEN`, or as the password of HTTP Basic
-//!   authentication (browsers ask for it). The alternative is to keep ward on 127.0.0.1 and put
-//!   the team's own authenticating reverse proxy in front of it.
+//! - Listens on 127.0.0.1 by default. Another address only with `--allow-remote`, and
+//!   `--allow-remote` only with a token (`WARD_SERVE_TOKEN` or `--token-file`, never on the
+//!   command line), whatever the address: requests must carry it as `Authorization: Bearer TOKEN`,
+//!   or as the password of HTTP Basic authentication (browsers ask for it). It is compared in
+//!   constant time, its length included (SHA-256 of both sides, compared with `subtle`). The
+//!   alternative is to keep ward on 127.0.0.1 and put the team's own authenticating reverse
+//!   proxy in front of it.
 //! - Nothing writes: every method but GET and HEAD is refused (405) before routing, and the
 //!   handlers only read the store.
-//! - On loopback, a request whose `Host` is not a loopback name is refused (421), so a web page
-//!   elsewhere cannot reach the dashboard through DNS rebinding.
+//! - Whatever the flags, a request whose `Host` is not one the server answers to ([`Hosts`]:
+//!   loopback names, IP addresses when it listens beyond loopback, and the names given with
+//!   `--host`) is refused (421), so a web page elsewhere cannot reach the dashboard through DNS
+//!   rebinding.
+//! - Bounded ([`Limits`]): a client has 10 s to send a request's headers, a connection lives at
+//!   most 2 minutes, and at most 64 are served at once, so half-open connections cannot lock the
+//!   other clients out. `/healthz` answers `ok` without the token (it shows nothing); an unknown
+//!   path under `/api/` answers JSON.
 //! - Every response carries a Content-Security-Policy that allows no script, only ward's own
 //!   stylesheet and images; the pages have no script.
 //!
@@ -30,6 +38,7 @@ use base64::Engine;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use views::Layers;
 use ward_report::dashboard::{self, Page};
 use ward_store::{Store, StoreError, KINDS};
@@ -82,16 +91,89 @@ pub fn check_listen(
             });
         }
     }
-    if addr.ip().is_loopback() {
-        return Ok(());
-    }
-    if !allow_remote {
-        return Err(ServeError::NotLoopback { addr });
-    }
-    if token.is_none() {
+    if allow_remote && token.is_none() {
         return Err(ServeError::NoToken);
     }
-    Ok(())
+    if addr.ip().is_loopback() || allow_remote {
+        return Ok(());
+    }
+    Err(ServeError::NotLoopback { addr })
+}
+
+/// The `Host` names a request may give: loopback names (`localhost`, `127.0.0.1`, `[::1]`) always;
+/// when the server listens beyond loopback, any IP address (a browser that typed an address is
+/// not being rebound); and the names given with `--host` (the name behind a proxy). DNS rebinding
+/// needs a name the attacker controls, which is none of these.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hosts {
+    names: Vec<String>,
+    ip_literals: bool,
+}
+
+impl Hosts {
+    /// The hosts a server listening on `listen` answers to, with the extra `names`.
+    pub fn for_listen(listen: SocketAddr, names: &[String]) -> Hosts {
+        Hosts {
+            names: names.iter().map(|n| n.to_ascii_lowercase()).collect(),
+            ip_literals: !listen.ip().is_loopback(),
+        }
+    }
+
+    /// Whether the request's one `Host` header names an allowed host (with any port).
+    fn allows(&self, headers: &HeaderMap) -> bool {
+        // Exactly one: with two, a proxy and ward could each read a different one.
+        let mut all = headers.get_all(header::HOST).iter();
+        let (Some(host), None) = (all.next(), all.next()) else {
+            return false;
+        };
+        let Ok(host) = host.to_str() else {
+            return false;
+        };
+        let name = if let Some(rest) = host.strip_prefix('[') {
+            rest.split(']').next().unwrap_or("")
+        } else {
+            host.rsplit_once(':').map_or(host, |(h, _)| h)
+        };
+        let ip = name.parse::<IpAddr>().ok();
+        name.eq_ignore_ascii_case("localhost")
+            || ip.is_some_and(|ip| ip.is_loopback() || self.ip_literals)
+            || self.names.iter().any(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// The refusal's text: which hosts are answered.
+    fn describe(&self) -> String {
+        let mut s = String::from("127.0.0.1, localhost and [::1]");
+        if self.ip_literals {
+            s.push_str(", IP addresses");
+        }
+        for n in &self.names {
+            s.push_str(", ");
+            s.push_str(n);
+        }
+        s.push_str(" only (name another host with --host NAME)");
+        s
+    }
+}
+
+/// How long a client may take and how many are served at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// To send a request's headers, from the connection's start or the previous response.
+    pub header_read: Duration,
+    /// The longest a connection lives, whatever it does.
+    pub connection: Duration,
+    /// Connections served at once; more wait to be accepted.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header_read: Duration::from_secs(10),
+            connection: Duration::from_secs(120),
+            max_connections: 64,
+        }
+    }
 }
 
 /// Binds `addr` (after [`check_listen`]).
@@ -108,18 +190,18 @@ pub struct App {
     store: Mutex<Option<Store>>,
     layers: Layers,
     token: Option<String>,
-    loopback_only: bool,
+    hosts: Hosts,
     clock: ward_time::Clock,
 }
 
 impl App {
     /// A server over the store `opener` opens, labelling roots with `layers`; `token` required
-    /// on every request when set; `loopback_only` checks the `Host` of every request.
+    /// on every request when set; every request's `Host` must be one of `hosts`.
     pub fn new(
         opener: Opener,
         layers: Layers,
         token: Option<String>,
-        loopback_only: bool,
+        hosts: Hosts,
         clock: ward_time::Clock,
     ) -> App {
         App {
@@ -127,7 +209,7 @@ impl App {
             store: Mutex::new(None),
             layers,
             token,
-            loopback_only,
+            hosts,
             clock,
         }
     }
@@ -155,17 +237,48 @@ impl App {
     }
 }
 
-/// Serves `app` on `listener` until the process ends.
+/// Serves `app` on `listener` until the process ends, within the default [`Limits`].
 pub fn serve(listener: TcpListener, app: App) -> Result<(), ServeError> {
+    serve_with(listener, app, Limits::default())
+}
+
+/// Serves `app` on `listener` until the process ends: each connection on its own task under the
+/// header-read timeout and the connection lifetime, at most `limits.max_connections` at once.
+pub fn serve_with(listener: TcpListener, app: App, limits: Limits) -> Result<(), ServeError> {
     listener.set_nonblocking(true)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router(Arc::new(app))).await
-    })?;
-    Ok(())
+        let routes = router(Arc::new(app));
+        let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+        loop {
+            let permit = slots
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(std::io::Error::other)?;
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // A client that went away before it was accepted, or no file descriptor left
+                // for a moment: neither ends the server.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            };
+            let service = hyper_util::service::TowerToHyperService::new(routes.clone());
+            tokio::spawn(async move {
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(limits.header_read)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let _ = tokio::time::timeout(limits.connection, connection).await;
+                drop(permit);
+            });
+        }
+    })
 }
 
 /// The routes, behind the guard.
@@ -180,6 +293,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/static/ward.css", get(css))
         .route("/static/favicon.svg", get(favicon))
         .route("/favicon.ico", get(favicon))
+        .route("/healthz", get(healthz))
         .route("/api/v1", get(api_index))
         .route("/api/v1/overview", get(api_overview))
         .route("/api/v1/root", get(api_timeline))
@@ -204,17 +318,23 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
         r.headers_mut()
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         r
-    } else if app.loopback_only && !loopback_host(req.headers()) {
-        error_page(
+    } else if !app.hosts.allows(req.headers()) {
+        error_for(
+            req.uri().path(),
             StatusCode::MISDIRECTED_REQUEST,
-            "this dashboard answers requests for 127.0.0.1, localhost and [::1] only",
+            &format!(
+                "this dashboard answers requests for {}",
+                app.hosts.describe()
+            ),
         )
-    } else if app
-        .token
-        .as_deref()
-        .is_some_and(|t| !authorized(req.headers(), t))
+    } else if req.uri().path() != "/healthz"
+        && app
+            .token
+            .as_deref()
+            .is_some_and(|t| !authorized(req.headers(), t))
     {
-        let mut r = error_page(
+        let mut r = error_for(
+            req.uri().path(),
             StatusCode::UNAUTHORIZED,
             "a token is required: send it as `Authorization: Bearer TOKEN`, or as the password when the browser asks",
         );
@@ -244,25 +364,6 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
     resp
 }
 
-/// Whether the `Host` header names a loopback address (with any port).
-fn loopback_host(headers: &HeaderMap) -> bool {
-    // Exactly one: with two, a proxy and ward could each read a different one.
-    let mut all = headers.get_all(header::HOST).iter();
-    let (Some(host), None) = (all.next(), all.next()) else {
-        return false;
-    };
-    let Ok(host) = host.to_str() else {
-        return false;
-    };
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
-    } else {
-        host.rsplit_once(':').map_or(host, |(h, _)| h)
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
 /// Whether the request carries `token` (Bearer, or Basic with it as the password).
 fn authorized(headers: &HeaderMap, token: &str) -> bool {
     let Some(value) = headers
@@ -287,12 +388,22 @@ fn authorized(headers: &HeaderMap, token: &str) -> bool {
     false
 }
 
-/// Compares in time independent of where the first difference is.
+/// Compares in constant time, lengths included: the SHA-256 digests of both sides, compared
+/// with `subtle` (a shorter or longer guess takes the same time as a wrong one).
 fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
+    use sha2::Digest;
+    use subtle::ConstantTimeEq;
+    let (x, y) = (sha2::Sha256::digest(a), sha2::Sha256::digest(b));
+    x.as_slice().ct_eq(y.as_slice()).into()
+}
+
+/// An error answered as JSON under `/api/`, as a page elsewhere.
+fn error_for(path: &str, status: StatusCode, message: &str) -> Response {
+    if path == "/api" || path.starts_with("/api/") {
+        json_error(status, message)
+    } else {
+        error_page(status, message)
     }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 fn html(status: StatusCode, body: String) -> Response {
@@ -422,15 +533,25 @@ async fn favicon() -> Response {
         .into_response()
 }
 
-async fn not_found(method: Method) -> Response {
+async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
     if method != Method::GET && method != Method::HEAD {
         // The guard answers first; this is only reached if it is ever bypassed.
         return (StatusCode::METHOD_NOT_ALLOWED, Body::empty()).into_response();
     }
-    error_page(
+    error_for(
+        uri.path(),
         StatusCode::NOT_FOUND,
         "no such page: see / for the overview, /api/v1 for the API",
     )
+}
+
+/// `ok`, for a load balancer or a supervisor: answered without the token, shows nothing.
+async fn healthz() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "ok\n",
+    )
+        .into_response()
 }
 
 async fn api_index() -> Response {
@@ -529,6 +650,13 @@ mod tests {
             check_listen(any, true, None),
             Err(ServeError::NoToken)
         ));
+        // --allow-remote without a token is refused on loopback too (it used to drop the
+        // Host check there).
+        assert!(matches!(
+            check_listen(local, true, None),
+            Err(ServeError::NoToken)
+        ));
+        assert!(check_listen(local, true, Some(token)).is_ok());
         assert!(check_listen(any, true, Some(token)).is_ok());
         assert!(matches!(
             check_listen(any, true, Some("short")),
@@ -539,16 +667,31 @@ mod tests {
     #[test]
     fn hosts_and_tokens() {
         let mut h = HeaderMap::new();
-        for (host, ok) in [
-            ("127.0.0.1:8080", true),
-            ("localhost", true),
-            ("[::1]:9", true),
-            ("evil.example:8080", false),
-            ("127.0.0.1.evil.example", false),
+        let local = Hosts::for_listen("127.0.0.1:8080".parse().unwrap(), &[]);
+        let remote = Hosts::for_listen(
+            "0.0.0.0:8080".parse().unwrap(),
+            &["Ward.Example.ORG".to_string()],
+        );
+        for (host, on_loopback, on_remote) in [
+            ("127.0.0.1:8080", true, true),
+            ("localhost", true, true),
+            ("LOCALHOST:1", true, true),
+            ("[::1]:9", true, true),
+            ("10.1.2.3:8080", false, true),
+            ("[fe80::1]:80", false, true),
+            ("ward.example.org", false, true),
+            ("ward.example.org:8733", false, true),
+            ("evil.example:8080", false, false),
+            ("127.0.0.1.evil.example", false, false),
+            ("ward.example.org.evil.example", false, false),
         ] {
             h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
-            assert_eq!(loopback_host(&h), ok, "{host}");
+            assert_eq!(local.allows(&h), on_loopback, "{host} on loopback");
+            assert_eq!(remote.allows(&h), on_remote, "{host} beyond loopback");
         }
+        h.append(header::HOST, HeaderValue::from_static("localhost"));
+        assert!(!local.allows(&h), "two Host headers");
+        assert!(!local.allows(&HeaderMap::new()), "no Host header");
         let t = "0123456789abcdef";
         let mut h = HeaderMap::new();
         assert!(!authorized(&h, t));
@@ -568,5 +711,12 @@ mod tests {
             HeaderValue::from_static("Bearer 0123456789abcdeF"),
         );
         assert!(!authorized(&h, t));
+        for wrong in ["", "0", "0123456789abcde", "0123456789abcdef0"] {
+            h.insert(
+                header::AUTHORIZATION,
+                HeaderValue::from_str(&format!("Bearer {wrong}")).unwrap(),
+            );
+            assert!(!authorized(&h, t), "{wrong:?}");
+        }
     }
 }

@@ -98,7 +98,7 @@ fn start_server() -> Fixture {
         Box::new(move || Store::open_location(&location)),
         ward_serve::views::Layers::from_config(Some(&layers())),
         None,
-        true,
+        ward_serve::Hosts::for_listen(addr, &[]),
         ward_time::Clock::Fixed(ward_time::Clock::System.now()),
     );
     std::thread::spawn(move || ward_serve::serve(listener, app));

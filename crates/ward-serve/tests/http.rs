@@ -25,6 +25,15 @@ fn fixture_sqlite() -> (tempfile::TempDir, Location) {
 }
 
 fn start(dir: Option<tempfile::TempDir>, location: Location, token: Option<&str>) -> Server {
+    start_with(dir, location, token, ward_serve::Limits::default())
+}
+
+fn start_with(
+    dir: Option<tempfile::TempDir>,
+    location: Location,
+    token: Option<&str>,
+    limits: ward_serve::Limits,
+) -> Server {
     let listener = ward_serve::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let addr = listener.local_addr().unwrap();
     let l = location.clone();
@@ -32,10 +41,10 @@ fn start(dir: Option<tempfile::TempDir>, location: Location, token: Option<&str>
         Box::new(move || Store::open_location(&l)),
         ward_serve::views::Layers::default(),
         token.map(str::to_string),
-        true,
+        ward_serve::Hosts::for_listen(addr, &[]),
         ward_time::Clock::Fixed(ward_time::Clock::System.now()),
     );
-    std::thread::spawn(move || ward_serve::serve(listener, app));
+    std::thread::spawn(move || ward_serve::serve_with(listener, app, limits));
     Server {
         _dir: dir,
         location,
@@ -318,4 +327,80 @@ fn a_postgresql_history_serves_the_same_documents() {
     for p in PAGES {
         assert_eq!(get(&pg, p), get(&lite, p), "{p}");
     }
+}
+
+/// Half-open connections (headers never finished) are closed at the header-read timeout, and
+/// while the connection cap is taken by them a new client waits only that long, never forever.
+#[test]
+fn half_open_connections_are_closed_and_never_lock_others_out() {
+    let (dir, loc) = fixture_sqlite();
+    let limits = ward_serve::Limits {
+        header_read: std::time::Duration::from_millis(400),
+        connection: std::time::Duration::from_secs(30),
+        max_connections: 2,
+    };
+    let srv = start_with(Some(dir), loc, None, limits);
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            .unwrap();
+        held.push(s);
+    }
+    let start = std::time::Instant::now();
+    // The server answers a third client although both slots were held.
+    let mut s = TcpStream::connect(srv.addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    s.write_all(
+        format!(
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            srv.addr.port()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    // The held connections were closed by the server (end of stream, perhaps after a 408).
+    for mut h in held {
+        h.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut rest = Vec::new();
+        let r = h.read_to_end(&mut rest);
+        assert!(r.is_ok(), "a half-open connection was not closed: {r:?}");
+    }
+}
+
+/// `/healthz` answers without the token; errors under `/api/` are JSON, with or without it.
+#[test]
+fn healthz_and_json_errors_under_the_api() {
+    let token = "0123456789abcdef0123";
+    let (dir, loc) = fixture_sqlite();
+    let srv = start(Some(dir), loc, Some(token));
+    let (status, _, body) = request(srv.addr, "GET", "/healthz", &[]);
+    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    let (status, head, body) = request(srv.addr, "GET", "/api/v1/overview", &[]);
+    assert_eq!(status, 401);
+    assert!(head.to_lowercase().contains("application/json"), "{head}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("token"), "{v}");
+    let bearer = format!("Authorization: Bearer {token}");
+    let (status, head, body) = request(srv.addr, "GET", "/api/v1/nothing", &[&bearer]);
+    assert_eq!(status, 404);
+    assert!(head.to_lowercase().contains("application/json"), "{head}");
+    assert!(serde_json::from_str::<Value>(&body).is_ok(), "{body}");
+    let (status, head, _) = request(srv.addr, "GET", "/nothing", &[&bearer]);
+    assert_eq!(status, 404);
+    assert!(head.to_lowercase().contains("text/html"), "{head}");
+    // A foreign host is refused before the token is looked at, as JSON under the API.
+    let (status, _, body) = request(
+        srv.addr,
+        "GET",
+        "/api/v1/overview",
+        &["Host: evil.example", &bearer],
+    );
+    assert_eq!(status, 421, "{body}");
 }

@@ -214,7 +214,7 @@ fn shortening_log_retention_deletes_events() {
         rule(&v)
     );
     assert!(
-        says(&v, "`retention_in_days` costs data-loss: 30 → 7 — A shorter retention deletes the log events older than it"),
+        says(&v, "`retention_in_days` costs data-loss: 30 → 7 — a decrease: A shorter retention deletes the log events older than it"),
         "{:#?}",
         v.explanation
     );
@@ -762,12 +762,12 @@ fn types_from_real_plans_are_classified() {
         ),
         (
             "aws_default_vpc",
-            "aws-catalog",
+            "aws",
             "only removes it from state unless force_destroy",
         ),
         (
             "aws_default_subnet",
-            "aws-catalog",
+            "aws",
             "only removes it from state unless force_destroy",
         ),
         ("aws_appmesh_mesh", "aws-catalog", "live traffic at once"),

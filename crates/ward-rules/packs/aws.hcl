@@ -16,7 +16,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -399,8 +399,9 @@ resource "aws_db_instance" {
     why    = "Some storage type changes (e.g. from magnetic) cause an outage; deferred unless apply_immediately."
   }
   attribute "backup_retention_period" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the automated backups older than it, and 0 deletes them all (turning backups on or off also causes a brief outage). The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "interrupt"
+    why       = "A shorter retention deletes the automated backups older than it, and 0 deletes them all (turning backups on or off also causes a brief outage). Raising it from 0 turns backups on, with the same outage, so an increase is costed interrupt."
   }
   attribute "parameter_group_name" {
     impact = "in-place"
@@ -439,8 +440,9 @@ resource "aws_rds_cluster" {
     why    = "Changing the port reboots every instance of the cluster at once, and clients must use the new port."
   }
   attribute "backup_retention_period" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the automated backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the automated backups older than it."
   }
 }
 
@@ -525,8 +527,9 @@ resource "aws_elasticache_cluster" {
     why    = "Nodes are added or removed; removed Memcached nodes lose their share of the cache."
   }
   attribute "snapshot_retention_limit" {
-    impact = "data-loss"
-    why    = "A lower limit deletes the automatic snapshots beyond it (0 turns them off). The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A lower limit deletes the automatic snapshots beyond it (0 turns them off)."
   }
 }
 
@@ -547,8 +550,9 @@ resource "aws_elasticache_replication_group" {
     why    = "An engine upgrade restarts nodes and fails over the primary; deferred unless apply_immediately."
   }
   attribute "snapshot_retention_limit" {
-    impact = "data-loss"
-    why    = "A lower limit deletes the automatic snapshots beyond it (0 turns them off). The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A lower limit deletes the automatic snapshots beyond it (0 turns them off)."
   }
 }
 
@@ -629,8 +633,9 @@ resource "aws_neptune_cluster" {
     why    = "An engine upgrade restarts the cluster's instances; deferred unless apply_immediately."
   }
   attribute "backup_retention_period" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the automated backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the automated backups older than it."
   }
 }
 
@@ -777,6 +782,13 @@ resource "aws_s3_bucket_policy" {
   identity   = ["id"]
   on_delete  = "interrupt"
   on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the bucket's policy (a bucket has one)"
+    why    = "any statement of an existing policy not written here stops applying at once"
+    target = ["bucket"]
+  }
 }
 
 resource "aws_s3_bucket_public_access_block" {
@@ -805,6 +817,13 @@ resource "aws_s3_bucket_public_access_block" {
     impact = "in-place"
     why    = "Turned off, a public bucket policy already in place takes effect at once (anonymous and cross-account access): it can expose data."
   }
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the bucket's Block Public Access settings (a bucket has one)"
+    why    = "a block switched off here stops protecting the bucket"
+    target = ["bucket"]
+  }
 }
 
 resource "aws_s3_account_public_access_block" {
@@ -831,6 +850,13 @@ resource "aws_s3_account_public_access_block" {
   attribute "restrict_public_buckets" {
     impact = "in-place"
     why    = "Turned off, public bucket policies already in place take effect at once wherever the bucket's own block allows it: they can expose data."
+  }
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the account's Block Public Access settings (an account has one)"
+    why    = "a block switched off here stops protecting every bucket of the account"
+    target = ["account_id"]
   }
 }
 
@@ -1367,6 +1393,12 @@ resource "aws_iam_account_password_policy" {
   rationale  = "Changes apply in place to later password changes."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the account's password policy (an account has one)"
+    why    = "settings not written here return to their defaults"
+  }
 }
 
 resource "aws_kms_key" {
@@ -1523,8 +1555,9 @@ resource "aws_sqs_queue" {
   free       = ["tags", "tags_all"]
 
   attribute "message_retention_seconds" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the messages older than it from the queue. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the messages older than it from the queue."
   }
 }
 
@@ -1534,6 +1567,13 @@ resource "aws_sqs_queue_policy" {
   rationale  = "The policy changes in place and changes who may send or receive at once."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the queue's access policy (a queue has one)"
+    why    = "senders and receivers allowed only by an existing policy are refused"
+    target = ["queue_url"]
+  }
 }
 
 resource "aws_sns_topic" {
@@ -1570,8 +1610,9 @@ resource "aws_kinesis_stream" {
   free       = ["tags", "tags_all"]
 
   attribute "retention_period" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the records older than it from the stream. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the records older than it from the stream."
   }
 }
 
@@ -1580,14 +1621,16 @@ resource "aws_kinesis_stream" {
 resource "aws_cloudwatch_log_group" {
   summary    = "A CloudWatch Logs log group."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_group"
-  rationale  = "The group holds log events: replacement or deletion loses them; shortening retention_in_days deletes older events (costed data-loss, since the rule format cannot tell shorter from longer)."
+  rationale  = "The group holds log events: replacement or deletion loses them; shortening retention_in_days deletes older events (data-loss); lengthening it loses nothing (in-place)."
   holds_data = true
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
 
   attribute "retention_in_days" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the log events older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0, null]
+    why       = "A shorter retention deletes the log events older than it. 0 (or no value) keeps events forever: a change to it is an increase, from it a decrease."
   }
 }
 
@@ -1681,6 +1724,13 @@ resource "aws_default_security_group" {
   on_create  = "interrupt"
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "adopts the VPC's existing default security group and removes every rule it has"
+    why    = "then adds only the rules listed here: traffic the removed rules allowed stops at once"
+    target = ["vpc_id"]
+  }
 }
 
 resource "aws_main_route_table_association" {
@@ -1689,6 +1739,13 @@ resource "aws_main_route_table_association" {
   rationale  = "Changing it re-routes every subnet without an explicit association at once; deleting it restores the original main table."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the VPC's main route table"
+    why    = "every subnet without an explicit association is routed by the new table at once"
+    target = ["vpc_id", "route_table_id"]
+  }
 }
 
 resource "aws_autoscaling_policy" {
@@ -1722,6 +1779,13 @@ resource "aws_iam_group_membership" {
   rationale  = "Membership changes apply at once; users not listed are removed from the group and lose its permissions."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of the IAM group"
+    why    = "users not listed here are removed from the group and lose its permissions"
+    target = ["group"]
+  }
 }
 
 resource "aws_iam_policy_attachment" {
@@ -1730,6 +1794,13 @@ resource "aws_iam_policy_attachment" {
   rationale  = "Exclusive: users, roles and groups not listed lose the policy, even if attached elsewhere."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every user, group and role the managed policy is attached to, across the account"
+    why    = "the policy is detached from every other user, group and role, including attachments made elsewhere"
+    target = ["policy_arn"]
+  }
 }
 
 resource "aws_iam_group_policy_attachment" {
@@ -1754,6 +1825,13 @@ resource "aws_ecr_repository_policy" {
   rationale  = "The policy changes in place and immediately changes who may pull or push."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the repository's policy (a repository has one)"
+    why    = "principals allowed only by an existing policy can no longer pull or push"
+    target = ["repository"]
+  }
 }
 
 resource "aws_cloudwatch_log_subscription_filter" {
@@ -1850,8 +1928,9 @@ resource "aws_docdb_cluster" {
     why    = "An engine upgrade restarts the cluster's instances; deferred unless apply_immediately."
   }
   attribute "backup_retention_period" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the automated backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the automated backups older than it."
   }
 }
 
@@ -1916,4 +1995,222 @@ resource "aws_ssm_document" {
   holds_data = false
   identity   = ["id", "arn", "hash", "latest_version"]
   free       = ["tags", "tags_all"]
+}
+
+# ---------------------------------------------------------------- authoritative and adopting types
+
+resource "aws_default_network_acl" {
+  summary    = "The default network ACL of a VPC (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_network_acl"
+  rationale  = "Adopting it (create) first removes every rule it has, then adds only the rules in the configuration: traffic those rules allowed stops at once. Rules then change in place. Delete only removes it from state: the object stays."
+  holds_data = false
+  identity   = ["id", "arn"]
+  on_create  = "interrupt"
+  on_delete  = "none"
+  free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "adopts the VPC's existing default network ACL and removes every rule it has"
+    why    = "then adds only the rules listed here: traffic the removed rules allowed stops at once (subnets with no other ACL use it)"
+    target = ["default_network_acl_id"]
+  }
+}
+
+resource "aws_default_route_table" {
+  summary    = "The default (main) route table of a VPC (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_route_table"
+  rationale  = "Adopting it (create) first removes every route it has, then adds only the routes in the configuration: subnets that use it lose the removed routes at once. Delete only removes it from state: the object stays."
+  holds_data = false
+  identity   = ["id", "arn"]
+  on_create  = "interrupt"
+  on_delete  = "none"
+  free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "adopts the VPC's existing default route table and removes every route it has"
+    why    = "then adds only the routes listed here: every subnet without its own table loses the removed routes at once"
+    target = ["default_route_table_id"]
+  }
+}
+
+resource "aws_default_vpc" {
+  summary    = "The default VPC of a region (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_vpc"
+  rationale  = "Adopting it (create) applies the configured settings (DNS support and hostnames, IPv6) to the region's existing default VPC and everything in it. Delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse."
+  holds_data = false
+  identity   = ["id", "arn"]
+  on_create  = "in-place"
+  free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "adopts the region's existing default VPC and applies these settings to it"
+    why    = "instances already running in it see the new DNS and IPv6 settings"
+  }
+}
+
+resource "aws_default_subnet" {
+  summary    = "A default subnet of a default VPC (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_subnet"
+  rationale  = "Adopting it (create) applies the configured settings (public IPs on launch, DNS records) to an existing default subnet. Delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse."
+  holds_data = false
+  identity   = ["id", "arn"]
+  on_create  = "in-place"
+  free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "adopts the existing default subnet of the availability zone and applies these settings to it"
+    why    = "instances launched in it from then on get the new settings"
+    target = ["availability_zone"]
+  }
+}
+
+resource "aws_default_vpc_dhcp_options" {
+  summary    = "The default DHCP options set of a region (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_vpc_dhcp_options"
+  rationale  = "Adopting it takes the region's existing default DHCP options under management: only tags can change; delete only removes it from state."
+  holds_data = false
+  identity   = ["id", "arn"]
+  on_create  = "in-place"
+  on_delete  = "none"
+  free       = ["tags", "tags_all"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "adopts the region's existing default DHCP options set"
+    why    = "it is shared by every VPC that uses it"
+  }
+}
+
+resource "aws_iam_role_policy_attachments_exclusive" {
+  summary    = "Every managed policy attached to an IAM role (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policy_attachments_exclusive"
+  rationale  = "Detaches every managed policy of the role that is not listed, including attachments made elsewhere: what the role did through them is refused at once. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["role_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every managed policy attached to the role"
+    why    = "managed policies not listed here are detached from it, including attachments made elsewhere"
+    target = ["role_name"]
+  }
+}
+
+resource "aws_iam_user_policy_attachments_exclusive" {
+  summary    = "Every managed policy attached to an IAM user (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policy_attachments_exclusive"
+  rationale  = "Detaches every managed policy of the user that is not listed, including attachments made elsewhere. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["user_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every managed policy attached to the user"
+    why    = "managed policies not listed here are detached from it, including attachments made elsewhere"
+    target = ["user_name"]
+  }
+}
+
+resource "aws_iam_group_policy_attachments_exclusive" {
+  summary    = "Every managed policy attached to an IAM group (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policy_attachments_exclusive"
+  rationale  = "Detaches every managed policy of the group that is not listed, including attachments made elsewhere. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["group_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every managed policy attached to the group"
+    why    = "managed policies not listed here are detached from it, including attachments made elsewhere"
+    target = ["group_name"]
+  }
+}
+
+resource "aws_iam_role_policies_exclusive" {
+  summary    = "Every inline policy of an IAM role (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_role_policies_exclusive"
+  rationale  = "Deletes every inline policy of the role that is not listed, including ones written elsewhere. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["role_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every inline policy of the role"
+    why    = "inline policies not listed here are deleted from it, including ones written elsewhere"
+    target = ["role_name"]
+  }
+}
+
+resource "aws_iam_user_policies_exclusive" {
+  summary    = "Every inline policy of an IAM user (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_policies_exclusive"
+  rationale  = "Deletes every inline policy of the user that is not listed, including ones written elsewhere. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["user_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every inline policy of the user"
+    why    = "inline policies not listed here are deleted from it, including ones written elsewhere"
+    target = ["user_name"]
+  }
+}
+
+resource "aws_iam_group_policies_exclusive" {
+  summary    = "Every inline policy of an IAM group (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_group_policies_exclusive"
+  rationale  = "Deletes every inline policy of the group that is not listed, including ones written elsewhere. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["group_name"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every inline policy of the group"
+    why    = "inline policies not listed here are deleted from it, including ones written elsewhere"
+    target = ["group_name"]
+  }
+}
+
+resource "aws_route53_records_exclusive" {
+  summary    = "Every record set of a Route 53 hosted zone (exclusive)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/route53_records_exclusive"
+  rationale  = "Deletes every record set of the zone that is not listed (except its NS and SOA records), including records written elsewhere: names that resolved through them stop resolving. Deleting it only stops the exclusive management."
+  holds_data = false
+  identity   = ["zone_id"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every record set of the hosted zone"
+    why    = "records not listed here (but the zone's NS and SOA) are deleted, including ones written elsewhere: those names stop resolving"
+    target = ["zone_id"]
+  }
+}
+
+resource "aws_kms_key_policy" {
+  summary    = "The key policy of a KMS key (a key has one)."
+  source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kms_key_policy"
+  rationale  = "Replaces the key's policy: principals allowed only by the old policy can no longer use the key, and a policy that leaves out the account can make the key unmanageable. Deleting it restores the default policy."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the key policy of the KMS key (a key has one)"
+    why    = "principals allowed only by the existing policy can no longer encrypt or decrypt with it"
+    target = ["key_id"]
+  }
 }

@@ -14,7 +14,7 @@
 
 pack {
   name     = "azurerm"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/azurerm"
   schema   = "checked"
 }
@@ -111,8 +111,9 @@ resource "azurerm_managed_disk" {
   free       = ["tags"]
 
   attribute "disk_size_gb" {
-    impact = "interrupt"
-    why    = "The provider shuts down and deallocates the attached VM when Azure cannot resize the disk live."
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "The provider shuts down and deallocates the attached VM when Azure cannot resize the disk live. A managed disk cannot shrink: a smaller size forces a new, empty disk."
   }
   attribute "storage_account_type" {
     impact = "interrupt"
@@ -189,6 +190,13 @@ resource "azurerm_subnet_network_security_group_association" {
   rationale  = "Deleting or replacing it removes the subnet's filtering until it is associated again."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets the network security group of an existing subnet"
+    why    = "every connection to and from the subnet's network interfaces is filtered by its rules at once"
+    target = ["subnet_id", "network_security_group_id"]
+  }
 }
 
 resource "azurerm_route_table" {
@@ -206,6 +214,13 @@ resource "azurerm_subnet_route_table_association" {
   rationale  = "Deleting or replacing it returns the subnet to system routes until it is associated again."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets the route table of an existing subnet"
+    why    = "traffic leaving the subnet follows its routes at once instead of the system routes"
+    target = ["subnet_id", "route_table_id"]
+  }
 }
 
 resource "azurerm_nat_gateway" {
@@ -382,8 +397,9 @@ resource "azurerm_mssql_database" {
     why    = "The size limit changes online."
   }
   attribute "short_term_retention_policy.retention_days" {
-    impact = "data-loss"
-    why    = "A shorter point-in-time restore retention deletes the backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter point-in-time restore retention deletes the backups older than it."
   }
 }
 
@@ -408,8 +424,9 @@ resource "azurerm_postgresql_flexible_server" {
     why    = "Storage grows online; it cannot shrink."
   }
   attribute "backup_retention_days" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the backups older than it."
   }
 }
 
@@ -438,8 +455,9 @@ resource "azurerm_mysql_flexible_server" {
     why    = "A major version upgrade takes the server offline while it runs."
   }
   attribute "backup_retention_days" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the backups older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the backups older than it."
   }
 }
 
@@ -487,8 +505,9 @@ resource "azurerm_servicebus_queue" {
   identity   = ["id"]
 
   attribute "default_message_ttl" {
-    impact = "data-loss"
-    why    = "A shorter time to live expires (deletes or dead-letters) the messages older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter time to live expires (deletes or dead-letters) the messages older than it."
   }
 }
 
@@ -501,8 +520,9 @@ resource "azurerm_log_analytics_workspace" {
   free       = ["tags"]
 
   attribute "retention_in_days" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the records older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the records older than it."
   }
 }
 
@@ -515,8 +535,9 @@ resource "azurerm_application_insights" {
   free       = ["tags"]
 
   attribute "retention_in_days" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the telemetry older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the telemetry older than it."
   }
 }
 
@@ -767,6 +788,13 @@ resource "azurerm_network_interface_security_group_association" {
   rationale  = "Deleting or replacing it removes the NIC's filtering until it is associated again."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets the network security group of an existing network interface"
+    why    = "every connection to and from the interface is filtered by its rules at once"
+    target = ["network_interface_id", "network_security_group_id"]
+  }
 }
 
 resource "azurerm_firewall" {
@@ -837,8 +865,9 @@ resource "azurerm_eventhub" {
   identity   = ["id", "partition_ids"]
 
   attribute "message_retention" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the events older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the events older than it."
   }
 }
 

@@ -15,7 +15,7 @@
 
 pack {
   name     = "cloudflare"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "cloudflare/cloudflare"
   schema   = "checked"
 }
@@ -48,6 +48,13 @@ resource "cloudflare_zone_setting" {
   rationale  = "The setting changes in place at the edge at once (e.g. TLS mode, caching)."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets one setting of an existing zone, replacing its current value"
+    why    = "the edge applies the new value to every request to the zone at once (a stricter TLS mode can refuse origins that worked)"
+    target = ["zone_id", "setting_id"]
+  }
 }
 
 resource "cloudflare_zone_dnssec" {
@@ -56,6 +63,13 @@ resource "cloudflare_zone_dnssec" {
   rationale  = "Deleting it disables DNSSEC: if the DS record is still at the registrar, validating resolvers fail to resolve the zone."
   holds_data = false
   identity   = ["id", "ds", "digest", "public_key"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets the DNSSEC status of an existing zone"
+    why    = "resolvers validate the zone by it once the DS record is at the registrar"
+    target = ["zone_id"]
+  }
 }
 
 resource "cloudflare_ruleset" {

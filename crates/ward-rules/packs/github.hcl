@@ -16,7 +16,7 @@
 
 pack {
   name     = "github"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "integrations/github"
   schema   = "checked"
   summary  = "GitHub repositories, branches, protections, rulesets, teams, memberships, secrets and webhooks."
@@ -95,6 +95,13 @@ resource "github_branch_default" {
   identity   = ["id"]
   free       = ["etag"]
   on_delete  = "free"
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets the default branch of an existing repository"
+    why    = "new pull requests and clones use it from then on (with rename = true the current default branch is renamed)"
+    target = ["repository", "branch"]
+  }
 }
 
 resource "github_repository_file" {
@@ -166,6 +173,13 @@ resource "github_branch_protection_v3" {
   holds_data = false
   identity   = ["id"]
   free       = ["etag"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the protection of an existing branch (REST API: one protection per branch)"
+    why    = "rules of an existing protection not written here are dropped"
+    target = ["repository", "branch"]
+  }
 }
 
 resource "github_repository_ruleset" {
@@ -222,6 +236,13 @@ resource "github_team_members" {
   rationale  = "Members are added and removed in place; a user taken off the list loses the access the team grants. Deleting it removes every listed member from the team. A changed team_id replaces it (ForceNew)."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets the complete member list of an existing team"
+    why    = "members not listed here are removed from the team and lose the access it grants"
+    target = ["team_id"]
+  }
 }
 
 resource "github_team_repository" {
@@ -276,6 +297,13 @@ resource "github_repository_collaborators" {
   rationale  = "Users and teams are added, re-permissioned and removed in place (new users get invitations); anyone taken off the list loses that access. A changed repository replaces it (ForceNew)."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every user and team with direct access to an existing repository"
+    why    = "collaborators and teams not listed here lose their access, and pending invitations not listed are cancelled"
+    target = ["repository"]
+  }
 }
 
 resource "github_user_ssh_key" {
@@ -432,4 +460,10 @@ resource "github_organization_settings" {
   holds_data = false
   identity   = ["id"]
   free       = ["name", "description", "blog", "company", "location", "email", "twitter_username"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the settings and member policies of the existing organization"
+    why    = "every setting not written here is reset to the provider's default at once"
+  }
 }

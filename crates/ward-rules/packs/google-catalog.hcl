@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
 # Types by category: access 405, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1008 in all.
-# inputs sha256: b5bca47b1e5a0f396641fcccb86d76b6831eb116fee1484f2e011db151b74d9b
+# inputs sha256: d36ca6a39c1bf241c1e5d73418e622e0fc41de0ccbbe91d072871821a5556f7e
 
 pack {
   name     = "google-catalog"
@@ -1782,7 +1782,7 @@ resource "google_compute_external_vpn_gateway" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_external_vpn_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_firewall_policy" {
@@ -1832,7 +1832,7 @@ resource "google_compute_ha_vpn_gateway" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_ha_vpn_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_http_health_check" {
@@ -1854,7 +1854,7 @@ resource "google_compute_image" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image"
   rationale  = "A Compute Engine image: the disk image it stores. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_image_iam_binding" {
@@ -1884,7 +1884,7 @@ resource "google_compute_instance_from_template" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_instance_group" {
@@ -1964,7 +1964,7 @@ resource "google_compute_instant_snapshot" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot"
   rationale  = "An instant snapshot: a restore point of the disk. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_instant_snapshot_iam_binding" {
@@ -1993,7 +1993,7 @@ resource "google_compute_interconnect" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_interconnect"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_interconnect_attachment" {
@@ -2001,7 +2001,7 @@ resource "google_compute_interconnect_attachment" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_interconnect_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_interconnect_attachment_group" {
@@ -2433,7 +2433,7 @@ resource "google_compute_storage_pool" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool"
   rationale  = "A Hyperdisk storage pool: the disks provisioned in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_storage_pool_iam_binding" {
@@ -2525,7 +2525,7 @@ resource "google_compute_vpn_tunnel" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_vpn_tunnel"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_contact_center_insights_analysis_rule" {

@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -112,8 +112,9 @@ resource "google_compute_disk" {
   free       = ["labels", "terraform_labels", "effective_labels"]
 
   attribute "size" {
-    impact = "in-place"
-    why    = "The disk grows online; the file system must still be grown inside the guest. Shrinking forces replacement."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "The disk grows online; the file system must still be grown inside the guest. A disk cannot shrink: a smaller size forces replacement, a new empty disk."
   }
 }
 
@@ -360,8 +361,9 @@ resource "google_sql_database_instance" {
     why    = "Storage grows online; it cannot shrink."
   }
   attribute "settings.backup_configuration.backup_retention_settings.retained_backups" {
-    impact = "data-loss"
-    why    = "Fewer retained backups deletes the oldest automated backups. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "Fewer retained backups deletes the oldest automated backups."
   }
   attribute "settings.edition" {
     impact = "interrupt"
@@ -439,6 +441,13 @@ resource "google_storage_bucket_iam_binding" {
   rationale  = "Member changes apply in place and remove any member of that role not listed."
   holds_data = false
   identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of one role on the bucket"
+    why    = "members of that role not listed here lose it"
+    target = ["bucket", "role"]
+  }
 }
 
 resource "google_bigquery_dataset" {
@@ -459,12 +468,16 @@ resource "google_bigquery_table" {
   free       = ["labels", "terraform_labels", "effective_labels", "description", "friendly_name", "deletion_protection"]
 
   attribute "expiration_time" {
-    impact = "data-loss"
-    why    = "An earlier expiration time deletes the table, with its rows, when it is reached. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [null]
+    why       = "An earlier expiration time deletes the table, with its rows, when it is reached. No value means the table never expires."
   }
   attribute "time_partitioning.expiration_ms" {
-    impact = "data-loss"
-    why    = "A shorter partition expiration deletes the partitions older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [null]
+    why       = "A shorter partition expiration deletes the partitions older than it. No value means partitions never expire."
   }
 }
 
@@ -477,8 +490,9 @@ resource "google_pubsub_topic" {
   free       = ["labels", "terraform_labels", "effective_labels"]
 
   attribute "message_retention_duration" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the retained messages older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the retained messages older than it."
   }
 }
 
@@ -491,8 +505,9 @@ resource "google_pubsub_subscription" {
   free       = ["labels", "terraform_labels", "effective_labels"]
 
   attribute "message_retention_duration" {
-    impact = "data-loss"
-    why    = "A shorter retention deletes the unacknowledged messages older than it. The rule format cannot tell a shorter value from a longer one, so every change is costed as the worse."
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the unacknowledged messages older than it."
   }
 }
 
@@ -573,6 +588,13 @@ resource "google_project_iam_binding" {
   rationale  = "Member changes apply in place and remove any member of that role not listed."
   holds_data = false
   identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of one role on the project"
+    why    = "members of that role not listed here lose it (roles/editor strips the default compute service account)"
+    target = ["project", "role"]
+  }
 }
 
 resource "google_service_account" {
@@ -832,6 +854,13 @@ resource "google_storage_bucket_iam_policy" {
   rationale  = "Replaces the whole bucket policy at once: members not listed lose access."
   holds_data = false
   identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the whole IAM policy of the bucket"
+    why    = "every member not listed here loses access to it"
+    target = ["bucket"]
+  }
 }
 
 resource "google_project_iam_policy" {
@@ -840,5 +869,211 @@ resource "google_project_iam_policy" {
   rationale  = "Replaces the whole project policy at once: any member not listed loses access, which can lock everyone out."
   holds_data = false
   identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the whole IAM policy of the project"
+    why    = "every member and role not listed here is removed, admins and Google's own service agents included: it can lock everyone out"
+    target = ["project"]
+  }
 }
 
+# ---------------------------------------------------------------- authoritative and adopting types
+
+resource "google_organization_iam_policy" {
+  summary    = "The IAM policy of an organization (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_iam"
+  rationale  = "Replaces the organization's whole IAM policy at once: any member not listed, admins and Google's service agents included, loses access everywhere under the organization. The documentation warns it can lock you out of the organization."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the whole IAM policy of the organization"
+    why    = "every member and role not listed here is removed, admins and Google's own service agents included: it can lock everyone out"
+    target = ["org_id"]
+  }
+}
+
+resource "google_folder_iam_policy" {
+  summary    = "The IAM policy of a folder (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder_iam"
+  rationale  = "Replaces the folder's whole IAM policy at once: any member not listed loses access to the folder and everything under it."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the whole IAM policy of the folder"
+    why    = "every member and role not listed here is removed, admins and Google's own service agents included: it can lock everyone out"
+    target = ["folder"]
+  }
+}
+
+resource "google_organization_iam_binding" {
+  summary    = "The members of one organization role (authoritative for that role)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_iam"
+  rationale  = "Member changes apply in place and remove any member of that role not listed, across the organization."
+  holds_data = false
+  identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of one role on the organization"
+    why    = "members of that role not listed here lose it"
+    target = ["org_id", "role"]
+  }
+}
+
+resource "google_folder_iam_binding" {
+  summary    = "The members of one folder role (authoritative for that role)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder_iam"
+  rationale  = "Member changes apply in place and remove any member of that role not listed, on the folder and everything under it."
+  holds_data = false
+  identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of one role on the folder"
+    why    = "members of that role not listed here lose it"
+    target = ["folder", "role"]
+  }
+}
+
+resource "google_service_account_iam_binding" {
+  summary    = "The members of one role on a service account (authoritative for that role)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_service_account_iam"
+  rationale  = "Member changes apply in place and remove any member of that role not listed: whoever impersonated or used the account through it is refused."
+  holds_data = false
+  identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets every member of one role on the service account"
+    why    = "members of that role not listed here lose it"
+    target = ["service_account_id", "role"]
+  }
+}
+
+resource "google_service_account_iam_policy" {
+  summary    = "The IAM policy of a service account (authoritative)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_service_account_iam"
+  rationale  = "Replaces the service account's whole IAM policy: every member not listed can no longer use or impersonate it."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the whole IAM policy of the service account"
+    why    = "every member not listed here can no longer use or impersonate it"
+    target = ["service_account_id"]
+  }
+}
+
+resource "google_org_policy_policy" {
+  summary    = "An organization policy (v2 API) on an organization, folder or project."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/org_policy_policy"
+  rationale  = "Sets the constraint's policy on the parent, replacing any policy it had: it applies at once to every project under it, and operations the constraint forbids are refused from then on. Deleting it restores the inherited policy."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the policy of one constraint on an existing organization, folder or project"
+    why    = "it applies at once to every project under it: what the constraint forbids is refused from then on"
+    target = ["name", "parent"]
+  }
+}
+
+resource "google_organization_policy" {
+  summary    = "An organization policy (v1 API) on an organization."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_policy"
+  rationale  = "Sets the constraint's policy on the organization, replacing any it had: it applies at once to every folder and project under it."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the policy of one constraint on the organization"
+    why    = "it applies at once to every folder and project under it"
+    target = ["org_id", "constraint"]
+  }
+}
+
+resource "google_folder_organization_policy" {
+  summary    = "An organization policy (v1 API) on a folder."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder_organization_policy"
+  rationale  = "Sets the constraint's policy on the folder, replacing any it had: it applies at once to every project under it."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the policy of one constraint on the folder"
+    why    = "it applies at once to every project under it"
+    target = ["folder", "constraint"]
+  }
+}
+
+resource "google_project_organization_policy" {
+  summary    = "An organization policy (v1 API) on a project."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_organization_policy"
+  rationale  = "Sets the constraint's policy on the project, replacing the inherited or set one: operations it forbids are refused from then on."
+  holds_data = false
+  identity   = ["id", "etag"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the policy of one constraint on the project"
+    why    = "operations it forbids are refused from then on"
+    target = ["project", "constraint"]
+  }
+}
+
+resource "google_project_iam_audit_config" {
+  summary    = "The audit logging configuration of one service on a project (authoritative for that service)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_iam"
+  rationale  = "Replaces the service's audit log configuration on the project: log types and exempted members not listed are dropped. Nothing stops."
+  holds_data = false
+  identity   = ["id", "etag"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the audit log configuration of one service on the project"
+    why    = "log types and exempted members not listed here are dropped"
+    target = ["project", "service"]
+  }
+}
+
+resource "google_project_default_service_accounts" {
+  summary    = "What to do with a project's default service accounts (disable, delete or deprivilege them)."
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_default_service_accounts"
+  rationale  = "Acts on service accounts that Google created with the project: DELETE or DISABLE stops every workload that runs as them (default compute and App Engine accounts), DEPRIVILEGE removes their Editor role. Deleting the resource restores them only with restore_policy."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "acts on the project's existing default service accounts"
+    why    = "workloads that run as them lose them (DELETE, DISABLE) or lose their Editor role (DEPRIVILEGE)"
+    target = ["project", "action"]
+  }
+}

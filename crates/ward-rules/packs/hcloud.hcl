@@ -10,7 +10,7 @@
 
 pack {
   name     = "hcloud"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hetznercloud/hcloud"
   schema   = "unavailable: no prebuilt package generated from the hcloud provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }
@@ -198,4 +198,11 @@ resource "hcloud_rdns" {
   rationale  = "The PTR name changes in place; deleting it resets reverse DNS to the default name."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the reverse DNS name of an existing IP address"
+    why    = "the PTR record it had (the default name, or one set elsewhere) is overwritten"
+    target = ["ip_address", "dns_ptr"]
+  }
 }

@@ -15,7 +15,7 @@
 
 pack {
   name     = "kubernetes"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/kubernetes"
   schema   = "checked"
 }
@@ -589,6 +589,13 @@ resource "kubernetes_labels" {
     impact = "in-place"
     why    = "Labels can be read by selectors (services, policies)."
   }
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets labels on an existing object through server-side apply"
+    why    = "labels of the same keys set by another field manager are overwritten; with force = true it takes them from the field manager that owned them (a controller, a Helm release, another root), which may set them back"
+    target = ["kind", "api_version"]
+  }
 }
 
 resource "kubernetes_annotations" {
@@ -602,6 +609,13 @@ resource "kubernetes_annotations" {
     impact = "in-place"
     why    = "Pod template annotations on a workload start a rolling update."
   }
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets annotations on an existing object through server-side apply"
+    why    = "annotations of the same keys set by another field manager are overwritten; with force = true it takes them from the field manager that owned them (a controller, a Helm release, another root), which may set them back"
+    target = ["kind", "api_version"]
+  }
 }
 
 resource "kubernetes_config_map_v1_data" {
@@ -610,6 +624,12 @@ resource "kubernetes_config_map_v1_data" {
   rationale  = "Data changes in place; consumers see it as for a ConfigMap."
   holds_data = false
   identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "sets data keys of an existing ConfigMap through server-side apply"
+    why    = "values of the same keys written by another field manager are overwritten and consumers read the new ones; with force = true it takes them from the field manager that owned them (a controller, a Helm release, another root), which may set them back"
+  }
 }
 
 resource "kubernetes_manifest" {
@@ -618,4 +638,71 @@ resource "kubernetes_manifest" {
   rationale  = "ward cannot tell which kind the manifest holds, so deleting or replacing it is assumed to lose data (it may be a volume claim, a namespace or a custom resource with state)."
   holds_data = true
   identity   = ["object"]
+}
+
+# ---------------------------------------------------------------- authoritative and adopting types
+
+resource "kubernetes_env" {
+  summary    = "Environment variables of a container of an existing workload (server-side apply)."
+  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/env"
+  rationale  = "Sets environment variables in the pod template of an existing Deployment, StatefulSet, DaemonSet, Job or CronJob: a pod template change rolls the workload's pods (a CronJob's next runs). Deleting it removes the variables it set, rolling the pods again."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+  on_delete  = "interrupt"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets environment variables in the pod template of an existing workload through server-side apply"
+    why    = "the pod template changes, so the workload's pods are replaced by a rolling update; variables of the same names set by another field manager are overwritten"
+    target = ["kind", "container"]
+  }
+}
+
+resource "kubernetes_node_taint" {
+  summary    = "Taints on an existing node (server-side apply)."
+  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/node_taint"
+  rationale  = "Adds taints to an existing node: a NoSchedule taint keeps new pods off it, a NoExecute taint evicts every running pod that does not tolerate it. Deleting it removes the taints it set."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+  on_delete  = "in-place"
+  on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "sets taints on an existing node through server-side apply"
+    why    = "a NoExecute taint evicts every running pod that does not tolerate it; taints of the same keys set by another field manager are overwritten"
+  }
+}
+
+resource "kubernetes_default_service_account" {
+  summary    = "The default service account of a namespace (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/default_service_account"
+  rationale  = "Create takes over the namespace's existing default service account and sets its secrets, image pull secrets and token automounting: every pod of the namespace that names no service account uses it. Delete only removes it from state."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "in-place"
+    what   = "adopts the namespace's existing default service account and sets its secrets, image pull secrets and token automounting"
+    why    = "every pod of the namespace that names no service account gets them from its next start"
+  }
+}
+
+resource "kubernetes_default_service_account_v1" {
+  summary    = "The default service account of a namespace (adopted, not created)."
+  source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/default_service_account_v1"
+  rationale  = "Create takes over the namespace's existing default service account and sets its secrets, image pull secrets and token automounting: every pod of the namespace that names no service account uses it. Delete only removes it from state."
+  holds_data = false
+  identity   = ["id"]
+  on_delete  = "none"
+
+  overwrites {
+    impact = "in-place"
+    what   = "adopts the namespace's existing default service account and sets its secrets, image pull secrets and token automounting"
+    why    = "every pod of the namespace that names no service account gets them from its next start"
+  }
 }

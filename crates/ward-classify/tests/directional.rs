@@ -1,0 +1,98 @@
+//! Directional attribute rules (`decrease`, `increase`, `unbounded` in an `attribute` block):
+//! a shorter retention deletes what the longer kept, a longer one loses nothing; a disk grows
+//! in place and shrinks by replacement. `fixtures/directional.json` is a hand-written plan of
+//! updates in both directions, to and from "never expire", unknown, sensitive and non-numeric.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use ward_classify::{assess, Assessment, Options, Verdict};
+use ward_model::Impact;
+use ward_rules::Knowledge;
+
+fn assessed(k: &Knowledge) -> Assessment {
+    let path = format!(
+        "{}/tests/fixtures/directional.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
+    assess(&plan, k, &Options::default())
+}
+
+fn verdict<'a>(a: &'a Assessment, address: &str) -> &'a Verdict {
+    a.verdicts
+        .iter()
+        .find(|v| v.address == address)
+        .unwrap_or_else(|| panic!("no verdict for {address}"))
+}
+
+#[test]
+fn each_direction_costs_what_the_rule_says() {
+    let a = assessed(&Knowledge::builtin().unwrap());
+    for (address, class, words) in [
+        ("aws_cloudwatch_log_group.shorter", Impact::DataLoss, "`retention_in_days` costs data-loss: 30 → 7 — a decrease: A shorter retention deletes the log events older than it"),
+        ("aws_cloudwatch_log_group.longer", Impact::InPlace, "`retention_in_days` costs in-place: 7 → 30 — an increase: "),
+        // 0 (and no value) keep events forever: to it is an increase, from it a decrease.
+        ("aws_cloudwatch_log_group.to_forever", Impact::InPlace, "30 → 0 — an increase"),
+        ("aws_cloudwatch_log_group.from_forever", Impact::DataLoss, "0 → 30 — a decrease"),
+        ("aws_cloudwatch_log_group.from_null", Impact::DataLoss, "null → 30 — a decrease"),
+        // Unknown, sensitive or not a number: the worse of the two.
+        ("aws_cloudwatch_log_group.unknown", Impact::DataLoss, "direction unknown (not two comparable numbers), so the worse of a decrease (data-loss) and an increase (in-place)"),
+        ("aws_cloudwatch_log_group.hidden", Impact::DataLoss, "(sensitive) → (sensitive) — direction unknown"),
+        ("google_pubsub_topic.t", Impact::DataLoss, "\"600s\" → \"86400s\" — direction unknown"),
+        ("aws_sqs_queue.q", Impact::InPlace, "an increase"),
+        ("aws_kinesis_stream.s", Impact::DataLoss, "a decrease"),
+        ("aws_db_instance.more", Impact::Interrupt, "7 → 14 — an increase"),
+        // Numbers written as strings compare as numbers.
+        ("aws_db_instance.fewer", Impact::DataLoss, "\"7\" → \"3\" — a decrease"),
+        ("google_compute_disk.grow", Impact::InPlace, "100 → 200 — an increase"),
+        // A smaller disk is a new, empty one: replace, and the disk holds data.
+        ("google_compute_disk.shrink", Impact::DataLoss, "`size` costs replace: 200 → 100 — a decrease"),
+    ] {
+        let v = verdict(&a, address);
+        assert_eq!(v.impact, class, "{address}: {:#?}", v.explanation);
+        assert!(
+            v.explanation.iter().any(|l| l.contains(words)),
+            "{address}: `{words}` not in {:#?}",
+            v.explanation
+        );
+    }
+    // A sensitive value is never printed.
+    let v = verdict(&a, "aws_cloudwatch_log_group.hidden");
+    assert!(!v.explanation.iter().any(|l| l.contains("→ 7")));
+}
+
+/// Without `unbounded`, 0 is the smallest retention, not "never expire": the same plan costs
+/// the move to 0 as a decrease. The data decides, not a match arm.
+#[test]
+fn unbounded_values_come_from_the_rule() {
+    let mut k = Knowledge::builtin().unwrap();
+    k.load_user_str(
+        "ward.hcl",
+        r#"
+resource "aws_cloudwatch_log_group" {
+  attribute "retention_in_days" {
+    decrease = "data-loss"
+    increase = "free"
+  }
+}
+"#,
+    )
+    .unwrap();
+    let a = assessed(&k);
+    assert_eq!(
+        verdict(&a, "aws_cloudwatch_log_group.to_forever").impact,
+        Impact::DataLoss
+    );
+    assert_eq!(
+        verdict(&a, "aws_cloudwatch_log_group.from_forever").impact,
+        Impact::Free
+    );
+    assert_eq!(
+        verdict(&a, "aws_cloudwatch_log_group.longer").impact,
+        Impact::Free
+    );
+    // null is not a number and not unbounded here: the worse.
+    assert_eq!(
+        verdict(&a, "aws_cloudwatch_log_group.from_null").impact,
+        Impact::DataLoss
+    );
+}

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
 # Types by category: access 28, attachment 12, compute 9, config 32, credential 12, data 15, monitoring 20, traffic 8; 136 in all.
-# inputs sha256: f8c8bb1096af4b31b3517000f3a410498bb07503536d3727dc98659da4b0c65f
+# inputs sha256: bda869a3c7866a31ea9a4de9b9206df953f021e58320c59b0815c17ef948177c
 
 pack {
   name     = "databricks-catalog"
@@ -236,6 +236,16 @@ resource "databricks_database_instance" {
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/database_instance"
   rationale  = "A Lakebase database instance: its PostgreSQL databases. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+
+  attribute "custom_tags" {
+    impact = "free"
+    why    = "Tags label the instance for cost reports and search; nothing running reads them."
+  }
+
+  attribute "effective_custom_tags" {
+    impact = "free"
+    why    = "Computed by Databricks from custom_tags: a change here alone mirrors a tags change."
+  }
 }
 
 resource "databricks_database_synced_database_table" {

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google-beta 16.12.1 (provider registry.terraform.io/hashicorp/google-beta 6.50.0), checked by the self-check.
 # Types by category: access 66, attachment 4, compute 9, config 17, data 5, dns 3, monitoring 1, traffic 14; 119 in all.
-# inputs sha256: 9df47dfec37c22caadf2c910db54086205a1f8c758e1d983e853406bbb71379c
+# inputs sha256: bf7f288ecaac255c18d0f192eaaad2a24f8139c2fb4d520640b8a593f3f40083
 
 pack {
   name     = "google-beta-catalog"
@@ -198,7 +198,7 @@ resource "google_compute_instance_from_machine_image" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_machine_image" {

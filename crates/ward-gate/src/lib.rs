@@ -114,6 +114,9 @@ pub enum Because {
     },
     /// It destroys an object of a type no rule classifies (the coverage gate was relaxed).
     Unclassified,
+    /// It creates, updates or replaces an object of a type that overwrites state outside this
+    /// root (`policy.approve_overwrites`).
+    Overwrites,
 }
 
 impl Because {
@@ -134,6 +137,10 @@ impl Because {
                 ),
             },
             Because::Unclassified => "destroys an object of an unclassified type".into(),
+            Because::Overwrites => {
+                "overwrites state that exists outside this root (an authoritative or adopting type)"
+                    .into()
+            }
         }
     }
 }
@@ -347,6 +354,9 @@ pub fn needs_approval(v: &Verdict, policy: &Policy, protection: &Protection) -> 
     let mut out = Vec::new();
     if v.classified && policy.approve.contains(&v.impact) {
         out.push(Because::Class { impact: v.impact });
+    }
+    if policy.approve_overwrites && v.overwrites.is_some() && v.action != Action::Delete {
+        out.push(Because::Overwrites);
     }
     if v.action.destroys() {
         if policy.approve_destroy_of_data && v.holds_data {

@@ -167,6 +167,8 @@ fn field_labels_match_ward() {
     };
     let plans: BTreeSet<&str> = labels.iter().map(|l| l.plan.as_str()).collect();
     let mut answers = BTreeMap::new();
+    // the provider (last part of its address) of every labelled change ward found
+    let mut providers: BTreeMap<(String, String), String> = BTreeMap::new();
     for plan in plans {
         let wanted: Vec<&Label> = labels.iter().filter(|l| l.plan == plan).collect();
         let read = ward_plan::read_file(&dir.join(plan));
@@ -187,6 +189,14 @@ fn field_labels_match_ward() {
             let found = verdicts
                 .iter()
                 .find(|v| v.address == l.address && v.deposed.is_none());
+            if let Some(v) = found {
+                // a plan without a provider address: the type's prefix names it
+                let name = match v.provider_name.rsplit('/').next() {
+                    Some(n) if !n.is_empty() => n,
+                    _ => v.type_name.split('_').next().unwrap_or_default(),
+                };
+                providers.insert((l.plan.clone(), l.address.clone()), name.to_string());
+            }
             let entry = match found {
                 Some(v) if v.classified => (action_name(v.action), Answer::Class(v.impact)),
                 Some(v) => (action_name(v.action), Answer::Unclassified),
@@ -209,6 +219,19 @@ fn field_labels_match_ward() {
         "field set: ward agrees with {right} of {} labels",
         labels.len()
     );
+    let mut per_provider: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for l in &labels {
+        let key = (l.plan.clone(), l.address.clone());
+        let name = providers.get(&key).map_or("?", String::as_str);
+        let tally = per_provider.entry(name).or_default();
+        tally.1 += 1;
+        if answers.get(&key) == Some(&(l.action.clone(), Answer::Class(l.expected))) {
+            tally.0 += 1;
+        }
+    }
+    for (name, (right, judged)) in &per_provider {
+        eprintln!("  {name}: {right} right of {judged}");
+    }
     let problems = judge(&labels, &known_wrong(), &answers);
     assert!(
         problems.is_empty(),

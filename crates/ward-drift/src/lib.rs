@@ -47,11 +47,11 @@ pub fn history_location(
 ) -> Result<ward_store::Location, ward_store::StoreError> {
     let password_file = cfg.and_then(|c| c.history.password_file.as_deref());
     if let Some(p) = db {
+        // One reading for every spelling: a URL in any case, a libpq string, a mistyped URL
+        // (refused), else a SQLite file.
         return match p.to_str() {
-            Some(s) if ward_store::is_postgres_url(s) => {
-                ward_store::Location::parse(s, password_file, "--db")
-            }
-            _ => Ok(ward_store::Location::Sqlite(p.to_path_buf())),
+            Some(s) => ward_store::Location::parse(s, password_file, "--db"),
+            None => Ok(ward_store::Location::Sqlite(p.to_path_buf())),
         };
     }
     if let Some(url) = cfg.and_then(|c| c.history.url.as_deref()) {

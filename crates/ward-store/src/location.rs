@@ -2,7 +2,11 @@
 //! password, which never comes from the command line.
 //!
 //! A PostgreSQL location is a URL (`postgres://ward@db.internal/ward`, or
-//! `postgres://ward@/ward?host=/run/postgresql` for a Unix socket). A URL that carries a
+//! `postgres://ward@/ward?host=/run/postgresql` for a Unix socket; the scheme in any case), or a
+//! libpq connection string (`host=db.internal dbname=ward user=ward`). Anything else with a
+//! `scheme://` is refused, and so is a URL with spaces around it: a mistyped URL is never taken
+//! for the name of a SQLite file (that created directories named after the password and wrote
+//! the history to a new file). A location that carries a
 //! password is refused: a command line is visible to every user of the machine (`ps`), and a
 //! `ward.hcl` is committed. The password comes, first found, from the file named by
 //! `history { password_file }`, from `PGPASSWORD`, or from the password file PostgreSQL's own
@@ -53,9 +57,106 @@ impl std::fmt::Display for Location {
     }
 }
 
-/// Whether `text` names a PostgreSQL database rather than a file.
+/// Whether `text` names a PostgreSQL database rather than a file (a `postgres://` or
+/// `postgresql://` URL in any case, or a libpq `key=value` string), as [`Location::parse`] reads
+/// it.
 pub fn is_postgres_url(text: &str) -> bool {
-    text.starts_with("postgres://") || text.starts_with("postgresql://")
+    matches!(kind(text), Ok(Kind::Url(_)) | Ok(Kind::Libpq))
+}
+
+/// The keywords of a libpq connection string (PostgreSQL's documentation, "Parameter Key
+/// Words"): a first `word=` from this list makes the text a connection string, not a file name.
+const LIBPQ_KEYS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "passfile",
+    "connect_timeout",
+    "client_encoding",
+    "options",
+    "application_name",
+    "fallback_application_name",
+    "keepalives",
+    "sslmode",
+    "sslcert",
+    "sslkey",
+    "sslrootcert",
+    "sslcrl",
+    "target_session_attrs",
+    "load_balance_hosts",
+    "service",
+    "channel_binding",
+];
+
+/// What the text of a location is.
+#[derive(Debug, PartialEq, Eq)]
+enum Kind {
+    /// A PostgreSQL URL, its scheme in lower case.
+    Url(String),
+    /// A libpq `key=value` connection string.
+    Libpq,
+    /// A SQLite file.
+    Sqlite,
+}
+
+fn kind(text: &str) -> Result<Kind, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("is empty: give a SQLite file path or a postgres:// URL".into());
+    }
+    if let Some((scheme, rest)) = t.split_once("://") {
+        let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if is_scheme {
+            let lower = scheme.to_ascii_lowercase();
+            if lower != "postgres" && lower != "postgresql" {
+                return Err(format!(
+                    "is a `{scheme}://` URL; the history is a SQLite file path or a postgres:// URL"
+                ));
+            }
+            if t != text {
+                return Err(
+                    "has spaces around the URL: remove them (a URL is never taken for a file name)"
+                        .into(),
+                );
+            }
+            return Ok(Kind::Url(format!("{lower}://{rest}")));
+        }
+    }
+    let first = t.split_whitespace().next().unwrap_or("");
+    if let Some((key, _)) = first.split_once('=') {
+        if LIBPQ_KEYS.contains(&key.trim().to_ascii_lowercase().as_str()) {
+            return Ok(Kind::Libpq);
+        }
+    }
+    Ok(Kind::Sqlite)
+}
+
+/// A libpq string for messages: every keyword with its value, the password's hidden.
+fn redact_libpq(config: &postgres::Config) -> String {
+    let mut parts = Vec::new();
+    for h in config.get_hosts() {
+        match h {
+            postgres::config::Host::Tcp(h) => parts.push(format!("host={h}")),
+            #[cfg(unix)]
+            postgres::config::Host::Unix(p) => parts.push(format!("host={}", p.display())),
+        }
+    }
+    for p in config.get_ports() {
+        parts.push(format!("port={p}"));
+    }
+    if let Some(d) = config.get_dbname() {
+        parts.push(format!("dbname={d}"));
+    }
+    if let Some(u) = config.get_user() {
+        parts.push(format!("user={u}"));
+    }
+    parts.join(" ")
 }
 
 impl Location {
@@ -68,13 +169,22 @@ impl Location {
         password_file: Option<&Path>,
         where_from: &str,
     ) -> Result<Location, StoreError> {
-        if !is_postgres_url(text) {
-            return Ok(Location::Sqlite(PathBuf::from(text)));
-        }
-        let mut config = postgres::Config::from_str(text).map_err(|e| {
+        let kind = kind(text).map_err(|why| {
+            StoreError::Location(format!("{where_from}: `{}` {why}", redact(text.trim())))
+        })?;
+        let (normal, libpq) = match kind {
+            Kind::Sqlite => return Ok(Location::Sqlite(PathBuf::from(text))),
+            Kind::Url(u) => (u, false),
+            Kind::Libpq => (text.trim().to_string(), true),
+        };
+        let mut config = postgres::Config::from_str(&normal).map_err(|e| {
+            let shown = if libpq {
+                "the libpq connection string".to_string()
+            } else {
+                format!("`{}`", redact(&normal))
+            };
             StoreError::Location(format!(
-                "{where_from}: `{}` is not a PostgreSQL URL ward can use: {e}; write it as postgres://USER@HOST:PORT/DATABASE (or postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket)",
-                redact(text)
+                "{where_from}: {shown} is not a PostgreSQL location ward can use: {e}; write it as postgres://USER@HOST:PORT/DATABASE (or postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket)"
             ))
         })?;
         if config.get_password().is_some() {
@@ -82,7 +192,11 @@ impl Location {
                 "{where_from}: the PostgreSQL URL carries a password; a command line is visible to every user (ps) and ward.hcl is committed, so ward refuses it. Remove the password from the URL and put it in PGPASSWORD, in a password file (PGPASSFILE or ~/.pgpass, as psql reads), or in a file named by `history {{ password_file = \"...\" }}` in ward.hcl"
             )));
         }
-        let shown = redact(text);
+        let shown = if libpq {
+            redact_libpq(&config)
+        } else {
+            redact(&normal)
+        };
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(15));
         }
@@ -222,6 +336,59 @@ mod tests {
         let l = Location::parse("postgres://ward@/ward?host=/tmp/pg", None, "--db").unwrap();
         assert!(matches!(l, Location::Postgres(_)));
         assert_eq!(l.to_string(), "postgres://ward@/ward?host=/tmp/pg");
+    }
+
+    #[test]
+    fn a_url_is_read_by_its_scheme_in_any_case_and_never_taken_for_a_file() {
+        for url in [
+            "Postgres://ward@db/ward",
+            "POSTGRESQL://ward@db:5432/ward",
+            "postgres://ward@/ward?host=/tmp/pg",
+        ] {
+            let l = Location::parse(url, None, "--db").unwrap();
+            assert!(matches!(l, Location::Postgres(_)), "{url}");
+            assert!(l.to_string().starts_with("postgres"), "{l}");
+            assert!(is_postgres_url(url), "{url}");
+        }
+        // A password in any spelling is refused, never made into directories.
+        for url in [
+            "Postgres://u:pw-s3cret@h/db",
+            "host=h user=u password=pw-s3cret dbname=db",
+            "  host=h password='pw s3cret'",
+        ] {
+            let e = Location::parse(url, None, "--db").unwrap_err().to_string();
+            assert!(e.contains("carries a password"), "{url}: {e}");
+            assert!(!e.contains("s3cret"), "{e}");
+        }
+        for (text, why) in [
+            (" postgres://u@h/db", "spaces around"),
+            ("postgres://u@h/db\n", "spaces around"),
+            ("mysql://u@h/db", "`mysql://` URL"),
+            ("sqlite:///var/lib/ward.db", "`sqlite://` URL"),
+            ("   ", "is empty"),
+        ] {
+            let e = Location::parse(text, None, "--db").unwrap_err().to_string();
+            assert!(e.contains(why), "{text:?}: {e}");
+        }
+        let l = Location::parse("host=/tmp/pg dbname=ward user=ward", None, "--db").unwrap();
+        assert!(matches!(l, Location::Postgres(_)));
+        assert_eq!(l.to_string(), "host=/tmp/pg dbname=ward user=ward");
+        // File names stay file names, odd ones too.
+        for path in [
+            "drift.sqlite",
+            "./a://b.sqlite",
+            "hosts=x.db",
+            "/var/lib/ward/h.db",
+        ] {
+            assert!(
+                matches!(
+                    Location::parse(path, None, "--db").unwrap(),
+                    Location::Sqlite(_)
+                ),
+                "{path}"
+            );
+            assert!(!is_postgres_url(path), "{path}");
+        }
     }
 
     #[test]

@@ -121,6 +121,23 @@ fn google_effective_and_terraform_labels_alone_are_free() {
         &["label_fingerprint"],
     );
     assert_eq!(v.impact, Impact::Free, "{:#?}", v.explanation);
+    // The same on a curated type (a disk holds data; its labels are still metadata).
+    let base = json!({"id": "d", "name": "d", "size": 10, "labels": {"team": "web"},
+        "terraform_labels": {"team": "web"}, "effective_labels": {"team": "web"},
+        "label_fingerprint": "abc="});
+    let after = with(
+        &base,
+        json!({"labels": {"team": "api"}, "terraform_labels": {"team": "api"},
+               "effective_labels": {"team": "api"}, "label_fingerprint": null}),
+    );
+    let v = update(
+        "hashicorp/google",
+        "google_compute_disk",
+        base,
+        after,
+        &["label_fingerprint"],
+    );
+    assert_eq!(v.impact, Impact::Free, "{:#?}", v.explanation);
     // A curated type: the bucket holds data, its merged labels are still metadata.
     let base = json!({"id": "b", "name": "b", "storage_class": "STANDARD", "labels": {},
         "terraform_labels": {"env": "prod"}, "effective_labels": {"env": "prod"}});

@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.2"
+  version  = "2026.12.3"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -27,7 +27,7 @@ resource "google_compute_instance" {
   rationale  = "Machine type, CPU platform, service account, shielded VM and display changes need the VM stopped (allowed only with allow_stopping_for_update = true); a replacement is a new VM with new identity whose boot disk is recreated from its image (auto_delete defaults to true). The VM is not a data holder: its separately managed disks (google_compute_disk) carry the data-loss."
   holds_data = false
   identity   = ["id", "instance_id", "self_link", "network_interface.network_ip", "network_interface.access_config.nat_ip"]
-  free       = ["labels", "terraform_labels", "effective_labels", "allow_stopping_for_update", "deletion_protection"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint", "allow_stopping_for_update", "deletion_protection"]
 
   attribute "machine_type" {
     impact = "interrupt"
@@ -109,7 +109,7 @@ resource "google_compute_disk" {
   rationale  = "The disk holds data: replacement or deletion loses it. It can only grow, online."
   holds_data = true
   identity   = ["id", "self_link", "disk_id"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 
   attribute "size" {
     decrease  = "replace"
@@ -132,7 +132,7 @@ resource "google_compute_snapshot" {
   rationale  = "A snapshot is a copy of data: deleting it removes that restore point."
   holds_data = true
   identity   = ["id", "self_link", "snapshot_id"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_address" {
@@ -141,7 +141,7 @@ resource "google_compute_address" {
   rationale  = "Replacement releases the address: the new one differs, breaking DNS records and allow-lists that name it."
   holds_data = false
   identity   = ["id", "address", "self_link"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_global_address" {
@@ -150,7 +150,7 @@ resource "google_compute_global_address" {
   rationale  = "Replacement releases the address: the new one differs, breaking DNS records that name it."
   holds_data = false
   identity   = ["id", "address", "self_link"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 # ---------------------------------------------------------------- networking
@@ -221,7 +221,7 @@ resource "google_compute_forwarding_rule" {
   rationale  = "Replacement gives a new IP unless a reserved address is set; traffic to the frontend stops in between."
   holds_data = false
   identity   = ["id", "self_link", "ip_address", "forwarding_rule_id"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_global_forwarding_rule" {
@@ -230,7 +230,7 @@ resource "google_compute_global_forwarding_rule" {
   rationale  = "Replacement gives a new IP unless a reserved address is set; traffic to the frontend stops in between."
   holds_data = false
   identity   = ["id", "self_link", "ip_address"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 }
 
 resource "google_compute_backend_service" {
@@ -293,7 +293,7 @@ resource "google_container_cluster" {
   rationale  = "Version changes upgrade the control plane (a zonal cluster's API is unavailable during it); replacement or deletion loses every Kubernetes object in the cluster."
   holds_data = true
   identity   = ["id", "self_link", "endpoint", "master_auth", "label_fingerprint"]
-  free       = ["resource_labels", "terraform_labels", "effective_labels", "deletion_protection", "description"]
+  free       = ["resource_labels", "terraform_labels", "effective_labels", "label_fingerprint", "deletion_protection", "description"]
 
   attribute "min_master_version" {
     impact = "interrupt"
@@ -693,7 +693,7 @@ resource "google_compute_region_disk" {
   rationale  = "The disk holds data: replacement or deletion loses it. It can only grow, online."
   holds_data = true
   identity   = ["id", "self_link"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 
   attribute "size" {
     impact = "in-place"

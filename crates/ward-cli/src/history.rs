@@ -20,9 +20,10 @@ pub fn locate(
     Ok((location, cfg))
 }
 
-/// Opens the store ([`locate`]).
+/// Opens an existing store for reading ([`locate`]; [`Store::open_existing`]: a missing SQLite
+/// file is an error, never a new empty history).
 pub fn open(db: Option<&Path>, config: Option<&Path>) -> Result<(Store, Option<Config>), CliError> {
     let (location, cfg) = locate(db, config)?;
-    let store = Store::open_location(&location).map_err(|e| CliError::new(e.to_string()))?;
+    let store = Store::open_existing(&location).map_err(|e| CliError::new(e.to_string()))?;
     Ok((store, cfg))
 }

@@ -81,7 +81,7 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
         .map_err(|e| CliError::new(e.to_string()))?;
     let (location, cfg) = crate::history::locate(a.db.as_deref(), a.config.as_deref())?;
     // Open once now, so a wrong URL or a newer schema fails here, not on the first request.
-    let first = Store::open_location(&location).map_err(|e| CliError::new(e.to_string()))?;
+    let first = Store::open_existing(&location).map_err(|e| CliError::new(e.to_string()))?;
     drop(first);
     let listener = ward_serve::bind(a.listen).map_err(|e| CliError::new(e.to_string()))?;
     let shown = listener.local_addr().unwrap_or(a.listen);
@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
         "ward serve: http://{shown}/ over {location} (read-only; API at /api/v1; stop with Ctrl-C)"
     );
     let app = ward_serve::App::new(
-        Box::new(move || Store::open_location(&location)),
+        Box::new(move || Store::open_existing(&location)),
         ward_serve::views::Layers::from_config(cfg.as_ref()),
         token,
         ward_serve::Hosts::for_listen(shown, &a.hosts),

@@ -55,6 +55,8 @@ fn a_non_loopback_address_needs_the_flag_and_a_token() {
     );
     let short = dir.path().join("token");
     std::fs::write(&short, "abc\n").unwrap();
+    // Owner-only, as a token file must be (checked first: see the test below).
+    std::fs::set_permissions(&short, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let e = fails(
         &[
             "serve",
@@ -219,4 +221,88 @@ fn the_static_report_holds_the_history_and_is_deterministic() {
         5,
         "one timeline per root"
     );
+}
+
+/// A command that only reads the history never creates one: a mistyped `--db` is an error that
+/// says so (exit 2), and no file appears (#33 item 11).
+#[test]
+fn reading_commands_never_create_a_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("typo.sqlite");
+    let m = missing.to_str().unwrap();
+    // serve first, on a deadline: before the fix it created the file and went on serving.
+    let mut child = ward()
+        .args(["serve", "--db", m, "--listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("ward serve --db {m} is serving a history it created");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut e = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut e).unwrap();
+    assert_eq!(status.code(), Some(2), "{e}");
+    assert!(e.contains("no history database at"), "{e}");
+    assert!(!missing.exists());
+    for args in [
+        vec!["report", "--html", "out.html", "--db", m],
+        vec!["drift", "history", "--db", m],
+    ] {
+        let e = fails(&args, dir.path());
+        assert!(e.contains("no history database at"), "{args:?}: {e}");
+        assert!(!missing.exists(), "{args:?} created {m}");
+        assert!(!dir.path().join("out.html").exists(), "{args:?}");
+    }
+}
+
+/// `--allow-remote` needs a token on loopback too, and a token file others can read is refused
+/// (#33 items 1 and 2).
+#[test]
+fn allow_remote_needs_a_token_and_the_token_file_must_be_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = fixture(dir.path());
+    let db = db.to_str().unwrap();
+    let e = fails(
+        &[
+            "serve",
+            "--db",
+            db,
+            "--listen",
+            "127.0.0.1:0",
+            "--allow-remote",
+        ],
+        dir.path(),
+    );
+    assert!(e.contains("needs a token"), "{e}");
+    let tf = dir.path().join("token");
+    std::fs::write(&tf, "0123456789abcdef0123\n").unwrap();
+    std::fs::set_permissions(&tf, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let e = fails(
+        &[
+            "serve",
+            "--db",
+            db,
+            "--listen",
+            "127.0.0.1:0",
+            "--token-file",
+            tf.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(
+        e.contains("can be read by others") && e.contains("chmod 600"),
+        "{e}"
+    );
+    assert!(!e.contains("0123456789abcdef0123"), "{e}");
 }

@@ -407,6 +407,30 @@ impl Store {
         }
     }
 
+    /// Opens the database at `location` for reading: like [`Store::open_location`], but a SQLite
+    /// file that does not exist is an error instead of a new empty history (a mistyped `--db`
+    /// given to a command that only reads must not create one and report nothing).
+    pub fn open_existing(location: &Location) -> Result<Store, StoreError> {
+        if let Location::Sqlite(path) = location {
+            match std::fs::metadata(path) {
+                Ok(m) if m.is_file() => {}
+                Ok(_) => {
+                    return Err(StoreError::Location(format!(
+                        "{}: is not a file; give the history database's file (or its postgres:// URL)",
+                        path.display()
+                    )))
+                }
+                Err(_) => {
+                    return Err(StoreError::Location(format!(
+                        "no history database at {}: nothing has been recorded there (`ward drift` writes it); check --db or `history {{ url }}` in ward.hcl",
+                        path.display()
+                    )))
+                }
+            }
+        }
+        Store::open_location(location)
+    }
+
     /// The `schema_version` the database records (tests and diagnostics).
     pub fn schema_version(&self) -> Result<Option<String>, StoreError> {
         self.backend.schema_version()

@@ -62,7 +62,7 @@ pub struct Generated {
     pub name: String,
     /// Where Terragrunt generates it, repository-relative.
     pub dir: String,
-    /// The block's `source` as a module call named `unit "NAME"` / `stack "NAME"` (its
+    /// The block's `source` as a module call named `unit.NAME` / `stack.NAME` (its
     /// location is the `source` argument's); `None` when it is not a literal.
     pub source: Option<ModuleCall>,
     /// The local source directory inside the repository, when the source is local.
@@ -201,7 +201,7 @@ fn read_into(
             None => raw.clone().unwrap_or_default(),
         };
         let source = raw.as_ref().map(|_| ModuleCall {
-            name: format!("{} \"{name}\"", entry.as_str()),
+            name: format!("{}.{name}", entry.as_str()),
             source: Some(ModuleSource::parse(&shown)),
             version: None,
             loc: Loc {

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod exec;
 pub mod finding;
 pub mod knowledge;
+pub mod layout;
 pub mod render;
 pub mod resolve;
 pub mod rules;
@@ -158,6 +159,10 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     }
     render::run(repo, opts.exec.as_ref(), &mut findings);
 
+    // Layouts: a module repository's examples and tests (before tuning, which wins).
+    layout::examples(repo, &mut findings, &mut skipped);
+    layout::unread_units(repo, &mut findings, &mut skipped);
+
     // Tuning.
     let mut disabled = Vec::new();
     for r in &settings.rules {
@@ -262,6 +267,9 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     }
     let mut findings = kept;
     findings.sort();
+    // Modules rendered from one template: each finding once (after suppressions, so a
+    // suppression in any rendering still counts).
+    layout::rendered(repo, &mut findings);
     findings.dedup();
     suppressed.sort();
 
@@ -318,14 +326,19 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         directories,
         matrix,
         disabled_rules: disabled,
-        excluded: repo
-            .excluded
-            .iter()
-            .map(|x| ExcludedPath {
-                path: x.path.clone(),
-                reason: x.reason.clone(),
-            })
-            .collect(),
+        excluded: {
+            let mut v: Vec<ExcludedPath> = repo
+                .excluded
+                .iter()
+                .map(|x| ExcludedPath {
+                    path: x.path.clone(),
+                    reason: x.reason.clone(),
+                })
+                .chain(layout::templates(repo))
+                .collect();
+            v.sort();
+            v
+        },
         not_raised,
     })
 }

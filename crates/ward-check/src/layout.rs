@@ -1,0 +1,316 @@
+//! What the repository's layout ([`ward_repo::layout`]) changes about findings:
+//!
+//! - **Examples and tests of a module repository** ([`examples`]): a finding there is at most a
+//!   warning, and only when a user copying the example would inherit it ([`IN_EXAMPLES`]: each
+//!   rule's treatment, with why);
+//! - **Modules rendered from one template** ([`rendered`]): the same finding in every rendering
+//!   (`autogen/main` → `.`, `modules/private-cluster`, …) is one finding at the first, listing
+//!   the others;
+//! - **Terragrunt units generated from a remote source** ([`unread_units`]): what their
+//!   `terragrunt.hcl` holds (backend, lock file) is not in the repository, so the rules that ask
+//!   for it ([`UNREAD_UNIT_RULES`]) are not raised there;
+//! - **Templates** ([`templates`]): the template directories and files discovery did not parse,
+//!   listed with what renders them.
+
+use crate::catalog::Severity;
+use crate::finding::{ExcludedPath, Finding};
+use crate::rules::Skipped;
+use std::collections::{BTreeMap, BTreeSet};
+use ward_repo::{join_rel, Module, Repo, RepoKind, SourceKind};
+
+/// What a rule's finding becomes in an example or test of a module repository.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InExample {
+    /// Kept as it is (what is wrong wherever it is).
+    Keep,
+    /// At most a warning: a user copying the example inherits it.
+    Cap,
+    /// Not raised when a module the example calls sets what is missing (the copy inherits it
+    /// through the call), else at most a warning.
+    UnlessCalledModuleSets,
+    /// Not raised: nothing a user copying one example inherits.
+    Drop,
+}
+
+/// One rule's treatment in examples, and why.
+pub struct ExampleRule {
+    /// Rule ID.
+    pub rule: &'static str,
+    /// The treatment.
+    pub treatment: InExample,
+    /// Why, in words (the report's "not raised" reason when it drops the finding).
+    pub why: &'static str,
+}
+
+/// Rules treated otherwise than [`DEFAULT_IN_EXAMPLES`] in examples and tests.
+pub const IN_EXAMPLES: &[ExampleRule] = &[
+    ExampleRule {
+        rule: "WARD-KEY-001",
+        treatment: InExample::Keep,
+        why: "key material committed is a leak wherever it lies",
+    },
+    ExampleRule {
+        rule: "WARD-SUP-001",
+        treatment: InExample::Keep,
+        why: "about ward's own suppression comments",
+    },
+    ExampleRule {
+        rule: "WARD-SUP-002",
+        treatment: InExample::Keep,
+        why: "about ward's own suppression comments",
+    },
+    ExampleRule {
+        rule: "WARD-SUP-003",
+        treatment: InExample::Keep,
+        why: "about ward's own suppression comments",
+    },
+    ExampleRule {
+        rule: "WARD-VER-003",
+        treatment: InExample::UnlessCalledModuleSets,
+        why: "examples and tests of a module repository whose called module constrains the provider (a copy inherits the constraint through the call)",
+    },
+    ExampleRule {
+        rule: "WARD-VER-001",
+        treatment: InExample::UnlessCalledModuleSets,
+        why: "examples and tests of a module repository whose called module sets required_version (a copy inherits it through the call)",
+    },
+    ExampleRule {
+        rule: "WARD-MOD-005",
+        treatment: InExample::Drop,
+        why: "versions that differ between examples and tests of a module repository (each is copied alone: no user gets two of them)",
+    },
+];
+
+/// The treatment of every other rule: at most a warning.
+pub const DEFAULT_IN_EXAMPLES: InExample = InExample::Cap;
+
+/// The note a finding capped to a warning carries.
+pub const CAPPED: &str =
+    "in an example or test of a module repository: a warning, as what a user copying it inherits";
+
+fn treatment(rule: &str) -> (InExample, &'static str) {
+    IN_EXAMPLES
+        .iter()
+        .find(|r| r.rule == rule)
+        .map(|r| (r.treatment, r.why))
+        .unwrap_or((DEFAULT_IN_EXAMPLES, ""))
+}
+
+/// The directory a finding is about: its `dir`, else its file's directory.
+fn finding_dir(f: &Finding) -> &str {
+    f.dir
+        .as_deref()
+        .unwrap_or_else(|| f.file.rsplit_once('/').map_or(".", |(d, _)| d))
+}
+
+/// Applies [`IN_EXAMPLES`] to the findings in the examples and tests of a module repository;
+/// what is dropped is counted in `skipped`.
+pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped) {
+    if repo.kind != RepoKind::Module {
+        return;
+    }
+    let own = own_registry_name(repo);
+    findings.retain_mut(|f| {
+        if f.file == "." || !ward_repo::is_example_dir(finding_dir(f)) {
+            return true;
+        }
+        let (t, why) = treatment(&f.rule);
+        let drop = match t {
+            InExample::Keep => return true,
+            InExample::Cap => false,
+            InExample::Drop => true,
+            InExample::UnlessCalledModuleSets => repo
+                .module(finding_dir(f))
+                .is_some_and(|m| inherited(repo, m, f, own.as_ref())),
+        };
+        if drop {
+            *skipped
+                .entry((f.rule.clone(), why.to_string()))
+                .or_default() += 1;
+            return false;
+        }
+        if f.severity > Severity::Warning {
+            f.severity = Severity::Warning;
+            f.detail.push(CAPPED.to_string());
+        }
+        true
+    });
+}
+
+/// The repository's own registry name, `(NAME, PROVIDER)`, from its directory's name
+/// `terraform-PROVIDER-NAME` (the naming the public registries require of a module repository).
+fn own_registry_name(repo: &Repo) -> Option<(String, String)> {
+    let top = repo
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| repo.root.clone());
+    let name = top.file_name()?.to_string_lossy().into_owned();
+    let rest = name.strip_prefix("terraform-")?;
+    let (provider, module) = rest.split_once('-')?;
+    Some((module.to_string(), provider.to_string()))
+}
+
+/// The directories of this repository a module calls: local paths, and registry addresses
+/// naming the repository itself (`NS/NAME/PROVIDER[//SUB]`).
+fn callees(repo: &Repo, m: &Module, own: Option<&(String, String)>) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &m.module_calls {
+        let Some(src) = &c.source else { continue };
+        match &src.kind {
+            SourceKind::Local { path } => out.extend(join_rel(&m.dir, path)),
+            SourceKind::Registry { address } => {
+                let parts: Vec<&str> = address.split('/').collect();
+                let is_own = match (parts.as_slice(), own) {
+                    ([.., _, name, provider], Some((n, p))) => {
+                        name.eq_ignore_ascii_case(n) && provider.eq_ignore_ascii_case(p)
+                    }
+                    _ => false,
+                };
+                if is_own {
+                    let sub = src.subdir.as_deref().unwrap_or(".");
+                    out.extend(join_rel(".", sub));
+                }
+            }
+            _ => {}
+        }
+    }
+    out.retain(|d| repo.module(d).is_some() && *d != m.dir);
+    out
+}
+
+/// Whether a module `m` calls (directly or through its callees, in this repository) sets what
+/// the finding `f` says `m` lacks.
+fn inherited(repo: &Repo, m: &Module, f: &Finding, own: Option<&(String, String)>) -> bool {
+    let provider = m
+        .required_providers
+        .iter()
+        .find(|p| p.loc.file == f.file && p.loc.line == f.line)
+        .map(|p| (p.name.clone(), p.source.clone()));
+    let sets = |c: &Module| match f.rule.as_str() {
+        "WARD-VER-001" => !c.required_version.is_empty(),
+        "WARD-VER-003" => provider.as_ref().is_some_and(|(name, source)| {
+            c.required_providers.iter().any(|p| {
+                p.version.is_some()
+                    && (p.name == *name
+                        || (source.is_some() && p.source.as_deref() == source.as_deref()))
+            })
+        }),
+        _ => false,
+    };
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut todo = callees(repo, m, own);
+    while let Some(d) = todo.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        let Some(c) = repo.module(&d) else { continue };
+        if sets(c) {
+            return true;
+        }
+        todo.extend(callees(repo, c, own));
+    }
+    false
+}
+
+/// Rules that ask for what a Terragrunt unit generated from a remote source keeps out of the
+/// repository (its `terragrunt.hcl` sets the backend; a lock file comes with the source): not
+/// raised there, counted.
+pub const UNREAD_UNIT_RULES: &[&str] = &["WARD-VER-004", "WARD-STATE-002"];
+
+/// Why [`UNREAD_UNIT_RULES`] are not raised on a unit generated from a remote source.
+pub const UNREAD_UNIT: &str = "Terragrunt units a terragrunt.stack.hcl generates from a remote source: their terragrunt.hcl (backend) and lock file are not in the repository";
+
+/// Drops the [`UNREAD_UNIT_RULES`] findings of units generated from a remote source (see
+/// [`ward_repo::stack`]); counted in `skipped`.
+pub fn unread_units(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped) {
+    findings.retain(|f| {
+        let unread = UNREAD_UNIT_RULES.contains(&f.rule.as_str())
+            && f.dir
+                .as_deref()
+                .and_then(|d| repo.module(d))
+                .is_some_and(|m| {
+                    m.terragrunt
+                        .as_ref()
+                        .is_some_and(ward_repo::Unit::is_unread)
+                });
+        if unread {
+            *skipped
+                .entry((f.rule.clone(), UNREAD_UNIT.to_string()))
+                .or_default() += 1;
+        }
+        !unread
+    });
+}
+
+/// Groups the findings that every module rendered from one template repeats: the same rule,
+/// file name and message (the directory aside) in directories whose files say they were
+/// generated from the same template. The first is kept, naming the others.
+pub fn rendered(repo: &Repo, findings: &mut Vec<Finding>) {
+    type Key = (String, String, String, String);
+    let template_of = |f: &Finding| -> Option<(String, String)> {
+        let dir = finding_dir(f);
+        let t = repo.module(dir)?.generated_from.clone()?;
+        let rel = if dir == "." {
+            f.file.as_str()
+        } else {
+            f.file.strip_prefix(dir)?.strip_prefix('/')?
+        };
+        Some((t, rel.to_string()))
+    };
+    let key = |f: &Finding| -> Option<Key> {
+        let (t, rel) = template_of(f)?;
+        let dir = finding_dir(f);
+        let msg = if dir == "." {
+            f.message.clone()
+        } else {
+            f.message.replace(dir, "<dir>")
+        };
+        Some((f.rule.clone(), t, rel, msg))
+    };
+    let mut groups: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if let Some(k) = key(f) {
+            groups.entry(k).or_default().push(i);
+        }
+    }
+    let mut drop = BTreeSet::new();
+    for ((_, template, _, _), idx) in groups {
+        let [first, rest @ ..] = idx.as_slice() else {
+            continue;
+        };
+        if rest.is_empty() {
+            continue;
+        }
+        let others: Vec<String> = rest
+            .iter()
+            .filter_map(|i| findings.get(*i).map(Finding::location))
+            .collect();
+        if let Some(f) = findings.get_mut(*first) {
+            f.message = format!(
+                "{} (and in {} other module(s) rendered from the template {template}: fix it there)",
+                f.message,
+                others.len()
+            );
+            f.detail
+                .extend(others.iter().map(|o| format!("also rendered at {o}")));
+        }
+        drop.extend(rest.iter().copied());
+    }
+    let mut i = 0;
+    findings.retain(|_| {
+        let keep = !drop.contains(&i);
+        i += 1;
+        keep
+    });
+}
+
+/// The template directories and files discovery did not parse, as paths not read.
+pub fn templates(repo: &Repo) -> Vec<ExcludedPath> {
+    repo.templates
+        .iter()
+        .map(|t| ExcludedPath {
+            path: t.path.clone(),
+            reason: format!("{}: skipped, not parsed as HCL", t.what),
+        })
+        .collect()
+}

@@ -13,6 +13,19 @@ pub enum Key {
     Str(String),
 }
 
+impl Key {
+    /// The key as an HCL index: a string key's `${` and `%{` doubled (`$${`, `%%{`), so HCL reads
+    /// them as the literal characters, not as a template (Terraform refuses a template in an
+    /// import block's `to`).
+    fn hcl(&self) -> String {
+        let plain = self.to_string();
+        match self {
+            Key::Index(_) => plain,
+            Key::Str(_) => plain.replace("${", "$${").replace("%{", "%%{"),
+        }
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -78,12 +91,31 @@ impl Address {
 
     /// The resource (without its instance key): `module.m.TYPE.NAME`.
     pub fn resource(&self) -> String {
+        self.resource_with(Key::to_string)
+    }
+
+    /// The address as an HCL expression (an import block's `to`): as [`Display`](fmt::Display)
+    /// writes it, with template sequences in string keys escaped.
+    pub fn to_hcl(&self) -> String {
+        let mut s = self.resource_hcl();
+        if let Some(k) = &self.key {
+            s.push_str(&k.hcl());
+        }
+        s
+    }
+
+    /// [`Address::resource`] as an HCL expression (string keys' template sequences escaped).
+    pub fn resource_hcl(&self) -> String {
+        self.resource_with(Key::hcl)
+    }
+
+    fn resource_with(&self, key: impl Fn(&Key) -> String) -> String {
         let mut s = String::new();
         for (m, k) in &self.modules {
             s.push_str("module.");
             s.push_str(m);
             if let Some(k) = k {
-                s.push_str(&k.to_string());
+                s.push_str(&key(k));
             }
             s.push('.');
         }

@@ -71,10 +71,13 @@ pub fn import_blocks(inv: &Inventory, method: Method) -> String {
                     Some(Key::Str(k)) => Some((k.clone(), ward_repo::write::string(&e.id))),
                     _ => None,
                 }));
+            let to = es
+                .first()
+                .map_or_else(|| r.clone(), |e| e.address.resource_hcl());
             body.push(
                 Block::builder(Ident::new("import"))
                     .attribute(attr("for_each", map))
-                    .attribute(attr("to", expr(&format!("{r}[each.key]"))))
+                    .attribute(attr("to", expr(&format!("{to}[each.key]"))))
                     .attribute(attr("id", expr("each.value")))
                     .build(),
             );
@@ -85,7 +88,7 @@ pub fn import_blocks(inv: &Inventory, method: Method) -> String {
         for e in sorted {
             body.push(
                 Block::builder(Ident::new("import"))
-                    .attribute(attr("to", expr(&e.address.to_string())))
+                    .attribute(attr("to", expr(&e.address.to_hcl())))
                     .attribute(attr("id", ward_repo::write::string(&e.id)))
                     .build(),
             );
@@ -301,6 +304,39 @@ mod tests {
         assert!(
             ward_repo::parse_file_text("scratch.tf", &text).is_ok(),
             "{text}"
+        );
+    }
+
+    /// Keys holding `${` or `%{` (in the instance key, a module key, or a for_each key) are
+    /// written so that HCL reads them literally: Terraform refused the unescaped `to`.
+    #[test]
+    fn template_markers_in_keys_are_escaped_in_import_blocks() {
+        let inventory = inv(r#"{"objects": {
+                "x_a.b[\"${evil}\"]": {"id": "1"},
+                "module.m[\"%{k}\"].x_a.c[\"plain\"]": {"id": "2"},
+                "x_a.d[\"${one}\"]": {"id": "3"},
+                "x_a.d[\"two\"]": {"id": "4"}
+            }}"#);
+        for method in [Method::Blocks, Method::ForEachBlocks] {
+            let text = import_blocks(&inventory, method);
+            assert!(!text.contains("\"${"), "{text}");
+            assert!(!text.contains("\"%{"), "{text}");
+            assert!(
+                ward_repo::parse_file_text("imports.tf", &text).is_ok(),
+                "{text}"
+            );
+        }
+        let text = import_blocks(&inventory, Method::Blocks);
+        assert!(text.contains(r#"to = x_a.b["$${evil}"]"#), "{text}");
+        assert!(
+            text.contains(r#"to = module.m["%%{k}"].x_a.c["plain"]"#),
+            "{text}"
+        );
+        // The command form keeps Terraform's own address syntax.
+        let cmds = commands(&inventory, Product::Terraform);
+        assert!(
+            cmds.iter().any(|c| c[2] == r#"x_a.b["${evil}"]"#),
+            "{cmds:?}"
         );
     }
 

@@ -40,6 +40,8 @@ fn deleting_a_data_holder_of_each_new_provider_is_data_loss() {
         ("cyrilgdn/postgresql", "postgresql_database"),
         ("petoju/mysql", "mysql_database"),
         ("Azure/azapi", "azapi_resource"),
+        ("microsoft/azuredevops", "azuredevops_git_repository"),
+        ("DeviaVir/gsuite", "gsuite_user"),
         ("hashicorp/google-beta", "google_firebase_database_instance"),
         ("gitlabhq/gitlab", "gitlab_project"),
         ("hashicorp/vault", "vault_mount"),

@@ -226,6 +226,7 @@ const PROVIDER_PACKS: &[&str] = &[
     "auth0-catalog",
     "azapi",
     "azuread-catalog",
+    "azuredevops-catalog",
     "azurestack-catalog",
     "boundary-catalog",
     "consul-catalog",
@@ -239,6 +240,7 @@ const PROVIDER_PACKS: &[&str] = &[
     "google-beta-catalog",
     "googleworkspace-catalog",
     "grafana-catalog",
+    "gsuite-catalog",
     "hcp-catalog",
     "ionoscloud-catalog",
     "kubectl-catalog",
@@ -851,7 +853,8 @@ fn render_docs(packs: &[PackFile]) -> String {
          compute, adopted, workflow, config) whose rationale each entry repeats. The self-check \
          fails when a schema type is in no pack or a catalog is stale. For providers with no \
          schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju, alicloud, auth0, \
-         exoscale, grafana, kubectl, linode, mysql, opsgenie, rancher2, vultr) the catalog lists \
+         azuredevops, exoscale, grafana, gsuite, kubectl, linode, mysql, opsgenie, rancher2, \
+         vultr) the catalog lists \
          the types of the provider's documentation at a named commit and says its schema is \
          unavailable; azapi, whose four types manage any ARM type, is curated and costs each \
          as the worst that type can do. google-beta's catalog holds only the types the google \

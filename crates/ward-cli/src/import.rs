@@ -82,6 +82,10 @@ pub struct PlanArgs {
     /// Also write a normalised scratch configuration from the inventory's attributes.
     #[arg(long, value_name = "FILE")]
     scratch: Option<PathBuf>,
+    /// Adopt more objects into a root that was already accepted: puts it back into adoption,
+    /// where `ward gate` refuses every change but imports until the next `ward import accept`.
+    #[arg(long)]
+    readopt: bool,
     #[command(flatten)]
     bin: BinaryArgs,
     #[command(flatten)]
@@ -253,6 +257,22 @@ fn plan(a: PlanArgs) -> Result<Exit, CliError> {
         ))
         .hint("one live object has one address: remove all but one"));
     }
+    // An accepted root goes back into adoption only when asked: done silently, every managed
+    // change in it would be refused by `ward gate` from then on.
+    let key = adoption::root_key(config.as_ref(), &a.root);
+    let mut store = open_store(a.store.db.as_deref())?;
+    if let adoption::Adoption::Accepted(acc) = adoption::status(&store, &key)
+        .map_err(|e| CliError::new(format!("cannot read the adoption of {key}: {e}")))?
+    {
+        if !a.readopt {
+            return Err(CliError::new(format!(
+                "{key} was adopted and accepted at {} ({} objects); `ward import plan` would put it back into adoption, where `ward gate` refuses every change but imports until the next `ward import accept`",
+                acc.accepted_at,
+                acc.ids.len()
+            ))
+            .hint("to adopt more objects into it, run again with --readopt"));
+        }
+    }
     let bin = choose_binary(&a.bin, &a.root, config.as_ref())?;
     let method = write::method_for(bin.product, &bin.version);
     let text = match method {
@@ -281,8 +301,6 @@ fn plan(a: PlanArgs) -> Result<Exit, CliError> {
             );
         }
     }
-    let key = adoption::root_key(config.as_ref(), &a.root);
-    let mut store = open_store(a.store.db.as_deref())?;
     let now = ward_time::Clock::System.now_rfc3339();
     adoption::record_plan(&mut store, &key, &inv.ids(), &now)
         .map_err(|e| CliError::new(format!("cannot record the adoption: {e}")))?;

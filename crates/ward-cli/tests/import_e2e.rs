@@ -297,6 +297,39 @@ fn an_exact_model_is_adopted_and_accepted_then_plans_are_empty() {
             .json
             .get("resource_drift")
             .is_none_or(|d| d.as_array().is_none_or(Vec::is_empty)));
+        // Running `ward import plan` again would silently put the accepted root back into
+        // adoption: refused, unless asked for with --readopt (#33 item 16).
+        let again_args = |extra: &[&str]| {
+            let mut v = vec![
+                "import".to_string(),
+                "plan".to_string(),
+                s(&f.root.dir()),
+                "--inventory".to_string(),
+                s(&f.inventory),
+                "--terraform".to_string(),
+                s(&tf.path),
+                "--db".to_string(),
+                s(&f.db),
+                "-o".to_string(),
+                s(&f.root.path("imports-again.txt")),
+            ];
+            v.extend(extra.iter().map(|x| x.to_string()));
+            v
+        };
+        let args = again_args(&[]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = ward(&f, &args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("was adopted and accepted") && err.contains("--readopt"),
+            "{err}"
+        );
+        assert!(!f.root.path("imports-again.txt").exists());
+        let args = again_args(&["--readopt"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = ward(&f, &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("is now being adopted"), "{err}");
         // The same saved plan cannot be accepted twice (it is stale, or the record is bound).
         Ok(())
     });

@@ -283,7 +283,21 @@ fn env() -> &'static Result<Environment<'static>, String> {
     static ENV: OnceLock<Result<Environment<'static>, String>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
-        // `.html` templates escape every value for HTML (minijinja's default callback).
+        // `.html` templates escape every value for HTML (minijinja's default callback), after
+        // control and bidi characters (U+202E reverses what follows it) are made visible
+        // escapes, as the terminal shows them: HTML escaping alone leaves them live.
+        env.set_formatter(|out, state, value| {
+            if value.is_safe() {
+                return minijinja::escape_formatter(out, state, value);
+            }
+            match value.as_str() {
+                Some(s) if s.chars().any(crate::escape::is_unsafe) => {
+                    let shown = crate::escape::terminal(s);
+                    minijinja::escape_formatter(out, state, &minijinja::Value::from(shown.as_ref()))
+                }
+                _ => minijinja::escape_formatter(out, state, value),
+            }
+        });
         for (name, text) in TEMPLATES {
             env.add_template(name, text)
                 .map_err(|e| format!("dashboard template {name}: {e}"))?;
@@ -410,6 +424,32 @@ mod tests {
         );
         // No script anywhere, not even ward's own.
         assert!(!html.to_lowercase().contains("<script"), "{html}");
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_shown_as_escapes() {
+        let evil = "live/\u{202e}kcatta\u{2066}\u{1b}[31mred";
+        for html in [
+            render_page(Page::Overview(&overview(evil))).unwrap(),
+            render_report(&Report {
+                overview: overview(evil),
+                timelines: vec![],
+                findings: Findings {
+                    schema_version: API_VERSION,
+                    findings: vec![finding(evil)],
+                },
+                records: vec![],
+            })
+            .unwrap(),
+        ] {
+            for c in ['\u{202e}', '\u{2066}', '\u{1b}'] {
+                assert!(!html.contains(c), "{c:?} raw in the page");
+            }
+            assert!(
+                html.contains(r"live&#x2f;\u{202e}kcatta\u{2066}\u{1b}[31mred"),
+                "{html}"
+            );
+        }
     }
 
     #[test]

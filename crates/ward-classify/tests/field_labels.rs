@@ -237,14 +237,22 @@ fn field_labels_match_ward() {
 
 #[test]
 fn field_data_is_well_formed() {
-    let plans: BTreeSet<String> = rows(&read("plans.tsv"))
-        .into_iter()
+    let listed = rows(&read("plans.tsv"));
+    let mut blobs = BTreeSet::new();
+    let plans: BTreeSet<String> = listed
+        .iter()
         .map(|r| {
             assert_eq!(r["sha256"].len(), 64, "{}", r["key"]);
             assert_eq!(r["commit"].len(), 40, "{}", r["key"]);
+            assert!(
+                blobs.insert(r["sha256"].clone()),
+                "{}: the same plan twice",
+                r["key"]
+            );
             r["key"].clone()
         })
         .collect();
+    assert_eq!(plans.len(), listed.len(), "a key listed twice in plans.tsv");
     assert!(plans.len() >= 300, "{} plans", plans.len());
     let rows_ = rows(&read("labels.tsv"));
     let mut seen = BTreeSet::new();

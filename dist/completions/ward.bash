@@ -309,7 +309,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__check)
-            opts="-o -v -h -V --config --format --output --fail-on --resolve --cache-dir --resolve-timeout --exec --binary --exec-timeout --allow-env --today --exclude --changed --verbose --list-rules --help --version"
+            opts="-o -v -h -V --config --format --output --fail-on --resolve --cache-dir --resolve-timeout --exec --binary --exec-timeout --allow-env --today --exclude --changed --verbose --list-rules --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -365,6 +365,10 @@ _ward() {
                     ;;
                 --changed)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1171,7 +1175,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__import__subcmd__plan)
-            opts="-o -h -V --inventory --output --scratch --terraform --tofu --config --db --help --version"
+            opts="-o -h -V --inventory --output --scratch --readopt --terraform --tofu --config --db --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1231,7 +1235,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__plan)
-            opts="-o -h -V --format --fail-on --config --allow-unclassified --allow-errored --color --markdown-limit --output --help --version"
+            opts="-o -h -V --format --fail-on --config --allow-unclassified --allow-errored --color --markdown-limit --expand --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1255,6 +1259,10 @@ _ward() {
                     ;;
                 --markdown-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expand)
+                    COMPREPLY=($(compgen -W "free none" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -1417,7 +1425,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__serve)
-            opts="-h -V --db --config --listen --allow-remote --token-file --help --version"
+            opts="-h -V --db --config --listen --allow-remote --token-file --host --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1436,6 +1444,10 @@ _ward() {
                     return 0
                     ;;
                 --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

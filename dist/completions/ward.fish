@@ -55,6 +55,8 @@ complete -c ward -n "__fish_ward_using_subcommand plan" -l color -d 'Colour the 
 always\t'Always colour (even into a file or a pipe)'
 never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -l markdown-limit -d 'The most characters the Markdown report may have; longer reports are summarised and say how many entries they left out' -r
+complete -c ward -n "__fish_ward_using_subcommand plan" -l expand -d 'List the changes of these low classes with their attributes in the terminal and Markdown reports (Markdown: each in a collapsed block): `free` shows what each free change sets or changes, `none` lists the no-ops and reads. Comma-separated. The JSON report always carries every change\'s attributes' -r -f -a "free\t'Each free change with its attributes (a create\'s: what it sets)'
+none\t'Each none change (no-op, read, forget), not only their count'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
 complete -c ward -n "__fish_ward_using_subcommand plan" -l allow-unclassified -d 'Report unclassified resource types without failing the coverage gate (exit 3). Their changes still count as reaching any --fail-on threshold: their cost is unknown'
 complete -c ward -n "__fish_ward_using_subcommand plan" -l allow-errored -d 'Report an errored plan (planning failed part-way) without exiting 2 for that alone'
@@ -243,6 +245,9 @@ complete -c ward -n "__fish_ward_using_subcommand check" -l allow-env -d 'Let th
 complete -c ward -n "__fish_ward_using_subcommand check" -l today -d 'Today\'s date (UTC, YYYY-MM-DD) for suppression expiry; for reproducible runs' -r
 complete -c ward -n "__fish_ward_using_subcommand check" -l exclude -d 'Do not read this repository-relative path (a directory covers everything below it; `*` matches any run of characters); repeatable. Adds to ward.hcl\'s `check { exclude }`' -r
 complete -c ward -n "__fish_ward_using_subcommand check" -l changed -d 'Report only findings about the directories of these files (the whole repository is still checked): what a pre-commit hook passes. Takes every following argument' -r -F
+complete -c ward -n "__fish_ward_using_subcommand check" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand check" -l resolve -d 'Check every git ref that is not a commit id against its remote (git ls-remote, cached)'
 complete -c ward -n "__fish_ward_using_subcommand check" -l exec -d 'Also run `fmt -check` and `init -backend=false` + `validate` on every module (in a copy)'
 complete -c ward -n "__fish_ward_using_subcommand check" -s v -l verbose -d 'Terminal output also lists every directory and the module source matrix'
@@ -262,6 +267,7 @@ complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcom
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l tofu -d 'OpenTofu executable to use' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l readopt -d 'Adopt more objects into a root that was already accepted: puts it back into adoption, where `ward gate` refuses every change but imports until the next `ward import accept`'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l inventory -d 'The inventory the plan must import exactly' -r -F
@@ -306,7 +312,8 @@ complete -c ward -n "__fish_ward_using_subcommand man" -s V -l version -d 'Print
 complete -c ward -n "__fish_ward_using_subcommand serve" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand serve" -l config -d 'ward.hcl to read (layers, `history`); default: the one found from the current directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand serve" -l listen -d 'Address and port to listen on' -r
-complete -c ward -n "__fish_ward_using_subcommand serve" -l token-file -d 'A file whose first line is the token (instead of WARD_SERVE_TOKEN)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand serve" -l token-file -d 'A file whose first line is the token (instead of WARD_SERVE_TOKEN); readable by its owner only' -r -F
+complete -c ward -n "__fish_ward_using_subcommand serve" -l host -d 'Another host name requests may give (the name behind your proxy or in your DNS); repeatable' -r
 complete -c ward -n "__fish_ward_using_subcommand serve" -l allow-remote -d 'Allow an address that is not loopback (a token is then required)'
 complete -c ward -n "__fish_ward_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand serve" -s V -l version -d 'Print version'

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use ward_model::Impact;
-use ward_report::{Exit, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
+use ward_report::{Exit, Expand, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
 
 /// Arguments of `ward plan`.
 #[derive(Debug, clap::Args)]
@@ -16,13 +16,15 @@ use ward_report::{Exit, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIM
 Reads the JSON form of a saved plan (`terraform show -json tfplan` or `tofu show -json tfplan`) \
 and gives each resource change an impact class: none < free < in-place < interrupt < replace < \
 data-loss. For every change above free it says what will happen, why, which identity attributes \
-change and which rule decided. Values marked sensitive are never printed.\n\n\
+change and which rule decided (a create above free: what it sets); `--expand free,none` lists \
+the free and none changes with their attributes too. Values marked sensitive are never printed.\n\n\
 Every managed resource type in the plan must be classified by a built-in pack or by ward.hcl: \
 otherwise the run fails with exit 3 (the coverage gate), naming each unclassified type.",
     after_help = "Examples:\n  \
 terraform plan -out=tfplan && terraform show -json tfplan > plan.json\n  \
 ward plan plan.json\n  \
 ward plan plan.json --fail-on replace\n  \
+ward plan plan.json --expand free,none\n  \
 tofu show -json tfplan | ward plan - --format markdown -o comment.md\n\n\
 Exit codes: 0 pass; 1 a change at or above --fail-on; 2 usage error, unreadable input or errored \
 plan; 3 coverage failure (unclassified types). See `ward docs exit-codes`."
@@ -64,9 +66,32 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(ward_report::MIN_MARKDOWN_LIMIT as u64..))]
     markdown_limit: u64,
 
+    /// List the changes of these low classes with their attributes in the terminal and
+    /// Markdown reports (Markdown: each in a collapsed block): `free` shows what each free
+    /// change sets or changes, `none` lists the no-ops and reads. Comma-separated. The JSON
+    /// report always carries every change's attributes.
+    #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
+    expand: Vec<ExpandArg>,
+
     /// Write the report to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+}
+
+/// `--expand`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExpandArg {
+    /// Each free change with its attributes (a create's: what it sets).
+    Free,
+    /// Each none change (no-op, read, forget), not only their count.
+    None,
+}
+
+fn expand(classes: &[ExpandArg]) -> Expand {
+    Expand {
+        free: classes.contains(&ExpandArg::Free),
+        none: classes.contains(&ExpandArg::None),
+    }
 }
 
 /// `--format`.
@@ -120,6 +145,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         format: args.format.format(),
         color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
         markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
+        expand: expand(&args.expand),
     };
     // Each change is classified as soon as it is read and then dropped: memory holds slim
     // verdicts and what the report prints, not the whole plan or whole verdicts. The JSON

@@ -1,7 +1,7 @@
 //! Plan reports of a plan read change by change: each verdict rendered as it is classified and
 //! kept as its report entry, the verdict itself slimmed to what the summary needs.
 
-use crate::{group_of, Format, Group, RenderOptions};
+use crate::{group_of, Expand, Format, Group, RenderOptions};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, RandomState};
@@ -31,6 +31,7 @@ use ward_rules::RuleOrigin;
 pub struct Keep {
     format: Format,
     color: bool,
+    expand: Expand,
     /// Terminal: per kept verdict, in the order kept, where its entry's text is.
     slots: Vec<Slot>,
     /// Terminal: the text of every entry.
@@ -250,6 +251,7 @@ impl Keep {
         Keep {
             format: opts.format,
             color: opts.color,
+            expand: opts.expand,
             slots: Vec::new(),
             texts: Texts::default(),
             big: BTreeMap::new(),
@@ -278,8 +280,8 @@ impl Keep {
         if self.format == Format::Markdown {
             self.rank(g, &mut v);
         } else {
-            // The none group is counted, not listed: no entry.
-            let slot = if g == Group::Class(Impact::None) {
+            // The none group is counted, not listed (unless expanded): no entry.
+            let slot = if g == Group::Class(Impact::None) && !self.expand.none {
                 Slot::default()
             } else {
                 let e = self.entry(g, &mut v);
@@ -315,8 +317,7 @@ impl Keep {
     /// Markdown: keeps the verdict's entry when it may be shown, then drops the last entries
     /// while the brief entries before them already exceed the limit.
     fn rank(&mut self, g: Group, v: &mut Verdict) {
-        // No-ops and reads are counted, not listed, unless a fact makes them worth a line.
-        if g == Group::Class(Impact::None) && v.facts.is_empty() {
+        if !crate::markdown::listed(g, v, self.expand) {
             return;
         }
         let key = rank_key(g, v);
@@ -353,7 +354,7 @@ impl Keep {
             None
         };
         let brief = match self.format {
-            Format::Markdown => crate::markdown::brief_entry(v).into_boxed_str(),
+            Format::Markdown => crate::markdown::brief_entry(v, self.expand).into_boxed_str(),
             Format::Terminal | Format::Json => Box::default(),
         };
         Entry { main, tofu, brief }
@@ -361,8 +362,8 @@ impl Keep {
 
     fn main(&self, g: crate::Group, v: &Verdict) -> Box<str> {
         match self.format {
-            Format::Terminal => crate::terminal::entry(self.color, g, v),
-            Format::Markdown => crate::markdown::entry(g, v),
+            Format::Terminal => crate::terminal::entry(self.color, self.expand, g, v),
+            Format::Markdown => crate::markdown::entry(g, v, self.expand),
             Format::Json => String::new(),
         }
         .into_boxed_str()

@@ -69,6 +69,38 @@ pub struct RenderOptions {
     pub color: bool,
     /// Markdown format only: the most characters the report may have.
     pub markdown_limit: usize,
+    /// Terminal and Markdown formats: the low classes whose changes are listed with their
+    /// attributes (`--expand`). The JSON report always carries them.
+    pub expand: Expand,
+}
+
+/// The low classes whose changes the terminal and Markdown reports list with their attributes
+/// (`ward plan --expand free,none`). By default a `free` change is one row (address and action)
+/// and the `none` changes are only counted; a change above `free` always shows its attributes,
+/// a create above `free` what it sets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Expand {
+    /// Each `free` change is listed with its attributes (a create's: what it sets).
+    pub free: bool,
+    /// Each `none` change (no-op, read, forget) is listed, with its attributes if it has any.
+    pub none: bool,
+}
+
+impl Expand {
+    /// Every class expanded.
+    pub const ALL: Expand = Expand {
+        free: true,
+        none: true,
+    };
+
+    /// Whether changes of `g` are expanded.
+    pub(crate) fn expands(self, g: Group) -> bool {
+        match g {
+            Group::Class(Impact::Free) => self.free,
+            Group::Class(Impact::None) => self.none,
+            _ => false,
+        }
+    }
 }
 
 impl Default for RenderOptions {
@@ -77,6 +109,7 @@ impl Default for RenderOptions {
             format: Format::Terminal,
             color: false,
             markdown_limit: DEFAULT_MARKDOWN_LIMIT,
+            expand: Expand::default(),
         }
     }
 }
@@ -84,9 +117,11 @@ impl Default for RenderOptions {
 /// Renders an assessment and its outcome in the chosen format.
 pub fn render(a: &Assessment, outcome: &Outcome, opts: &RenderOptions) -> String {
     match opts.format {
-        Format::Terminal => render_terminal(a, outcome, opts.color),
+        Format::Terminal => terminal::render(a, outcome, opts.color, opts.expand),
         Format::Json => render_json(a, outcome),
-        Format::Markdown => render_markdown(a, outcome, opts.markdown_limit),
+        Format::Markdown => {
+            markdown::render_markdown_kept(a, outcome, opts.markdown_limit, opts.expand, None)
+        }
     }
 }
 
@@ -106,7 +141,9 @@ pub fn write<W: std::io::Write>(
 ) -> std::io::Result<()> {
     match opts.format {
         Format::Json => json::write(a, outcome, w),
-        Format::Terminal => terminal::write_terminal(a, outcome, opts.color, None, &mut w),
+        Format::Terminal => {
+            terminal::write_terminal(a, outcome, opts.color, opts.expand, None, &mut w)
+        }
         Format::Markdown => w.write_all(render(a, outcome, opts).as_bytes()),
     }
 }
@@ -130,9 +167,18 @@ pub fn write_kept<W: std::io::Write>(
     };
     match opts.format {
         Format::Json => json::write(a, outcome, w),
-        Format::Terminal => terminal::write_terminal(a, outcome, opts.color, Some(kept), &mut w),
+        Format::Terminal => {
+            terminal::write_terminal(a, outcome, opts.color, opts.expand, Some(kept), &mut w)
+        }
         Format::Markdown => w.write_all(
-            markdown::render_markdown_kept(a, outcome, opts.markdown_limit, Some(kept)).as_bytes(),
+            markdown::render_markdown_kept(
+                a,
+                outcome,
+                opts.markdown_limit,
+                opts.expand,
+                Some(kept),
+            )
+            .as_bytes(),
         ),
     }
 }

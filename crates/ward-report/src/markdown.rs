@@ -19,8 +19,8 @@
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
 use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
-use crate::text::{deciding_line, fact_words, mentioned, product_line, show_value, sorted_facts};
-use crate::{class_counts, grouped_indexed, Group, Outcome};
+use crate::text::{deciding_line, fact_words, mentioned, product_line, sorted_facts};
+use crate::{class_counts, grouped_indexed, Expand, Group, Outcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Verdict};
@@ -36,7 +36,7 @@ pub const MIN_MARKDOWN_LIMIT: usize = 1_000;
 
 /// Renders the Markdown report in at most `limit` characters.
 pub fn render_markdown(a: &Assessment, outcome: &Outcome, limit: usize) -> String {
-    render_markdown_kept(a, outcome, limit, None)
+    render_markdown_kept(a, outcome, limit, Expand::default(), None)
 }
 
 /// [`render_markdown`]; with `kept`, the entries of the verdicts it kept are its own (rendered
@@ -45,9 +45,10 @@ pub(crate) fn render_markdown_kept(
     a: &Assessment,
     outcome: &Outcome,
     limit: usize,
+    expand: Expand,
     kept: Option<Kept<'_>>,
 ) -> String {
-    let doc = Doc::build(a, outcome, kept);
+    let doc = Doc::build(a, outcome, expand, kept);
     let steps = doc.steps();
     let fits = |k: usize| -> Option<String> {
         let s = doc.render(&steps[..k]);
@@ -129,7 +130,7 @@ struct Doc {
 }
 
 impl Doc {
-    fn build(a: &Assessment, outcome: &Outcome, kept: Option<Kept<'_>>) -> Doc {
+    fn build(a: &Assessment, outcome: &Outcome, expand: Expand, kept: Option<Kept<'_>>) -> Doc {
         let mut items = Vec::new();
         let mut dropped = 0;
         let mut groups = BTreeMap::new();
@@ -152,25 +153,20 @@ impl Doc {
                 none_actions = parts.join(", ");
             }
             for (i, v) in vs {
-                let detailed = matches!(
-                    g,
-                    Group::Unknown
-                        | Group::Class(
-                            Impact::DataLoss
-                                | Impact::Replace
-                                | Impact::Interrupt
-                                | Impact::InPlace
-                        )
-                );
-                // No-ops and reads are counted, not listed, unless a fact makes them worth a line.
-                if g == Group::Class(Impact::None) && v.facts.is_empty() {
+                // No-ops and reads are counted, not listed, unless a fact makes them worth a
+                // line or they are expanded.
+                if !listed(g, v, expand) {
                     continue;
                 }
                 let (full, brief) = match kept.map_or(Held::Whole, |k| k.held(i, v)) {
-                    Held::Entry(full, brief) => {
-                        (detailed.then(|| full.to_string()), brief.to_string())
+                    Held::Entry(full, brief) => (
+                        (!full.is_empty()).then(|| full.to_string()),
+                        brief.to_string(),
+                    ),
+                    Held::Whole => {
+                        let full = entry(g, v, expand);
+                        ((!full.is_empty()).then_some(full), brief_entry(v, expand))
                     }
-                    Held::Whole => (detailed.then(|| full_entry(g, v)), brief_entry(v)),
                     Held::Dropped => {
                         dropped += 1;
                         continue;
@@ -508,9 +504,20 @@ fn facts_suffix(v: &Verdict) -> String {
     }
 }
 
-/// A change's brief entry (address and action).
-pub(crate) fn brief_entry(v: &Verdict) -> String {
-    let attrs = if v.impact == Impact::Free && !v.attributes.is_empty() {
+/// Whether a change gets an entry in the Markdown report: every change but the `none` ones,
+/// which are counted unless a fact makes them worth a line or they are expanded.
+pub(crate) fn listed(g: Group, v: &Verdict, expand: Expand) -> bool {
+    g != Group::Class(Impact::None) || !v.facts.is_empty() || expand.none
+}
+
+/// A change's brief entry (address and action; an update's changed paths when they are not
+/// listed in its entry).
+pub(crate) fn brief_entry(v: &Verdict, expand: Expand) -> String {
+    let attrs = if v.impact == Impact::Free
+        && !expand.free
+        && crate::text::Side::of(v.action) == crate::text::Side::Changes
+        && !v.attributes.is_empty()
+    {
         let paths: Vec<String> = v
             .attributes
             .iter()
@@ -528,9 +535,10 @@ pub(crate) fn brief_entry(v: &Verdict) -> String {
     )
 }
 
-/// A change's detailed entry, for [`crate::Keep`]: the `<details>` block for the detailed classes,
-/// nothing for the others (they are listed brief).
-pub(crate) fn entry(g: Group, v: &Verdict) -> String {
+/// A change's detailed entry, for [`crate::Keep`]: the `<details>` block for the detailed
+/// classes, and for an expanded `free` or `none` change that has attributes to list; nothing
+/// for the others (they are listed brief).
+pub(crate) fn entry(g: Group, v: &Verdict, expand: Expand) -> String {
     if matches!(
         g,
         Group::Unknown
@@ -539,17 +547,106 @@ pub(crate) fn entry(g: Group, v: &Verdict) -> String {
             )
     ) {
         full_entry(g, v)
+    } else if expand.expands(g)
+        && crate::text::lists_attributes(v, true)
+        && !v.attributes.is_empty()
+    {
+        expanded_entry(g, v)
     } else {
         String::new()
     }
 }
 
+/// An expanded `free` or `none` change: collapsed, its attributes inside.
+fn expanded_entry(g: Group, v: &Verdict) -> String {
+    let mut out = String::new();
+    let listed = crate::text::listed_attributes(v);
+    let n = v.attributes.len() + crate::text::left_out(v);
+    let _ = writeln!(
+        out,
+        "<details><summary><b>{}</b> {}: {} ({})</summary>\n",
+        g.name(),
+        addr_html(v),
+        html(v.action.describe()),
+        html(&plural(n, "attribute", "attributes"))
+    );
+    attribute_items(&mut out, g, v, &listed, None, None);
+    for f in sorted_facts(v) {
+        let _ = writeln!(out, "- {}", md(&fact_words(f)));
+    }
+    out.push_str("\n</details>\n\n");
+    out
+}
+
+/// A value for a list item: in code, with what was cut after it.
+fn value_md(v: &ward_model::Shown) -> String {
+    match crate::text::show_value_parts(v) {
+        (head, Some(cut)) => format!("{} {}", code(&head), md(&cut)),
+        (head, None) => code(&head),
+    }
+}
+
+/// The list items of a change's attributes (see `terminal::attribute_lines`): `forcing` is the
+/// attribute the summary already names as forcing the replacement, `deciding_why` the one whose
+/// reason it already gives.
+fn attribute_items(
+    out: &mut String,
+    g: Group,
+    v: &Verdict,
+    listed: &crate::text::Listed<'_>,
+    forcing: Option<&AttrVerdict>,
+    deciding_why: Option<&AttrVerdict>,
+) {
+    for at in &listed.shown {
+        let path = code(&at.change.path.to_string());
+        match crate::text::Side::of(v.action) {
+            crate::text::Side::Sets => {
+                let _ = writeln!(out, "- {path} = {}", value_md(&at.change.after));
+                continue;
+            }
+            crate::text::Side::Removes => {
+                let _ = writeln!(out, "- {path} was {}", value_md(&at.change.before));
+                continue;
+            }
+            crate::text::Side::Changes => {}
+        }
+        let mut tags = Vec::new();
+        if g != Group::Class(at.impact) {
+            tags.push(format!("**{}**", at.impact));
+        }
+        let in_summary = forcing.is_some_and(|f| std::ptr::eq(f, *at));
+        if at.forces_replacement && !in_summary {
+            tags.push("forces replacement".into());
+        }
+        let tags = if tags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", tags.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "- {path}: {} → {}{tags}",
+            value_md(&at.change.before),
+            value_md(&at.change.after),
+        );
+        if let Some(why) = crate::text::attribute_why(at)
+            .filter(|_| !deciding_why.is_some_and(|d| std::ptr::eq(d, *at)))
+        {
+            let _ = writeln!(out, "  - {}", md_rich(why));
+        }
+    }
+    if listed.more > 0 {
+        let _ = writeln!(
+            out,
+            "- … and {} (the JSON report lists them)",
+            plural(listed.more, "more attribute", "more attributes")
+        );
+    }
+}
+
 fn full_entry(g: Group, v: &Verdict) -> String {
     let mut out = String::new();
-    let addr = match &v.deposed {
-        Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
-        None => format!("<code>{}</code>", html(&v.address)),
-    };
+    let addr = addr_html(v);
     // The summary says why, once: the attribute that forces the replacement, else the first
     // reason the block would print, else the deciding attribute's reason. The block then leaves
     // out what the summary said.
@@ -561,7 +658,7 @@ fn full_entry(g: Group, v: &Verdict) -> String {
         Some(_) => None,
         None => crate::text::explanation_lines(v).next(),
     };
-    let deciding_why = match (forcing, first_line) {
+    let deciding_why = match (forcing, &first_line) {
         (None, None) => v
             .attributes
             .iter()
@@ -569,9 +666,9 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             .find(|a| a.why.is_some()),
         _ => None,
     };
-    let why = match (forcing, first_line, deciding_why) {
+    let why = match (forcing, &first_line, deciding_why) {
         (Some(a), _, _) => Some(format!("`{}` forces replacement", a.change.path)),
-        (None, Some(l), _) => Some(l.clone()),
+        (None, Some(l), _) => Some(l.to_string()),
         (None, None, Some(a)) => a.why.as_ref().map(|w| format!("`{}`: {w}", a.change.path)),
         (None, None, None) => None,
     };
@@ -589,41 +686,12 @@ fn full_entry(g: Group, v: &Verdict) -> String {
             code(&v.type_name)
         );
     }
-    let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
-    attrs.sort_by(|x, y| {
-        (std::cmp::Reverse(x.impact), &x.change.path)
-            .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
-    });
-    for at in attrs
-        .into_iter()
-        .filter(|at| crate::text::attribute_shown(v, at))
-    {
-        let mut tags = vec![format!("**{}**", at.impact)];
-        let in_summary = forcing.is_some_and(|f| std::ptr::eq(f, at));
-        if at.forces_replacement && !in_summary {
-            tags.push("forces replacement".into());
-        }
-        if let Some(r) = &at.rule {
-            tags.push(code(&r.to_string()));
-        }
-        let _ = writeln!(
-            out,
-            "- {}: {} → {} ({})",
-            code(&at.change.path.to_string()),
-            code(&show_value(&at.change.before)),
-            code(&show_value(&at.change.after)),
-            tags.join(", ")
-        );
-        if let Some(why) = at
-            .why
-            .as_ref()
-            .filter(|_| !deciding_why.is_some_and(|d| std::ptr::eq(d, at)))
-        {
-            let _ = writeln!(out, "  - {}", md_rich(why));
-        }
+    if crate::text::lists_attributes(v, false) {
+        let listed = crate::text::listed_attributes(v);
+        attribute_items(&mut out, g, v, &listed, forcing, deciding_why);
     }
     for line in crate::text::explanation_lines(v).skip(usize::from(first_line.is_some())) {
-        let _ = writeln!(out, "- {}", md_rich(line));
+        let _ = writeln!(out, "- {}", md_rich(&line));
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
         let _ = writeln!(out, "- Terraform's reason: {}", code(r));
@@ -653,6 +721,13 @@ fn full_entry(g: Group, v: &Verdict) -> String {
     }
     out.push_str("\n</details>\n\n");
     out
+}
+
+fn addr_html(v: &Verdict) -> String {
+    match &v.deposed {
+        Some(k) => format!("<code>{}</code> (deposed {})", html(&v.address), html(k)),
+        None => format!("<code>{}</code>", html(&v.address)),
+    }
 }
 
 fn addr_code(v: &Verdict) -> String {

@@ -6,11 +6,11 @@ use crate::outcome::{plural, thousands};
 use crate::text::{
     deciding_line, fact_words, full_address, mentioned, product_line, show_value, sorted_facts,
 };
-use crate::{class_counts, grouped_indexed, Exit, Group, Outcome};
+use crate::{class_counts, grouped_indexed, Exit, Expand, Group, Outcome};
 use anstyle::{AnsiColor, Style};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use ward_classify::{Assessment, AttrVerdict, Verdict};
+use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact};
 use ward_rules::RuleOrigin;
 
@@ -57,20 +57,25 @@ impl Painter {
 /// Renders the terminal report. `color` adds ANSI styles; the caller decides (TTY, `NO_COLOR`,
 /// `--color`).
 pub fn render_terminal(a: &Assessment, outcome: &Outcome, color: bool) -> String {
+    render(a, outcome, color, Expand::default())
+}
+
+/// [`render_terminal`], with the low classes `expand` says listed with their attributes.
+pub(crate) fn render(a: &Assessment, outcome: &Outcome, color: bool, expand: Expand) -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail.
-    let _ = write_terminal(a, outcome, color, None, &mut out);
+    let _ = write_terminal(a, outcome, color, expand, None, &mut out);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// One change's entry as the report prints it: its block (detailed classes), its row (free),
-/// nothing (none: counted, not listed). For [`crate::Keep`].
-pub(crate) fn entry(color: bool, g: Group, v: &Verdict) -> String {
+/// One change's entry as the report prints it: its block (detailed classes), its row (free;
+/// with its attributes when expanded), nothing (none: counted, not listed, unless expanded).
+/// For [`crate::Keep`].
+pub(crate) fn entry(color: bool, expand: Expand, g: Group, v: &Verdict) -> String {
     let p = Painter { color };
     let mut out = String::new();
     match g {
-        Group::Class(Impact::None) => {}
-        Group::Class(Impact::Free) => free_row(&mut out, v),
+        Group::Class(Impact::None | Impact::Free) => row(&mut out, v, expand.expands(g)),
         _ => detailed(&mut out, &p, g, v),
     }
     out
@@ -82,6 +87,7 @@ pub(crate) fn write_terminal<W: std::io::Write>(
     a: &Assessment,
     outcome: &Outcome,
     color: bool,
+    expand: Expand,
     kept: Option<Kept<'_>>,
     w: &mut W,
 ) -> std::io::Result<()> {
@@ -95,8 +101,10 @@ pub(crate) fn write_terminal<W: std::io::Write>(
         }
         if g == Group::Class(Impact::None) {
             let vs: Vec<&Verdict> = is.iter().filter_map(|i| a.verdicts.get(*i)).collect();
-            none_group(&mut out, &p, &vs);
-            continue;
+            none_group(&mut out, &p, &vs, expand.none);
+            if !expand.none {
+                continue;
+            }
         }
         if g == Group::Class(Impact::Free) {
             let _ = writeln!(
@@ -112,7 +120,7 @@ pub(crate) fn write_terminal<W: std::io::Write>(
             };
             match kept.map_or(Held::Whole, |k| k.held(i, v)) {
                 Held::Entry(text, _) => out.push_str(&text),
-                Held::Whole => out.push_str(&entry(color, g, v)),
+                Held::Whole => out.push_str(&entry(color, expand, g, v)),
                 Held::Dropped => {}
             }
             if out.len() >= 1 << 16 {
@@ -120,7 +128,7 @@ pub(crate) fn write_terminal<W: std::io::Write>(
                 out.clear();
             }
         }
-        if g == Group::Class(Impact::Free) {
+        if matches!(g, Group::Class(Impact::Free | Impact::None)) {
             out.push('\n');
         }
     }
@@ -187,37 +195,9 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             terminal(&v.type_name)
         );
     }
-    let mut attrs: Vec<&AttrVerdict> = v.attributes.iter().collect();
-    attrs.sort_by(|x, y| {
-        (std::cmp::Reverse(x.impact), &x.change.path)
-            .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
-    });
-    for at in attrs
-        .into_iter()
-        .filter(|at| crate::text::attribute_shown(v, at))
-    {
-        let mut tags = vec![at.impact.as_str().to_string()];
-        if at.forces_replacement {
-            tags.push("forces replacement".into());
-        }
-        let rule = match &at.rule {
-            Some(r) => format!(" {}", p.dim(&terminal(&r.to_string()))),
-            None => String::new(),
-        };
-        let _ = writeln!(
-            out,
-            "{ind}~ {}: {} → {}  [{}]{rule}",
-            terminal(&at.change.path.to_string()),
-            show_value(&at.change.before),
-            show_value(&at.change.after),
-            tags.join(", ")
-        );
-        if let Some(why) = crate::text::attribute_why(at) {
-            let _ = writeln!(out, "{ind}    {}", terminal(why));
-        }
-    }
+    attribute_lines(out, g, v, ind, crate::text::lists_attributes(v, false));
     for line in crate::text::explanation_lines(v) {
-        explanation_line(out, line);
+        explanation_line(out, &line);
     }
     if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
         let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
@@ -255,12 +235,72 @@ fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     out.push('\n');
 }
 
-fn free_row(out: &mut String, v: &Verdict) {
-    let paths: Vec<String> = v
-        .attributes
-        .iter()
-        .map(|a| terminal(&a.change.path.to_string()).into_owned())
-        .collect();
+/// The attribute lines of a change, indented by `ind`: `~ path: before → after  [tags]` for
+/// an update or a replacement (its class when it is not the block's, `forces replacement`),
+/// `+ path = value` for what a create sets, `- path = value` for what a delete removes; at most
+/// [`crate::text::MAX_LISTED_ATTRIBUTES`] of a whole object, then how many more. Nothing when
+/// `listed` is false.
+fn attribute_lines(out: &mut String, g: Group, v: &Verdict, ind: &str, listed: bool) {
+    if !listed {
+        return;
+    }
+    let attrs = crate::text::listed_attributes(v);
+    for at in &attrs.shown {
+        let path = terminal(&at.change.path.to_string()).into_owned();
+        match crate::text::Side::of(v.action) {
+            crate::text::Side::Sets => {
+                let _ = writeln!(out, "{ind}+ {path} = {}", show_value(&at.change.after));
+                continue;
+            }
+            crate::text::Side::Removes => {
+                let _ = writeln!(out, "{ind}- {path} = {}", show_value(&at.change.before));
+                continue;
+            }
+            crate::text::Side::Changes => {}
+        }
+        let mut tags = Vec::new();
+        if g != Group::Class(at.impact) {
+            tags.push(at.impact.as_str());
+        }
+        if at.forces_replacement {
+            tags.push("forces replacement");
+        }
+        let tags = if tags.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", tags.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "{ind}~ {path}: {} → {}{tags}",
+            show_value(&at.change.before),
+            show_value(&at.change.after),
+        );
+        if let Some(why) = crate::text::attribute_why(at) {
+            let _ = writeln!(out, "{ind}    {}", terminal(why));
+        }
+    }
+    if attrs.more > 0 {
+        let _ = writeln!(
+            out,
+            "{ind}… and {} (the JSON report lists them)",
+            plural(attrs.more, "more attribute", "more attributes")
+        );
+    }
+}
+
+/// A `free` or `none` change's row: its address and action (an update's changed paths after
+/// it), and with `expand` its attribute lines under it.
+fn row(out: &mut String, v: &Verdict, expand: bool) {
+    let paths: Vec<String> =
+        if expand || crate::text::Side::of(v.action) != crate::text::Side::Changes {
+            Vec::new()
+        } else {
+            v.attributes
+                .iter()
+                .map(|a| terminal(&a.change.path.to_string()).into_owned())
+                .collect()
+        };
     let attrs = if paths.is_empty() {
         String::new()
     } else {
@@ -272,9 +312,10 @@ fn free_row(out: &mut String, v: &Verdict) {
         full_address(v),
         v.action.describe()
     );
+    attribute_lines(out, crate::group_of(v), v, "        ", expand);
 }
 
-fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
+fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict], expand: bool) {
     let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
     for v in vs {
         *by_action.entry(v.action).or_default() += 1;
@@ -285,10 +326,11 @@ fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict]) {
         .collect();
     let _ = writeln!(
         out,
-        "{}  {} ({})\n",
+        "{}  {} ({}){}",
         p.tag(Group::Class(Impact::None)),
         plural(vs.len(), "change", "changes"),
-        parts.join(", ")
+        parts.join(", "),
+        if expand { "" } else { "\n" }
     );
 }
 

@@ -1,32 +1,132 @@
 //! Wording shared by the human formats (terminal and Markdown).
 
 use crate::escape::terminal;
-use ward_classify::{Assessment, Fact, Verdict};
-use ward_model::{Product, Shown};
+use crate::outcome::thousands;
+use std::borrow::Cow;
+use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
+use ward_model::{Action, Impact, Product, Shown};
 use ward_rules::RuleOrigin;
 
-/// The longest value (in chars) the human formats print before shortening it with `…`.
+/// The longest value (in chars) the human formats print before cutting it and saying how much
+/// they cut.
 pub(crate) const MAX_VALUE_CHARS: usize = 80;
 
 /// A value as the human formats show it: JSON for known values (strings quoted, control characters
-/// and bidi or line-separator characters escaped), `(sensitive)`, `(known after apply)`, `null`. Never the value behind `Sensitive`.
+/// and bidi or line-separator characters escaped), `(sensitive)`, `(known after apply)`, `null`.
+/// Never the value behind `Sensitive`. A value longer than [`MAX_VALUE_CHARS`] is cut, and the
+/// cut said: `"abc…" … 1,234 more characters` (see [`Shown::cut`]).
 pub(crate) fn show_value(v: &Shown) -> String {
-    match v {
-        Shown::Known(j) => shorten(&terminal(&j.to_string()), MAX_VALUE_CHARS),
-        Shown::Sensitive => "(sensitive)".into(),
-        Shown::Unknown => "(known after apply)".into(),
-        Shown::Absent => "null".into(),
+    let (head, cut) = show_value_parts(v);
+    match cut {
+        Some(c) => format!("{head} {c}"),
+        None => head,
     }
 }
 
-/// Cuts `s` to at most `max` chars, ending with `…` when it was cut.
-pub(crate) fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
+/// [`show_value`] in two parts: the value (cut to [`MAX_VALUE_CHARS`], ending with `…` when
+/// cut) and, when it was cut, what was cut (`… 1,234 more characters`; `at least` when the plan
+/// reader had already shortened a string in it, so ward does not hold the rest).
+pub(crate) fn show_value_parts(v: &Shown) -> (String, Option<String>) {
+    match v {
+        Shown::Known(j) => {
+            let text = terminal(&j.to_string()).into_owned();
+            let total = text.chars().count();
+            if total <= MAX_VALUE_CHARS {
+                return (text, None);
+            }
+            let kept = MAX_VALUE_CHARS.saturating_sub(1);
+            let head: String = text.chars().take(kept).chain(['…']).collect();
+            let more = total - kept;
+            let at_least = if reader_shortened(j) { "at least " } else { "" };
+            let unit = if more == 1 { "character" } else { "characters" };
+            (
+                head,
+                Some(format!("… {at_least}{} more {unit}", thousands(more))),
+            )
+        }
+        Shown::Sensitive => ("(sensitive)".into(), None),
+        Shown::Unknown => ("(known after apply)".into(), None),
+        Shown::Absent => ("null".into(), None),
     }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+}
+
+/// True when some string in `v` is one the plan reader shortened ([`Shown::MAX_STRING`]
+/// characters and its `…` mark): the plan held more than ward kept.
+fn reader_shortened(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::String(s) => {
+            s.ends_with('…') && s.chars().count() == Shown::MAX_STRING + 1
+        }
+        serde_json::Value::Array(a) => a.iter().any(reader_shortened),
+        serde_json::Value::Object(m) => m.values().any(reader_shortened),
+        _ => false,
+    }
+}
+
+/// The most attribute lines a change lists in the terminal and Markdown reports; the JSON
+/// report carries every attribute the plan reader kept.
+pub(crate) const MAX_LISTED_ATTRIBUTES: usize = 20;
+
+/// What a change's attributes are: changes of an object that stays (update, replacement), what
+/// a create sets, or what a delete removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// `before → after`.
+    Changes,
+    /// The create's planned values.
+    Sets,
+    /// The deleted object's last values.
+    Removes,
+}
+
+impl Side {
+    pub(crate) fn of(a: Action) -> Side {
+        match a {
+            Action::Create | Action::CreateThenForget => Side::Sets,
+            Action::Delete => Side::Removes,
+            _ => Side::Changes,
+        }
+    }
+}
+
+/// Whether a change's block lists its attributes: always an update's or a replacement's (they
+/// decide its class), a create's when it costs more than `free` (what it sets, since the
+/// create takes over or costs something) or when expanded, a delete's only when expanded.
+pub(crate) fn lists_attributes(v: &Verdict, expanded: bool) -> bool {
+    match Side::of(v.action) {
+        Side::Changes => true,
+        Side::Sets => expanded || v.impact > Impact::Free,
+        Side::Removes => expanded,
+    }
+}
+
+/// The attributes a change lists, and how many more it has.
+pub(crate) struct Listed<'v> {
+    pub(crate) shown: Vec<&'v AttrVerdict>,
+    pub(crate) more: usize,
+}
+
+/// The attributes a change lists: those [`attribute_shown`], the costliest first then by path,
+/// at most [`MAX_LISTED_ATTRIBUTES`]; `more` counts the others, and those the plan reader left
+/// out of the verdict.
+pub(crate) fn listed_attributes(v: &Verdict) -> Listed<'_> {
+    let mut shown: Vec<&AttrVerdict> = v
+        .attributes
+        .iter()
+        .filter(|at| attribute_shown(v, at))
+        .collect();
+    shown.sort_by(|x, y| {
+        (std::cmp::Reverse(x.impact), &x.change.path)
+            .cmp(&(std::cmp::Reverse(y.impact), &y.change.path))
+    });
+    let more = shown.len().saturating_sub(MAX_LISTED_ATTRIBUTES) + left_out(v);
+    shown.truncate(MAX_LISTED_ATTRIBUTES);
+    Listed { shown, more }
+}
+
+/// How many attributes of the change the verdict does not hold (the plan reader's bound).
+pub(crate) fn left_out(_v: &Verdict) -> usize {
+    0
 }
 
 /// `Terraform 1.9.5`, `OpenTofu 1.8.0`, `unknown product`.
@@ -116,25 +216,54 @@ pub(crate) fn mentioned(v: &Verdict, what: &str) -> bool {
 
 /// The explanation lines a change block prints: the classifier's, less what the block shows
 /// from the verdict's structure (the action, in the block's first line; the identity changes,
-/// printed once).
-pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = &String> {
+/// printed once; the class, in the block's tag, so a line that only glosses it, such as
+/// `replacing it costs replace: destroyed … no data lost`, is left out), and without the
+/// ` (per RULE)` of the rule that decided (the block names it once, on its last line).
+pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = Cow<'_, str>> {
     let action = ward_classify::explain::action_line(v.action);
     // An attribute printed with its own reason says more than the type's general rationale.
     let attr_reason = v
         .attributes
         .iter()
         .any(|a| a.why.is_some() && attribute_shown(v, a));
-    v.explanation.iter().filter(move |l| {
-        let shown_elsewhere = l.as_str() == action
-            || l.starts_with("identity changes: ")
-            || (attr_reason && l.starts_with("rule rationale: "))
-            || forcing_line_of_a_shown_attribute(v, l)
-            || cost_line_of_a_shown_attribute(v, l)
-            || v.attributes
-                .iter()
-                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
-        !shown_elsewhere
-    })
+    let per = v.decided_by.as_ref().map(|r| format!(" (per {r})"));
+    let gloss = format!(" it costs {}: {}", v.impact, v.impact.meaning());
+    v.explanation
+        .iter()
+        .filter(move |l| {
+            let shown_elsewhere = l.as_str() == action
+                || l.starts_with("identity changes: ")
+                || (attr_reason && l.starts_with("rule rationale: "))
+                || glosses_the_class(l, &gloss, per.as_deref())
+                || forcing_line_of_a_shown_attribute(v, l)
+                || cost_line_of_a_shown_attribute(v, l)
+                || v.attributes
+                    .iter()
+                    .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
+            !shown_elsewhere
+        })
+        .map(move |l| match &v.decided_by {
+            Some(r) => match l.strip_suffix(&format!(" (per {r})")) {
+                Some(rest) => Cow::Owned(rest.to_string()),
+                None => Cow::Borrowed(l.as_str()),
+            },
+            None => Cow::Borrowed(l.as_str()),
+        })
+}
+
+/// `replacing it costs replace: destroyed (and perhaps recreated) … (per RULE)`: a line that
+/// says only the block's class and what the class means, per the rule the block names.
+fn glosses_the_class(line: &str, gloss: &str, per: Option<&str>) -> bool {
+    let Some(rest) = ["creating", "replacing", "destroying"]
+        .iter()
+        .find_map(|verb| line.strip_prefix(verb))
+    else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(gloss) else {
+        return false;
+    };
+    rest.is_empty() || per == Some(rest)
 }
 
 /// `` `image` forces replacement: a → b `` when the attribute line for `image` is printed.
@@ -213,12 +342,28 @@ mod tests {
 
     #[test]
     fn shortens_and_cleans() {
-        assert_eq!(shorten("abcdef", 4), "abc…");
-        assert_eq!(shorten("abc", 4), "abc");
         assert_eq!(
             show_value(&Shown::Known(serde_json::json!("x\ny"))),
             "\"x\\ny\""
         );
         assert_eq!(show_value(&Shown::Sensitive), "(sensitive)");
+    }
+
+    /// A long value is cut at [`MAX_VALUE_CHARS`] and says how many characters it cut; at
+    /// least that many when the plan reader had already shortened it.
+    #[test]
+    fn a_long_value_is_cut_and_says_so() {
+        let long = "a".repeat(1_300);
+        let (head, cut) = show_value_parts(&Shown::Known(serde_json::json!(long)));
+        assert_eq!(head.chars().count(), MAX_VALUE_CHARS);
+        assert!(head.starts_with("\"aaa") && head.ends_with('…'), "{head}");
+        // 1,302 characters with the quotes, 79 kept.
+        assert_eq!(cut.as_deref(), Some("… 1,223 more characters"));
+        let read: String = "b".repeat(Shown::MAX_STRING).chars().chain(['…']).collect();
+        let (_, cut) = show_value_parts(&Shown::Known(serde_json::json!({ "k": read })));
+        assert_eq!(cut.as_deref(), Some("… at least 130 more characters"));
+        let short = Shown::Known(serde_json::json!("a".repeat(MAX_VALUE_CHARS - 2)));
+        assert_eq!(show_value_parts(&short).1, None);
+        assert_eq!(show_value(&short).chars().count(), MAX_VALUE_CHARS);
     }
 }

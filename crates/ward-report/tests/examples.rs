@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use ward_classify::Assessment;
 use ward_report::{
-    evaluate, render_markdown, render_terminal, GateOptions, DEFAULT_MARKDOWN_LIMIT,
+    evaluate, render, render_markdown, render_terminal, Expand, Format, GateOptions, RenderOptions,
+    DEFAULT_MARKDOWN_LIMIT,
 };
 
 fn plans() -> Vec<(String, Assessment)> {
@@ -133,5 +134,111 @@ fn each_change_block_says_each_fact_once() {
                 );
             }
         }
+    }
+}
+
+fn hazards() -> Assessment {
+    plans()
+        .into_iter()
+        .find(|(n, _)| n == "hazards")
+        .map(|(_, a)| a)
+        .unwrap()
+}
+
+fn rendered(a: &Assessment, format: Format, expand: Expand) -> String {
+    let o = evaluate(a, &GateOptions::default());
+    let opts = RenderOptions {
+        format,
+        expand,
+        ..RenderOptions::default()
+    };
+    render(a, &o, &opts)
+}
+
+/// The README's first command: the hazards report fits in 50 lines, and no change block, in
+/// either human format, names its rule more than once (the attribute line, a `(per RULE)` and
+/// `decided by` each named it before).
+#[test]
+fn the_hazards_report_is_short_and_names_each_rule_once() {
+    let a = hazards();
+    let term = rendered(&a, Format::Terminal, Expand::default());
+    assert!(
+        term.lines().count() <= 50,
+        "{} lines:\n{term}",
+        term.lines().count()
+    );
+    let md = rendered(&a, Format::Markdown, Expand::default());
+    let blocks = term.split("\n\n").chain(md.split("<details>").skip(1));
+    let mut checked = 0;
+    for block in blocks {
+        let named = block.matches("fakecloud.hcl:").count();
+        assert!(named <= 1, "the rule is named {named} times in\n{block}");
+        checked += usize::from(named == 1);
+    }
+    // 5 detailed changes, in each format.
+    assert_eq!(checked, 10, "{term}\n{md}");
+}
+
+/// A `free` change is one row by default; `--expand free` lists its attributes under it
+/// (terminal) or in a collapsed `<details>` block (Markdown).
+#[test]
+fn a_free_change_shows_its_diff_only_when_expanded() {
+    let a = hazards();
+    let free = Expand {
+        free: true,
+        none: false,
+    };
+    let term = rendered(&a, Format::Terminal, Expand::default());
+    assert!(
+        term.contains("    fakecloud_network.main  update in place (tags.team)\n"),
+        "{term}"
+    );
+    assert!(!term.contains("~ tags.team:"), "{term}");
+    let term = rendered(&a, Format::Terminal, free);
+    assert!(
+        term.contains(
+            "    fakecloud_network.main  update in place\n        ~ tags.team: null → \"platform\"\n"
+        ),
+        "{term}"
+    );
+    let md = rendered(&a, Format::Markdown, Expand::default());
+    assert!(!md.contains("<b>free</b>"), "{md}");
+    assert!(
+        md.contains("- `fakecloud_network.main`: update in place (`tags.team`)\n"),
+        "{md}"
+    );
+    let md = rendered(&a, Format::Markdown, free);
+    assert!(
+        md.contains(
+            "<details><summary><b>free</b> <code>fakecloud_network.main</code>: update in place (1 attribute)</summary>\n\n- `tags.team`: `null` → `\"platform\"`\n\n</details>"
+        ),
+        "{md}"
+    );
+    // Free only: the no-op stays counted, not listed.
+    assert!(!term.contains("data.fakecloud_image"), "{term}");
+}
+
+/// `--expand none` lists every `none` change (a no-op, a read) by address; without it they
+/// are only counted.
+#[test]
+fn none_changes_are_listed_only_when_expanded() {
+    let a = hazards();
+    let none = Expand {
+        free: false,
+        none: true,
+    };
+    let noop = a
+        .verdicts
+        .iter()
+        .find(|v| v.impact == ward_model::Impact::None)
+        .map(|v| v.address.clone())
+        .unwrap();
+    for format in [Format::Terminal, Format::Markdown] {
+        let plain = rendered(&a, format, Expand::default());
+        assert!(!plain.contains(&noop), "{plain}");
+        let listed = rendered(&a, format, none);
+        assert!(listed.contains(&noop), "{listed}");
+        // None only: the free update keeps its one row.
+        assert!(!listed.contains("~ tags.team") && !listed.contains("<b>free</b>"));
     }
 }

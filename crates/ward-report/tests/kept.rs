@@ -7,7 +7,9 @@ mod fixtures;
 use fixtures::*;
 use ward_classify::{explain::reason_line, Assessment};
 use ward_model::{Action, Impact, Product};
-use ward_report::{evaluate, write, write_kept, Format, GateOptions, Keep, Outcome, RenderOptions};
+use ward_report::{
+    evaluate, write, write_kept, Expand, Format, GateOptions, Keep, Outcome, RenderOptions,
+};
 
 fn gate() -> GateOptions {
     GateOptions {
@@ -58,6 +60,14 @@ fn formats() -> Vec<RenderOptions> {
         all.push(RenderOptions {
             format: Format::Markdown,
             markdown_limit,
+            ..RenderOptions::default()
+        });
+    }
+    // `--expand free,none`: every change has an entry, and the free ones list their attributes.
+    for format in [Format::Terminal, Format::Markdown] {
+        all.push(RenderOptions {
+            format,
+            expand: Expand::ALL,
             ..RenderOptions::default()
         });
     }

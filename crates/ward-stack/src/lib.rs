@@ -539,13 +539,11 @@ impl<'a> Run<'a> {
             ));
             // Kept for `ward stack approve`: beside the backups, outside the checkout.
             let dir = backup_dir(self.opts).map_err(|e| e.to_string())?;
-            let p = dir
-                .join(safe_name(&inst.root))
-                .join(safe_name(&inst.site.name))
-                .join(format!("{pending_name}.plan.json"));
             let bytes = std::fs::read(&plan.json_path)
                 .map_err(|e| format!("cannot read {}: {e}", plan.json_path.display()))?;
-            private_dir(p.parent().unwrap_or(&dir))?;
+            let p =
+                private_dir_under(&dir, &[&safe_name(&inst.root), &safe_name(&inst.site.name)])?
+                    .join(format!("{pending_name}.plan.json"));
             ward_fs::write_atomic(&p, &bytes, ward_fs::Mode::Private).map_err(|e| e.to_string())?;
             pending_plan = Some(p.display().to_string());
         } else {
@@ -598,6 +596,49 @@ impl<'a> Run<'a> {
 }
 
 /// Creates a directory (and its parents) readable by its owner only.
+/// Creates (0700) `base/<part>/<part>...` one component at a time and returns it, never
+/// following a symlink below `base`: a component that exists as a link, or as anything but a
+/// directory, is refused. `base` is the resolved `stack.backup_dir`, checked to lie outside the
+/// checkout; without this, a link planted at `backup_dir/<root>` sent the "verified backup
+/// outside the checkout" back into it.
+fn private_dir_under(base: &Path, parts: &[&str]) -> Result<PathBuf, String> {
+    use std::os::unix::fs::DirBuilderExt;
+    private_dir(base)?;
+    let mut d = base.to_path_buf();
+    for part in parts {
+        d.push(part);
+        let mut created = false;
+        loop {
+            match std::fs::symlink_metadata(&d) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{} is a symbolic link: ward keeps backups and pending plans only in real directories under stack.backup_dir; remove the link",
+                        d.display()
+                    ))
+                }
+                Ok(m) if m.is_dir() => break,
+                Ok(_) => {
+                    return Err(format!(
+                        "{} is not a directory: remove it, or set stack.backup_dir elsewhere",
+                        d.display()
+                    ))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !created => {
+                    created = true;
+                    match std::fs::DirBuilder::new().mode(0o700).create(&d) {
+                        // Made now, or by another ward at the same moment: looked at again.
+                        Ok(()) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                        Err(e) => return Err(format!("cannot create {}: {e}", d.display())),
+                    }
+                }
+                Err(e) => return Err(format!("cannot inspect {}: {e}", d.display())),
+            }
+        }
+    }
+    Ok(d)
+}
+
 fn private_dir(d: &Path) -> Result<(), String> {
     use std::os::unix::fs::DirBuilderExt;
     std::fs::DirBuilder::new()
@@ -1235,19 +1276,20 @@ fn backup(dir: &Path, inst: &Instance, s: &ward_terraform::PulledState) -> Resul
     }
     let hex = s.sha256.trim_start_matches("sha256:");
     let safe = safe_name;
-    let d = dir.join(safe(&inst.root)).join(safe(&inst.site.name));
-    let p = d.join(format!(
-        "{}-{}-{hex}.tfstate",
-        info.serial,
-        safe(&info.lineage)
-    ));
+    let name = format!("{}-{}-{hex}.tfstate", info.serial, safe(&info.lineage));
+    let shown = dir
+        .join(safe(&inst.root))
+        .join(safe(&inst.site.name))
+        .join(&name);
     let fail = |e: String| {
         format!(
             "cannot write the state backup {}: {e}; nothing was destroyed. Make stack.backup_dir writable, then `ward stack resume`",
-            p.display()
+            shown.display()
         )
     };
-    private_dir(&d).map_err(fail)?;
+    let p = private_dir_under(dir, &[&safe(&inst.root), &safe(&inst.site.name)])
+        .map_err(fail)?
+        .join(&name);
     ward_fs::write_atomic(&p, &s.bytes, ward_fs::Mode::Private).map_err(|e| fail(e.to_string()))?;
     let back = std::fs::read(&p).map_err(|e| fail(e.to_string()))?;
     let sha = ward_terraform::sha256(&back);
@@ -1511,6 +1553,36 @@ root "instances" {
         let c = cfg(&HCL.replace("  site \"dc1\" {}\n}\nroot \"dns\"", "}\nroot \"dns\""));
         let e = instances(&c, Path::new("/repo")).unwrap_err().to_string();
         assert!(e.contains("has no site \"dc1\""), "{e}");
+    }
+
+    #[test]
+    fn a_symlink_below_backup_dir_is_never_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let checkout = t.path().join("repo");
+        std::fs::create_dir_all(&checkout).unwrap();
+        let base = t.path().join("backups");
+        std::fs::create_dir_all(&base).unwrap();
+        // backup_dir/<root> planted as a link into the checkout.
+        std::os::unix::fs::symlink(&checkout, base.join("live_net")).unwrap();
+        let e = private_dir_under(&base, &["live_net", "default"]).unwrap_err();
+        assert!(e.contains("is a symbolic link"), "{e}");
+        assert!(
+            !checkout.join("default").exists(),
+            "created inside the checkout"
+        );
+        // A file where a directory belongs is refused too; real directories are made 0700.
+        std::fs::write(base.join("file"), "x").unwrap();
+        let e = private_dir_under(&base, &["file", "s"]).unwrap_err();
+        assert!(e.contains("not a directory"), "{e}");
+        let d = private_dir_under(&base, &["live_app", "eu"]).unwrap();
+        assert_eq!(d, base.join("live_app").join("eu"));
+        use std::os::unix::fs::PermissionsExt;
+        for p in [base.join("live_app"), d.clone()] {
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", p.display());
+        }
+        // Again: the existing directories are used as they are.
+        assert_eq!(private_dir_under(&base, &["live_app", "eu"]).unwrap(), d);
     }
 
     #[test]

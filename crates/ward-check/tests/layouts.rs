@@ -414,10 +414,22 @@ fn a_file_that_is_not_hcl_and_no_template_still_fails() {
                 "modules/svc/.boilerplate/main.tf",
                 "resource \"x\" \"y\" {\n",
             ),
+            // A symlink checked out as a plain file: still unreadable, and said so.
+            ("modules/db/locals.tf", "../shared/locals.tf"),
         ],
     );
     let parse = of(&r, "WARD-PARSE-001");
-    assert_eq!(parse.len(), 1, "{parse:#?}");
-    assert_eq!(parse[0].file, "modules/db/main.tf");
+    let at: Vec<&str> = parse.iter().map(|f| f.file.as_str()).collect();
+    assert_eq!(
+        at,
+        ["modules/db/locals.tf", "modules/db/main.tf"],
+        "{parse:#?}"
+    );
+    assert!(
+        parse[0]
+            .message
+            .contains("a symlink checked out as a plain file"),
+        "{parse:#?}"
+    );
     assert!(r.summary.failed);
 }

@@ -69,6 +69,18 @@ pub fn is_template_text(text: &str) -> bool {
         .is_some_and(|i| text.get(i + 2..).is_some_and(|r| r.contains("}}")))
 }
 
+/// The target a configuration file names when its whole text is one path to another
+/// configuration file (`../locals.tf`): a symlink that git checked out as a plain file
+/// (`core.symlinks = false`, common on Windows) or that a copy turned into its target's path.
+pub fn symlink_text(text: &str) -> Option<&str> {
+    let t = text.trim();
+    let plausible = !t.is_empty()
+        && !t.contains(char::is_whitespace)
+        && !t.contains(['{', '}', '=', '"'])
+        && crate::is_config_file(t.rsplit('/').next().unwrap_or(t));
+    plausible.then_some(t)
+}
+
 /// A template discovery did not parse as configuration.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct Template {
@@ -202,6 +214,18 @@ mod tests {
             None
         );
         assert_eq!(atmos_components(": : :\n  - ["), None);
+    }
+
+    #[test]
+    fn symlinks_checked_out_as_text() {
+        assert_eq!(symlink_text("../locals.tf"), Some("../locals.tf"));
+        assert_eq!(
+            symlink_text("../../shared/providers.tf.json\n"),
+            Some("../../shared/providers.tf.json")
+        );
+        assert_eq!(symlink_text("locals {\n}\n"), None);
+        assert_eq!(symlink_text("x = \"a.tf\""), None);
+        assert_eq!(symlink_text("README.md"), None);
     }
 
     #[test]

@@ -1380,6 +1380,17 @@ fn parse_dir(
                         .to_string(),
                 });
             }
+            Err(_) if layout::symlink_text(&text).is_some() => problems.push(FileProblem {
+                loc: Loc {
+                    file: path,
+                    line: 1,
+                },
+                column: 0,
+                message: format!(
+                    "holds only the path \"{}\": a symlink checked out as a plain file (git's core.symlinks is false here, or a copy lost the link); Terraform cannot read it either: check the repository out with symlinks, or put the target's text in it",
+                    layout::symlink_text(&text).unwrap_or_default()
+                ),
+            }),
             Err(ParseFailure {
                 line,
                 column,

@@ -27,14 +27,16 @@ pub(crate) struct Binding<'a> {
     pub every_change: bool,
 }
 
-fn inputs(plan_json: &Path, config: &Path, root_dir: &Path) -> Inputs {
+/// What the gate reads: the plan, the stack's `ward.hcl`, the root, and the stack's own history
+/// (where `ward import` records a root being adopted), never the default one.
+fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Path) -> Inputs {
     Inputs {
         plan: plan_json.display().to_string(),
         config: Some(config.to_path_buf()),
         approvals: None,
         root: Some(root_dir.to_path_buf()),
         allow_unclassified: false,
-        db: None,
+        db: Some(db.to_path_buf()),
     }
 }
 
@@ -48,17 +50,19 @@ fn bound<'a>(env: Env<'a>, b: Binding<'a>) -> impl Fn(&str) -> Option<String> + 
     }
 }
 
-/// Gates one saved plan (its `show -json` file) of the root in `root_dir`.
+/// Gates one saved plan (its `show -json` file) of the root in `root_dir`, with the stack's
+/// history `db`.
 pub(crate) fn gate(
     plan_json: &Path,
     config: &Path,
     root_dir: &Path,
+    db: &Path,
     b: Binding<'_>,
     env: Env<'_>,
     approve_command: &dyn Fn(&str) -> String,
 ) -> Result<Gated, String> {
     let opts = GateOptions {
-        inputs: inputs(plan_json, config, root_dir),
+        inputs: inputs(plan_json, config, root_dir, db),
         record: None,
         no_record_protection: true,
     };
@@ -136,12 +140,13 @@ pub(crate) fn approve(
     plan_json: &Path,
     config: &Path,
     root_dir: &Path,
+    db: &Path,
     b: Binding<'_>,
     a: &ApproveArgs,
     env: Env<'_>,
 ) -> Result<(String, String), String> {
     let opts = ApproveOptions {
-        inputs: inputs(plan_json, config, root_dir),
+        inputs: inputs(plan_json, config, root_dir, db),
         address: a.address.clone(),
         deposed: None,
         reason: a.reason.clone(),
@@ -151,4 +156,64 @@ pub(crate) fn approve(
     let e = bound(env, b);
     let out = ward_gate::run::approve(&opts, &e).map_err(|e| e.to_string())?;
     Ok((ward_report::gate::approve_text(&out), out.notes.join("\n")))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// A root recorded as being adopted in the stack's own history is gated as such: a managed
+    /// create in it is refused, as plain `ward gate --root --db` refuses it; the default
+    /// history, which the stack used to read, does not decide (#33 item 3).
+    #[test]
+    fn the_stacks_own_history_decides_an_adoption() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("live");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("main.tf"),
+            "resource \"fakecloud_instance\" \"web\" {\n  image = \"debian-12\"\n}\n",
+        )
+        .unwrap();
+        let config = t.path().join("ward.hcl");
+        std::fs::write(&config, ward_rig::rules::ward_hcl("")).unwrap();
+        let plan = t.path().join("plan.json");
+        std::fs::write(
+            &plan,
+            r#"{"format_version":"1.2","terraform_version":"1.15.5","planned_values":{},
+               "resource_changes":[{"address":"fakecloud_instance.web","mode":"managed",
+               "type":"fakecloud_instance","name":"web",
+               "provider_name":"registry.terraform.io/ward/fakecloud",
+               "change":{"actions":["create"],"before":null,"after":{"image":"debian-12"},
+               "after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}]}"#,
+        )
+        .unwrap();
+        let db = t.path().join("stack.sqlite");
+        let key = std::fs::canonicalize(&root).unwrap().display().to_string();
+        let mut store = ward_store::Store::open(&db).unwrap();
+        store
+            .append_record(&ward_store::NewRecord {
+                kind: "import-plan",
+                root: &key,
+                key: "",
+                recorded_at: "2026-12-01T00:00:00Z",
+                body: &serde_json::json!({"schema_version": 1, "root": key, "ids": {}}),
+            })
+            .unwrap();
+        drop(store);
+        let b = Binding {
+            context: None,
+            every_change: false,
+        };
+        let env = |_: &str| None;
+        let cmd = |a: &str| a.to_string();
+        let e = gate(&plan, &config, &root, &db, b, &env, &cmd).unwrap_err();
+        assert!(e.contains("is being adopted with `ward import`"), "{e}");
+        assert!(e.contains("refused: fakecloud_instance.web (create)"), "{e}");
+        let other = t.path().join("other.sqlite");
+        let g = gate(&plan, &config, &root, &other, b, &env, &cmd).unwrap();
+        assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
+        assert!(!other.exists(), "the gate created a history");
+    }
 }

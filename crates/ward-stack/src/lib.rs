@@ -517,6 +517,7 @@ impl<'a> Run<'a> {
             &plan.json_path,
             &self.config_path,
             &code,
+            &self.opts.db,
             gate::Binding {
                 context,
                 every_change,
@@ -1476,6 +1477,7 @@ pub fn approve(
         Path::new(&plan),
         &opts.config.path,
         &code,
+        &opts.db,
         gate::Binding {
             context: step.context.as_deref(),
             every_change: step.every_change,

@@ -1,7 +1,7 @@
 //! Authoritative and adopting types (`overwrites` in the rule format): a create of one takes
 //! over state that exists outside this root, so it is never `free`. The fixture plans under
 //! `fixtures/authoritative/` are hand-written `show -json` plans: `creates.json` creates one
-//! object of each type the curated packs mark (57 types, 7 providers), `changes.json` updates,
+//! object of each type the curated packs mark (61 types, 8 providers), `changes.json` updates,
 //! replaces and deletes some and has a sensitive and an unknown target. Each case asserts the
 //! class, the rule and the words of the explanation, with the planned values of the targets.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -93,6 +93,10 @@ const CREATES: &[(&str, Impact, &str)] = &[
     ("cloudflare_zone_setting", Impact::InPlace, "(zone_id = \"023e105f4ecef8ad9ca31a8372d0c353\", setting_id = \"ssl\")"),
     ("cloudflare_zone_dnssec", Impact::InPlace, "(zone_id = \"023e105f4ecef8ad9ca31a8372d0c353\")"),
     ("hcloud_rdns", Impact::InPlace, "(ip_address = \"192.0.2.10\", dns_ptr = \"web.example.com\")"),
+    ("proxmox_virtual_environment_dns", Impact::Interrupt, "(node_name = \"pve1\")"),
+    ("proxmox_virtual_environment_hosts", Impact::Interrupt, "(node_name = \"pve1\")"),
+    ("proxmox_virtual_environment_time", Impact::InPlace, "(node_name = \"pve1\", time_zone = \"UTC\")"),
+    ("proxmox_virtual_environment_cluster_options", Impact::InPlace, "datacenter-wide options"),
 ];
 
 #[test]

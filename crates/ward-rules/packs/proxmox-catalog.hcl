@@ -8,8 +8,8 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/bpg/terraform-provider-proxmox at d6bd1ffe00c0f2822ff6370b3dcb6e60eb1c3da9 (2026-07-19); the proxmox_* names are the newer spellings of proxmox_virtual_environment_*.
-# Types by category: access 16, compute 6, config 32, credential 7, data 8, dns 2, monitoring 2, traffic 36; 109 in all.
-# inputs sha256: af009aec383f2fbdc15331bd06016328b2da9a9b9d1b04ee455a284aa73b314f
+# Types by category: access 16, compute 6, config 30, credential 7, data 8, monitoring 2, traffic 36; 105 in all.
+# inputs sha256: 318410b4118e919f1793e1353ed3edb1efa25e527737bf93cb98cabf3399d176
 
 pack {
   name     = "proxmox-catalog"
@@ -449,20 +449,6 @@ resource "proxmox_virtual_environment_cluster_firewall_security_group" {
   holds_data = false
 }
 
-resource "proxmox_virtual_environment_cluster_options" {
-  summary    = "virtual environment cluster options: a configuration object of the provider API."
-  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_cluster_options"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
-  holds_data = false
-}
-
-resource "proxmox_virtual_environment_dns" {
-  summary    = "virtual environment dns: serves DNS."
-  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_dns"
-  rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
-  holds_data = false
-}
-
 resource "proxmox_virtual_environment_firewall_alias" {
   summary    = "virtual environment firewall alias: routes, balances or filters live traffic."
   source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_firewall_alias"
@@ -541,13 +527,6 @@ resource "proxmox_virtual_environment_harule" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-}
-
-resource "proxmox_virtual_environment_hosts" {
-  summary    = "virtual environment hosts: serves DNS."
-  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_hosts"
-  rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
-  holds_data = false
 }
 
 resource "proxmox_virtual_environment_metrics_server" {
@@ -749,13 +728,6 @@ resource "proxmox_virtual_environment_storage_pbs" {
 resource "proxmox_virtual_environment_storage_zfspool" {
   summary    = "virtual environment storage zfspool: a configuration object of the provider API."
   source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_storage_zfspool"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
-  holds_data = false
-}
-
-resource "proxmox_virtual_environment_time" {
-  summary    = "virtual environment time: a configuration object of the provider API."
-  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_time"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
 }

@@ -12,7 +12,7 @@
 
 pack {
   name     = "proxmox"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "bpg/proxmox"
   schema   = "unavailable: no prebuilt package generated from the bpg/proxmox provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }
@@ -89,4 +89,67 @@ resource "proxmox_virtual_environment_pool" {
   holds_data = false
   identity   = ["id"]
   free       = ["comment"]
+}
+
+# ---------------------------------------------------------------- authoritative and adopting types
+
+resource "proxmox_virtual_environment_dns" {
+  summary    = "The DNS settings of an existing node (search domain and servers)."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_dns"
+  rationale  = "Sets the resolver configuration of a node that exists without it: the node and everything on it that resolves through it use the new servers at once; a wrong server breaks name resolution on the node."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the DNS settings of an existing node"
+    why    = "the servers and search domain it had are overwritten: name resolution on the node uses the new ones at once"
+    target = ["node_name"]
+  }
+}
+
+resource "proxmox_virtual_environment_hosts" {
+  summary    = "The hosts file entries of an existing node."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_hosts"
+  rationale  = "Sets the /etc/hosts entries of a node that exists without it (the cluster's own names among them): a missing entry for a cluster node can break corosync and the web interface."
+  holds_data = false
+  identity   = ["id"]
+  on_update  = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces the hosts file entries of an existing node"
+    why    = "entries not listed here (the cluster's own names among them) are removed: names they resolved stop resolving on the node"
+    target = ["node_name"]
+  }
+}
+
+resource "proxmox_virtual_environment_time" {
+  summary    = "The time zone of an existing node."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_time"
+  rationale  = "Sets the time zone of a node that exists without it; nothing stops, but schedules and logs read local time from then on."
+  holds_data = false
+  identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the time zone of an existing node"
+    why    = "schedules and logs on the node use the new local time from then on"
+    target = ["node_name", "time_zone"]
+  }
+}
+
+resource "proxmox_virtual_environment_cluster_options" {
+  summary    = "The datacenter-wide options of an existing cluster."
+  source     = "https://registry.terraform.io/providers/bpg/proxmox/latest/docs/resources/virtual_environment_cluster_options"
+  rationale  = "Sets the options of the cluster that exists without it (migration network, HA shutdown policy, console, language, bandwidth limits): they apply to every node at once."
+  holds_data = false
+  identity   = ["id"]
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the datacenter-wide options of the existing cluster"
+    why    = "options not written here return to their defaults, on every node at once"
+  }
 }

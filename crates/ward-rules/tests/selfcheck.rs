@@ -1551,6 +1551,49 @@ fn catalog_check_fails_when_an_input_changes() {
     );
 }
 
+/// A fork's catalog (google-beta inherits the google table) is stale when the parent's table
+/// changes, and `inherit` is read only on a line of its own.
+#[test]
+fn a_fork_catalog_is_stale_when_its_parent_table_changes() {
+    let root = repo_root();
+    let tmp = tempfile::tempdir().unwrap();
+    for rel in [
+        "scripts/gen-packs",
+        "scripts/pack-categories/common.toml",
+        "scripts/pack-categories/google.toml",
+        "scripts/pack-categories/google-beta.toml",
+        "crates/ward-rules/schemas/google-beta.json",
+        "crates/ward-rules/packs/google-beta-catalog.hcl",
+    ] {
+        let to = tmp.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(rel), &to).unwrap();
+    }
+    // The google catalog's own inputs are not copied: only the fork's are checked here.
+    let failures: Vec<String> = check_catalogs(tmp.path())
+        .into_iter()
+        .filter(|f| f.contains("google-beta"))
+        .collect();
+    assert_eq!(failures, Vec::<String>::new());
+    let parent = tmp.path().join("scripts/pack-categories/google.toml");
+    let original = std::fs::read_to_string(&parent).unwrap();
+    std::fs::write(&parent, format!("{original}\n# edited\n")).unwrap();
+    let failures = check_catalogs(tmp.path());
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("google-beta-catalog.hcl is stale")),
+        "{failures:?}"
+    );
+    assert_eq!(
+        inherited("x = 1\ninherit = \"google\"\n").as_deref(),
+        Some("google")
+    );
+    assert_eq!(inherited("# inherit = \"google\"\n"), None);
+    assert_eq!(inherited("inherits = \"google\"\n"), None);
+    assert_eq!(inherited("inherit = \"Google\"\n"), None);
+}
+
 #[test]
 fn curated_type_names_read_resource_lines_only() {
     let text = "pack {\n}\nresource \"a_b\" {\n  # resource \"c_d\"\n}\n  resource  \"e_f\" {}\nresources \"g\"\n";

@@ -104,7 +104,7 @@ impl Serialize for Bound {
     }
 }
 
-/// Which way a numeric value moved ([`Direction::of`]).
+/// Which way a numeric value moved ([`Direction::moved`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Moved {

@@ -850,7 +850,9 @@ fn render_docs(packs: &[PackFile]) -> String {
          schema and a reviewed category table in `scripts/pack-categories/`: every type the \
          curated pack does not name, with data holders listed one by one and every other type \
          put in a documented category (access, attachment, traffic, dns, monitoring, credential, \
-         compute, adopted, workflow, config) whose rationale each entry repeats. The self-check \
+         compute, adopted, workflow, config, and a few a table defines for itself: a restore \
+         that overwrites its target, a drill that fails a service over, SQL ward cannot read) \
+         whose rationale each entry repeats. The self-check \
          fails when a schema type is in no pack or a catalog is stale. For providers with no \
          schema package (proxmox, incus, lxd, hcloud, libvirt, maas, juju, alicloud, auth0, \
          azuredevops, exoscale, grafana, gsuite, kubectl, linode, mysql, opsgenie, rancher2, \
@@ -863,9 +865,10 @@ fn render_docs(packs: &[PackFile]) -> String {
     );
     out.push_str(
         "System-managed metadata: tag and label sets the provider or the platform computes \
-         (aws `tags_all`, google `terraform_labels` and `effective_labels`, oci `system_tags`, \
-         openstack `all_tags`, upcloud `system_labels`, tfe `effective_tags`) are `free` \
-         wherever their type has them: a change there alone mirrors a change of the tags or \
+         (aws `tags_all`; google and google-beta `terraform_labels`, `effective_labels` and \
+         `label_fingerprint`; oci `system_tags`; openstack `all_tags`; upcloud `system_labels`; \
+         tfe `effective_tags`; a databricks database instance's `effective_custom_tags`) are \
+         `free` wherever their type has them: a change there alone mirrors a change of the tags or \
          labels they are computed from, or was written by the platform, and touches nothing \
          running.\n\n",
     );

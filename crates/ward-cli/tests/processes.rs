@@ -224,4 +224,74 @@ fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
         .map(|e| e.unwrap().path())
         .collect();
     assert!(left.is_empty(), "scratch left behind: {left:?}");
+    // The interrupted run left no half-written run in the history (#33 item 12).
+    no_run_recorded(&d.path().join("h.sqlite"));
+}
+
+/// The history at `db`, if there is one, holds no run.
+fn no_run_recorded(db: &Path) {
+    if db.exists() {
+        let store = ward_store::Store::open(db).unwrap();
+        let runs = store.runs(10).unwrap();
+        assert!(runs.is_empty(), "an interrupted run was recorded: {runs:?}");
+    }
+}
+
+/// A drift run killed outright (SIGKILL: no handler runs) leaves no run without an end in the
+/// history: the run is recorded in one transaction once its roots are checked (#33 item 12).
+#[test]
+fn a_killed_drift_run_leaves_no_half_run_in_the_history() {
+    if !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path().join("repo");
+    std::fs::create_dir_all(repo.join("live/app")).unwrap();
+    std::fs::write(
+        repo.join("live/app/main.tf"),
+        "terraform {\n  backend \"local\" {}\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("ward.hcl"),
+        "root \"app\" {\n  path = \"live/app\"\n}\n",
+    )
+    .unwrap();
+    let pid_file = d.path().join("terraform.pid");
+    let tf = terraform_that_hangs_after_version(d.path(), &pid_file);
+    let db = d.path().join("h.sqlite");
+    let mut ward = Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args([
+            "drift",
+            repo.to_str().unwrap(),
+            "--terraform",
+            tf.to_str().unwrap(),
+            "--db",
+        ])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let tf_pid = loop {
+        if let Ok(p) = std::fs::read_to_string(&pid_file) {
+            let p = p.trim().to_string();
+            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmd).starts_with("sleep") {
+                break p;
+            }
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "terraform init never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    ward.kill().unwrap();
+    let _ = ward.wait();
+    // The hanging stand-in is in ward's process group, which SIGKILL does not reach: end it.
+    let _ = Command::new("kill").args(["-KILL", &tf_pid]).status();
+    no_run_recorded(&db);
 }

@@ -376,7 +376,6 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     let mut store = Store::open_location(&history_location(opts.db.as_deref(), Some(&cfg))?)?;
     let marks = store.state_marks()?;
     let shard_s = opts.shard.map(|(k, n)| format!("{k}/{n}"));
-    let run_id = store.begin_run(&now, shard_s.as_deref())?;
 
     // Check in parallel.
     let total = jobs.len();
@@ -428,8 +427,11 @@ pub fn run(opts: &Options) -> Result<Report, DriftError> {
     results.extend(done.into_inner().unwrap_or_default());
     results.sort_by(|a, b| a.path.cmp(&b.path).then(a.name.cmp(&b.name)));
 
-    // Ignore rules, history, transitions: one transaction for the whole run.
+    // Ignore rules, history, transitions: one transaction for the whole run, the run's own row
+    // included (begun at its start time): a run killed before this point leaves nothing behind,
+    // rather than a run with no end and no roots that every later reader takes for a real one.
     store.begin_batch()?;
+    let run_id = store.begin_run(&now, shard_s.as_deref())?;
     let mut transitions = Vec::new();
     let mut suppressed = 0;
     for r in &mut results {

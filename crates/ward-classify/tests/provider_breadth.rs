@@ -57,6 +57,11 @@ fn deleting_a_data_holder_of_each_new_provider_is_data_loss() {
         ("rancher/rancher2", "rancher2_namespace"),
         ("yandex-cloud/yandex", "yandex_compute_disk"),
         (
+            "terraform-provider-openstack/openstack",
+            "openstack_dns_zone_v2",
+        ),
+        ("digitalocean/digitalocean", "digitalocean_domain"),
+        (
             "opentelekomcloud/opentelekomcloud",
             "opentelekomcloud_evs_volume_v3",
         ),

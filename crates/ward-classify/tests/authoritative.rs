@@ -46,10 +46,10 @@ const CREATES: &[(&str, Impact, &str)] = &[
     ("google_storage_bucket_iam_policy", Impact::Interrupt, "(bucket = \"logs\")"),
     ("google_service_account_iam_binding", Impact::Interrupt, "role = \"roles/iam.serviceAccountUser\""),
     ("google_service_account_iam_policy", Impact::Interrupt, "(service_account_id = \"projects/prod-1/serviceAccounts/ci@prod-1.iam.gserviceaccount.com\")"),
-    ("google_org_policy_policy", Impact::Interrupt, "parent = \"organizations/123456789\""),
-    ("google_organization_policy", Impact::Interrupt, "(org_id = \"123456789\", constraint = \"compute.disableSerialPortAccess\")"),
-    ("google_folder_organization_policy", Impact::Interrupt, "(folder = \"folders/4242\", constraint = \"compute.vmExternalIpAccess\")"),
-    ("google_project_organization_policy", Impact::Interrupt, "(project = \"prod-1\", constraint = \"iam.disableServiceAccountKeyCreation\")"),
+    ("google_org_policy_policy", Impact::InPlace, "parent = \"organizations/123456789\""),
+    ("google_organization_policy", Impact::InPlace, "(org_id = \"123456789\", constraint = \"compute.disableSerialPortAccess\")"),
+    ("google_folder_organization_policy", Impact::InPlace, "(folder = \"folders/4242\", constraint = \"compute.vmExternalIpAccess\")"),
+    ("google_project_organization_policy", Impact::InPlace, "(project = \"prod-1\", constraint = \"iam.disableServiceAccountKeyCreation\")"),
     ("google_project_iam_audit_config", Impact::InPlace, "(project = \"prod-1\", service = \"allServices\")"),
     ("google_project_default_service_accounts", Impact::Interrupt, "(project = \"prod-1\", action = \"DEPRIVILEGE\")"),
     ("aws_default_security_group", Impact::Interrupt, "(vpc_id = \"vpc-0abc\")"),
@@ -176,6 +176,16 @@ fn updates_replacements_and_deletes_of_authoritative_types() {
             "(project = (known after apply), role = \"roles/editor\")"
         )
         .is_some(),
+        "{:#?}",
+        v.explanation
+    );
+    // Every target known only after apply: the object it names is created by this plan, so
+    // nothing existing is overwritten (the project's policy is set as it is made).
+    let v = verdict(&a, "google_project_iam_policy.new_project");
+    assert_eq!(v.impact, Impact::Free, "{:#?}", v.explanation);
+    assert!(v.overwrites.is_none());
+    assert!(
+        line(v, "overwrites nothing that exists yet: `project` is known only after apply, so the object it names is created by this plan").is_some(),
         "{:#?}",
         v.explanation
     );

@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.3"
+  version  = "2026.12.4"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -979,12 +979,11 @@ resource "google_org_policy_policy" {
   rationale  = "Sets the constraint's policy on the parent, replacing any policy it had: it applies at once to every project under it, and operations the constraint forbids are refused from then on. Deleting it restores the inherited policy."
   holds_data = false
   identity   = ["id", "etag"]
-  on_update  = "interrupt"
-  on_delete  = "interrupt"
-  on_replace = "interrupt"
+  on_delete  = "in-place"
+  on_replace = "in-place"
 
   overwrites {
-    impact = "interrupt"
+    impact = "in-place"
     what   = "replaces the policy of one constraint on an existing organization, folder or project"
     why    = "it applies at once to every project under it: what the constraint forbids is refused from then on"
     target = ["name", "parent"]
@@ -997,12 +996,11 @@ resource "google_organization_policy" {
   rationale  = "Sets the constraint's policy on the organization, replacing any it had: it applies at once to every folder and project under it."
   holds_data = false
   identity   = ["id", "etag"]
-  on_update  = "interrupt"
-  on_delete  = "interrupt"
-  on_replace = "interrupt"
+  on_delete  = "in-place"
+  on_replace = "in-place"
 
   overwrites {
-    impact = "interrupt"
+    impact = "in-place"
     what   = "replaces the policy of one constraint on the organization"
     why    = "it applies at once to every folder and project under it"
     target = ["org_id", "constraint"]
@@ -1015,12 +1013,11 @@ resource "google_folder_organization_policy" {
   rationale  = "Sets the constraint's policy on the folder, replacing any it had: it applies at once to every project under it."
   holds_data = false
   identity   = ["id", "etag"]
-  on_update  = "interrupt"
-  on_delete  = "interrupt"
-  on_replace = "interrupt"
+  on_delete  = "in-place"
+  on_replace = "in-place"
 
   overwrites {
-    impact = "interrupt"
+    impact = "in-place"
     what   = "replaces the policy of one constraint on the folder"
     why    = "it applies at once to every project under it"
     target = ["folder", "constraint"]
@@ -1033,12 +1030,11 @@ resource "google_project_organization_policy" {
   rationale  = "Sets the constraint's policy on the project, replacing the inherited or set one: operations it forbids are refused from then on."
   holds_data = false
   identity   = ["id", "etag"]
-  on_update  = "interrupt"
-  on_delete  = "interrupt"
-  on_replace = "interrupt"
+  on_delete  = "in-place"
+  on_replace = "in-place"
 
   overwrites {
-    impact = "interrupt"
+    impact = "in-place"
     what   = "replaces the policy of one constraint on the project"
     why    = "operations it forbids are refused from then on"
     target = ["project", "constraint"]

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-acme 12.7.1 (provider registry.terraform.io/vancluever/acme 2.39.0), checked by the self-check.
 # Types by category: credential 2; 2 in all.
-# inputs sha256: c8b917611aff54747412ca75d2290633b622bcbd19e793683f342541485e27b1
+# inputs sha256: 14b37ca02df33b0904947a669cacbca3e396f952835e491fffe91bf1b4864cb4
 
 pack {
   name     = "acme-catalog"

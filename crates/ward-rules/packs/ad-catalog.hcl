@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-ad 8.0.1 (provider registry.terraform.io/hashicorp/ad 0.4.4), checked by the self-check.
 # Types by category: access 4, attachment 1, config 2, data 1; 8 in all.
-# inputs sha256: 1bc44a8f517f057aeb221dd1e55632447dc6b3849677380401759bf4e68a74ca
+# inputs sha256: e2ba4d8404a72ff6d4b599d9096dc9ffe30c59fcaee6891e169f19b1b282c6bf
 
 pack {
   name     = "ad-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/aliyun/terraform-provider-alicloud at 81c43b6727a09e9da37b3d88818c3ba5fa17fa14 (2026-08-21).
 # Types by category: access 114, attachment 111, compute 96, config 208, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, traffic 289, workflow 19; 1175 in all.
-# inputs sha256: 68f6ceba2f05c725cc280d6e0f05134dfce7acab6118217ef4aaaa81600474ae
+# inputs sha256: 4afba4631770af664afb9743cdaa5431ba0e9b4a455f8d65828ffff9b616f543
 
 pack {
   name     = "alicloud-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
 # Types by category: access 116, attachment 135, compute 41, config 614, credential 27, data 98, dns 33, monitoring 130, traffic 209, workflow 6; 1409 in all.
-# inputs sha256: 151337e3ec9a53f75b01e99be4b66cc15f8e6bce879e33a5536807b5f14dae5d
+# inputs sha256: 2c1789f0be7ce1b9c2e375eb4f6155cab50b9bd7e0d8e0558c4670b6de5ab7f8
 
 pack {
   name     = "aws-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azuread 14.3.1 (provider registry.terraform.io/hashicorp/azuread 3.7.0), checked by the self-check.
 # Types by category: access 40, config 2, credential 8, data 1, workflow 3; 54 in all.
-# inputs sha256: 890a8111d3aab0446f652126b9fa3d7ffdd0f0826cec75bf6542da8a458996fc
+# inputs sha256: 781f2e2e56de85a4dae78b22084d62cee61b4eb1b11f27c38cba46ea9a71afcc
 
 pack {
   name     = "azuread-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/* of github.com/microsoft/terraform-provider-azuredevops at 3bd1fdb3a3c70695a6a232a87cb31e5ebebbb811 (2026-08-13).
 # Types by category: access 45, compute 4, config 26, credential 43, data 10, monitoring 3; 131 in all.
-# inputs sha256: 792e1192778cb19ec12d3d5265d9b47009c3f0f8aa28d40f21e629e72f68bddc
+# inputs sha256: 67a99aa41f20b6671f9defe2b88394ce731f1de432078d88adc3b95bf25e55ef
 
 pack {
   name     = "azuredevops-catalog"

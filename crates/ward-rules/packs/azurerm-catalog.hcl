@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
 # Types by category: access 90, attachment 81, compute 122, config 327, credential 51, data 86, dns 20, monitoring 96, traffic 171, workflow 4; 1048 in all.
-# inputs sha256: 15a51ce650b54b842e28416264a3729ac17db6941fb15c6744f5352e75cac0c8
+# inputs sha256: 0abefb823b8563441bd83e63c9fe4fdfc917cb1bebf081e58735ad88bbd20e0a
 
 pack {
   name     = "azurerm-catalog"

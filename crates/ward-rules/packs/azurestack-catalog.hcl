@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-azurestack 9.0.1 (provider registry.terraform.io/hashicorp/azurestack 1.0.0), checked by the self-check.
 # Types by category: access 3, attachment 3, compute 9, config 1, data 10, dns 8, traffic 15; 49 in all.
-# inputs sha256: 79ad4263f445d98358bbdf505cd62752ebf731049f1d22c354cfdafa179b1d4b
+# inputs sha256: 6efb4389b5d2a1e77ce7ddbb342505bd6206b16f5bea3bc40c2b78ef5906f164
 
 pack {
   name     = "azurestack-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-boundary 10.1.2 (provider registry.terraform.io/hashicorp/boundary 1.3.1), checked by the self-check.
 # Types by category: access 14, compute 1, config 3, credential 7, traffic 10; 35 in all.
-# inputs sha256: 4a1c3ca6d62c87609507bcb315b79691f91eb56e143ba6573420f689a30bddb6
+# inputs sha256: 19ec98dc1fb949d2b4510518ef97fc2774f48b826d35eb9d7515b8ef41f21264
 
 pack {
   name     = "boundary-catalog"

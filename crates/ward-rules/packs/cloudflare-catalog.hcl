@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-cloudflare 13.9.1 (provider registry.terraform.io/cloudflare/cloudflare 5.14.0), checked by the self-check.
 # Types by category: access 17, compute 13, config 8, credential 14, data 9, dns 11, monitoring 12, traffic 99; 183 in all.
-# inputs sha256: 5f7642f8f8b600a70c836beca0c724ae7181c105a6de4c04c5c484467369032d
+# inputs sha256: acc6cb3b155213784c6e4cd78803357418b0d48c8fe4a3b29e4ed359318ad648
 
 pack {
   name     = "cloudflare-catalog"

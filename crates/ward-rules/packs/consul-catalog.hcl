@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-consul 10.1.2 (provider registry.terraform.io/hashicorp/consul 2.22.1), checked by the self-check.
 # Types by category: access 11, config 3, credential 3, data 3, traffic 13; 33 in all.
-# inputs sha256: 0110d8c03c24e6f5f947d03e0480236d0b68d64d9c4f9d55bcf05072408e26d0
+# inputs sha256: a07b40d3e64eb870ed931ce61d4fb40d4ea54d540d4013c73772541777a43392
 
 pack {
   name     = "consul-catalog"

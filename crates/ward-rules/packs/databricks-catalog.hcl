@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
 # Types by category: access 28, attachment 12, compute 9, config 32, credential 12, data 15, monitoring 20, traffic 8; 136 in all.
-# inputs sha256: bda869a3c7866a31ea9a4de9b9206df953f021e58320c59b0815c17ef948177c
+# inputs sha256: 5a2123808129908a372f7d18ecfb4b505ea36378cabccbcf8e9b6d69571679a9
 
 pack {
   name     = "databricks-catalog"

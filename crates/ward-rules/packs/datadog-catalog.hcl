@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
 # Types by category: access 13, config 57, credential 5, data 6, monitoring 38; 119 in all.
-# inputs sha256: cac31d40fdfb5f626a984470ab818900fba8fa26be16f8291180feecf6dd9f9c
+# inputs sha256: ec8eee1759ab1f0a76d83d339dd548473aea884ecb6226b374925376d2f6e4f8
 
 pack {
   name     = "datadog-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-digitalocean 13.14.1 (provider registry.terraform.io/digitalocean/digitalocean 2.71.0), checked by the self-check.
 # Types by category: access 4, attachment 8, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
-# inputs sha256: 1e0fb08f2c6b18fcc386681c98c4087cebfdbf0765d73c464c99a02215bd5ce0
+# inputs sha256: 03abee2f45a1049a4c83e18fbbf0a62d09fadfcba86a957427c284ca12558358
 
 pack {
   name     = "digitalocean-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-dns 9.0.1 (provider registry.terraform.io/hashicorp/dns 3.4.3), checked by the self-check.
 # Types by category: dns 8; 8 in all.
-# inputs sha256: 2ff5ff1aaf4f27820359ae1bb593108232a5d988ccf5d090f8d362add0a15384
+# inputs sha256: e97b9577e6cfea0e33b4a7d01c95fa0b4a5a4fd0f2282680181302f4354192e1
 
 pack {
   name     = "dns-catalog"

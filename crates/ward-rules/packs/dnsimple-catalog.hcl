@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-dnsimple 10.1.1 (provider registry.terraform.io/dnsimple/dnsimple 1.10.0), checked by the self-check.
 # Types by category: config 1, credential 1, data 3, dns 3, traffic 1; 9 in all.
-# inputs sha256: f70e4146e09f25ad954626bc92b27a8019e52cd9104d79cd86da0397d45475d2
+# inputs sha256: b16107887ab0f4f229c399810efea7464136558b706af51a5ef9f9b9f31ef674
 
 pack {
   name     = "dnsimple-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-docker 12.0.3 (provider registry.terraform.io/kreuzwerker/docker 3.6.2), checked by the self-check.
 # Types by category: compute 3, config 4, credential 1, data 2, traffic 1; 11 in all.
-# inputs sha256: cf9b591df530c02332c854d07c385edb6436146fcca8d4a5c1b0527d9b7a6e8a
+# inputs sha256: e8e26bd5149455fc48b6c4a26a612d66e3149239b765b3cf8d6532ada2619fd9
 
 pack {
   name     = "docker-catalog"

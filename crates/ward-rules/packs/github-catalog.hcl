@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
 # Types by category: access 24, compute 1, config 7, credential 1, data 10, workflow 1; 44 in all.
-# inputs sha256: 8316f10a4c865388ba2b99f04881d9666ca4dd681c25a6e953c9633baf4490c0
+# inputs sha256: d569bd950d21dfc3fa8908817d14f1d702863376729c6fc006d5a330f214d193
 
 pack {
   name     = "github-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-gitlab 15.6.2 (provider registry.terraform.io/gitlabhq/gitlab 18.6.1), checked by the self-check.
 # Types by category: access 26, compute 7, config 33, credential 14, data 5, dns 1, monitoring 33; 119 in all.
-# inputs sha256: 62e4bce46ca4cc8c21cebcf9b8a28eba87135f1c2262f09cb75a36c001fbb08b
+# inputs sha256: 489c19c376b894eafc0472fcd2b6e189d5ae17093b299bea7d127cb831e71e75
 
 pack {
   name     = "gitlab-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google-beta 16.12.1 (provider registry.terraform.io/hashicorp/google-beta 6.50.0), checked by the self-check.
 # Types by category: access 66, attachment 4, compute 9, config 17, data 5, dns 3, monitoring 1, traffic 14; 119 in all.
-# inputs sha256: bf7f288ecaac255c18d0f192eaaad2a24f8139c2fb4d520640b8a593f3f40083
+# inputs sha256: 7285a91684398b588fd87140742592d26dd13fe43ff27e1e3647440b81b991a8
 
 pack {
   name     = "google-beta-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
 # Types by category: access 405, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1008 in all.
-# inputs sha256: d36ca6a39c1bf241c1e5d73418e622e0fc41de0ccbbe91d072871821a5556f7e
+# inputs sha256: b3772ce005e0f792e8942279b859dddbf38440c83b5adba86242b20ed7f3f8e2
 
 pack {
   name     = "google-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-googleworkspace 8.0.1 (provider registry.terraform.io/hashicorp/googleworkspace 0.7.0), checked by the self-check.
 # Types by category: access 4, config 4, data 3, dns 2; 13 in all.
-# inputs sha256: bece8149a0855435406e746442d52bc7ee841cb95d0e82c131b879cd47cfcff6
+# inputs sha256: e0b1d95a615a332c8b191174eb99b64f693e4f4e04703820990ef69366f51553
 
 pack {
   name     = "googleworkspace-catalog"

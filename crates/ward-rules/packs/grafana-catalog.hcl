@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/grafana/terraform-provider-grafana at 3f9621f47eb6ab61fde7fd3d7b0efd54ac41dc1d (2026-08-21).
 # Types by category: access 22, config 28, credential 13, data 6, monitoring 51, traffic 1; 121 in all.
-# inputs sha256: 1ffcedc1f8f669b1830349d67617a404ee10208cde802ba6c81b5a6ba7a103bb
+# inputs sha256: 508c7829cb8780298277cd5bd597ef45ddbbf596d1d1969a037b2e06ffadfe9b
 
 pack {
   name     = "grafana-catalog"

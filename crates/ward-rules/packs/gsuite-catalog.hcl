@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/* of github.com/DeviaVir/terraform-provider-gsuite at 6f0cc7548b0ed19cb8074e8f6fdf18ceaf54b37b (2021-06-27).
 # Types by category: access 2, config 2, data 3, dns 1; 8 in all.
-# inputs sha256: 7b5c0fcc3c1e6de804e69449535ea722fa0ef995d5cae2a5b5af257e19cab466
+# inputs sha256: 90b3b1635a468d2eeefbdfedd0ef6a5bc43cb857f026c850efdcf1e7c9e59e9e
 
 pack {
   name     = "gsuite-catalog"

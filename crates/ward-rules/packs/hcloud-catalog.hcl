@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/hetznercloud/terraform-provider-hcloud at f81c9af4bfcc491f8b43f800c853fb77f8a7b792 (2026-08-17).
 # Types by category: access 1, attachment 1, credential 2, data 2, dns 3; 9 in all.
-# inputs sha256: e1582be6afe65b9c262a1181afa686b6f5178e9ec15b0647fac8ce181e575f49
+# inputs sha256: b3ba09b2e48c506a82957510dd588dd495c11a4cfedfe5ced80f8a2872f19890
 
 pack {
   name     = "hcloud-catalog"

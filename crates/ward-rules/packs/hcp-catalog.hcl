@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-hcp 10.5.1 (provider registry.terraform.io/hashicorp/hcp 0.111.0), checked by the self-check.
 # Types by category: access 16, compute 2, config 11, credential 15, data 7, dns 2, monitoring 6, traffic 7; 66 in all.
-# inputs sha256: 4b01bf50cfc70a4e93261cd6162b2cc13300f25651afe59b711a76f2ca5e6fa5
+# inputs sha256: fb3f18c75424049d982e2d2fbf4f77fb6509aeb2f97a981ee6c3b3cf42cfab28
 
 pack {
   name     = "hcp-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/lxc/terraform-provider-incus at 8db600319289bdf5a4c0f8117f33ffa71bc5b652 (2026-08-18).
 # Types by category: config 2, credential 2, data 3, dns 2, traffic 6; 15 in all.
-# inputs sha256: 61858ef08b6898f7664451813705725d34629f208bea9ce5d830d36b196617e1
+# inputs sha256: 0c6616a96eda662088264b0e6031fcb4818f8e2acd142c5ddb49bc61191f005f
 
 pack {
   name     = "incus-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/juju/terraform-provider-juju at 0c40ceeb2e3a48d27e320c4f834937be9391886d (2026-07-31).
 # Types by category: access 12, attachment 2, compute 2, config 5, credential 2, data 3, traffic 2, workflow 1; 29 in all.
-# inputs sha256: 53c26de6375190e29b173e37bf7a7827301b56086b619a1d75ec3cae6890323d
+# inputs sha256: 1a04c9533143d64a974e7ec9cf7fd49a467e5598f8c07f9cc778f54d1658b74b
 
 pack {
   name     = "juju-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/gavinbunney/terraform-provider-kubectl at 82633069ffbd8097e09866dd036b41b097bb4ed9 (2025-02-03).
 # Types by category: data 1, workflow 1; 2 in all.
-# inputs sha256: e1717485490de825ca3bde17bda71435c738693db7f7c4a3b9c24cce06e6d6df
+# inputs sha256: 97c78830604a7727c882dbfd10fc7ca950fc2140886bc8247d03748d840743d5
 
 pack {
   name     = "kubectl-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
 # Types by category: access 6, compute 2, config 7, credential 3, data 1, traffic 8; 27 in all.
-# inputs sha256: 186b99424feddbebfcc9454600060a14d44b9fd77231513169534ca1d843ec93
+# inputs sha256: 1db3e97a37b9dbc81a4390996d61a6c1d78d6fe54c50b50850455de510e66f0b
 
 pack {
   name     = "kubernetes-catalog"

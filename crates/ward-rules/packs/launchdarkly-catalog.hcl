@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-launchdarkly 5.1.1 (provider registry.terraform.io/launchdarkly/launchdarkly 2.26.0), checked by the self-check.
 # Types by category: access 4, config 2, credential 2, data 4, monitoring 4; 16 in all.
-# inputs sha256: d32b40c211f0d3534961c0e309503be784a41dcfa64d772975d525dbd72a9c0b
+# inputs sha256: 503a9d5ceb77528f3898f7d1291b6ce2a1378c0db435f59069e09675a03ba9bf
 
 pack {
   name     = "launchdarkly-catalog"

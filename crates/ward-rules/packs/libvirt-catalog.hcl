@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/dmacvicar/terraform-provider-libvirt at 6bd1e07319afe589ad5394e57bd2f065f594b96e (2026-05-02, the 0.9 rewrite).
 # Types by category: config 1; 1 in all.
-# inputs sha256: 38fd057d059fed9c7efdfc2bfe34bbb52aac2ae263787d2d31991d45738e64e3
+# inputs sha256: 73b024b408de5e704b1e01b0dd8d371cfc0f689534a1ed94c96855ea6e003547
 
 pack {
   name     = "libvirt-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/terraform-lxd/terraform-provider-lxd at 05cbf8b4750abe9e423a306158be70a9f471bdab (2026-06-29).
 # Types by category: access 2, attachment 2, credential 3, data 4, dns 2, traffic 4; 17 in all.
-# inputs sha256: 80939e190d89ca5b9026df092806132c02143f4eabc7bf3c6791b8f28eac61e7
+# inputs sha256: c01b86bfc038f62cceddd618af066096044877b810dae0fbf4bd065a6889d67f
 
 pack {
   name     = "lxd-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/petoju/terraform-provider-mysql at 214310dc192b656ea5313106fbdfb681ff852379 (2026-06-23).
 # Types by category: access 5, config 3, data 1; 9 in all.
-# inputs sha256: c740ac4d732c60a5ba1c668fa77340baece62fa5ed496fe9429f4a23a282460d
+# inputs sha256: 1589935914f4758da98067ba35b84c3bb30799bac9b1b2a41183d0e3ed89ffa8
 
 pack {
   name     = "mysql-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-newrelic 13.12.2 (provider registry.terraform.io/newrelic/newrelic 3.76.3), checked by the self-check.
 # Types by category: access 2, config 8, credential 2, data 1, monitoring 36, workflow 1; 50 in all.
-# inputs sha256: 650258bf3d3d870cd01fec2ae0bd63392c4cb8ca74c4ae39520d382f4e153d4c
+# inputs sha256: 25638da8d3fa200da83e1b28fb68982cd115c352d31ea8e9d05f7f76d4be9dce
 
 pack {
   name     = "newrelic-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-nomad 10.0.3 (provider registry.terraform.io/hashicorp/nomad 2.5.2), checked by the self-check.
 # Types by category: access 6, attachment 3, compute 1, config 3, credential 1, data 4; 18 in all.
-# inputs sha256: a92d6f2c119c3ebb51832dd8aed6849f4a8173878143f34a63847ef0e2330022
+# inputs sha256: 921441219be8034a4738361c514a82465a344b35afa7795c362d217359013000
 
 pack {
   name     = "nomad-catalog"

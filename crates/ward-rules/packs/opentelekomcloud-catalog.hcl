@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-opentelekomcloud 12.0.16 (provider registry.terraform.io/opentelekomcloud/opentelekomcloud 1.36.54), checked by the self-check.
 # Types by category: access 37, attachment 15, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
-# inputs sha256: bcfed0883ec15d66bc0c1f1cf91c63efd3ea5017769d0208f5841074e03aaef3
+# inputs sha256: 2f74c77623f6a95e29d386633eaf856d96b21d043ecc6e7fa57ccf8a27172258
 
 pack {
   name     = "opentelekomcloud-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-pagerduty 14.3.9 (provider registry.terraform.io/pagerduty/pagerduty 3.30.8), checked by the self-check.
 # Types by category: access 5, config 16, data 3, monitoring 9, traffic 17; 50 in all.
-# inputs sha256: 29fc96d8f03885a8b9734263a243a5a4b6edd0e6713a620f340c524e08e9bf3d
+# inputs sha256: 87304f8b56ec7f45aa3ba45489b2704bf62012fb62738a2434abdce835232706
 
 pack {
   name     = "pagerduty-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-postgresql 12.1.1 (provider registry.terraform.io/cyrilgdn/postgresql 1.26.0), checked by the self-check.
 # Types by category: access 6, config 3, data 5, traffic 1; 15 in all.
-# inputs sha256: e9c241b32ec41e2c03909e63f1892b5050287d3b621c18d200b3152306aae53a
+# inputs sha256: 57f9cf69ff54a5c8ac162176ee580caca09d6cd44cdbee28634a758ba20da9b8
 
 pack {
   name     = "postgresql-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/rancher/terraform-provider-rancher2 at c37fdac6ffbdd45e97bbab5b53e4604ee87a520f (2026-08-18).
 # Types by category: access 17, compute 4, config 8, credential 9, data 5, workflow 1; 44 in all.
-# inputs sha256: db1b4fd44858b0e0cae97b190dda17094cc37de7b1b252a39614a5d3a7a7fc75
+# inputs sha256: 2574e0aa605a36267c95f27541a9ed0eff56e8c0819976880b8107b69b6f6ad8
 
 pack {
   name     = "rancher2-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-salesforce 8.0.1 (provider registry.terraform.io/hashicorp/salesforce 0.1.0), checked by the self-check.
 # Types by category: access 3; 3 in all.
-# inputs sha256: f09b374fa22c78faa3db333673d4b78e2c0dd389294ec64974e70726ac32f270
+# inputs sha256: f832abbbcdddff0e6c0108625c5f0fc4811214f1cf906a8747e5443f9cc88161
 
 pack {
   name     = "salesforce-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-snowflake 15.9.1 (provider registry.terraform.io/snowflakedb/snowflake 2.11.0), checked by the self-check.
 # Types by category: access 35, adopted 2, compute 7, config 28, credential 6, data 13, monitoring 4, sql 1, traffic 3; 99 in all.
-# inputs sha256: f8df3cd8f76413015e836224731e3c9aa231f26b6738ec937e121cdc74542f35
+# inputs sha256: b187c3c90854a5b8d2f10615dbc2e6421cc68fbc114a93819db8cd3e4be6fb7d
 
 pack {
   name     = "snowflake-catalog"

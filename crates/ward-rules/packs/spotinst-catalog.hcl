@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-spotinst 14.11.1 (provider registry.terraform.io/spotinst/spotinst 1.231.0), checked by the self-check.
 # Types by category: access 4, compute 17, config 10, credential 3, data 2, monitoring 3; 39 in all.
-# inputs sha256: 9fcde4f2081b5ed5e1af9848783a0daa398ede7e8f021ab793da7a14a457022c
+# inputs sha256: d2ed4335f8ce2d595760cfbcecae4dcf114afcddc766d9be1a24affcab724dca
 
 pack {
   name     = "spotinst-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-tfe 12.5.1 (provider registry.terraform.io/hashicorp/tfe 0.71.0), checked by the self-check.
 # Types by category: access 19, compute 1, config 23, credential 12, data 3, monitoring 2, workflow 1; 61 in all.
-# inputs sha256: 34290cb2c9a24aeca01b15c3689c2b6681294b6599a9b2b743b753c3a03b45f2
+# inputs sha256: b2752a5e2971cdef3814b5d25c796a2d89eb884f788c92c802197ab93b451286
 
 pack {
   name     = "tfe-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-upcloud 15.9.1 (provider registry.terraform.io/upcloudltd/upcloud 5.32.0), checked by the self-check.
 # Types by category: access 4, compute 3, config 2, credential 5, data 11, dns 1, traffic 15; 41 in all.
-# inputs sha256: f98d9e16ae818f31e79b93acbcf1670d39e211f26dfca43013432d8286da56be
+# inputs sha256: ac81b1a1b81c589e170d2b07f0c91245972cceaf2635a1071c91cb00574005ae
 
 pack {
   name     = "upcloud-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-vault 15.6.1 (provider registry.terraform.io/hashicorp/vault 5.6.0), checked by the self-check.
 # Types by category: access 83, config 29, credential 36, data 8, monitoring 2, traffic 2; 160 in all.
-# inputs sha256: 169ff224e20329bde4644e81c3ac3931b41b7f1238faa30c8b3f2c792f463175
+# inputs sha256: 99c070c8399c5a0876a78427f923241add24defcbf0e9b9036b42ab4d834dc6b
 
 pack {
   name     = "vault-catalog"

@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-vsphere 11.2.1 (provider registry.terraform.io/vmware/vsphere 2.15.0), checked by the self-check.
 # Types by category: access 3, attachment 1, compute 6, config 22, data 7, traffic 6; 45 in all.
-# inputs sha256: b8588653f40552613b1df658ae7fb7f30d9dd9685e59f1a4a3253631eb16251c
+# inputs sha256: 7b4e375071611c48661688bffc6692278a4f0d6a52dff7237caaea5a88c1536e
 
 pack {
   name     = "vsphere-catalog"

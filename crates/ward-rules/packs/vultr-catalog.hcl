@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/vultr/terraform-provider-vultr at f670e5bf534cd8c51300380b344050c076ff94c4 (2026-07-21).
 # Types by category: access 15, compute 4, config 4, credential 3, data 13, dns 3, traffic 9; 51 in all.
-# inputs sha256: 47b522f4d69d4ea2427cd284f68e8814310d802ab168767ba479651db7ab55c9
+# inputs sha256: 72579bdee7ffbc4db80a639f97c71c15940c5a98385962ae23a83002ea7803c2
 
 pack {
   name     = "vultr-catalog"

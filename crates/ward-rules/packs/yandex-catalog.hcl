@@ -9,7 +9,7 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-yandex 2.0.32 (provider registry.terraform.io/yandex-cloud/yandex 0.77.0), checked by the self-check.
 # Types by category: access 20, adopted-rules 1, compute 8, config 7, credential 4, data 28, dns 1, traffic 16; 85 in all.
-# inputs sha256: ec5fa8e401b89f80e9e310fd77b10c28f8b0ee355f4fefc57eff30b942c9498f
+# inputs sha256: e6aedd1485fddb634b6b704d643cbdbcfa0770f4b0087227a12f78f7da1ebcab
 
 pack {
   name     = "yandex-catalog"

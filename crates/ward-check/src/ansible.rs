@@ -123,7 +123,90 @@ fn templated(v: &str) -> bool {
     v.contains("{{")
 }
 
-/// WARD-ANS-003: `get_url`/`uri` without `timeout`, `retries`, `until` and `delay`.
+/// A fetch module WARD-ANS-003 checks, and the timeout it applies to each try when the task
+/// sets none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FetchModule {
+    /// The module's short name.
+    pub name: &'static str,
+    /// Its own default `timeout`, in seconds.
+    pub default_timeout: u64,
+    /// Where that default is documented.
+    pub source: &'static str,
+}
+
+/// The fetch modules and their documented default timeouts.
+pub const FETCH_MODULES: &[FetchModule] = &[
+    FetchModule {
+        name: "get_url",
+        default_timeout: 10,
+        source: "ansible-core lib/ansible/modules/get_url.py, option `timeout` (\"Timeout in seconds for URL request\", default 10), the ansible.builtin.get_url documentation",
+    },
+    FetchModule {
+        name: "uri",
+        default_timeout: 30,
+        source: "ansible-core lib/ansible/modules/uri.py, option `timeout` (\"The socket level timeout in seconds\", default 30), the ansible.builtin.uri documentation",
+    },
+];
+
+/// What Ansible does with a task's retry keywords when they are left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryDefaults {
+    /// `retries` when `until` is set without it.
+    pub retries: u64,
+    /// `delay` (seconds) when `until` or `retries` is set without it.
+    pub delay: u64,
+    /// Where it is documented.
+    pub source: &'static str,
+}
+
+/// Ansible's retry defaults.
+pub const RETRY_DEFAULTS: RetryDefaults = RetryDefaults {
+    retries: 3,
+    delay: 5,
+    source: "ansible-documentation docs/docsite/rst/playbook_guide/playbooks_loops.rst, \"Retrying a task until a condition is met\": the default value for retries is 3 and delay is 5; without `until`, `retries` retries until the task succeeds (new in ansible-core 2.16)",
+};
+
+/// Playbooks that test rather than converge: a fetch there that fails is the test failing, not a
+/// converge stopped halfway. (file name, a directory that must be among its parents, source)
+pub const TEST_PLAYBOOKS: &[(&str, &str, &str)] = &[(
+    "verify.yml",
+    "molecule",
+    "Molecule runs `molecule/<scenario>/verify.yml` as the scenario's verifier (ansible-compat, Molecule's \"Ansible verifier\"), after the converge",
+)];
+
+fn is_test_playbook(file: &str) -> bool {
+    let mut parts: Vec<&str> = file.split('/').collect();
+    let Some(name) = parts.pop() else {
+        return false;
+    };
+    TEST_PLAYBOOKS
+        .iter()
+        .any(|(n, dir, _)| *n == name && parts.contains(dir))
+}
+
+/// Whether a keyword's value is a literal yes (`true`, `yes`, `on`, `1`, any case).
+fn truthy(v: Option<&Option<String>>) -> bool {
+    matches!(v, Some(Some(s)) if matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"))
+}
+
+/// Whether a keyword's value is a literal no.
+fn falsy(v: Option<&Option<String>>) -> bool {
+    matches!(v, Some(Some(s)) if matches!(s.trim().to_ascii_lowercase().as_str(), "false" | "no" | "off" | "0"))
+}
+
+/// A count as written: `Some(n)` for a literal number, `None` for a template or anything else
+/// (accepted as set).
+fn literal_count(v: &Option<String>) -> Option<u64> {
+    v.as_deref()
+        .filter(|v| !templated(v))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+/// WARD-ANS-003: a `get_url`/`uri` task that fails the converge on one failed try. A task
+/// retries when it sets `until` or `retries` (Ansible's defaults: 3 retries, 5 s apart); each
+/// try is bounded by its `timeout` (the argument, the task keyword, the play's
+/// `module_defaults`, else the module's own default: [`FETCH_MODULES`]).
 pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
     let s = setting(repo, "WARD-ANS-003");
     let d = FetchLimits::default();
@@ -133,13 +216,20 @@ pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
         min_delay: count(s, "min_delay").unwrap_or(d.min_delay),
     };
     for p in &repo.playbooks {
+        if is_test_playbook(&p.file) {
+            continue;
+        }
         for (play, flat) in scopes(p) {
             for f in flat {
                 let t = f.task;
                 let Some(module) = t.short_module() else {
                     continue;
                 };
-                if module != "get_url" && module != "uri" {
+                let Some(fm) = FETCH_MODULES.iter().find(|m| m.name == module) else {
+                    continue;
+                };
+                // A failure that does not fail the task does not stop the converge.
+                if truthy(t.keyword("ignore_errors")) || falsy(t.keyword("failed_when")) {
                     continue;
                 }
                 let full = t.module.as_deref().unwrap_or(module);
@@ -150,57 +240,86 @@ pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
                     })
                 });
                 let mut problems = Vec::new();
-                let timeout = t.arg("timeout").or_else(|| t.keyword("timeout"));
-                match timeout {
-                    None if !defaults_timeout => problems.push("no timeout".to_string()),
-                    Some(Some(v)) if !templated(v) => match v.trim().parse::<u64>() {
-                        Ok(n) if n > lim.max_timeout => problems.push(format!(
-                            "timeout {n}s is above the limit of {}s",
-                            lim.max_timeout
-                        )),
-                        _ => {}
-                    },
-                    _ => {}
+                match t.arg("timeout").or_else(|| t.keyword("timeout")) {
+                    Some(v) => {
+                        if let Some(n) = literal_count(v) {
+                            if n > lim.max_timeout {
+                                problems.push(format!(
+                                    "timeout {n}s is above the limit of {}s",
+                                    lim.max_timeout
+                                ));
+                            }
+                        }
+                    }
+                    None if defaults_timeout => {}
+                    None if fm.default_timeout > lim.max_timeout => problems.push(format!(
+                        "no timeout, and {}'s own default of {}s is above the limit of {}s",
+                        fm.name, fm.default_timeout, lim.max_timeout
+                    )),
+                    None => {}
                 }
-                match t.keyword("retries") {
-                    None => problems.push("no retries".to_string()),
-                    Some(Some(v)) if !templated(v) => match v.trim().parse::<u64>() {
-                        Ok(n) if n < lim.min_retries => problems.push(format!(
-                            "retries {n} is below the minimum of {}",
-                            lim.min_retries
-                        )),
-                        _ => {}
-                    },
-                    _ => {}
-                }
-                if t.keyword("until").is_none() {
-                    problems.push("no until".to_string());
-                }
-                match t.keyword("delay") {
-                    None => problems.push("no delay".to_string()),
-                    Some(Some(v)) if !templated(v) => match v.trim().parse::<u64>() {
-                        Ok(n) if n < lim.min_delay => problems.push(format!(
-                            "delay {n}s is below the minimum of {}s",
-                            lim.min_delay
-                        )),
-                        _ => {}
-                    },
-                    _ => {}
+                let until = t.keyword("until");
+                let retries = t.keyword("retries");
+                if until.is_none() && retries.is_none() {
+                    problems.push(
+                        "it does not retry (no `until` or `retries`), so one failed try fails the converge"
+                            .to_string(),
+                    );
+                } else {
+                    let low = [
+                        (
+                            "retries",
+                            retries,
+                            RETRY_DEFAULTS.retries,
+                            lim.min_retries,
+                            "",
+                        ),
+                        (
+                            "delay",
+                            t.keyword("delay"),
+                            RETRY_DEFAULTS.delay,
+                            lim.min_delay,
+                            "s",
+                        ),
+                    ];
+                    for (what, written, default, min, unit) in low {
+                        match written {
+                            Some(v) => {
+                                if let Some(n) = literal_count(v).filter(|n| *n < min) {
+                                    problems.push(format!(
+                                        "{what} {n}{unit} is below the minimum of {min}{unit}"
+                                    ));
+                                }
+                            }
+                            None if default < min => problems.push(format!(
+                                "no {what}, and Ansible's default of {default}{unit} is below the minimum of {min}{unit}"
+                            )),
+                            None => {}
+                        }
+                    }
                 }
                 if problems.is_empty() {
                     continue;
                 }
+                let bound = match t.arg("timeout").or_else(|| t.keyword("timeout")) {
+                    Some(v @ Some(raw)) => match literal_count(v) {
+                        Some(n) => format!("its timeout of {n}s"),
+                        None => format!("its timeout ({raw})"),
+                    },
+                    _ if defaults_timeout => "the play's module_defaults timeout".to_string(),
+                    _ => format!("{}'s default timeout of {}s", fm.name, fm.default_timeout),
+                };
                 out.push(Finding::new(
                     "WARD-ANS-003",
                     &p.file,
                     t.line,
                     format!(
-                        "{} ({full}): {}; one stalled fetch fails the whole converge. Set timeout (at most {}s), retries (at least {}), delay (at least {}s) and until (e.g. `until: result is succeeded` with `register: result`)",
+                        "{} ({full}): {}. Each try is bounded by {bound}; give it a retry story: `retries` (at least {}) and `until` (e.g. `until: result is succeeded` with `register: result`), `delay` at least {}s, a timeout at most {}s",
                         label(t),
-                        problems.join(", "),
-                        lim.max_timeout,
+                        problems.join("; "),
                         lim.min_retries,
-                        lim.min_delay
+                        lim.min_delay,
+                        lim.max_timeout
                     ),
                 ));
             }
@@ -384,40 +503,376 @@ fn shell_split(line: &str) -> Vec<String> {
     out
 }
 
-fn secret_name() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        #[allow(clippy::unwrap_used)]
-        Regex::new(r"(?i)(passw(or)?d|passwd|token|secret|(^|[_\-.])key($|[_\-.])|(api|private|access|ssh)_?key)").unwrap()
+/// How a word of [`SECRET_WORDS`] is found among the words of a variable's name (the name split
+/// at `_`, `-`, `.` and lower-to-upper case changes, lowercased).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordMatch {
+    /// A whole word: `key` in `api_key`, not in `keyboard` or `monkey`.
+    Whole,
+    /// Anywhere in a word: `password` in `dbpassword`.
+    Within,
+}
+
+/// A word that says a variable holds a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecretWord {
+    /// The word, lowercase.
+    pub word: &'static str,
+    /// How it is found.
+    pub how: WordMatch,
+    /// Where the word comes from.
+    pub source: &'static str,
+}
+
+const ANSIBLE_PASSWORD_MATCH: &str = "ansible-core lib/ansible/module_utils/basic.py PASSWORD_MATCH (`pass`, `password`, `passwd`, `passphrase`, `passwrd`, `passwd` as words of an option name)";
+const ANSIBLE_NO_LOG: &str = "ansible-test validate-modules NO_LOG_REGEX (`pass`, `secret`, `token`, `key`: the option names Ansible requires `no_log` on)";
+
+/// The words that make a variable's name a secret's. `key` is a whole word only (ansible-test
+/// matches it anywhere, which takes `keyboard` and `monkey` for keys).
+pub const SECRET_WORDS: &[SecretWord] = &[
+    SecretWord {
+        word: "password",
+        how: WordMatch::Within,
+        source: ANSIBLE_PASSWORD_MATCH,
+    },
+    SecretWord {
+        word: "passwd",
+        how: WordMatch::Within,
+        source: ANSIBLE_PASSWORD_MATCH,
+    },
+    SecretWord {
+        word: "passphrase",
+        how: WordMatch::Within,
+        source: ANSIBLE_PASSWORD_MATCH,
+    },
+    SecretWord {
+        word: "passwrd",
+        how: WordMatch::Within,
+        source: ANSIBLE_PASSWORD_MATCH,
+    },
+    SecretWord {
+        word: "pass",
+        how: WordMatch::Whole,
+        source: ANSIBLE_PASSWORD_MATCH,
+    },
+    SecretWord {
+        word: "pwd",
+        how: WordMatch::Whole,
+        source: "a common short form of password (`db_pwd`)",
+    },
+    SecretWord {
+        word: "secret",
+        how: WordMatch::Within,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "token",
+        how: WordMatch::Within,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "key",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "apikey",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "privatekey",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "sshkey",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "accesskey",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "secretkey",
+        how: WordMatch::Whole,
+        source: ANSIBLE_NO_LOG,
+    },
+    SecretWord {
+        word: "credential",
+        how: WordMatch::Within,
+        source: "issue #32: credentials (`aws_credentials`, `registry_credential`)",
+    },
+];
+
+/// Last words of a name that say it names where a secret is, or which one, not the secret
+/// itself (`ssh_key_path`, `password_file`, `key_name`, `token_url`, `aws_access_key_id`).
+pub const NOT_SECRET_LAST: &[&str] = &[
+    "path",
+    "file",
+    "files",
+    "dir",
+    "directory",
+    "name",
+    "names",
+    "id",
+    "ids",
+    "url",
+    "uri",
+    "arn",
+    "length",
+    "size",
+    "type",
+    "format",
+    "version",
+    "location",
+    "env",
+    "ref",
+];
+
+/// Variables the shell or make sets to a place, whatever their name looks like: (name, source).
+/// `${PWD}` is the working directory, not a password.
+pub const PLACE_VARIABLES: &[(&str, &str)] = &[
+    ("PWD", "POSIX sh: the current working directory"),
+    ("OLDPWD", "POSIX sh: the previous working directory"),
+    ("CURDIR", "GNU make: the current directory"),
+];
+
+/// A secret store read in a command substitution: (what the value's text holds, what else it
+/// must hold, the tool's name).
+pub const SECRET_STORES: &[(&str, &str, &str)] = &[
+    ("vault kv get", "", "HashiCorp Vault (`vault kv get`)"),
+    ("vault read", "", "HashiCorp Vault (`vault read`)"),
+    (
+        "ansible-vault view",
+        "",
+        "ansible-vault (`ansible-vault view`)",
+    ),
+    (
+        "ansible-vault decrypt",
+        "",
+        "ansible-vault (`ansible-vault decrypt`)",
+    ),
+    (
+        "aws secretsmanager get-secret-value",
+        "",
+        "AWS Secrets Manager (`aws secretsmanager get-secret-value`)",
+    ),
+    (
+        "aws ssm get-parameter",
+        "--with-decryption",
+        "an AWS SSM SecureString (`aws ssm get-parameter --with-decryption`)",
+    ),
+    (
+        "gcloud secrets versions access",
+        "",
+        "Google Secret Manager (`gcloud secrets versions access`)",
+    ),
+    (
+        "az keyvault secret show",
+        "",
+        "Azure Key Vault (`az keyvault secret show`)",
+    ),
+    ("op read", "", "1Password (`op read`)"),
+    ("op item get", "", "1Password (`op item get`)"),
+    ("sops -d", "", "sops (`sops -d`)"),
+    ("sops --decrypt", "", "sops (`sops --decrypt`)"),
+    ("sops decrypt", "", "sops (`sops decrypt`)"),
+    ("pass show", "", "pass (`pass show`)"),
+];
+
+/// The words of a name: split at non-alphanumerics and lower-to-upper case changes, lowercased.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// The secret word a variable's name holds, when it holds one (and does not name a place or an
+/// identifier: [`NOT_SECRET_LAST`]).
+pub fn secret_word(name: &str) -> Option<&'static SecretWord> {
+    let words = name_words(name);
+    if words
+        .last()
+        .is_some_and(|l| NOT_SECRET_LAST.contains(&l.as_str()))
+    {
+        return None;
+    }
+    SECRET_WORDS.iter().find(|sw| {
+        words.iter().any(|w| match sw.how {
+            WordMatch::Whole => w == sw.word,
+            WordMatch::Within => w.contains(sw.word),
+        })
     })
 }
 
-/// Why a value counts as a secret, when it does (never the value itself).
-fn secret_value(v: &str) -> Option<&'static str> {
-    static ENV: OnceLock<Regex> = OnceLock::new();
+/// Where the value of a `-e NAME=VALUE` comes from, as the shell (or CI runner) gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueSource {
+    /// A Jinja expression (`{{ lookup('env', 'X') }}`): Ansible evaluates it, argv holds only
+    /// the expression.
+    Template,
+    /// A CI secret (`${{ secrets.NAME }}`).
+    CiSecret(String),
+    /// The output of a secret store's command ([`SECRET_STORES`]).
+    SecretStore(&'static str),
+    /// Another command's output (`$(...)`, backticks).
+    Command,
+    /// A positional argument of the script (`$1`, `$@`).
+    Positional(String),
+    /// A variable: shell `$NAME`/`${NAME}`, make `$(NAME)`, cmd `%NAME%`, CI `${{ env.NAME }}`.
+    Variable(String),
+    /// Written in the file.
+    Literal,
+}
+
+impl ValueSource {
+    /// Where the value comes from, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            ValueSource::Template => "a Jinja expression Ansible evaluates".to_string(),
+            ValueSource::CiSecret(n) => format!("the CI secret {n}"),
+            ValueSource::SecretStore(s) => format!("the output of {s}"),
+            ValueSource::Command => "the output of a command".to_string(),
+            ValueSource::Positional(p) => format!("the script's positional argument {p}"),
+            ValueSource::Variable(v) => format!("the variable {v}"),
+            ValueSource::Literal => "a literal written in this file".to_string(),
+        }
+    }
+}
+
+fn value_source(v: &str) -> ValueSource {
+    static POSITIONAL: OnceLock<Regex> = OnceLock::new();
+    static CI: OnceLock<Regex> = OnceLock::new();
+    static VAR: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::unwrap_used)]
-    let env = ENV.get_or_init(|| {
-        Regex::new(
-            r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([A-Z_][A-Z0-9_]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
-        )
-        .unwrap()
+    let positional = POSITIONAL.get_or_init(|| Regex::new(r"\$(\{[0-9@*#]+\}|[0-9@*#])").unwrap());
+    #[allow(clippy::unwrap_used)]
+    let ci = CI.get_or_init(|| Regex::new(r"\$\{\{\s*([A-Za-z0-9_.\-\[\]'\x22]+)\s*\}\}").unwrap());
+    #[allow(clippy::unwrap_used)]
+    let var = VAR.get_or_init(|| {
+        Regex::new(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?|\$\(([A-Za-z_][A-Za-z0-9_]*)\)|%([A-Za-z_][A-Za-z0-9_]*)%")
+            .unwrap()
     });
-    let l = v.to_ascii_lowercase();
-    if l.contains("hashi_vault")
-        || l.contains("$(vault ")
-        || l.contains("`vault ")
-        || l.contains("vault kv ")
-        || l.contains("vault read ")
-    {
-        return Some("a vault lookup");
+    let t = v.trim().trim_matches(|c| c == '"' || c == '\'');
+    if let Some(c) = ci.captures(t) {
+        let expr = c.get(1).map(|m| m.as_str()).unwrap_or("");
+        return if expr.starts_with("secrets.") {
+            ValueSource::CiSecret(expr.to_string())
+        } else {
+            ValueSource::Variable(format!("${{{{ {expr} }}}}"))
+        };
     }
-    if v.contains("${{") && l.contains("secrets.") {
-        return Some("a CI secret");
+    if t.contains("{{") && t.contains("}}") {
+        return ValueSource::Template;
     }
-    if env.is_match(v) {
-        return Some("an environment variable");
+    let lower = t.to_ascii_lowercase();
+    let substitution = t.contains('`') || {
+        // `$(` opening a command, not make's `$(NAME)`.
+        let mut found = false;
+        let mut rest = t;
+        while let Some(i) = rest.find("$(") {
+            let after = rest.get(i + 2..).unwrap_or("");
+            let name_len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            if !after.get(name_len..).unwrap_or("").starts_with(')') || name_len == 0 {
+                found = true;
+                break;
+            }
+            rest = after;
+        }
+        found
+    };
+    if substitution {
+        if let Some((_, _, what)) = SECRET_STORES
+            .iter()
+            .find(|(cmd, also, _)| lower.contains(cmd) && (also.is_empty() || lower.contains(also)))
+        {
+            return ValueSource::SecretStore(what);
+        }
+        return ValueSource::Command;
     }
-    None
+    if let Some(m) = positional.find(t) {
+        return ValueSource::Positional(m.as_str().to_string());
+    }
+    if let Some(c) = var.captures(t) {
+        let whole = c.get(0).map(|m| m.as_str()).unwrap_or("");
+        return ValueSource::Variable(whole.to_string());
+    }
+    ValueSource::Literal
+}
+
+/// Why a `-e NAME=VALUE` passes a secret, when it does (never the value itself).
+fn secret_reason(name: &str, source: &ValueSource) -> Option<String> {
+    if *source == ValueSource::Template {
+        return None;
+    }
+    if let Some(w) = secret_word(name) {
+        return Some(format!("its name says it is a secret (`{}`)", w.word));
+    }
+    match source {
+        ValueSource::CiSecret(_) => Some("its value is a CI secret".to_string()),
+        ValueSource::SecretStore(_) => Some("its value is read from a secret store".to_string()),
+        ValueSource::Variable(v) => {
+            let inner: String = v
+                .trim_start_matches(['$', '{', '(', '%'])
+                .trim_end_matches(['}', ')', '%'])
+                .trim()
+                .trim_start_matches("env.")
+                .to_string();
+            if PLACE_VARIABLES.iter().any(|(n, _)| *n == inner) {
+                return None;
+            }
+            secret_word(&inner).map(|w| {
+                format!(
+                    "its value comes from {v}, whose name says it is a secret (`{}`)",
+                    w.word
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
+/// What to do instead, for a value from `source`.
+fn remedy(name: &str, source: &ValueSource) -> String {
+    match source {
+        ValueSource::Variable(v) if v.starts_with('$') && !v.starts_with("${{") => {
+            let inner = v
+                .trim_start_matches(['$', '{', '('])
+                .trim_end_matches(['}', ')']);
+            format!("export {inner} and read it in the playbook with `lookup('env', '{inner}')`")
+        }
+        ValueSource::CiSecret(_) => format!(
+            "give it to the step as `env: {{ {}: ... }}` and read it with `lookup('env', '{}')`",
+            name.to_ascii_uppercase(),
+            name.to_ascii_uppercase()
+        ),
+        ValueSource::Literal => "a secret written in a script is in every clone too: move it to a vault or an owner-only vars file (`-e @file`), and rotate it".to_string(),
+        ValueSource::SecretStore(_) => "let the playbook read it (a lookup plugin) or write it to an owner-only vars file and pass `-e @file`".to_string(),
+        _ => "pass it in the environment and read it with `lookup('env', ...)`, or from an owner-only vars file (`-e @file`)".to_string(),
+    }
 }
 
 /// The variables of one `-e` argument: `k=v k2=v2`, or a JSON/YAML mapping; `@file` is none.
@@ -520,16 +975,10 @@ pub fn extra_var_secrets(repo: &Repo, out: &mut Vec<Finding>) {
                 i += 1;
                 let Some(arg) = arg else { continue };
                 for (k, v) in extra_vars(&arg) {
-                    let why = if secret_name().is_match(&k) {
-                        Some("its name says it is a secret")
-                    } else {
-                        secret_value(&v).map(|w| match w {
-                            "a vault lookup" => "its value comes from a vault lookup",
-                            "a CI secret" => "its value is a CI secret",
-                            _ => "its value comes from an environment variable",
-                        })
+                    let source = value_source(&v);
+                    let Some(why) = secret_reason(&k, &source) else {
+                        continue;
                     };
-                    let Some(why) = why else { continue };
                     if !seen.insert(k.clone()) {
                         continue;
                     }
@@ -538,8 +987,9 @@ pub fn extra_var_secrets(repo: &Repo, out: &mut Vec<Finding>) {
                         file,
                         line,
                         format!(
-                            "`-e {k}=…` passes a secret on the command line ({why}; value not shown): every user of the host can read argv in `ps` and /proc; pass it in the environment and read it with `lookup('env', '{}')`, or from a vars file readable by its owner only (`-e @file`)",
-                            k.to_ascii_uppercase()
+                            "`-e {k}=…` passes a secret on the command line: {why}, and the value is {} (not shown); every user of the host can read argv (`ps`, /proc/PID/cmdline), and CI logs often keep it: {}",
+                            source.describe(),
+                            remedy(&k, &source)
                         ),
                     ));
                 }
@@ -674,21 +1124,70 @@ mod tests {
             "ssh_key",
             "key",
             "apikey",
+            "apiKey",
             "passwd",
+            "ansible_become_pass",
+            "registry-credentials",
+            "dbPassword",
         ] {
-            assert!(secret_name().is_match(n), "{n}");
+            assert!(secret_word(n).is_some(), "{n}");
         }
-        for n in ["region", "keyboard", "monkey_count", "hosts"] {
-            assert!(!secret_name().is_match(n), "{n}");
+        for n in [
+            "region",
+            "keyboard",
+            "monkey_count",
+            "hosts",
+            "images_dir",
+            "azure_resource_group",
+            "ssh_key_path",
+            "vault_password_file",
+            "key_name",
+            "aws_access_key_id",
+            "passive_mode",
+            "bypass",
+        ] {
+            assert!(secret_word(n).is_none(), "{n}");
         }
-        assert_eq!(secret_value("$DB"), Some("an environment variable"));
-        assert_eq!(secret_value("${DB}"), Some("an environment variable"));
+        assert_eq!(value_source("$DB"), ValueSource::Variable("$DB".into()));
+        assert_eq!(value_source("${DB}"), ValueSource::Variable("${DB}".into()));
+        assert_eq!(value_source("$(DB)"), ValueSource::Variable("$(DB)".into()));
+        assert_eq!(value_source("\"$1\""), ValueSource::Positional("$1".into()));
+        assert_eq!(value_source("${2}"), ValueSource::Positional("${2}".into()));
+        assert!(matches!(
+            value_source("$(vault kv get -field=x a)"),
+            ValueSource::SecretStore(_)
+        ));
+        assert_eq!(value_source("$(date +%s)"), ValueSource::Command);
         assert_eq!(
-            secret_value("$(vault kv get -field=x a)"),
-            Some("a vault lookup")
+            value_source("${{ secrets.DEPLOY }}"),
+            ValueSource::CiSecret("secrets.DEPLOY".into())
         );
-        assert_eq!(secret_value("${{ secrets.DEPLOY }}"), Some("a CI secret"));
-        assert_eq!(secret_value("eu-west-1"), None);
+        assert_eq!(
+            value_source("{{ lookup('hashi_vault', 'secret=x') }}"),
+            ValueSource::Template
+        );
+        assert_eq!(value_source("eu-west-1"), ValueSource::Literal);
+        // The issue's cases: a directory from a variable, a resource group from $1.
+        assert_eq!(
+            secret_reason("images_dir", &value_source("$IMAGES_DIR")),
+            None
+        );
+        assert_eq!(
+            secret_reason("azure_resource_group", &value_source("\"$1\"")),
+            None
+        );
+        assert!(secret_reason("db", &value_source("$DB_PASSWORD")).is_some());
+        assert_eq!(
+            secret_reason("local_release_dir", &value_source("${PWD}/downloads")),
+            None,
+            "the working directory is not a password"
+        );
+        assert!(secret_reason("x", &value_source("${{ secrets.X }}")).is_some());
+        assert_eq!(
+            secret_reason("db_password", &value_source("{{ lookup('env', 'PW') }}")),
+            None,
+            "argv holds the expression, not the secret"
+        );
         assert_eq!(
             extra_vars(r#"{"db_user": "app", 'token': "$T"}"#),
             vec![

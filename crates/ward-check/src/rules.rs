@@ -1,5 +1,7 @@
 //! The rules. Each function adds the findings of one family of rules.
 
+pub mod evidence;
+
 use crate::finding::{Finding, MatrixRow};
 use crate::knowledge::{DataHolding, Subject};
 use crate::resolve::Resolver;
@@ -29,6 +31,13 @@ use ward_version::{admits, is_exact, Version};
 /// The file and line a directory-level finding points at: the `terraform` block's file when
 /// there is one, else `versions.tf`, `terraform.tf`, `main.tf`, else the first file.
 pub(crate) fn anchor(m: &Module) -> Loc {
+    // A Terragrunt unit is its `terragrunt.hcl`, whatever its includes declare.
+    if let Some(u) = &m.terragrunt {
+        return Loc {
+            file: u.file.clone(),
+            line: 0,
+        };
+    }
     if let Some((_, l)) = m.required_version.first() {
         return Loc {
             file: l.file.clone(),
@@ -61,13 +70,16 @@ fn at(rule: &str, loc: &Loc, msg: impl Into<String>) -> Finding {
 
 /// WARD-DISC-*, WARD-PARSE-001.
 pub fn discovery(repo: &Repo, out: &mut Vec<Finding>) {
-    if repo.modules.is_empty() {
+    // Nothing at all was checked: no Terraform, no Ansible (plays, task files, version pins),
+    // no render block. (Scripts and CI files alone do not count: any checkout has some.)
+    let rendered = repo.config.as_ref().is_some_and(|c| !c.renders.is_empty());
+    if repo.modules.is_empty() && repo.playbooks.is_empty() && repo.pins.is_empty() && !rendered {
         out.push(Finding::new(
             "WARD-DISC-001",
             ".",
             0,
             format!(
-                "no .tf, .tf.json or .tofu file anywhere under {} (skipped: {}); nothing was checked",
+                "no .tf, .tf.json or .tofu file, Ansible playbook or requirements file, and no render block anywhere under {} (skipped: {}); nothing was checked",
                 repo.root.display(),
                 ward_repo::SKIPPED_DIRS.join(", ")
             ),
@@ -265,8 +277,14 @@ pub fn module_sources(
     }
     rows.sort();
     // WARD-MOD-005: one package, several refs.
+    // The examples and tests of a module repository are each copied alone: no user runs two of
+    // them, nor one of them beside the module's own pin, so their refs split nothing (the
+    // matrix still lists them).
     let mut by_pkg: BTreeMap<&str, Vec<&MatrixRow>> = BTreeMap::new();
-    for r in &rows {
+    for r in rows
+        .iter()
+        .filter(|r| r.kind != ModuleKind::Example.as_str())
+    {
         by_pkg.entry(r.package.as_str()).or_default().push(r);
     }
     for (pkg, uses) in by_pkg {
@@ -384,6 +402,9 @@ pub fn versions_in(
         )),
         None => None,
     };
+    // One cause, one finding: a `.gitignore` line that keeps every root's lock file out of git.
+    let ev = evidence::Evidence::read(repo);
+    let mut lock_ignored: BTreeMap<evidence::IgnoredBy, Vec<String>> = BTreeMap::new();
     for m in &repo.modules {
         if matches!(m.kind, ModuleKind::Root | ModuleKind::Example) {
             if m.required_version.is_empty() && terragrunt_only(m) {
@@ -427,16 +448,14 @@ pub fn versions_in(
                     }
                 }
             }
-            if !m.lock_file && m.kind == ModuleKind::Example {
+            if m.lock_file {
+            } else if m.kind == ModuleKind::Example {
                 skip(
                     skipped,
                     "WARD-VER-004",
                     "examples and tests of a module repository (not applied for real)",
                 );
-            } else if let Some(g) = settings
-                .generated_lock_file(&m.dir)
-                .filter(|_| !m.lock_file)
-            {
+            } else if let Some(g) = settings.generated_lock_file(&m.dir) {
                 skip(
                     skipped,
                     "WARD-VER-004",
@@ -445,7 +464,28 @@ pub fn versions_in(
                         g.by
                     ),
                 );
-            } else if !m.lock_file {
+            } else if !evidence::needs_providers(repo, m) {
+                skip(
+                    skipped,
+                    "WARD-VER-004",
+                    "roots that need no provider (only the built-in terraform_data and terraform_remote_state): init writes no lock file there",
+                );
+            } else if let Some(by) = ev.generated_dirs.get(&m.dir) {
+                skip(
+                    skipped,
+                    "WARD-VER-004",
+                    format!(
+                        "roots in a directory git ignores ({}, `{}`): generated where they run, nothing of theirs is committed",
+                        by.at(),
+                        by.pattern
+                    ),
+                );
+            } else if let Some(by) = ev.lock_ignored.get(&m.dir) {
+                lock_ignored
+                    .entry(by.clone())
+                    .or_default()
+                    .push(m.dir.clone());
+            } else {
                 out.push(
                     at(
                         "WARD-VER-004",
@@ -476,6 +516,23 @@ pub fn versions_in(
             }
         }
     }
+    for (by, dirs) in lock_ignored {
+        out.push(
+            Finding::new(
+                "WARD-VER-004",
+                &by.file,
+                by.line,
+                format!(
+                    "git ignores `{}` here (`{}`), so no root can commit its lock file: {} root(s) have none, and every fresh init there resolves provider versions anew (nothing pins them); commit the lock files (remove the pattern, or re-include them with `!{}`)",
+                    evidence::LOCK_FILE,
+                    by.pattern,
+                    dirs.len(),
+                    evidence::LOCK_FILE
+                ),
+            )
+            .with_detail(dirs.iter().map(|d| format!("root {d}")).collect()),
+        );
+    }
     Ok(())
 }
 
@@ -493,6 +550,7 @@ pub fn state_in(
     skipped: &mut Skipped,
 ) {
     let abs_root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
+    let ev = evidence::Evidence::read(repo);
     for m in repo.roots() {
         match &m.backend {
             Some(b) if b.kind == "local" => {
@@ -533,6 +591,32 @@ pub fn state_in(
                     "WARD-STATE-002",
                     format!("backends generated by {by} (ward.hcl check {{ generated }})"),
                 );
+            }
+            None if m.cloud.is_none() && ev.generated_dirs.contains_key(&m.dir) => {
+                if let Some(by) = ev.generated_dirs.get(&m.dir) {
+                    skip(
+                        skipped,
+                        "WARD-STATE-002",
+                        format!(
+                            "roots in a directory git ignores ({}, `{}`): generated where they run, nothing of theirs is committed",
+                            by.at(),
+                            by.pattern
+                        ),
+                    );
+                }
+            }
+            None if m.cloud.is_none() && ev.backend_ignored.contains_key(&m.dir) => {
+                if let Some((by, f)) = ev.backend_ignored.get(&m.dir) {
+                    skip(
+                        skipped,
+                        "WARD-STATE-002",
+                        format!(
+                            "backend files ({f}) a generator writes at plan time: git ignores them ({}, `{}`)",
+                            by.at(),
+                            by.pattern
+                        ),
+                    );
+                }
             }
             None if m.cloud.is_none() => out.push(
                 at(

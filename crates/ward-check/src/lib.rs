@@ -120,7 +120,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     )
     .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
     rules::layers(repo, &mut findings);
-    waivers::ignore_changes(repo, opts.today, &mut findings);
+    waivers::ignore_changes_in(repo, opts.today, &mut findings, &mut skipped);
     rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
     ansible::fetches(repo, &mut findings);
     ansible::guards(repo, &mut findings);

@@ -205,13 +205,51 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule]) -> String {
                 "  (it holds data: a delete or replacement is data-loss whatever its cost says)"
             );
         }
+        if let Some(o) = &r.overwrites {
+            let why = o
+                .why
+                .as_deref()
+                .map(|w| format!(": {w}"))
+                .unwrap_or_default();
+            let target = if o.target.is_empty() {
+                String::new()
+            } else {
+                format!(" (target: {})", o.target.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "  overwrites state outside this root: a create or replacement costs at least {}; {}{target}{why}",
+                o.impact, o.what
+            );
+        }
         for a in &r.attributes {
             let why = a
                 .why
                 .as_deref()
                 .map(|w| format!(": {w}"))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  attribute {} → {}{why}", a.pattern, a.impact);
+            match &a.direction {
+                Some(d) => {
+                    let unbounded = if d.unbounded.is_empty() {
+                        String::new()
+                    } else {
+                        let shown: Vec<String> = d
+                            .unbounded
+                            .iter()
+                            .map(|b| serde_json::to_string(b).unwrap_or_default())
+                            .collect();
+                        format!(", no limit: {}", shown.join(", "))
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  attribute {} → decrease: {}, increase: {}{unbounded}{why}",
+                        a.pattern, d.decrease, d.increase
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "  attribute {} → {}{why}", a.pattern, a.impact);
+                }
+            }
         }
     }
     out

@@ -27,9 +27,11 @@ mod location;
 mod pg;
 mod records;
 mod sqlite;
+mod tls;
 
 pub use location::{is_postgres_url, Location, PgTarget};
 pub use records::{NewRecord, RecordQuery, RecordRow, KINDS};
+pub use tls::{SslMode, TlsSettings};
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

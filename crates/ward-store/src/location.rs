@@ -29,6 +29,7 @@ pub enum Location {
 #[derive(Clone)]
 pub struct PgTarget {
     pub(crate) config: postgres::Config,
+    pub(crate) tls: crate::tls::TlsSettings,
     shown: String,
 }
 
@@ -137,6 +138,118 @@ fn kind(text: &str) -> Result<Kind, String> {
     Ok(Kind::Sqlite)
 }
 
+/// Takes `sslmode` and `sslrootcert` out of a URL's query or a libpq string: the text without
+/// them, and the TLS settings they give.
+fn take_tls(text: &str, libpq: bool) -> Result<(String, crate::tls::TlsSettings), String> {
+    let mut tls = crate::tls::TlsSettings::default();
+    let mut take = |k: &str, v: &str| -> Result<bool, String> {
+        match k {
+            "sslmode" => {
+                tls.mode = crate::tls::SslMode::parse(v).ok_or_else(|| {
+                    format!("sslmode={v}: give disable, allow, prefer, require, verify-ca or verify-full")
+                })?;
+                Ok(true)
+            }
+            "sslrootcert" => {
+                tls.root_cert = Some(PathBuf::from(v));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    };
+    if libpq {
+        let mut kept = Vec::new();
+        for (k, v) in libpq_pairs(text)? {
+            if !take(&k, &v)? {
+                kept.push(format!(
+                    "{k}='{}'",
+                    v.replace('\\', "\\\\").replace('\'', "\\'")
+                ));
+            }
+        }
+        return Ok((kept.join(" "), tls));
+    }
+    let Some((base, query)) = text.split_once('?') else {
+        return Ok((text.to_string(), tls));
+    };
+    let mut kept = form_urlencoded::Serializer::new(String::new());
+    let mut any = false;
+    for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+        if !take(&k, &v)? {
+            kept.append_pair(&k, &v);
+            any = true;
+        }
+    }
+    let kept = kept.finish();
+    Ok((
+        if any {
+            format!("{base}?{kept}")
+        } else {
+            base.to_string()
+        },
+        tls,
+    ))
+}
+
+/// The `key=value` pairs of a libpq connection string (values may be single-quoted, with `\'`
+/// and `\\` escapes).
+fn libpq_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            return Ok(out);
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || c.is_whitespace() {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.next() != Some('=') {
+            return Err(format!(
+                "the connection string has `{key}` without `=`: write key=value pairs"
+            ));
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut value = String::new();
+        if chars.peek() == Some(&'\'') {
+            chars.next();
+            loop {
+                match chars.next() {
+                    None => return Err(format!("the value of `{key}` has no closing quote")),
+                    Some('\'') => break,
+                    Some('\\') => value.extend(chars.next()),
+                    Some(c) => value.push(c),
+                }
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                chars.next();
+                if c == '\\' {
+                    value.extend(chars.next());
+                } else {
+                    value.push(c);
+                }
+            }
+        }
+        out.push((key, value));
+    }
+}
+
 /// A libpq string for messages: every keyword with its value, the password's hidden.
 fn redact_libpq(config: &postgres::Config) -> String {
     let mut parts = Vec::new();
@@ -177,7 +290,11 @@ impl Location {
             Kind::Url(u) => (u, false),
             Kind::Libpq => (text.trim().to_string(), true),
         };
-        let mut config = postgres::Config::from_str(&normal).map_err(|e| {
+        // sslmode and sslrootcert are ward's to read (the client library knows only three
+        // modes and no root certificate file): taken out before the rest is parsed.
+        let (stripped, tls) = take_tls(&normal, libpq)
+            .map_err(|why| StoreError::Location(format!("{where_from}: {why}")))?;
+        let mut config = postgres::Config::from_str(&stripped).map_err(|e| {
             let shown = if libpq {
                 "the libpq connection string".to_string()
             } else {
@@ -206,7 +323,11 @@ impl Location {
         if let Some(password) = password(&config, password_file)? {
             config.password(password);
         }
-        Ok(Location::Postgres(Box::new(PgTarget { config, shown })))
+        Ok(Location::Postgres(Box::new(PgTarget {
+            config,
+            tls,
+            shown,
+        })))
     }
 }
 

@@ -86,13 +86,32 @@ pub(crate) struct Pg {
 
 impl Pg {
     pub(crate) fn open(target: &PgTarget) -> Result<Pg, StoreError> {
-        let mut client = target
+        let unix = target
             .config
-            .connect(NoTls)
-            .map_err(|source| StoreError::Connect {
-                target: target.shown().to_string(),
-                source,
-            })?;
+            .get_hosts()
+            .iter()
+            .all(|h| !matches!(h, postgres::config::Host::Tcp(_)));
+        let fail = |source| StoreError::Connect {
+            target: target.shown().to_string(),
+            source,
+        };
+        let mut client = match crate::tls::connector(&target.tls, unix)? {
+            crate::tls::Connector::Plain => {
+                let mut c = target.config.clone();
+                c.ssl_mode(postgres::config::SslMode::Disable);
+                c.connect(NoTls).map_err(fail)?
+            }
+            crate::tls::Connector::Tls { required, config } => {
+                let mut c = target.config.clone();
+                c.ssl_mode(if required {
+                    postgres::config::SslMode::Require
+                } else {
+                    postgres::config::SslMode::Prefer
+                });
+                c.connect(tokio_postgres_rustls::MakeRustlsConnect::new(*config))
+                    .map_err(fail)?
+            }
+        };
         migrate(&mut client)?;
         Ok(Pg {
             client: Mutex::new(client),

@@ -996,28 +996,77 @@ fn path_literal(v: &Val) -> Option<String> {
 
 /// WARD-ANS-001, WARD-ANS-002.
 pub fn ansible(repo: &Repo, out: &mut Vec<Finding>) -> Result<(), String> {
+    // Per file: its unpinned dependencies (line, what), and how many dependencies it lists.
+    type Unpinned = Vec<(usize, String)>;
+    let mut by_file: BTreeMap<&str, (Unpinned, usize)> = BTreeMap::new();
+    let mut variables: Vec<(&str, usize, String)> = Vec::new();
     for p in &repo.pins {
-        let missing = p.version.is_none() && matches!(p.kind, PinKind::Collection | PinKind::Role);
+        let dependency = matches!(p.kind, PinKind::Collection | PinKind::Role);
+        let missing = p.version.is_none() && dependency;
         let latest = p
             .version
             .as_deref()
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("latest"));
+        let what = match p.kind {
+            PinKind::Collection => "collection",
+            PinKind::Role => "role",
+            PinKind::Galaxy => "galaxy.yml of",
+            PinKind::Variable => "variable",
+        };
+        let entry = by_file.entry(p.file.as_str()).or_default();
+        if dependency {
+            entry.1 += 1;
+        }
         if missing || latest {
-            let what = match p.kind {
-                PinKind::Collection => "collection",
-                PinKind::Role => "role",
-                PinKind::Galaxy => "galaxy.yml of",
-                PinKind::Variable => "variable",
+            let msg = if latest {
+                format!("{what} {} is at \"latest\"", p.name)
+            } else {
+                format!("{what} {} has no version", p.name)
             };
+            if dependency {
+                entry.0.push((p.line, msg));
+            } else {
+                variables.push((p.file.as_str(), p.line, msg));
+            }
+        }
+    }
+    for (file, line, msg) in variables {
+        out.push(Finding::new(
+            "WARD-ANS-002",
+            file,
+            line,
+            format!("{msg}; pin an exact version"),
+        ));
+    }
+    // A file that pins none of its (several) dependencies is one cause, reported once there.
+    for (file, (unpinned, deps)) in by_file {
+        if unpinned.len() >= 2 && unpinned.len() == deps {
+            let first = unpinned.iter().map(|(l, _)| *l).min().unwrap_or(0);
+            out.push(
+                Finding::new(
+                    "WARD-ANS-002",
+                    file,
+                    first,
+                    format!(
+                        "pins none of its {} dependencies: each install takes whatever was published last; pin an exact version for each",
+                        unpinned.len()
+                    ),
+                )
+                .with_detail(
+                    unpinned
+                        .iter()
+                        .map(|(l, m)| format!("{file}:{l}: {m}"))
+                        .collect(),
+                ),
+            );
+            continue;
+        }
+        for (line, msg) in unpinned {
             out.push(Finding::new(
                 "WARD-ANS-002",
-                &p.file,
-                p.line,
-                if latest {
-                    format!("{what} {} is at \"latest\"; pin an exact version", p.name)
-                } else {
-                    format!("{what} {} has no version; pin an exact version", p.name)
-                },
+                file,
+                line,
+                format!("{msg}; pin an exact version"),
             ));
         }
     }

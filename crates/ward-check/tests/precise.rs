@@ -336,3 +336,29 @@ fn ans_003_measures_ansible_s_defaults_against_the_rule_s_settings() {
         assert!(m.contains(part), "{part}: {m}");
     }
 }
+
+#[test]
+fn ans_002_a_file_that_pins_nothing_is_one_finding_listing_its_dependencies() {
+    let r = run("ans-002/none");
+    let f = of(&r, "WARD-ANS-002");
+    assert_eq!(f.len(), 1, "{}", show(&f));
+    assert_eq!((f[0].file.as_str(), f[0].line), ("requirements.yml", 2));
+    assert!(
+        f[0].message.contains("pins none of its 3"),
+        "{}",
+        f[0].message
+    );
+    assert_eq!(f[0].detail.len(), 3, "{:?}", f[0].detail);
+}
+
+#[test]
+fn ans_002_a_file_that_pins_some_names_each_one_it_does_not() {
+    let r = run("ans-002/mixed");
+    let f = of(&r, "WARD-ANS-002");
+    assert_eq!(f.len(), 1, "{}", show(&f));
+    assert!(
+        f[0].message.contains("ansible.posix has no version"),
+        "{}",
+        f[0].message
+    );
+}

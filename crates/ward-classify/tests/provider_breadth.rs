@@ -68,6 +68,7 @@ fn deleting_a_data_holder_of_each_new_provider_is_data_loss() {
         ("ionos-cloud/ionoscloud", "ionoscloud_volume"),
         ("hashicorp/consul", "consul_key_prefix"),
         ("hashicorp/aws", "aws_simpledb_domain"),
+        ("hashicorp/azurerm", "azurerm_sql_server"),
         ("hashicorp/nomad", "nomad_csi_volume"),
     ] {
         assert_eq!(

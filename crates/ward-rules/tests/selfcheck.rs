@@ -228,6 +228,7 @@ const PROVIDER_PACKS: &[&str] = &[
     "azapi",
     "azuread-catalog",
     "azuredevops-catalog",
+    "azurerm-legacy-catalog",
     "azurestack-catalog",
     "boundary-catalog",
     "consul-catalog",
@@ -859,8 +860,9 @@ fn render_docs(packs: &[PackFile]) -> String {
          azuredevops, exoscale, grafana, gsuite, kubectl, linode, mysql, opsgenie, rancher2, \
          vultr) the catalog lists \
          the types of the provider's documentation at a named commit and says its schema is \
-         unavailable, as aws-legacy-catalog does for the aws types removed before the pinned \
-         schema (named by an older real schema), which plans of older versions still have; azapi, whose four types manage any ARM type, is curated and costs each \
+         unavailable, as aws-legacy-catalog and azurerm-legacy-catalog do for the types the \
+         provider removed before the pinned schema (named by an older real schema, and by the \
+         azurerm 4.0 upgrade guide), which plans of older versions still have; azapi, whose four types manage any ARM type, is curated and costs each \
          as the worst that type can do. google-beta's catalog holds only the types the google \
          schema lacks, decided by the google table's rules: entries match by type name whatever \
          the provider, so the google packs decide the types both providers have.\n\n",

@@ -163,8 +163,14 @@ pub struct Verdict {
     pub decided_by: Option<Arc<RuleRef>>,
     /// What will happen and why, in plain sentences, most important first.
     pub explanation: Vec<String>,
-    /// The changed attributes with their cost (for updates and replacements).
+    /// The changed attributes with their cost: for an update or a replacement, each with the
+    /// cost its rule gives; for a create, what it sets, and for a delete, what it removes (each
+    /// at the change's class, no rule of its own: the object is created or destroyed whole).
     pub attributes: Vec<AttrVerdict>,
+    /// How many more attributes a create sets or a delete removes than `attributes` holds (the
+    /// plan reader keeps at most `ward_model::MAX_OBJECT_ATTRIBUTES` of a whole object).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub attributes_left_out: usize,
     /// Identity attributes (id, ip, mac, arn...) that become "known after apply" or are lost.
     pub identity_changes: Vec<AttrPath>,
     /// The object holds data (per the rule).
@@ -184,6 +190,10 @@ pub struct Verdict {
     /// another planned later at the same address. Not part of the plan report.
     #[serde(skip)]
     pub destroyed_object: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Verdict {
@@ -210,6 +220,7 @@ impl Verdict {
             decided_by: None,
             explanation: Vec::new(),
             attributes: Vec::new(),
+            attributes_left_out: 0,
             identity_changes: Vec::new(),
             holds_data: false,
             overwrites: None,

@@ -244,6 +244,7 @@ mod tests {
             content: None,
             before_scalars: Vec::new(),
             after_scalars: Vec::new(),
+            changed_left_out: 0,
         }
     }
 

@@ -123,6 +123,7 @@ pub fn resource_change(address: &str, action: Action) -> ResourceChange {
         content: None,
         before_scalars: vec![],
         after_scalars: vec![],
+        changed_left_out: 0,
     }
 }
 

@@ -405,8 +405,15 @@ pub struct ResourceChange {
     pub replace_paths: Vec<AttrPath>,
     /// The attribute paths whose values really change, sorted, leaf level where the values
     /// allow it. Honours `after_unknown` (an unknown value is a change) and the sensitive
-    /// masks (a sensitive value is shown as [`Shown::Sensitive`]).
+    /// masks (a sensitive value is shown as [`Shown::Sensitive`]). For a create, what it sets
+    /// (each from [`Shown::Absent`]); for a delete, what it removes (each to
+    /// [`Shown::Absent`]): the leaves of the whole object, nulls and empty collections left out,
+    /// at most [`MAX_OBJECT_ATTRIBUTES`] of them (see `changed_left_out`).
     pub changed: Vec<AttrChange>,
+    /// A create's or a delete's attributes beyond the [`MAX_OBJECT_ATTRIBUTES`] that `changed`
+    /// holds: how many were left out. 0 for every other change.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub changed_left_out: usize,
     /// Set when the change imports an existing object.
     pub importing: Option<Importing>,
     /// A fingerprint of the raw `change` values (`before`, `after`, `after_unknown` and the
@@ -429,6 +436,14 @@ pub struct ResourceChange {
     /// `target` attributes of an `overwrites` rule, such as `org_id`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after_scalars: Vec<(String, Shown)>,
+}
+
+/// The most attributes [`ResourceChange::changed`] holds of what a create sets or a delete
+/// removes (a whole object can hold thousands: a Kubernetes manifest, a policy document's rules).
+pub const MAX_OBJECT_ATTRIBUTES: usize = 100;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The longest string value [`ResourceChange::before_scalars`] keeps (characters).

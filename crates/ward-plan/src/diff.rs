@@ -179,6 +179,144 @@ pub(crate) fn changed(sides: &Sides) -> Vec<AttrChange> {
     out
 }
 
+/// What a create sets or a delete removes: the leaves of the whole object, each as a change
+/// from absent (a create: `after`, with its unknown and sensitive masks) or to absent (a delete:
+/// `before`, with its sensitive mask). Objects are descended, and lists of objects (nested
+/// blocks) by index; a list of plain values is one leaf; nulls and empty lists and maps set
+/// nothing and are left out; an attribute the unknown mask marks is `(known after apply)`; a
+/// sensitive one is [`Shown::Sensitive`] and not descended (its shape is secret too). At most
+/// `max` leaves are kept, sorted by path; the second value counts the others.
+pub(crate) struct Whole<'a> {
+    /// The object's top-level attributes, parsed (or borrowed from the parsed side).
+    pub entries: Vec<(&'a str, Cow<'a, Value>)>,
+    /// The unknown mask (a create's `after_unknown`; clear for a delete).
+    pub unknown: Mask<'a>,
+    /// The sensitive mask of the side.
+    pub sensitive: Mask<'a>,
+    /// A create (`after`), else a delete (`before`).
+    pub creates: bool,
+}
+
+/// See [`Whole`].
+pub(crate) fn object_values(whole: &Whole<'_>, max: usize) -> (Vec<AttrChange>, usize) {
+    let mut out = Leaves {
+        kept: Vec::new(),
+        more: 0,
+        max,
+        creates: whole.creates,
+    };
+    if matches!(whole.sensitive, Mask::All) {
+        out.push(&[], Shown::Sensitive);
+        return (out.kept, out.more);
+    }
+    let mut path = Vec::new();
+    let mut names: BTreeSet<&str> = whole.entries.iter().map(|(k, _)| *k).collect();
+    if let Mask::Part(Value::Object(m)) = whole.unknown {
+        names.extend(
+            m.iter()
+                .filter(|(_, v)| contains_true(v))
+                .map(|(k, _)| k.as_str()),
+        );
+    }
+    for name in names {
+        let v = whole
+            .entries
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_ref());
+        path.push(PathStep::Key(name.to_string()));
+        leaves(
+            &mut path,
+            v,
+            whole.unknown.key(name),
+            whole.sensitive.key(name),
+            &mut out,
+        );
+        path.pop();
+    }
+    out.kept.sort_by(|a, b| a.path.cmp(&b.path));
+    out.kept.shrink_to_fit();
+    (out.kept, out.more)
+}
+
+/// The leaves [`object_values`] collects.
+struct Leaves {
+    kept: Vec<AttrChange>,
+    more: usize,
+    max: usize,
+    creates: bool,
+}
+
+impl Leaves {
+    fn push(&mut self, path: &[PathStep], shown: Shown) {
+        if self.kept.len() >= self.max {
+            self.more += 1;
+            return;
+        }
+        let (before, after) = if self.creates {
+            (Shown::Absent, shown)
+        } else {
+            (shown, Shown::Absent)
+        };
+        self.kept.push(AttrChange {
+            path: AttrPath(path.to_vec()),
+            before,
+            after,
+            hidden: None,
+        });
+    }
+}
+
+/// Depth is bounded by the JSON parser's recursion limit (128), so plain recursion is safe.
+fn leaves(
+    path: &mut Vec<PathStep>,
+    v: Option<&Value>,
+    unknown: Mask,
+    sensitive: Mask,
+    out: &mut Leaves,
+) {
+    let v = non_null(v);
+    if sensitive.any() && (v.is_some() || matches!(sensitive, Mask::All)) {
+        out.push(path, Shown::Sensitive);
+        return;
+    }
+    if matches!(unknown, Mask::All) {
+        out.push(path, Shown::Unknown);
+        return;
+    }
+    match v {
+        None => {
+            if unknown.any() {
+                out.push(path, Shown::Unknown);
+            }
+        }
+        Some(Value::Object(m)) => {
+            let mut names: BTreeSet<&str> = m.keys().map(String::as_str).collect();
+            if let Mask::Part(Value::Object(u)) = unknown {
+                names.extend(
+                    u.iter()
+                        .filter(|(_, v)| contains_true(v))
+                        .map(|(k, _)| k.as_str()),
+                );
+            }
+            for k in names {
+                path.push(PathStep::Key(k.to_string()));
+                leaves(path, m.get(k), unknown.key(k), sensitive.key(k), out);
+                path.pop();
+            }
+        }
+        Some(Value::Array(a)) if a.iter().any(|e| e.is_object()) || unknown.any() => {
+            for (i, e) in a.iter().enumerate() {
+                path.push(PathStep::Index(i as u64));
+                leaves(path, Some(e), unknown.index(i), sensitive.index(i), out);
+                path.pop();
+            }
+        }
+        Some(Value::Array(a)) if a.is_empty() => {}
+        Some(v) => out.push(path, Shown::Known(shorten(v))),
+    }
+}
+
 /// A top-level key of a raw side: borrowed from the input unless it holds an escape.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct RawKey<'a>(Cow<'a, str>);

@@ -700,8 +700,6 @@ struct RawInner {
     after_raw: Option<Box<RawValue>>,
     replace_paths: Option<Vec<Vec<Value>>>,
     importing: Option<RawImporting>,
-    /// A create's planned top-level small values ([`TopScalars`]), read in place of `after`.
-    after_top: Option<Vec<(String, Value)>>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
     fps: [Option<crate::fingerprint::Fp>; 5],
     /// Whether `fps` was computed.
@@ -838,123 +836,6 @@ fn creates(action: Action) -> bool {
     matches!(action, Action::Create | Action::CreateThenForget)
 }
 
-/// A list or an object: never one of [`ResourceChange::after_scalars`].
-fn is_composite(v: &Value) -> bool {
-    matches!(v, Value::Array(_) | Value::Object(_))
-}
-
-/// Reads a create's planned object keeping only its top-level booleans, numbers and strings
-/// (a string longer than [`ward_model::MAX_KEPT_STRING`] characters as `null`, so that a mask
-/// can still mark it sensitive); lists and objects are skipped unbuilt. Anything but an object
-/// reads as nothing.
-struct TopScalars;
-
-impl<'de> DeserializeSeed<'de> for TopScalars {
-    type Value = Vec<(String, Value)>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TopScalars {
-    type Value = Vec<(String, Value)>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(k) = map.next_key::<String>()? {
-            if let SmallScalar(Some(v)) = map.next_value()? {
-                out.push((k, v));
-            }
-        }
-        Ok(out)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Vec::new())
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-}
-
-/// One top-level value of a create's planned object, as [`TopScalars`] keeps it.
-struct SmallScalar(Option<Value>);
-
-impl<'de> Deserialize<'de> for SmallScalar {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SmallScalar, D::Error> {
-        d.deserialize_any(SmallScalarVisitor)
-    }
-}
-
-struct SmallScalarVisitor;
-
-impl<'de> Visitor<'de> for SmallScalarVisitor {
-    type Value = SmallScalar;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a value")
-    }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(Some(Value::Bool(b))))
-    }
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(Some(Value::from(n))))
-    }
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(Some(Value::from(n))))
-    }
-    fn visit_f64<E: de::Error>(self, n: f64) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(
-            serde_json::Number::from_f64(n).map(Value::Number),
-        ))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(Some(
-            if s.chars().count() <= ward_model::MAX_KEPT_STRING {
-                Value::String(s.to_string())
-            } else {
-                Value::Null
-            },
-        )))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(None))
-    }
-    fn visit_none<E: de::Error>(self) -> Result<SmallScalar, E> {
-        Ok(SmallScalar(None))
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<SmallScalar, D::Error> {
-        SmallScalar::deserialize(d)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SmallScalar, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(SmallScalar(None))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SmallScalar, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(SmallScalar(None))
-    }
-}
-
 /// Whether a change with this action (`None`: one ward does not know) gets a per-attribute diff.
 fn diffed(action: Option<Action>) -> bool {
     matches!(
@@ -1073,13 +954,13 @@ impl<'de> Visitor<'de> for Body {
             let diff = action.is_none_or(diffed);
             // A destroyed object's last values are kept for the model's `before_scalars`.
             let destroys = action.flatten().is_some_and(Action::destroys);
-            // A create's planned values are read for `after_scalars` (below), with the masks
-            // that say which are unknown or sensitive.
+            // A create's planned values are read for `after_scalars` and for what it sets
+            // (`changed`), with the masks that say which are unknown or sensitive.
             let creates = action.flatten().is_some_and(creates);
             let keep = diff
                 || ((self.keep_before || destroys)
                     && matches!(key.0, "before" | "before_sensitive"))
-                || (creates && matches!(key.0, "after_unknown" | "after_sensitive"));
+                || (creates && matches!(key.0, "after" | "after_unknown" | "after_sensitive"));
             let slot = match key.0 {
                 "actions" => {
                     let actions: Actions = map.next_value()?;
@@ -1107,24 +988,6 @@ impl<'de> Visitor<'de> for Body {
                         inner.before_raw = raw;
                     } else {
                         inner.after_raw = raw;
-                    }
-                    continue;
-                }
-                // A create's planned values: only the small top-level ones are built (as
-                // fingerprinted whole when the content is asked for).
-                "after" if creates && !keep => {
-                    if self.content {
-                        let v: Option<Value> = map.next_value()?;
-                        let v = v.unwrap_or(Value::Null);
-                        inner.fps[1] = Some(crate::fingerprint::of_value(&v));
-                        inner.after_top = Some(match v {
-                            Value::Object(m) => {
-                                m.into_iter().filter(|(_, v)| !is_composite(v)).collect()
-                            }
-                            _ => Vec::new(),
-                        });
-                    } else {
-                        inner.after_top = Some(map.next_value_seed(TopScalars)?);
                     }
                     continue;
                 }
@@ -1276,7 +1139,6 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
 
     let diff = diffed(Some(action));
     settle_sides(&address, &mut change, diff)?;
-    let after_top = change.after_top.take();
     let lazy = lazy_objects(&address, &change)?;
     let masks = (
         Mask::of(change.after_unknown.as_ref()),
@@ -1291,13 +1153,9 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         ),
         (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
     };
-    let after_scalars = match (&lazy, after_top) {
+    let after_scalars = match &lazy {
         _ if !(creates(action) || diff) => Vec::new(),
-        (_, Some(top)) => after_scalars_of(
-            top.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
-            &change,
-        ),
-        ((_, Some(after)), None) => after_scalars_of(
+        (_, Some(after)) => after_scalars_of(
             after.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
             &change,
         ),
@@ -1309,9 +1167,15 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
             _ => Vec::new(),
         },
     };
-    // Per-attribute changes only where an existing object changes in place or is replaced:
-    // for a create or a delete the whole object is the change.
+    // Per-attribute changes where an existing object changes in place or is replaced; for a
+    // create or a delete the whole object is the change: what it sets or removes, bounded.
+    let mut changed_left_out = 0;
     let changed = match &lazy {
+        _ if creates(action) || action == Action::Delete => {
+            let (kept, more) = whole_object(&address, action, &change, &lazy)?;
+            changed_left_out = more;
+            kept
+        }
         _ if !diff => Vec::new(),
         (Some(before), Some(after)) => diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
             .map_err(|e| malformed_side(&address, &e))?,
@@ -1344,7 +1208,59 @@ fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
             .then(|| ward_model::HiddenDigest::new(crate::fingerprint::combine(&change.fps))),
         before_scalars,
         after_scalars,
+        changed_left_out,
     })
+}
+
+/// What a create sets (its `after`) or a delete removes (its `before`), see
+/// [`diff::object_values`]: each side parsed whole, or attribute by attribute when it was left
+/// raw.
+fn whole_object(
+    address: &str,
+    action: Action,
+    change: &RawInner,
+    lazy: &LazyObjects<'_>,
+) -> Result<(Vec<ward_model::AttrChange>, usize), Semantic> {
+    let creates = creates(action);
+    let (value, raw, unknown, sensitive) = if creates {
+        (
+            change.after.as_ref(),
+            lazy.1.as_ref(),
+            Mask::of(change.after_unknown.as_ref()),
+            Mask::of(change.after_sensitive.as_ref()),
+        )
+    } else {
+        (
+            change.before.as_ref(),
+            lazy.0.as_ref(),
+            Mask::Clear,
+            Mask::of(change.before_sensitive.as_ref()),
+        )
+    };
+    let entries: Vec<(&str, std::borrow::Cow<'_, Value>)> = match (raw, value) {
+        (Some(raw), _) => raw
+            .iter()
+            .map(|(k, r)| {
+                serde_json::from_str::<Value>(r.get())
+                    .map(|v| (k.as_str(), std::borrow::Cow::Owned(v)))
+                    .map_err(|e| malformed_side(address, &e))
+            })
+            .collect::<Result<_, _>>()?,
+        (None, Some(Value::Object(m))) => m
+            .iter()
+            .map(|(k, v)| (k.as_str(), std::borrow::Cow::Borrowed(v)))
+            .collect(),
+        (None, _) => Vec::new(),
+    };
+    Ok(diff::object_values(
+        &diff::Whole {
+            entries,
+            unknown,
+            sensitive,
+            creates,
+        },
+        ward_model::MAX_OBJECT_ATTRIBUTES,
+    ))
 }
 
 /// The top-level small values of an object as planned ([`ResourceChange::after_scalars`]):
@@ -2111,8 +2027,13 @@ mod what_an_entry_keeps {
             kept(&body(r#"["delete"]"#, false, false, true)),
             [false, false, true, false]
         );
-        // A create, a no-op and a read keep nothing of their values: no diff is made.
-        for actions in [r#"["create"]"#, r#"["no-op"]"#, r#"["read"]"#] {
+        // A create keeps its planned values, built (what it sets is listed); a no-op and a
+        // read keep nothing of their values: no diff is made.
+        assert_eq!(
+            kept(&body(r#"["create"]"#, false, false, true)),
+            [false, true, false, false]
+        );
+        for actions in [r#"["no-op"]"#, r#"["read"]"#] {
             assert_eq!(
                 kept(&body(actions, false, false, true)),
                 [false; 4],
@@ -2132,17 +2053,18 @@ mod what_an_entry_keeps {
             [true, false, false, false]
         );
         for actions in [r#"["create"]"#, r#"["no-op"]"#] {
+            // A create keeps its planned values (what it sets), a no-op nothing.
+            let create = actions.contains("create");
             assert_eq!(
                 kept(&body(actions, false, false, false)),
-                [false; 4],
+                [false, create, false, false],
                 "{actions}"
             );
             // Asked to keep before whatever the action: before and its mask, nothing else.
             let i = body(actions, true, false, false);
-            assert_eq!(kept(&i), [true, false, false, false], "{actions}");
+            assert_eq!(kept(&i), [true, create, false, false], "{actions}");
             // A create keeps its masks for `after_scalars` (what is unknown or sensitive of
             // the planned values); a no-op keeps neither.
-            let create = actions.contains("create");
             assert!(i.before_sensitive.is_some());
             assert_eq!(i.after_sensitive.is_some(), create, "{actions}");
             assert_eq!(i.after_unknown.is_some(), create, "{actions}");

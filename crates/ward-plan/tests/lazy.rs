@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde_json::{json, Value};
+use ward_model::Shown;
 use ward_plan::{read_reader, read_reader_with, ReadOptions};
 
 fn doc(changes: Vec<Value>) -> Vec<u8> {
@@ -94,7 +95,7 @@ fn reading_attribute_by_attribute_gives_the_same_model() {
 }
 
 #[test]
-fn only_updates_and_replacements_get_per_attribute_changes() {
+fn updates_and_replacements_get_a_diff_creates_and_deletes_their_whole_object() {
     let b = json!({"size": 1});
     let a = json!({"size": 2});
     let side = |actions: Value| {
@@ -120,6 +121,19 @@ fn only_updates_and_replacements_get_per_attribute_changes() {
     ] {
         let (plan, _) = read_reader_with(&data[..], "plan.json", options, None).unwrap();
         let counts: Vec<usize> = plan.changes.iter().map(|c| c.changed.len()).collect();
-        assert_eq!(counts, [1, 1, 1, 0, 0, 0, 0, 0], "{options:?}");
+        assert_eq!(counts, [1, 1, 1, 1, 1, 0, 0, 0], "{options:?}");
+        // What the create sets and what the delete removes, not a diff of the two sides.
+        let one = |i: usize| {
+            let c = &plan.changes[i].changed[0];
+            (c.path.to_string(), c.before.clone(), c.after.clone())
+        };
+        assert_eq!(
+            one(3),
+            ("size".into(), Shown::Absent, Shown::Known(json!(2)))
+        );
+        assert_eq!(
+            one(4),
+            ("size".into(), Shown::Known(json!(1)), Shown::Absent)
+        );
     }
 }

@@ -302,12 +302,18 @@ pub struct ChangeJson<'a> {
     pub decided_by: Option<RuleJson<'a>>,
     /// What will happen and why (the `action_reason` line without the product's name).
     pub explanation: Vec<Cow<'a, str>>,
-    /// Changed attributes, in the classifier's order.
+    /// Changed attributes, in the classifier's order: an update's or a replacement's changes,
+    /// what a create sets, what a delete removes.
     pub attributes: Vec<AttributeJson<'a>>,
+    /// How many more attributes a create sets or a delete removes than `attributes` lists.
+    pub attributes_left_out: usize,
     /// Identity attribute paths that change.
     pub identity_changes: Vec<String>,
     /// The object holds data.
     pub holds_data: bool,
+    /// The rule that says the type overwrites state that exists outside this root (an
+    /// authoritative or adopting type; the explanation says what is overwritten), or null.
+    pub overwrites: Option<RuleJson<'a>>,
     /// Facts, sorted.
     pub facts: Vec<FactJson<'a>>,
 }
@@ -557,8 +563,10 @@ fn change(v: &Verdict) -> ChangeJson<'_> {
         decided_by: v.decided_by.as_deref().map(RuleJson::from),
         explanation: explanation(v),
         attributes: v.attributes.iter().map(attribute).collect(),
+        attributes_left_out: v.attributes_left_out,
         identity_changes: v.identity_changes.iter().map(|p| p.to_string()).collect(),
         holds_data: v.holds_data,
+        overwrites: v.overwrites.as_deref().map(RuleJson::from),
         facts: facts.into_iter().map(FactJson::from).collect(),
     }
 }

@@ -547,7 +547,7 @@ pub(crate) fn entry(g: Group, v: &Verdict, expand: Expand) -> String {
             )
     ) {
         full_entry(g, v)
-    } else if expand.expands(g)
+    } else if (expand.expands(g) || crate::text::overwriting_create(v))
         && crate::text::lists_attributes(v, true)
         && !v.attributes.is_empty()
     {

@@ -70,6 +70,9 @@ pub enum RootOutcome {
     Failed,
     /// Not reached: the run stopped earlier.
     NotReached,
+    /// The run reached this root and had not finished it: recorded before its step, replaced by
+    /// its outcome; left behind when the run was killed there (its state may be half changed).
+    InProgress,
 }
 
 impl RootOutcome {
@@ -90,6 +93,7 @@ impl RootOutcome {
             RootOutcome::Refused => "refused",
             RootOutcome::Failed => "failed",
             RootOutcome::NotReached => "not-reached",
+            RootOutcome::InProgress => "in-progress",
         }
     }
 

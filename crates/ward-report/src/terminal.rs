@@ -75,7 +75,11 @@ pub(crate) fn entry(color: bool, expand: Expand, g: Group, v: &Verdict) -> Strin
     let p = Painter { color };
     let mut out = String::new();
     match g {
-        Group::Class(Impact::None | Impact::Free) => row(&mut out, v, expand.expands(g)),
+        Group::Class(Impact::None | Impact::Free) => row(
+            &mut out,
+            v,
+            expand.expands(g) || crate::text::overwriting_create(v),
+        ),
         _ => detailed(&mut out, &p, g, v),
     }
     out

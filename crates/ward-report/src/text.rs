@@ -90,14 +90,21 @@ impl Side {
 }
 
 /// Whether a change's block lists its attributes: always an update's or a replacement's (they
-/// decide its class), a create's when it costs more than `free` (what it sets, since the
-/// create takes over or costs something) or when expanded, a delete's only when expanded.
+/// decide its class), a create's when it costs more than `free` or overwrites state that exists
+/// outside this root (what it sets is what it costs or takes over) or when expanded, a
+/// delete's only when expanded.
 pub(crate) fn lists_attributes(v: &Verdict, expanded: bool) -> bool {
     match Side::of(v.action) {
         Side::Changes => true,
-        Side::Sets => expanded || v.impact > Impact::Free,
+        Side::Sets => expanded || v.impact > Impact::Free || v.overwrites.is_some(),
         Side::Removes => expanded,
     }
+}
+
+/// A create whose type overwrites state outside this root: what it sets is listed whatever
+/// its class and whatever `--expand` says.
+pub(crate) fn overwriting_create(v: &Verdict) -> bool {
+    v.overwrites.is_some() && Side::of(v.action) == Side::Sets
 }
 
 /// The attributes a change lists, and how many more it has.
@@ -125,8 +132,8 @@ pub(crate) fn listed_attributes(v: &Verdict) -> Listed<'_> {
 }
 
 /// How many attributes of the change the verdict does not hold (the plan reader's bound).
-pub(crate) fn left_out(_v: &Verdict) -> usize {
-    0
+pub(crate) fn left_out(v: &Verdict) -> usize {
+    v.attributes_left_out
 }
 
 /// `Terraform 1.9.5`, `OpenTofu 1.8.0`, `unknown product`.

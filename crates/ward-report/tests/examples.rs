@@ -242,3 +242,135 @@ fn none_changes_are_listed_only_when_expanded() {
         assert!(!listed.contains("~ tags.team") && !listed.contains("<b>free</b>"));
     }
 }
+
+/// The JSON report carries what a create sets (every attribute from `absent`, no secret) and
+/// what a delete removes, read from a real plan.
+#[test]
+fn the_json_report_has_the_attributes_of_a_create_and_a_delete() {
+    let changes = |name: &str| -> Vec<serde_json::Value> {
+        let (_, a) = plans().into_iter().find(|(n, _)| n == name).unwrap();
+        let o = evaluate(&a, &GateOptions::default());
+        let doc: serde_json::Value = serde_json::from_str(&render(
+            &a,
+            &o,
+            &RenderOptions {
+                format: Format::Json,
+                ..RenderOptions::default()
+            },
+        ))
+        .unwrap();
+        doc["changes"].as_array().unwrap().clone()
+    };
+    let created = changes("create");
+    let bucket = created
+        .iter()
+        .find(|c| c["address"] == "fakecloud_bucket.backups")
+        .unwrap();
+    assert_eq!(bucket["action"], "create");
+    let attrs = bucket["attributes"].as_array().unwrap();
+    assert!(!attrs.is_empty(), "{bucket:#}");
+    assert!(
+        attrs.iter().all(|a| a["before"]["kind"] == "absent"),
+        "{bucket:#}"
+    );
+    assert!(
+        attrs
+            .iter()
+            .any(|a| a["path"] == "name" && a["after"]["value"] == "backups"),
+        "{bucket:#}"
+    );
+    assert_eq!(bucket["attributes_left_out"], 0);
+    let destroyed = changes("destroy");
+    let gone: Vec<&serde_json::Value> = destroyed
+        .iter()
+        .filter(|c| c["action"] == "delete")
+        .collect();
+    assert!(!gone.is_empty());
+    for c in gone {
+        let attrs = c["attributes"].as_array().unwrap();
+        assert!(!attrs.is_empty(), "{c:#}");
+        assert!(
+            attrs.iter().all(|a| a["after"]["kind"] == "absent"),
+            "{c:#}"
+        );
+    }
+}
+
+/// A create above `free`, or one whose type overwrites state outside the root, lists what it
+/// sets in both human formats, at most 20 attributes and how many more; a free create lists
+/// nothing unless expanded.
+#[test]
+fn a_costly_or_overwriting_create_shows_what_it_sets() {
+    use std::sync::Arc;
+    use ward_classify::{AttrVerdict, Verdict};
+    use ward_model::{Action, AttrChange, AttrPath, Impact, Shown};
+    let mut a = hazards();
+    let set = |i: usize| AttrVerdict {
+        change: AttrChange {
+            path: AttrPath::dotted(&format!("k{i:02}")),
+            before: Shown::Absent,
+            after: Shown::Known(serde_json::json!(format!("v{i}"))),
+            hidden: None,
+        },
+        impact: Impact::Free,
+        rule: None,
+        why: None,
+        forces_replacement: false,
+    };
+    let mut policy = Verdict::new(
+        "google_organization_iam_policy.org",
+        "google_organization_iam_policy",
+        "registry.terraform.io/hashicorp/google",
+        Action::Create,
+        Impact::Free,
+    );
+    policy.classified = true;
+    policy.attributes = (0..25).map(set).collect();
+    policy.attributes_left_out = 3;
+    let free = policy.clone();
+    let mut costly = policy.clone();
+    costly.address = "google_organization_iam_policy.costly".into();
+    costly.impact = Impact::Interrupt;
+    policy.overwrites = a.verdicts[0].decided_by.clone().map(|r| Arc::clone(&r));
+    assert!(policy.overwrites.is_some());
+    let mut quiet = free;
+    quiet.address = "google_organization_iam_policy.quiet".into();
+    a.verdicts = vec![policy, costly, quiet];
+    let term = rendered(&a, Format::Terminal, Expand::default());
+    for addr in ["org", "costly"] {
+        let block = term
+            .split("\n\n")
+            .find(|b| b.contains(&format!("google_organization_iam_policy.{addr}  ")))
+            .unwrap();
+        assert!(block.contains("    + k00 = \"v0\"\n"), "{block}");
+        assert!(block.contains("    + k19 = \"v19\"\n"), "{block}");
+        assert!(!block.contains("k20"), "{block}");
+        assert!(
+            block.contains("… and 8 more attributes (the JSON report lists them)"),
+            "{block}"
+        );
+    }
+    let quiet = term
+        .lines()
+        .find(|l| l.contains("google_organization_iam_policy.quiet"))
+        .unwrap();
+    assert_eq!(quiet, "    google_organization_iam_policy.quiet  create");
+    let after_quiet = term
+        .lines()
+        .skip_while(|l| !l.contains("google_organization_iam_policy.quiet"))
+        .nth(1)
+        .unwrap();
+    assert!(!after_quiet.contains("+ k"), "{term}");
+    let md = rendered(&a, Format::Markdown, Expand::default());
+    assert!(md.contains("- `k00` = `\"v0\"`\n"), "{md}");
+    assert!(
+        md.contains("- … and 8 more attributes (the JSON report lists them)"),
+        "{md}"
+    );
+    let expanded = rendered(&a, Format::Terminal, Expand::ALL);
+    assert!(
+        expanded
+            .contains("    google_organization_iam_policy.quiet  create\n        + k00 = \"v0\"\n"),
+        "{expanded}"
+    );
+}

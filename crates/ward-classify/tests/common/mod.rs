@@ -68,6 +68,7 @@ pub fn change(address: &str, action: Action) -> ResourceChange {
         content: None,
         before_scalars: Vec::new(),
         after_scalars: Vec::new(),
+        changed_left_out: 0,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Authoritative and adopting types (`overwrites` in the rule format): a create of one takes
 //! over state that exists outside this root, so it is never `free`. The fixture plans under
 //! `fixtures/authoritative/` are hand-written `show -json` plans: `creates.json` creates one
-//! object of each type the curated packs mark (61 types, 8 providers), `changes.json` updates,
+//! object of each type the curated packs mark (64 types, 8 providers), `changes.json` updates,
 //! replaces and deletes some and has a sensitive and an unknown target. Each case asserts the
 //! class, the rule and the words of the explanation, with the planned values of the targets.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -75,6 +75,9 @@ const CREATES: &[(&str, Impact, &str)] = &[
     ("aws_iam_account_password_policy", Impact::InPlace, "password policy"),
     ("aws_s3_account_public_access_block", Impact::InPlace, "(account_id = \"111122223333\")"),
     ("aws_s3_bucket_public_access_block", Impact::InPlace, "(bucket = \"logs\")"),
+    ("aws_ecr_lifecycle_policy", Impact::DataLoss, "(repository = \"app\")"),
+    ("aws_s3_bucket_lifecycle_configuration", Impact::InPlace, "(bucket = \"logs\")"),
+    ("aws_s3_bucket_notification", Impact::Interrupt, "(bucket = \"logs\")"),
     ("azurerm_subnet_network_security_group_association", Impact::Interrupt, "network_security_group_id = \"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkSecurityGroups/app\""),
     ("azurerm_subnet_route_table_association", Impact::Interrupt, "route_table_id = \"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/routeTables/egress\""),
     ("azurerm_network_interface_security_group_association", Impact::Interrupt, "network_interface_id = \"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkInterfaces/nic0\""),

@@ -16,7 +16,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.12.2"
+  version  = "2026.12.3"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -941,6 +941,13 @@ resource "aws_s3_bucket_lifecycle_configuration" {
     impact = "in-place"
     why    = "Older versions moved to an archive class can no longer be read until restored."
   }
+
+  overwrites {
+    impact = "in-place"
+    what   = "replaces the lifecycle configuration of the bucket (a bucket has one)"
+    why    = "rules of an existing configuration not written here are dropped, and an expiration written here deletes the objects it matches"
+    target = ["bucket"]
+  }
 }
 
 resource "aws_s3_bucket_object_lock_configuration" {
@@ -996,6 +1003,13 @@ resource "aws_s3_bucket_notification" {
   identity   = ["id"]
   on_delete  = "interrupt"
   on_replace = "interrupt"
+
+  overwrites {
+    impact = "interrupt"
+    what   = "replaces every event notification of the bucket (a bucket has one configuration)"
+    why    = "queues, topics and functions notified by an existing configuration not written here stop receiving events at once"
+    target = ["bucket"]
+  }
 }
 
 resource "aws_s3_bucket_cors_configuration" {
@@ -1192,6 +1206,13 @@ resource "aws_ecr_lifecycle_policy" {
   attribute "policy" {
     impact = "data-loss"
     why    = "Lifecycle rules expire images: a new or stricter rule deletes every image it matches, permanently."
+  }
+
+  overwrites {
+    impact = "data-loss"
+    what   = "replaces the lifecycle policy of the repository (a repository has one)"
+    why    = "its rules expire (delete) every image they match beyond the count or age they keep, and rules of an existing policy not written here stop applying"
+    target = ["repository"]
   }
 }
 

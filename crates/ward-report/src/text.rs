@@ -14,28 +14,33 @@ pub(crate) const MAX_VALUE_CHARS: usize = 80;
 /// A value as the human formats show it: JSON for known values (strings quoted, control characters
 /// and bidi or line-separator characters escaped), `(sensitive)`, `(known after apply)`, `null`.
 /// Never the value behind `Sensitive`. A value longer than [`MAX_VALUE_CHARS`] is cut, and the
-/// cut said: `"abc…" … 1,234 more characters` (see [`Shown::cut`]).
+/// cut said: `"abc… 1,234 more characters`.
 pub(crate) fn show_value(v: &Shown) -> String {
     let (head, cut) = show_value_parts(v);
     match cut {
-        Some(c) => format!("{head} {c}"),
+        Some(c) => format!("{head}{c}"),
         None => head,
     }
 }
 
-/// [`show_value`] in two parts: the value (cut to [`MAX_VALUE_CHARS`], ending with `…` when
-/// cut) and, when it was cut, what was cut (`… 1,234 more characters`; `at least` when the plan
-/// reader had already shortened a string in it, so ward does not hold the rest).
+/// How many characters past [`MAX_VALUE_CHARS`] a value may run before it is cut.
+const SLACK_CHARS: usize = 24;
+
+/// [`show_value`] in two parts: the value (its first [`MAX_VALUE_CHARS`] characters when it is
+/// longer than that and [`SLACK_CHARS`] more) and, when it was cut, what was cut (`… 1,234 more
+/// characters`; `at least` when the plan reader had already shortened a string in it, so ward
+/// does not hold the rest).
 pub(crate) fn show_value_parts(v: &Shown) -> (String, Option<String>) {
     match v {
         Shown::Known(j) => {
             let text = terminal(&j.to_string()).into_owned();
             let total = text.chars().count();
-            if total <= MAX_VALUE_CHARS {
+            // Cutting fewer characters than the note takes says nothing: such a value is whole.
+            if total <= MAX_VALUE_CHARS + SLACK_CHARS {
                 return (text, None);
             }
-            let kept = MAX_VALUE_CHARS.saturating_sub(1);
-            let head: String = text.chars().take(kept).chain(['…']).collect();
+            let kept = MAX_VALUE_CHARS;
+            let head: String = text.chars().take(kept).collect();
             let more = total - kept;
             let at_least = if reader_shortened(j) { "at least " } else { "" };
             let unit = if more == 1 { "character" } else { "characters" };
@@ -363,14 +368,31 @@ mod tests {
         let long = "a".repeat(1_300);
         let (head, cut) = show_value_parts(&Shown::Known(serde_json::json!(long)));
         assert_eq!(head.chars().count(), MAX_VALUE_CHARS);
-        assert!(head.starts_with("\"aaa") && head.ends_with('…'), "{head}");
-        // 1,302 characters with the quotes, 79 kept.
-        assert_eq!(cut.as_deref(), Some("… 1,223 more characters"));
+        assert!(head.starts_with("\"aaa") && head.ends_with('a'), "{head}");
+        // 1,302 characters with the quotes, 80 kept.
+        assert_eq!(cut.as_deref(), Some("… 1,222 more characters"));
+        assert_eq!(
+            show_value(&Shown::Known(serde_json::json!(long))),
+            format!("\"{}… 1,222 more characters", "a".repeat(79))
+        );
         let read: String = "b".repeat(Shown::MAX_STRING).chars().chain(['…']).collect();
         let (_, cut) = show_value_parts(&Shown::Known(serde_json::json!({ "k": read })));
-        assert_eq!(cut.as_deref(), Some("… at least 130 more characters"));
-        let short = Shown::Known(serde_json::json!("a".repeat(MAX_VALUE_CHARS - 2)));
-        assert_eq!(show_value_parts(&short).1, None);
-        assert_eq!(show_value(&short).chars().count(), MAX_VALUE_CHARS);
+        assert_eq!(cut.as_deref(), Some("… at least 129 more characters"));
+        // A few characters over the limit: whole, not cut for less than the note's length.
+        let near = Shown::Known(serde_json::json!(
+            "a".repeat(MAX_VALUE_CHARS + SLACK_CHARS - 2)
+        ));
+        assert_eq!(show_value_parts(&near).1, None);
+        assert_eq!(
+            show_value(&near).chars().count(),
+            MAX_VALUE_CHARS + SLACK_CHARS
+        );
+        let over = Shown::Known(serde_json::json!(
+            "a".repeat(MAX_VALUE_CHARS + SLACK_CHARS - 1)
+        ));
+        assert_eq!(
+            show_value_parts(&over).1.as_deref(),
+            Some("… 25 more characters")
+        );
     }
 }

@@ -9,6 +9,8 @@
 //! - **Terragrunt units generated from a remote source** ([`unread_units`]): what their
 //!   `terragrunt.hcl` holds (backend, lock file) is not in the repository, so the rules that ask
 //!   for it ([`UNREAD_UNIT_RULES`]) are not raised there;
+//! - **Values a stack passes** ([`stack_values`]): a branch-shaped `version`/`ref` passed to a unit
+//!   ward cannot read is a warning of WARD-MOD-001;
 //! - **Templates** ([`templates`]): the template directories and files discovery did not parse,
 //!   listed with what renders them.
 
@@ -240,6 +242,45 @@ pub fn unread_units(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skip
         }
         !unread
     });
+}
+
+/// The names of a stack unit's `values` that, by Terragrunt's catalog convention, pin the module
+/// its unit fetches (`source = "…?ref=${values.version}"` in the catalog's `terragrunt.hcl`).
+pub const REF_VALUES: &[&str] = &["version", "ref"];
+
+/// WARD-MOD-001, at most a warning, for a unit generated from a remote source whose block passes
+/// a [`REF_VALUES`] value shaped like a branch (`version = "main"`): ward cannot read the unit to
+/// see the `?ref=${values.version}` it is meant for, so it says so. A local unit's source is
+/// evaluated with its values and checked as it is.
+pub fn stack_values(repo: &Repo, findings: &mut Vec<Finding>) {
+    for m in &repo.modules {
+        let Some(unit) = m.terragrunt.as_ref().filter(|u| u.is_unread()) else {
+            continue;
+        };
+        let Some(block) = &unit.stack else { continue };
+        for (name, value) in &unit.values {
+            if !REF_VALUES.contains(&name.as_str())
+                || ward_repo::source::classify_ref_by_shape(value) != ward_repo::RefKind::Branch
+            {
+                continue;
+            }
+            let mut f = Finding::new(
+                "WARD-MOD-001",
+                &block.file,
+                block.line,
+                format!(
+                    "{} passes {name} = \"{value}\", a branch, to a unit ward cannot read (its source is remote): if the unit pins its module with it (?ref=${{values.{name}}}, Terragrunt's catalog convention), every apply takes whatever lands on {value}; pass a tag or a commit",
+                    m.module_calls
+                        .iter()
+                        .find(|c| c.name.starts_with("unit."))
+                        .map_or("the unit", |c| c.name.as_str())
+                ),
+            )
+            .in_dir(&m.dir);
+            f.severity = f.severity.min(Severity::Warning);
+            findings.push(f);
+        }
+    }
 }
 
 /// Groups the findings that every module rendered from one template repeats: the same rule,

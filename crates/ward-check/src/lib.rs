@@ -162,6 +162,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     // Layouts: a module repository's examples and tests (before tuning, which wins).
     layout::examples(repo, &mut findings, &mut skipped);
     layout::unread_units(repo, &mut findings, &mut skipped);
+    layout::stack_values(repo, &mut findings);
 
     // Tuning.
     let mut disabled = Vec::new();

@@ -433,3 +433,30 @@ fn a_file_that_is_not_hcl_and_no_template_still_fails() {
     );
     assert!(r.summary.failed);
 }
+
+#[test]
+fn a_branch_passed_as_a_remote_units_version_is_a_warning() {
+    let stack = |v: &str| {
+        format!(
+            "unit \"app\" {{\n  source = \"git::https://example.invalid/catalog.git//units/app?ref=v1.0.0\"\n  path   = \"app\"\n  values = {{\n    version = \"{v}\"\n    name    = \"app\"\n  }}\n}}\n"
+        )
+    };
+    let r = check("live", &[("dev/terragrunt.stack.hcl", &stack("main"))]);
+    let mod1: Vec<(&str, usize, Severity)> = of(&r, "WARD-MOD-001")
+        .iter()
+        .map(|f| (f.file.as_str(), f.line, f.severity))
+        .collect();
+    assert_eq!(
+        mod1,
+        [("dev/terragrunt.stack.hcl", 1, Severity::Warning)],
+        "{:#?}",
+        r.findings
+    );
+    assert!(of(&r, "WARD-MOD-001")[0]
+        .message
+        .contains("unit.app passes version = \"main\", a branch"));
+    // A tag passed: nothing to say.
+    let r = check("live", &[("dev/terragrunt.stack.hcl", &stack("v1.4.2"))]);
+    assert!(of(&r, "WARD-MOD-001").is_empty(), "{:#?}", r.findings);
+    assert!(!r.summary.failed, "{:#?}", r.findings);
+}

@@ -981,7 +981,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     m.lock_providers = lock_providers_in(root, l);
                 }
             }
-            let unit = match &catalog {
+            let mut unit = match &catalog {
                 Some(c) => match terragrunt::read_unit_at(root, c, &g.dir, &g.values) {
                     Ok((mut unit, p)) => {
                         problems.extend(p);
@@ -1006,6 +1006,7 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     ),
                 ),
             };
+            unit.values = g.values.into_iter().collect();
             absorb_unit(m, unit);
         }
     }

@@ -60,6 +60,8 @@ pub struct Unit {
     /// The `unit` block of a `terragrunt.stack.hcl` that generates this unit (see
     /// [`crate::stack`]); `None` for a unit written in the repository.
     pub stack: Option<Loc>,
+    /// The literal `values` that block passes (`values.NAME`), sorted by name.
+    pub values: Vec<(String, String)>,
 }
 
 impl Unit {
@@ -82,6 +84,7 @@ impl Unit {
             generates_provider: false,
             unresolved: vec![unresolved],
             stack: Some(block.clone()),
+            values: Vec::new(),
         }
     }
 }
@@ -356,6 +359,7 @@ pub fn read_unit_at(
         generates_provider: false,
         unresolved,
         stack: None,
+        values: Vec::new(),
     };
     // The unit first, then its includes: the first value found wins.
     let files: Vec<&File> = std::iter::once(&own)

@@ -157,12 +157,13 @@ pub(crate) fn verdict(
                 .seen
                 .entry(c.type_name.clone())
                 .or_default()
-                .add(&c.address, c.action, &c.changed);
+                .add(&c.address, c.action, diffed(c));
         }
         if let Some(reason) = &c.action_reason {
             say!(lines, reason_line(product, reason));
         }
         diff_lines(c, &mut lines);
+        whole_object(c, &mut v);
         fact_lines(&v.facts, &mut lines);
         v.explanation = lines.done();
         return v;
@@ -250,6 +251,8 @@ pub(crate) fn verdict(
             access_removed_lines(c, &r, &mut lines);
         }
     }
+    // What a create sets or a delete removes, at the class the change was given.
+    whole_object(c, &mut v);
     // Reasons for deletes and reads; replacements printed theirs right after the impact.
     if !c.action.is_replace() {
         if let Some(reason) = &c.action_reason {
@@ -276,6 +279,29 @@ fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut
     let Some(o) = d.value else {
         return false;
     };
+    // Every target known only after apply: the object they name is itself created (or
+    // replaced) by this plan, so nothing that exists outside this root is taken over.
+    let found = |t: &String| c.after_scalars.iter().find(|(k, _)| k == t).map(|(_, s)| s);
+    let unknown = !o.target.is_empty()
+        && c.action != Action::Update
+        && o.target
+            .iter()
+            .all(|t| matches!(found(t), Some(Shown::Unknown)));
+    if unknown {
+        say!(
+            lines,
+            format!(
+                "overwrites nothing that exists yet: {} known only after apply, so the object it names is created by this plan{}",
+                o.target
+                    .iter()
+                    .map(|t| format!("`{t}` is"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                per(&d.rule)
+            )
+        );
+        return false;
+    }
     v.overwrites = d.rule.clone();
     let takes_over = c.action != Action::Update;
     let raised = takes_over && o.impact > v.impact;
@@ -290,10 +316,8 @@ fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut
         .target
         .iter()
         .map(|t| {
-            let shown = c.after_scalars.iter().find(|(k, _)| k == t).map_or_else(
-                || "(not in the plan)".to_string(),
-                |(_, s)| crate::explain::value(s),
-            );
+            let shown =
+                found(t).map_or_else(|| "(not in the plan)".to_string(), crate::explain::value);
             format!("{t} = {shown}")
         })
         .collect();
@@ -819,12 +843,43 @@ fn access_removed_lines(c: &ResourceChange, r: &Resolved<'_>, lines: &mut Lines)
 /// How many changed attributes an unclassified change lists before it says how many more.
 const MAX_DIFF: usize = 20;
 
+/// The changes of an object that stays (update, replacement): what a create sets or a delete
+/// removes is not a diff to judge attribute by attribute.
+fn diffed(c: &ResourceChange) -> &[AttrChange] {
+    match c.action {
+        Action::Create | Action::CreateThenForget | Action::Delete => &[],
+        _ => &c.changed,
+    }
+}
+
+/// A create's or a delete's attributes (what it sets or removes, as the reader kept them): each
+/// costs what the change costs, decided by no rule of its own (the object is created or destroyed
+/// whole). The reports list them; the gate's deciding attributes never include them.
+fn whole_object(c: &ResourceChange, v: &mut Verdict) {
+    if diffed(c).len() == c.changed.len() {
+        return;
+    }
+    v.attributes = c
+        .changed
+        .iter()
+        .map(|ch| AttrVerdict {
+            change: ch.clone(),
+            impact: v.impact,
+            rule: None,
+            why: None,
+            forces_replacement: false,
+        })
+        .collect();
+    v.attributes_left_out = c.changed_left_out;
+}
+
 /// The attribute diff of a change no rule classifies: the reviewer decides from it.
 fn diff_lines(c: &ResourceChange, lines: &mut Lines) {
     if !lines.on {
         return;
     }
-    for ch in c.changed.iter().take(MAX_DIFF) {
+    let changed = diffed(c);
+    for ch in changed.iter().take(MAX_DIFF) {
         let forces = if c.replace_paths.iter().any(|p| overlaps(&ch.path, p)) {
             " (forces replacement)"
         } else {
@@ -835,7 +890,7 @@ fn diff_lines(c: &ResourceChange, lines: &mut Lines) {
             format!("changed `{}`: {}{forces}", ch.path, before_after(ch))
         );
     }
-    let more = c.changed.len().saturating_sub(MAX_DIFF);
+    let more = changed.len().saturating_sub(MAX_DIFF);
     if more > 0 {
         say!(lines, format!("and {more} more changed attribute(s)"));
     }

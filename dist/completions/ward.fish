@@ -55,7 +55,7 @@ complete -c ward -n "__fish_ward_using_subcommand plan" -l color -d 'Colour the 
 always\t'Always colour (even into a file or a pipe)'
 never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -l markdown-limit -d 'The most characters the Markdown report may have; longer reports are summarised and say how many entries they left out' -r
-complete -c ward -n "__fish_ward_using_subcommand plan" -l expand -d 'List the changes of these low classes with their attributes in the terminal and Markdown reports (Markdown: each in a collapsed block): `free` shows what each free change sets or changes, `none` lists the no-ops and reads. Comma-separated. The JSON report always carries every change\'s attributes' -r -f -a "free\t'Each free change with its attributes (a create\'s: what it sets)'
+complete -c ward -n "__fish_ward_using_subcommand plan" -l expand -d 'List the changes of these low classes with their attributes in the terminal and Markdown reports (Markdown: each in a collapsed block): `free` shows what each free change sets or changes, `none` lists the no-ops and reads. Comma-separated. Default: `plan { expand }` in ward.hcl, else neither. The JSON report always carries every change\'s attributes' -r -f -a "free\t'Each free change with its attributes (a create\'s: what it sets)'
 none\t'Each none change (no-op, read, forget), not only their count'"
 complete -c ward -n "__fish_ward_using_subcommand plan" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
 complete -c ward -n "__fish_ward_using_subcommand plan" -l allow-unclassified -d 'Report unclassified resource types without failing the coverage gate (exit 3). Their changes still count as reaching any --fail-on threshold: their cost is unknown'

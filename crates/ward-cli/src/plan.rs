@@ -68,8 +68,9 @@ pub struct Args {
 
     /// List the changes of these low classes with their attributes in the terminal and
     /// Markdown reports (Markdown: each in a collapsed block): `free` shows what each free
-    /// change sets or changes, `none` lists the no-ops and reads. Comma-separated. The JSON
-    /// report always carries every change's attributes.
+    /// change sets or changes, `none` lists the no-ops and reads. Comma-separated. Default:
+    /// `plan { expand }` in ward.hcl, else neither. The JSON report always carries every
+    /// change's attributes.
     #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
     expand: Vec<ExpandArg>,
 
@@ -145,7 +146,14 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         format: args.format.format(),
         color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
         markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
-        expand: expand(&args.expand),
+        expand: if args.expand.is_empty() {
+            Expand {
+                free: settings.expand_free,
+                none: settings.expand_none,
+            }
+        } else {
+            expand(&args.expand)
+        },
     };
     // Each change is classified as soon as it is read and then dropped: memory holds slim
     // verdicts and what the report prints, not the whole plan or whole verdicts. The JSON

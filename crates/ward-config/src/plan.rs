@@ -12,9 +12,14 @@ use ward_model::Impact;
 pub struct PlanSettings {
     /// `fail_on = "CLASS"`: the threshold `ward plan` uses when `--fail-on` is not given.
     pub fail_on: Option<Impact>,
+    /// `expand = ["free", "none"]`: `free` is listed: each free change is listed with its
+    /// attributes when `--expand` is not given.
+    pub expand_free: bool,
+    /// `expand` lists `none`: each none change is listed when `--expand` is not given.
+    pub expand_none: bool,
 }
 
-pub(crate) const PLAN_KEYS: &[&str] = &["fail_on"];
+pub(crate) const PLAN_KEYS: &[&str] = &["fail_on", "expand"];
 
 pub(crate) fn plan(src: &Src<'_>, b: &Block) -> Result<PlanSettings, ConfigError> {
     src.no_label(b)?;
@@ -34,6 +39,21 @@ pub(crate) fn plan(src: &Src<'_>, b: &Block) -> Result<PlanSettings, ConfigError
                 format!("write one of {classes}, e.g. `fail_on = \"replace\"`"),
             )
         })?);
+    }
+    if let Some(a) = f.get("expand") {
+        for (s, span) in src.strings(a)? {
+            match s.parse::<Impact>() {
+                Ok(Impact::Free) => p.expand_free = true,
+                Ok(Impact::None) => p.expand_none = true,
+                _ => {
+                    return Err(src.err(
+                        span,
+                        format!("`plan {{ expand }}`: `{s}` is not a class that can be expanded"),
+                        "write `free`, `none` or both, e.g. `expand = [\"free\"]`; changes above free always show their attributes",
+                    ))
+                }
+            }
+        }
     }
     Ok(p)
 }

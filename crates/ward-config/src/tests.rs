@@ -376,6 +376,28 @@ fn plan_block_sets_the_default_threshold() {
     assert!(e.contains("a second `plan` block"), "{e}");
 }
 
+/// `plan { expand }`: the low classes `ward plan` lists with their attributes when `--expand`
+/// is not given; only `free` and `none` can be expanded.
+#[test]
+fn plan_block_sets_the_default_expansion() {
+    let c = parse("").unwrap().plan;
+    assert!(!c.expand_free && !c.expand_none);
+    let c = parse("plan {\n  expand = [\"free\"]\n}\n").unwrap().plan;
+    assert!(c.expand_free && !c.expand_none);
+    let c = parse("plan {\n  expand = [\"none\", \"free\"]\n}\n")
+        .unwrap()
+        .plan;
+    assert!(c.expand_free && c.expand_none);
+    let e = err("plan {\n  expand = [\"free\", \"replace\"]\n}\n");
+    assert!(e.starts_with("ward.hcl:2:"), "{e}");
+    assert!(
+        e.contains("`replace` is not a class that can be expanded") && e.contains("`free`"),
+        "{e}"
+    );
+    let e = err("plan {\n  expand = \"free\"\n}\n");
+    assert!(e.starts_with("ward.hcl:2:"), "{e}");
+}
+
 #[test]
 fn render_blocks() {
     let c = parse(

@@ -1,0 +1,94 @@
+//! `ward plan --expand`: each value lists its class's changes with their attributes, in the
+//! terminal and Markdown reports; `plan { expand }` in ward.hcl is the default the flag
+//! overrides; any other class is a usage error.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn hazards() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/plans/hazards.json")
+        .display()
+        .to_string()
+}
+
+/// `ward plan hazards.json ARGS` in a repository whose ward.hcl loads the fakecloud rules and
+/// adds `plan_block`.
+fn plan(plan_block: &str, args: &[&str]) -> Output {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path().join("repo");
+    std::fs::create_dir_all(top.join(".git")).unwrap();
+    std::fs::write(top.join("ward.hcl"), ward_rig::rules::ward_hcl(plan_block)).unwrap();
+    let hazards = hazards();
+    let mut all = vec!["plan", hazards.as_str()];
+    all.extend_from_slice(args);
+    run(&top, &all, t.path())
+}
+
+fn run(dir: &Path, args: &[&str], state: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args(args)
+        .current_dir(dir)
+        .env("XDG_STATE_HOME", state)
+        .env_remove("WARD_APPROVAL_KEY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const FREE_DIFF: &str = "        ~ tags.team: null → \"platform\"\n";
+const NOOP: &str = "    fakecloud_bucket.backups  no change\n";
+
+#[test]
+fn each_expand_value_lists_its_class() {
+    let plain = plan("", &[]);
+    assert_eq!(plain.status.code(), Some(0), "{plain:?}");
+    let plain = text(&plain);
+    assert!(
+        !plain.contains(FREE_DIFF) && !plain.contains(NOOP),
+        "{plain}"
+    );
+    let free = text(&plan("", &["--expand", "free"]));
+    assert!(free.contains(FREE_DIFF) && !free.contains(NOOP), "{free}");
+    let none = text(&plan("", &["--expand", "none"]));
+    assert!(!none.contains(FREE_DIFF) && none.contains(NOOP), "{none}");
+    let both = text(&plan("", &["--expand", "free,none"]));
+    assert!(both.contains(FREE_DIFF) && both.contains(NOOP), "{both}");
+    let md = text(&plan("", &["--expand", "free", "--format", "markdown"]));
+    assert!(
+        md.contains("<details><summary><b>free</b> <code>fakecloud_network.main</code>"),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_plan_block_sets_the_default_and_the_flag_overrides_it() {
+    let block = "plan {\n  expand = [\"free\"]\n}\n";
+    let by_config = text(&plan(block, &[]));
+    assert!(
+        by_config.contains(FREE_DIFF) && !by_config.contains(NOOP),
+        "{by_config}"
+    );
+    let by_flag = text(&plan(block, &["--expand", "none"]));
+    assert!(
+        !by_flag.contains(FREE_DIFF) && by_flag.contains(NOOP),
+        "{by_flag}"
+    );
+}
+
+#[test]
+fn a_class_above_free_cannot_be_expanded() {
+    let o = plan("", &["--expand", "replace"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("possible values: free, none"), "{err}");
+    let o = plan("plan {\n  expand = [\"replace\"]\n}\n", &[]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not a class that can be expanded"), "{err}");
+}

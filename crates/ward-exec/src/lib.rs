@@ -882,6 +882,62 @@ fn signal_name(n: i32) -> String {
         .unwrap_or_default()
 }
 
+/// This process as a later run can recognise it: its pid, the machine's host name, and the
+/// process's start time (clock ticks after boot, from `/proc`), so that a pid reused by another
+/// program is not taken for it. A record of a run that is "running" carries it; whoever reads the
+/// record later asks [`ProcessMark::alive`] whether that run is still going or was killed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessMark {
+    /// The process id.
+    pub pid: u32,
+    /// The machine's host name (`/proc/sys/kernel/hostname`), or `unknown`.
+    pub host: String,
+    /// The process's start time in clock ticks after boot; 0 when unknown.
+    pub start: u64,
+}
+
+impl ProcessMark {
+    /// This process.
+    pub fn current() -> ProcessMark {
+        let pid = std::process::id();
+        ProcessMark {
+            pid,
+            host: host_name(),
+            start: process_start(pid).unwrap_or(0),
+        }
+    }
+
+    /// `Some(true)` when the process is still running (same pid, same start time, on this
+    /// machine), `Some(false)` when it is gone, `None` when this machine cannot tell (the mark
+    /// was made on another host, or there is no `/proc`).
+    pub fn alive(&self) -> Option<bool> {
+        if self.host != host_name() || !std::path::Path::new("/proc/self/stat").exists() {
+            return None;
+        }
+        match process_start(self.pid) {
+            None => Some(false),
+            Some(start) => Some(self.start == 0 || start == self.start),
+        }
+    }
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// Field 22 of `/proc/PID/stat` (`starttime`); the command name before it may hold spaces and
+/// parentheses, so the fields are counted after its last `)`.
+fn process_start(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    // After the name: state is field 3, so starttime (22) is the 20th.
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -1222,5 +1278,38 @@ mod tests {
         assert_eq!(error_summary("", 2), "");
         assert!(name_matches("TF_VAR_*", "TF_VAR_x"));
         assert!(!name_matches("TF_VAR", "TF_VAR_x"));
+    }
+
+    #[test]
+    fn a_process_mark_tells_a_live_process_from_a_gone_one() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            eprintln!("skipped: no /proc");
+            return;
+        }
+        let me = ProcessMark::current();
+        assert!(me.start > 0, "{me:?}");
+        assert_eq!(me.alive(), Some(true));
+        // A child that has exited (and was reaped) is gone.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        let theirs = ProcessMark {
+            pid,
+            host: me.host.clone(),
+            start: process_start(pid).unwrap_or(1),
+        };
+        child.wait().unwrap();
+        assert_eq!(theirs.alive(), Some(false));
+        // The same pid with another start time is another process (a reused pid).
+        let reused = ProcessMark {
+            start: me.start + 1,
+            ..me.clone()
+        };
+        assert_eq!(reused.alive(), Some(false));
+        // Made on another machine: this one cannot tell.
+        let elsewhere = ProcessMark {
+            host: format!("{}-elsewhere", me.host),
+            ..me.clone()
+        };
+        assert_eq!(elsewhere.alive(), None);
     }
 }

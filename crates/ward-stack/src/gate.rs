@@ -210,7 +210,10 @@ mod tests {
         let cmd = |a: &str| a.to_string();
         let e = gate(&plan, &config, &root, &db, b, &env, &cmd).unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
-        assert!(e.contains("refused: fakecloud_instance.web (create)"), "{e}");
+        assert!(
+            e.contains("refused: fakecloud_instance.web (create)"),
+            "{e}"
+        );
         let other = t.path().join("other.sqlite");
         let g = gate(&plan, &config, &root, &other, b, &env, &cmd).unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);

@@ -34,6 +34,65 @@ pub struct RunRecord {
     pub resumes: Option<String>,
     /// Root instances in visiting order (`root/site`).
     pub order: Vec<String>,
+    /// The process running it (while `running`): how a later command tells a run still going
+    /// from one that was killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<Process>,
+}
+
+/// The process of a run ([`ward_exec::ProcessMark`] as recorded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Process {
+    /// Its pid.
+    pub pid: u32,
+    /// The machine it ran on.
+    pub host: String,
+    /// Its start time (clock ticks after boot), so a reused pid is not taken for it.
+    pub start: u64,
+}
+
+impl Process {
+    /// This process.
+    pub fn current() -> Process {
+        let m = ward_exec::ProcessMark::current();
+        Process {
+            pid: m.pid,
+            host: m.host,
+            start: m.start,
+        }
+    }
+
+    /// Whether it still runs: `None` when this machine cannot tell (another host).
+    pub fn alive(&self) -> Option<bool> {
+        ward_exec::ProcessMark {
+            pid: self.pid,
+            host: self.host.clone(),
+            start: self.start,
+        }
+        .alive()
+    }
+}
+
+/// Where a run that the journal says is `running` stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Liveness {
+    /// Its process still runs.
+    Running,
+    /// Its process is gone: killed, or stopped by a signal before it could record its end.
+    Interrupted,
+    /// It ran on another machine (or recorded no process): this one cannot tell.
+    Unknown,
+}
+
+impl RunRecord {
+    /// Where a `running` run stands ([`Liveness`]).
+    pub fn liveness(&self) -> Liveness {
+        match self.process.as_ref().and_then(Process::alive) {
+            Some(true) => Liveness::Running,
+            Some(false) => Liveness::Interrupted,
+            None => Liveness::Unknown,
+        }
+    }
 }
 
 /// What a `stack-step` record holds.

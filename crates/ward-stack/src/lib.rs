@@ -596,7 +596,6 @@ impl<'a> Run<'a> {
     }
 }
 
-/// Creates a directory (and its parents) readable by its owner only.
 /// Creates (0700) `base/<part>/<part>...` one component at a time and returns it, never
 /// following a symlink below `base`: a component that exists as a link, or as anything but a
 /// directory, is refused. `base` is the resolved `stack.backup_dir`, checked to lie outside the
@@ -640,6 +639,7 @@ fn private_dir_under(base: &Path, parts: &[&str]) -> Result<PathBuf, String> {
     Ok(d)
 }
 
+/// Creates a directory (and its parents) readable by its owner only.
 fn private_dir(d: &Path) -> Result<(), String> {
     use std::os::unix::fs::DirBuilderExt;
     std::fs::DirBuilder::new()
@@ -811,6 +811,13 @@ fn each_step<'a>(
     for inst in sel {
         let mut r = inst.report(initial);
         run.progress(inst, what);
+        // Written before anything runs here: a run killed in this root's step leaves this
+        // record behind, so `ward stack status` names the root whose state may be half changed.
+        let mut under_way = inst.report(RootOutcome::InProgress);
+        under_way.detail.push(format!(
+            "ward stack {what} reached this root and had not finished it"
+        ));
+        run.record_step(&run.step(&under_way))?;
         let (record, stop) = match step(run, inst, &mut r) {
             Ok(None) => (run.step(&r), None),
             Ok(Some((record, e))) => {
@@ -874,6 +881,7 @@ fn begin<'a>(
         exit_code: None,
         resumes,
         order: order.iter().map(Instance::id).collect(),
+        process: Some(journal::Process::current()),
     };
     j.run(&rec, &opts.clock.now_rfc3339())
         .map_err(StackError::Usage)?;
@@ -1326,11 +1334,26 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
         )));
     }
     if last.status == "running" {
-        return Err(usage(format!(
-            "the last run ({}) is recorded as still running: if no ward stack process is running, it was killed; run `ward stack {}` again",
-            last.run,
-            last.command.as_str()
-        )));
+        match last.liveness() {
+            // Killed or interrupted: resumed like a run that stopped; the root it was at is
+            // recorded in progress, not finished, so it is done again.
+            journal::Liveness::Interrupted => {}
+            journal::Liveness::Running => {
+                return Err(usage(format!(
+                    "the last run ({}) is still running (process {}): wait for it, or stop it, then `ward stack resume`",
+                    last.run,
+                    last.process.as_ref().map_or(0, |p| p.pid)
+                )))
+            }
+            journal::Liveness::Unknown => {
+                return Err(usage(format!(
+                    "the last run ({}) is recorded as running on {}, which this machine cannot check: resume it there, or when you are sure it is not running, run `ward stack {}` again",
+                    last.run,
+                    last.process.as_ref().map_or("another machine", |p| p.host.as_str()),
+                    last.command.as_str()
+                )))
+            }
+        }
     }
     let steps = j.steps(&last.run).map_err(StackError::Usage)?;
     drop(j);
@@ -1390,10 +1413,66 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
             }
         }
     }
-    let exit = last
-        .exit_code
-        .and_then(|c| Exit::from_code(i32::from(c)))
-        .unwrap_or(Exit::Pass);
+    // What the last run is: ended (its own exit), still running, or interrupted (its process
+    // is gone without recording an end: killed, or a cancelled CI job).
+    let in_progress = || {
+        roots
+            .iter()
+            .filter(|r| r.outcome == RootOutcome::InProgress)
+            .map(RootReport::id)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (exit, stopped) = if last.status == "running" {
+        let who = last
+            .process
+            .as_ref()
+            .map(|p| format!("process {} on {}", p.pid, p.host))
+            .unwrap_or_else(|| "a process ward did not record".to_string());
+        let at = match in_progress() {
+            w if w.is_empty() => String::new(),
+            w => format!("; it was at {w}, whose state may be partly changed"),
+        };
+        match last.liveness() {
+            journal::Liveness::Running => (
+                Exit::Pass,
+                Some(format!(
+                    "the last run (ward stack {}) is still running ({who}){at}",
+                    last.command.as_str()
+                )),
+            ),
+            journal::Liveness::Interrupted => (
+                Exit::StackFailed,
+                Some(format!(
+                    "the last run (ward stack {}) was interrupted: {who} is gone and recorded no end{at}",
+                    last.command.as_str()
+                )),
+            ),
+            journal::Liveness::Unknown => (
+                Exit::StackFailed,
+                Some(format!(
+                    "the last run (ward stack {}) is recorded as running ({who}), which this machine cannot check{at}",
+                    last.command.as_str()
+                )),
+            ),
+        }
+    } else {
+        let exit = last
+            .exit_code
+            .and_then(|c| Exit::from_code(i32::from(c)))
+            .unwrap_or(Exit::StackFailed);
+        let stopped = (exit != Exit::Pass).then(|| {
+            format!(
+                "the last run (ward stack {}) ended {} (exit {})",
+                last.command.as_str(),
+                exit.as_str(),
+                exit.code()
+            )
+        });
+        (exit, stopped)
+    };
+    let resumable =
+        exit != Exit::Pass && matches!(last.command, Command::Apply | Command::Teardown);
     Ok(StackReport {
         command: Command::Status,
         run: Some(last.run.clone()),
@@ -1401,17 +1480,11 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
         site: last.site.clone(),
         only_root: last.root.clone(),
         roots,
-        exit: Exit::Pass,
-        exit_code: Exit::Pass,
-        stopped: (exit != Exit::Pass).then(|| {
-            format!(
-                "the last run (ward stack {}) ended {} (exit {})",
-                last.command.as_str(),
-                exit.as_str(),
-                exit.code()
-            )
-        }),
-        resume: (exit != Exit::Pass).then(|| "ward stack resume".to_string()),
+        // The last run's result: `ward stack status` exits with it, so a script can ask.
+        exit,
+        exit_code: exit,
+        stopped,
+        resume: resumable.then(|| "ward stack resume".to_string()),
     })
 }
 
@@ -1627,6 +1700,123 @@ root "instances" {
         let mut o = mk("../backups");
         o.config.stack.backup_dir = None;
         assert!(backup_dir(&o).unwrap_err().to_string().contains("not set"));
+    }
+
+    /// A run whose process is gone without recording its end (SIGKILL, a cancelled CI job) is
+    /// reported as interrupted, at the root it had reached, and `resume` takes it up; a run
+    /// whose process still runs is neither (#33 item 5).
+    #[test]
+    fn a_killed_run_is_reported_interrupted_and_resumable() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = t.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        let mut c = Config::parse(
+            &format!("stack {{\n  backup_dir = \"../backups\"\n}}\n{HCL}"),
+            "ward.hcl",
+            &repo,
+        )
+        .unwrap();
+        c.path = repo.join("ward.hcl");
+        let opts = Options {
+            config: c,
+            repo: repo.clone(),
+            site: None,
+            root: None,
+            binaries: vec![],
+            db: t.path().join("h.sqlite"),
+            clock: ward_time::Clock::System,
+            progress: false,
+            env: vec![],
+        };
+        // A process that has ended: its mark is the killed run's.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        let start = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit_once(')')
+                    .and_then(|(_, r)| r.split_whitespace().nth(19).map(str::to_string))
+            })
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1);
+        child.wait().unwrap();
+        let me = journal::Process::current();
+        let record = |process: journal::Process| RunRecord {
+            run: "r1".into(),
+            command: Command::Apply,
+            site: None,
+            root: None,
+            status: "running".into(),
+            exit_code: None,
+            resumes: None,
+            order: vec!["network/dc0".into(), "dns/default".into()],
+            process: Some(process),
+        };
+        let mut j = Journal::open(&opts.db).unwrap();
+        j.run(
+            &record(journal::Process {
+                pid,
+                host: me.host.clone(),
+                start,
+            }),
+            "2026-12-01T00:00:00Z",
+        )
+        .unwrap();
+        let mut at = RootReport {
+            root: "network".into(),
+            site: "dc0".into(),
+            layer: "substrate".into(),
+            level: 0,
+            path: "network".into(),
+            outcome: RootOutcome::InProgress,
+            detail: vec![],
+            binary: None,
+            changes: None,
+            upstream_sha256: None,
+            outputs_sha256: None,
+            state: None,
+            backup: None,
+            approvals: vec![],
+        };
+        at.detail.push("ward stack apply reached this root".into());
+        j.step(
+            &StepRecord {
+                run: "r1".into(),
+                report: at,
+                pending_plan: None,
+                context: None,
+                every_change: false,
+            },
+            "2026-12-01T00:00:01Z",
+        )
+        .unwrap();
+        drop(j);
+        let st = status(&opts).unwrap();
+        assert_eq!(st.exit, Exit::StackFailed);
+        let why = st.stopped.clone().unwrap();
+        assert!(
+            why.contains("was interrupted") && why.contains("network/dc0"),
+            "{why}"
+        );
+        assert_eq!(st.resume.as_deref(), Some("ward stack resume"));
+        assert_eq!(st.roots[0].outcome, RootOutcome::InProgress);
+        assert_eq!(st.roots[1].outcome, RootOutcome::NotReached);
+        // resume takes it up (it then fails here for want of a Terraform binary, not because
+        // the run "is recorded as still running").
+        let e = resume(&opts, &|_: &str| None).err().map(|e| e.to_string());
+        assert!(
+            !e.as_deref().unwrap_or("").contains("still running"),
+            "{e:?}"
+        );
+        // The same record made by this very process: still running, not resumable.
+        let mut j = Journal::open(&opts.db).unwrap();
+        j.run(&record(me), "2026-12-01T00:00:02Z").unwrap();
+        drop(j);
+        let st = status(&opts).unwrap();
+        assert!(st.stopped.unwrap().contains("is still running"));
+        assert!(st.resume.is_none());
+        let e = resume(&opts, &|_: &str| None).unwrap_err().to_string();
+        assert!(e.contains("is still running"), "{e}");
     }
 
     #[test]

@@ -77,7 +77,12 @@ fn a_change_to_an_unclassified_type_fails_with_its_diff_and_a_block_to_paste() {
         &data("coverage/update-unclassified.json"),
     ]);
     assert_eq!(code(&o), 0, "{block}\n{}", out(&o));
-    assert!(out(&o).contains("~ size: 1 → 2  [in-place]"), "{}", out(&o));
+    // The attribute's class is the block's (IN-PLACE): the line does not repeat it.
+    assert!(
+        out(&o).contains("IN-PLACE  acme_widget.w  update in place\n    ~ size: 1 → 2\n"),
+        "{}",
+        out(&o)
+    );
 }
 
 #[test]
@@ -129,9 +134,10 @@ fn explanations_read_final_snapshots_removed_access_and_replacement_attributes()
         text.contains("removes access: the access it grants stops"),
         "{text}"
     );
-    // The attribute that forces a data-loss replacement carries the replacement's class.
+    // The attribute that forces a data-loss replacement is in the DATA-LOSS block, its line
+    // tagged with what the block does not say.
     assert!(
-        text.contains("engine: \"mysql\" → \"postgres\"  [data-loss, forces replacement]"),
+        text.contains("DATA-LOSS  acme_db.swapped  destroy, then create replacement\n    ~ engine: \"mysql\" → \"postgres\"  [forces replacement]\n"),
         "{text}"
     );
 }

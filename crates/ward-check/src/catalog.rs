@@ -301,7 +301,7 @@ plan time (atmos, Terragrunt's `generate`), say so: `check { generated \"atmos\"
 lock_file = true, paths = [\"components/terraform\"] } }`. WARD-STATE-002 and WARD-VER-004 are then
 not raised for the roots under `paths` (every root when `paths` is absent), and the report counts
 them under `not_raised` with the generator's name. Without the block, the repository's own
-`.gitignore` files say the same facts (read as git reads them): a line that ignores the roots' lock
+`.gitignore` files, read once as git reads them, say the same facts: a line that ignores the roots' lock
 files is one cause, reported once (WARD-VER-004 at that line, listing the roots it reaches); a line that
 ignores a generated backend file (`**/backend.tf.json`) means the backend exists at plan time
 (WARD-STATE-002 is not raised there, and `not_raised` names the line).

@@ -101,15 +101,18 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     rules::discovery(repo, &mut findings);
     let mut resolver = opts.resolver;
     let matrix = rules::module_sources(repo, resolver.as_mut(), &mut findings);
+    // Repository-level evidence (ignore files), read once for the rules that use it.
+    let evidence = rules::evidence::Evidence::read(repo);
     rules::versions_in(
         repo,
         settings.terraform_floor.as_deref(),
         &settings,
+        &evidence,
         &mut findings,
         &mut skipped,
     )
     .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
-    rules::state_in(repo, &settings, &mut findings, &mut skipped);
+    rules::state_in(repo, &settings, &evidence, &mut findings, &mut skipped);
     rules::coverage(repo, opts.knowledge, &mut findings);
     rules::data_holding_in(
         repo,

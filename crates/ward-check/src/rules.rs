@@ -379,17 +379,20 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
         repo,
         floor,
         &CheckSettings::default(),
+        &evidence::Evidence::read(repo),
         out,
         &mut Skipped::new(),
     )
 }
 
-/// WARD-VER-001..004 under `settings` (`generated` lock files); what the repository's shape or
-/// the settings say does not apply is counted in `skipped`.
+/// WARD-VER-001..004 under `settings` (`generated` lock files) and the repository's ignore files
+/// (`ev`: one finding per `.gitignore` line that keeps lock files out); what the repository's
+/// shape or the settings say does not apply is counted in `skipped`.
 pub fn versions_in(
     repo: &Repo,
     floor: Option<&str>,
     settings: &CheckSettings,
+    ev: &evidence::Evidence,
     out: &mut Vec<Finding>,
     skipped: &mut Skipped,
 ) -> Result<(), String> {
@@ -403,7 +406,6 @@ pub fn versions_in(
         None => None,
     };
     // One cause, one finding: a `.gitignore` line that keeps every root's lock file out of git.
-    let ev = evidence::Evidence::read(repo);
     let mut lock_ignored: BTreeMap<evidence::IgnoredBy, Vec<String>> = BTreeMap::new();
     for m in &repo.modules {
         if matches!(m.kind, ModuleKind::Root | ModuleKind::Example) {
@@ -538,19 +540,25 @@ pub fn versions_in(
 
 /// WARD-STATE-001..004, with no `check` settings ([`state_in`] takes them).
 pub fn state(repo: &Repo, out: &mut Vec<Finding>) {
-    state_in(repo, &CheckSettings::default(), out, &mut Skipped::new())
+    state_in(
+        repo,
+        &CheckSettings::default(),
+        &evidence::Evidence::read(repo),
+        out,
+        &mut Skipped::new(),
+    )
 }
 
-/// WARD-STATE-001..004 under `settings` (`generated` backends); what does not apply is counted
-/// in `skipped`.
+/// WARD-STATE-001..004 under `settings` (`generated` backends) and the repository's ignore files
+/// (`ev`: backend files git ignores are generated); what does not apply is counted in `skipped`.
 pub fn state_in(
     repo: &Repo,
     settings: &CheckSettings,
+    ev: &evidence::Evidence,
     out: &mut Vec<Finding>,
     skipped: &mut Skipped,
 ) {
     let abs_root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
-    let ev = evidence::Evidence::read(repo);
     for m in repo.roots() {
         match &m.backend {
             Some(b) if b.kind == "local" => {

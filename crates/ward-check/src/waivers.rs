@@ -259,9 +259,14 @@ pub fn ignore_changes_in(repo: &Repo, today: Date, out: &mut Vec<Finding>, skipp
                 r.loc.line,
                 if being_adopted {
                     format!(
-                        "`{address}` ignores changes to {} without a waiver in ward.hcl, in \"{}\", a root being adopted (it holds import blocks): an ignore_changes added to make the import plan empty hides real drift on those attributes for good",
+                        "`{address}` ignores changes to {} without a waiver in ward.hcl, in \"{}\", {}: an ignore_changes added to make the import plan empty hides real drift on those attributes for good",
                         missing.join(", "),
-                        m.dir
+                        m.dir,
+                        if m.imports.is_empty() {
+                            "a module that a root being adopted calls"
+                        } else {
+                            "a root being adopted (it holds import blocks)"
+                        }
                     )
                 } else {
                     format!(

@@ -416,7 +416,9 @@ fn update(
         Some(rule) => Some(Arc::clone(rule)),
         None => r.cost(Cost::OnUpdate).rule,
     };
-    if v.impact >= Impact::Replace && holds.value {
+    // An attribute that replaces a data holder loses its data; one that costs data-loss on its
+    // own (a shorter retention) says why itself and recreates nothing.
+    if v.impact == Impact::Replace && holds.value {
         v.impact = Impact::DataLoss;
         say!(
             lines,

@@ -55,6 +55,22 @@ fn each_direction_costs_what_the_rule_says() {
             v.explanation
         );
     }
+    // A shorter retention deletes events; it recreates nothing (only an attribute costing
+    // replace on a data holder does, as the disk shrink).
+    let v = verdict(&a, "aws_cloudwatch_log_group.shorter");
+    assert!(
+        !v.explanation.iter().any(|l| l.contains("recreates")),
+        "{:#?}",
+        v.explanation
+    );
+    let v = verdict(&a, "google_compute_disk.shrink");
+    assert!(
+        v.explanation
+            .iter()
+            .any(|l| l.contains("holds data: `size` recreates the object")),
+        "{:#?}",
+        v.explanation
+    );
     // A sensitive value is never printed.
     let v = verdict(&a, "aws_cloudwatch_log_group.hidden");
     assert!(!v.explanation.iter().any(|l| l.contains("→ 7")));

@@ -208,11 +208,13 @@ fn shortening_log_retention_deletes_events() {
         json!(7),
     );
     assert_eq!(v.impact, Impact::DataLoss, "{:#?}", v.explanation);
+    // The retention entry decides, and says why; nothing is recreated.
     assert!(
-        rule(&v).ends_with(":aws_cloudwatch_log_group"),
+        rule(&v).ends_with(":aws_cloudwatch_log_group[retention_in_days]"),
         "{}",
         rule(&v)
     );
+    assert!(!says(&v, "recreates the object"), "{:#?}", v.explanation);
     assert!(
         says(&v, "`retention_in_days` costs data-loss: 30 → 7 — a decrease: A shorter retention deletes the log events older than it"),
         "{:#?}",

@@ -218,15 +218,19 @@ const USAGE: &str = "\
 ward check [PATH] [--format terminal|json|sarif|junit] [--output FILE] [--fail-on error|warning|info]
            [--config ward.hcl] [--resolve [--cache-dir DIR] [--resolve-timeout SECONDS]]
            [--exec [--binary terraform|tofu|PATH] [--exec-timeout SECONDS] [--allow-env NAME]...]
-           [--today YYYY-MM-DD] [--verbose] [--list-rules]
+           [--today YYYY-MM-DD] [--verbose] [--list-rules] [--color auto|always|never]
            [--exclude PATH]... [--changed FILE...]
 ```
 
 - PATH is the repository's top directory (default `.`); `ward.hcl` is read from there unless
   `--config` names another file (syntax in `docs/config.md`).
 - Every directory with `.tf`, `.tf.json`, `.tofu` or `.tofu.json` files is discovered and parsed
-  (`.git`, `.terraform`, `.terragrunt-cache` and `node_modules` are skipped) and reported as a root
-  or a module; `--verbose` and the JSON report list them all, with the module source matrix.
+  (`.git`, `.terraform`, `.terragrunt-cache`, `.terragrunt-stack` and `node_modules` are skipped;
+  template directories too, below) and reported as a root or a module; `--verbose` and the JSON
+  report list them all, with the module source matrix.
+- `--color auto|always|never` (default `auto`) colours the terminal report: severities and the
+  verdict. `auto`: only when standard output is a terminal and `NO_COLOR` is unset (or empty);
+  `always` wins over `NO_COLOR`. JSON, SARIF and JUnit are never coloured.
 - Parse budget: a native HCL file (`.tf`, `.tofu`, `terragrunt.hcl`) whose text stops making
   sense (it ends, or a closing bracket matches nothing) with more than 8 brackets, strings or
   template interpolations still open there is reported as WARD-PARSE-001 without being handed to
@@ -265,18 +269,47 @@ a `backend` or `cloud` block; a provider configuration; a state file beside it
 (`terragrunt.hcl`); a `root` block in `ward.hcl`. `--verbose` and the JSON report give each
 directory's kind and the signals that decided it.
 
-**Live and module repositories.** A *module repository* has Terraform files at its top that are
-a module (none of the signals above), a top-level `examples/`, `example/`, `tests/` or `test/`
-directory with Terraform files, and no `root` declared in `ward.hcl` (the shape of a published
-module: one module at the top, `examples/`, `tests/`, `modules/`). There, what would be a root
+**Live and module repositories.** A *module repository* has a top-level `examples/`, `example/`,
+`tests/` or `test/` directory with Terraform files, no `root` declared in `ward.hcl`, and either
+Terraform files at its top that are a module (none of the signals above: the shape of a published
+module, one module at the top, `examples/`, `tests/`, `modules/`), or only roots under those
+directories (a collection of modules, `modules/x` shown by `examples/x`). There, what would be a root
 under `examples/` or `tests/` is an *example*: it is checked for pins and versions (WARD-MOD-*,
 WARD-VER-001..003, key material, parse errors) but not as a production root: WARD-VER-004 (lock
 file) and WARD-STATE-002 (backend) are not raised for it, and no `ward drift` runs there.
+A finding in an example or test is at most a warning, as what a user copying it inherits (key
+material and suppression problems keep their severity); WARD-VER-003 and WARD-VER-001 are not
+raised there when a module the example calls sets the constraint (a local path, or the
+repository's own registry address `NS/NAME/PROVIDER` for a repository named
+`terraform-PROVIDER-NAME`), since a copy inherits it through the call, and versions that differ
+between examples split nothing for WARD-MOD-005; the table is `IN_EXAMPLES` in
+crates/ward-check/src/layout.rs.
 WARD-DATA-001 is not raised anywhere in a module repository: `prevent_destroy` must be a literal,
 so a reusable module cannot let its callers choose, and protecting is the caller's decision
 (`check { protected }` in the live repository that calls it). Every other repository is a *live
 repository*, checked as before. The report says which (`repository_kind`), and counts what was
 not raised and why (`not_raised`).
+
+**Deprecated directories.** Code under a `deprecated/` directory (`DEPRECATED_DIRS` in
+crates/ward-repo) is code the repository keeps but no longer maintains: it is checked, but an
+error there is reported as a warning (key material and suppression problems keep their severity),
+and the module pins it holds split nothing for WARD-MOD-005. To check it as live code, move it, or
+to leave it out entirely, `--exclude deprecated`.
+
+**atmos.** A directory under an `atmos.yaml`'s `components.terraform.base_path` (default
+`components/terraform`, below `base_path`), a directory a stack names as a local component source
+(`source: { uri: ../x }`), and a mixins directory (`mixins/`, or only `*.mixin.tf` files) are
+modules (components the stacks instantiate, files copied into them), not roots, even when they
+configure a provider: WARD-VER-001, WARD-VER-004 and WARD-STATE-002 are not raised for them.
+
+**Rendered modules.** Modules whose files say they were \"generated from a template in
+./autogen/main\" (terraform-google-modules) are renderings of one template: a finding every
+rendering repeats (same rule, file, message) is reported once, at the first, listing the others.
+
+**Templates.** A `.boilerplate` directory, a directory whose name holds `{{` (cookiecutter,
+copier), and a configuration file that does not parse and holds `{{ … }}` are templates: not
+parsed (no WARD-PARSE-001), listed with the paths not read. A file whose whole text is the path
+of another configuration file is a symlink checked out as a plain file; WARD-PARSE-001 says so.
 
 **Terragrunt.** Every `terragrunt.hcl` that no other one includes is a unit, and a root; no
 Terragrunt binary is needed. ward reads the unit and the files its `include` blocks name
@@ -289,7 +322,17 @@ layers like `terraform_remote_state` (WARD-LAYER-001, WARD-LAYER-003); `remote_s
 `required_version`. A unit without `.tf` files of its own is not asked for `required_version`
 (WARD-VER-001: the source module declares it) and is skipped by `--exec`. Values ward cannot
 evaluate without Terragrunt (other functions, `read_terragrunt_config` results) leave the source
-unchecked. `terragrunt.stack.hcl` files are not read.
+unchecked. A `terragrunt.stack.hcl` (explicit stacks) is read: each `unit` block is a unit, and a
+root, at the directory Terragrunt generates it (`.terragrunt-stack/PATH`, or `PATH` with
+`no_dot_terragrunt_stack`); its `source` is checked like a module source (WARD-MOD-001..005); a
+local source is read as the unit there, with the block's literal `values` (`values.NAME` in its
+`terraform { source }` is evaluated); nested `stack` blocks with a local source are followed. A unit
+generated from a remote source is not read: WARD-VER-004 and WARD-STATE-002 are not raised for it
+(counted). The catalog directory a local source names is a module, not a root. A unit block with a
+remote source that passes `version` or `ref` shaped like a branch (`version = \"main\"`) is a
+WARD-MOD-001 warning at the block: by Terragrunt's catalog convention the unit pins its module with
+it (`?ref=${values.version}`), and ward cannot read the unit to confirm (`REF_VALUES` in
+crates/ward-check/src/layout.rs).
 
 **Excluded paths.** `check { exclude \"PATH\" { reason = \"...\" } }` in `ward.hcl`, and
 `--exclude PATH` on the command line, name paths ward check does not read at all (a directory

@@ -13,6 +13,9 @@
 //!   ward cannot read is a warning of WARD-MOD-001;
 //! - **Templates** ([`templates`]): the template directories and files discovery did not parse,
 //!   listed with what renders them.
+//! - **Deprecated directories** ([`deprecated`], [`ward_repo::DEPRECATED_DIRS`]): code the
+//!   repository no longer maintains: a finding there is at most a warning (key material and
+//!   suppressions keep theirs), and its module pins split nothing for WARD-MOD-005.
 
 use crate::catalog::Severity;
 use crate::finding::{ExcludedPath, Finding};
@@ -137,6 +140,32 @@ pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped)
         }
         true
     });
+}
+
+/// The note a finding capped to a warning in a deprecated directory carries.
+pub const CAPPED_DEPRECATED: &str =
+    "in a directory the repository calls deprecated (no longer maintained): a warning";
+
+/// Caps the findings in [`ward_repo::DEPRECATED_DIRS`] directories to warnings (those
+/// [`IN_EXAMPLES`] keeps wherever they are excepted); how many were capped is counted in
+/// `skipped`.
+pub fn deprecated(findings: &mut [Finding], skipped: &mut Skipped) {
+    for f in findings.iter_mut() {
+        if f.file == "." || !ward_repo::is_deprecated_dir(finding_dir(f)) {
+            continue;
+        }
+        if treatment(&f.rule).0 == InExample::Keep || f.severity <= Severity::Warning {
+            continue;
+        }
+        f.severity = Severity::Warning;
+        f.detail.push(CAPPED_DEPRECATED.to_string());
+        *skipped
+            .entry((
+                f.rule.clone(),
+                "an error in a deprecated directory, reported as a warning".to_string(),
+            ))
+            .or_default() += 1;
+    }
 }
 
 /// The repository's own registry name, `(NAME, PROVIDER)`, from its directory's name

@@ -164,6 +164,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
 
     // Layouts: a module repository's examples and tests (before tuning, which wins).
     layout::examples(repo, &mut findings, &mut skipped);
+    layout::deprecated(&mut findings, &mut skipped);
     layout::unread_units(repo, &mut findings, &mut skipped);
     layout::stack_values(repo, &mut findings);
 

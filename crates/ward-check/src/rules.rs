@@ -280,10 +280,12 @@ pub fn module_sources(
     // The examples and tests of a module repository are each copied alone: no user runs two of
     // them, nor one of them beside the module's own pin, so their refs split nothing (the
     // matrix still lists them).
+    // Uses in a deprecated directory are not maintained: an old pin there splits nothing a
+    // maintainer would align (the matrix still lists them).
     let mut by_pkg: BTreeMap<&str, Vec<&MatrixRow>> = BTreeMap::new();
     for r in rows
         .iter()
-        .filter(|r| r.kind != ModuleKind::Example.as_str())
+        .filter(|r| r.kind != ModuleKind::Example.as_str() && !ward_repo::is_deprecated_dir(&r.dir))
     {
         by_pkg.entry(r.package.as_str()).or_default().push(r);
     }

@@ -376,3 +376,40 @@ fn ans_002_a_file_that_pins_some_names_each_one_it_does_not() {
         f[0].message
     );
 }
+
+/// Code under a `deprecated/` directory is not maintained: an old pin there splits nothing for
+/// WARD-MOD-005, and its own errors are warnings (the cloudposse components monorepo keeps 40
+/// such components: 31 of its 45 MOD-005 errors were theirs).
+#[test]
+fn deprecated_directories_split_nothing_and_are_warnings() {
+    let r = run("deprecated/quiet");
+    assert!(
+        of(&r, "WARD-MOD-005").is_empty(),
+        "{}",
+        show(&of(&r, "WARD-MOD-005"))
+    );
+    let ver = of(&r, "WARD-VER-001");
+    assert_eq!(ver.len(), 1, "{}", show(&ver));
+    assert_eq!(ver[0].severity, Severity::Warning, "{}", show(&ver));
+    assert!(
+        ver[0].detail.iter().any(|d| d.contains("deprecated")),
+        "{}",
+        show(&ver)
+    );
+    assert!(r.findings.iter().all(|f| f.severity <= Severity::Warning));
+}
+
+/// Live roots that disagree still split, whatever the deprecated ones pin.
+#[test]
+fn live_roots_that_disagree_still_split() {
+    let r = run("deprecated/split");
+    let split = of(&r, "WARD-MOD-005");
+    assert_eq!(split.len(), 1, "{}", show(&split));
+    assert_eq!(split[0].severity, Severity::Error);
+    assert!(split[0].file.starts_with("live/"), "{}", show(&split));
+    assert!(
+        !split[0].detail.iter().any(|d| d.contains("deprecated/old")),
+        "{}",
+        show(&split)
+    );
+}

@@ -641,6 +641,15 @@ pub fn is_example_dir(dir: &str) -> bool {
     dir.split('/').any(is_example_name)
 }
 
+/// The directory names a repository keeps code in that it no longer maintains (`deprecated/`,
+/// as the cloudposse components monorepo does): checked, but not live.
+pub const DEPRECATED_DIRS: &[&str] = &["deprecated"];
+
+/// Whether a repository-relative path lies under a [`DEPRECATED_DIRS`] directory.
+pub fn is_deprecated_dir(dir: &str) -> bool {
+    dir.split('/').any(|c| DEPRECATED_DIRS.contains(&c))
+}
+
 /// Walks `root` and builds the [`Repo`].
 pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let meta = std::fs::metadata(root).map_err(|e| RepoError::NotADirectory {

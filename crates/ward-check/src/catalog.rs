@@ -300,7 +300,10 @@ to leave it out entirely, `--exclude deprecated`.
 `components/terraform`, below `base_path`), a directory a stack names as a local component source
 (`source: { uri: ../x }`), and a mixins directory (`mixins/`, or only `*.mixin.tf` files) are
 modules (components the stacks instantiate, files copied into them), not roots, even when they
-configure a provider: WARD-VER-001, WARD-VER-004 and WARD-STATE-002 are not raised for them.
+configure a provider: WARD-VER-001, WARD-VER-004 and WARD-STATE-002 are not raised for them. So is
+a component library an atmos vendoring manifest (`kind: AtmosVendorConfig`) pulls from: a
+directory of this repository at the end of a `source: \"...//lib/{{ .Component }}\"` path with the
+item's component filled in (`lib/x/y`, or `x/y`: two path components at least).
 
 **Rendered modules.** Modules whose files say they were \"generated from a template in
 ./autogen/main\" (terraform-google-modules) are renderings of one template: a finding every

@@ -413,3 +413,13 @@ fn live_roots_that_disagree_still_split() {
         show(&split)
     );
 }
+
+/// A component library an atmos vendoring manifest pulls from (`//lib/{{ .Component }}`) is a
+/// component, not a root: no lock file asked of it; a real root beside it still is asked.
+#[test]
+fn an_atmos_vendored_library_is_not_a_root() {
+    let r = run("atmos-vendored");
+    let ver = of(&r, "WARD-VER-004");
+    assert_eq!(ver.len(), 1, "{}", show(&ver));
+    assert!(ver[0].message.contains("live/vpc"), "{}", show(&ver));
+}

@@ -149,6 +149,73 @@ pub fn atmos_local_sources(text: &str) -> Vec<(String, usize)> {
     out
 }
 
+/// The component paths an atmos vendoring manifest (`kind: AtmosVendorConfig`) pulls from a
+/// remote repository's subdirectory with the component's name in it (`source:
+/// "github.com/org/repo.git//lib/{{ .Component }}?ref=..."`, under `- component: "x/y"`), as
+/// paths inside that repository (`lib/x/y`), each with its 1-based line. A directory of this
+/// repository at the end of such a path (`x/y`, or `lib/x/y`; two components at least) is the
+/// library the manifest vendors from: a component, not a root (atmos' own examples keep their
+/// demo library so). A line scan, not a YAML parse.
+pub fn atmos_vendored_components(text: &str) -> Vec<(String, usize)> {
+    if !text.contains("AtmosVendorConfig") {
+        return Vec::new();
+    }
+    let unquote = |v: &str| v.trim().trim_matches(['"', '\'']).to_string();
+    let mut out = Vec::new();
+    let mut component: Option<String> = None;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start().trim_start_matches("- ").trim_start();
+        if let Some(v) = t.strip_prefix("component:") {
+            component = Some(unquote(v));
+            continue;
+        }
+        let Some(v) = t.strip_prefix("source:") else {
+            continue;
+        };
+        let (Some(c), v) = (component.as_deref(), unquote(v)) else {
+            continue;
+        };
+        let Some((_, sub)) = v
+            .split_once("//")
+            .filter(|(h, _)| !h.is_empty() && !h.ends_with(':'))
+        else {
+            continue;
+        };
+        let sub = sub.split('?').next().unwrap_or(sub);
+        let mut path = String::new();
+        let mut rest = sub;
+        let mut named = false;
+        while let Some(open) = rest.find("{{") {
+            let Some(close) = rest[open..].find("}}") else {
+                break;
+            };
+            let inner = rest[open + 2..open + close].trim();
+            path.push_str(&rest[..open]);
+            if inner == ".Component" {
+                path.push_str(c);
+                named = true;
+            } else {
+                // Another template value (a version): the path ends before it.
+                rest = "";
+                break;
+            }
+            rest = &rest[open + close + 2..];
+        }
+        path.push_str(rest);
+        let path = path.trim_matches('/').to_string();
+        if named && !path.is_empty() {
+            out.push((path, i + 1));
+        }
+    }
+    out
+}
+
+/// Whether `dir` (repository-relative) is at the end of one of the `vendored` paths
+/// ([`atmos_vendored_components`]), with two components at least.
+pub fn is_vendored_component(dir: &str, vendored: &str) -> bool {
+    dir.split('/').count() >= 2 && (vendored == dir || vendored.ends_with(&format!("/{dir}")))
+}
+
 /// Whether a directory is a set of mixins: named `mixins` (or below one), or every configuration file in it
 /// is a `*.mixin.tf` (cloudposse's components and atmos vendoring copy these into components).
 pub fn is_mixin_dir(dir: &str, files: &[String]) -> bool {
@@ -238,6 +305,31 @@ mod tests {
                 ("./local/x".to_string(), 10)
             ]
         );
+    }
+
+    #[test]
+    fn atmos_vendoring_from_a_library() {
+        let t = "apiVersion: atmos/v1\nkind: AtmosVendorConfig\nspec:\n  sources:\n    - component: \"github/stargazers\"\n      source: \"github.com/cloudposse/atmos.git//examples/demo-library/{{ .Component }}?ref={{.Version}}\"\n      version: \"main\"\n    - component: \"vpc\"\n      source: \"github.com/cloudposse/terraform-aws-components.git//modules/{{.Component}}?ref={{.Version}}\"\n    - component: \"x\"\n      source: \"oci://public.ecr.aws/x:{{.Version}}\"\n";
+        assert_eq!(
+            atmos_vendored_components(t),
+            [
+                ("examples/demo-library/github/stargazers".to_string(), 6),
+                ("modules/vpc".to_string(), 9)
+            ]
+        );
+        assert!(is_vendored_component(
+            "demo-library/github/stargazers",
+            "examples/demo-library/github/stargazers"
+        ));
+        assert!(is_vendored_component("modules/vpc", "modules/vpc"));
+        // One component is too little to tie a directory to another repository's path.
+        assert!(!is_vendored_component("vpc", "modules/vpc"));
+        assert!(!is_vendored_component(
+            "other/stargazers",
+            "examples/demo-library/github/stargazers"
+        ));
+        // Not a vendoring manifest: nothing.
+        assert!(atmos_vendored_components("source: \"a.git//b/{{ .Component }}\"\n").is_empty());
     }
 
     #[test]

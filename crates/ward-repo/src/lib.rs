@@ -1128,6 +1128,8 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     let mut components: Vec<(String, String)> = Vec::new();
     // Directories the atmos manifests name as local component sources → where.
     let mut sourced: BTreeMap<String, String> = BTreeMap::new();
+    // Component paths atmos vendoring manifests pull from a library (path in its repository, where).
+    let mut vendored: Vec<(String, String)> = Vec::new();
     for f in &atmos_files {
         let Ok(text) = std::fs::read_to_string(root.join(f)) else {
             continue;
@@ -1146,6 +1148,9 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                     sourced.entry(d).or_insert_with(|| format!("{y}:{line}"));
                 }
             }
+            for (path, line) in layout::atmos_vendored_components(&text) {
+                vendored.push((path, format!("{y}:{line}")));
+            }
         }
     }
     for m in &mut modules {
@@ -1157,10 +1162,18 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
                 .strip_prefix(c.as_str())
                 .is_some_and(|r| r.starts_with('/'))
         });
+        let vendored_from = vendored
+            .iter()
+            .find(|(p, _)| layout::is_vendored_component(&m.dir, p));
         if let Some(at) = sourced.get(&m.dir) {
             m.kind = ModuleKind::Module;
             m.reasons = vec![format!(
                 "an atmos component source (named at {at}): the stacks instantiate it"
+            )];
+        } else if let Some((path, at)) = vendored_from {
+            m.kind = ModuleKind::Module;
+            m.reasons = vec![format!(
+                "an atmos component library: vendored as a component from {path} (at {at}), not applied here"
             )];
         } else if let Some((c, cfg)) = component {
             m.kind = ModuleKind::Module;

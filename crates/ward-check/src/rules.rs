@@ -699,8 +699,9 @@ pub fn data_holding(
     data_holding_in(repo, knowledge, protected, out, &mut Skipped::new())
 }
 
-/// WARD-DATA-001; in a module repository nothing is raised, and what would have been is counted
-/// in `skipped`.
+/// WARD-DATA-001; in a module repository nothing is raised, nor in a module no root of this
+/// repository calls (what would have been is counted in `skipped`): `prevent_destroy` is a
+/// literal, so only the caller can decide, with `check { protected }`.
 pub fn data_holding_in(
     repo: &Repo,
     knowledge: &dyn DataHolding,
@@ -743,6 +744,14 @@ pub fn data_holding_in(
                     skipped,
                     "WARD-DATA-001",
                     "a module repository: prevent_destroy cannot be parameterised in a reusable module, so its callers protect",
+                );
+                continue;
+            }
+            if m.kind != ModuleKind::Root && m.callers.is_empty() {
+                skip(
+                    skipped,
+                    "WARD-DATA-001",
+                    "a module no root of this repository calls (an atmos component, a module published from here): whoever instantiates it protects it",
                 );
                 continue;
             }

@@ -38,7 +38,7 @@ const GOOGLE_CLUSTER: &str = "terraform-provider-google website/docs/r/container
 const GOOGLE_ATTACHED_DISK: &str = "terraform-provider-google website/docs/r/compute_attached_disk.html.markdown: \"you must use lifecycle.ignore_changes = [\\\"attached_disk\\\"] on the google_compute_instance\"";
 const AZURERM_AKS: &str = "terraform-provider-azurerm website/docs/r/kubernetes_cluster.html.markdown and kubernetes_cluster_node_pool.html.markdown, `node_count`: with auto-scaling enabled, use ignore_changes on node_count";
 const AZURERM_KV_KEY: &str = "terraform-provider-azurerm website/docs/r/key_vault_key.html.markdown, `rotation_policy`: a rotation (automatic, `expire_after`) gives the key a new expiration date";
-const AZAPI_UPDATE: &str = "terraform-provider-azapi docs/resources/update_resource.md: it updates properties of a resource another manages, and its read-back is that whole resource (Azure/terraform-azurerm-aks keeps it with ignore_changes = all and replace_triggered_by)";
+const AZAPI_UPDATE: &str = "registry.terraform.io/providers/Azure/azapi/latest/docs/resources/update_resource: it updates properties of a resource another manages, and its read-back is that whole resource (Azure/terraform-azurerm-aks keeps it with ignore_changes = all and replace_triggered_by)";
 
 /// The provider-documented `ignore_changes` entries.
 pub const DOCUMENTED_IGNORES: &[DocumentedIgnore] = &[

@@ -6,7 +6,10 @@ use ward_report::Exit;
 
 /// Every embedded document: (topic, contents). Messages name them as `ward docs TOPIC`.
 pub const TOPICS: &[(&str, &str)] = &[
-    ("authoritative", include_str!("../../../docs/authoritative.md")),
+    (
+        "authoritative",
+        include_str!("../../../docs/authoritative.md"),
+    ),
     ("check-rules", include_str!("../../../docs/check-rules.md")),
     ("cli", include_str!("../../../docs/cli.md")),
     ("config", include_str!("../../../docs/config.md")),

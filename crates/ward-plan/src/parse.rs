@@ -1291,8 +1291,9 @@ fn after_scalars_of<'a>(
             _ => false,
         };
         if marked(k) {
-            // A long string read by `TopScalars` is a null here: still a value, never shown.
-            if small || matches!(v, Value::String(_) | Value::Null) {
+            // A long string is a value too, never shown; a null is no value (and the raw and the
+            // parsed readings of one object agree on it).
+            if small || matches!(v, Value::String(_)) {
                 out.push((k.to_string(), Shown::Sensitive));
             }
         } else if small {

@@ -147,13 +147,11 @@ fn alive(pid: &str) -> bool {
             .unwrap_or(false)
 }
 
-#[test]
-fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
-    if !Path::new("/proc/self/stat").exists() {
-        return; // reads process state from /proc
-    }
-    let d = tempfile::tempdir().unwrap();
-    let repo = d.path().join("repo");
+/// Starts `ward drift` on a one-root repository under `dir` (history `dir/h.sqlite`, scratch in
+/// `tmp`) whose Terraform hangs after `version`, and waits until that Terraform is running:
+/// (ward, Terraform's pid).
+fn drift_while_terraform_hangs(dir: &Path, tmp: &Path) -> (std::process::Child, String) {
+    let repo = dir.join("repo");
     std::fs::create_dir_all(repo.join("live/app")).unwrap();
     std::fs::write(
         repo.join("live/app/main.tf"),
@@ -165,11 +163,10 @@ fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
         "root \"app\" {\n  path = \"live/app\"\n}\n",
     )
     .unwrap();
-    let tmp = d.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let pid_file = d.path().join("terraform.pid");
-    let tf = terraform_that_hangs_after_version(d.path(), &pid_file);
-    let mut ward = Command::new(env!("CARGO_BIN_EXE_ward"))
+    std::fs::create_dir_all(tmp).unwrap();
+    let pid_file = dir.join("terraform.pid");
+    let tf = terraform_that_hangs_after_version(dir, &pid_file);
+    let ward = Command::new(env!("CARGO_BIN_EXE_ward"))
         .args([
             "drift",
             repo.to_str().unwrap(),
@@ -177,8 +174,8 @@ fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
             tf.to_str().unwrap(),
             "--db",
         ])
-        .arg(d.path().join("h.sqlite"))
-        .env("TMPDIR", &tmp)
+        .arg(dir.join("h.sqlite"))
+        .env("TMPDIR", tmp)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -199,6 +196,17 @@ fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
         );
         std::thread::sleep(Duration::from_millis(50));
     };
+    (ward, tf_pid)
+}
+
+#[test]
+fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
+    if !Path::new("/proc/self/stat").exists() {
+        return; // reads process state from /proc
+    }
+    let d = tempfile::tempdir().unwrap();
+    let tmp = d.path().join("tmp");
+    let (mut ward, tf_pid) = drift_while_terraform_hangs(d.path(), &tmp);
     let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
     assert_eq!(scratch.len(), 1, "drift's scratch directory");
     let st = Command::new("kill")
@@ -245,53 +253,10 @@ fn a_killed_drift_run_leaves_no_half_run_in_the_history() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
-    let repo = d.path().join("repo");
-    std::fs::create_dir_all(repo.join("live/app")).unwrap();
-    std::fs::write(
-        repo.join("live/app/main.tf"),
-        "terraform {\n  backend \"local\" {}\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        repo.join("ward.hcl"),
-        "root \"app\" {\n  path = \"live/app\"\n}\n",
-    )
-    .unwrap();
-    let pid_file = d.path().join("terraform.pid");
-    let tf = terraform_that_hangs_after_version(d.path(), &pid_file);
-    let db = d.path().join("h.sqlite");
-    let mut ward = Command::new(env!("CARGO_BIN_EXE_ward"))
-        .args([
-            "drift",
-            repo.to_str().unwrap(),
-            "--terraform",
-            tf.to_str().unwrap(),
-            "--db",
-        ])
-        .arg(&db)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    let tf_pid = loop {
-        if let Ok(p) = std::fs::read_to_string(&pid_file) {
-            let p = p.trim().to_string();
-            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
-            if String::from_utf8_lossy(&cmd).starts_with("sleep") {
-                break p;
-            }
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "terraform init never started"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (mut ward, tf_pid) = drift_while_terraform_hangs(d.path(), &d.path().join("tmp"));
     ward.kill().unwrap();
     let _ = ward.wait();
     // The hanging stand-in is in ward's process group, which SIGKILL does not reach: end it.
     let _ = Command::new("kill").args(["-KILL", &tf_pid]).status();
-    no_run_recorded(&db);
+    no_run_recorded(&d.path().join("h.sqlite"));
 }

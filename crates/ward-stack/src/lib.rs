@@ -1728,19 +1728,13 @@ root "instances" {
             progress: false,
             env: vec![],
         };
-        // A process that has ended: its mark is the killed run's.
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        let start = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|s| {
-                s.rsplit_once(')')
-                    .and_then(|(_, r)| r.split_whitespace().nth(19).map(str::to_string))
-            })
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(1);
-        child.wait().unwrap();
+        // The killed run's process: this one's pid with another start time, which is how a
+        // pid reused after the run died looks (ward-exec's ProcessMark tests the other cases).
         let me = journal::Process::current();
+        let gone = journal::Process {
+            start: me.start + 1,
+            ..me.clone()
+        };
         let record = |process: journal::Process| RunRecord {
             run: "r1".into(),
             command: Command::Apply,
@@ -1753,15 +1747,7 @@ root "instances" {
             process: Some(process),
         };
         let mut j = Journal::open(&opts.db).unwrap();
-        j.run(
-            &record(journal::Process {
-                pid,
-                host: me.host.clone(),
-                start,
-            }),
-            "2026-12-01T00:00:00Z",
-        )
-        .unwrap();
+        j.run(&record(gone), "2026-12-01T00:00:00Z").unwrap();
         let mut at = RootReport {
             root: "network".into(),
             site: "dc0".into(),

@@ -6,6 +6,9 @@
 
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::ward_on_tty;
+
 /// A repository with one error (a module on a branch) and one warning (a registry range).
 fn repo() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
@@ -89,23 +92,6 @@ fn check_color_takes_only_its_three_values() {
         err.contains("auto") && err.contains("always") && err.contains("never"),
         "{err}"
     );
-}
-
-/// Runs ward under a pseudo-terminal (util-linux `script`), so that standard output is a TTY.
-fn ward_on_tty(args: &str, no_color: Option<&str>) -> String {
-    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_ward"));
-    let mut c = Command::new("script");
-    c.args(["-qec", &cmd, "/dev/null"])
-        .current_dir(std::env::temp_dir())
-        .stdin(Stdio::null());
-    match no_color {
-        Some(v) => c.env("NO_COLOR", v),
-        None => c.env_remove("NO_COLOR"),
-    };
-    let o = c
-        .output()
-        .expect("util-linux `script` runs ward under a pseudo-terminal");
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 
-use common::data;
+use common::{data, ward_on_tty};
 
 /// Runs ward in a temporary directory with no ward.hcl above it, colour unset.
 fn ward(args: &[&str]) -> Output {
@@ -388,23 +388,6 @@ fn markdown_limit_is_honoured() {
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     assert!(!o.stdout.is_empty());
     assert!(stdout(&o).chars().count() <= 1000);
-}
-
-/// Runs ward under a pseudo-terminal (util-linux `script`), so that standard output is a TTY.
-fn ward_on_tty(args: &str, no_color: Option<&str>) -> String {
-    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_ward"));
-    let mut c = Command::new("script");
-    c.args(["-qec", &cmd, "/dev/null"])
-        .current_dir(std::env::temp_dir())
-        .stdin(Stdio::null());
-    match no_color {
-        Some(v) => c.env("NO_COLOR", v),
-        None => c.env_remove("NO_COLOR"),
-    };
-    let o = c
-        .output()
-        .expect("util-linux `script` runs ward under a pseudo-terminal");
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]

@@ -1660,31 +1660,36 @@ root "instances" {
         assert_eq!(private_dir_under(&base, &["live_app", "eu"]).unwrap(), d);
     }
 
+    /// Options over `HCL` in a checkout `dir/repo` (a `.git` in it), with `backup_dir = b` and the
+    /// history `dir/h.sqlite`.
+    fn options_in(dir: &Path, b: &str) -> Options {
+        let repo = dir.join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        let mut c = Config::parse(
+            &format!("stack {{\n  backup_dir = \"{b}\"\n}}\n{HCL}"),
+            "ward.hcl",
+            &repo,
+        )
+        .unwrap();
+        c.path = repo.join("ward.hcl");
+        Options {
+            config: c,
+            repo,
+            site: None,
+            root: None,
+            binaries: vec![],
+            db: dir.join("h.sqlite"),
+            clock: ward_time::Clock::System,
+            progress: false,
+            env: vec![],
+        }
+    }
+
     #[test]
     fn backup_dir_must_lie_outside_the_checkout() {
         let t = tempfile::tempdir().unwrap();
         let repo = t.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        let mk = |b: &str| {
-            let mut c = Config::parse(
-                &format!("stack {{\n  backup_dir = \"{b}\"\n}}\n{HCL}"),
-                "ward.hcl",
-                &repo,
-            )
-            .unwrap();
-            c.path = repo.join("ward.hcl");
-            Options {
-                config: c,
-                repo: repo.clone(),
-                site: None,
-                root: None,
-                binaries: vec![],
-                db: t.path().join("h.sqlite"),
-                clock: ward_time::Clock::System,
-                progress: false,
-                env: vec![],
-            }
-        };
+        let mk = |b: &str| options_in(t.path(), b);
         let e = backup_dir(&mk("backups")).unwrap_err().to_string();
         assert!(e.contains("inside the checkout"), "{e}");
         // `..` that comes back in, and a symlink that points in, are inside too.
@@ -1708,26 +1713,7 @@ root "instances" {
     #[test]
     fn a_killed_run_is_reported_interrupted_and_resumable() {
         let t = tempfile::tempdir().unwrap();
-        let repo = t.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        let mut c = Config::parse(
-            &format!("stack {{\n  backup_dir = \"../backups\"\n}}\n{HCL}"),
-            "ward.hcl",
-            &repo,
-        )
-        .unwrap();
-        c.path = repo.join("ward.hcl");
-        let opts = Options {
-            config: c,
-            repo: repo.clone(),
-            site: None,
-            root: None,
-            binaries: vec![],
-            db: t.path().join("h.sqlite"),
-            clock: ward_time::Clock::System,
-            progress: false,
-            env: vec![],
-        };
+        let opts = options_in(t.path(), "../backups");
         // The killed run's process: this one's pid with another start time, which is how a
         // pid reused after the run died looks (ward-exec's ProcessMark tests the other cases).
         let me = journal::Process::current();

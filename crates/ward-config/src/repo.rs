@@ -5,19 +5,10 @@ use crate::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
-use std::path::PathBuf;
 
-/// Which Terraform-compatible binary a root is pinned to (`root { binary = ... }`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Pin {
-    /// `binary = "terraform"`.
-    Terraform,
-    /// `binary = "tofu"` (or `"opentofu"`).
-    Tofu,
-    /// `binary = "/path/to/executable"`: that exact executable.
-    Path(PathBuf),
-}
+/// Which Terraform-compatible binary a root is pinned to: owned by ward-version (so that
+/// ward-terraform, which honours it, needs no ward-config), re-exported here.
+pub use ward_version::Pin;
 
 /// A `root "NAME" { ... }` block: one root of the repository. Read by `ward check`,
 /// `ward drift` and `ward gate`.
@@ -84,18 +75,19 @@ pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
     })?;
     let pin = match f.get("binary") {
         None => None,
-        Some(a) => Some(match src.string(a)?.as_str() {
-            "terraform" => Pin::Terraform,
-            "tofu" | "opentofu" => Pin::Tofu,
-            p if p.contains('/') => Pin::Path(PathBuf::from(p)),
-            other => {
-                return Err(src.err(
-                    a.value.span(),
-                    format!("{place}: binary = \"{other}\" is not understood"),
-                    "use \"terraform\", \"tofu\" or a path to the executable (with a `/`)",
-                ))
+        Some(a) => {
+            let word = src.string(a)?;
+            match Pin::from_word(&word) {
+                Some(pin) => Some(pin),
+                None => {
+                    return Err(src.err(
+                        a.value.span(),
+                        format!("{place}: binary = \"{word}\" is not understood"),
+                        "use \"terraform\", \"tofu\" or a path to the executable (with a `/`)",
+                    ))
+                }
             }
-        }),
+        }
     };
     if let Some(d) = f.get("description") {
         src.string(d)?;

@@ -18,7 +18,7 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use ward_config::Pin;
+use ward_version::Pin;
 
 /// Terraform or OpenTofu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -294,6 +294,32 @@ impl Serialize for Version {
     }
 }
 
+/// Which Terraform-compatible binary a root is pinned to (`ward.hcl`'s `root { binary = ... }`,
+/// read by ward-config; ward-terraform's `binary::select` honours it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pin {
+    /// `binary = "terraform"`.
+    Terraform,
+    /// `binary = "tofu"` (or `"opentofu"`).
+    Tofu,
+    /// `binary = "/path/to/executable"`: that exact executable.
+    Path(std::path::PathBuf),
+}
+
+impl Pin {
+    /// The pin a `binary = "..."` word names: `terraform`, `tofu` or `opentofu`, or a path (any
+    /// word with a `/`); `None` for anything else.
+    pub fn from_word(word: &str) -> Option<Pin> {
+        match word {
+            "terraform" => Some(Pin::Terraform),
+            "tofu" | "opentofu" => Some(Pin::Tofu),
+            p if p.contains('/') => Some(Pin::Path(std::path::PathBuf::from(p))),
+            _ => None,
+        }
+    }
+}
+
 /// A constraint operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Op {
@@ -630,5 +656,18 @@ mod tests {
     fn serializes_as_text() {
         let v = Version::parse("1.2.3-rc1").unwrap();
         assert_eq!(serde_json::to_string(&v).unwrap(), "\"1.2.3-rc1\"");
+    }
+
+    #[test]
+    fn pin_words() {
+        assert_eq!(Pin::from_word("terraform"), Some(Pin::Terraform));
+        assert_eq!(Pin::from_word("opentofu"), Some(Pin::Tofu));
+        assert_eq!(
+            Pin::from_word("./bin/tofu"),
+            Some(Pin::Path("./bin/tofu".into()))
+        );
+        assert_eq!(Pin::from_word("Terraform"), None);
+        assert_eq!(Pin::from_word(""), None);
+        assert_eq!(serde_json::to_string(&Pin::Tofu).unwrap(), "\"tofu\"");
     }
 }

@@ -14,7 +14,10 @@
 //! - every drift finding per (root, address, attribute) (`findings`): first seen, last seen,
 //!   resolved, and the worst impact seen, by name (`data-loss`, never a number: the order of the
 //!   classes is ward-model's, applied when comparing, so a new class cannot reinterpret old rows).
-//!   A finding that comes back after it was resolved opens a new row, so each row is one episode.
+//!   A finding that comes back after it was resolved opens a new row, so each row is one episode;
+//! - every approval given and every gate decision (`approvals`, `gate_outcomes`: the gate's audit
+//!   trail, [`ApprovalRecord`], [`GateOutcomeRecord`]);
+//! - what other commands record as JSON documents (`records`: [`NewRecord`]).
 //!
 //! The store computes transitions ([`Transition`]): a finding is *new* when no open row exists,
 //! *escalated* when its impact is worse than the open row's, *resolved* when an open row is not
@@ -23,12 +26,17 @@
 //!
 //! Times are passed in by the caller (UTC strings), so tests are deterministic.
 
+mod audit;
 mod location;
 mod pg;
 mod records;
 mod sqlite;
 mod tls;
 
+pub use audit::{
+    ApprovalRecord, ApprovalRow, AuditQuery, AuditSource, GateChange, GateOutcomeRecord,
+    GateOutcomeRow,
+};
 pub use location::{is_postgres_url, Location, PgTarget};
 pub use records::{NewRecord, RecordQuery, RecordRow, KINDS};
 pub use tls::{SslMode, TlsSettings};
@@ -44,8 +52,10 @@ use ward_model::Impact;
 /// - 1: findings kept their impact's rank (a number) beside the name;
 /// - 2: findings keep the impact by name only;
 /// - 3: adds `records` (approvals, gate outcomes, stack journals and backups, import
-///   acceptances: see [`records`](crate::NewRecord)).
-pub const SCHEMA_VERSION: i64 = 3;
+///   acceptances: see [`records`](crate::NewRecord));
+/// - 4: adds `approvals` and `gate_outcomes`, the gate's audit trail ([`ApprovalRecord`],
+///   [`GateOutcomeRecord`]).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]
@@ -375,6 +385,15 @@ pub(crate) trait Backend: Send {
         bodies: &[String],
     ) -> Result<Vec<i64>, StoreError>;
     fn records(&self, query: &RecordQuery<'_>) -> Result<Vec<RecordRow>, StoreError>;
+    fn append_approvals(&mut self, a: &[ApprovalRecord]) -> Result<Vec<i64>, StoreError>;
+    fn approvals(&self, q: &AuditQuery<'_>) -> Result<Vec<ApprovalRow>, StoreError>;
+    fn append_gate_outcome(
+        &mut self,
+        g: &GateOutcomeRecord,
+        reasons: &str,
+        changes: &str,
+    ) -> Result<i64, StoreError>;
+    fn gate_outcomes(&self, q: &AuditQuery<'_>) -> Result<Vec<GateOutcomeRow>, StoreError>;
     fn schema_version(&self) -> Result<Option<String>, StoreError>;
 }
 

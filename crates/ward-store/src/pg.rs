@@ -7,11 +7,13 @@
 //! advisory lock on the root, so two writers that check the same root (overlapping shards, two
 //! hosts) serialise on it instead of opening the same finding twice.
 
+use crate::audit::{gate_lists, AuditSource};
 use crate::location::PgTarget;
 use crate::{
-    check_version, diff_findings, limit_i64, mark, Backend, Finding, FindingOp, FindingRow,
-    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
-    StateMark, StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, limit_i64, mark, ApprovalRecord, ApprovalRow, AuditQuery,
+    Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow, NewRecord,
+    OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow, StateMark,
+    StoreError, Transition, SCHEMA_VERSION,
 };
 use postgres::{Client, NoTls};
 use std::collections::BTreeMap;
@@ -22,9 +24,10 @@ const MIGRATION_LOCK: i64 = 0x7761_7264;
 
 /// The schema, version by version: each entry takes a database from the version before it.
 /// PostgreSQL support starts at version 3, so its first migration creates the whole schema.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    3,
-    r#"
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        3,
+        r#"
 CREATE TABLE IF NOT EXISTS runs(
     id BIGSERIAL PRIMARY KEY,
     started_at TEXT NOT NULL,
@@ -75,7 +78,9 @@ CREATE TABLE IF NOT EXISTS records(
 );
 CREATE INDEX IF NOT EXISTS records_by_kind ON records(kind, root, key, id);
 "#,
-)];
+    ),
+    (4, crate::audit::AUDIT_TABLES),
+];
 
 /// A PostgreSQL history database.
 pub(crate) struct Pg {
@@ -449,6 +454,136 @@ impl Backend for Pg {
             .map(|r| {
                 let body: String = r.get(5);
                 crate::records::row(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), &body)
+            })
+            .collect()
+    }
+
+    fn append_approvals(&mut self, a: &[ApprovalRecord]) -> Result<Vec<i64>, StoreError> {
+        self.unit(|tx| {
+            let mut ids = Vec::with_capacity(a.len());
+            for x in a {
+                let row = tx.query_one(
+                    "INSERT INTO approvals(source, root, site, address, deposed, action, impact,
+                         digest, approved_by, reason, approved_at, expires_at, signed, plan, run)
+                     VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                     RETURNING id",
+                    &[
+                        &x.source.as_str(),
+                        &x.root,
+                        &x.site,
+                        &x.address,
+                        &x.deposed,
+                        &x.action,
+                        &x.impact,
+                        &x.digest,
+                        &x.by,
+                        &x.reason,
+                        &x.approved_at,
+                        &x.expires_at,
+                        &x.signed,
+                        &x.plan,
+                        &x.run,
+                    ],
+                )?;
+                ids.push(row.get(0));
+            }
+            Ok(ids)
+        })
+    }
+
+    fn approvals(&self, q: &AuditQuery<'_>) -> Result<Vec<ApprovalRow>, StoreError> {
+        let limit: Option<i64> = (q.limit != 0).then(|| limit_i64(q.limit));
+        let rows = self.client()?.query(
+            "SELECT id, source, root, site, address, deposed, action, impact, digest, approved_by,
+                    reason, approved_at, expires_at, signed, plan, run
+             FROM approvals WHERE ($1::TEXT IS NULL OR root = $1) ORDER BY id DESC LIMIT $2",
+            &[&q.root, &limit],
+        )?;
+        rows.iter()
+            .map(|r| {
+                let source: String = r.get(1);
+                Ok(ApprovalRow {
+                    id: r.get(0),
+                    approval: ApprovalRecord {
+                        source: AuditSource::parse(&source)?,
+                        root: r.get(2),
+                        site: r.get(3),
+                        address: r.get(4),
+                        deposed: r.get(5),
+                        action: r.get(6),
+                        impact: r.get(7),
+                        digest: r.get(8),
+                        by: r.get(9),
+                        reason: r.get(10),
+                        approved_at: r.get(11),
+                        expires_at: r.get(12),
+                        signed: r.get(13),
+                        plan: r.get(14),
+                        run: r.get(15),
+                    },
+                })
+            })
+            .collect()
+    }
+
+    fn append_gate_outcome(
+        &mut self,
+        g: &GateOutcomeRecord,
+        reasons: &str,
+        changes: &str,
+    ) -> Result<i64, StoreError> {
+        self.unit(|tx| {
+            let row = tx.query_one(
+                "INSERT INTO gate_outcomes(source, root, site, plan, outcome, exit_code,
+                     decided_at, reasons, changes, run)
+                 VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                &[
+                    &g.source.as_str(),
+                    &g.root,
+                    &g.site,
+                    &g.plan,
+                    &g.outcome,
+                    &g.exit_code,
+                    &g.decided_at,
+                    &reasons,
+                    &changes,
+                    &g.run,
+                ],
+            )?;
+            Ok(row.get(0))
+        })
+    }
+
+    fn gate_outcomes(&self, q: &AuditQuery<'_>) -> Result<Vec<GateOutcomeRow>, StoreError> {
+        let limit: Option<i64> = (q.limit != 0).then(|| limit_i64(q.limit));
+        let rows = self.client()?.query(
+            "SELECT id, source, root, site, plan, outcome, exit_code, decided_at, reasons, changes,
+                    run
+             FROM gate_outcomes WHERE ($1::TEXT IS NULL OR root = $1) ORDER BY id DESC LIMIT $2",
+            &[&q.root, &limit],
+        )?;
+        rows.iter()
+            .map(|r| {
+                let id: i64 = r.get(0);
+                let source: String = r.get(1);
+                let reasons: String = r.get(8);
+                let changes: String = r.get(9);
+                let (reasons, changes) = gate_lists(id, &reasons, &changes)?;
+                Ok(GateOutcomeRow {
+                    id,
+                    outcome: GateOutcomeRecord {
+                        source: AuditSource::parse(&source)?,
+                        root: r.get(2),
+                        site: r.get(3),
+                        plan: r.get(4),
+                        outcome: r.get(5),
+                        exit_code: r.get(6),
+                        decided_at: r.get(7),
+                        reasons,
+                        changes,
+                        run: r.get(10),
+                    },
+                })
             })
             .collect()
     }

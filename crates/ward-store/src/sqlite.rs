@@ -1,10 +1,12 @@
 //! The SQLite backend: one file, WAL, writers serialised by SQLite's lock.
 
+use crate::audit::{gate_lists, sqlite_ddl, AuditSource, AUDIT_TABLES};
 use crate::records::RECORDS_SCHEMA;
 use crate::{
-    check_version, diff_findings, limit_i64, mark, Backend, Finding, FindingOp, FindingRow,
-    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
-    StateMark, StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, limit_i64, mark, ApprovalRecord, ApprovalRow, AuditQuery,
+    Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow, NewRecord,
+    OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow, StateMark,
+    StoreError, Transition, SCHEMA_VERSION,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
@@ -93,12 +95,15 @@ impl Sqlite {
         if version == Some(SCHEMA_VERSION) {
             conn.execute_batch(SCHEMA)?;
             conn.execute_batch(RECORDS_SCHEMA)?;
+            conn.execute_batch(&sqlite_ddl(AUDIT_TABLES))?;
             return Ok(Sqlite { conn });
         }
         let tx = conn.transaction()?;
         tx.execute_batch(SCHEMA)?;
         // Version 3 added records; creating the table is the whole migration from 2.
         tx.execute_batch(RECORDS_SCHEMA)?;
+        // Version 4 added the audit tables; creating them is the whole migration from 3.
+        tx.execute_batch(&sqlite_ddl(AUDIT_TABLES))?;
         // Version 1 kept a rank beside the impact name; the name is what counts.
         if has_column(&tx, "findings", "rank")? {
             migrate_ranks_to_names(&tx)?;
@@ -392,6 +397,147 @@ impl Backend for Sqlite {
             )?);
         }
         Ok(out)
+    }
+
+    fn append_approvals(&mut self, a: &[ApprovalRecord]) -> Result<Vec<i64>, StoreError> {
+        let tx = self.conn.savepoint()?;
+        let mut ids = Vec::with_capacity(a.len());
+        for x in a {
+            tx.execute(
+                "INSERT INTO approvals(source, root, site, address, deposed, action, impact, digest,
+                     approved_by, reason, approved_at, expires_at, signed, plan, run)
+                 VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                params![
+                    x.source.as_str(),
+                    x.root,
+                    x.site,
+                    x.address,
+                    x.deposed,
+                    x.action,
+                    x.impact,
+                    x.digest,
+                    x.by,
+                    x.reason,
+                    x.approved_at,
+                    x.expires_at,
+                    x.signed,
+                    x.plan,
+                    x.run,
+                ],
+            )?;
+            ids.push(tx.last_insert_rowid());
+        }
+        tx.commit()?;
+        Ok(ids)
+    }
+
+    fn approvals(&self, q: &AuditQuery<'_>) -> Result<Vec<ApprovalRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT id, source, root, site, address, deposed, action, impact, digest, approved_by,
+                    reason, approved_at, expires_at, signed, plan, run
+             FROM approvals WHERE (?1 IS NULL OR root = ?1) ORDER BY id DESC LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![q.root, sql_limit(q.limit)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                ApprovalRecord {
+                    source: AuditSource::Gate,
+                    root: r.get(2)?,
+                    site: r.get(3)?,
+                    address: r.get(4)?,
+                    deposed: r.get(5)?,
+                    action: r.get(6)?,
+                    impact: r.get(7)?,
+                    digest: r.get(8)?,
+                    by: r.get(9)?,
+                    reason: r.get(10)?,
+                    approved_at: r.get(11)?,
+                    expires_at: r.get(12)?,
+                    signed: r.get(13)?,
+                    plan: r.get(14)?,
+                    run: r.get(15)?,
+                },
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, source, mut approval) = row?;
+            approval.source = AuditSource::parse(&source)?;
+            out.push(ApprovalRow { id, approval });
+        }
+        Ok(out)
+    }
+
+    fn append_gate_outcome(
+        &mut self,
+        g: &GateOutcomeRecord,
+        reasons: &str,
+        changes: &str,
+    ) -> Result<i64, StoreError> {
+        self.conn.execute(
+            "INSERT INTO gate_outcomes(source, root, site, plan, outcome, exit_code, decided_at,
+                 reasons, changes, run)
+             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                g.source.as_str(),
+                g.root,
+                g.site,
+                g.plan,
+                g.outcome,
+                g.exit_code,
+                g.decided_at,
+                reasons,
+                changes,
+                g.run,
+            ],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    fn gate_outcomes(&self, q: &AuditQuery<'_>) -> Result<Vec<GateOutcomeRow>, StoreError> {
+        let mut st = self.conn.prepare(
+            "SELECT id, source, root, site, plan, outcome, exit_code, decided_at, reasons, changes,
+                    run
+             FROM gate_outcomes WHERE (?1 IS NULL OR root = ?1) ORDER BY id DESC LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![q.root, sql_limit(q.limit)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(8)?,
+                r.get::<_, String>(9)?,
+                GateOutcomeRecord {
+                    source: AuditSource::Gate,
+                    root: r.get(2)?,
+                    site: r.get(3)?,
+                    plan: r.get(4)?,
+                    outcome: r.get(5)?,
+                    exit_code: r.get(6)?,
+                    decided_at: r.get(7)?,
+                    reasons: Vec::new(),
+                    changes: Vec::new(),
+                    run: r.get(10)?,
+                },
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, source, reasons, changes, mut outcome) = row?;
+            outcome.source = AuditSource::parse(&source)?;
+            (outcome.reasons, outcome.changes) = gate_lists(id, &reasons, &changes)?;
+            out.push(GateOutcomeRow { id, outcome });
+        }
+        Ok(out)
+    }
+}
+
+/// A row limit as SQLite takes it: 0 (no limit) is -1.
+fn sql_limit(limit: usize) -> i64 {
+    if limit == 0 {
+        -1
+    } else {
+        limit_i64(limit)
     }
 }
 

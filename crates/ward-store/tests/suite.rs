@@ -10,8 +10,8 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use ward_store::{
-    Finding, Location, NewRecord, OutcomeRow, RecordQuery, StateMark, Store, StoreError,
-    TransitionKind,
+    ApprovalRecord, AuditQuery, AuditSource, Finding, GateChange, GateOutcomeRecord, Location,
+    NewRecord, OutcomeRow, RecordQuery, StateMark, Store, StoreError, TransitionKind,
 };
 
 /// One test's database.
@@ -77,30 +77,24 @@ impl Db {
 
     /// Sets `meta.schema_version` behind the store's back.
     fn set_schema_version(&self, v: &str) {
+        self.execute(&format!(
+            "UPDATE meta SET value = '{v}' WHERE key = 'schema_version'"
+        ));
+    }
+
+    /// Runs SQL behind the store's back, the way another program would.
+    fn execute(&self, sql: &str) {
         match self {
-            Db::Sqlite(_, p) => {
-                rusqlite_set(p, v);
-            }
-            Db::Pg(url) => {
-                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-                c.execute(
-                    "UPDATE meta SET value = $1 WHERE key = 'schema_version'",
-                    &[&v],
-                )
-                .unwrap();
-            }
+            Db::Sqlite(_, p) => rusqlite::Connection::open(p)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap(),
+            Db::Pg(url) => postgres::Client::connect(url, postgres::NoTls)
+                .unwrap()
+                .batch_execute(sql)
+                .unwrap(),
         }
     }
-}
-
-fn rusqlite_set(path: &std::path::Path, v: &str) {
-    // Behind the store's back, the way another program would.
-    let conn = rusqlite::Connection::open(path).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
-        [v],
-    )
-    .unwrap();
 }
 
 macro_rules! both {
@@ -133,6 +127,9 @@ both!(
     a_batch_lands_whole_or_not_at_all,
     latest_outcomes_and_open_findings,
     eight_concurrent_shards_lose_nothing,
+    approvals_and_gate_outcomes_round_trip_newest_first,
+    a_bad_approval_is_refused_and_nothing_lands,
+    a_schema_3_history_gains_the_audit_tables,
 );
 
 fn f(addr: &str, attr: &str, impact: &str) -> Finding {
@@ -559,4 +556,183 @@ fn eight_concurrent_shards_lose_nothing(db: &Db) {
     for r in s.latest_outcomes().unwrap() {
         assert_eq!(r.outcome.outcome, "clean", "{r:?}");
     }
+}
+
+fn approval(root: &str, address: &str, at: &str) -> ApprovalRecord {
+    ApprovalRecord {
+        source: AuditSource::Gate,
+        root: root.into(),
+        site: None,
+        address: address.into(),
+        deposed: None,
+        action: "delete".into(),
+        impact: "data-loss".into(),
+        digest: format!("sha256:{address}"),
+        by: "alice".into(),
+        reason: "backup taken <ticket 42>".into(),
+        approved_at: at.into(),
+        expires_at: Some("2026-12-08T00:00:00Z".into()),
+        signed: false,
+        plan: "plan.json".into(),
+        run: None,
+    }
+}
+
+fn gate_outcome(root: &str, outcome: &str, exit_code: i64) -> GateOutcomeRecord {
+    GateOutcomeRecord {
+        source: AuditSource::Stack,
+        root: root.into(),
+        site: Some("dc0".into()),
+        plan: "/b/volumes/dc0/destroy.plan.json".into(),
+        outcome: outcome.into(),
+        exit_code,
+        decided_at: "2026-12-01T00:00:00Z".into(),
+        reasons: if exit_code == 0 {
+            Vec::new()
+        } else {
+            vec!["1 change(s) need an approval".into()]
+        },
+        changes: vec![GateChange {
+            address: "fakecloud_volume.data".into(),
+            deposed: Some("0a1b".into()),
+            action: "delete".into(),
+            impact: "data-loss".into(),
+            digest: "sha256:aa".into(),
+            status: if exit_code == 0 {
+                "approved"
+            } else {
+                "missing"
+            }
+            .into(),
+            by: (exit_code == 0).then(|| "alice".to_string()),
+            expires_at: None,
+        }],
+        run: Some("run-1".into()),
+    }
+}
+
+/// Approvals and gate outcomes come back as written (every field, `None`s and lists
+/// included), newest first, by root, and at most `limit`.
+fn approvals_and_gate_outcomes_round_trip_newest_first(db: &Db) {
+    let mut stacked = approval("volumes", "fakecloud_volume.data", "2026-12-01T00:00:01Z");
+    stacked.source = AuditSource::Stack;
+    stacked.site = Some("dc0".into());
+    stacked.deposed = Some("0a1b".into());
+    stacked.expires_at = None;
+    stacked.signed = true;
+    stacked.run = Some("run-1".into());
+    {
+        let mut s = db.open();
+        let ids = s
+            .record_approvals(&[
+                approval("net", "fakecloud_network.main", "2026-12-01T00:00:00Z"),
+                stacked.clone(),
+            ])
+            .unwrap();
+        assert!(ids[0] < ids[1], "{ids:?}");
+        s.record_gate_outcome(&gate_outcome("volumes", "approval-required", 4))
+            .unwrap();
+        s.record_gate_outcome(&gate_outcome("volumes", "pass", 0))
+            .unwrap();
+        s.record_gate_outcome(&gate_outcome("net", "pass", 0))
+            .unwrap();
+    }
+    let s = db.open();
+    let all = s.approvals(&AuditQuery::default()).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].approval, stacked);
+    assert_eq!(
+        all[1].approval,
+        approval("net", "fakecloud_network.main", "2026-12-01T00:00:00Z")
+    );
+    let vols = s
+        .approvals(&AuditQuery {
+            root: Some("volumes"),
+            limit: 0,
+        })
+        .unwrap();
+    assert_eq!(vols.len(), 1);
+    assert_eq!(vols[0].approval.by, "alice");
+    let g = s
+        .gate_outcomes(&AuditQuery {
+            root: Some("volumes"),
+            limit: 0,
+        })
+        .unwrap();
+    assert_eq!(
+        g.iter()
+            .map(|r| r.outcome.outcome.as_str())
+            .collect::<Vec<_>>(),
+        ["pass", "approval-required"]
+    );
+    assert_eq!(
+        g[1].outcome,
+        gate_outcome("volumes", "approval-required", 4)
+    );
+    assert_eq!(g[0].outcome, gate_outcome("volumes", "pass", 0));
+    let newest = s
+        .gate_outcomes(&AuditQuery {
+            root: None,
+            limit: 1,
+        })
+        .unwrap();
+    assert_eq!(newest.len(), 1);
+    assert_eq!(newest[0].outcome.root, "net");
+    // The JSON a dashboard gets is flat: the row's id beside the record's fields.
+    let j = serde_json::to_value(&all[0]).unwrap();
+    assert_eq!(j["id"], json!(all[0].id));
+    assert_eq!(j["by"], json!("alice"));
+    assert_eq!(j["source"], json!("stack"));
+}
+
+/// An approval with no approver or digest is refused, and nothing of its batch lands.
+fn a_bad_approval_is_refused_and_nothing_lands(db: &Db) {
+    let mut s = db.open();
+    let mut nobody = approval("net", "a.b", "t");
+    nobody.by = " ".into();
+    let e = s
+        .record_approvals(&[approval("net", "a.c", "t"), nobody])
+        .unwrap_err();
+    assert!(e.to_string().contains("no approver"), "{e}");
+    let mut undigested = approval("net", "a.b", "t");
+    undigested.digest = String::new();
+    assert!(s.record_approvals(&[undigested]).is_err());
+    assert!(s.approvals(&AuditQuery::default()).unwrap().is_empty());
+    let mut unknown = gate_outcome("net", "", 0);
+    unknown.decided_at = "t".into();
+    assert!(s.record_gate_outcome(&unknown).is_err());
+    assert!(s.gate_outcomes(&AuditQuery::default()).unwrap().is_empty());
+}
+
+/// A history written by a ward of schema 3 (no audit tables) gains them when opened, keeps
+/// what it held, and records approvals.
+fn a_schema_3_history_gains_the_audit_tables(db: &Db) {
+    {
+        let mut s = db.open();
+        let body = json!({"n": 1});
+        s.append_record(&rec("stack-step", "net", "run-1", &body))
+            .unwrap();
+    }
+    db.execute("DROP TABLE approvals; DROP TABLE gate_outcomes;");
+    db.set_schema_version("3");
+    let mut s = db.open();
+    assert_eq!(
+        s.schema_version().unwrap(),
+        Some(ward_store::SCHEMA_VERSION.to_string())
+    );
+    assert_eq!(ward_store::SCHEMA_VERSION, 4);
+    assert_eq!(
+        s.records(&RecordQuery {
+            kind: "stack-step",
+            ..Default::default()
+        })
+        .unwrap()
+        .len(),
+        1
+    );
+    s.record_approvals(&[approval("net", "a.b", "t")]).unwrap();
+    s.record_gate_outcome(&gate_outcome("net", "pass", 0))
+        .unwrap();
+    assert_eq!(s.approvals(&AuditQuery::default()).unwrap().len(), 1);
+    assert_eq!(s.gate_outcomes(&AuditQuery::default()).unwrap().len(), 1);
 }

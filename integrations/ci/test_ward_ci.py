@@ -66,6 +66,9 @@ class Fake(http.server.BaseHTTPRequestHandler):
 
     def _handle(self):
         payload = self._record()
+        if self.command != "GET" and self.server.read_only:
+            # A fork's pull request: the token may read, not write.
+            return self._send(403, {"message": "Resource not accessible by integration"})
         if not self._authorized():
             return self._send(401, {"message": "Bad credentials"})
         kind, cid = self._route()
@@ -99,6 +102,7 @@ class Server:
         self.httpd.comments = [{"id": 1, "body": "LGTM", "user": {"login": "someone"}}]
         self.httpd.comments += [{"id": 100 + i, "body": "note %d" % i} for i in range(120)]
         self.httpd.next_id = 1000
+        self.httpd.read_only = False
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
         return self.httpd
@@ -196,6 +200,54 @@ class Tests(unittest.TestCase):
         p = run(["post", "--platform", "gitlab", "--body", self.plan], {"CI_API_V4_URL": "http://127.0.0.1:9"})
         self.assertEqual(p.returncode, 2)
         self.assertIn(b"GITLAB_TOKEN is not set", p.stderr)
+
+    def direct_exit(self):
+        return subprocess.run([self.ward, "gate", self.plan, "--format", "markdown"], stdout=subprocess.PIPE).returncode
+
+    def github_env(self, srv):
+        event = os.path.join(self.tmp.name, "event.json")
+        with open(event, "w") as f:
+            json.dump({"pull_request": {"number": 7}}, f)
+        return {
+            "GITHUB_API_URL": "http://127.0.0.1:%d" % srv.server_address[1],
+            "GITHUB_REPOSITORY": "acme/infra",
+            "GITHUB_EVENT_PATH": event,
+            "GITHUB_TOKEN": TOKEN,
+        }
+
+    def test_a_failed_post_is_a_warning_and_the_exit_is_the_gates(self):
+        expected = self.direct_exit()
+        self.assertNotIn(expected, (0, 2), "the fixture plan must make the gate refuse, so the exit tells")
+        with Server() as srv:
+            srv.read_only = True
+            env = dict(self.github_env(srv), GITHUB_ACTIONS="true")
+            p = self.gate(env, post="github")
+            err = p.stderr.decode()
+            self.assertEqual(p.returncode, expected, err)
+            self.assertIn("ward_ci: warning: could not post the comment", err)
+            self.assertIn("HTTP 403", err)
+            self.assertIn(b"::warning title=ward_ci::could not post the comment", p.stdout)
+            self.assertNotIn(TOKEN.encode(), p.stdout + p.stderr)
+        # No API at all (the variables are missing): a warning too, never exit 2.
+        p = self.gate({}, post="gitlab")
+        self.assertEqual(p.returncode, expected, p.stderr.decode())
+        self.assertIn(b"CI_API_V4_URL is not set", p.stderr)
+
+    def test_the_report_goes_to_the_step_summary(self):
+        summary = os.path.join(self.tmp.name, "summary.md")
+        with open(summary, "w") as f:
+            f.write("earlier step\n")
+        p = run(["gate", "--plan", self.plan, "--ward", self.ward, "--body-out", self.body, "--summary", summary], {})
+        self.assertEqual(p.returncode, self.direct_exit(), p.stderr.decode())
+        with open(summary, encoding="utf-8") as f:
+            text = f.read()
+        self.assertTrue(text.startswith("earlier step\n"), "appended, not replaced")
+        self.assertIn("ward gate:", text)
+        self.assertNotIn("<!-- ward-gate", text, "the summary is the report, without the comment marker")
+        # A summary that cannot be written is a warning; the exit is still the gate's.
+        p = run(["gate", "--plan", self.plan, "--ward", self.ward, "--body-out", self.body, "--summary", self.tmp.name], {})
+        self.assertEqual(p.returncode, self.direct_exit(), p.stderr.decode())
+        self.assertIn(b"could not write the step summary", p.stderr)
 
 
 if __name__ == "__main__":

@@ -2,13 +2,17 @@
 """ward in CI: run `ward gate` on a plan and keep one pull/merge-request comment up to date.
 
     ward_ci.py gate --plan plan.json [--id NAME] [--post github|gitlab] [--ward PATH]
-                    [--body-out FILE] [-- GATE_ARGS...]
+                    [--body-out FILE] [--summary FILE] [-- GATE_ARGS...]
     ward_ci.py post --platform github|gitlab --body FILE [--id NAME]
 
 `gate` runs `ward gate PLAN --format markdown`, writes the comment body (a hidden marker line,
 then ward's Markdown report) to --body-out (default ward-gate.md), posts it with --post, and exits
 with ward gate's exit code (docs/exit-codes.md: 0 pass, 4 approval required, 5 budget exceeded...),
-so the job fails when the gate refuses the plan.
+so the job fails when the gate refuses the plan. The job's exit is always the gate's: when the
+comment cannot be posted (a fork's read-only token, an outage, a missing variable), the script says
+why as a warning (a GitHub `::warning::` annotation in Actions) and still exits with the gate's
+code. With --summary FILE (the action passes $GITHUB_STEP_SUMMARY) the report is also appended
+there, so the run's summary page shows it even when no comment could be written.
 
 `post` finds the comment carrying the marker `<!-- ward-gate:NAME -->` (NAME from --id, default
 `ward-gate`; one per root when several plans are gated in one pull request) and updates it, or
@@ -82,7 +86,10 @@ class Api:
             raise Failure("%s %s: HTTP %d %s" % (method, path, e.code, e.reason))
         except (urllib.error.URLError, OSError) as e:
             raise Failure("%s %s: %s" % (method, path, getattr(e, "reason", e)))
-        return json.loads(text) if text.strip() else None
+        try:
+            return json.loads(text) if text.strip() else None
+        except ValueError:
+            raise Failure("%s %s: the answer is not JSON (a proxy or a wrong API URL?)" % (method, path))
 
     def pages(self, path):
         sep = "&" if "?" in path else "?"
@@ -148,6 +155,24 @@ def post(platform, body, name, env):
     return "created", created.get("id")
 
 
+def warn(message):
+    """A warning on stderr, and a GitHub annotation when running in Actions."""
+    sys.stderr.write("ward_ci: warning: %s\n" % message)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        # A workflow command's data escapes %, CR and LF (GitHub's toolkit does the same).
+        data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        print("::warning title=ward_ci::%s" % data)
+
+
+def append_summary(path, markdown):
+    """Appends the report to a step summary; a summary that cannot be written is a warning."""
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(markdown if markdown.endswith("\n") else markdown + "\n")
+    except OSError as e:
+        warn("could not write the step summary %s: %s" % (path, e))
+
+
 def run_gate(ward, plan, extra):
     cmd = [ward, "gate", plan, "--format", "markdown"] + list(extra)
     try:
@@ -169,6 +194,7 @@ def main(argv):
     g.add_argument("--ward", default=os.environ.get("WARD", "ward"))
     g.add_argument("--body-out", default="ward-gate.md")
     g.add_argument("--post", choices=["github", "gitlab"])
+    g.add_argument("--summary", help="append the report to this file (GitHub's $GITHUB_STEP_SUMMARY)")
     g.add_argument("gate_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("post", help="post or update the comment")
     p.add_argument("--platform", required=True, choices=["github", "gitlab"])
@@ -185,9 +211,15 @@ def main(argv):
             body = body_for(a.id, markdown)
             with open(a.body_out, "w", encoding="utf-8") as f:
                 f.write(body)
+            if a.summary:
+                append_summary(a.summary, markdown)
             if a.post:
-                what, cid = post(a.post, body, a.id, os.environ)
-                print("ward_ci: %s comment %s" % (what, cid))
+                try:
+                    what, cid = post(a.post, body, a.id, os.environ)
+                    print("ward_ci: %s comment %s" % (what, cid))
+                except Failure as e:
+                    # The comment is a convenience; the gate's answer is the job's result.
+                    warn("could not post the comment (%s); the job's result is ward gate's exit %d" % (e, code))
             return code
         with open(a.body, encoding="utf-8") as f:
             body = f.read()

@@ -56,6 +56,12 @@ pub enum PlanErrorKind {
     UnknownAction,
     /// A resource's `mode` is not one ward knows: ward fails closed.
     UnknownMode,
+    /// A JSON object that holds one key twice (anywhere in the input): Terraform and OpenTofu
+    /// never write that, and which of the two apply would act on cannot be told.
+    DuplicateKey {
+        /// Byte offset near which the second one was found.
+        offset: u64,
+    },
     /// Plan-shaped JSON whose fields have the wrong type or shape.
     Malformed {
         /// Byte offset near which the problem was found.

@@ -69,10 +69,12 @@ impl<'de> Visitor<'de> for FpSeed {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fp, A::Error> {
         let mut members: Vec<Fp> = Vec::new();
-        while let Some(k) = map.next_key::<String>()? {
+        let mut seen = crate::unique::Seen::default();
+        while let Some(crate::unique::KeyText(k)) = map.next_key()? {
             let v = map.next_value_seed(FpSeed)?;
             let mut h = Sha256::new();
             h.update(leaf(b"k", k.as_bytes()));
+            seen.check(k)?;
             h.update(v);
             members.push(h.finalize().into());
         }

@@ -68,8 +68,11 @@
 //! (as Windows PowerShell writes it) is decoded and read; byte offsets of JSON errors then count
 //! the decoded UTF-8 text, and a lone surrogate is refused with its offset in the file
 //! ([`PlanErrorKind::InvalidUtf16`]). Offsets in a UTF-8 file with a byte order mark count the
-//! mark's three bytes. Nothing
-//! panics on any input.
+//! mark's three bytes. An object that holds a key twice, anywhere in the input (an entry's
+//! own keys, its values at any depth, the skipped sections), is refused
+//! ([`PlanErrorKind::DuplicateKey`], naming the key, its offset and the change's address when
+//! it is in one): Terraform and OpenTofu never write one, and a reading that keeps either of
+//! the two may see another plan than apply acts on. Nothing panics on any input.
 
 mod diff;
 mod error;
@@ -77,6 +80,7 @@ mod fingerprint;
 pub mod fuzzing;
 mod input;
 mod parse;
+mod unique;
 mod walk;
 
 pub use error::{PlanError, PlanErrorKind};
@@ -452,6 +456,17 @@ fn walk_error<R: Read>(
             K::InvalidJson { offset },
             format!("not valid JSON at byte {offset} ({}): {what}", at(offset)),
             format!("the file is damaged or is not JSON; {HOW_TO_MAKE_A_PLAN}"),
+        ),
+        Fail::Duplicate { offset, what } => PlanError::new(
+            name,
+            K::DuplicateKey { offset },
+            format!(
+                "the plan JSON holds {what} (at byte {offset}, {}): Terraform and OpenTofu \
+                 never write a key twice, and ward cannot tell which of the two apply would \
+                 act on",
+                at(offset)
+            ),
+            format!("the plan was edited or not written by `show -json`; {HOW_TO_MAKE_A_PLAN}"),
         ),
         Fail::Data { offset, what } => PlanError::new(
             name,

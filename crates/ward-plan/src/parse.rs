@@ -8,10 +8,12 @@
 //! stored. Memory is bounded by the largest single entry plus the model itself.
 
 use crate::diff::{self, Mask, Sides};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::unique::{KeyText, Seen, UValue, Unique};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use ward_model::{
@@ -171,7 +173,8 @@ impl<'de> Visitor<'de> for Top<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let acc = self.0;
         let mut sink = self.1;
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut seen))? {
             map.next_value_seed(TopValue {
                 acc: &mut *acc,
                 sink: sink
@@ -206,7 +209,7 @@ impl<'de> DeserializeSeed<'de> for TopValue<'_> {
                 Err(de::Error::custom(STOP))
             }
             "format_version" | "plan_format_version" => {
-                let v = Value::deserialize(d)?;
+                let UValue(v) = UValue::deserialize(d)?;
                 let s = match v {
                     Value::String(s) => s,
                     other => {
@@ -257,10 +260,7 @@ impl<'de> DeserializeSeed<'de> for TopValue<'_> {
             .deserialize(d),
             "configuration" => Opt(ConfigDoc { acc }).deserialize(d),
             "prior_state" => Opt(StateDoc { acc }).deserialize(d),
-            _ => {
-                IgnoredAny::deserialize(d)?;
-                Ok(())
-            }
+            _ => Unique.deserialize(d),
         }
     }
 }
@@ -352,12 +352,12 @@ impl<'de> Visitor<'de> for Context<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         if self.section != "resource_drift" {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            while seq.next_element_seed(Unique)?.is_some() {}
             return self.wrong_type("a list");
         }
         let mut n = 0usize;
         // One entry at a time: memory stays bounded by the largest entry.
-        while let Some(v) = seq.next_element::<Value>()? {
+        while let Some(UValue(v)) = seq.next_element()? {
             n += 1;
             drift_entry(self.acc, n, v);
         }
@@ -365,11 +365,14 @@ impl<'de> Visitor<'de> for Context<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         if self.section != "output_changes" {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Unique.visit_map(map)?;
             return self.wrong_type("an object");
         }
-        while let Some(name) = map.next_key::<String>()? {
-            let v: Value = map.next_value()?;
+        let mut seen = Seen::default();
+        while let Some(KeyText(name)) = map.next_key()? {
+            let name = name.into_owned();
+            seen.check(Cow::Owned(name.clone()))?;
+            let UValue(v) = map.next_value()?;
             match RawOutput::deserialize(v) {
                 Ok(o) => add_output(self.acc, name, o),
                 Err(e) => skip(
@@ -888,7 +891,33 @@ impl<'de> Visitor<'de> for Entry {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawChange, A::Error> {
         let mut raw = RawChange::default();
-        while let Some(key) = map.next_key::<Key>()? {
+        // A repeated key anywhere in the entry is told with its address, when it was read.
+        if let Err(e) = self.fields(&mut map, &mut raw) {
+            return Err(
+                match crate::unique::within(&e.to_string(), raw.address.as_deref()) {
+                    Some(message) => de::Error::custom(message),
+                    None => e,
+                },
+            );
+        }
+        if self.strict {
+            if let Some(field) = missing_field(&raw) {
+                return Err(de::Error::missing_field(field));
+            }
+        }
+        Ok(raw)
+    }
+}
+
+impl Entry {
+    /// Reads the entry's keys into `raw`.
+    fn fields<'de, A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        raw: &mut RawChange,
+    ) -> Result<(), A::Error> {
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut seen))? {
             match key.0 {
                 "address" => raw.address = map.next_value()?,
                 "previous_address" => raw.previous_address = map.next_value()?,
@@ -896,7 +925,7 @@ impl<'de> Visitor<'de> for Entry {
                 "mode" => raw.mode = map.next_value()?,
                 "type" => raw.type_name = map.next_value()?,
                 "name" => raw.name = map.next_value()?,
-                "index" => raw.index = map.next_value()?,
+                "index" => raw.index = map.next_value::<Option<UValue>>()?.map(|v| v.0),
                 "provider_name" => raw.provider_name = map.next_value()?,
                 "deposed" => raw.deposed = map.next_value()?,
                 "action_reason" => raw.action_reason = map.next_value()?,
@@ -907,17 +936,10 @@ impl<'de> Visitor<'de> for Entry {
                         lazy: self.lazy && !self.keep_before && !self.content,
                     })?)
                 }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                _ => map.next_value_seed(Unique)?,
             }
         }
-        if self.strict {
-            if let Some(field) = missing_field(&raw) {
-                return Err(de::Error::missing_field(field));
-            }
-        }
-        Ok(raw)
+        Ok(())
     }
 }
 
@@ -950,7 +972,8 @@ impl<'de> Visitor<'de> for Body {
         };
         // The action, once `actions` is read (`Some(None)`: a list ward does not know).
         let mut action: Option<Option<Action>> = None;
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut seen))? {
             let diff = action.is_none_or(diffed);
             // A destroyed object's last values are kept for the model's `before_scalars`.
             let destroys = action.flatten().is_some_and(Action::destroys);
@@ -969,11 +992,22 @@ impl<'de> Visitor<'de> for Body {
                     continue;
                 }
                 "replace_paths" => {
-                    inner.replace_paths = map.next_value()?;
+                    inner.replace_paths =
+                        map.next_value::<Option<Vec<Vec<UValue>>>>()?.map(|paths| {
+                            paths
+                                .into_iter()
+                                .map(|p| p.into_iter().map(|s| s.0).collect())
+                                .collect()
+                        });
                     continue;
                 }
                 "importing" => {
-                    inner.importing = map.next_value()?;
+                    inner.importing = match map.next_value::<Option<UValue>>()? {
+                        Some(UValue(v)) => {
+                            Some(RawImporting::deserialize(v).map_err(de::Error::custom)?)
+                        }
+                        None => None,
+                    };
                     continue;
                 }
                 // Raw: an update's or replacement's sides, a delete's last values.
@@ -984,6 +1018,15 @@ impl<'de> Visitor<'de> for Body {
                         }) =>
                 {
                     let raw: Option<Box<RawValue>> = map.next_value()?;
+                    // Kept raw, looked into all the same: a repeated key at any depth.
+                    if let Some(r) = &raw {
+                        serde_json::from_str::<Unique>(r.get()).map_err(|e| {
+                            de::Error::custom(
+                                crate::unique::within(&e.to_string(), None)
+                                    .unwrap_or_else(|| e.to_string()),
+                            )
+                        })?;
+                    }
                     if key.0 == "before" {
                         inner.before_raw = raw;
                     } else {
@@ -997,7 +1040,7 @@ impl<'de> Visitor<'de> for Body {
                 "before_sensitive" => (3, &mut inner.before_sensitive),
                 "after_sensitive" => (4, &mut inner.after_sensitive),
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value_seed(Unique)?;
                     continue;
                 }
             };
@@ -1005,13 +1048,13 @@ impl<'de> Visitor<'de> for Body {
             let (i, slot) = slot;
             if !self.content {
                 if keep {
-                    *slot = map.next_value()?;
+                    *slot = map.next_value::<Option<UValue>>()?.map(|v| v.0);
                 } else {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value_seed(Unique)?;
                 }
                 inner.fps[i] = None;
             } else if keep {
-                let v: Option<Value> = map.next_value()?;
+                let v = map.next_value::<Option<UValue>>()?.map(|v| v.0);
                 inner.fps[i] = Some(match &v {
                     Some(v) => crate::fingerprint::of_value(v),
                     None => crate::fingerprint::of_value(&Value::Null),
@@ -1479,17 +1522,22 @@ impl<'de> Visitor<'de> for ConfigDoc<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut providers: BTreeMap<String, RawProviderConfig> = BTreeMap::new();
         let mut seen = ConfigSeen::new();
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             match key.0 {
                 "provider_config" => {
-                    providers = map
-                        .next_value::<Option<BTreeMap<String, RawProviderConfig>>>()?
-                        .unwrap_or_default();
+                    // Built with every key checked, then read as the map it is.
+                    providers = match map.next_value::<Option<UValue>>()? {
+                        Some(UValue(v)) => {
+                            Option::<BTreeMap<String, RawProviderConfig>>::deserialize(v)
+                                .map_err(de::Error::custom)?
+                                .unwrap_or_default()
+                        }
+                        None => BTreeMap::new(),
+                    };
                 }
                 "root_module" => map.next_value_seed(Opt(ConfigModule { seen: &mut seen }))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                _ => map.next_value_seed(Unique)?,
             }
         }
         for p in providers.values() {
@@ -1529,7 +1577,8 @@ impl<'de> Visitor<'de> for ConfigModule<'_> {
         f.write_str("a configuration module object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             match key.0 {
                 "resources" => map.next_value_seed(Opt(ConfigResources {
                     seen: &mut *self.seen,
@@ -1537,21 +1586,35 @@ impl<'de> Visitor<'de> for ConfigModule<'_> {
                 "module_calls" => map.next_value_seed(Opt(ModuleCalls {
                     seen: &mut *self.seen,
                 }))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                _ => map.next_value_seed(Unique)?,
             }
         }
         Ok(())
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct RawConfigResource {
     mode: Option<String>,
-    #[serde(rename = "type")]
     type_name: Option<String>,
     provider_config_key: Option<String>,
+}
+
+impl<'de> Fields<'de> for RawConfigResource {
+    type Out = Self;
+    const WHAT: &'static str = "struct RawConfigResource";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "mode" => self.mode = map.next_value()?,
+            "type" => self.type_name = map.next_value()?,
+            "provider_config_key" => self.provider_config_key = map.next_value()?,
+            _ => map.next_value_seed(Unique)?,
+        }
+        Ok(())
+    }
+    fn done<E: de::Error>(self) -> Result<Self, E> {
+        Ok(self)
+    }
 }
 
 struct ConfigResources<'a> {
@@ -1571,7 +1634,7 @@ impl<'de> Visitor<'de> for ConfigResources<'_> {
         f.write_str("a list of configuration resources")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(r) = seq.next_element::<RawConfigResource>()? {
+        while let Some(r) = seq.next_element_seed(Object(RawConfigResource::default()))? {
             let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
                 continue;
             };
@@ -1600,7 +1663,9 @@ impl<'de> Visitor<'de> for ModuleCalls<'_> {
         f.write_str("a module_calls object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_key::<IgnoredAny>()?.is_some() {
+        let mut keys = Seen::default();
+        while let Some(KeyText(name)) = map.next_key()? {
+            keys.check(name)?;
             map.next_value_seed(Opt(ModuleCall {
                 seen: &mut *self.seen,
             }))?;
@@ -1626,13 +1691,14 @@ impl<'de> Visitor<'de> for ModuleCall<'_> {
         f.write_str("a module call object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             if key.0 == "module" {
                 map.next_value_seed(Opt(ConfigModule {
                     seen: &mut *self.seen,
                 }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value_seed(Unique)?;
             }
         }
         Ok(())
@@ -1674,11 +1740,12 @@ impl<'de> Visitor<'de> for StateDoc<'_> {
         f.write_str("a prior_state object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             if key.0 == "values" {
                 map.next_value_seed(Opt(StateValues { acc: self.acc }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value_seed(Unique)?;
             }
         }
         Ok(())
@@ -1702,13 +1769,14 @@ impl<'de> Visitor<'de> for StateValues<'_> {
         f.write_str("a prior_state.values object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             if key.0 == "root_module" {
                 map.next_value_seed(Opt(StateModule {
                     acc: &mut *self.acc,
                 }))?;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value_seed(Unique)?;
             }
         }
         Ok(())
@@ -1734,7 +1802,8 @@ impl<'de> Visitor<'de> for StateModule<'_> {
         f.write_str("a state module object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut keys = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
             match key.0 {
                 "resources" => map.next_value_seed(Opt(StateResources {
                     acc: &mut *self.acc,
@@ -1742,9 +1811,7 @@ impl<'de> Visitor<'de> for StateModule<'_> {
                 "child_modules" => map.next_value_seed(Opt(StateChildren {
                     acc: &mut *self.acc,
                 }))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                _ => map.next_value_seed(Unique)?,
             }
         }
         Ok(())
@@ -1782,12 +1849,35 @@ pub(crate) struct StateResources<'a> {
     pub acc: &'a mut Acc,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 pub(crate) struct RawStateResource {
     mode: Option<String>,
-    #[serde(rename = "type")]
     type_name: Option<String>,
     provider_name: Option<String>,
+}
+
+impl<'de> Fields<'de> for RawStateResource {
+    type Out = Self;
+    const WHAT: &'static str = "struct RawStateResource";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "mode" => self.mode = map.next_value()?,
+            "type" => self.type_name = map.next_value()?,
+            "provider_name" => self.provider_name = map.next_value()?,
+            _ => map.next_value_seed(Unique)?,
+        }
+        Ok(())
+    }
+    fn done<E: de::Error>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+}
+
+/// Read as [`Object`] reads it (the walk needs a `Deserialize` type).
+impl<'de> Deserialize<'de> for RawStateResource {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Object(RawStateResource::default()).deserialize(d)
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for StateResources<'_> {
@@ -1803,7 +1893,7 @@ impl<'de> Visitor<'de> for StateResources<'_> {
         f.write_str("a list of state resources")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(r) = seq.next_element::<RawStateResource>()? {
+        while let Some(r) = seq.next_element_seed(Object(RawStateResource::default()))? {
             state_resource(self.acc, r);
         }
         Ok(())
@@ -1887,6 +1977,7 @@ const KNOWN_KEYS: &[&str] = &[
     "module_calls",
     "module",
     "child_modules",
+    "provider_config_key",
 ];
 
 impl<'de> Deserialize<'de> for Key {
@@ -1903,13 +1994,75 @@ impl<'de> Visitor<'de> for KeyVisitor {
         f.write_str("an object key")
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
-        // The length and the first byte first: most names differ there, without a `memcmp`.
-        let first = s.as_bytes().first();
-        Ok(Key(KNOWN_KEYS
-            .iter()
-            .find(|k| k.len() == s.len() && k.as_bytes().first() == first && **k == s)
-            .copied()
-            .unwrap_or("")))
+        Ok(Key(known_key(s)))
+    }
+}
+
+/// Reads a [`Key`] and refuses it when the object already had it ([`Seen`]).
+pub(crate) struct KeySeed<'a, 'de>(pub &'a mut Seen<'de>);
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_, 'de> {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        let KeyText(text) = KeyText::deserialize(d)?;
+        let key = known_key(&text);
+        // A known key is kept as the name it is, without a copy.
+        self.0.check(if key.is_empty() {
+            text
+        } else {
+            Cow::Borrowed(key)
+        })?;
+        Ok(Key(key))
+    }
+}
+
+/// The name of [`KNOWN_KEYS`] that `s` is, or `""`.
+pub(crate) fn known_key(s: &str) -> &'static str {
+    // The length and the first byte first: most names differ there, without a `memcmp`.
+    let first = s.as_bytes().first();
+    KNOWN_KEYS
+        .iter()
+        .find(|k| k.len() == s.len() && k.as_bytes().first() == first && **k == s)
+        .copied()
+        .unwrap_or("")
+}
+
+/// What an object is read into, key by key: the one loop of [`Object`] calls `field` with
+/// each key ([`Key`]'s name, `""` for one the reader does not know), which must read its
+/// value, then `done`.
+pub(crate) trait Fields<'de>: Sized {
+    /// What the object gives.
+    type Out;
+    /// What a value of another type was expected to be (in serde's error).
+    const WHAT: &'static str;
+    /// Reads the value of `key`.
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error>;
+    /// The object, once every key is read.
+    fn done<E: de::Error>(self) -> Result<Self::Out, E>;
+}
+
+/// Reads one JSON object into `F`, refusing a key it holds twice.
+pub(crate) struct Object<F>(pub F);
+
+impl<'de, F: Fields<'de>> DeserializeSeed<'de> for Object<F> {
+    type Value = F::Out;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<F::Out, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, F: Fields<'de>> Visitor<'de> for Object<F> {
+    type Value = F::Out;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(F::WHAT)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<F::Out, A::Error> {
+        let mut fields = self.0;
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed(&mut seen))? {
+            fields.field(key.0, &mut map)?;
+        }
+        fields.done()
     }
 }
 

@@ -20,9 +20,11 @@
 
 use crate::input::MAX_DEPTH;
 use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
+use crate::unique::{Seen, UValue, Unique};
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 use serde::Deserialize;
 use serde_json::de::SliceRead;
+use std::borrow::Cow;
 use std::io::{self, Read};
 use ward_model::ResourceChange;
 
@@ -55,6 +57,13 @@ pub(crate) enum Fail {
         /// Where.
         offset: u64,
         /// What serde_json (or the walk) said.
+        what: String,
+    },
+    /// An object that holds a key twice, near this offset.
+    Duplicate {
+        /// Where.
+        offset: u64,
+        /// Which key, and where when known (see [`crate::unique::is_repeated`]).
         what: String,
     },
     /// JSON of an unexpected shape, near this offset.
@@ -493,6 +502,10 @@ impl<R: Read> Walker<R> {
         let offset = self.here() + rel as u64;
         match e.classify() {
             Category::Data if what == STOP => Fail::Stop,
+            Category::Data if crate::unique::is_repeated(&what).is_some() => Fail::Duplicate {
+                offset,
+                what: crate::unique::is_repeated(&what).unwrap_or(what),
+            },
             Category::Data => Fail::Data { offset, what },
             Category::Eof => Fail::Eof,
             Category::Syntax if what.starts_with("recursion limit exceeded") => {
@@ -526,11 +539,22 @@ impl<R: Read> Walker<R> {
             self.depth -= 1;
             return Ok(());
         }
+        let mut seen = Seen::default();
         loop {
             if self.peek_some()? != b'"' {
                 return Err(self.syntax("key must be a string"));
             }
-            let key: Key = self.parse_one()?;
+            let at = self.here();
+            let OwnedKey(key, text) = self.parse_one()?;
+            if let Err(text) = seen.add(text) {
+                return Err(Fail::Duplicate {
+                    offset: at,
+                    what: crate::unique::is_repeated(
+                        &crate::unique::repeated::<serde_json::Error>(&text).to_string(),
+                    )
+                    .unwrap_or_default(),
+                });
+            }
             if self.peek_some()? != b':' {
                 return Err(self.syntax("expected `:`"));
             }
@@ -579,11 +603,11 @@ impl<R: Read> Walker<R> {
 
     /// Checks and skips the value at the position without keeping it.
     pub(crate) fn skip(&mut self) -> Result<(), Fail> {
-        if self.try_one::<IgnoredAny>()?.is_some() {
+        if self.try_one::<Unique>()?.is_some() {
             return Ok(());
         }
         match self.frame(SKIP_WHOLE)? {
-            Some(len) => self.parse(len, |de| IgnoredAny::deserialize(de).map(|_| ())),
+            Some(len) => self.parse(len, |de| Unique.deserialize(de)),
             None => {
                 if self.peek_some()? == b'{' {
                     self.object(&mut |w, _| w.skip())
@@ -642,6 +666,25 @@ fn walked_entry<R: Read>(
     })
 }
 
+/// An object key the walk reads: the name the reader knows it by, and its text (for
+/// [`Seen`]).
+struct OwnedKey(Key, Cow<'static, str>);
+
+impl<'de> Deserialize<'de> for OwnedKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let key = parse::known_key(&text);
+        Ok(OwnedKey(
+            Key(key),
+            if key.is_empty() {
+                Cow::Owned(text)
+            } else {
+                Cow::Borrowed(key)
+            },
+        ))
+    }
+}
+
 /// Reads into `buf`, retrying on interruption.
 fn read_some<R: Read>(src: &mut R, buf: &mut [u8]) -> Result<usize, Fail> {
     loop {
@@ -673,7 +716,7 @@ pub(crate) fn document<R: Read>(
             w.open()?;
             let first = match w.peek_some()? {
                 b']' => Vec::new(),
-                _ => vec![w.parse_value(|de| serde_json::Value::deserialize(de))?],
+                _ => vec![w.parse_value(|de| UValue::deserialize(de))?.0],
             };
             let wrapped = serde_json::Value::Array(first);
             return parse::Top(acc, None)
@@ -716,7 +759,7 @@ fn top_key<R: Read>(
             acc.keys.insert(key);
             let mut n = 0usize;
             w.array(&mut |w| {
-                let v: serde_json::Value = w.parse_one()?;
+                let UValue(v) = w.parse_one()?;
                 n += 1;
                 parse::drift_entry(acc, n, v);
                 Ok(())

@@ -1,0 +1,263 @@
+//! One key, once per object: every object the reader reads, builds, fingerprints or skips is
+//! checked for a key it holds twice, and refused (issue 33, item 10). Terraform and OpenTofu
+//! never write a key twice (Go's encoding/json writes each struct field and map key once); a
+//! plan that does was edited, and a reading that keeps the last (or the first) of the two may
+//! see another plan than apply acts on: `"actions": ["delete"], "actions": ["no-op"]` was read
+//! as a no-op. Keys are compared decoded (`"a"` and `"\u0061"` are one key).
+//!
+//! * [`Seen`]: the keys of one object so far; [`Seen::check`] refuses one that repeats.
+//! * [`UValue`]: a `serde_json::Value` built as serde_json builds it, refusing a repeated key.
+//! * [`Unique`]: a value skipped as `IgnoredAny` skips it, refusing a repeated key at any depth.
+//! * [`repeated`]: the error, whose message the walk recognises ([`is_repeated`]) and turns into
+//!   [`crate::PlanErrorKind::DuplicateKey`].
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+/// How many keys [`Seen`] compares one by one before it keeps them in a hash set: most objects
+/// of a plan have fewer.
+const LINEAR: usize = 16;
+
+/// The keys of one object read so far.
+#[derive(Default)]
+pub(crate) struct Seen<'de> {
+    few: Vec<Cow<'de, str>>,
+    many: Option<HashSet<Cow<'de, str>>>,
+}
+
+impl<'de> Seen<'de> {
+    /// Adds `key`, or gives it back when the object already had it.
+    pub(crate) fn add(&mut self, key: Cow<'de, str>) -> Result<(), Cow<'de, str>> {
+        if let Some(many) = &mut self.many {
+            if many.contains(&key) {
+                return Err(key);
+            }
+            many.insert(key);
+            return Ok(());
+        }
+        if self.few.contains(&key) {
+            return Err(key);
+        }
+        if self.few.len() < LINEAR {
+            self.few.push(key);
+        } else {
+            let mut many: HashSet<Cow<'de, str>> = self.few.drain(..).collect();
+            many.insert(key);
+            self.many = Some(many);
+        }
+        Ok(())
+    }
+
+    /// [`Seen::add`], as the error a seed returns.
+    pub(crate) fn check<E: de::Error>(&mut self, key: Cow<'de, str>) -> Result<(), E> {
+        self.add(key).map_err(|k| repeated(&k))
+    }
+}
+
+/// The start of every repeated-key message (what [`is_repeated`] looks for).
+const MARK: &str = "repeated key: ";
+
+/// The error for an object that holds `key` twice.
+pub(crate) fn repeated<E: de::Error>(key: &str) -> E {
+    E::custom(format!(
+        "{MARK}the key `{}` twice in one object",
+        shown(key)
+    ))
+}
+
+/// The text after the mark when `message` (a serde_json error's, its position left off) is a
+/// repeated key: serde's derived readers say `duplicate field `x``, this module the rest.
+pub(crate) fn is_repeated(message: &str) -> Option<String> {
+    if let Some(rest) = message.strip_prefix(MARK) {
+        return Some(rest.to_string());
+    }
+    let field = message
+        .strip_prefix("duplicate field `")?
+        .strip_suffix('`')?;
+    Some(format!("the key `{field}` twice in one object"))
+}
+
+/// `message` (a serde_json error, with or without its position) with where it was: the
+/// resource change's address. Messages that are not repeated keys are left as they are.
+pub(crate) fn within(message: &str, address: Option<&str>) -> Option<String> {
+    let text = message.rsplit_once(" at line ").map_or(message, |(w, _)| w);
+    let what = is_repeated(text)?;
+    if what.contains(", in `") {
+        return Some(format!("{MARK}{what}"));
+    }
+    Some(match address {
+        Some(a) => format!("{MARK}{what}, in `{}`", shown(a)),
+        None => format!("{MARK}{what}"),
+    })
+}
+
+/// `text` as an error message shows it: at most 100 characters, control and invisible
+/// characters escaped (a key or an address comes from the input).
+fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(100)
+        .flat_map(char::escape_debug)
+        .collect();
+    if text.chars().nth(100).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A key, borrowed from the input where it holds no escape.
+pub(crate) struct KeyText<'de>(pub Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for KeyText<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyTextVisitor)
+    }
+}
+
+struct KeyTextVisitor;
+
+impl<'de> Visitor<'de> for KeyTextVisitor {
+    type Value = KeyText<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<KeyText<'de>, E> {
+        Ok(KeyText(Cow::Borrowed(s)))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<KeyText<'de>, E> {
+        Ok(KeyText(Cow::Owned(s.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<KeyText<'de>, E> {
+        Ok(KeyText(Cow::Owned(s)))
+    }
+}
+
+/// A JSON value built as `serde_json::Value` builds it, refusing an object that holds a key
+/// twice (at any depth).
+pub(crate) struct UValue(pub Value);
+
+impl<'de> Deserialize<'de> for UValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UValueVisitor).map(UValue)
+    }
+}
+
+struct UValueVisitor;
+
+impl<'de> Visitor<'de> for UValueVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        UValue::deserialize(d).map(|v| v.0)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(UValue(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            let UValue(v) = map.next_value()?;
+            match out.entry(k) {
+                serde_json::map::Entry::Vacant(e) => {
+                    e.insert(v);
+                }
+                serde_json::map::Entry::Occupied(e) => return Err(repeated(e.key())),
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A value skipped without being kept, as `IgnoredAny` skips it, but looked into: an object
+/// that holds a key twice, at any depth, is refused.
+pub(crate) struct Unique;
+
+impl<'de> DeserializeSeed<'de> for Unique {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Unique).map(|()| Unique)
+    }
+}
+
+impl<'de> Visitor<'de> for Unique {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        Unique.deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Unique)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = Seen::default();
+        while let Some(KeyText(k)) = map.next_key()? {
+            seen.check(k)?;
+            map.next_value_seed(Unique)?;
+        }
+        Ok(())
+    }
+}

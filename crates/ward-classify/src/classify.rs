@@ -185,8 +185,10 @@ pub(crate) fn verdict(
             let d = r.cost(Cost::OnCreate);
             v.impact = d.value;
             v.decided_by = d.rule.clone();
-            if overwrites(c, &r, &mut v, &mut lines) {
-                // The overwrites line said what the create costs and why.
+            let took = overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
+            let changed = modifies(c, &r, &mut v, &mut lines);
+            if took || changed {
+                // The overwrites or modifies line said what the create costs and why.
             } else if d.value > Impact::Free {
                 say!(
                     lines,
@@ -201,7 +203,7 @@ pub(crate) fn verdict(
         }
         Action::Update => {
             update(c, &r, &holds, identity, &mut v, &mut lines);
-            overwrites(c, &r, &mut v, &mut lines);
+            overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
             access_removed_lines(c, &r, &mut lines);
         }
         Action::Delete => {
@@ -233,7 +235,8 @@ pub(crate) fn verdict(
                 );
             }
             forces_replacement(c, &mut lines);
-            overwrites(c, &r, &mut v, &mut lines);
+            overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
+            modifies(c, &r, &mut v, &mut lines);
             v.attributes = attributes(c, &r, identity);
             // An attribute that forces the replacement costs what the replacement costs.
             for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
@@ -269,30 +272,79 @@ pub(crate) fn verdict(
     v
 }
 
-/// An authoritative or adopting type (`overwrites`): a create or replacement costs at least the
-/// rule's class (the verdict's rule becomes the `overwrites` rule when it raises the cost), and
-/// every create, update and replacement says what it overwrites, with the planned values of the
+/// Which of the two blocks of the same shape a rule states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `overwrites`: the type is authoritative or adopting.
+    Overwrites,
+    /// `modifies`: a create changes an existing object without taking it over.
+    Modifies,
+}
+
+/// A type whose create changes an object that exists outside this root (`modifies`): a create
+/// or replacement costs at least the rule's class, unless the object is created by this plan
+/// too; an update is costed by its attributes alone. True when it raised or explained the cost.
+fn modifies(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut Lines) -> bool {
+    c.action != Action::Update && overwrites(c, r, Kind::Modifies, v, lines)
+}
+
+/// True when a create sets one of `names` (some leaf under it is known, sensitive, or left out
+/// of the plan's shortened list): an attribute that is absent, null, empty or known only after
+/// apply is left to the existing object.
+fn sets_any(c: &ResourceChange, names: &[String]) -> bool {
+    if c.changed_left_out > 0 {
+        return true;
+    }
+    c.changed.iter().any(|a| {
+        !matches!(a.after, Shown::Absent | Shown::Unknown)
+            && matches!(a.path.0.first(), Some(ward_model::PathStep::Key(k)) if names.contains(k))
+    })
+}
+
+/// An authoritative or adopting type (`overwrites`), or one whose create changes an existing
+/// object (`modifies`): a create or replacement costs at least the rule's class (the verdict's
+/// rule becomes the block's rule when it raises the cost), and every create, update and
+/// replacement of an overwriting type says what it overwrites, with the planned values of the
 /// attributes that name the existing object (`(sensitive)` for one marked sensitive). True when
-/// the type overwrites.
-fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut Lines) -> bool {
-    let d = r.overwrites();
+/// the type overwrites (or modifies) something that exists.
+fn overwrites(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    kind: Kind,
+    v: &mut Verdict,
+    lines: &mut Lines,
+) -> bool {
+    let d = match kind {
+        Kind::Overwrites => r.overwrites(),
+        Kind::Modifies => r.modifies(),
+    };
     let Some(o) = d.value else {
         return false;
     };
-    // Every target known only after apply: the object they name is itself created (or
-    // replaced) by this plan, so nothing that exists outside this root is taken over.
+    let (verb, object) = match kind {
+        Kind::Overwrites => ("overwrites", "state that exists outside this root"),
+        Kind::Modifies => ("changes", "an object that exists outside this root"),
+    };
+    // Every target the plan gives (a null one, such as the `gateway_id` of a subnet's
+    // association, names nothing) is known only after apply: the object they name is itself
+    // created (or replaced) by this plan, so nothing that exists outside this root is changed.
     let found = |t: &String| c.after_scalars.iter().find(|(k, _)| k == t).map(|(_, s)| s);
-    let unknown = !o.target.is_empty()
+    let given: Vec<&String> = o
+        .target
+        .iter()
+        .filter(|t| !matches!(found(t), None | Some(Shown::Absent)))
+        .collect();
+    let unknown = !given.is_empty()
         && c.action != Action::Update
-        && o.target
+        && given
             .iter()
             .all(|t| matches!(found(t), Some(Shown::Unknown)));
     if unknown {
         say!(
             lines,
             format!(
-                "overwrites nothing that exists yet: {} known only after apply, so the object it names is created by this plan{}",
-                o.target
+                "{verb} nothing that exists yet: {} known only after apply, so the object it names is created by this plan{}",
+                given
                     .iter()
                     .map(|t| format!("`{t}` is"))
                     .collect::<Vec<_>>()
@@ -302,7 +354,30 @@ fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut
         );
         return false;
     }
-    v.overwrites = d.rule.clone();
+    // A create that sets none of the attributes that would change the existing object adopts
+    // it as it is.
+    if !o.when_set.is_empty() && c.action != Action::Update && !sets_any(c, &o.when_set) {
+        say!(
+            lines,
+            format!(
+                "{verb} nothing: it sets none of {}, so {} stays as it is{}",
+                o.when_set
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                match kind {
+                    Kind::Overwrites => "the state it takes over",
+                    Kind::Modifies => "the object it changes",
+                },
+                per(&d.rule)
+            )
+        );
+        return false;
+    }
+    if kind == Kind::Overwrites {
+        v.overwrites = d.rule.clone();
+    }
     let takes_over = c.action != Action::Update;
     let raised = takes_over && o.impact > v.impact;
     if raised {
@@ -333,14 +408,14 @@ fn overwrites(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut
         .unwrap_or_default();
     let head = match c.action {
         Action::Create | Action::CreateThenForget => format!(
-            "creating it overwrites state that exists outside this root, which costs at least {}",
+            "creating it {verb} {object}, which costs at least {}",
             o.impact
         ),
         Action::Update => {
             "authoritative: this update rewrites state that exists outside this root".to_string()
         }
         _ => format!(
-            "the new object overwrites state that exists outside this root again, which costs at least {}",
+            "the new object {verb} {object} again, which costs at least {}",
             o.impact
         ),
     };

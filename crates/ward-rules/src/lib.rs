@@ -403,8 +403,21 @@ impl<'k> Resolved<'k> {
     /// Does creating it take over state that exists outside this root (the first rule with an
     /// `overwrites` block)? `None` by default.
     pub fn overwrites(&self) -> Decision<Option<&'k Overwrites>> {
+        self.first_block(|r| r.overwrites.as_ref())
+    }
+
+    /// Does creating it change an object that exists outside this root without taking it over
+    /// (the first rule with a `modifies` block)? `None` by default.
+    pub fn modifies(&self) -> Decision<Option<&'k Overwrites>> {
+        self.first_block(|r| r.modifies.as_ref())
+    }
+
+    fn first_block(
+        &self,
+        block: impl Fn(&'k Rule) -> Option<&'k Overwrites>,
+    ) -> Decision<Option<&'k Overwrites>> {
         for r in &self.rules {
-            if let Some(o) = &r.overwrites {
+            if let Some(o) = block(r) {
                 return Decision {
                     value: Some(o),
                     rule: Some(Arc::clone(&r.reference)),

@@ -45,7 +45,7 @@ const RESOURCE_KEYS: &[&str] = &[
     "provider",
 ];
 const ATTRIBUTE_KEYS: &[&str] = &["impact", "why", "decrease", "increase", "unbounded"];
-const OVERWRITES_KEYS: &[&str] = &["impact", "what", "why", "target"];
+const OVERWRITES_KEYS: &[&str] = &["impact", "what", "why", "target", "when_set"];
 
 /// The keys of a body (by name) and its nested blocks (in order), as [`Reader::fields`] reads them.
 pub type Fields<'b> = (BTreeMap<String, &'b Attribute>, Vec<&'b Block>);
@@ -461,16 +461,23 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    /// An `overwrites` block: `impact` (above `free`) and `what` required, `why` and `target`
-    /// optional.
-    fn overwrites(&self, ob: &Block, place: &str) -> Result<Overwrites, RulesError> {
-        let example = "overwrites { impact = \"interrupt\", what = \"replaces the whole IAM policy of the organization\", target = [\"org_id\"] }";
+    /// An `overwrites` or `modifies` block (`name`): `impact` (above `free`) and `what` required,
+    /// `why`, `target` and `when_set` optional.
+    fn overwrites(&self, ob: &Block, place: &str, name: &str) -> Result<Overwrites, RulesError> {
+        let example = if name == "modifies" {
+            "modifies { impact = \"in-place\", what = \"adds a rule to an existing security group\", target = [\"security_group_id\"] }"
+        } else {
+            "overwrites { impact = \"interrupt\", what = \"replaces the whole IAM policy of the organization\", target = [\"org_id\"] }"
+        };
         if !ob.labels.is_empty() {
             return Err(self
-                .err(ob.ident.span(), "the `overwrites` block takes no label")
+                .err(
+                    ob.ident.span(),
+                    format!("the `{name}` block takes no label"),
+                )
                 .help(format!("write `{example}`")));
         }
-        let oplace = format!("`overwrites` of {place}");
+        let oplace = format!("`{name}` of {place}");
         let attrs = self.attributes(&ob.body, &oplace, OVERWRITES_KEYS, &[])?;
         let required = |key: &str| {
             attrs.get(key).copied().ok_or_else(|| {
@@ -483,33 +490,53 @@ impl<'a> Reader<'a> {
         if impact <= Impact::Free {
             return Err(self
                 .err(ia.value.span(), format!("{oplace} costs `{impact}`"))
-                .help("taking over state that exists outside this root is never free: give `in-place`, `interrupt`, `replace` or `data-loss`"));
+                .help("changing or taking over state that exists outside this root is never free: give `in-place`, `interrupt`, `replace` or `data-loss`"));
         }
         let what = self.nonempty(required("what")?)?;
         let why = attrs.get("why").map(|a| self.nonempty(a)).transpose()?;
-        let mut target: Vec<String> = Vec::new();
-        if let Some(a) = attrs.get("target") {
-            for (text, span) in self.strings(a)? {
-                let p = self.pattern(&text, span.clone(), "target")?;
-                if p.has_wildcard() || p.len() != 1 {
-                    return Err(self
-                        .err(span, format!("target `{text}` is not one top-level attribute"))
-                        .help("name the top-level attributes whose planned values name the existing object, e.g. `[\"org_id\"]`"));
+        let top_level = |key: &str, help: &str| -> Result<Vec<String>, RulesError> {
+            let mut out: Vec<String> = Vec::new();
+            if let Some(a) = attrs.get(key) {
+                for (text, span) in self.strings(a)? {
+                    let p = self.pattern(&text, span.clone(), key)?;
+                    if p.has_wildcard() || p.len() != 1 {
+                        return Err(self
+                            .err(
+                                span,
+                                format!("{key} `{text}` is not one top-level attribute"),
+                            )
+                            .help(help.to_string()));
+                    }
+                    let shown = p.to_string();
+                    if out.contains(&shown) {
+                        return Err(self
+                            .err(span, format!("{key} lists `{shown}` twice"))
+                            .help("keep one"));
+                    }
+                    out.push(shown);
                 }
-                let shown = p.to_string();
-                if target.contains(&shown) {
-                    return Err(self
-                        .err(span, format!("target lists `{shown}` twice"))
-                        .help("keep one"));
-                }
-                target.push(shown);
             }
+            Ok(out)
+        };
+        let target = top_level(
+            "target",
+            "name the top-level attributes whose planned values name the existing object, e.g. `[\"org_id\"]`",
+        )?;
+        let when_set = top_level(
+            "when_set",
+            "name the top-level attributes whose planned values change the existing object, e.g. `[\"map_public_ip_on_launch\"]`",
+        )?;
+        if let (Some(a), true) = (attrs.get("when_set"), when_set.is_empty()) {
+            return Err(self
+                .err(a.value.span(), format!("{oplace} has an empty `when_set`"))
+                .help("list the attributes whose planned values change the existing object, or leave `when_set` out (every create changes it)"));
         }
         Ok(Overwrites {
             impact,
             what,
             why,
             target,
+            when_set,
             line: self.line_of(ob.ident.span()),
         })
     }
@@ -587,8 +614,12 @@ impl<'a> Reader<'a> {
                 .help("use the type as Terraform spells it, e.g. `aws_instance`"));
         }
         let place = format!("`resource \"{type_name}\"`");
-        let attrs =
-            self.attributes(&b.body, &place, RESOURCE_KEYS, &["attribute", "overwrites"])?;
+        let attrs = self.attributes(
+            &b.body,
+            &place,
+            RESOURCE_KEYS,
+            &["attribute", "overwrites", "modifies"],
+        )?;
         let line = self.line_of(b.ident.span());
         let origin = match (kind, origin) {
             (FileKind::User, RuleOrigin::User { file, .. }) => RuleOrigin::User {
@@ -686,6 +717,7 @@ impl<'a> Reader<'a> {
             Ok(())
         };
         let mut overwrites: Option<Overwrites> = None;
+        let mut modifies: Option<Overwrites> = None;
         // Attribute blocks and `free` entries, in file order.
         for s in b.body.iter() {
             match s {
@@ -704,7 +736,18 @@ impl<'a> Reader<'a> {
                             )
                             .help("a type overwrites one thing; say it in one block"));
                     }
-                    overwrites = Some(self.overwrites(ob, &place)?);
+                    overwrites = Some(self.overwrites(ob, &place, "overwrites")?);
+                }
+                Structure::Block(ob) if ob.ident.as_str() == "modifies" => {
+                    if modifies.is_some() {
+                        return Err(self
+                            .err(
+                                ob.ident.span(),
+                                format!("a second `modifies` block in {place}"),
+                            )
+                            .help("a type modifies one existing object; say it in one block"));
+                    }
+                    modifies = Some(self.overwrites(ob, &place, "modifies")?);
                 }
                 Structure::Block(ab) => {
                     let text = self.one_label(
@@ -771,6 +814,7 @@ impl<'a> Reader<'a> {
             access_rules,
             grants_access,
             overwrites,
+            modifies,
             origin,
             type_name,
             line,
@@ -804,6 +848,7 @@ impl<'a> Reader<'a> {
         if kind == FileKind::User
             && rule.attributes.is_empty()
             && rule.overwrites.is_none()
+            && rule.modifies.is_none()
             && attrs.keys().all(|k| NOT_DECIDING.contains(&k.as_str()))
         {
             return Err(self

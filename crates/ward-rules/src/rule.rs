@@ -178,7 +178,9 @@ impl Direction {
 
 /// A type is authoritative or adopting: creating it takes over state that already exists
 /// outside this root (an organization's whole IAM policy, a VPC's default security group, a
-/// subnet's association), and every update rewrites it again. The `overwrites` block.
+/// subnet's association), and every update rewrites it again. The `overwrites` block; the
+/// `modifies` block has the same fields for a type whose create changes an existing object
+/// without taking it over (adds a rule to a security group, a grant to a project's policy).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Overwrites {
     /// The least a create (or a replacement) costs: never `none` or `free`.
@@ -191,6 +193,12 @@ pub struct Overwrites {
     /// The top-level attributes whose planned values name the existing object (`org_id`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub target: Vec<String>,
+    /// The top-level attributes whose planned values change the existing object: when given, a
+    /// create that sets none of them (each absent, null, empty or known only after apply, which
+    /// a create leaves to the existing object) changes nothing (`aws_default_subnet` with only
+    /// its zone adopts the subnet as it is). Empty: every create changes it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub when_set: Vec<String>,
     /// 1-based line of the block in its file.
     pub line: usize,
 }
@@ -279,6 +287,10 @@ pub struct Rule {
     /// Creating it takes over state that exists outside this root (the `overwrites` block).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub overwrites: Option<Overwrites>,
+    /// Creating it changes an object that exists outside this root without taking it over (the
+    /// `modifies` block): a rule added to a security group, a grant to a project's policy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modifies: Option<Overwrites>,
     /// Attribute entries (`attribute` blocks and `free` entries), in file order.
     pub attributes: Vec<AttrRule>,
     /// Sort key: (user 0 / pack 1, specificity, file index, line).

@@ -102,6 +102,13 @@ fn user_fixtures_load_once_fixed() {
         ("module_not_path.hcl", "\"ledger\"", "\"module.ledger\""),
         ("overwrites_free.hcl", "\"free\"", "\"interrupt\""),
         ("overwrites_typo.hcl", "targets =", "target  ="),
+        ("modifies_free.hcl", "\"free\"", "\"in-place\""),
+        (
+            "modifies_when_set_empty.hcl",
+            "[]",
+            "[\"map_public_ip_on_launch\"]",
+        ),
+        ("modifies_when_set_nested.hcl", "status.resources", "status"),
         (
             "direction_half.hcl",
             "\"data-loss\"",

@@ -112,3 +112,186 @@ resource "aws_cloudwatch_log_group" {
         Impact::DataLoss
     );
 }
+
+/// Volume sizes and retentions of the curated packs (#31 item 3), each in both directions:
+/// a larger volume grows in place, a smaller one is refused or replaced (a data holder's
+/// replacement loses its data); a longer retention loses nothing, a shorter one deletes what
+/// is older than it. `fixtures/directional_sizes.json` updates each attribute both ways.
+#[test]
+fn volume_sizes_and_retentions_cost_by_direction() {
+    let path = format!(
+        "{}/tests/fixtures/directional_sizes.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
+    let a = assess(&plan, &Knowledge::builtin().unwrap(), &Options::default());
+    assert!(a.coverage.unclassified.is_empty(), "{:?}", a.coverage);
+    use Impact::{DataLoss, InPlace, Interrupt, Replace};
+    for (address, class, attribute) in [
+        ("aws_ebs_volume.grow", InPlace, "size"),
+        ("aws_ebs_volume.shrink", DataLoss, "size"),
+        ("aws_db_instance.grow", InPlace, "allocated_storage"),
+        ("aws_db_instance.shrink", DataLoss, "allocated_storage"),
+        ("aws_rds_cluster.grow", InPlace, "allocated_storage"),
+        ("aws_rds_cluster.shrink", DataLoss, "allocated_storage"),
+        (
+            "aws_instance.grow",
+            InPlace,
+            "root_block_device[0].volume_size",
+        ),
+        (
+            "aws_instance.shrink",
+            Replace,
+            "root_block_device[0].volume_size",
+        ),
+        (
+            "google_sql_database_instance.grow",
+            InPlace,
+            "settings[0].disk_size",
+        ),
+        (
+            "google_sql_database_instance.shrink",
+            DataLoss,
+            "settings[0].disk_size",
+        ),
+        ("google_compute_region_disk.grow", InPlace, "size"),
+        ("google_compute_region_disk.shrink", DataLoss, "size"),
+        (
+            "azurerm_postgresql_flexible_server.grow",
+            InPlace,
+            "storage_mb",
+        ),
+        (
+            "azurerm_postgresql_flexible_server.shrink",
+            DataLoss,
+            "storage_mb",
+        ),
+        (
+            "azurerm_mysql_flexible_server.grow",
+            InPlace,
+            "storage[0].size_gb",
+        ),
+        (
+            "azurerm_mysql_flexible_server.shrink",
+            DataLoss,
+            "storage[0].size_gb",
+        ),
+        (
+            "azurerm_linux_virtual_machine.grow",
+            Interrupt,
+            "os_disk[0].disk_size_gb",
+        ),
+        (
+            "azurerm_linux_virtual_machine.shrink",
+            Replace,
+            "os_disk[0].disk_size_gb",
+        ),
+        ("hcloud_volume.grow", InPlace, "size"),
+        ("hcloud_volume.shrink", DataLoss, "size"),
+        (
+            "aws_msk_cluster.grow",
+            InPlace,
+            "broker_node_group_info[0].storage_info[0].ebs_storage_info[0].volume_size",
+        ),
+        (
+            "aws_msk_cluster.shrink",
+            DataLoss,
+            "broker_node_group_info[0].storage_info[0].ebs_storage_info[0].volume_size",
+        ),
+        (
+            "aws_fsx_lustre_file_system.grow",
+            InPlace,
+            "storage_capacity",
+        ),
+        (
+            "aws_fsx_lustre_file_system.shrink",
+            DataLoss,
+            "storage_capacity",
+        ),
+        (
+            "aws_db_instance.longer",
+            InPlace,
+            "performance_insights_retention_period",
+        ),
+        (
+            "aws_db_instance.shorter",
+            DataLoss,
+            "performance_insights_retention_period",
+        ),
+        (
+            "google_sql_database_instance.longer",
+            InPlace,
+            "settings[0].backup_configuration[0].transaction_log_retention_days",
+        ),
+        (
+            "google_sql_database_instance.shorter",
+            DataLoss,
+            "settings[0].backup_configuration[0].transaction_log_retention_days",
+        ),
+        (
+            "google_storage_bucket.longer",
+            InPlace,
+            "soft_delete_policy[0].retention_duration_seconds",
+        ),
+        (
+            "google_storage_bucket.shorter",
+            DataLoss,
+            "soft_delete_policy[0].retention_duration_seconds",
+        ),
+        (
+            "azurerm_storage_account.longer",
+            InPlace,
+            "blob_properties[0].delete_retention_policy[0].days",
+        ),
+        (
+            "azurerm_storage_account.shorter",
+            DataLoss,
+            "blob_properties[0].delete_retention_policy[0].days",
+        ),
+        (
+            "azurerm_backup_policy_vm.longer",
+            InPlace,
+            "retention_daily[0].count",
+        ),
+        (
+            "azurerm_backup_policy_vm.shorter",
+            DataLoss,
+            "retention_daily[0].count",
+        ),
+        (
+            "azurerm_cosmosdb_account.longer",
+            InPlace,
+            "backup[0].retention_in_hours",
+        ),
+        (
+            "azurerm_cosmosdb_account.shorter",
+            DataLoss,
+            "backup[0].retention_in_hours",
+        ),
+        (
+            "cloudflare_queue.longer",
+            InPlace,
+            "settings[0].message_retention_period",
+        ),
+        (
+            "cloudflare_queue.shorter",
+            DataLoss,
+            "settings[0].message_retention_period",
+        ),
+    ] {
+        let v = verdict(&a, address);
+        assert_eq!(v.impact, class, "{address}: {:#?}", v.explanation);
+        let moved = if address.ends_with(".grow") || address.ends_with(".longer") {
+            "an increase"
+        } else {
+            "a decrease"
+        };
+        assert!(
+            v.explanation
+                .iter()
+                .any(|l| l.contains(&format!("`{attribute}` costs")) && l.contains(moved)),
+            "{address}: `{attribute}` … {moved} not in {:#?}",
+            v.explanation
+        );
+    }
+}

@@ -310,10 +310,6 @@ const DATA_HOLDERS: &[(&str, &str)] = &[
         "google_secret_manager_secret_version",
         "destroys its value irreversibly",
     ),
-    (
-        "aws_secretsmanager_secret_version",
-        "holds the secret value",
-    ),
     ("google_kms_crypto_key", ""),
     ("google_filestore_instance", ""),
     ("google_redis_cluster", "its keys"),
@@ -911,4 +907,65 @@ fn removing_a_security_group_rule_says_access_is_removed() {
         "{:?}",
         v.explanation
     );
+}
+
+/// A Secrets Manager secret version is not a data holder: replacing it makes a new AWSCURRENT
+/// version and Secrets Manager keeps the old one as AWSPREVIOUS; deleting it cannot remove the
+/// AWSCURRENT label (field set: robert-consulting-public, `secret_string` changed).
+#[test]
+fn a_secret_version_replacement_keeps_the_previous_value() {
+    let v = replace("aws_secretsmanager_secret_version");
+    assert_eq!(v.impact, Impact::Replace, "{:#?}", v.explanation);
+    assert!(!v.holds_data);
+    assert!(says(&v, "AWSPREVIOUS"), "{:#?}", v.explanation);
+}
+
+/// Flags the provider reads only when destroying (`force_destroy`, `force_delete`,
+/// `skip_destroy`, `deletion_protection`) cost nothing when they change (field set: an
+/// `aws_route53_zone` whose `force_destroy` went from null to false).
+#[test]
+fn destroy_only_flags_are_free() {
+    for (t, flag, from, to) in [
+        (
+            "aws_route53_zone",
+            "force_destroy",
+            json!(null),
+            json!(false),
+        ),
+        ("aws_iam_user", "force_destroy", json!(false), json!(true)),
+        (
+            "aws_ecr_repository",
+            "force_delete",
+            json!(false),
+            json!(true),
+        ),
+        ("aws_instance", "force_destroy", json!(false), json!(true)),
+        (
+            "aws_cloudwatch_log_group",
+            "skip_destroy",
+            json!(false),
+            json!(true),
+        ),
+        (
+            "aws_eks_cluster",
+            "deletion_protection",
+            json!(false),
+            json!(true),
+        ),
+        (
+            "google_spanner_instance",
+            "force_destroy",
+            json!(false),
+            json!(true),
+        ),
+        (
+            "google_secret_manager_secret",
+            "deletion_protection",
+            json!(true),
+            json!(false),
+        ),
+    ] {
+        let v = update(t, flag, from, to);
+        assert_eq!(v.impact, Impact::Free, "{t}.{flag}: {:#?}", v.explanation);
+    }
 }

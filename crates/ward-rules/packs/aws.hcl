@@ -16,7 +16,7 @@
 
 pack {
   name     = "aws"
-  version  = "2026.12.3"
+  version  = "2026.12.4"
   provider = "hashicorp/aws"
   schema   = "checked"
 }
@@ -29,7 +29,7 @@ resource "aws_instance" {
   rationale  = "Instance type and user data changes stop and start the instance; an AMI or subnet change replaces it: a new instance with a new id and private IP, and its root volume is recreated from the AMI (delete_on_termination defaults to true), as is any instance store. The instance itself is not a data holder: the EBS volumes attached to it (aws_ebs_volume) carry the data-loss."
   holds_data = false
   identity   = ["id", "arn", "private_ip", "public_ip", "private_dns", "public_dns", "primary_network_interface_id", "ipv6_addresses"]
-  free       = ["tags", "tags_all", "volume_tags", "user_data_replace_on_change", "disable_api_termination", "disable_api_stop"]
+  free       = ["tags", "tags_all", "volume_tags", "user_data_replace_on_change", "disable_api_termination", "disable_api_stop", "force_destroy"]
 
   attribute "instance_type" {
     impact = "interrupt"
@@ -48,8 +48,9 @@ resource "aws_instance" {
     why    = "A new AMI means a new instance: new id and private IP, the root volume recreated from the new image."
   }
   attribute "root_block_device.volume_size" {
-    impact = "in-place"
-    why    = "The root EBS volume is modified online; the file system must still be grown inside the guest."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A larger root volume is modified online (the file system must still be grown inside the guest). EBS cannot shrink a volume: Elastic Volumes refuses a smaller size and the apply fails; the only way down is a new, smaller volume, which starts without the data."
   }
 }
 
@@ -68,7 +69,7 @@ resource "aws_autoscaling_group" {
   rationale  = "Size and template changes apply in place; instances are replaced only by scaling or an instance refresh. Deleting the group terminates its instances."
   holds_data = false
   identity   = ["id", "arn", "name"]
-  free       = ["tag"]
+  free       = ["tag", "force_delete"]
 
   attribute "instance_refresh" {
     impact = "interrupt"
@@ -85,8 +86,9 @@ resource "aws_ebs_volume" {
   free       = ["tags", "tags_all"]
 
   attribute "size" {
-    impact = "in-place"
-    why    = "Elastic Volumes grows the volume online; the file system must still be grown inside the guest."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Elastic Volumes grows the volume online (the file system must still be grown inside the guest). EBS cannot shrink a volume: Elastic Volumes refuses a smaller size and the apply fails; the only way down is a new, smaller volume, which starts without the data."
   }
 }
 
@@ -96,6 +98,14 @@ resource "aws_volume_attachment" {
   rationale  = "Deleting or replacing it detaches the volume from the running instance; the volume and its data remain."
   holds_data = false
   identity   = ["id"]
+  free       = ["skip_destroy"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches the volume to an existing instance"
+    why    = "the instance sees a new block device; nothing stops"
+    target = ["instance_id"]
+  }
 }
 
 resource "aws_ebs_snapshot" {
@@ -197,6 +207,13 @@ resource "aws_security_group_rule" {
   holds_data = false
   grants_access = true
   identity   = ["id", "security_group_rule_id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a rule to an existing security group"
+    why    = "the traffic it matches is allowed (or let out) at once for every instance in the group"
+    target = ["security_group_id"]
+  }
 }
 
 resource "aws_vpc_security_group_ingress_rule" {
@@ -207,6 +224,13 @@ resource "aws_vpc_security_group_ingress_rule" {
   grants_access = true
   identity   = ["id", "arn", "security_group_rule_id"]
   free       = ["tags", "tags_all", "description"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a rule to an existing security group"
+    why    = "the traffic it matches is allowed at once for every network interface in the group"
+    target = ["security_group_id"]
+  }
 }
 
 resource "aws_vpc_security_group_egress_rule" {
@@ -217,6 +241,13 @@ resource "aws_vpc_security_group_egress_rule" {
   grants_access = true
   identity   = ["id", "arn", "security_group_rule_id"]
   free       = ["tags", "tags_all", "description"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a rule to an existing security group"
+    why    = "the traffic it matches is allowed at once for every network interface in the group"
+    target = ["security_group_id"]
+  }
 }
 
 resource "aws_route_table" {
@@ -234,6 +265,13 @@ resource "aws_route" {
   rationale  = "Changing the target re-points traffic in place; replacing or deleting the route drops traffic for that destination until it exists again."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a route to an existing route table"
+    why    = "traffic of every subnet associated with the table that matches the destination takes the new route at once"
+    target = ["route_table_id"]
+  }
 }
 
 resource "aws_route_table_association" {
@@ -242,6 +280,13 @@ resource "aws_route_table_association" {
   rationale  = "Changing the route table re-associates in place; deleting it falls back to the main route table."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "associates an existing subnet (or gateway) with the route table, replacing its current association (the main table)"
+    why    = "its traffic follows the new table's routes at once"
+    target = ["subnet_id", "gateway_id"]
+  }
 }
 
 resource "aws_internet_gateway" {
@@ -286,6 +331,13 @@ resource "aws_network_acl_rule" {
   rationale  = "Any change replaces the rule; traffic it allowed is denied in between."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a rule to an existing network ACL"
+    why    = "traffic of the subnets using the ACL is allowed or denied by it at once"
+    target = ["network_acl_id"]
+  }
 }
 
 resource "aws_vpc_peering_connection" {
@@ -333,6 +385,13 @@ resource "aws_lb_listener" {
   holds_data = false
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
+
+  modifies {
+    impact = "in-place"
+    what   = "opens a listener on an existing load balancer"
+    why    = "the port accepts traffic at once"
+    target = ["load_balancer_arn"]
+  }
 }
 
 resource "aws_lb_listener_rule" {
@@ -342,6 +401,13 @@ resource "aws_lb_listener_rule" {
   holds_data = false
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a routing rule to an existing listener"
+    why    = "matching requests are routed by it at once"
+    target = ["listener_arn"]
+  }
 }
 
 resource "aws_lb_target_group" {
@@ -359,6 +425,13 @@ resource "aws_lb_target_group_attachment" {
   rationale  = "Deleting or replacing it deregisters the target: it stops receiving traffic after connection draining."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "registers a target in an existing target group"
+    why    = "once healthy, the target receives a share of the group's live traffic"
+    target = ["target_group_arn"]
+  }
 }
 
 resource "aws_elb" {
@@ -391,8 +464,9 @@ resource "aws_db_instance" {
     why    = "An engine upgrade takes the database offline while it runs (major versions need allow_major_version_upgrade); deferred to the maintenance window unless apply_immediately."
   }
   attribute "allocated_storage" {
-    impact = "in-place"
-    why    = "Storage scaling usually runs online but degrades performance while it optimizes; it cannot be repeated for six hours, and is deferred unless apply_immediately."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Storage scaling usually runs online but degrades performance while it optimizes; it cannot be repeated for six hours, and is deferred unless apply_immediately. RDS cannot reduce allocated storage: the API refuses a smaller value and the apply fails; the only way down is a new instance restored or migrated into smaller storage."
   }
   attribute "storage_type" {
     impact = "interrupt"
@@ -414,6 +488,12 @@ resource "aws_db_instance" {
   attribute "port" {
     impact = "interrupt"
     why    = "Changing the port restarts the database: RDS reboots the instance at once, whatever apply_immediately says, and clients must use the new port."
+  }
+
+  attribute "performance_insights_retention_period" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter Performance Insights retention deletes the performance data older than it (7 days is the free tier); a longer one keeps more."
   }
 }
 
@@ -444,6 +524,18 @@ resource "aws_rds_cluster" {
     increase  = "in-place"
     why       = "A shorter retention deletes the automated backups older than it."
   }
+
+  attribute "allocated_storage" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A Multi-AZ DB cluster's storage grows online. RDS cannot reduce allocated storage: the API refuses a smaller value and the apply fails; the only way down is a new instance restored or migrated into smaller storage."
+  }
+
+  attribute "performance_insights_retention_period" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter Performance Insights retention deletes the performance data older than it (7 days is the free tier); a longer one keeps more."
+  }
 }
 
 resource "aws_rds_cluster_instance" {
@@ -452,11 +544,17 @@ resource "aws_rds_cluster_instance" {
   rationale  = "Data lives in the cluster volume, not the instance; a class change restarts the instance and, for the writer, fails over."
   holds_data = false
   identity   = ["id", "arn", "endpoint", "dbi_resource_id", "identifier"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
 
   attribute "instance_class" {
     impact = "interrupt"
     why    = "The instance restarts with the new class (a failover when it is the writer); deferred unless apply_immediately."
+  }
+
+  attribute "performance_insights_retention_period" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter Performance Insights retention deletes the performance data older than it (7 days is the free tier); a longer one keeps more."
   }
 }
 
@@ -475,7 +573,7 @@ resource "aws_db_parameter_group" {
   rationale  = "Parameter changes apply in place: dynamic ones at once, static ones at each database's next reboot."
   holds_data = false
   identity   = ["id", "arn", "name"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "skip_destroy"]
 }
 
 resource "aws_rds_cluster_parameter_group" {
@@ -493,7 +591,7 @@ resource "aws_db_option_group" {
   rationale  = "Option changes apply in place; some options restart the database, deferred unless apply_immediately."
   holds_data = false
   identity   = ["id", "arn", "name"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "skip_destroy"]
 }
 
 resource "aws_dynamodb_table" {
@@ -626,7 +724,7 @@ resource "aws_neptune_cluster" {
   final_snapshot_skip = "skip_final_snapshot"
   final_snapshot_name = "final_snapshot_identifier"
   identity   = ["id", "arn", "endpoint", "reader_endpoint", "cluster_resource_id", "hosted_zone_id"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "deletion_protection"]
 
   attribute "engine_version" {
     impact = "interrupt"
@@ -1193,7 +1291,7 @@ resource "aws_ecr_repository" {
   rationale  = "The repository holds images: deleting it (with force_delete) or replacing it loses them."
   holds_data = true
   identity   = ["id", "arn", "registry_id", "repository_url"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_delete"]
 }
 
 resource "aws_ecr_lifecycle_policy" {
@@ -1224,7 +1322,7 @@ resource "aws_eks_cluster" {
   rationale  = "A version change upgrades the control plane in place (API servers are rolled); replacement or deletion loses every Kubernetes object stored in the cluster."
   holds_data = true
   identity   = ["id", "arn", "endpoint", "certificate_authority", "identity", "cluster_id"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "deletion_protection"]
 
   attribute "version" {
     impact = "interrupt"
@@ -1273,6 +1371,13 @@ resource "aws_eks_addon" {
   holds_data = false
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
+
+  modifies {
+    impact = "in-place"
+    what   = "installs an add-on in an existing EKS cluster"
+    why    = "its workloads run in the cluster at once (it may take over an existing self-managed install when resolve_conflicts_on_create says so)"
+    target = ["cluster_name"]
+  }
 }
 
 resource "aws_ecs_cluster" {
@@ -1290,7 +1395,7 @@ resource "aws_ecs_service" {
   rationale  = "A new task definition starts a rolling deployment in place; deleting or replacing the service stops its tasks."
   holds_data = false
   identity   = ["id", "arn"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_delete"]
 
   attribute "task_definition" {
     impact = "in-place"
@@ -1308,7 +1413,7 @@ resource "aws_ecs_task_definition" {
   rationale  = "Every change registers a new revision (the plan shows a replacement); the old revision is deregistered, and tasks already running on it keep running."
   holds_data = false
   identity   = ["id", "arn", "arn_without_revision", "revision"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "skip_destroy"]
   on_replace = "in-place"
   on_delete  = "in-place"
 }
@@ -1321,7 +1426,7 @@ resource "aws_iam_role" {
   rationale  = "Trust policy changes apply in place; replacement gives a new unique id, which breaks policies that named the old role's principal."
   holds_data = false
   identity   = ["id", "arn", "unique_id", "name"]
-  free       = ["tags", "tags_all", "description"]
+  free       = ["tags", "tags_all", "description", "force_detach_policies"]
 }
 
 resource "aws_iam_policy" {
@@ -1339,6 +1444,13 @@ resource "aws_iam_role_policy" {
   rationale  = "The policy changes in place and changes the role's permissions at once."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds an inline policy to an existing IAM role"
+    why    = "whoever assumes the role gets its permissions at once"
+    target = ["role"]
+  }
 }
 
 resource "aws_iam_role_policy_attachment" {
@@ -1347,6 +1459,13 @@ resource "aws_iam_role_policy_attachment" {
   rationale  = "Deleting or replacing it removes the policy's permissions from the role until it is attached again."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches a policy to an existing IAM role"
+    why    = "whoever assumes the role gets its permissions at once"
+    target = ["role"]
+  }
 }
 
 resource "aws_iam_user" {
@@ -1355,7 +1474,7 @@ resource "aws_iam_user" {
   rationale  = "Replacement gives a new unique id; the user's access keys and login profile go with the old user."
   holds_data = false
   identity   = ["id", "arn", "unique_id", "name"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
 }
 
 resource "aws_iam_user_policy" {
@@ -1364,6 +1483,13 @@ resource "aws_iam_user_policy" {
   rationale  = "The policy changes in place and changes the user's permissions at once."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds an inline policy to an existing IAM user"
+    why    = "the user gets its permissions at once"
+    target = ["user"]
+  }
 }
 
 resource "aws_iam_user_policy_attachment" {
@@ -1372,6 +1498,13 @@ resource "aws_iam_user_policy_attachment" {
   rationale  = "Deleting or replacing it removes the policy's permissions from the user until it is attached again."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches a policy to an existing IAM user"
+    why    = "the user gets its permissions at once"
+    target = ["user"]
+  }
 }
 
 resource "aws_iam_access_key" {
@@ -1451,8 +1584,8 @@ resource "aws_secretsmanager_secret" {
 resource "aws_secretsmanager_secret_version" {
   summary    = "A version of a Secrets Manager secret's value."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/secretsmanager_secret_version"
-  rationale  = "A changed value is stored as a new current version; readers see it at once. The version holds the secret value: deleting it removes that value for good (rotation may have changed it since configuration last set it), so delete and replace are data-loss."
-  holds_data = true
+  rationale  = "A changed value is stored as a new version that becomes AWSCURRENT; readers see it at once, and Secrets Manager moves AWSPREVIOUS to the version it replaced, which keeps the old value. Deleting the resource cannot remove the AWSCURRENT label (the provider skips it), so the value stays readable; a version it deprecates held a value the configuration set, and rotated values live in versions of their own. Replace and delete give a new version identity; no value is lost."
+  holds_data = false
   identity   = ["id", "arn", "version_id"]
 }
 
@@ -1492,7 +1625,7 @@ resource "aws_route53_zone" {
   rationale  = "The zone holds its records: replacement gives new name servers (the parent delegation must change) and deletion (with force_destroy) loses every record."
   holds_data = true
   identity   = ["id", "arn", "zone_id", "name_servers"]
-  free       = ["tags", "tags_all", "comment"]
+  free       = ["tags", "tags_all", "comment", "force_destroy"]
 }
 
 resource "aws_route53_record" {
@@ -1538,7 +1671,7 @@ resource "aws_lambda_function" {
   rationale  = "Code and configuration change in place; new invocations use them, running ones finish on the old code."
   holds_data = false
   identity   = ["id", "arn", "qualified_arn", "invoke_arn", "version"]
-  free       = ["tags", "tags_all", "description"]
+  free       = ["tags", "tags_all", "description", "skip_destroy"]
 }
 
 resource "aws_lambda_permission" {
@@ -1547,6 +1680,13 @@ resource "aws_lambda_permission" {
   rationale  = "Any change replaces the statement; the caller it allowed is refused in between."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a statement to the resource policy of an existing Lambda function"
+    why    = "the principal may invoke the function at once"
+    target = ["function_name"]
+  }
 }
 
 resource "aws_lambda_event_source_mapping" {
@@ -1556,6 +1696,13 @@ resource "aws_lambda_event_source_mapping" {
   holds_data = false
   identity   = ["id", "arn", "uuid"]
   free       = ["tags", "tags_all"]
+
+  modifies {
+    impact = "in-place"
+    what   = "makes an existing queue or stream feed a Lambda function"
+    why    = "the function starts consuming its records (an SQS message it receives is deleted once processed)"
+    target = ["event_source_arn"]
+  }
 }
 
 resource "aws_lambda_alias" {
@@ -1612,6 +1759,13 @@ resource "aws_sns_topic_subscription" {
   rationale  = "Filter policy and attributes change in place; messages published while it is absent are not delivered to the endpoint."
   holds_data = false
   identity   = ["id", "arn"]
+
+  modifies {
+    impact = "in-place"
+    what   = "subscribes an endpoint to an existing topic"
+    why    = "messages published from then on are delivered to it"
+    target = ["topic_arn"]
+  }
 }
 
 resource "aws_sns_topic_policy" {
@@ -1645,7 +1799,7 @@ resource "aws_cloudwatch_log_group" {
   rationale  = "The group holds log events: replacement or deletion loses them; shortening retention_in_days deletes older events (data-loss); lengthening it loses nothing (in-place)."
   holds_data = true
   identity   = ["id", "arn"]
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "skip_destroy"]
 
   attribute "retention_in_days" {
     decrease  = "data-loss"
@@ -1687,7 +1841,7 @@ resource "aws_cloudwatch_event_rule" {
   rationale  = "Pattern and schedule change in place; events that arrive while it is absent are not routed."
   holds_data = false
   identity   = ["id", "arn"]
-  free       = ["tags", "tags_all", "description"]
+  free       = ["tags", "tags_all", "description", "force_destroy"]
 }
 
 resource "aws_cloudwatch_event_target" {
@@ -1696,6 +1850,14 @@ resource "aws_cloudwatch_event_target" {
   rationale  = "Target settings change in place; events are not delivered to it while it is absent."
   holds_data = false
   identity   = ["id"]
+  free       = ["force_destroy"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a target to an existing EventBridge rule"
+    why    = "matching events are delivered to it at once"
+    target = ["rule"]
+  }
 }
 
 resource "aws_codebuild_project" {
@@ -1716,6 +1878,13 @@ resource "aws_alb_listener" {
   holds_data = false
   identity   = ["id", "arn"]
   free       = ["tags", "tags_all"]
+
+  modifies {
+    impact = "in-place"
+    what   = "opens a listener on an existing load balancer"
+    why    = "the port accepts traffic at once"
+    target = ["load_balancer_arn"]
+  }
 }
 
 resource "aws_alb_target_group" {
@@ -1733,6 +1902,13 @@ resource "aws_alb_target_group_attachment" {
   rationale  = "Deleting or replacing it deregisters the target: it stops receiving traffic after connection draining."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "registers a target in an existing target group"
+    why    = "once healthy, the target receives a share of the group's live traffic"
+    target = ["target_group_arn"]
+  }
 }
 
 resource "aws_default_security_group" {
@@ -1830,6 +2006,13 @@ resource "aws_iam_group_policy_attachment" {
   rationale  = "Deleting or replacing it removes the policy's permissions from the group's members until it is attached again."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches a policy to an existing IAM group"
+    why    = "every member gets its permissions at once"
+    target = ["group"]
+  }
 }
 
 resource "aws_iam_user_login_profile" {
@@ -1861,6 +2044,13 @@ resource "aws_cloudwatch_log_subscription_filter" {
   rationale  = "Pattern and destination change in place; events are not forwarded while it is absent."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a subscription filter to an existing log group"
+    why    = "matching events are streamed to the destination from then on"
+    target = ["log_group_name"]
+  }
 }
 
 resource "aws_sfn_state_machine" {
@@ -1971,6 +2161,12 @@ resource "aws_msk_cluster" {
     impact = "interrupt"
     why    = "Brokers are replaced one at a time with the new type."
   }
+
+  attribute "broker_node_group_info.storage_info.ebs_storage_info.volume_size" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Broker storage grows online; Amazon MSK cannot decrease it (the update is refused), so going down means a new cluster without the topics' data."
+  }
 }
 
 resource "aws_mq_broker" {
@@ -1998,6 +2194,18 @@ resource "aws_fsx_lustre_file_system" {
   holds_data = true
   identity   = ["id", "arn", "dns_name", "mount_name", "network_interface_ids"]
   free       = ["tags", "tags_all"]
+
+  attribute "storage_capacity" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Storage capacity grows online; a smaller capacity is not possible in place and the provider replaces the file system, a new empty one."
+  }
+
+  attribute "automatic_backup_retention_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the automatic backups older than it (0 turns them off and deletes them); a longer one keeps more."
+  }
 }
 
 resource "aws_backup_vault" {
@@ -2063,7 +2271,7 @@ resource "aws_default_vpc" {
   holds_data = false
   identity   = ["id", "arn"]
   on_create  = "in-place"
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
 
   overwrites {
     impact = "in-place"
@@ -2075,17 +2283,17 @@ resource "aws_default_vpc" {
 resource "aws_default_subnet" {
   summary    = "A default subnet of a default VPC (adopted, not created)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/default_subnet"
-  rationale  = "Adopting it (create) applies the configured settings (public IPs on launch, DNS records) to an existing default subnet. Delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse."
+  rationale  = "Adopting it (create) applies the configured settings (public IPs on launch, DNS records) to an existing default subnet; one that sets none of them (only the zone and tags) adopts the subnet as it is. Delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse."
   holds_data = false
   identity   = ["id", "arn"]
-  on_create  = "in-place"
-  free       = ["tags", "tags_all"]
+  free       = ["tags", "tags_all", "force_destroy"]
 
   overwrites {
     impact = "in-place"
     what   = "adopts the existing default subnet of the availability zone and applies these settings to it"
     why    = "instances launched in it from then on get the new settings"
     target = ["availability_zone"]
+    when_set = ["map_public_ip_on_launch", "assign_ipv6_address_on_creation", "ipv6_cidr_block", "ipv6_native", "enable_dns64", "enable_resource_name_dns_a_record_on_launch", "enable_resource_name_dns_aaaa_record_on_launch", "private_dns_hostname_type_on_launch", "map_customer_owned_ip_on_launch", "customer_owned_ipv4_pool"]
   }
 }
 

@@ -14,7 +14,7 @@
 
 pack {
   name     = "azurerm"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/azurerm"
   schema   = "checked"
 }
@@ -43,8 +43,9 @@ resource "azurerm_linux_virtual_machine" {
     why    = "Resizing restarts the VM, and deallocates it first when the size needs other hardware."
   }
   attribute "os_disk.disk_size_gb" {
-    impact = "interrupt"
-    why    = "The OS disk can only grow while the VM is deallocated: the provider shuts it down."
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "The OS disk can only grow while the VM is deallocated: the provider shuts it down. A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is a new disk, which starts without the data."
   }
 }
 
@@ -61,8 +62,9 @@ resource "azurerm_windows_virtual_machine" {
     why    = "Resizing restarts the VM, and deallocates it first when the size needs other hardware."
   }
   attribute "os_disk.disk_size_gb" {
-    impact = "interrupt"
-    why    = "The OS disk can only grow while the VM is deallocated: the provider shuts it down."
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "The OS disk can only grow while the VM is deallocated: the provider shuts it down. A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is a new disk, which starts without the data."
   }
 }
 
@@ -127,6 +129,13 @@ resource "azurerm_virtual_machine_data_disk_attachment" {
   rationale  = "Deleting or replacing it detaches the disk from the running VM; the disk and its data remain."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches the disk to an existing virtual machine"
+    why    = "the machine sees a new disk (hot-attached); nothing stops"
+    target = ["virtual_machine_id"]
+  }
 }
 
 # ---------------------------------------------------------------- networking
@@ -182,6 +191,13 @@ resource "azurerm_network_security_rule" {
   holds_data = false
   identity   = ["id"]
   free       = ["description"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a rule to an existing network security group"
+    why    = "matching traffic of every subnet and interface using the group is allowed or denied at once"
+    target = ["network_security_group_name"]
+  }
 }
 
 resource "azurerm_subnet_network_security_group_association" {
@@ -238,6 +254,13 @@ resource "azurerm_virtual_network_peering" {
   rationale  = "Traffic settings change in place; replacement tears the peering down, stopping traffic between the networks."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "peers an existing virtual network with another"
+    why    = "traffic can flow between the two networks at once"
+    target = ["virtual_network_name"]
+  }
 }
 
 resource "azurerm_lb" {
@@ -263,6 +286,13 @@ resource "azurerm_lb_rule" {
   rationale  = "Ports and settings change in place; deleting the rule stops that traffic."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a load-balancing rule to an existing load balancer"
+    why    = "matching traffic is balanced by it at once"
+    target = ["loadbalancer_id"]
+  }
 }
 
 resource "azurerm_lb_probe" {
@@ -345,6 +375,31 @@ resource "azurerm_storage_account" {
   holds_data = true
   identity   = ["id", "primary_blob_endpoint", "primary_access_key", "primary_connection_string", "primary_web_endpoint"]
   free       = ["tags"]
+
+  attribute "blob_properties.delete_retention_policy.days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter soft-delete retention permanently deletes the soft-deleted blobs, containers or shares older than it; a longer one keeps them longer."
+  }
+
+  attribute "blob_properties.container_delete_retention_policy.days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter soft-delete retention permanently deletes the soft-deleted blobs, containers or shares older than it; a longer one keeps them longer."
+  }
+
+  attribute "share_properties.retention_policy.days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter soft-delete retention permanently deletes the soft-deleted blobs, containers or shares older than it; a longer one keeps them longer."
+  }
+
+  attribute "blob_properties.change_feed_retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [null]
+    why       = "A shorter retention deletes the change feed older than it; no value keeps it forever."
+  }
 }
 
 resource "azurerm_storage_container" {
@@ -420,8 +475,9 @@ resource "azurerm_postgresql_flexible_server" {
     why    = "An in-place major version upgrade takes the server offline while it runs."
   }
   attribute "storage_mb" {
-    impact = "in-place"
-    why    = "Storage grows online; it cannot shrink."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Storage grows online (except across 4 TiB). Azure cannot scale storage down: a smaller value means a new server, which starts without the databases."
   }
   attribute "backup_retention_days" {
     decrease  = "data-loss"
@@ -459,6 +515,12 @@ resource "azurerm_mysql_flexible_server" {
     increase  = "in-place"
     why       = "A shorter retention deletes the backups older than it."
   }
+
+  attribute "storage.size_gb" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Storage grows online. Azure cannot scale storage down: a smaller size is refused, and going down means a new server without the databases."
+  }
 }
 
 resource "azurerm_cosmosdb_account" {
@@ -468,6 +530,12 @@ resource "azurerm_cosmosdb_account" {
   holds_data = true
   identity   = ["id", "endpoint", "primary_key", "read_endpoints", "write_endpoints"]
   free       = ["tags"]
+
+  attribute "backup.retention_in_hours" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the periodic backups older than it."
+  }
 }
 
 resource "azurerm_redis_cache" {
@@ -547,6 +615,13 @@ resource "azurerm_monitor_diagnostic_setting" {
   rationale  = "Configuration only; delivered logs stay in their destination."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "sends the logs and metrics of an existing resource to a destination"
+    why    = "the resource's diagnostics flow there from then on"
+    target = ["target_resource_id"]
+  }
 }
 
 resource "azurerm_monitor_metric_alert" {
@@ -615,6 +690,12 @@ resource "azurerm_container_registry" {
   holds_data = true
   identity   = ["id", "login_server", "admin_password"]
   free       = ["tags"]
+
+  attribute "retention_policy_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the untagged manifests older than it."
+  }
 }
 
 resource "azurerm_container_group" {
@@ -750,6 +831,13 @@ resource "azurerm_role_assignment" {
   rationale  = "Assignments are immutable: any change replaces it, and the principal lacks the role in between."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "grants a role on an existing scope (subscription, resource group or resource)"
+    why    = "the principal gets the role's permissions at once; nothing else changes"
+    target = ["scope"]
+  }
 }
 
 # ---------------------------------------------------------------- more data stores, networking and operations
@@ -869,6 +957,12 @@ resource "azurerm_eventhub" {
     increase  = "in-place"
     why       = "A shorter retention deletes the events older than it."
   }
+
+  attribute "retention_description.retention_time_in_hours" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the events older than it."
+  }
 }
 
 resource "azurerm_cosmosdb_sql_database" {
@@ -907,6 +1001,13 @@ resource "azurerm_mssql_firewall_rule" {
   rationale  = "The range changes in place at once; deleting it blocks clients from that range."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "opens the firewall of an existing SQL server"
+    why    = "clients in the range can connect at once"
+    target = ["server_id"]
+  }
 }
 
 resource "azurerm_postgresql_flexible_server_firewall_rule" {
@@ -915,6 +1016,13 @@ resource "azurerm_postgresql_flexible_server_firewall_rule" {
   rationale  = "The range changes in place at once; deleting it blocks clients from that range."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "opens the firewall of an existing PostgreSQL flexible server"
+    why    = "clients in the range can connect at once"
+    target = ["server_id"]
+  }
 }
 
 resource "azurerm_recovery_services_vault" {
@@ -932,6 +1040,36 @@ resource "azurerm_backup_policy_vm" {
   rationale  = "Schedule and retention change in place; shorter retention deletes older recovery points."
   holds_data = false
   identity   = ["id"]
+
+  attribute "retention_daily.count" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the recovery points older than it once the policy applies; a longer one keeps more."
+  }
+
+  attribute "retention_weekly.count" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the recovery points older than it once the policy applies; a longer one keeps more."
+  }
+
+  attribute "retention_monthly.count" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the recovery points older than it once the policy applies; a longer one keeps more."
+  }
+
+  attribute "retention_yearly.count" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the recovery points older than it once the policy applies; a longer one keeps more."
+  }
+
+  attribute "instant_restore_retention_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the recovery points older than it once the policy applies; a longer one keeps more."
+  }
 }
 
 resource "azurerm_monitor_action_group" {

@@ -15,7 +15,7 @@
 
 pack {
   name     = "cloudflare"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "cloudflare/cloudflare"
   schema   = "checked"
 }
@@ -146,6 +146,12 @@ resource "cloudflare_queue" {
   rationale  = "The queue holds messages: replacement or deletion loses those not yet consumed."
   holds_data = true
   identity   = ["id", "queue_id"]
+
+  attribute "settings.message_retention_period" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the messages older than it that no consumer has acknowledged."
+  }
 }
 
 resource "cloudflare_workers_script" {

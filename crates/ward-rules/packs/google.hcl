@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.4"
+  version  = "2026.12.5"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -124,6 +124,13 @@ resource "google_compute_attached_disk" {
   rationale  = "Deleting or replacing it detaches the disk from the running VM; the disk and its data remain."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "attaches the disk to an existing instance"
+    why    = "the instance sees a new block device; nothing stops"
+    target = ["instance"]
+  }
 }
 
 resource "google_compute_snapshot" {
@@ -180,6 +187,13 @@ resource "google_compute_firewall" {
   access_rules = ["allow"]
   identity   = ["id", "self_link"]
   free       = ["description"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a firewall rule to an existing VPC network"
+    why    = "matching traffic of every instance in the network is allowed or denied at once"
+    target = ["network"]
+  }
 }
 
 resource "google_compute_route" {
@@ -188,6 +202,13 @@ resource "google_compute_route" {
   rationale  = "Routes are immutable: any change replaces the route, dropping matching traffic in between."
   holds_data = false
   identity   = ["id", "self_link"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a route to an existing VPC network"
+    why    = "matching traffic of the network's instances takes the new route at once"
+    target = ["network"]
+  }
 }
 
 resource "google_compute_router" {
@@ -205,6 +226,13 @@ resource "google_compute_router_nat" {
   rationale  = "Settings change in place; replacement or deletion cuts outbound traffic of private VMs, and auto-allocated NAT IPs change."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds NAT to an existing Cloud Router"
+    why    = "outbound traffic of the subnetworks it covers leaves through it at once"
+    target = ["router"]
+  }
 }
 
 resource "google_compute_network_peering" {
@@ -357,8 +385,9 @@ resource "google_sql_database_instance" {
     why    = "Many flags restart the instance when set or changed."
   }
   attribute "settings.disk_size" {
-    impact = "in-place"
-    why    = "Storage grows online; it cannot shrink."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Storage grows online. Cloud SQL cannot shrink it: the API refuses a smaller size and the apply fails; the only way down is a new instance the data is migrated to."
   }
   attribute "settings.backup_configuration.backup_retention_settings.retained_backups" {
     decrease  = "data-loss"
@@ -368,6 +397,12 @@ resource "google_sql_database_instance" {
   attribute "settings.edition" {
     impact = "interrupt"
     why    = "Changing the edition (Enterprise / Enterprise Plus) restarts the instance."
+  }
+
+  attribute "settings.backup_configuration.transaction_log_retention_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the transaction logs older than it: point-in-time recovery no longer reaches that far back."
   }
 }
 
@@ -385,6 +420,13 @@ resource "google_sql_user" {
   rationale  = "Password changes apply in place; clients using the old password fail."
   holds_data = false
   identity   = ["id"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds a user to an existing Cloud SQL instance"
+    why    = "the user can connect at once"
+    target = ["instance"]
+  }
 }
 
 resource "google_redis_instance" {
@@ -417,6 +459,12 @@ resource "google_storage_bucket" {
     impact = "data-loss"
     why    = "Lifecycle rules delete objects: a new or shorter Delete rule deletes every object it matches (asynchronously). Other actions (storage class changes) lose nothing, but the rule format cannot tell them apart, so every change is costed as the worse."
   }
+
+  attribute "soft_delete_policy.retention_duration_seconds" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter soft-delete retention permanently deletes the soft-deleted objects older than it (0 turns soft delete off); a longer one keeps them longer."
+  }
 }
 
 resource "google_storage_bucket_object" {
@@ -433,6 +481,13 @@ resource "google_storage_bucket_iam_member" {
   rationale  = "Deleting or replacing it removes that member's access to the bucket."
   holds_data = false
   identity   = ["id", "etag"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds one grant to the IAM policy of an existing bucket"
+    why    = "the member gets the role on the bucket and its objects at once; nothing else changes (non-authoritative)"
+    target = ["bucket"]
+  }
 }
 
 resource "google_storage_bucket_iam_binding" {
@@ -526,7 +581,7 @@ resource "google_secret_manager_secret" {
   rationale  = "Deleting or replacing the secret destroys every version it holds."
   holds_data = true
   identity   = ["id", "name"]
-  free       = ["labels", "terraform_labels", "effective_labels"]
+  free       = ["labels", "terraform_labels", "effective_labels", "deletion_protection"]
 }
 
 resource "google_secret_manager_secret_version" {
@@ -572,6 +627,13 @@ resource "google_project_service" {
   holds_data = false
   identity   = ["id"]
   free       = ["disable_on_destroy", "disable_dependent_services"]
+
+  modifies {
+    impact = "in-place"
+    what   = "enables an API on an existing project"
+    why    = "the project can use the service at once (and may get its service agent); nothing running stops"
+    target = ["project"]
+  }
 }
 
 resource "google_project_iam_member" {
@@ -580,6 +642,13 @@ resource "google_project_iam_member" {
   rationale  = "Deleting or replacing it removes that member's role in the project."
   holds_data = false
   identity   = ["id", "etag"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds one grant to the IAM policy of an existing project"
+    why    = "the member gets the role at once; nothing else in the policy changes (non-authoritative)"
+    target = ["project"]
+  }
 }
 
 resource "google_project_iam_binding" {
@@ -620,6 +689,13 @@ resource "google_service_account_iam_member" {
   rationale  = "Deleting or replacing it removes that member's role (e.g. workload identity impersonation)."
   holds_data = false
   identity   = ["id", "etag"]
+
+  modifies {
+    impact = "in-place"
+    what   = "adds one grant to the IAM policy of an existing service account"
+    why    = "the member may use or impersonate the account at once (non-authoritative)"
+    target = ["service_account_id"]
+  }
 }
 
 # ---------------------------------------------------------------- serverless, DNS, operations
@@ -696,8 +772,9 @@ resource "google_compute_region_disk" {
   free       = ["labels", "terraform_labels", "effective_labels", "label_fingerprint"]
 
   attribute "size" {
-    impact = "in-place"
-    why    = "The disk grows online; the file system must still be grown inside the guest."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "The disk grows online (the file system must still be grown inside the guest); a smaller size is a shrink the provider carries out by replacing the disk with a new, empty one."
   }
 }
 
@@ -707,6 +784,12 @@ resource "google_compute_resource_policy" {
   rationale  = "Policies are immutable: changes replace it; disks and VMs using it must be detached first."
   holds_data = false
   identity   = ["id", "self_link"]
+
+  attribute "snapshot_schedule_policy.retention_policy.max_retention_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the scheduled snapshots older than it."
+  }
 }
 
 resource "google_compute_region_backend_service" {
@@ -760,7 +843,7 @@ resource "google_spanner_instance" {
   rationale  = "Compute capacity changes apply online; deleting the instance deletes every database in it."
   holds_data = true
   identity   = ["id"]
-  free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name", "force_destroy"]
 }
 
 resource "google_spanner_database" {
@@ -778,7 +861,7 @@ resource "google_bigtable_instance" {
   rationale  = "Cluster node counts change online; deleting the instance deletes every table in it."
   holds_data = true
   identity   = ["id"]
-  free       = ["labels", "terraform_labels", "effective_labels", "display_name", "deletion_protection"]
+  free       = ["labels", "terraform_labels", "effective_labels", "display_name", "deletion_protection", "force_destroy"]
 }
 
 resource "google_bigtable_table" {
@@ -797,6 +880,18 @@ resource "google_alloydb_cluster" {
   holds_data = true
   identity   = ["id", "name", "uid"]
   free       = ["labels", "terraform_labels", "effective_labels", "display_name"]
+
+  attribute "continuous_backup_config.recovery_window_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter recovery window deletes the continuous-backup data older than it: point-in-time recovery no longer reaches that far back."
+  }
+
+  attribute "automated_backup_policy.quantity_based_retention.count" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "Keeping fewer automated backups deletes the oldest ones beyond the new count."
+  }
 }
 
 resource "google_alloydb_instance" {

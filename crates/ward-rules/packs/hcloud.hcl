@@ -10,7 +10,7 @@
 
 pack {
   name     = "hcloud"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hetznercloud/hcloud"
   schema   = "unavailable: no prebuilt package generated from the hcloud provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }
@@ -42,8 +42,9 @@ resource "hcloud_volume" {
   free       = ["labels", "delete_protection"]
 
   attribute "size" {
-    impact = "in-place"
-    why    = "The volume grows online; the file system must still be grown inside the server."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "The volume grows online (the file system must still be grown inside the server). Hetzner Cloud cannot shrink a volume: a smaller size is refused, and going down means a new, empty volume."
   }
 }
 

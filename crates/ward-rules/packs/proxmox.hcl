@@ -12,7 +12,7 @@
 
 pack {
   name     = "proxmox"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "bpg/proxmox"
   schema   = "unavailable: no prebuilt package generated from the bpg/proxmox provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }
@@ -34,8 +34,9 @@ resource "proxmox_virtual_environment_vm" {
     why    = "Memory changes take effect after a reboot, which the provider does when reboot_after_update is true."
   }
   attribute "disk.size" {
-    impact = "in-place"
-    why    = "The disk grows live when disk hotplug is enabled (the Proxmox default); otherwise the provider reboots the VM (reboot_after_update). The guest must still grow its file system."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "The disk grows live when disk hotplug is enabled (the Proxmox default); otherwise the provider reboots the VM (reboot_after_update). The guest must still grow its file system. Proxmox cannot shrink a disk: a smaller size is refused, and going down means a new, empty disk."
   }
   attribute "started" {
     impact = "interrupt"

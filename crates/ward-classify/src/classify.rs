@@ -387,8 +387,14 @@ fn overwrites(
     if !lines.on {
         return true;
     }
-    let targets: Vec<String> = o
-        .target
+    // Targets the plan gives; when it gives none, every target is printed as not given (a
+    // type naming its object by one of many optional attributes prints the one it has).
+    let printed: Vec<&String> = if given.is_empty() {
+        o.target.iter().collect()
+    } else {
+        given
+    };
+    let targets: Vec<String> = printed
         .iter()
         .map(|t| {
             let shown =

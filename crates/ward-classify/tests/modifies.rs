@@ -140,3 +140,19 @@ fn an_adoption_that_sets_nothing_changes_nothing() {
         v.explanation
     );
 }
+
+/// A target the plan does not give (null) is not printed when another is given: the line names
+/// the subnet the association takes over, not `gateway_id = (not in the plan)`.
+#[test]
+fn only_the_targets_the_plan_gives_are_printed() {
+    let a = assessed();
+    let v = verdict(&a, "aws_route_table_association.existing_subnet");
+    assert_eq!(v.impact, Impact::InPlace, "{:#?}", v.explanation);
+    let line = v
+        .explanation
+        .iter()
+        .find(|l| l.contains("replacing its current association"))
+        .unwrap_or_else(|| panic!("{:#?}", v.explanation));
+    assert!(line.contains("(subnet_id = \"subnet-0aa\")"), "{line}");
+    assert!(!line.contains("gateway_id"), "{line}");
+}

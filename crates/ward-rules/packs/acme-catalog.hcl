@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-acme 12.7.1 (provider registry.terraform.io/vancluever/acme 2.39.0), checked by the self-check.
 # Types by category: credential 2; 2 in all.
-# inputs sha256: 14b37ca02df33b0904947a669cacbca3e396f952835e491fffe91bf1b4864cb4
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 902015bfd1648e425a2b42bc9e09bd8b0f6ddb598bdb4e0806dd0338fb9a030b
 
 pack {
   name     = "acme-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-ad 8.0.1 (provider registry.terraform.io/hashicorp/ad 0.4.4), checked by the self-check.
 # Types by category: access 4, attachment 1, config 2, data 1; 8 in all.
-# inputs sha256: e2ba4d8404a72ff6d4b599d9096dc9ffe30c59fcaee6891e169f19b1b282c6bf
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: b391a2d59cc63a1103b58321f798e4740ce8b683bcd26f26b86c7869ae54b746
 
 pack {
   name     = "ad-catalog"

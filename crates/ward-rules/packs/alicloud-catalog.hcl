@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/aliyun/terraform-provider-alicloud at 81c43b6727a09e9da37b3d88818c3ba5fa17fa14 (2026-08-21).
 # Types by category: access 114, attachment 111, compute 96, config 208, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, traffic 289, workflow 19; 1175 in all.
-# inputs sha256: 4afba4631770af664afb9743cdaa5431ba0e9b4a455f8d65828ffff9b616f543
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 992f4c19ae9830826ca56ca31eb23c19792071a21a313af674a0bc368c5247c7
 
 pack {
   name     = "alicloud-catalog"

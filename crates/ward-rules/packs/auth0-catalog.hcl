@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/auth0/terraform-provider-auth0 at a00b69214a6c1daef76cf89d25ece690c7f9db22 (2026-08-18).
 # Types by category: access 32, compute 9, config 21, credential 7, data 2, dns 3, monitoring 2, traffic 2; 78 in all.
-# inputs sha256: cb70fe689d29ea426ec6af20095fa0207abeb5437f0a08dbc1d10047080e4983
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 9e729875e619da7f085c2dcf52e72ee12410ffc415fc043e68e2be790c019e06
 
 pack {
   name     = "auth0-catalog"

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
-# Types by category: access 116, attachment 135, compute 41, config 614, credential 27, data 98, dns 33, monitoring 130, traffic 209, workflow 6; 1409 in all.
-# inputs sha256: 2c1789f0be7ce1b9c2e375eb4f6155cab50b9bd7e0d8e0558c4670b6de5ab7f8
+# Types by category: access 78, adopted 1, applied-policy 2, attachment 130, authoritative-policy 38, compute 41, config 589, credential 27, data 98, dns 33, exclusive-members 2, monitoring 130, replacing-association 5, singleton-settings 29, traffic 200, workflow 6; 1409 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, modifies interrupt 2, overwrites data-loss 1, overwrites in-place 32, overwrites interrupt 42.
+# inputs sha256: 43247d8d624ae0aaa20623ff3ee17062ae1b2e52fd22478f0f4d34fa15c277ff
 
 pack {
   name     = "aws-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/aws"
   schema   = "checked"
   summary  = "Amazon Web Services: every resource type the curated aws pack does not name."
@@ -35,17 +36,31 @@ resource "aws_accessanalyzer_archive_rule" {
 }
 
 resource "aws_account_alternate_contact" {
-  summary    = "account alternate contact: a configuration object of the provider API."
+  summary    = "account alternate contact: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/account_alternate_contact"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (account alternate contact: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["account_id", "name", "alternate_contact_type"]
+  }
 }
 
 resource "aws_account_primary_contact" {
-  summary    = "account primary contact: a configuration object of the provider API."
+  summary    = "account primary contact: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/account_primary_contact"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (account primary contact: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["account_id"]
+  }
 }
 
 resource "aws_account_region" {
@@ -85,10 +100,17 @@ resource "aws_acmpca_permission" {
 }
 
 resource "aws_acmpca_policy" {
-  summary    = "acmpca policy: grants access or enforces a policy."
+  summary    = "acmpca policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/acmpca_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the acmpca policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_alb_listener_certificate" {
@@ -175,10 +197,16 @@ resource "aws_amplify_webhook" {
 }
 
 resource "aws_api_gateway_account" {
-  summary    = "api gateway account: routes, balances or filters live traffic."
+  summary    = "api gateway account: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/api_gateway_account"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (api gateway account: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_api_gateway_api_key" {
@@ -312,10 +340,17 @@ resource "aws_api_gateway_resource" {
 }
 
 resource "aws_api_gateway_rest_api_policy" {
-  summary    = "api gateway rest api policy: routes, balances or filters live traffic."
+  summary    = "api gateway rest api policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/api_gateway_rest_api_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the api gateway rest api policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["rest_api_id"]
+  }
 }
 
 resource "aws_api_gateway_rest_api_put" {
@@ -342,10 +377,17 @@ resource "aws_api_gateway_usage_plan" {
 }
 
 resource "aws_api_gateway_usage_plan_key" {
-  summary    = "api gateway usage plan key: routes, balances or filters live traffic."
+  summary    = "api gateway usage plan key: links two objects."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/api_gateway_usage_plan_key"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds an existing API key to a usage plan"
+    why      = "requests made with the key are throttled and metered by the plan's limits at once"
+    target   = ["key_id"]
+  }
 }
 
 resource "aws_api_gateway_vpc_link" {
@@ -662,10 +704,16 @@ resource "aws_apprunner_custom_domain_association" {
 }
 
 resource "aws_apprunner_default_auto_scaling_configuration_version" {
-  summary    = "apprunner default auto scaling configuration version: a configuration object of the provider API."
+  summary    = "apprunner default auto scaling configuration version: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/apprunner_default_auto_scaling_configuration_version"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (apprunner default auto scaling configuration version: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_apprunner_deployment" {
@@ -1002,10 +1050,16 @@ resource "aws_backup_framework" {
 }
 
 resource "aws_backup_global_settings" {
-  summary    = "backup global settings: a configuration object of the provider API."
+  summary    = "backup global settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_global_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (backup global settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_backup_logically_air_gapped_vault" {
@@ -1025,10 +1079,16 @@ resource "aws_backup_plan" {
 }
 
 resource "aws_backup_region_settings" {
-  summary    = "backup region settings: a configuration object of the provider API."
+  summary    = "backup region settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_region_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (backup region settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_backup_report_plan" {
@@ -1076,10 +1136,17 @@ resource "aws_backup_vault_notifications" {
 }
 
 resource "aws_backup_vault_policy" {
-  summary    = "backup vault policy: grants access or enforces a policy."
+  summary    = "backup vault policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/backup_vault_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the backup vault policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["backup_vault_name"]
+  }
 }
 
 resource "aws_batch_compute_environment" {
@@ -1155,10 +1222,16 @@ resource "aws_bedrock_inference_profile" {
 }
 
 resource "aws_bedrock_model_invocation_logging_configuration" {
-  summary    = "bedrock model invocation logging configuration: a configuration object of the provider API."
+  summary    = "bedrock model invocation logging configuration: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/bedrock_model_invocation_logging_configuration"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (bedrock model invocation logging configuration: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_bedrock_provisioned_model_throughput" {
@@ -1457,10 +1530,16 @@ resource "aws_chimesdkmediapipelines_media_insights_pipeline_configuration" {
 }
 
 resource "aws_chimesdkvoice_global_settings" {
-  summary    = "chimesdkvoice global settings: a configuration object of the provider API."
+  summary    = "chimesdkvoice global settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/chimesdkvoice_global_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (chimesdkvoice global settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_chimesdkvoice_sip_media_application" {
@@ -1684,10 +1763,17 @@ resource "aws_cloudfrontkeyvaluestore_key" {
 }
 
 resource "aws_cloudfrontkeyvaluestore_keys_exclusive" {
-  summary    = "cloudfrontkeyvaluestore keys exclusive: routes, balances or filters live traffic."
+  summary    = "cloudfrontkeyvaluestore keys exclusive: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudfrontkeyvaluestore_keys_exclusive"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "data-loss"
+    what     = "sets every key of the existing CloudFront key value store"
+    why      = "keys not listed here are deleted, keys written elsewhere included: CloudFront functions that read them get nothing"
+    target   = ["key_value_store_arn"]
+  }
 }
 
 resource "aws_cloudhsm_v2_cluster" {
@@ -1713,10 +1799,17 @@ resource "aws_cloudsearch_domain" {
 }
 
 resource "aws_cloudsearch_domain_service_access_policy" {
-  summary    = "cloudsearch domain service access policy: grants access or enforces a policy."
+  summary    = "cloudsearch domain service access policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudsearch_domain_service_access_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the cloudsearch domain service access policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["domain_name"]
+  }
 }
 
 resource "aws_cloudtrail_event_data_store" {
@@ -1791,10 +1884,17 @@ resource "aws_cloudwatch_event_bus" {
 }
 
 resource "aws_cloudwatch_event_bus_policy" {
-  summary    = "cloudwatch event bus policy: grants access or enforces a policy."
+  summary    = "cloudwatch event bus policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_event_bus_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the cloudwatch event bus policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["event_bus_name"]
+  }
 }
 
 resource "aws_cloudwatch_event_connection" {
@@ -1857,10 +1957,17 @@ resource "aws_cloudwatch_log_delivery_destination" {
 }
 
 resource "aws_cloudwatch_log_delivery_destination_policy" {
-  summary    = "cloudwatch log delivery destination policy: grants access or enforces a policy."
+  summary    = "cloudwatch log delivery destination policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_delivery_destination_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the cloudwatch log delivery destination policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["delivery_destination_name"]
+  }
 }
 
 resource "aws_cloudwatch_log_delivery_source" {
@@ -1880,10 +1987,17 @@ resource "aws_cloudwatch_log_destination" {
 }
 
 resource "aws_cloudwatch_log_destination_policy" {
-  summary    = "cloudwatch log destination policy: grants access or enforces a policy."
+  summary    = "cloudwatch log destination policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_log_destination_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the cloudwatch log destination policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["destination_name"]
+  }
 }
 
 resource "aws_cloudwatch_log_index_policy" {
@@ -1938,10 +2052,17 @@ resource "aws_codeartifact_domain" {
 }
 
 resource "aws_codeartifact_domain_permissions_policy" {
-  summary    = "codeartifact domain permissions policy: grants access or enforces a policy."
+  summary    = "codeartifact domain permissions policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/codeartifact_domain_permissions_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the codeartifact domain permissions policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn", "domain"]
+  }
 }
 
 resource "aws_codeartifact_repository" {
@@ -1953,10 +2074,17 @@ resource "aws_codeartifact_repository" {
 }
 
 resource "aws_codeartifact_repository_permissions_policy" {
-  summary    = "codeartifact repository permissions policy: grants access or enforces a policy."
+  summary    = "codeartifact repository permissions policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/codeartifact_repository_permissions_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the codeartifact repository permissions policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn", "domain", "repository"]
+  }
 }
 
 resource "aws_codebuild_fleet" {
@@ -1977,10 +2105,17 @@ resource "aws_codebuild_report_group" {
 }
 
 resource "aws_codebuild_resource_policy" {
-  summary    = "codebuild resource policy: grants access or enforces a policy."
+  summary    = "codebuild resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/codebuild_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the codebuild resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_codebuild_source_credential" {
@@ -2869,10 +3004,17 @@ resource "aws_db_proxy" {
 }
 
 resource "aws_db_proxy_default_target_group" {
-  summary    = "db proxy default target group: a configuration object of the provider API."
+  summary    = "db proxy default target group: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/db_proxy_default_target_group"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the existing default target group of the RDS proxy and applies these settings to it"
+    why      = "connections through the proxy use the new pool settings"
+    target   = ["db_proxy_name"]
+  }
 }
 
 resource "aws_db_proxy_endpoint" {
@@ -3399,10 +3541,17 @@ resource "aws_dynamodb_kinesis_streaming_destination" {
 }
 
 resource "aws_dynamodb_resource_policy" {
-  summary    = "dynamodb resource policy: grants access or enforces a policy."
+  summary    = "dynamodb resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the dynamodb resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_dynamodb_table_export" {
@@ -3429,17 +3578,29 @@ resource "aws_dynamodb_tag" {
 }
 
 resource "aws_ebs_default_kms_key" {
-  summary    = "ebs default kms key: a configuration object of the provider API."
+  summary    = "ebs default kms key: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ebs_default_kms_key"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ebs default kms key: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ebs_encryption_by_default" {
-  summary    = "ebs encryption by default: a configuration object of the provider API."
+  summary    = "ebs encryption by default: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ebs_encryption_by_default"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ebs encryption by default: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ebs_fast_snapshot_restore" {
@@ -3450,10 +3611,16 @@ resource "aws_ebs_fast_snapshot_restore" {
 }
 
 resource "aws_ebs_snapshot_block_public_access" {
-  summary    = "ebs snapshot block public access: grants access or enforces a policy."
+  summary    = "ebs snapshot block public access: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ebs_snapshot_block_public_access"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ebs snapshot block public access: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ebs_snapshot_copy" {
@@ -3473,10 +3640,16 @@ resource "aws_ebs_snapshot_import" {
 }
 
 resource "aws_ec2_allowed_images_settings" {
-  summary    = "ec2 allowed images settings: a configuration object of the provider API."
+  summary    = "ec2 allowed images settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_allowed_images_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ec2 allowed images settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ec2_availability_zone_group" {
@@ -3540,10 +3713,17 @@ resource "aws_ec2_client_vpn_route" {
 }
 
 resource "aws_ec2_default_credit_specification" {
-  summary    = "ec2 default credit specification: a configuration object of the provider API."
+  summary    = "ec2 default credit specification: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_default_credit_specification"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ec2 default credit specification: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["instance_family"]
+  }
 }
 
 resource "aws_ec2_fleet" {
@@ -3565,10 +3745,16 @@ resource "aws_ec2_host" {
 }
 
 resource "aws_ec2_image_block_public_access" {
-  summary    = "ec2 image block public access: grants access or enforces a policy."
+  summary    = "ec2 image block public access: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_image_block_public_access"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ec2 image block public access: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ec2_instance_connect_endpoint" {
@@ -3580,10 +3766,16 @@ resource "aws_ec2_instance_connect_endpoint" {
 }
 
 resource "aws_ec2_instance_metadata_defaults" {
-  summary    = "ec2 instance metadata defaults: a configuration object of the provider API."
+  summary    = "ec2 instance metadata defaults: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_instance_metadata_defaults"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ec2 instance metadata defaults: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ec2_instance_state" {
@@ -3641,10 +3833,16 @@ resource "aws_ec2_network_insights_path" {
 }
 
 resource "aws_ec2_serial_console_access" {
-  summary    = "ec2 serial console access: a configuration object of the provider API."
+  summary    = "ec2 serial console access: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_serial_console_access"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ec2 serial console access: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_ec2_subnet_cidr_reservation" {
@@ -3717,17 +3915,31 @@ resource "aws_ec2_transit_gateway_connect_peer" {
 }
 
 resource "aws_ec2_transit_gateway_default_route_table_association" {
-  summary    = "ec2 transit gateway default route table association: links two objects."
+  summary    = "ec2 transit gateway default route table association: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_transit_gateway_default_route_table_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "sets the default association or propagation route table of an existing transit gateway (ec2 transit gateway default route table association), replacing the one it has"
+    why      = "attachments made from then on are associated or propagated to the new table"
+    target   = ["transit_gateway_id"]
+  }
 }
 
 resource "aws_ec2_transit_gateway_default_route_table_propagation" {
-  summary    = "ec2 transit gateway default route table propagation: links two objects."
+  summary    = "ec2 transit gateway default route table propagation: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ec2_transit_gateway_default_route_table_propagation"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "sets the default association or propagation route table of an existing transit gateway (ec2 transit gateway default route table propagation), replacing the one it has"
+    why      = "attachments made from then on are associated or propagated to the new table"
+    target   = ["transit_gateway_id"]
+  }
 }
 
 resource "aws_ec2_transit_gateway_multicast_domain" {
@@ -3843,10 +4055,17 @@ resource "aws_ec2_transit_gateway_vpc_attachment_accepter" {
 }
 
 resource "aws_ecr_account_setting" {
-  summary    = "ecr account setting: a configuration object of the provider API."
+  summary    = "ecr account setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_account_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ecr account setting: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }
 
 resource "aws_ecr_pull_through_cache_rule" {
@@ -3857,24 +4076,45 @@ resource "aws_ecr_pull_through_cache_rule" {
 }
 
 resource "aws_ecr_registry_policy" {
-  summary    = "ecr registry policy: grants access or enforces a policy."
+  summary    = "ecr registry policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_registry_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the ecr registry policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["registry_id"]
+  }
 }
 
 resource "aws_ecr_registry_scanning_configuration" {
-  summary    = "ecr registry scanning configuration: a configuration object of the provider API."
+  summary    = "ecr registry scanning configuration: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_registry_scanning_configuration"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ecr registry scanning configuration: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["registry_id"]
+  }
 }
 
 resource "aws_ecr_replication_configuration" {
-  summary    = "ecr replication configuration: a configuration object of the provider API."
+  summary    = "ecr replication configuration: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecr_replication_configuration"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ecr replication configuration: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["registry_id"]
+  }
 }
 
 resource "aws_ecr_repository_creation_template" {
@@ -3893,17 +4133,31 @@ resource "aws_ecrpublic_repository" {
 }
 
 resource "aws_ecrpublic_repository_policy" {
-  summary    = "ecrpublic repository policy: grants access or enforces a policy."
+  summary    = "ecrpublic repository policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecrpublic_repository_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the ecrpublic repository policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["registry_id", "repository_name"]
+  }
 }
 
 resource "aws_ecs_account_setting_default" {
-  summary    = "ecs account setting default: a configuration object of the provider API."
+  summary    = "ecs account setting default: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ecs_account_setting_default"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ecs account setting default: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }
 
 resource "aws_ecs_capacity_provider" {
@@ -3952,10 +4206,17 @@ resource "aws_efs_backup_policy" {
 }
 
 resource "aws_efs_file_system_policy" {
-  summary    = "efs file system policy: grants access or enforces a policy."
+  summary    = "efs file system policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/efs_file_system_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the efs file system policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["file_system_id"]
+  }
 }
 
 resource "aws_efs_replication_configuration" {
@@ -4141,10 +4402,16 @@ resource "aws_elb_attachment" {
 }
 
 resource "aws_emr_block_public_access_configuration" {
-  summary    = "emr block public access configuration: grants access or enforces a policy."
+  summary    = "emr block public access configuration: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/emr_block_public_access_configuration"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (emr block public access configuration: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_emr_cluster" {
@@ -4618,10 +4885,17 @@ resource "aws_glue_crawler" {
 }
 
 resource "aws_glue_data_catalog_encryption_settings" {
-  summary    = "glue data catalog encryption settings: a configuration object of the provider API."
+  summary    = "glue data catalog encryption settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/glue_data_catalog_encryption_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (glue data catalog encryption settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["catalog_id"]
+  }
 }
 
 resource "aws_glue_data_quality_ruleset" {
@@ -4679,10 +4953,16 @@ resource "aws_glue_registry" {
 }
 
 resource "aws_glue_resource_policy" {
-  summary    = "glue resource policy: grants access or enforces a policy."
+  summary    = "glue resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/glue_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the glue resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+  }
 }
 
 resource "aws_glue_schema" {
@@ -4899,10 +5179,16 @@ resource "aws_iam_saml_provider" {
 }
 
 resource "aws_iam_security_token_service_preferences" {
-  summary    = "iam security token service preferences: grants access or enforces a policy."
+  summary    = "iam security token service preferences: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_security_token_service_preferences"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (iam security token service preferences: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_iam_server_certificate" {
@@ -5179,10 +5465,16 @@ resource "aws_iot_event_configurations" {
 }
 
 resource "aws_iot_indexing_configuration" {
-  summary    = "iot indexing configuration: a configuration object of the provider API."
+  summary    = "iot indexing configuration: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iot_indexing_configuration"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (iot indexing configuration: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_iot_logging_options" {
@@ -5396,10 +5688,17 @@ resource "aws_kinesis_firehose_delivery_stream" {
 }
 
 resource "aws_kinesis_resource_policy" {
-  summary    = "kinesis resource policy: grants access or enforces a policy."
+  summary    = "kinesis resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/kinesis_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the kinesis resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_kinesis_stream_consumer" {
@@ -5492,10 +5791,17 @@ resource "aws_lakeformation_data_cells_filter" {
 }
 
 resource "aws_lakeformation_data_lake_settings" {
-  summary    = "lakeformation data lake settings: grants access or enforces a policy."
+  summary    = "lakeformation data lake settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/lakeformation_data_lake_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Lake Formation data lake settings of the catalog (it has one)"
+    why      = "administrators and default permissions not listed here are removed at once"
+    target   = ["catalog_id"]
+  }
 }
 
 resource "aws_lakeformation_identity_center_configuration" {
@@ -6136,10 +6442,17 @@ resource "aws_media_store_container" {
 }
 
 resource "aws_media_store_container_policy" {
-  summary    = "media store container policy: grants access or enforces a policy."
+  summary    = "media store container policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/media_store_container_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the media store container policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["container_name"]
+  }
 }
 
 resource "aws_medialive_channel" {
@@ -6261,10 +6574,17 @@ resource "aws_mq_configuration" {
 }
 
 resource "aws_msk_cluster_policy" {
-  summary    = "msk cluster policy: grants access or enforces a policy."
+  summary    = "msk cluster policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/msk_cluster_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the msk cluster policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["cluster_arn"]
+  }
 }
 
 resource "aws_msk_configuration" {
@@ -6419,10 +6739,17 @@ resource "aws_neptunegraph_graph" {
 }
 
 resource "aws_network_acl_association" {
-  summary    = "network acl association: links two objects."
+  summary    = "network acl association: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/network_acl_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the network ACL of an existing subnet, replacing the one it has (a subnet has exactly one)"
+    why      = "traffic to and from the subnet is filtered by the new ACL's rules at once"
+    target   = ["subnet_id", "network_acl_id"]
+  }
 }
 
 resource "aws_network_interface_attachment" {
@@ -6477,10 +6804,17 @@ resource "aws_networkfirewall_logging_configuration" {
 }
 
 resource "aws_networkfirewall_resource_policy" {
-  summary    = "networkfirewall resource policy: routes, balances or filters live traffic."
+  summary    = "networkfirewall resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/networkfirewall_resource_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the networkfirewall resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_networkfirewall_rule_group" {
@@ -6563,10 +6897,17 @@ resource "aws_networkmanager_core_network" {
 }
 
 resource "aws_networkmanager_core_network_policy_attachment" {
-  summary    = "networkmanager core network policy attachment: links two objects."
+  summary    = "networkmanager core network policy attachment: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/networkmanager_core_network_policy_attachment"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the live policy of an existing core network, replacing the one it has"
+    why      = "segments, routes and attachments the replaced policy defined change at once"
+    target   = ["core_network_id"]
+  }
 }
 
 resource "aws_networkmanager_customer_gateway_association" {
@@ -6739,10 +7080,17 @@ resource "aws_oam_sink" {
 }
 
 resource "aws_oam_sink_policy" {
-  summary    = "oam sink policy: grants access or enforces a policy."
+  summary    = "oam sink policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/oam_sink_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the oam sink policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["sink_identifier"]
+  }
 }
 
 resource "aws_observabilityadmin_centralization_rule_for_organization" {
@@ -6804,10 +7152,17 @@ resource "aws_opensearch_authorize_vpc_endpoint_access" {
 }
 
 resource "aws_opensearch_domain_policy" {
-  summary    = "opensearch domain policy: grants access or enforces a policy."
+  summary    = "opensearch domain policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/opensearch_domain_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the opensearch domain policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["domain_name"]
+  }
 }
 
 resource "aws_opensearch_domain_saml_options" {
@@ -6935,10 +7290,17 @@ resource "aws_organizations_policy" {
 }
 
 resource "aws_organizations_policy_attachment" {
-  summary    = "organizations policy attachment: links two objects."
+  summary    = "organizations policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/organizations_policy_attachment"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches an organizations policy to an existing account, organizational unit or root"
+    why      = "what a service control policy denies is refused at once in every account under the target"
+    target   = ["target_id", "policy_id"]
+  }
 }
 
 resource "aws_organizations_resource_policy" {
@@ -7113,10 +7475,17 @@ resource "aws_prometheus_query_logging_configuration" {
 }
 
 resource "aws_prometheus_resource_policy" {
-  summary    = "prometheus resource policy: grants access or enforces a policy."
+  summary    = "prometheus resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/prometheus_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the prometheus resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["workspace_id"]
+  }
 }
 
 resource "aws_prometheus_rule_group_namespace" {
@@ -7182,10 +7551,17 @@ resource "aws_qldb_stream" {
 }
 
 resource "aws_quicksight_account_settings" {
-  summary    = "quicksight account settings: a configuration object of the provider API."
+  summary    = "quicksight account settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/quicksight_account_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (quicksight account settings: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["aws_account_id"]
+  }
 }
 
 resource "aws_quicksight_account_subscription" {
@@ -7541,10 +7917,17 @@ resource "aws_redshift_cluster" {
 }
 
 resource "aws_redshift_cluster_iam_roles" {
-  summary    = "redshift cluster iam roles: a configuration object of the provider API."
+  summary    = "redshift cluster iam roles: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/redshift_cluster_iam_roles"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every IAM role of the existing Redshift cluster"
+    why      = "roles not listed here are removed from the cluster at once: COPY, UNLOAD and Spectrum queries that use them fail"
+    target   = ["cluster_identifier"]
+  }
 }
 
 resource "aws_redshift_cluster_snapshot" {
@@ -7638,10 +8021,17 @@ resource "aws_redshift_partner" {
 }
 
 resource "aws_redshift_resource_policy" {
-  summary    = "redshift resource policy: grants access or enforces a policy."
+  summary    = "redshift resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/redshift_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the redshift resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_redshift_scheduled_action" {
@@ -7727,10 +8117,17 @@ resource "aws_redshiftserverless_namespace" {
 }
 
 resource "aws_redshiftserverless_resource_policy" {
-  summary    = "redshiftserverless resource policy: grants access or enforces a policy."
+  summary    = "redshiftserverless resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/redshiftserverless_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the redshiftserverless resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_redshiftserverless_snapshot" {
@@ -8136,10 +8533,17 @@ resource "aws_s3control_access_grants_instance" {
 }
 
 resource "aws_s3control_access_grants_instance_resource_policy" {
-  summary    = "s3control access grants instance resource policy: grants access or enforces a policy."
+  summary    = "s3control access grants instance resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3control_access_grants_instance_resource_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3control access grants instance resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["account_id"]
+  }
 }
 
 resource "aws_s3control_access_grants_location" {
@@ -8151,10 +8555,17 @@ resource "aws_s3control_access_grants_location" {
 }
 
 resource "aws_s3control_access_point_policy" {
-  summary    = "s3control access point policy: grants access or enforces a policy."
+  summary    = "s3control access point policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3control_access_point_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3control access point policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["access_point_arn"]
+  }
 }
 
 resource "aws_s3control_bucket" {
@@ -8173,10 +8584,17 @@ resource "aws_s3control_bucket_lifecycle_configuration" {
 }
 
 resource "aws_s3control_bucket_policy" {
-  summary    = "s3control bucket policy: grants access or enforces a policy."
+  summary    = "s3control bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3control_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3control bucket policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["bucket"]
+  }
 }
 
 resource "aws_s3control_directory_bucket_access_point_scope" {
@@ -8208,10 +8626,17 @@ resource "aws_s3control_object_lambda_access_point" {
 }
 
 resource "aws_s3control_object_lambda_access_point_policy" {
-  summary    = "s3control object lambda access point policy: grants access or enforces a policy."
+  summary    = "s3control object lambda access point policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3control_object_lambda_access_point_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3control object lambda access point policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["account_id", "name"]
+  }
 }
 
 resource "aws_s3control_storage_lens_configuration" {
@@ -8253,10 +8678,17 @@ resource "aws_s3tables_table_bucket" {
 }
 
 resource "aws_s3tables_table_bucket_policy" {
-  summary    = "s3tables table bucket policy: grants access or enforces a policy."
+  summary    = "s3tables table bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3tables_table_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3tables table bucket policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["table_bucket_arn"]
+  }
 }
 
 resource "aws_s3tables_table_bucket_replication" {
@@ -8267,10 +8699,17 @@ resource "aws_s3tables_table_bucket_replication" {
 }
 
 resource "aws_s3tables_table_policy" {
-  summary    = "s3tables table policy: grants access or enforces a policy."
+  summary    = "s3tables table policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3tables_table_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3tables table policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["name", "table_bucket_arn", "namespace"]
+  }
 }
 
 resource "aws_s3tables_table_replication" {
@@ -8297,10 +8736,17 @@ resource "aws_s3vectors_vector_bucket" {
 }
 
 resource "aws_s3vectors_vector_bucket_policy" {
-  summary    = "s3vectors vector bucket policy: grants access or enforces a policy."
+  summary    = "s3vectors vector bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/s3vectors_vector_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the s3vectors vector bucket policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["vector_bucket_arn"]
+  }
 }
 
 resource "aws_sagemaker_app" {
@@ -8448,10 +8894,17 @@ resource "aws_sagemaker_model_package_group" {
 }
 
 resource "aws_sagemaker_model_package_group_policy" {
-  summary    = "sagemaker model package group policy: grants access or enforces a policy."
+  summary    = "sagemaker model package group policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sagemaker_model_package_group_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the sagemaker model package group policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["model_package_group_name"]
+  }
 }
 
 resource "aws_sagemaker_monitoring_schedule" {
@@ -8577,10 +9030,17 @@ resource "aws_schemas_registry" {
 }
 
 resource "aws_schemas_registry_policy" {
-  summary    = "schemas registry policy: grants access or enforces a policy."
+  summary    = "schemas registry policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/schemas_registry_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the schemas registry policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["registry_name"]
+  }
 }
 
 resource "aws_schemas_schema" {
@@ -8592,10 +9052,17 @@ resource "aws_schemas_schema" {
 }
 
 resource "aws_secretsmanager_secret_policy" {
-  summary    = "secretsmanager secret policy: grants access or enforces a policy."
+  summary    = "secretsmanager secret policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/secretsmanager_secret_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the secretsmanager secret policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["secret_arn"]
+  }
 }
 
 resource "aws_secretsmanager_secret_rotation" {
@@ -9222,10 +9689,16 @@ resource "aws_sns_platform_application" {
 }
 
 resource "aws_sns_sms_preferences" {
-  summary    = "sns sms preferences: a configuration object of the provider API."
+  summary    = "sns sms preferences: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/sns_sms_preferences"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (sns sms preferences: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "aws_sns_topic_data_protection_policy" {
@@ -9291,10 +9764,17 @@ resource "aws_ssm_association" {
 }
 
 resource "aws_ssm_default_patch_baseline" {
-  summary    = "ssm default patch baseline: a configuration object of the provider API."
+  summary    = "ssm default patch baseline: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssm_default_patch_baseline"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ssm default patch baseline: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["operating_system"]
+  }
 }
 
 resource "aws_ssm_maintenance_window" {
@@ -9342,10 +9822,17 @@ resource "aws_ssm_resource_data_sync" {
 }
 
 resource "aws_ssm_service_setting" {
-  summary    = "ssm service setting: a configuration object of the provider API."
+  summary    = "ssm service setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssm_service_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a region-wide setting of the account (ssm service setting: an account has one in each region)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_id"]
+  }
 }
 
 resource "aws_ssmcontacts_contact" {
@@ -9468,10 +9955,17 @@ resource "aws_ssoadmin_permission_set" {
 }
 
 resource "aws_ssoadmin_permission_set_inline_policy" {
-  summary    = "ssoadmin permission set inline policy: grants access or enforces a policy."
+  summary    = "ssoadmin permission set inline policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssoadmin_permission_set_inline_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the ssoadmin permission set inline policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["permission_set_arn"]
+  }
 }
 
 resource "aws_ssoadmin_permissions_boundary_attachment" {
@@ -9866,10 +10360,17 @@ resource "aws_vpc_block_public_access_exclusion" {
 }
 
 resource "aws_vpc_block_public_access_options" {
-  summary    = "vpc block public access options: routes, balances or filters live traffic."
+  summary    = "vpc block public access options: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_block_public_access_options"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "sets VPC Block Public Access for the account in this region"
+    why      = "internet gateway traffic it blocks stops at once in every VPC of the region not excluded"
+    target   = ["aws_region"]
+  }
 }
 
 resource "aws_vpc_dhcp_options" {
@@ -9881,10 +10382,17 @@ resource "aws_vpc_dhcp_options" {
 }
 
 resource "aws_vpc_dhcp_options_association" {
-  summary    = "vpc dhcp options association: links two objects."
+  summary    = "vpc dhcp options association: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_dhcp_options_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "sets the DHCP options set of an existing VPC, replacing the one it has (a VPC has one)"
+    why      = "instances pick up the new DNS servers and domain name at their next lease renewal"
+    target   = ["vpc_id"]
+  }
 }
 
 resource "aws_vpc_encryption_control" {
@@ -9910,10 +10418,17 @@ resource "aws_vpc_endpoint_connection_notification" {
 }
 
 resource "aws_vpc_endpoint_policy" {
-  summary    = "vpc endpoint policy: routes, balances or filters live traffic."
+  summary    = "vpc endpoint policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpc_endpoint_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the vpc endpoint policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["vpc_endpoint_id"]
+  }
 }
 
 resource "aws_vpc_endpoint_private_dns" {
@@ -10124,10 +10639,17 @@ resource "aws_vpclattice_access_log_subscription" {
 }
 
 resource "aws_vpclattice_auth_policy" {
-  summary    = "vpclattice auth policy: routes, balances or filters live traffic."
+  summary    = "vpclattice auth policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpclattice_auth_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the vpclattice auth policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_identifier"]
+  }
 }
 
 resource "aws_vpclattice_domain_verification" {
@@ -10171,10 +10693,17 @@ resource "aws_vpclattice_resource_gateway" {
 }
 
 resource "aws_vpclattice_resource_policy" {
-  summary    = "vpclattice resource policy: routes, balances or filters live traffic."
+  summary    = "vpclattice resource policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/vpclattice_resource_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the vpclattice resource policy of an existing object (it has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once (a VPC endpoint's default policy allows everything)"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_vpclattice_service" {
@@ -10451,6 +10980,13 @@ resource "aws_wafregional_web_acl_association" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/wafregional_web_acl_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "attaches a web ACL to an existing load balancer, API stage or user pool (a resource has one web ACL: one it had is replaced)"
+    why      = "every request to it is filtered by the web ACL's rules at once"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_wafregional_xss_match_set" {
@@ -10496,6 +11032,13 @@ resource "aws_wafv2_web_acl_association" {
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/wafv2_web_acl_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "attaches a web ACL to an existing load balancer, API stage or user pool (a resource has one web ACL: one it had is replaced)"
+    why      = "every request to it is filtered by the web ACL's rules at once"
+    target   = ["resource_arn"]
+  }
 }
 
 resource "aws_wafv2_web_acl_logging_configuration" {

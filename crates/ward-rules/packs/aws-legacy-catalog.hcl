@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from testdata/120_basic/schemas.json of github.com/hashicorp/terraform-json at 5a1ca9230975ec15a9885e4a35b755646fda3028 (2026-08-04), the types the pinned aws schema no longer has.
 # Types by category: access 5, attachment 4, compute 2, config 13, data 1; 25 in all.
-# inputs sha256: 466705bd9198f65347d55bdb28da8b5ef75885b3ab467316c80e6950b38d5e20
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 418da950524b60840fc5a1b572bf5c89166cf2dcb3490d0a2e4ca111ef508627
 
 pack {
   name     = "aws-legacy-catalog"

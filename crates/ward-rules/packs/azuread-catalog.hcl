@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azuread 14.3.1 (provider registry.terraform.io/hashicorp/azuread 3.7.0), checked by the self-check.
-# Types by category: access 40, config 2, credential 8, data 1, workflow 3; 54 in all.
-# inputs sha256: 781f2e2e56de85a4dae78b22084d62cee61b4eb1b11f27c38cba46ea9a71afcc
+# Types by category: access 39, config 2, credential 8, data 1, grant 1, workflow 3; 54 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
+# inputs sha256: eb019d16abc9f8192f3be0ffcbd9f7563280cc303f9837a91411d62d1e764e17
 
 pack {
   name     = "azuread-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/azuread"
   schema   = "checked"
   summary  = "Microsoft Entra ID (Azure AD): every resource type, by category."
@@ -273,10 +274,17 @@ resource "azuread_group" {
 }
 
 resource "azuread_group_member" {
-  summary    = "group member: grants access or enforces a policy."
+  summary    = "group member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/group_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group"
+    why      = "the member gets the group's access, roles and licences at once"
+    target   = ["group_object_id"]
+  }
 }
 
 resource "azuread_group_role_management_policy" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/* of github.com/microsoft/terraform-provider-azuredevops at 3bd1fdb3a3c70695a6a232a87cb31e5ebebbb811 (2026-08-13).
 # Types by category: access 45, compute 4, config 26, credential 43, data 10, monitoring 3; 131 in all.
-# inputs sha256: 67a99aa41f20b6671f9defe2b88394ce731f1de432078d88adc3b95bf25e55ef
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 60306e97daba5d3a609a48951ce2051f4e0bab9b61fdfb57491122e0bd16033b
 
 pack {
   name     = "azuredevops-catalog"

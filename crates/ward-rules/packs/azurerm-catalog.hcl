@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
-# Types by category: access 90, attachment 81, compute 122, config 327, credential 51, data 86, dns 20, monitoring 96, traffic 171, workflow 4; 1048 in all.
-# inputs sha256: 0abefb823b8563441bd83e63c9fe4fdfc917cb1bebf081e58735ad88bbd20e0a
+# Types by category: access 81, adopted 1, applied-policy 5, attachment 79, compute 122, config 326, credential 51, data 86, dns 20, monitoring 92, replacing-association 2, singleton-settings 13, traffic 166, workflow 4; 1048 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 5, overwrites data-loss 1, overwrites in-place 11, overwrites interrupt 4.
+# inputs sha256: cc3dc79e06db607f454b91c6f5fc9d535edc6a66ed1ff3cd4dcb51cd93d6d1d6
 
 pack {
   name     = "azurerm-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/azurerm"
   schema   = "checked"
   summary  = "Microsoft Azure: every resource type the curated azurerm pack does not name."
@@ -126,10 +127,17 @@ resource "azurerm_api_management_api_operation" {
 }
 
 resource "azurerm_api_management_api_operation_policy" {
-  summary    = "api management api operation policy: routes, balances or filters live traffic."
+  summary    = "api management api operation policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/api_management_api_operation_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (api management api operation policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["api_management_name", "api_name", "operation_id"]
+  }
 }
 
 resource "azurerm_api_management_api_operation_tag" {
@@ -140,10 +148,17 @@ resource "azurerm_api_management_api_operation_tag" {
 }
 
 resource "azurerm_api_management_api_policy" {
-  summary    = "api management api policy: routes, balances or filters live traffic."
+  summary    = "api management api policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/api_management_api_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (api management api policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["api_management_name", "api_name"]
+  }
 }
 
 resource "azurerm_api_management_api_release" {
@@ -351,10 +366,17 @@ resource "azurerm_api_management_openid_connect_provider" {
 }
 
 resource "azurerm_api_management_policy" {
-  summary    = "api management policy: routes, balances or filters live traffic."
+  summary    = "api management policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/api_management_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (api management policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["api_management_id"]
+  }
 }
 
 resource "azurerm_api_management_policy_fragment" {
@@ -386,10 +408,17 @@ resource "azurerm_api_management_product_group" {
 }
 
 resource "azurerm_api_management_product_policy" {
-  summary    = "api management product policy: routes, balances or filters live traffic."
+  summary    = "api management product policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/api_management_product_policy"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (api management product policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["api_management_name", "product_id"]
+  }
 }
 
 resource "azurerm_api_management_product_tag" {
@@ -4144,10 +4173,17 @@ resource "azurerm_management_group" {
 }
 
 resource "azurerm_management_group_policy_assignment" {
-  summary    = "management group policy assignment: grants access or enforces a policy."
+  summary    = "management group policy assignment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/management_group_policy_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "assigns a policy to an existing management group, subscription, resource group or resource"
+    why      = "resources it denies are refused at once on every create or update under that scope (with enforce = true), and its modify and deploy effects change resources"
+    target   = ["management_group_id"]
+  }
 }
 
 resource "azurerm_management_group_policy_exemption" {
@@ -4172,10 +4208,17 @@ resource "azurerm_management_group_policy_set_definition" {
 }
 
 resource "azurerm_management_group_subscription_association" {
-  summary    = "management group subscription association: links two objects."
+  summary    = "management group subscription association: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/management_group_subscription_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "moves an existing subscription into the management group (a subscription has one parent)"
+    why      = "the policies and role assignments it inherited from its former parent stop applying at once, and those of the new one apply"
+    target   = ["subscription_id", "management_group_id"]
+  }
 }
 
 resource "azurerm_management_group_template_deployment" {
@@ -4187,10 +4230,17 @@ resource "azurerm_management_group_template_deployment" {
 }
 
 resource "azurerm_management_lock" {
-  summary    = "management lock: grants access or enforces a policy."
+  summary    = "management lock: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/management_lock"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "locks an existing scope"
+    why      = "a CanNotDelete lock refuses every delete under it at once, a ReadOnly lock every write (and operations such as listing storage keys)"
+    target   = ["scope"]
+  }
 }
 
 resource "azurerm_maps_account" {
@@ -4606,10 +4656,17 @@ resource "azurerm_mssql_server_dns_alias" {
 }
 
 resource "azurerm_mssql_server_extended_auditing_policy" {
-  summary    = "mssql server extended auditing policy: grants access or enforces a policy."
+  summary    = "mssql server extended auditing policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/mssql_server_extended_auditing_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (mssql server extended auditing policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["server_id"]
+  }
 }
 
 resource "azurerm_mssql_server_microsoft_support_auditing_policy" {
@@ -4620,10 +4677,17 @@ resource "azurerm_mssql_server_microsoft_support_auditing_policy" {
 }
 
 resource "azurerm_mssql_server_security_alert_policy" {
-  summary    = "mssql server security alert policy: grants access or enforces a policy."
+  summary    = "mssql server security alert policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/mssql_server_security_alert_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (mssql server security alert policy: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["server_name"]
+  }
 }
 
 resource "azurerm_mssql_server_transparent_data_encryption" {
@@ -5712,10 +5776,17 @@ resource "azurerm_resource_group_cost_management_view" {
 }
 
 resource "azurerm_resource_group_policy_assignment" {
-  summary    = "resource group policy assignment: grants access or enforces a policy."
+  summary    = "resource group policy assignment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/resource_group_policy_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "assigns a policy to an existing management group, subscription, resource group or resource"
+    why      = "resources it denies are refused at once on every create or update under that scope (with enforce = true), and its modify and deploy effects change resources"
+    target   = ["resource_group_id"]
+  }
 }
 
 resource "azurerm_resource_group_policy_exemption" {
@@ -5755,10 +5826,17 @@ resource "azurerm_resource_management_private_link_association" {
 }
 
 resource "azurerm_resource_policy_assignment" {
-  summary    = "resource policy assignment: grants access or enforces a policy."
+  summary    = "resource policy assignment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/resource_policy_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "assigns a policy to an existing management group, subscription, resource group or resource"
+    why      = "resources it denies are refused at once on every create or update under that scope (with enforce = true), and its modify and deploy effects change resources"
+    target   = ["resource_id"]
+  }
 }
 
 resource "azurerm_resource_policy_exemption" {
@@ -5798,10 +5876,17 @@ resource "azurerm_role_definition" {
 }
 
 resource "azurerm_role_management_policy" {
-  summary    = "role management policy: grants access or enforces a policy."
+  summary    = "role management policy: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/role_management_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the existing Privileged Identity Management policy of a role at a scope and replaces its rules"
+    why      = "activation, approval and expiry rules not written here return to their defaults for every eligible assignment of the role"
+    target   = ["scope", "role_definition_id"]
+  }
 }
 
 resource "azurerm_route" {
@@ -5876,10 +5961,16 @@ resource "azurerm_security_center_assessment_policy" {
 }
 
 resource "azurerm_security_center_auto_provisioning" {
-  summary    = "security center auto provisioning: watches, alerts, measures or shows."
+  summary    = "security center auto provisioning: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/security_center_auto_provisioning"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (security center auto provisioning: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "azurerm_security_center_automation" {
@@ -5891,10 +5982,16 @@ resource "azurerm_security_center_automation" {
 }
 
 resource "azurerm_security_center_contact" {
-  summary    = "security center contact: watches, alerts, measures or shows."
+  summary    = "security center contact: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/security_center_contact"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (security center contact: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "azurerm_security_center_server_vulnerability_assessment_virtual_machine" {
@@ -5912,10 +6009,17 @@ resource "azurerm_security_center_server_vulnerability_assessments_setting" {
 }
 
 resource "azurerm_security_center_setting" {
-  summary    = "security center setting: watches, alerts, measures or shows."
+  summary    = "security center setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/security_center_setting"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (security center setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "azurerm_security_center_storage_defender" {
@@ -5926,10 +6030,17 @@ resource "azurerm_security_center_storage_defender" {
 }
 
 resource "azurerm_security_center_subscription_pricing" {
-  summary    = "security center subscription pricing: watches, alerts, measures or shows."
+  summary    = "security center subscription pricing: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/security_center_subscription_pricing"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing server, API or subscription (security center subscription pricing: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["resource_type"]
+  }
 }
 
 resource "azurerm_security_center_workspace" {
@@ -6753,10 +6864,17 @@ resource "azurerm_storage_account_local_user" {
 }
 
 resource "azurerm_storage_account_network_rules" {
-  summary    = "storage account network rules: a configuration object of the provider API."
+  summary    = "storage account network rules: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/storage_account_network_rules"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the network rules of an existing storage account (it has one set)"
+    why      = "requests from networks and addresses not allowed here are refused at once when default_action is Deny, rules set elsewhere included"
+    target   = ["storage_account_id"]
+  }
 }
 
 resource "azurerm_storage_account_queue_properties" {
@@ -6809,10 +6927,17 @@ resource "azurerm_storage_encryption_scope" {
 }
 
 resource "azurerm_storage_management_policy" {
-  summary    = "storage management policy: grants access or enforces a policy."
+  summary    = "storage management policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/storage_management_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "data-loss"
+    what     = "replaces the lifecycle management policy of an existing storage account (it has one)"
+    why      = "its rules delete (or tier) every blob they match; rules of the policy it had not written here stop applying"
+    target   = ["storage_account_id"]
+  }
 }
 
 resource "azurerm_storage_mover" {
@@ -7081,10 +7206,17 @@ resource "azurerm_stream_analytics_stream_input_iothub" {
 }
 
 resource "azurerm_subnet_nat_gateway_association" {
-  summary    = "subnet nat gateway association: links two objects."
+  summary    = "subnet nat gateway association: sets the one object of its kind an existing object can have."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/subnet_nat_gateway_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "An object can have only one of these: a create replaces the one it has (often a default the provider set), so what the replaced one did (its rules, routes or policy) stops at once for everything behind it. A delete or replacement returns it to the default. (category: replacing-association)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the NAT gateway of an existing subnet (a subnet has one)"
+    why      = "outbound connections from the subnet leave through the NAT gateway's addresses at once: allow-lists that knew the old source addresses refuse them"
+    target   = ["subnet_id", "nat_gateway_id"]
+  }
 }
 
 resource "azurerm_subnet_service_endpoint_storage_policy" {
@@ -7118,10 +7250,17 @@ resource "azurerm_subscription_cost_management_view" {
 }
 
 resource "azurerm_subscription_policy_assignment" {
-  summary    = "subscription policy assignment: grants access or enforces a policy."
+  summary    = "subscription policy assignment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/subscription_policy_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "assigns a policy to an existing management group, subscription, resource group or resource"
+    why      = "resources it denies are refused at once on every create or update under that scope (with enforce = true), and its modify and deploy effects change resources"
+    target   = ["subscription_id"]
+  }
 }
 
 resource "azurerm_subscription_policy_exemption" {
@@ -7637,10 +7776,17 @@ resource "azurerm_virtual_machine_scale_set_standby_pool" {
 }
 
 resource "azurerm_virtual_network_dns_servers" {
-  summary    = "virtual network dns servers: routes, balances or filters live traffic."
+  summary    = "virtual network dns servers: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/virtual_network_dns_servers"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the DNS servers of an existing virtual network"
+    why      = "VMs resolve names through the new servers from their next DHCP renewal or restart; servers set elsewhere are dropped"
+    target   = ["virtual_network_id"]
+  }
 }
 
 resource "azurerm_virtual_network_gateway_connection" {

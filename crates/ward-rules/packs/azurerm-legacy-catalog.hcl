@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from the Removed Resources section of website/docs/guides/4.0-upgrade-guide.html.markdown of github.com/hashicorp/terraform-provider-azurerm at 9a5327f9a3d9d4cbab89d8b9362af25c1141dae6.
 # Types by category: access 12, attachment 1, compute 9, config 15, credential 1, data 16, monitoring 9, traffic 6; 69 in all.
-# inputs sha256: 642f7896c6e22148f27d7e87e5d22537a6d9140326c65e43047c23a03f48f17c
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 2b11f8745e943a0e0e05b8fb934d2e16daa824b4e5ab09cf6071fdbffe79a5ac
 
 pack {
   name     = "azurerm-legacy-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-azurestack 9.0.1 (provider registry.terraform.io/hashicorp/azurestack 1.0.0), checked by the self-check.
 # Types by category: access 3, attachment 3, compute 9, config 1, data 10, dns 8, traffic 15; 49 in all.
-# inputs sha256: 6efb4389b5d2a1e77ce7ddbb342505bd6206b16f5bea3bc40c2b78ef5906f164
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: be2e9ca6ca83574453d5d89e711bd21558eabf98b02e01002c4a41580a369db9
 
 pack {
   name     = "azurestack-catalog"

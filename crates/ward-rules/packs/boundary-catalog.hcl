@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-boundary 10.1.2 (provider registry.terraform.io/hashicorp/boundary 1.3.1), checked by the self-check.
 # Types by category: access 14, compute 1, config 3, credential 7, traffic 10; 35 in all.
-# inputs sha256: 19ec98dc1fb949d2b4510518ef97fc2774f48b826d35eb9d7515b8ef41f21264
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 8da3d928ca5d3b07d7af269592dd227eafde6ca3a1e801683a299e4862d818f0
 
 pack {
   name     = "boundary-catalog"

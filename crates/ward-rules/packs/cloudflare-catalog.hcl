@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-cloudflare 13.9.1 (provider registry.terraform.io/cloudflare/cloudflare 5.14.0), checked by the self-check.
-# Types by category: access 17, compute 13, config 8, credential 14, data 9, dns 11, monitoring 12, traffic 99; 183 in all.
-# inputs sha256: acc6cb3b155213784c6e4cd78803357418b0d48c8fe4a3b29e4ed359318ad648
+# Types by category: access 16, adopted 1, compute 13, config 7, credential 12, data 9, dns 9, monitoring 12, singleton-settings 27, traffic 77; 183 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 28.
+# inputs sha256: b21df9a85f7131a484e6406712153b0670e053745dbd48ef588b6ab49c11b9f1
 
 pack {
   name     = "cloudflare-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "cloudflare/cloudflare"
   schema   = "checked"
   summary  = "Cloudflare: every resource type the curated cloudflare pack does not name."
@@ -34,10 +35,17 @@ resource "cloudflare_account" {
 }
 
 resource "cloudflare_account_dns_settings" {
-  summary    = "account dns settings: serves DNS."
+  summary    = "account dns settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/account_dns_settings"
-  rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (account dns settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["account_id"]
+  }
 }
 
 resource "cloudflare_account_dns_settings_internal_view" {
@@ -90,10 +98,17 @@ resource "cloudflare_api_shield_operation" {
 }
 
 resource "cloudflare_api_shield_operation_schema_validation_settings" {
-  summary    = "api shield operation schema validation settings: routes, balances or filters live traffic."
+  summary    = "api shield operation schema validation settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/api_shield_operation_schema_validation_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (api shield operation schema validation settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id", "operation_id"]
+  }
 }
 
 resource "cloudflare_api_shield_schema" {
@@ -104,24 +119,45 @@ resource "cloudflare_api_shield_schema" {
 }
 
 resource "cloudflare_api_shield_schema_validation_settings" {
-  summary    = "api shield schema validation settings: routes, balances or filters live traffic."
+  summary    = "api shield schema validation settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/api_shield_schema_validation_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (api shield schema validation settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_argo_smart_routing" {
-  summary    = "argo smart routing: routes, balances or filters live traffic."
+  summary    = "argo smart routing: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/argo_smart_routing"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (argo smart routing: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_argo_tiered_caching" {
-  summary    = "argo tiered caching: routes, balances or filters live traffic."
+  summary    = "argo tiered caching: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/argo_tiered_caching"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (argo tiered caching: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_authenticated_origin_pulls" {
@@ -139,17 +175,31 @@ resource "cloudflare_authenticated_origin_pulls_certificate" {
 }
 
 resource "cloudflare_authenticated_origin_pulls_settings" {
-  summary    = "authenticated origin pulls settings: routes, balances or filters live traffic."
+  summary    = "authenticated origin pulls settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/authenticated_origin_pulls_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (authenticated origin pulls settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_bot_management" {
-  summary    = "bot management: routes, balances or filters live traffic."
+  summary    = "bot management: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/bot_management"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (bot management: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_byo_ip_prefix" {
@@ -337,10 +387,17 @@ resource "cloudflare_email_routing_rule" {
 }
 
 resource "cloudflare_email_routing_settings" {
-  summary    = "email routing settings: routes, balances or filters live traffic."
+  summary    = "email routing settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/email_routing_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (email routing settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_email_security_block_sender" {
@@ -422,10 +479,17 @@ resource "cloudflare_keyless_certificate" {
 }
 
 resource "cloudflare_leaked_credential_check" {
-  summary    = "leaked credential check: routes, balances or filters live traffic."
+  summary    = "leaked credential check: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/leaked_credential_check"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (leaked credential check: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_leaked_credential_check_rule" {
@@ -534,10 +598,17 @@ resource "cloudflare_magic_wan_static_route" {
 }
 
 resource "cloudflare_managed_transforms" {
-  summary    = "managed transforms: routes, balances or filters live traffic."
+  summary    = "managed transforms: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/managed_transforms"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (managed transforms: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_mtls_certificate" {
@@ -673,10 +744,17 @@ resource "cloudflare_regional_hostname" {
 }
 
 resource "cloudflare_regional_tiered_cache" {
-  summary    = "regional tiered cache: routes, balances or filters live traffic."
+  summary    = "regional tiered cache: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/regional_tiered_cache"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (regional tiered cache: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_registrar_domain" {
@@ -687,10 +765,17 @@ resource "cloudflare_registrar_domain" {
 }
 
 resource "cloudflare_schema_validation_operation_settings" {
-  summary    = "schema validation operation settings: routes, balances or filters live traffic."
+  summary    = "schema validation operation settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/schema_validation_operation_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (schema validation operation settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id", "operation_id"]
+  }
 }
 
 resource "cloudflare_schema_validation_schemas" {
@@ -701,10 +786,17 @@ resource "cloudflare_schema_validation_schemas" {
 }
 
 resource "cloudflare_schema_validation_settings" {
-  summary    = "schema validation settings: routes, balances or filters live traffic."
+  summary    = "schema validation settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/schema_validation_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (schema validation settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_snippet" {
@@ -802,10 +894,17 @@ resource "cloudflare_stream_webhook" {
 }
 
 resource "cloudflare_tiered_cache" {
-  summary    = "tiered cache: routes, balances or filters live traffic."
+  summary    = "tiered cache: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/tiered_cache"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (tiered cache: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_token_validation_config" {
@@ -823,10 +922,17 @@ resource "cloudflare_token_validation_rules" {
 }
 
 resource "cloudflare_total_tls" {
-  summary    = "total tls: a credential (key, token, certificate or password)."
+  summary    = "total tls: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/total_tls"
-  rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (total tls: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_turnstile_widget" {
@@ -837,17 +943,31 @@ resource "cloudflare_turnstile_widget" {
 }
 
 resource "cloudflare_universal_ssl_setting" {
-  summary    = "universal ssl setting: a credential (key, token, certificate or password)."
+  summary    = "universal ssl setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/universal_ssl_setting"
-  rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (universal ssl setting: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_url_normalization_settings" {
-  summary    = "url normalization settings: routes, balances or filters live traffic."
+  summary    = "url normalization settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/url_normalization_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (url normalization settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_user" {
@@ -886,10 +1006,17 @@ resource "cloudflare_waiting_room_rules" {
 }
 
 resource "cloudflare_waiting_room_settings" {
-  summary    = "waiting room settings: routes, balances or filters live traffic."
+  summary    = "waiting room settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/waiting_room_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (waiting room settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_web3_hostname" {
@@ -1032,10 +1159,17 @@ resource "cloudflare_zero_trust_access_mtls_certificate" {
 }
 
 resource "cloudflare_zero_trust_access_mtls_hostname_settings" {
-  summary    = "zero trust access mtls hostname settings: grants access or enforces a policy."
+  summary    = "zero trust access mtls hostname settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_access_mtls_hostname_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zero trust access mtls hostname settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id", "account_id", "hostname"]
+  }
 }
 
 resource "cloudflare_zero_trust_access_service_token" {
@@ -1074,24 +1208,45 @@ resource "cloudflare_zero_trust_device_custom_profile_local_domain_fallback" {
 }
 
 resource "cloudflare_zero_trust_device_default_profile" {
-  summary    = "zero trust device default profile: routes, balances or filters live traffic."
+  summary    = "zero trust device default profile: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_device_default_profile"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the account's existing default device profile and applies these settings to it"
+    why      = "every enrolled device that matches no other profile gets them at its next sync"
+    target   = ["account_id"]
+  }
 }
 
 resource "cloudflare_zero_trust_device_default_profile_certificates" {
-  summary    = "zero trust device default profile certificates: routes, balances or filters live traffic."
+  summary    = "zero trust device default profile certificates: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_device_default_profile_certificates"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zero trust device default profile certificates: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_zero_trust_device_default_profile_local_domain_fallback" {
-  summary    = "zero trust device default profile local domain fallback: routes, balances or filters live traffic."
+  summary    = "zero trust device default profile local domain fallback: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_device_default_profile_local_domain_fallback"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zero trust device default profile local domain fallback: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["account_id"]
+  }
 }
 
 resource "cloudflare_zero_trust_device_managed_networks" {
@@ -1116,10 +1271,17 @@ resource "cloudflare_zero_trust_device_posture_rule" {
 }
 
 resource "cloudflare_zero_trust_device_settings" {
-  summary    = "zero trust device settings: routes, balances or filters live traffic."
+  summary    = "zero trust device settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_device_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zero trust device settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["account_id"]
+  }
 }
 
 resource "cloudflare_zero_trust_dex_test" {
@@ -1214,10 +1376,17 @@ resource "cloudflare_zero_trust_gateway_proxy_endpoint" {
 }
 
 resource "cloudflare_zero_trust_gateway_settings" {
-  summary    = "zero trust gateway settings: routes, balances or filters live traffic."
+  summary    = "zero trust gateway settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zero_trust_gateway_settings"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zero trust gateway settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["account_id"]
+  }
 }
 
 resource "cloudflare_zero_trust_list" {
@@ -1277,31 +1446,59 @@ resource "cloudflare_zero_trust_tunnel_warp_connector" {
 }
 
 resource "cloudflare_zone_cache_reserve" {
-  summary    = "zone cache reserve: routes, balances or filters live traffic."
+  summary    = "zone cache reserve: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zone_cache_reserve"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zone cache reserve: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_zone_cache_variants" {
-  summary    = "zone cache variants: routes, balances or filters live traffic."
+  summary    = "zone cache variants: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zone_cache_variants"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zone cache variants: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_zone_dns_settings" {
-  summary    = "zone dns settings: serves DNS."
+  summary    = "zone dns settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zone_dns_settings"
-  rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zone dns settings: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_zone_hold" {
-  summary    = "zone hold: a configuration object of the provider API."
+  summary    = "zone hold: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cloudflare/cloudflare/latest/docs/resources/zone_hold"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of an existing zone or account (zone hold: it has one)"
+    why      = "the edge applies the new values to every request at once; values set elsewhere are overwritten"
+    target   = ["zone_id"]
+  }
 }
 
 resource "cloudflare_zone_lockdown" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-consul 10.1.2 (provider registry.terraform.io/hashicorp/consul 2.22.1), checked by the self-check.
 # Types by category: access 11, config 3, credential 3, data 3, traffic 13; 33 in all.
-# inputs sha256: a07b40d3e64eb870ed931ce61d4fb40d4ea54d540d4013c73772541777a43392
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 2e53aebadca5759d30fad23520b52550cf35eed9755c0c11c8e173ae2bf1742b
 
 pack {
   name     = "consul-catalog"

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
-# Types by category: access 28, attachment 12, compute 9, config 32, credential 12, data 15, monitoring 20, traffic 8; 136 in all.
-# inputs sha256: 5a2123808129908a372f7d18ecfb4b505ea36378cabccbcf8e9b6d69571679a9
+# Types by category: access 24, attachment 12, authoritative-policy 3, compute 9, config 21, credential 12, data 15, monitoring 19, singleton-settings 13, traffic 8; 136 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 13, overwrites interrupt 3.
+# inputs sha256: 9a8730a049944158e52e1e2f742b51445a427d825906d12042388b7d0d77a5be
 
 pack {
   name     = "databricks-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "databricks/databricks"
   schema   = "checked"
   summary  = "Databricks: every resource type, by category."
@@ -41,24 +42,45 @@ resource "databricks_account_network_policy" {
 }
 
 resource "databricks_account_setting_v2" {
-  summary    = "account setting v2: a configuration object of the provider API."
+  summary    = "account setting v2: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/account_setting_v2"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (account setting v2: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }
 
 resource "databricks_aibi_dashboard_embedding_access_policy_setting" {
-  summary    = "aibi dashboard embedding access policy setting: a configuration object of the provider API."
+  summary    = "aibi dashboard embedding access policy setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/aibi_dashboard_embedding_access_policy_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (aibi dashboard embedding access policy setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_aibi_dashboard_embedding_approved_domains_setting" {
-  summary    = "aibi dashboard embedding approved domains setting: a configuration object of the provider API."
+  summary    = "aibi dashboard embedding approved domains setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/aibi_dashboard_embedding_approved_domains_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (aibi dashboard embedding approved domains setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_alert" {
@@ -98,10 +120,17 @@ resource "databricks_artifact_allowlist" {
 }
 
 resource "databricks_automatic_cluster_update_workspace_setting" {
-  summary    = "automatic cluster update workspace setting: a configuration object of the provider API."
+  summary    = "automatic cluster update workspace setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/automatic_cluster_update_workspace_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (automatic cluster update workspace setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_aws_s3_mount" {
@@ -176,10 +205,17 @@ resource "databricks_cluster_policy" {
 }
 
 resource "databricks_compliance_security_profile_workspace_setting" {
-  summary    = "compliance security profile workspace setting: a configuration object of the provider API."
+  summary    = "compliance security profile workspace setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/compliance_security_profile_workspace_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (compliance security profile workspace setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_connection" {
@@ -263,10 +299,17 @@ resource "databricks_dbfs_file" {
 }
 
 resource "databricks_default_namespace_setting" {
-  summary    = "default namespace setting: a configuration object of the provider API."
+  summary    = "default namespace setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/default_namespace_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (default namespace setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_directory" {
@@ -277,31 +320,59 @@ resource "databricks_directory" {
 }
 
 resource "databricks_disable_legacy_access_setting" {
-  summary    = "disable legacy access setting: a configuration object of the provider API."
+  summary    = "disable legacy access setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/disable_legacy_access_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (disable legacy access setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_disable_legacy_dbfs_setting" {
-  summary    = "disable legacy dbfs setting: a configuration object of the provider API."
+  summary    = "disable legacy dbfs setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/disable_legacy_dbfs_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (disable legacy dbfs setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_disable_legacy_features_setting" {
-  summary    = "disable legacy features setting: a configuration object of the provider API."
+  summary    = "disable legacy features setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/disable_legacy_features_setting"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (disable legacy features setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_enhanced_security_monitoring_workspace_setting" {
-  summary    = "enhanced security monitoring workspace setting: watches, alerts, measures or shows."
+  summary    = "enhanced security monitoring workspace setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/enhanced_security_monitoring_workspace_setting"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (enhanced security monitoring workspace setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_entitlements" {
@@ -382,10 +453,17 @@ resource "databricks_grant" {
 }
 
 resource "databricks_grants" {
-  summary    = "grants: grants access or enforces a policy."
+  summary    = "grants: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/grants"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole access control list of an existing object (grants)"
+    why      = "principals not listed here lose their access to the object at once, grants made elsewhere included (admins keep theirs)"
+    target   = ["catalog", "credential", "external_location", "foreign_connection", "function", "metastore", "model", "pipeline", "recipient", "schema", "share", "storage_credential", "table", "volume"]
+  }
 }
 
 resource "databricks_group" {
@@ -660,10 +738,17 @@ resource "databricks_permission_assignment" {
 }
 
 resource "databricks_permissions" {
-  summary    = "permissions: grants access or enforces a policy."
+  summary    = "permissions: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole access control list of an existing object (permissions)"
+    why      = "principals not listed here lose their access to the object at once, grants made elsewhere included (admins keep theirs)"
+    target   = ["alert_v2_id", "app_name", "cluster_id", "cluster_policy_id", "dashboard_id", "database_instance_name", "directory_id", "directory_path", "experiment_id", "instance_pool_id", "job_id", "notebook_id", "notebook_path", "pipeline_id", "registered_model_id", "repo_id", "repo_path", "serving_endpoint_id", "sql_alert_id", "sql_dashboard_id", "sql_endpoint_id", "sql_query_id", "vector_search_endpoint_id", "workspace_file_id", "workspace_file_path"]
+  }
 }
 
 resource "databricks_pipeline" {
@@ -730,10 +815,17 @@ resource "databricks_repo" {
 }
 
 resource "databricks_restrict_workspace_admins_setting" {
-  summary    = "restrict workspace admins setting: grants access or enforces a policy."
+  summary    = "restrict workspace admins setting: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/restrict_workspace_admins_setting"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (restrict workspace admins setting: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["setting_name"]
+  }
 }
 
 resource "databricks_rfa_access_request_destinations" {
@@ -836,10 +928,17 @@ resource "databricks_sql_global_config" {
 }
 
 resource "databricks_sql_permissions" {
-  summary    = "sql permissions: grants access or enforces a policy."
+  summary    = "sql permissions: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/sql_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole access control list of an existing object (sql permissions)"
+    why      = "principals not listed here lose their access to the object at once, grants made elsewhere included (admins keep theirs)"
+    target   = ["catalog", "cluster_id", "database", "table", "view"]
+  }
 }
 
 resource "databricks_sql_query" {
@@ -956,10 +1055,16 @@ resource "databricks_workspace_binding" {
 }
 
 resource "databricks_workspace_conf" {
-  summary    = "workspace conf: a configuration object of the provider API."
+  summary    = "workspace conf: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/workspace_conf"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (workspace conf: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "databricks_workspace_entity_tag_assignment" {
@@ -984,8 +1089,15 @@ resource "databricks_workspace_network_option" {
 }
 
 resource "databricks_workspace_setting_v2" {
-  summary    = "workspace setting v2: a configuration object of the provider API."
+  summary    = "workspace setting v2: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/workspace_setting_v2"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces a setting of the existing workspace or account (workspace setting v2: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
-# Types by category: access 13, config 57, credential 5, data 6, monitoring 38; 119 in all.
-# inputs sha256: ec8eee1759ab1f0a76d83d339dd548473aea884ecb6226b374925376d2f6e4f8
+# Types by category: access 12, adopted 1, config 57, credential 5, data 6, monitoring 37, singleton-settings 1; 119 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2.
+# inputs sha256: 093ef7c11f7249dabc0a1af6c0f71afc9afc53e9114aae6eb7fc569f79242c6f
 
 pack {
   name     = "datadog-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "datadog/datadog"
   schema   = "checked"
   summary  = "Datadog: every resource type, by category."
@@ -576,10 +577,16 @@ resource "datadog_org_connection" {
 }
 
 resource "datadog_organization_settings" {
-  summary    = "organization settings: grants access or enforces a policy."
+  summary    = "organization settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/DataDog/datadog/latest/docs/resources/organization_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing organization (it has one set)"
+    why      = "login methods, sharing and security settings set elsewhere are overwritten at once"
+  }
 }
 
 resource "datadog_powerpack" {
@@ -639,10 +646,16 @@ resource "datadog_rum_retention_filters_order" {
 }
 
 resource "datadog_security_monitoring_default_rule" {
-  summary    = "security monitoring default rule: watches, alerts, measures or shows."
+  summary    = "security monitoring default rule: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/DataDog/datadog/latest/docs/resources/security_monitoring_default_rule"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts an existing out-of-the-box detection rule and applies these settings to it"
+    why      = "its signals and notifications change at once"
+  }
 }
 
 resource "datadog_security_monitoring_filter" {

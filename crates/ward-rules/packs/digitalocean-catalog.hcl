@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-digitalocean 13.14.1 (provider registry.terraform.io/digitalocean/digitalocean 2.71.0), checked by the self-check.
 # Types by category: access 4, attachment 8, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
-# inputs sha256: 03abee2f45a1049a4c83e18fbbf0a62d09fadfcba86a957427c284ca12558358
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 02fce3914e9a042a2bd556514ffb69aee61876d6773413ba94fcebec9e379e3b
 
 pack {
   name     = "digitalocean-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-dns 9.0.1 (provider registry.terraform.io/hashicorp/dns 3.4.3), checked by the self-check.
 # Types by category: dns 8; 8 in all.
-# inputs sha256: e97b9577e6cfea0e33b4a7d01c95fa0b4a5a4fd0f2282680181302f4354192e1
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 5007ef4a9869790c42849ad7f17c54da3ba9362d00abe464f032540971b9b10d
 
 pack {
   name     = "dns-catalog"

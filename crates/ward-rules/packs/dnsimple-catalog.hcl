@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-dnsimple 10.1.1 (provider registry.terraform.io/dnsimple/dnsimple 1.10.0), checked by the self-check.
 # Types by category: config 1, credential 1, data 3, dns 3, traffic 1; 9 in all.
-# inputs sha256: b16107887ab0f4f229c399810efea7464136558b706af51a5ef9f9b9f31ef674
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 0520788becf49e100d81263720e4aefe879274fff816c83f6ab5c759adac3287
 
 pack {
   name     = "dnsimple-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-docker 12.0.3 (provider registry.terraform.io/kreuzwerker/docker 3.6.2), checked by the self-check.
 # Types by category: compute 3, config 4, credential 1, data 2, traffic 1; 11 in all.
-# inputs sha256: e8e26bd5149455fc48b6c4a26a612d66e3149239b765b3cf8d6532ada2619fd9
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 9e7bf1fd09ccb9f105011ef5a888b5d57f9529bbb308dcb97ae85b3ebcff347e
 
 pack {
   name     = "docker-catalog"

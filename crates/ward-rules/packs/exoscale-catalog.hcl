@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/exoscale/terraform-provider-exoscale at b692022e3351d6a6f328655586742f7921e75043 (2026-08-12).
 # Types by category: access 10, compute 3, config 1, credential 4, data 8, dns 1, monitoring 6, traffic 5; 38 in all.
-# inputs sha256: d261ab1ced192a6efb644c1e77547cd77c40a1b36755d3c66cd865739c5d7bd5
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: fa1491e120d67b7b290b8d9641eaf4bd8e2e5285e604630176efcb7225635ce5
 
 pack {
   name     = "exoscale-catalog"

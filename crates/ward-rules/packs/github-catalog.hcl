@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
-# Types by category: access 24, compute 1, config 7, credential 1, data 10, workflow 1; 44 in all.
-# inputs sha256: d569bd950d21dfc3fa8908817d14f1d702863376729c6fc006d5a330f214d193
+# Types by category: access 18, compute 1, config 5, credential 1, data 10, exclusive-members 1, singleton-settings 7, workflow 1; 44 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 6.
+# inputs sha256: 4be99cf689f777c3d5ed0ac00176919913e1e087bfffe3c13868c1894140cf80
 
 pack {
   name     = "github-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "integrations/github"
   schema   = "checked"
   summary  = "GitHub: every resource type the curated github pack does not name."
@@ -35,10 +36,16 @@ resource "github_actions_organization_oidc_subject_claim_customization_template"
 }
 
 resource "github_actions_organization_permissions" {
-  summary    = "actions organization permissions: grants access or enforces a policy."
+  summary    = "actions organization permissions: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/actions_organization_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Actions settings of an existing organization, enterprise or repository (actions organization permissions: it has one)"
+    why      = "workflows that use actions, or token permissions, it no longer allows fail from their next run; settings set elsewhere are overwritten"
+  }
 }
 
 resource "github_actions_organization_secret_repositories" {
@@ -70,10 +77,17 @@ resource "github_actions_repository_oidc_subject_claim_customization_template" {
 }
 
 resource "github_actions_repository_permissions" {
-  summary    = "actions repository permissions: grants access or enforces a policy."
+  summary    = "actions repository permissions: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/actions_repository_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Actions settings of an existing organization, enterprise or repository (actions repository permissions: it has one)"
+    why      = "workflows that use actions, or token permissions, it no longer allows fail from their next run; settings set elsewhere are overwritten"
+    target   = ["repository"]
+  }
 }
 
 resource "github_actions_runner_group" {
@@ -147,10 +161,17 @@ resource "github_emu_group_mapping" {
 }
 
 resource "github_enterprise_actions_permissions" {
-  summary    = "enterprise actions permissions: grants access or enforces a policy."
+  summary    = "enterprise actions permissions: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/enterprise_actions_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Actions settings of an existing organization, enterprise or repository (enterprise actions permissions: it has one)"
+    why      = "workflows that use actions, or token permissions, it no longer allows fail from their next run; settings set elsewhere are overwritten"
+    target   = ["enterprise_slug"]
+  }
 }
 
 resource "github_enterprise_actions_runner_group" {
@@ -161,10 +182,17 @@ resource "github_enterprise_actions_runner_group" {
 }
 
 resource "github_enterprise_actions_workflow_permissions" {
-  summary    = "enterprise actions workflow permissions: grants access or enforces a policy."
+  summary    = "enterprise actions workflow permissions: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/enterprise_actions_workflow_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Actions settings of an existing organization, enterprise or repository (enterprise actions workflow permissions: it has one)"
+    why      = "workflows that use actions, or token permissions, it no longer allows fail from their next run; settings set elsewhere are overwritten"
+    target   = ["enterprise_slug"]
+  }
 }
 
 resource "github_enterprise_organization" {
@@ -175,10 +203,17 @@ resource "github_enterprise_organization" {
 }
 
 resource "github_enterprise_security_analysis_settings" {
-  summary    = "enterprise security analysis settings: a configuration object of the provider API."
+  summary    = "enterprise security analysis settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/enterprise_security_analysis_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing enterprise or repository (enterprise security analysis settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["enterprise_slug"]
+  }
 }
 
 resource "github_issue" {
@@ -273,10 +308,17 @@ resource "github_project_column" {
 }
 
 resource "github_repository_dependabot_security_updates" {
-  summary    = "repository dependabot security updates: a configuration object of the provider API."
+  summary    = "repository dependabot security updates: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/repository_dependabot_security_updates"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing enterprise or repository (repository dependabot security updates: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["repository"]
+  }
 }
 
 resource "github_repository_milestone" {
@@ -301,10 +343,17 @@ resource "github_repository_pull_request" {
 }
 
 resource "github_team_sync_group_mapping" {
-  summary    = "team sync group mapping: grants access or enforces a policy."
+  summary    = "team sync group mapping: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/team_sync_group_mapping"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the identity-provider groups synced to an existing team"
+    why      = "the team's members become those of the groups listed here: members not in them are removed at once and lose the access the team grants"
+    target   = ["team_slug"]
+  }
 }
 
 resource "github_user_gpg_key" {
@@ -323,8 +372,15 @@ resource "github_user_invitation_accepter" {
 }
 
 resource "github_workflow_repository_permissions" {
-  summary    = "workflow repository permissions: grants access or enforces a policy."
+  summary    = "workflow repository permissions: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/workflow_repository_permissions"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the Actions settings of an existing organization, enterprise or repository (workflow repository permissions: it has one)"
+    why      = "workflows that use actions, or token permissions, it no longer allows fail from their next run; settings set elsewhere are overwritten"
+    target   = ["repository"]
+  }
 }

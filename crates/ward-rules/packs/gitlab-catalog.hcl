@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-gitlab 15.6.2 (provider registry.terraform.io/gitlabhq/gitlab 18.6.1), checked by the self-check.
-# Types by category: access 26, compute 7, config 33, credential 14, data 5, dns 1, monitoring 33; 119 in all.
-# inputs sha256: 489c19c376b894eafc0472fcd2b6e189d5ae17093b299bea7d127cb831e71e75
+# Types by category: access 25, compute 7, config 31, credential 14, data 5, dns 1, monitoring 33, singleton-settings 3; 119 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 1.
+# inputs sha256: 257969f7e93855c9ef0e4e6e28e1b7615e28bca9b24d6699402bb25f452387cc
 
 pack {
   name     = "gitlab-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "gitlabhq/gitlab"
   schema   = "checked"
   summary  = "GitLab: every resource type, by category."
@@ -34,10 +35,16 @@ resource "gitlab_application_appearance" {
 }
 
 resource "gitlab_application_settings" {
-  summary    = "application settings: a configuration object of the provider API."
+  summary    = "application settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/gitlabhq/gitlab/latest/docs/resources/application_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing instance or project (application settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "gitlab_branch" {
@@ -682,10 +689,17 @@ resource "gitlab_project_mirror" {
 }
 
 resource "gitlab_project_pages_settings" {
-  summary    = "project pages settings: a configuration object of the provider API."
+  summary    = "project pages settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/gitlabhq/gitlab/latest/docs/resources/project_pages_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing instance or project (project pages settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project"]
+  }
 }
 
 resource "gitlab_project_protected_environment" {
@@ -696,10 +710,17 @@ resource "gitlab_project_protected_environment" {
 }
 
 resource "gitlab_project_push_rules" {
-  summary    = "project push rules: grants access or enforces a policy."
+  summary    = "project push rules: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/gitlabhq/gitlab/latest/docs/resources/project_push_rules"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the push rules of an existing project (it has one set)"
+    why      = "pushes the new rules forbid are refused at once; rules set elsewhere are overwritten"
+    target   = ["project"]
+  }
 }
 
 resource "gitlab_project_runner_enablement" {

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google-beta 16.12.1 (provider registry.terraform.io/hashicorp/google-beta 6.50.0), checked by the self-check.
-# Types by category: access 66, attachment 4, compute 9, config 17, data 5, dns 3, monitoring 1, traffic 14; 119 in all.
-# inputs sha256: 7285a91684398b588fd87140742592d26dd13fe43ff27e1e3647440b81b991a8
+# Types by category: access 6, applied-policy 1, attachment 3, authoritative-policy 20, authoritative-role 20, compute 9, config 17, data 5, dns 3, grant 20, monitoring 1, traffic 14; 119 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 20, modifies interrupt 1, overwrites interrupt 40.
+# inputs sha256: 30acd0e8503626878d88cd886bf9b926366eac25e6cbbf3950a7010685596e84
 
 pack {
   name     = "google-beta-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/google-beta"
   schema   = "checked"
   summary  = "Google Cloud beta: every type only the google-beta provider has, by the google table's categories."
@@ -44,45 +45,87 @@ resource "google_api_gateway_api_config" {
 }
 
 resource "google_api_gateway_api_config_iam_binding" {
-  summary    = "api gateway api config iam binding: grants access or enforces a policy."
+  summary    = "api gateway api config iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the api gateway api config"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["api", "api_config"]
+  }
 }
 
 resource "google_api_gateway_api_config_iam_member" {
-  summary    = "api gateway api config iam member: grants access or enforces a policy."
+  summary    = "api gateway api config iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing api gateway api config"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["api", "api_config"]
+  }
 }
 
 resource "google_api_gateway_api_config_iam_policy" {
-  summary    = "api gateway api config iam policy: grants access or enforces a policy."
+  summary    = "api gateway api config iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the api gateway api config"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["api", "api_config"]
+  }
 }
 
 resource "google_api_gateway_api_iam_binding" {
-  summary    = "api gateway api iam binding: grants access or enforces a policy."
+  summary    = "api gateway api iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the api gateway api"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["api"]
+  }
 }
 
 resource "google_api_gateway_api_iam_member" {
-  summary    = "api gateway api iam member: grants access or enforces a policy."
+  summary    = "api gateway api iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing api gateway api"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["api"]
+  }
 }
 
 resource "google_api_gateway_api_iam_policy" {
-  summary    = "api gateway api iam policy: grants access or enforces a policy."
+  summary    = "api gateway api iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the api gateway api"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["api"]
+  }
 }
 
 resource "google_api_gateway_gateway" {
@@ -94,24 +137,45 @@ resource "google_api_gateway_gateway" {
 }
 
 resource "google_api_gateway_gateway_iam_binding" {
-  summary    = "api gateway gateway iam binding: grants access or enforces a policy."
+  summary    = "api gateway gateway iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the api gateway gateway"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["gateway"]
+  }
 }
 
 resource "google_api_gateway_gateway_iam_member" {
-  summary    = "api gateway gateway iam member: grants access or enforces a policy."
+  summary    = "api gateway gateway iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing api gateway gateway"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["gateway"]
+  }
 }
 
 resource "google_api_gateway_gateway_iam_policy" {
-  summary    = "api gateway gateway iam policy: grants access or enforces a policy."
+  summary    = "api gateway gateway iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the api gateway gateway"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["gateway"]
+  }
 }
 
 resource "google_artifact_registry_vpcsc_config" {
@@ -136,45 +200,87 @@ resource "google_cloud_quotas_quota_adjuster_settings" {
 }
 
 resource "google_compute_backend_bucket_iam_binding" {
-  summary    = "compute backend bucket iam binding: grants access or enforces a policy."
+  summary    = "compute backend bucket iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute backend bucket"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_backend_bucket_iam_member" {
-  summary    = "compute backend bucket iam member: grants access or enforces a policy."
+  summary    = "compute backend bucket iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute backend bucket"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_backend_bucket_iam_policy" {
-  summary    = "compute backend bucket iam policy: grants access or enforces a policy."
+  summary    = "compute backend bucket iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute backend bucket"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_backend_service_iam_binding" {
-  summary    = "compute backend service iam binding: grants access or enforces a policy."
+  summary    = "compute backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute backend service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_backend_service_iam_member" {
-  summary    = "compute backend service iam member: grants access or enforces a policy."
+  summary    = "compute backend service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute backend service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_backend_service_iam_policy" {
-  summary    = "compute backend service iam policy: grants access or enforces a policy."
+  summary    = "compute backend service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute backend service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_cross_site_network" {
@@ -209,24 +315,45 @@ resource "google_compute_machine_image" {
 }
 
 resource "google_compute_machine_image_iam_binding" {
-  summary    = "compute machine image iam binding: grants access or enforces a policy."
+  summary    = "compute machine image iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute machine image"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["machine_image"]
+  }
 }
 
 resource "google_compute_machine_image_iam_member" {
-  summary    = "compute machine image iam member: grants access or enforces a policy."
+  summary    = "compute machine image iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute machine image"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["machine_image"]
+  }
 }
 
 resource "google_compute_machine_image_iam_policy" {
-  summary    = "compute machine image iam policy: grants access or enforces a policy."
+  summary    = "compute machine image iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute machine image"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["machine_image"]
+  }
 }
 
 resource "google_compute_network_edge_security_service" {
@@ -251,10 +378,17 @@ resource "google_compute_organization_security_policy" {
 }
 
 resource "google_compute_organization_security_policy_association" {
-  summary    = "compute organization security policy association: links two objects."
+  summary    = "compute organization security policy association: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_organization_security_policy_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches the firewall policy to an existing organization, folder or network"
+    why      = "its rules filter the traffic of every VM under it at once"
+    target   = ["attachment_id"]
+  }
 }
 
 resource "google_compute_organization_security_policy_rule" {
@@ -272,24 +406,45 @@ resource "google_compute_preview_feature" {
 }
 
 resource "google_compute_region_backend_service_iam_binding" {
-  summary    = "compute region backend service iam binding: grants access or enforces a policy."
+  summary    = "compute region backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute region backend service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_backend_service_iam_member" {
-  summary    = "compute region backend service iam member: grants access or enforces a policy."
+  summary    = "compute region backend service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute region backend service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_backend_service_iam_policy" {
-  summary    = "compute region backend service iam policy: grants access or enforces a policy."
+  summary    = "compute region backend service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute region backend service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_resize_request" {
@@ -324,24 +479,45 @@ resource "google_dataform_repository" {
 }
 
 resource "google_dataform_repository_iam_binding" {
-  summary    = "dataform repository iam binding: grants access or enforces a policy."
+  summary    = "dataform repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataform repository"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_dataform_repository_iam_member" {
-  summary    = "dataform repository iam member: grants access or enforces a policy."
+  summary    = "dataform repository iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataform repository"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["repository"]
+  }
 }
 
 resource "google_dataform_repository_iam_policy" {
-  summary    = "dataform repository iam policy: grants access or enforces a policy."
+  summary    = "dataform repository iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataform repository"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_dataform_repository_release_config" {
@@ -459,24 +635,45 @@ resource "google_gke_hub_membership_rbac_role_binding" {
 }
 
 resource "google_iam_workload_identity_pool_iam_binding" {
-  summary    = "iam workload identity pool iam binding: grants access or enforces a policy."
+  summary    = "iam workload identity pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iam workload identity pool"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["workload_identity_pool_id"]
+  }
 }
 
 resource "google_iam_workload_identity_pool_iam_member" {
-  summary    = "iam workload identity pool iam member: grants access or enforces a policy."
+  summary    = "iam workload identity pool iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iam workload identity pool"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["workload_identity_pool_id"]
+  }
 }
 
 resource "google_iam_workload_identity_pool_iam_policy" {
-  summary    = "iam workload identity pool iam policy: grants access or enforces a policy."
+  summary    = "iam workload identity pool iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iam workload identity pool"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["workload_identity_pool_id"]
+  }
 }
 
 resource "google_iam_workload_identity_pool_managed_identity" {
@@ -554,24 +751,45 @@ resource "google_runtimeconfig_config" {
 }
 
 resource "google_runtimeconfig_config_iam_binding" {
-  summary    = "runtimeconfig config iam binding: grants access or enforces a policy."
+  summary    = "runtimeconfig config iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the runtimeconfig config"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["config"]
+  }
 }
 
 resource "google_runtimeconfig_config_iam_member" {
-  summary    = "runtimeconfig config iam member: grants access or enforces a policy."
+  summary    = "runtimeconfig config iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing runtimeconfig config"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["config"]
+  }
 }
 
 resource "google_runtimeconfig_config_iam_policy" {
-  summary    = "runtimeconfig config iam policy: grants access or enforces a policy."
+  summary    = "runtimeconfig config iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the runtimeconfig config"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["config"]
+  }
 }
 
 resource "google_runtimeconfig_variable" {
@@ -604,24 +822,45 @@ resource "google_service_directory_namespace" {
 }
 
 resource "google_service_directory_namespace_iam_binding" {
-  summary    = "service directory namespace iam binding: grants access or enforces a policy."
+  summary    = "service directory namespace iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the service directory namespace"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_directory_namespace_iam_member" {
-  summary    = "service directory namespace iam member: grants access or enforces a policy."
+  summary    = "service directory namespace iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing service directory namespace"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_directory_namespace_iam_policy" {
-  summary    = "service directory namespace iam policy: grants access or enforces a policy."
+  summary    = "service directory namespace iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the service directory namespace"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_directory_service" {
@@ -632,24 +871,45 @@ resource "google_service_directory_service" {
 }
 
 resource "google_service_directory_service_iam_binding" {
-  summary    = "service directory service iam binding: grants access or enforces a policy."
+  summary    = "service directory service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the service directory service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_directory_service_iam_member" {
-  summary    = "service directory service iam member: grants access or enforces a policy."
+  summary    = "service directory service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing service directory service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_directory_service_iam_policy" {
-  summary    = "service directory service iam policy: grants access or enforces a policy."
+  summary    = "service directory service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the service directory service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_service_usage_consumer_quota_override" {
@@ -677,129 +937,255 @@ resource "google_tpu_v2_vm" {
 }
 
 resource "google_vertex_ai_endpoint_iam_binding" {
-  summary    = "vertex ai endpoint iam binding: grants access or enforces a policy."
+  summary    = "vertex ai endpoint iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai endpoint"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["endpoint"]
+  }
 }
 
 resource "google_vertex_ai_endpoint_iam_member" {
-  summary    = "vertex ai endpoint iam member: grants access or enforces a policy."
+  summary    = "vertex ai endpoint iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai endpoint"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["endpoint"]
+  }
 }
 
 resource "google_vertex_ai_endpoint_iam_policy" {
-  summary    = "vertex ai endpoint iam policy: grants access or enforces a policy."
+  summary    = "vertex ai endpoint iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai endpoint"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["endpoint"]
+  }
 }
 
 resource "google_vertex_ai_feature_group_iam_binding" {
-  summary    = "vertex ai feature group iam binding: grants access or enforces a policy."
+  summary    = "vertex ai feature group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai feature group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["feature_group"]
+  }
 }
 
 resource "google_vertex_ai_feature_group_iam_member" {
-  summary    = "vertex ai feature group iam member: grants access or enforces a policy."
+  summary    = "vertex ai feature group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai feature group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["feature_group"]
+  }
 }
 
 resource "google_vertex_ai_feature_group_iam_policy" {
-  summary    = "vertex ai feature group iam policy: grants access or enforces a policy."
+  summary    = "vertex ai feature group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai feature group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["feature_group"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_binding" {
-  summary    = "vertex ai feature online store featureview iam binding: grants access or enforces a policy."
+  summary    = "vertex ai feature online store featureview iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai feature online store featureview"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["feature_online_store", "feature_view"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_member" {
-  summary    = "vertex ai feature online store featureview iam member: grants access or enforces a policy."
+  summary    = "vertex ai feature online store featureview iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai feature online store featureview"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["feature_online_store", "feature_view"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_policy" {
-  summary    = "vertex ai feature online store featureview iam policy: grants access or enforces a policy."
+  summary    = "vertex ai feature online store featureview iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai feature online store featureview"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["feature_online_store", "feature_view"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_iam_binding" {
-  summary    = "vertex ai feature online store iam binding: grants access or enforces a policy."
+  summary    = "vertex ai feature online store iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai feature online store"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["feature_online_store"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_iam_member" {
-  summary    = "vertex ai feature online store iam member: grants access or enforces a policy."
+  summary    = "vertex ai feature online store iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai feature online store"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["feature_online_store"]
+  }
 }
 
 resource "google_vertex_ai_feature_online_store_iam_policy" {
-  summary    = "vertex ai feature online store iam policy: grants access or enforces a policy."
+  summary    = "vertex ai feature online store iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai feature online store"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["feature_online_store"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_entitytype_iam_binding" {
-  summary    = "vertex ai featurestore entitytype iam binding: grants access or enforces a policy."
+  summary    = "vertex ai featurestore entitytype iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai featurestore entitytype"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["entitytype", "featurestore"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_entitytype_iam_member" {
-  summary    = "vertex ai featurestore entitytype iam member: grants access or enforces a policy."
+  summary    = "vertex ai featurestore entitytype iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai featurestore entitytype"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["entitytype", "featurestore"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_entitytype_iam_policy" {
-  summary    = "vertex ai featurestore entitytype iam policy: grants access or enforces a policy."
+  summary    = "vertex ai featurestore entitytype iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai featurestore entitytype"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["entitytype", "featurestore"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_iam_binding" {
-  summary    = "vertex ai featurestore iam binding: grants access or enforces a policy."
+  summary    = "vertex ai featurestore iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the vertex ai featurestore"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["featurestore"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_iam_member" {
-  summary    = "vertex ai featurestore iam member: grants access or enforces a policy."
+  summary    = "vertex ai featurestore iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing vertex ai featurestore"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["featurestore"]
+  }
 }
 
 resource "google_vertex_ai_featurestore_iam_policy" {
-  summary    = "vertex ai featurestore iam policy: grants access or enforces a policy."
+  summary    = "vertex ai featurestore iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vertex ai featurestore"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["featurestore"]
+  }
 }
 
 resource "google_vertex_ai_metadata_store" {
@@ -836,43 +1222,85 @@ resource "google_workstations_workstation_config" {
 }
 
 resource "google_workstations_workstation_config_iam_binding" {
-  summary    = "workstations workstation config iam binding: grants access or enforces a policy."
+  summary    = "workstations workstation config iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the workstations workstation config"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["workstation_cluster_id", "workstation_config_id"]
+  }
 }
 
 resource "google_workstations_workstation_config_iam_member" {
-  summary    = "workstations workstation config iam member: grants access or enforces a policy."
+  summary    = "workstations workstation config iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing workstations workstation config"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["workstation_cluster_id", "workstation_config_id"]
+  }
 }
 
 resource "google_workstations_workstation_config_iam_policy" {
-  summary    = "workstations workstation config iam policy: grants access or enforces a policy."
+  summary    = "workstations workstation config iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the workstations workstation config"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["workstation_cluster_id", "workstation_config_id"]
+  }
 }
 
 resource "google_workstations_workstation_iam_binding" {
-  summary    = "workstations workstation iam binding: grants access or enforces a policy."
+  summary    = "workstations workstation iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the workstations workstation"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["workstation_cluster_id", "workstation_config_id", "workstation_id"]
+  }
 }
 
 resource "google_workstations_workstation_iam_member" {
-  summary    = "workstations workstation iam member: grants access or enforces a policy."
+  summary    = "workstations workstation iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing workstations workstation"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["workstation_cluster_id", "workstation_config_id", "workstation_id"]
+  }
 }
 
 resource "google_workstations_workstation_iam_policy" {
-  summary    = "workstations workstation iam policy: grants access or enforces a policy."
+  summary    = "workstations workstation iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the workstations workstation"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["workstation_cluster_id", "workstation_config_id", "workstation_id"]
+  }
 }

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
-# Types by category: access 405, attachment 46, compute 65, config 234, credential 26, data 64, dns 2, monitoring 65, traffic 98, workflow 3; 1008 in all.
-# inputs sha256: b3772ce005e0f792e8942279b859dddbf38440c83b5adba86242b20ed7f3f8e2
+# Types by category: access 61, applied-policy 7, attachment 43, authoritative-policy 117, authoritative-role 110, compute 65, config 226, credential 26, data 64, dns 2, grant 112, monitoring 63, singleton-settings 11, traffic 98, workflow 3; 1008 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 112, modifies interrupt 7, overwrites in-place 13, overwrites interrupt 226.
+# inputs sha256: 4c1bd33bec21e0ff158c2b11bb27dc95e1b34058624545dd88f7d7fed434cd72
 
 pack {
   name     = "google-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/google"
   schema   = "checked"
   summary  = "Google Cloud: every resource type the curated google pack does not name."
@@ -34,10 +35,17 @@ resource "google_access_context_manager_access_level_condition" {
 }
 
 resource "google_access_context_manager_access_levels" {
-  summary    = "access context manager access levels: grants access or enforces a policy."
+  summary    = "access context manager access levels: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_levels"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces every object of its kind (access context manager access levels) in the access policy"
+    why      = "perimeters or access levels not listed here are deleted at once, ones made elsewhere included: the projects they protected lose that protection, and requests that rely on a removed access level are refused"
+    target   = ["parent"]
+  }
 }
 
 resource "google_access_context_manager_access_policy" {
@@ -48,24 +56,45 @@ resource "google_access_context_manager_access_policy" {
 }
 
 resource "google_access_context_manager_access_policy_iam_binding" {
-  summary    = "access context manager access policy iam binding: grants access or enforces a policy."
+  summary    = "access context manager access policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the access context manager access policy"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_access_context_manager_access_policy_iam_member" {
-  summary    = "access context manager access policy iam member: grants access or enforces a policy."
+  summary    = "access context manager access policy iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing access context manager access policy"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_access_context_manager_access_policy_iam_policy" {
-  summary    = "access context manager access policy iam policy: grants access or enforces a policy."
+  summary    = "access context manager access policy iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the access context manager access policy"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_access_context_manager_authorized_orgs_desc" {
@@ -97,10 +126,17 @@ resource "google_access_context_manager_ingress_policy" {
 }
 
 resource "google_access_context_manager_service_perimeter" {
-  summary    = "access context manager service perimeter: grants access or enforces a policy."
+  summary    = "access context manager service perimeter: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_service_perimeter"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "puts existing projects inside an enforced service perimeter"
+    why      = "requests from outside the perimeter to their restricted services are refused at once (a dry-run spec alone only logs them)"
+    when_set = ["status"]
+  }
 }
 
 resource "google_access_context_manager_service_perimeter_dry_run_egress_policy" {
@@ -118,10 +154,16 @@ resource "google_access_context_manager_service_perimeter_dry_run_ingress_policy
 }
 
 resource "google_access_context_manager_service_perimeter_dry_run_resource" {
-  summary    = "access context manager service perimeter dry run resource: grants access or enforces a policy."
+  summary    = "access context manager service perimeter dry run resource: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_service_perimeter_dry_run_resource"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "adds an existing project to the service perimeter"
+    why      = "requests from outside the perimeter to the project's restricted services are refused at once (the dry-run form only logs them)"
+  }
 }
 
 resource "google_access_context_manager_service_perimeter_egress_policy" {
@@ -139,17 +181,30 @@ resource "google_access_context_manager_service_perimeter_ingress_policy" {
 }
 
 resource "google_access_context_manager_service_perimeter_resource" {
-  summary    = "access context manager service perimeter resource: grants access or enforces a policy."
+  summary    = "access context manager service perimeter resource: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_service_perimeter_resource"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "adds an existing project to the service perimeter"
+    why      = "requests from outside the perimeter to the project's restricted services are refused at once (the dry-run form only logs them)"
+  }
 }
 
 resource "google_access_context_manager_service_perimeters" {
-  summary    = "access context manager service perimeters: grants access or enforces a policy."
+  summary    = "access context manager service perimeters: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_service_perimeters"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces every object of its kind (access context manager service perimeters) in the access policy"
+    why      = "perimeters or access levels not listed here are deleted at once, ones made elsewhere included: the projects they protected lose that protection, and requests that rely on a removed access level are refused"
+    target   = ["parent"]
+  }
 }
 
 resource "google_active_directory_domain" {
@@ -281,24 +336,45 @@ resource "google_apigee_environment_addons_config" {
 }
 
 resource "google_apigee_environment_iam_binding" {
-  summary    = "apigee environment iam binding: grants access or enforces a policy."
+  summary    = "apigee environment iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the apigee environment"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["env_id", "org_id"]
+  }
 }
 
 resource "google_apigee_environment_iam_member" {
-  summary    = "apigee environment iam member: grants access or enforces a policy."
+  summary    = "apigee environment iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing apigee environment"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["env_id", "org_id"]
+  }
 }
 
 resource "google_apigee_environment_iam_policy" {
-  summary    = "apigee environment iam policy: grants access or enforces a policy."
+  summary    = "apigee environment iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the apigee environment"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["env_id", "org_id"]
+  }
 }
 
 resource "google_apigee_environment_keyvaluemaps" {
@@ -552,24 +628,45 @@ resource "google_apphub_workload" {
 }
 
 resource "google_artifact_registry_repository_iam_binding" {
-  summary    = "artifact registry repository iam binding: grants access or enforces a policy."
+  summary    = "artifact registry repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the artifact registry repository"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_artifact_registry_repository_iam_member" {
-  summary    = "artifact registry repository iam member: grants access or enforces a policy."
+  summary    = "artifact registry repository iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing artifact registry repository"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["repository"]
+  }
 }
 
 resource "google_artifact_registry_repository_iam_policy" {
-  summary    = "artifact registry repository iam policy: grants access or enforces a policy."
+  summary    = "artifact registry repository iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the artifact registry repository"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_assured_workloads_workload" {
@@ -648,24 +745,45 @@ resource "google_beyondcorp_application" {
 }
 
 resource "google_beyondcorp_application_iam_binding" {
-  summary    = "beyondcorp application iam binding: grants access or enforces a policy."
+  summary    = "beyondcorp application iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the beyondcorp application"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["application_id", "security_gateways_id"]
+  }
 }
 
 resource "google_beyondcorp_application_iam_member" {
-  summary    = "beyondcorp application iam member: grants access or enforces a policy."
+  summary    = "beyondcorp application iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing beyondcorp application"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["application_id", "security_gateways_id"]
+  }
 }
 
 resource "google_beyondcorp_application_iam_policy" {
-  summary    = "beyondcorp application iam policy: grants access or enforces a policy."
+  summary    = "beyondcorp application iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the beyondcorp application"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["application_id", "security_gateways_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway" {
@@ -683,45 +801,87 @@ resource "google_beyondcorp_security_gateway_application" {
 }
 
 resource "google_beyondcorp_security_gateway_application_iam_binding" {
-  summary    = "beyondcorp security gateway application iam binding: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway application iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the beyondcorp security gateway application"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["application_id", "security_gateway_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway_application_iam_member" {
-  summary    = "beyondcorp security gateway application iam member: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway application iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing beyondcorp security gateway application"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["application_id", "security_gateway_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway_application_iam_policy" {
-  summary    = "beyondcorp security gateway application iam policy: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway application iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the beyondcorp security gateway application"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["application_id", "security_gateway_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway_iam_binding" {
-  summary    = "beyondcorp security gateway iam binding: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the beyondcorp security gateway"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["security_gateway_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway_iam_member" {
-  summary    = "beyondcorp security gateway iam member: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing beyondcorp security gateway"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["security_gateway_id"]
+  }
 }
 
 resource "google_beyondcorp_security_gateway_iam_policy" {
-  summary    = "beyondcorp security gateway iam policy: grants access or enforces a policy."
+  summary    = "beyondcorp security gateway iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the beyondcorp security gateway"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["security_gateway_id"]
+  }
 }
 
 resource "google_biglake_catalog" {
@@ -753,24 +913,45 @@ resource "google_bigquery_analytics_hub_data_exchange" {
 }
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_binding" {
-  summary    = "bigquery analytics hub data exchange iam binding: grants access or enforces a policy."
+  summary    = "bigquery analytics hub data exchange iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery analytics hub data exchange"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["data_exchange_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_member" {
-  summary    = "bigquery analytics hub data exchange iam member: grants access or enforces a policy."
+  summary    = "bigquery analytics hub data exchange iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery analytics hub data exchange"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["data_exchange_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_policy" {
-  summary    = "bigquery analytics hub data exchange iam policy: grants access or enforces a policy."
+  summary    = "bigquery analytics hub data exchange iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery analytics hub data exchange"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["data_exchange_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_listing" {
@@ -781,24 +962,45 @@ resource "google_bigquery_analytics_hub_listing" {
 }
 
 resource "google_bigquery_analytics_hub_listing_iam_binding" {
-  summary    = "bigquery analytics hub listing iam binding: grants access or enforces a policy."
+  summary    = "bigquery analytics hub listing iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery analytics hub listing"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["data_exchange_id", "listing_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_listing_iam_member" {
-  summary    = "bigquery analytics hub listing iam member: grants access or enforces a policy."
+  summary    = "bigquery analytics hub listing iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery analytics hub listing"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["data_exchange_id", "listing_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_listing_iam_policy" {
-  summary    = "bigquery analytics hub listing iam policy: grants access or enforces a policy."
+  summary    = "bigquery analytics hub listing iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery analytics hub listing"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["data_exchange_id", "listing_id"]
+  }
 }
 
 resource "google_bigquery_analytics_hub_listing_subscription" {
@@ -830,24 +1032,45 @@ resource "google_bigquery_connection" {
 }
 
 resource "google_bigquery_connection_iam_binding" {
-  summary    = "bigquery connection iam binding: grants access or enforces a policy."
+  summary    = "bigquery connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery connection"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["connection_id"]
+  }
 }
 
 resource "google_bigquery_connection_iam_member" {
-  summary    = "bigquery connection iam member: grants access or enforces a policy."
+  summary    = "bigquery connection iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery connection"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["connection_id"]
+  }
 }
 
 resource "google_bigquery_connection_iam_policy" {
-  summary    = "bigquery connection iam policy: grants access or enforces a policy."
+  summary    = "bigquery connection iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery connection"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["connection_id"]
+  }
 }
 
 resource "google_bigquery_data_transfer_config" {
@@ -865,24 +1088,45 @@ resource "google_bigquery_datapolicy_data_policy" {
 }
 
 resource "google_bigquery_datapolicy_data_policy_iam_binding" {
-  summary    = "bigquery datapolicy data policy iam binding: grants access or enforces a policy."
+  summary    = "bigquery datapolicy data policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery datapolicy data policy"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["data_policy_id"]
+  }
 }
 
 resource "google_bigquery_datapolicy_data_policy_iam_member" {
-  summary    = "bigquery datapolicy data policy iam member: grants access or enforces a policy."
+  summary    = "bigquery datapolicy data policy iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery datapolicy data policy"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["data_policy_id"]
+  }
 }
 
 resource "google_bigquery_datapolicy_data_policy_iam_policy" {
-  summary    = "bigquery datapolicy data policy iam policy: grants access or enforces a policy."
+  summary    = "bigquery datapolicy data policy iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery datapolicy data policy"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["data_policy_id"]
+  }
 }
 
 resource "google_bigquery_dataset_access" {
@@ -893,24 +1137,45 @@ resource "google_bigquery_dataset_access" {
 }
 
 resource "google_bigquery_dataset_iam_binding" {
-  summary    = "bigquery dataset iam binding: grants access or enforces a policy."
+  summary    = "bigquery dataset iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery dataset"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_bigquery_dataset_iam_member" {
-  summary    = "bigquery dataset iam member: grants access or enforces a policy."
+  summary    = "bigquery dataset iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery dataset"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_bigquery_dataset_iam_policy" {
-  summary    = "bigquery dataset iam policy: grants access or enforces a policy."
+  summary    = "bigquery dataset iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery dataset"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_bigquery_job" {
@@ -951,24 +1216,45 @@ resource "google_bigquery_row_access_policy" {
 }
 
 resource "google_bigquery_table_iam_binding" {
-  summary    = "bigquery table iam binding: grants access or enforces a policy."
+  summary    = "bigquery table iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigquery table"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dataset_id", "table_id"]
+  }
 }
 
 resource "google_bigquery_table_iam_member" {
-  summary    = "bigquery table iam member: grants access or enforces a policy."
+  summary    = "bigquery table iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigquery table"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dataset_id", "table_id"]
+  }
 }
 
 resource "google_bigquery_table_iam_policy" {
-  summary    = "bigquery table iam policy: grants access or enforces a policy."
+  summary    = "bigquery table iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigquery table"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dataset_id", "table_id"]
+  }
 }
 
 resource "google_bigtable_app_profile" {
@@ -993,24 +1279,45 @@ resource "google_bigtable_gc_policy" {
 }
 
 resource "google_bigtable_instance_iam_binding" {
-  summary    = "bigtable instance iam binding: grants access or enforces a policy."
+  summary    = "bigtable instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigtable instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_bigtable_instance_iam_member" {
-  summary    = "bigtable instance iam member: grants access or enforces a policy."
+  summary    = "bigtable instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigtable instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance"]
+  }
 }
 
 resource "google_bigtable_instance_iam_policy" {
-  summary    = "bigtable instance iam policy: grants access or enforces a policy."
+  summary    = "bigtable instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigtable instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_bigtable_logical_view" {
@@ -1035,45 +1342,87 @@ resource "google_bigtable_schema_bundle" {
 }
 
 resource "google_bigtable_table_iam_binding" {
-  summary    = "bigtable table iam binding: grants access or enforces a policy."
+  summary    = "bigtable table iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the bigtable table"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance", "instance_name", "table"]
+  }
 }
 
 resource "google_bigtable_table_iam_member" {
-  summary    = "bigtable table iam member: grants access or enforces a policy."
+  summary    = "bigtable table iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing bigtable table"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance", "instance_name", "table"]
+  }
 }
 
 resource "google_bigtable_table_iam_policy" {
-  summary    = "bigtable table iam policy: grants access or enforces a policy."
+  summary    = "bigtable table iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the bigtable table"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance", "instance_name", "table"]
+  }
 }
 
 resource "google_billing_account_iam_binding" {
-  summary    = "billing account iam binding: grants access or enforces a policy."
+  summary    = "billing account iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the billing account"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["billing_account_id"]
+  }
 }
 
 resource "google_billing_account_iam_member" {
-  summary    = "billing account iam member: grants access or enforces a policy."
+  summary    = "billing account iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing billing account"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["billing_account_id"]
+  }
 }
 
 resource "google_billing_account_iam_policy" {
-  summary    = "billing account iam policy: grants access or enforces a policy."
+  summary    = "billing account iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the billing account"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["billing_account_id"]
+  }
 }
 
 resource "google_billing_budget" {
@@ -1105,24 +1454,45 @@ resource "google_binary_authorization_attestor" {
 }
 
 resource "google_binary_authorization_attestor_iam_binding" {
-  summary    = "binary authorization attestor iam binding: grants access or enforces a policy."
+  summary    = "binary authorization attestor iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the binary authorization attestor"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["attestor"]
+  }
 }
 
 resource "google_binary_authorization_attestor_iam_member" {
-  summary    = "binary authorization attestor iam member: grants access or enforces a policy."
+  summary    = "binary authorization attestor iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing binary authorization attestor"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["attestor"]
+  }
 }
 
 resource "google_binary_authorization_attestor_iam_policy" {
-  summary    = "binary authorization attestor iam policy: grants access or enforces a policy."
+  summary    = "binary authorization attestor iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the binary authorization attestor"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["attestor"]
+  }
 }
 
 resource "google_binary_authorization_policy" {
@@ -1296,24 +1666,45 @@ resource "google_cloud_run_domain_mapping" {
 }
 
 resource "google_cloud_run_service_iam_binding" {
-  summary    = "cloud run service iam binding: grants access or enforces a policy."
+  summary    = "cloud run service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloud run service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["service"]
+  }
 }
 
 resource "google_cloud_run_service_iam_member" {
-  summary    = "cloud run service iam member: grants access or enforces a policy."
+  summary    = "cloud run service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloud run service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["service"]
+  }
 }
 
 resource "google_cloud_run_service_iam_policy" {
-  summary    = "cloud run service iam policy: grants access or enforces a policy."
+  summary    = "cloud run service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloud run service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["service"]
+  }
 }
 
 resource "google_cloud_run_v2_job" {
@@ -1326,45 +1717,87 @@ resource "google_cloud_run_v2_job" {
 }
 
 resource "google_cloud_run_v2_job_iam_binding" {
-  summary    = "cloud run v2 job iam binding: grants access or enforces a policy."
+  summary    = "cloud run v2 job iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloud run v2 job"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_job_iam_member" {
-  summary    = "cloud run v2 job iam member: grants access or enforces a policy."
+  summary    = "cloud run v2 job iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloud run v2 job"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_job_iam_policy" {
-  summary    = "cloud run v2 job iam policy: grants access or enforces a policy."
+  summary    = "cloud run v2 job iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloud run v2 job"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_service_iam_binding" {
-  summary    = "cloud run v2 service iam binding: grants access or enforces a policy."
+  summary    = "cloud run v2 service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloud run v2 service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_service_iam_member" {
-  summary    = "cloud run v2 service iam member: grants access or enforces a policy."
+  summary    = "cloud run v2 service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloud run v2 service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_service_iam_policy" {
-  summary    = "cloud run v2 service iam policy: grants access or enforces a policy."
+  summary    = "cloud run v2 service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloud run v2 service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_worker_pool" {
@@ -1377,24 +1810,45 @@ resource "google_cloud_run_v2_worker_pool" {
 }
 
 resource "google_cloud_run_v2_worker_pool_iam_binding" {
-  summary    = "cloud run v2 worker pool iam binding: grants access or enforces a policy."
+  summary    = "cloud run v2 worker pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloud run v2 worker pool"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_worker_pool_iam_member" {
-  summary    = "cloud run v2 worker pool iam member: grants access or enforces a policy."
+  summary    = "cloud run v2 worker pool iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloud run v2 worker pool"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_run_v2_worker_pool_iam_policy" {
-  summary    = "cloud run v2 worker pool iam policy: grants access or enforces a policy."
+  summary    = "cloud run v2 worker pool iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloud run v2 worker pool"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_tasks_queue" {
@@ -1405,24 +1859,45 @@ resource "google_cloud_tasks_queue" {
 }
 
 resource "google_cloud_tasks_queue_iam_binding" {
-  summary    = "cloud tasks queue iam binding: grants access or enforces a policy."
+  summary    = "cloud tasks queue iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloud tasks queue"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_tasks_queue_iam_member" {
-  summary    = "cloud tasks queue iam member: grants access or enforces a policy."
+  summary    = "cloud tasks queue iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloud tasks queue"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloud_tasks_queue_iam_policy" {
-  summary    = "cloud tasks queue iam policy: grants access or enforces a policy."
+  summary    = "cloud tasks queue iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloud tasks queue"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloudbuild_bitbucket_server_config" {
@@ -1448,24 +1923,45 @@ resource "google_cloudbuildv2_connection" {
 }
 
 resource "google_cloudbuildv2_connection_iam_binding" {
-  summary    = "cloudbuildv2 connection iam binding: grants access or enforces a policy."
+  summary    = "cloudbuildv2 connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloudbuildv2 connection"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloudbuildv2_connection_iam_member" {
-  summary    = "cloudbuildv2 connection iam member: grants access or enforces a policy."
+  summary    = "cloudbuildv2 connection iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloudbuildv2 connection"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloudbuildv2_connection_iam_policy" {
-  summary    = "cloudbuildv2 connection iam policy: grants access or enforces a policy."
+  summary    = "cloudbuildv2 connection iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloudbuildv2 connection"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_cloudbuildv2_repository" {
@@ -1492,24 +1988,45 @@ resource "google_clouddeploy_custom_target_type" {
 }
 
 resource "google_clouddeploy_custom_target_type_iam_binding" {
-  summary    = "clouddeploy custom target type iam binding: grants access or enforces a policy."
+  summary    = "clouddeploy custom target type iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the clouddeploy custom target type"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_custom_target_type_iam_member" {
-  summary    = "clouddeploy custom target type iam member: grants access or enforces a policy."
+  summary    = "clouddeploy custom target type iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing clouddeploy custom target type"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_custom_target_type_iam_policy" {
-  summary    = "clouddeploy custom target type iam policy: grants access or enforces a policy."
+  summary    = "clouddeploy custom target type iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the clouddeploy custom target type"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_delivery_pipeline" {
@@ -1521,24 +2038,45 @@ resource "google_clouddeploy_delivery_pipeline" {
 }
 
 resource "google_clouddeploy_delivery_pipeline_iam_binding" {
-  summary    = "clouddeploy delivery pipeline iam binding: grants access or enforces a policy."
+  summary    = "clouddeploy delivery pipeline iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the clouddeploy delivery pipeline"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_delivery_pipeline_iam_member" {
-  summary    = "clouddeploy delivery pipeline iam member: grants access or enforces a policy."
+  summary    = "clouddeploy delivery pipeline iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing clouddeploy delivery pipeline"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_delivery_pipeline_iam_policy" {
-  summary    = "clouddeploy delivery pipeline iam policy: grants access or enforces a policy."
+  summary    = "clouddeploy delivery pipeline iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the clouddeploy delivery pipeline"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_deploy_policy" {
@@ -1558,24 +2096,45 @@ resource "google_clouddeploy_target" {
 }
 
 resource "google_clouddeploy_target_iam_binding" {
-  summary    = "clouddeploy target iam binding: grants access or enforces a policy."
+  summary    = "clouddeploy target iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the clouddeploy target"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_target_iam_member" {
-  summary    = "clouddeploy target iam member: grants access or enforces a policy."
+  summary    = "clouddeploy target iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing clouddeploy target"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddeploy_target_iam_policy" {
-  summary    = "clouddeploy target iam policy: grants access or enforces a policy."
+  summary    = "clouddeploy target iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the clouddeploy target"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_clouddomains_registration" {
@@ -1587,24 +2146,45 @@ resource "google_clouddomains_registration" {
 }
 
 resource "google_cloudfunctions2_function_iam_binding" {
-  summary    = "cloudfunctions2 function iam binding: grants access or enforces a policy."
+  summary    = "cloudfunctions2 function iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloudfunctions2 function"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_cloudfunctions2_function_iam_member" {
-  summary    = "cloudfunctions2 function iam member: grants access or enforces a policy."
+  summary    = "cloudfunctions2 function iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloudfunctions2 function"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_cloudfunctions2_function_iam_policy" {
-  summary    = "cloudfunctions2 function iam policy: grants access or enforces a policy."
+  summary    = "cloudfunctions2 function iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloudfunctions2 function"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_cloudfunctions_function" {
@@ -1617,24 +2197,45 @@ resource "google_cloudfunctions_function" {
 }
 
 resource "google_cloudfunctions_function_iam_binding" {
-  summary    = "cloudfunctions function iam binding: grants access or enforces a policy."
+  summary    = "cloudfunctions function iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the cloudfunctions function"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_cloudfunctions_function_iam_member" {
-  summary    = "cloudfunctions function iam member: grants access or enforces a policy."
+  summary    = "cloudfunctions function iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing cloudfunctions function"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_cloudfunctions_function_iam_policy" {
-  summary    = "cloudfunctions function iam policy: grants access or enforces a policy."
+  summary    = "cloudfunctions function iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the cloudfunctions function"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["cloud_function"]
+  }
 }
 
 resource "google_colab_notebook_execution" {
@@ -1663,24 +2264,45 @@ resource "google_colab_runtime_template" {
 }
 
 resource "google_colab_runtime_template_iam_binding" {
-  summary    = "colab runtime template iam binding: grants access or enforces a policy."
+  summary    = "colab runtime template iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the colab runtime template"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["runtime_template"]
+  }
 }
 
 resource "google_colab_runtime_template_iam_member" {
-  summary    = "colab runtime template iam member: grants access or enforces a policy."
+  summary    = "colab runtime template iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing colab runtime template"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["runtime_template"]
+  }
 }
 
 resource "google_colab_runtime_template_iam_policy" {
-  summary    = "colab runtime template iam policy: grants access or enforces a policy."
+  summary    = "colab runtime template iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the colab runtime template"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["runtime_template"]
+  }
 }
 
 resource "google_colab_schedule" {
@@ -1750,24 +2372,45 @@ resource "google_compute_disk_async_replication" {
 }
 
 resource "google_compute_disk_iam_binding" {
-  summary    = "compute disk iam binding: grants access or enforces a policy."
+  summary    = "compute disk iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute disk"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_disk_iam_member" {
-  summary    = "compute disk iam member: grants access or enforces a policy."
+  summary    = "compute disk iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute disk"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_disk_iam_policy" {
-  summary    = "compute disk iam policy: grants access or enforces a policy."
+  summary    = "compute disk iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute disk"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_disk_resource_policy_attachment" {
@@ -1793,10 +2436,17 @@ resource "google_compute_firewall_policy" {
 }
 
 resource "google_compute_firewall_policy_association" {
-  summary    = "compute firewall policy association: links two objects."
+  summary    = "compute firewall policy association: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_firewall_policy_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches the firewall policy to an existing organization, folder or network"
+    why      = "its rules filter the traffic of every VM under it at once"
+    target   = ["attachment_target"]
+  }
 }
 
 resource "google_compute_firewall_policy_rule" {
@@ -1858,24 +2508,45 @@ resource "google_compute_image" {
 }
 
 resource "google_compute_image_iam_binding" {
-  summary    = "compute image iam binding: grants access or enforces a policy."
+  summary    = "compute image iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute image"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["image"]
+  }
 }
 
 resource "google_compute_image_iam_member" {
-  summary    = "compute image iam member: grants access or enforces a policy."
+  summary    = "compute image iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute image"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["image"]
+  }
 }
 
 resource "google_compute_image_iam_policy" {
-  summary    = "compute image iam policy: grants access or enforces a policy."
+  summary    = "compute image iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute image"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["image"]
+  }
 }
 
 resource "google_compute_instance_from_template" {
@@ -1911,52 +2582,101 @@ resource "google_compute_instance_group_named_port" {
 }
 
 resource "google_compute_instance_iam_binding" {
-  summary    = "compute instance iam binding: grants access or enforces a policy."
+  summary    = "compute instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_compute_instance_iam_member" {
-  summary    = "compute instance iam member: grants access or enforces a policy."
+  summary    = "compute instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_compute_instance_iam_policy" {
-  summary    = "compute instance iam policy: grants access or enforces a policy."
+  summary    = "compute instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_compute_instance_settings" {
-  summary    = "compute instance settings: a configuration object of the provider API."
+  summary    = "compute instance settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (compute instance settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project", "zone"]
+  }
 }
 
 resource "google_compute_instance_template_iam_binding" {
-  summary    = "compute instance template iam binding: grants access or enforces a policy."
+  summary    = "compute instance template iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute instance template"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_instance_template_iam_member" {
-  summary    = "compute instance template iam member: grants access or enforces a policy."
+  summary    = "compute instance template iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute instance template"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_instance_template_iam_policy" {
-  summary    = "compute instance template iam policy: grants access or enforces a policy."
+  summary    = "compute instance template iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute instance template"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_instant_snapshot" {
@@ -1968,24 +2688,45 @@ resource "google_compute_instant_snapshot" {
 }
 
 resource "google_compute_instant_snapshot_iam_binding" {
-  summary    = "compute instant snapshot iam binding: grants access or enforces a policy."
+  summary    = "compute instant snapshot iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute instant snapshot"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_instant_snapshot_iam_member" {
-  summary    = "compute instant snapshot iam member: grants access or enforces a policy."
+  summary    = "compute instant snapshot iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute instant snapshot"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_instant_snapshot_iam_policy" {
-  summary    = "compute instant snapshot iam policy: grants access or enforces a policy."
+  summary    = "compute instant snapshot iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute instant snapshot"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_interconnect" {
@@ -2054,10 +2795,17 @@ resource "google_compute_network_firewall_policy" {
 }
 
 resource "google_compute_network_firewall_policy_association" {
-  summary    = "compute network firewall policy association: links two objects."
+  summary    = "compute network firewall policy association: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_network_firewall_policy_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches the firewall policy to an existing organization, folder or network"
+    why      = "its rules filter the traffic of every VM under it at once"
+    target   = ["attachment_target"]
+  }
 }
 
 resource "google_compute_network_firewall_policy_rule" {
@@ -2118,17 +2866,31 @@ resource "google_compute_project_cloud_armor_tier" {
 }
 
 resource "google_compute_project_default_network_tier" {
-  summary    = "compute project default network tier: a configuration object of the provider API."
+  summary    = "compute project default network tier: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_project_default_network_tier"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (compute project default network tier: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project"]
+  }
 }
 
 resource "google_compute_project_metadata" {
-  summary    = "compute project metadata: a configuration object of the provider API."
+  summary    = "compute project metadata: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_project_metadata"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces all project-wide metadata of the existing project"
+    why      = "keys not listed here are removed at once, project-wide ssh-keys included: every VM of the project loses the logins and startup settings they carried"
+    target   = ["project"]
+  }
 }
 
 resource "google_compute_project_metadata_item" {
@@ -2168,24 +2930,45 @@ resource "google_compute_region_commitment" {
 }
 
 resource "google_compute_region_disk_iam_binding" {
-  summary    = "compute region disk iam binding: grants access or enforces a policy."
+  summary    = "compute region disk iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute region disk"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_disk_iam_member" {
-  summary    = "compute region disk iam member: grants access or enforces a policy."
+  summary    = "compute region disk iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute region disk"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_disk_iam_policy" {
-  summary    = "compute region disk iam policy: grants access or enforces a policy."
+  summary    = "compute region disk iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute region disk"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_region_disk_resource_policy_attachment" {
@@ -2232,10 +3015,17 @@ resource "google_compute_region_network_firewall_policy" {
 }
 
 resource "google_compute_region_network_firewall_policy_association" {
-  summary    = "compute region network firewall policy association: links two objects."
+  summary    = "compute region network firewall policy association: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_network_firewall_policy_association"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches the firewall policy to an existing organization, folder or network"
+    why      = "its rules filter the traffic of every VM under it at once"
+    target   = ["attachment_target"]
+  }
 }
 
 resource "google_compute_region_network_firewall_policy_rule" {
@@ -2394,31 +3184,59 @@ resource "google_compute_shared_vpc_service_project" {
 }
 
 resource "google_compute_snapshot_iam_binding" {
-  summary    = "compute snapshot iam binding: grants access or enforces a policy."
+  summary    = "compute snapshot iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute snapshot"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_snapshot_iam_member" {
-  summary    = "compute snapshot iam member: grants access or enforces a policy."
+  summary    = "compute snapshot iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute snapshot"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_snapshot_iam_policy" {
-  summary    = "compute snapshot iam policy: grants access or enforces a policy."
+  summary    = "compute snapshot iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute snapshot"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_snapshot_settings" {
-  summary    = "compute snapshot settings: a configuration object of the provider API."
+  summary    = "compute snapshot settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (compute snapshot settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project"]
+  }
 }
 
 resource "google_compute_ssl_certificate" {
@@ -2437,45 +3255,87 @@ resource "google_compute_storage_pool" {
 }
 
 resource "google_compute_storage_pool_iam_binding" {
-  summary    = "compute storage pool iam binding: grants access or enforces a policy."
+  summary    = "compute storage pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute storage pool"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_storage_pool_iam_member" {
-  summary    = "compute storage pool iam member: grants access or enforces a policy."
+  summary    = "compute storage pool iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute storage pool"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_storage_pool_iam_policy" {
-  summary    = "compute storage pool iam policy: grants access or enforces a policy."
+  summary    = "compute storage pool iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute storage pool"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_compute_subnetwork_iam_binding" {
-  summary    = "compute subnetwork iam binding: grants access or enforces a policy."
+  summary    = "compute subnetwork iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the compute subnetwork"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["subnetwork"]
+  }
 }
 
 resource "google_compute_subnetwork_iam_member" {
-  summary    = "compute subnetwork iam member: grants access or enforces a policy."
+  summary    = "compute subnetwork iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing compute subnetwork"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["subnetwork"]
+  }
 }
 
 resource "google_compute_subnetwork_iam_policy" {
-  summary    = "compute subnetwork iam policy: grants access or enforces a policy."
+  summary    = "compute subnetwork iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the compute subnetwork"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["subnetwork"]
+  }
 }
 
 resource "google_compute_target_grpc_proxy" {
@@ -2551,24 +3411,45 @@ resource "google_container_analysis_note" {
 }
 
 resource "google_container_analysis_note_iam_binding" {
-  summary    = "container analysis note iam binding: grants access or enforces a policy."
+  summary    = "container analysis note iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the container analysis note"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["note"]
+  }
 }
 
 resource "google_container_analysis_note_iam_member" {
-  summary    = "container analysis note iam member: grants access or enforces a policy."
+  summary    = "container analysis note iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing container analysis note"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["note"]
+  }
 }
 
 resource "google_container_analysis_note_iam_policy" {
-  summary    = "container analysis note iam policy: grants access or enforces a policy."
+  summary    = "container analysis note iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the container analysis note"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["note"]
+  }
 }
 
 resource "google_container_analysis_occurrence" {
@@ -2649,24 +3530,45 @@ resource "google_data_catalog_entry_group" {
 }
 
 resource "google_data_catalog_entry_group_iam_binding" {
-  summary    = "data catalog entry group iam binding: grants access or enforces a policy."
+  summary    = "data catalog entry group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the data catalog entry group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["entry_group"]
+  }
 }
 
 resource "google_data_catalog_entry_group_iam_member" {
-  summary    = "data catalog entry group iam member: grants access or enforces a policy."
+  summary    = "data catalog entry group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing data catalog entry group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["entry_group"]
+  }
 }
 
 resource "google_data_catalog_entry_group_iam_policy" {
-  summary    = "data catalog entry group iam policy: grants access or enforces a policy."
+  summary    = "data catalog entry group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the data catalog entry group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["entry_group"]
+  }
 }
 
 resource "google_data_catalog_policy_tag" {
@@ -2677,24 +3579,45 @@ resource "google_data_catalog_policy_tag" {
 }
 
 resource "google_data_catalog_policy_tag_iam_binding" {
-  summary    = "data catalog policy tag iam binding: grants access or enforces a policy."
+  summary    = "data catalog policy tag iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the data catalog policy tag"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["policy_tag"]
+  }
 }
 
 resource "google_data_catalog_policy_tag_iam_member" {
-  summary    = "data catalog policy tag iam member: grants access or enforces a policy."
+  summary    = "data catalog policy tag iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing data catalog policy tag"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["policy_tag"]
+  }
 }
 
 resource "google_data_catalog_policy_tag_iam_policy" {
-  summary    = "data catalog policy tag iam policy: grants access or enforces a policy."
+  summary    = "data catalog policy tag iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the data catalog policy tag"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["policy_tag"]
+  }
 }
 
 resource "google_data_catalog_tag" {
@@ -2712,24 +3635,45 @@ resource "google_data_catalog_tag_template" {
 }
 
 resource "google_data_catalog_tag_template_iam_binding" {
-  summary    = "data catalog tag template iam binding: grants access or enforces a policy."
+  summary    = "data catalog tag template iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the data catalog tag template"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["tag_template"]
+  }
 }
 
 resource "google_data_catalog_tag_template_iam_member" {
-  summary    = "data catalog tag template iam member: grants access or enforces a policy."
+  summary    = "data catalog tag template iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing data catalog tag template"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["tag_template"]
+  }
 }
 
 resource "google_data_catalog_tag_template_iam_policy" {
-  summary    = "data catalog tag template iam policy: grants access or enforces a policy."
+  summary    = "data catalog tag template iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the data catalog tag template"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["tag_template"]
+  }
 }
 
 resource "google_data_catalog_taxonomy" {
@@ -2740,24 +3684,45 @@ resource "google_data_catalog_taxonomy" {
 }
 
 resource "google_data_catalog_taxonomy_iam_binding" {
-  summary    = "data catalog taxonomy iam binding: grants access or enforces a policy."
+  summary    = "data catalog taxonomy iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the data catalog taxonomy"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["taxonomy"]
+  }
 }
 
 resource "google_data_catalog_taxonomy_iam_member" {
-  summary    = "data catalog taxonomy iam member: grants access or enforces a policy."
+  summary    = "data catalog taxonomy iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing data catalog taxonomy"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["taxonomy"]
+  }
 }
 
 resource "google_data_catalog_taxonomy_iam_policy" {
-  summary    = "data catalog taxonomy iam policy: grants access or enforces a policy."
+  summary    = "data catalog taxonomy iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the data catalog taxonomy"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["taxonomy"]
+  }
 }
 
 resource "google_data_fusion_instance" {
@@ -2770,24 +3735,45 @@ resource "google_data_fusion_instance" {
 }
 
 resource "google_data_fusion_instance_iam_binding" {
-  summary    = "data fusion instance iam binding: grants access or enforces a policy."
+  summary    = "data fusion instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the data fusion instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_data_fusion_instance_iam_member" {
-  summary    = "data fusion instance iam member: grants access or enforces a policy."
+  summary    = "data fusion instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing data fusion instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_data_fusion_instance_iam_policy" {
-  summary    = "data fusion instance iam policy: grants access or enforces a policy."
+  summary    = "data fusion instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the data fusion instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_data_loss_prevention_deidentify_template" {
@@ -2874,24 +3860,45 @@ resource "google_dataplex_aspect_type" {
 }
 
 resource "google_dataplex_aspect_type_iam_binding" {
-  summary    = "dataplex aspect type iam binding: grants access or enforces a policy."
+  summary    = "dataplex aspect type iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex aspect type"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["aspect_type_id"]
+  }
 }
 
 resource "google_dataplex_aspect_type_iam_member" {
-  summary    = "dataplex aspect type iam member: grants access or enforces a policy."
+  summary    = "dataplex aspect type iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex aspect type"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["aspect_type_id"]
+  }
 }
 
 resource "google_dataplex_aspect_type_iam_policy" {
-  summary    = "dataplex aspect type iam policy: grants access or enforces a policy."
+  summary    = "dataplex aspect type iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex aspect type"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["aspect_type_id"]
+  }
 }
 
 resource "google_dataplex_asset" {
@@ -2903,24 +3910,45 @@ resource "google_dataplex_asset" {
 }
 
 resource "google_dataplex_asset_iam_binding" {
-  summary    = "dataplex asset iam binding: grants access or enforces a policy."
+  summary    = "dataplex asset iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex asset"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["asset", "dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataplex_asset_iam_member" {
-  summary    = "dataplex asset iam member: grants access or enforces a policy."
+  summary    = "dataplex asset iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex asset"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["asset", "dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataplex_asset_iam_policy" {
-  summary    = "dataplex asset iam policy: grants access or enforces a policy."
+  summary    = "dataplex asset iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex asset"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["asset", "dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataplex_datascan" {
@@ -2932,24 +3960,45 @@ resource "google_dataplex_datascan" {
 }
 
 resource "google_dataplex_datascan_iam_binding" {
-  summary    = "dataplex datascan iam binding: grants access or enforces a policy."
+  summary    = "dataplex datascan iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex datascan"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["data_scan_id"]
+  }
 }
 
 resource "google_dataplex_datascan_iam_member" {
-  summary    = "dataplex datascan iam member: grants access or enforces a policy."
+  summary    = "dataplex datascan iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex datascan"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["data_scan_id"]
+  }
 }
 
 resource "google_dataplex_datascan_iam_policy" {
-  summary    = "dataplex datascan iam policy: grants access or enforces a policy."
+  summary    = "dataplex datascan iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex datascan"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["data_scan_id"]
+  }
 }
 
 resource "google_dataplex_entry" {
@@ -2968,24 +4017,45 @@ resource "google_dataplex_entry_group" {
 }
 
 resource "google_dataplex_entry_group_iam_binding" {
-  summary    = "dataplex entry group iam binding: grants access or enforces a policy."
+  summary    = "dataplex entry group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex entry group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["entry_group_id"]
+  }
 }
 
 resource "google_dataplex_entry_group_iam_member" {
-  summary    = "dataplex entry group iam member: grants access or enforces a policy."
+  summary    = "dataplex entry group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex entry group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["entry_group_id"]
+  }
 }
 
 resource "google_dataplex_entry_group_iam_policy" {
-  summary    = "dataplex entry group iam policy: grants access or enforces a policy."
+  summary    = "dataplex entry group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex entry group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["entry_group_id"]
+  }
 }
 
 resource "google_dataplex_entry_type" {
@@ -2997,24 +4067,45 @@ resource "google_dataplex_entry_type" {
 }
 
 resource "google_dataplex_entry_type_iam_binding" {
-  summary    = "dataplex entry type iam binding: grants access or enforces a policy."
+  summary    = "dataplex entry type iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex entry type"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["entry_type_id"]
+  }
 }
 
 resource "google_dataplex_entry_type_iam_member" {
-  summary    = "dataplex entry type iam member: grants access or enforces a policy."
+  summary    = "dataplex entry type iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex entry type"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["entry_type_id"]
+  }
 }
 
 resource "google_dataplex_entry_type_iam_policy" {
-  summary    = "dataplex entry type iam policy: grants access or enforces a policy."
+  summary    = "dataplex entry type iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex entry type"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["entry_type_id"]
+  }
 }
 
 resource "google_dataplex_glossary" {
@@ -3034,24 +4125,45 @@ resource "google_dataplex_glossary_category" {
 }
 
 resource "google_dataplex_glossary_iam_binding" {
-  summary    = "dataplex glossary iam binding: grants access or enforces a policy."
+  summary    = "dataplex glossary iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex glossary"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["glossary_id"]
+  }
 }
 
 resource "google_dataplex_glossary_iam_member" {
-  summary    = "dataplex glossary iam member: grants access or enforces a policy."
+  summary    = "dataplex glossary iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex glossary"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["glossary_id"]
+  }
 }
 
 resource "google_dataplex_glossary_iam_policy" {
-  summary    = "dataplex glossary iam policy: grants access or enforces a policy."
+  summary    = "dataplex glossary iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex glossary"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["glossary_id"]
+  }
 }
 
 resource "google_dataplex_glossary_term" {
@@ -3071,24 +4183,45 @@ resource "google_dataplex_lake" {
 }
 
 resource "google_dataplex_lake_iam_binding" {
-  summary    = "dataplex lake iam binding: grants access or enforces a policy."
+  summary    = "dataplex lake iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex lake"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["lake"]
+  }
 }
 
 resource "google_dataplex_lake_iam_member" {
-  summary    = "dataplex lake iam member: grants access or enforces a policy."
+  summary    = "dataplex lake iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex lake"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["lake"]
+  }
 }
 
 resource "google_dataplex_lake_iam_policy" {
-  summary    = "dataplex lake iam policy: grants access or enforces a policy."
+  summary    = "dataplex lake iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex lake"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["lake"]
+  }
 }
 
 resource "google_dataplex_task" {
@@ -3100,24 +4233,45 @@ resource "google_dataplex_task" {
 }
 
 resource "google_dataplex_task_iam_binding" {
-  summary    = "dataplex task iam binding: grants access or enforces a policy."
+  summary    = "dataplex task iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex task"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["lake", "task_id"]
+  }
 }
 
 resource "google_dataplex_task_iam_member" {
-  summary    = "dataplex task iam member: grants access or enforces a policy."
+  summary    = "dataplex task iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex task"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["lake", "task_id"]
+  }
 }
 
 resource "google_dataplex_task_iam_policy" {
-  summary    = "dataplex task iam policy: grants access or enforces a policy."
+  summary    = "dataplex task iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex task"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["lake", "task_id"]
+  }
 }
 
 resource "google_dataplex_zone" {
@@ -3129,24 +4283,45 @@ resource "google_dataplex_zone" {
 }
 
 resource "google_dataplex_zone_iam_binding" {
-  summary    = "dataplex zone iam binding: grants access or enforces a policy."
+  summary    = "dataplex zone iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataplex zone"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataplex_zone_iam_member" {
-  summary    = "dataplex zone iam member: grants access or enforces a policy."
+  summary    = "dataplex zone iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataplex zone"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataplex_zone_iam_policy" {
-  summary    = "dataplex zone iam policy: grants access or enforces a policy."
+  summary    = "dataplex zone iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataplex zone"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dataplex_zone", "lake"]
+  }
 }
 
 resource "google_dataproc_autoscaling_policy" {
@@ -3157,24 +4332,45 @@ resource "google_dataproc_autoscaling_policy" {
 }
 
 resource "google_dataproc_autoscaling_policy_iam_binding" {
-  summary    = "dataproc autoscaling policy iam binding: grants access or enforces a policy."
+  summary    = "dataproc autoscaling policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc autoscaling policy"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["policy_id"]
+  }
 }
 
 resource "google_dataproc_autoscaling_policy_iam_member" {
-  summary    = "dataproc autoscaling policy iam member: grants access or enforces a policy."
+  summary    = "dataproc autoscaling policy iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc autoscaling policy"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["policy_id"]
+  }
 }
 
 resource "google_dataproc_autoscaling_policy_iam_policy" {
-  summary    = "dataproc autoscaling policy iam policy: grants access or enforces a policy."
+  summary    = "dataproc autoscaling policy iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc autoscaling policy"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["policy_id"]
+  }
 }
 
 resource "google_dataproc_batch" {
@@ -3195,24 +4391,45 @@ resource "google_dataproc_cluster" {
 }
 
 resource "google_dataproc_cluster_iam_binding" {
-  summary    = "dataproc cluster iam binding: grants access or enforces a policy."
+  summary    = "dataproc cluster iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc cluster"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["cluster"]
+  }
 }
 
 resource "google_dataproc_cluster_iam_member" {
-  summary    = "dataproc cluster iam member: grants access or enforces a policy."
+  summary    = "dataproc cluster iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc cluster"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["cluster"]
+  }
 }
 
 resource "google_dataproc_cluster_iam_policy" {
-  summary    = "dataproc cluster iam policy: grants access or enforces a policy."
+  summary    = "dataproc cluster iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc cluster"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["cluster"]
+  }
 }
 
 resource "google_dataproc_gdc_application_environment" {
@@ -3252,45 +4469,87 @@ resource "google_dataproc_job" {
 }
 
 resource "google_dataproc_job_iam_binding" {
-  summary    = "dataproc job iam binding: grants access or enforces a policy."
+  summary    = "dataproc job iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc job"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["job_id"]
+  }
 }
 
 resource "google_dataproc_job_iam_member" {
-  summary    = "dataproc job iam member: grants access or enforces a policy."
+  summary    = "dataproc job iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc job"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["job_id"]
+  }
 }
 
 resource "google_dataproc_job_iam_policy" {
-  summary    = "dataproc job iam policy: grants access or enforces a policy."
+  summary    = "dataproc job iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc job"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["job_id"]
+  }
 }
 
 resource "google_dataproc_metastore_database_iam_binding" {
-  summary    = "dataproc metastore database iam binding: grants access or enforces a policy."
+  summary    = "dataproc metastore database iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc metastore database"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["database", "service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_database_iam_member" {
-  summary    = "dataproc metastore database iam member: grants access or enforces a policy."
+  summary    = "dataproc metastore database iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc metastore database"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["database", "service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_database_iam_policy" {
-  summary    = "dataproc metastore database iam policy: grants access or enforces a policy."
+  summary    = "dataproc metastore database iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc metastore database"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["database", "service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_federation" {
@@ -3303,24 +4562,45 @@ resource "google_dataproc_metastore_federation" {
 }
 
 resource "google_dataproc_metastore_federation_iam_binding" {
-  summary    = "dataproc metastore federation iam binding: grants access or enforces a policy."
+  summary    = "dataproc metastore federation iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc metastore federation"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["federation_id"]
+  }
 }
 
 resource "google_dataproc_metastore_federation_iam_member" {
-  summary    = "dataproc metastore federation iam member: grants access or enforces a policy."
+  summary    = "dataproc metastore federation iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc metastore federation"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["federation_id"]
+  }
 }
 
 resource "google_dataproc_metastore_federation_iam_policy" {
-  summary    = "dataproc metastore federation iam policy: grants access or enforces a policy."
+  summary    = "dataproc metastore federation iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc metastore federation"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["federation_id"]
+  }
 }
 
 resource "google_dataproc_metastore_service" {
@@ -3337,45 +4617,87 @@ resource "google_dataproc_metastore_service" {
 }
 
 resource "google_dataproc_metastore_service_iam_binding" {
-  summary    = "dataproc metastore service iam binding: grants access or enforces a policy."
+  summary    = "dataproc metastore service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc metastore service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_service_iam_member" {
-  summary    = "dataproc metastore service iam member: grants access or enforces a policy."
+  summary    = "dataproc metastore service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc metastore service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_service_iam_policy" {
-  summary    = "dataproc metastore service iam policy: grants access or enforces a policy."
+  summary    = "dataproc metastore service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc metastore service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["service_id"]
+  }
 }
 
 resource "google_dataproc_metastore_table_iam_binding" {
-  summary    = "dataproc metastore table iam binding: grants access or enforces a policy."
+  summary    = "dataproc metastore table iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dataproc metastore table"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["database_id", "service_id", "table"]
+  }
 }
 
 resource "google_dataproc_metastore_table_iam_member" {
-  summary    = "dataproc metastore table iam member: grants access or enforces a policy."
+  summary    = "dataproc metastore table iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dataproc metastore table"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["database_id", "service_id", "table"]
+  }
 }
 
 resource "google_dataproc_metastore_table_iam_policy" {
-  summary    = "dataproc metastore table iam policy: grants access or enforces a policy."
+  summary    = "dataproc metastore table iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dataproc metastore table"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["database_id", "service_id", "table"]
+  }
 }
 
 resource "google_dataproc_session_template" {
@@ -3658,24 +4980,45 @@ resource "google_discovery_engine_target_site" {
 }
 
 resource "google_dns_managed_zone_iam_binding" {
-  summary    = "dns managed zone iam binding: grants access or enforces a policy."
+  summary    = "dns managed zone iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the dns managed zone"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["managed_zone"]
+  }
 }
 
 resource "google_dns_managed_zone_iam_member" {
-  summary    = "dns managed zone iam member: grants access or enforces a policy."
+  summary    = "dns managed zone iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing dns managed zone"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["managed_zone"]
+  }
 }
 
 resource "google_dns_managed_zone_iam_policy" {
-  summary    = "dns managed zone iam policy: grants access or enforces a policy."
+  summary    = "dns managed zone iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the dns managed zone"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["managed_zone"]
+  }
 }
 
 resource "google_dns_policy" {
@@ -3785,45 +5128,87 @@ resource "google_endpoints_service" {
 }
 
 resource "google_endpoints_service_consumers_iam_binding" {
-  summary    = "endpoints service consumers iam binding: grants access or enforces a policy."
+  summary    = "endpoints service consumers iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the endpoints service consumers"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["consumer_project", "service_name"]
+  }
 }
 
 resource "google_endpoints_service_consumers_iam_member" {
-  summary    = "endpoints service consumers iam member: grants access or enforces a policy."
+  summary    = "endpoints service consumers iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing endpoints service consumers"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["consumer_project", "service_name"]
+  }
 }
 
 resource "google_endpoints_service_consumers_iam_policy" {
-  summary    = "endpoints service consumers iam policy: grants access or enforces a policy."
+  summary    = "endpoints service consumers iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the endpoints service consumers"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["consumer_project", "service_name"]
+  }
 }
 
 resource "google_endpoints_service_iam_binding" {
-  summary    = "endpoints service iam binding: grants access or enforces a policy."
+  summary    = "endpoints service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the endpoints service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["service_name"]
+  }
 }
 
 resource "google_endpoints_service_iam_member" {
-  summary    = "endpoints service iam member: grants access or enforces a policy."
+  summary    = "endpoints service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing endpoints service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["service_name"]
+  }
 }
 
 resource "google_endpoints_service_iam_policy" {
-  summary    = "endpoints service iam policy: grants access or enforces a policy."
+  summary    = "endpoints service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the endpoints service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["service_name"]
+  }
 }
 
 resource "google_essential_contacts_contact" {
@@ -4048,24 +5433,45 @@ resource "google_folder" {
 }
 
 resource "google_folder_access_approval_settings" {
-  summary    = "folder access approval settings: a configuration object of the provider API."
+  summary    = "folder access approval settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_access_approval_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (folder access approval settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }
 
 resource "google_folder_iam_audit_config" {
-  summary    = "folder iam audit config: grants access or enforces a policy."
+  summary    = "folder iam audit config: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_audit_config"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the audit log configuration of one service on the folder"
+    why      = "log types and exempted members not listed here are dropped at once"
+    target   = ["folder"]
+  }
 }
 
 resource "google_folder_iam_member" {
-  summary    = "folder iam member: grants access or enforces a policy."
+  summary    = "folder iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing folder"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["folder"]
+  }
 }
 
 resource "google_gemini_code_repository_index" {
@@ -4165,24 +5571,45 @@ resource "google_gemini_repository_group" {
 }
 
 resource "google_gemini_repository_group_iam_binding" {
-  summary    = "gemini repository group iam binding: grants access or enforces a policy."
+  summary    = "gemini repository group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gemini repository group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["code_repository_index", "repository_group_id"]
+  }
 }
 
 resource "google_gemini_repository_group_iam_member" {
-  summary    = "gemini repository group iam member: grants access or enforces a policy."
+  summary    = "gemini repository group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gemini repository group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["code_repository_index", "repository_group_id"]
+  }
 }
 
 resource "google_gemini_repository_group_iam_policy" {
-  summary    = "gemini repository group iam policy: grants access or enforces a policy."
+  summary    = "gemini repository group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gemini repository group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["code_repository_index", "repository_group_id"]
+  }
 }
 
 resource "google_gke_backup_backup_channel" {
@@ -4202,24 +5629,45 @@ resource "google_gke_backup_backup_plan" {
 }
 
 resource "google_gke_backup_backup_plan_iam_binding" {
-  summary    = "gke backup backup plan iam binding: grants access or enforces a policy."
+  summary    = "gke backup backup plan iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gke backup backup plan"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_backup_backup_plan_iam_member" {
-  summary    = "gke backup backup plan iam member: grants access or enforces a policy."
+  summary    = "gke backup backup plan iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gke backup backup plan"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_backup_backup_plan_iam_policy" {
-  summary    = "gke backup backup plan iam policy: grants access or enforces a policy."
+  summary    = "gke backup backup plan iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gke backup backup plan"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_backup_restore_channel" {
@@ -4239,24 +5687,45 @@ resource "google_gke_backup_restore_plan" {
 }
 
 resource "google_gke_backup_restore_plan_iam_binding" {
-  summary    = "gke backup restore plan iam binding: grants access or enforces a policy."
+  summary    = "gke backup restore plan iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gke backup restore plan"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_backup_restore_plan_iam_member" {
-  summary    = "gke backup restore plan iam member: grants access or enforces a policy."
+  summary    = "gke backup restore plan iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gke backup restore plan"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_backup_restore_plan_iam_policy" {
-  summary    = "gke backup restore plan iam policy: grants access or enforces a policy."
+  summary    = "gke backup restore plan iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gke backup restore plan"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_hub_feature" {
@@ -4269,24 +5738,45 @@ resource "google_gke_hub_feature" {
 }
 
 resource "google_gke_hub_feature_iam_binding" {
-  summary    = "gke hub feature iam binding: grants access or enforces a policy."
+  summary    = "gke hub feature iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gke hub feature"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_hub_feature_iam_member" {
-  summary    = "gke hub feature iam member: grants access or enforces a policy."
+  summary    = "gke hub feature iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gke hub feature"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_hub_feature_iam_policy" {
-  summary    = "gke hub feature iam policy: grants access or enforces a policy."
+  summary    = "gke hub feature iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gke hub feature"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_gke_hub_feature_membership" {
@@ -4321,24 +5811,45 @@ resource "google_gke_hub_membership_binding" {
 }
 
 resource "google_gke_hub_membership_iam_binding" {
-  summary    = "gke hub membership iam binding: grants access or enforces a policy."
+  summary    = "gke hub membership iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gke hub membership"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["membership_id"]
+  }
 }
 
 resource "google_gke_hub_membership_iam_member" {
-  summary    = "gke hub membership iam member: grants access or enforces a policy."
+  summary    = "gke hub membership iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gke hub membership"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["membership_id"]
+  }
 }
 
 resource "google_gke_hub_membership_iam_policy" {
-  summary    = "gke hub membership iam policy: grants access or enforces a policy."
+  summary    = "gke hub membership iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gke hub membership"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["membership_id"]
+  }
 }
 
 resource "google_gke_hub_namespace" {
@@ -4360,24 +5871,45 @@ resource "google_gke_hub_scope" {
 }
 
 resource "google_gke_hub_scope_iam_binding" {
-  summary    = "gke hub scope iam binding: grants access or enforces a policy."
+  summary    = "gke hub scope iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the gke hub scope"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["scope_id"]
+  }
 }
 
 resource "google_gke_hub_scope_iam_member" {
-  summary    = "gke hub scope iam member: grants access or enforces a policy."
+  summary    = "gke hub scope iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing gke hub scope"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["scope_id"]
+  }
 }
 
 resource "google_gke_hub_scope_iam_policy" {
-  summary    = "gke hub scope iam policy: grants access or enforces a policy."
+  summary    = "gke hub scope iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the gke hub scope"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["scope_id"]
+  }
 }
 
 resource "google_gke_hub_scope_rbac_role_binding" {
@@ -4445,24 +5977,45 @@ resource "google_healthcare_consent_store" {
 }
 
 resource "google_healthcare_consent_store_iam_binding" {
-  summary    = "healthcare consent store iam binding: grants access or enforces a policy."
+  summary    = "healthcare consent store iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the healthcare consent store"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["consent_store_id", "dataset"]
+  }
 }
 
 resource "google_healthcare_consent_store_iam_member" {
-  summary    = "healthcare consent store iam member: grants access or enforces a policy."
+  summary    = "healthcare consent store iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing healthcare consent store"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["consent_store_id", "dataset"]
+  }
 }
 
 resource "google_healthcare_consent_store_iam_policy" {
-  summary    = "healthcare consent store iam policy: grants access or enforces a policy."
+  summary    = "healthcare consent store iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the healthcare consent store"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["consent_store_id", "dataset"]
+  }
 }
 
 resource "google_healthcare_dataset" {
@@ -4473,24 +6026,45 @@ resource "google_healthcare_dataset" {
 }
 
 resource "google_healthcare_dataset_iam_binding" {
-  summary    = "healthcare dataset iam binding: grants access or enforces a policy."
+  summary    = "healthcare dataset iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the healthcare dataset"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_healthcare_dataset_iam_member" {
-  summary    = "healthcare dataset iam member: grants access or enforces a policy."
+  summary    = "healthcare dataset iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing healthcare dataset"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_healthcare_dataset_iam_policy" {
-  summary    = "healthcare dataset iam policy: grants access or enforces a policy."
+  summary    = "healthcare dataset iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the healthcare dataset"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dataset_id"]
+  }
 }
 
 resource "google_healthcare_dicom_store" {
@@ -4502,24 +6076,45 @@ resource "google_healthcare_dicom_store" {
 }
 
 resource "google_healthcare_dicom_store_iam_binding" {
-  summary    = "healthcare dicom store iam binding: grants access or enforces a policy."
+  summary    = "healthcare dicom store iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the healthcare dicom store"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dicom_store_id"]
+  }
 }
 
 resource "google_healthcare_dicom_store_iam_member" {
-  summary    = "healthcare dicom store iam member: grants access or enforces a policy."
+  summary    = "healthcare dicom store iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing healthcare dicom store"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dicom_store_id"]
+  }
 }
 
 resource "google_healthcare_dicom_store_iam_policy" {
-  summary    = "healthcare dicom store iam policy: grants access or enforces a policy."
+  summary    = "healthcare dicom store iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the healthcare dicom store"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dicom_store_id"]
+  }
 }
 
 resource "google_healthcare_fhir_store" {
@@ -4531,24 +6126,45 @@ resource "google_healthcare_fhir_store" {
 }
 
 resource "google_healthcare_fhir_store_iam_binding" {
-  summary    = "healthcare fhir store iam binding: grants access or enforces a policy."
+  summary    = "healthcare fhir store iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the healthcare fhir store"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["fhir_store_id"]
+  }
 }
 
 resource "google_healthcare_fhir_store_iam_member" {
-  summary    = "healthcare fhir store iam member: grants access or enforces a policy."
+  summary    = "healthcare fhir store iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing healthcare fhir store"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["fhir_store_id"]
+  }
 }
 
 resource "google_healthcare_fhir_store_iam_policy" {
-  summary    = "healthcare fhir store iam policy: grants access or enforces a policy."
+  summary    = "healthcare fhir store iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the healthcare fhir store"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["fhir_store_id"]
+  }
 }
 
 resource "google_healthcare_hl7_v2_store" {
@@ -4560,24 +6176,45 @@ resource "google_healthcare_hl7_v2_store" {
 }
 
 resource "google_healthcare_hl7_v2_store_iam_binding" {
-  summary    = "healthcare hl7 v2 store iam binding: grants access or enforces a policy."
+  summary    = "healthcare hl7 v2 store iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the healthcare hl7 v2 store"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["hl7_v2_store_id"]
+  }
 }
 
 resource "google_healthcare_hl7_v2_store_iam_member" {
-  summary    = "healthcare hl7 v2 store iam member: grants access or enforces a policy."
+  summary    = "healthcare hl7 v2 store iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing healthcare hl7 v2 store"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["hl7_v2_store_id"]
+  }
 }
 
 resource "google_healthcare_hl7_v2_store_iam_policy" {
-  summary    = "healthcare hl7 v2 store iam policy: grants access or enforces a policy."
+  summary    = "healthcare hl7 v2 store iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the healthcare hl7 v2 store"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["hl7_v2_store_id"]
+  }
 }
 
 resource "google_healthcare_pipeline_job" {
@@ -4604,10 +6241,17 @@ resource "google_iam_access_boundary_policy" {
 }
 
 resource "google_iam_deny_policy" {
-  summary    = "iam deny policy: grants access or enforces a policy."
+  summary    = "iam deny policy: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_deny_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches a deny policy to an existing resource"
+    why      = "the permissions it denies are refused at once to the principals it names, whatever roles grant them"
+    target   = ["parent"]
+  }
 }
 
 resource "google_iam_folders_policy_binding" {
@@ -4660,24 +6304,45 @@ resource "google_iam_workforce_pool" {
 }
 
 resource "google_iam_workforce_pool_iam_binding" {
-  summary    = "iam workforce pool iam binding: grants access or enforces a policy."
+  summary    = "iam workforce pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iam workforce pool"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["workforce_pool_id"]
+  }
 }
 
 resource "google_iam_workforce_pool_iam_member" {
-  summary    = "iam workforce pool iam member: grants access or enforces a policy."
+  summary    = "iam workforce pool iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iam workforce pool"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["workforce_pool_id"]
+  }
 }
 
 resource "google_iam_workforce_pool_iam_policy" {
-  summary    = "iam workforce pool iam policy: grants access or enforces a policy."
+  summary    = "iam workforce pool iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iam workforce pool"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["workforce_pool_id"]
+  }
 }
 
 resource "google_iam_workforce_pool_provider" {
@@ -4709,45 +6374,87 @@ resource "google_iam_workload_identity_pool_provider" {
 }
 
 resource "google_iap_app_engine_service_iam_binding" {
-  summary    = "iap app engine service iam binding: grants access or enforces a policy."
+  summary    = "iap app engine service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap app engine service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["app_id", "service"]
+  }
 }
 
 resource "google_iap_app_engine_service_iam_member" {
-  summary    = "iap app engine service iam member: grants access or enforces a policy."
+  summary    = "iap app engine service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap app engine service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["app_id", "service"]
+  }
 }
 
 resource "google_iap_app_engine_service_iam_policy" {
-  summary    = "iap app engine service iam policy: grants access or enforces a policy."
+  summary    = "iap app engine service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap app engine service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["app_id", "service"]
+  }
 }
 
 resource "google_iap_app_engine_version_iam_binding" {
-  summary    = "iap app engine version iam binding: grants access or enforces a policy."
+  summary    = "iap app engine version iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap app engine version"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["app_id", "service", "version_id"]
+  }
 }
 
 resource "google_iap_app_engine_version_iam_member" {
-  summary    = "iap app engine version iam member: grants access or enforces a policy."
+  summary    = "iap app engine version iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap app engine version"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["app_id", "service", "version_id"]
+  }
 }
 
 resource "google_iap_app_engine_version_iam_policy" {
-  summary    = "iap app engine version iam policy: grants access or enforces a policy."
+  summary    = "iap app engine version iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap app engine version"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["app_id", "service", "version_id"]
+  }
 }
 
 resource "google_iap_brand" {
@@ -4765,10 +6472,17 @@ resource "google_iap_client" {
 }
 
 resource "google_iap_settings" {
-  summary    = "iap settings: grants access or enforces a policy."
+  summary    = "iap settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (iap settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["name"]
+  }
 }
 
 resource "google_iap_tunnel_dest_group" {
@@ -4779,192 +6493,381 @@ resource "google_iap_tunnel_dest_group" {
 }
 
 resource "google_iap_tunnel_dest_group_iam_binding" {
-  summary    = "iap tunnel dest group iam binding: grants access or enforces a policy."
+  summary    = "iap tunnel dest group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap tunnel dest group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["dest_group"]
+  }
 }
 
 resource "google_iap_tunnel_dest_group_iam_member" {
-  summary    = "iap tunnel dest group iam member: grants access or enforces a policy."
+  summary    = "iap tunnel dest group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap tunnel dest group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["dest_group"]
+  }
 }
 
 resource "google_iap_tunnel_dest_group_iam_policy" {
-  summary    = "iap tunnel dest group iam policy: grants access or enforces a policy."
+  summary    = "iap tunnel dest group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap tunnel dest group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["dest_group"]
+  }
 }
 
 resource "google_iap_tunnel_iam_binding" {
-  summary    = "iap tunnel iam binding: grants access or enforces a policy."
+  summary    = "iap tunnel iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap tunnel"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_tunnel_iam_member" {
-  summary    = "iap tunnel iam member: grants access or enforces a policy."
+  summary    = "iap tunnel iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap tunnel"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_tunnel_iam_policy" {
-  summary    = "iap tunnel iam policy: grants access or enforces a policy."
+  summary    = "iap tunnel iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap tunnel"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_tunnel_instance_iam_binding" {
-  summary    = "iap tunnel instance iam binding: grants access or enforces a policy."
+  summary    = "iap tunnel instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap tunnel instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_iap_tunnel_instance_iam_member" {
-  summary    = "iap tunnel instance iam member: grants access or enforces a policy."
+  summary    = "iap tunnel instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap tunnel instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance"]
+  }
 }
 
 resource "google_iap_tunnel_instance_iam_policy" {
-  summary    = "iap tunnel instance iam policy: grants access or enforces a policy."
+  summary    = "iap tunnel instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap tunnel instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_iap_web_backend_service_iam_binding" {
-  summary    = "iap web backend service iam binding: grants access or enforces a policy."
+  summary    = "iap web backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web backend service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["web_backend_service"]
+  }
 }
 
 resource "google_iap_web_backend_service_iam_member" {
-  summary    = "iap web backend service iam member: grants access or enforces a policy."
+  summary    = "iap web backend service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web backend service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["web_backend_service"]
+  }
 }
 
 resource "google_iap_web_backend_service_iam_policy" {
-  summary    = "iap web backend service iam policy: grants access or enforces a policy."
+  summary    = "iap web backend service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web backend service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["web_backend_service"]
+  }
 }
 
 resource "google_iap_web_cloud_run_service_iam_binding" {
-  summary    = "iap web cloud run service iam binding: grants access or enforces a policy."
+  summary    = "iap web cloud run service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web cloud run service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["cloud_run_service_name"]
+  }
 }
 
 resource "google_iap_web_cloud_run_service_iam_member" {
-  summary    = "iap web cloud run service iam member: grants access or enforces a policy."
+  summary    = "iap web cloud run service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web cloud run service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["cloud_run_service_name"]
+  }
 }
 
 resource "google_iap_web_cloud_run_service_iam_policy" {
-  summary    = "iap web cloud run service iam policy: grants access or enforces a policy."
+  summary    = "iap web cloud run service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web cloud run service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["cloud_run_service_name"]
+  }
 }
 
 resource "google_iap_web_iam_binding" {
-  summary    = "iap web iam binding: grants access or enforces a policy."
+  summary    = "iap web iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_web_iam_member" {
-  summary    = "iap web iam member: grants access or enforces a policy."
+  summary    = "iap web iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_web_iam_policy" {
-  summary    = "iap web iam policy: grants access or enforces a policy."
+  summary    = "iap web iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_web_region_backend_service_iam_binding" {
-  summary    = "iap web region backend service iam binding: grants access or enforces a policy."
+  summary    = "iap web region backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web region backend service"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["web_region_backend_service"]
+  }
 }
 
 resource "google_iap_web_region_backend_service_iam_member" {
-  summary    = "iap web region backend service iam member: grants access or enforces a policy."
+  summary    = "iap web region backend service iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web region backend service"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["web_region_backend_service"]
+  }
 }
 
 resource "google_iap_web_region_backend_service_iam_policy" {
-  summary    = "iap web region backend service iam policy: grants access or enforces a policy."
+  summary    = "iap web region backend service iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web region backend service"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["web_region_backend_service"]
+  }
 }
 
 resource "google_iap_web_type_app_engine_iam_binding" {
-  summary    = "iap web type app engine iam binding: grants access or enforces a policy."
+  summary    = "iap web type app engine iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web type app engine"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["app_id"]
+  }
 }
 
 resource "google_iap_web_type_app_engine_iam_member" {
-  summary    = "iap web type app engine iam member: grants access or enforces a policy."
+  summary    = "iap web type app engine iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web type app engine"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["app_id"]
+  }
 }
 
 resource "google_iap_web_type_app_engine_iam_policy" {
-  summary    = "iap web type app engine iam policy: grants access or enforces a policy."
+  summary    = "iap web type app engine iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web type app engine"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["app_id"]
+  }
 }
 
 resource "google_iap_web_type_compute_iam_binding" {
-  summary    = "iap web type compute iam binding: grants access or enforces a policy."
+  summary    = "iap web type compute iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iap web type compute"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_web_type_compute_iam_member" {
-  summary    = "iap web type compute iam member: grants access or enforces a policy."
+  summary    = "iap web type compute iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iap web type compute"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["project"]
+  }
 }
 
 resource "google_iap_web_type_compute_iam_policy" {
-  summary    = "iap web type compute iam policy: grants access or enforces a policy."
+  summary    = "iap web type compute iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iap web type compute"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["project"]
+  }
 }
 
 resource "google_identity_platform_config" {
@@ -5062,31 +6965,59 @@ resource "google_integrations_client" {
 }
 
 resource "google_kms_autokey_config" {
-  summary    = "kms autokey config: a configuration object of the provider API."
+  summary    = "kms autokey config: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_autokey_config"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (kms autokey config: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["folder"]
+  }
 }
 
 resource "google_kms_crypto_key_iam_binding" {
-  summary    = "kms crypto key iam binding: grants access or enforces a policy."
+  summary    = "kms crypto key iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the kms crypto key"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["crypto_key_id"]
+  }
 }
 
 resource "google_kms_crypto_key_iam_member" {
-  summary    = "kms crypto key iam member: grants access or enforces a policy."
+  summary    = "kms crypto key iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing kms crypto key"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["crypto_key_id"]
+  }
 }
 
 resource "google_kms_crypto_key_iam_policy" {
-  summary    = "kms crypto key iam policy: grants access or enforces a policy."
+  summary    = "kms crypto key iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the kms crypto key"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["crypto_key_id"]
+  }
 }
 
 resource "google_kms_crypto_key_version" {
@@ -5104,24 +7035,45 @@ resource "google_kms_ekm_connection" {
 }
 
 resource "google_kms_ekm_connection_iam_binding" {
-  summary    = "kms ekm connection iam binding: grants access or enforces a policy."
+  summary    = "kms ekm connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the kms ekm connection"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_kms_ekm_connection_iam_member" {
-  summary    = "kms ekm connection iam member: grants access or enforces a policy."
+  summary    = "kms ekm connection iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing kms ekm connection"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_kms_ekm_connection_iam_policy" {
-  summary    = "kms ekm connection iam policy: grants access or enforces a policy."
+  summary    = "kms ekm connection iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the kms ekm connection"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_kms_key_handle" {
@@ -5132,24 +7084,45 @@ resource "google_kms_key_handle" {
 }
 
 resource "google_kms_key_ring_iam_binding" {
-  summary    = "kms key ring iam binding: grants access or enforces a policy."
+  summary    = "kms key ring iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the kms key ring"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["key_ring_id"]
+  }
 }
 
 resource "google_kms_key_ring_iam_member" {
-  summary    = "kms key ring iam member: grants access or enforces a policy."
+  summary    = "kms key ring iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing kms key ring"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["key_ring_id"]
+  }
 }
 
 resource "google_kms_key_ring_iam_policy" {
-  summary    = "kms key ring iam policy: grants access or enforces a policy."
+  summary    = "kms key ring iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the kms key ring"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["key_ring_id"]
+  }
 }
 
 resource "google_kms_key_ring_import_job" {
@@ -5202,10 +7175,17 @@ resource "google_logging_folder_exclusion" {
 }
 
 resource "google_logging_folder_settings" {
-  summary    = "logging folder settings: watches, alerts, measures or shows."
+  summary    = "logging folder settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_folder_settings"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (logging folder settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["folder", "name"]
+  }
 }
 
 resource "google_logging_folder_sink" {
@@ -5237,24 +7217,45 @@ resource "google_logging_log_view" {
 }
 
 resource "google_logging_log_view_iam_binding" {
-  summary    = "logging log view iam binding: grants access or enforces a policy."
+  summary    = "logging log view iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the logging log view"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["bucket", "name"]
+  }
 }
 
 resource "google_logging_log_view_iam_member" {
-  summary    = "logging log view iam member: grants access or enforces a policy."
+  summary    = "logging log view iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing logging log view"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["bucket", "name"]
+  }
 }
 
 resource "google_logging_log_view_iam_policy" {
-  summary    = "logging log view iam policy: grants access or enforces a policy."
+  summary    = "logging log view iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the logging log view"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["bucket", "name"]
+  }
 }
 
 resource "google_logging_metric" {
@@ -5279,10 +7280,17 @@ resource "google_logging_organization_exclusion" {
 }
 
 resource "google_logging_organization_settings" {
-  summary    = "logging organization settings: watches, alerts, measures or shows."
+  summary    = "logging organization settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_organization_settings"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (logging organization settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["organization", "name"]
+  }
 }
 
 resource "google_logging_organization_sink" {
@@ -5647,24 +7655,45 @@ resource "google_network_security_address_group" {
 }
 
 resource "google_network_security_address_group_iam_binding" {
-  summary    = "network security address group iam binding: grants access or enforces a policy."
+  summary    = "network security address group iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the network security address group"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_network_security_address_group_iam_member" {
-  summary    = "network security address group iam member: grants access or enforces a policy."
+  summary    = "network security address group iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing network security address group"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_network_security_address_group_iam_policy" {
-  summary    = "network security address group iam policy: grants access or enforces a policy."
+  summary    = "network security address group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the network security address group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_network_security_authz_policy" {
@@ -5950,24 +7979,45 @@ resource "google_notebooks_instance" {
 }
 
 resource "google_notebooks_instance_iam_binding" {
-  summary    = "notebooks instance iam binding: grants access or enforces a policy."
+  summary    = "notebooks instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the notebooks instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_notebooks_instance_iam_member" {
-  summary    = "notebooks instance iam member: grants access or enforces a policy."
+  summary    = "notebooks instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing notebooks instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_notebooks_instance_iam_policy" {
-  summary    = "notebooks instance iam policy: grants access or enforces a policy."
+  summary    = "notebooks instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the notebooks instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance_name"]
+  }
 }
 
 resource "google_notebooks_location" {
@@ -5987,24 +8037,45 @@ resource "google_notebooks_runtime" {
 }
 
 resource "google_notebooks_runtime_iam_binding" {
-  summary    = "notebooks runtime iam binding: grants access or enforces a policy."
+  summary    = "notebooks runtime iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the notebooks runtime"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["runtime_name"]
+  }
 }
 
 resource "google_notebooks_runtime_iam_member" {
-  summary    = "notebooks runtime iam member: grants access or enforces a policy."
+  summary    = "notebooks runtime iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing notebooks runtime"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["runtime_name"]
+  }
 }
 
 resource "google_notebooks_runtime_iam_policy" {
-  summary    = "notebooks runtime iam policy: grants access or enforces a policy."
+  summary    = "notebooks runtime iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the notebooks runtime"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["runtime_name"]
+  }
 }
 
 resource "google_oracle_database_autonomous_database" {
@@ -6057,17 +8128,31 @@ resource "google_org_policy_custom_constraint" {
 }
 
 resource "google_organization_access_approval_settings" {
-  summary    = "organization access approval settings: a configuration object of the provider API."
+  summary    = "organization access approval settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_access_approval_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (organization access approval settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["organization_id", "name"]
+  }
 }
 
 resource "google_organization_iam_audit_config" {
-  summary    = "organization iam audit config: grants access or enforces a policy."
+  summary    = "organization iam audit config: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_audit_config"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the audit log configuration of one service on the organization"
+    why      = "log types and exempted members not listed here are dropped at once"
+    target   = ["org_id"]
+  }
 }
 
 resource "google_organization_iam_custom_role" {
@@ -6078,10 +8163,17 @@ resource "google_organization_iam_custom_role" {
 }
 
 resource "google_organization_iam_member" {
-  summary    = "organization iam member: grants access or enforces a policy."
+  summary    = "organization iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing organization"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["org_id"]
+  }
 }
 
 resource "google_os_config_os_policy_assignment" {
@@ -6176,24 +8268,45 @@ resource "google_privateca_ca_pool" {
 }
 
 resource "google_privateca_ca_pool_iam_binding" {
-  summary    = "privateca ca pool iam binding: grants access or enforces a policy."
+  summary    = "privateca ca pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the privateca ca pool"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["ca_pool"]
+  }
 }
 
 resource "google_privateca_ca_pool_iam_member" {
-  summary    = "privateca ca pool iam member: grants access or enforces a policy."
+  summary    = "privateca ca pool iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing privateca ca pool"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["ca_pool"]
+  }
 }
 
 resource "google_privateca_ca_pool_iam_policy" {
-  summary    = "privateca ca pool iam policy: grants access or enforces a policy."
+  summary    = "privateca ca pool iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the privateca ca pool"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["ca_pool"]
+  }
 }
 
 resource "google_privateca_certificate" {
@@ -6221,24 +8334,45 @@ resource "google_privateca_certificate_template" {
 }
 
 resource "google_privateca_certificate_template_iam_binding" {
-  summary    = "privateca certificate template iam binding: grants access or enforces a policy."
+  summary    = "privateca certificate template iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the privateca certificate template"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["certificate_template"]
+  }
 }
 
 resource "google_privateca_certificate_template_iam_member" {
-  summary    = "privateca certificate template iam member: grants access or enforces a policy."
+  summary    = "privateca certificate template iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing privateca certificate template"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["certificate_template"]
+  }
 }
 
 resource "google_privateca_certificate_template_iam_policy" {
-  summary    = "privateca certificate template iam policy: grants access or enforces a policy."
+  summary    = "privateca certificate template iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the privateca certificate template"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["certificate_template"]
+  }
 }
 
 resource "google_privileged_access_manager_entitlement" {
@@ -6249,10 +8383,17 @@ resource "google_privileged_access_manager_entitlement" {
 }
 
 resource "google_project_access_approval_settings" {
-  summary    = "project access approval settings: a configuration object of the provider API."
+  summary    = "project access approval settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_access_approval_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing project, folder or organization (project access approval settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project", "name"]
+  }
 }
 
 resource "google_project_iam_member_remove" {
@@ -6260,6 +8401,13 @@ resource "google_project_iam_member_remove" {
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_iam_member_remove"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "removes one member from one role on the existing project"
+    why      = "the member loses that role at once, however it was granted"
+    target   = ["member", "project", "role"]
+  }
 }
 
 resource "google_project_usage_export_bucket" {
@@ -6310,66 +8458,129 @@ resource "google_pubsub_schema" {
 }
 
 resource "google_pubsub_schema_iam_binding" {
-  summary    = "pubsub schema iam binding: grants access or enforces a policy."
+  summary    = "pubsub schema iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the pubsub schema"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["schema"]
+  }
 }
 
 resource "google_pubsub_schema_iam_member" {
-  summary    = "pubsub schema iam member: grants access or enforces a policy."
+  summary    = "pubsub schema iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing pubsub schema"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["schema"]
+  }
 }
 
 resource "google_pubsub_schema_iam_policy" {
-  summary    = "pubsub schema iam policy: grants access or enforces a policy."
+  summary    = "pubsub schema iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the pubsub schema"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["schema"]
+  }
 }
 
 resource "google_pubsub_subscription_iam_binding" {
-  summary    = "pubsub subscription iam binding: grants access or enforces a policy."
+  summary    = "pubsub subscription iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the pubsub subscription"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["subscription"]
+  }
 }
 
 resource "google_pubsub_subscription_iam_member" {
-  summary    = "pubsub subscription iam member: grants access or enforces a policy."
+  summary    = "pubsub subscription iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing pubsub subscription"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["subscription"]
+  }
 }
 
 resource "google_pubsub_subscription_iam_policy" {
-  summary    = "pubsub subscription iam policy: grants access or enforces a policy."
+  summary    = "pubsub subscription iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the pubsub subscription"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["subscription"]
+  }
 }
 
 resource "google_pubsub_topic_iam_binding" {
-  summary    = "pubsub topic iam binding: grants access or enforces a policy."
+  summary    = "pubsub topic iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the pubsub topic"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["topic"]
+  }
 }
 
 resource "google_pubsub_topic_iam_member" {
-  summary    = "pubsub topic iam member: grants access or enforces a policy."
+  summary    = "pubsub topic iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing pubsub topic"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["topic"]
+  }
 }
 
 resource "google_pubsub_topic_iam_policy" {
-  summary    = "pubsub topic iam policy: grants access or enforces a policy."
+  summary    = "pubsub topic iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the pubsub topic"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["topic"]
+  }
 }
 
 resource "google_recaptcha_enterprise_key" {
@@ -6519,24 +8730,45 @@ resource "google_scc_source" {
 }
 
 resource "google_scc_source_iam_binding" {
-  summary    = "scc source iam binding: grants access or enforces a policy."
+  summary    = "scc source iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the scc source"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_source_iam_member" {
-  summary    = "scc source iam member: grants access or enforces a policy."
+  summary    = "scc source iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing scc source"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_source_iam_policy" {
-  summary    = "scc source iam policy: grants access or enforces a policy."
+  summary    = "scc source iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the scc source"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_v2_folder_mute_config" {
@@ -6596,24 +8828,45 @@ resource "google_scc_v2_organization_source" {
 }
 
 resource "google_scc_v2_organization_source_iam_binding" {
-  summary    = "scc v2 organization source iam binding: grants access or enforces a policy."
+  summary    = "scc v2 organization source iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the scc v2 organization source"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_v2_organization_source_iam_member" {
-  summary    = "scc v2 organization source iam member: grants access or enforces a policy."
+  summary    = "scc v2 organization source iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing scc v2 organization source"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_v2_organization_source_iam_policy" {
-  summary    = "scc v2 organization source iam policy: grants access or enforces a policy."
+  summary    = "scc v2 organization source iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the scc v2 organization source"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["organization", "source"]
+  }
 }
 
 resource "google_scc_v2_project_mute_config" {
@@ -6646,24 +8899,45 @@ resource "google_secret_manager_regional_secret" {
 }
 
 resource "google_secret_manager_regional_secret_iam_binding" {
-  summary    = "secret manager regional secret iam binding: grants access or enforces a policy."
+  summary    = "secret manager regional secret iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the secret manager regional secret"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secret_manager_regional_secret_iam_member" {
-  summary    = "secret manager regional secret iam member: grants access or enforces a policy."
+  summary    = "secret manager regional secret iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing secret manager regional secret"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secret_manager_regional_secret_iam_policy" {
-  summary    = "secret manager regional secret iam policy: grants access or enforces a policy."
+  summary    = "secret manager regional secret iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the secret manager regional secret"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secret_manager_regional_secret_version" {
@@ -6674,24 +8948,45 @@ resource "google_secret_manager_regional_secret_version" {
 }
 
 resource "google_secret_manager_secret_iam_binding" {
-  summary    = "secret manager secret iam binding: grants access or enforces a policy."
+  summary    = "secret manager secret iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the secret manager secret"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secret_manager_secret_iam_member" {
-  summary    = "secret manager secret iam member: grants access or enforces a policy."
+  summary    = "secret manager secret iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing secret manager secret"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secret_manager_secret_iam_policy" {
-  summary    = "secret manager secret iam policy: grants access or enforces a policy."
+  summary    = "secret manager secret iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the secret manager secret"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["secret_id"]
+  }
 }
 
 resource "google_secure_source_manager_branch_rule" {
@@ -6710,24 +9005,45 @@ resource "google_secure_source_manager_instance" {
 }
 
 resource "google_secure_source_manager_instance_iam_binding" {
-  summary    = "secure source manager instance iam binding: grants access or enforces a policy."
+  summary    = "secure source manager instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the secure source manager instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance_id"]
+  }
 }
 
 resource "google_secure_source_manager_instance_iam_member" {
-  summary    = "secure source manager instance iam member: grants access or enforces a policy."
+  summary    = "secure source manager instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing secure source manager instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance_id"]
+  }
 }
 
 resource "google_secure_source_manager_instance_iam_policy" {
-  summary    = "secure source manager instance iam policy: grants access or enforces a policy."
+  summary    = "secure source manager instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the secure source manager instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance_id"]
+  }
 }
 
 resource "google_secure_source_manager_repository" {
@@ -6738,24 +9054,45 @@ resource "google_secure_source_manager_repository" {
 }
 
 resource "google_secure_source_manager_repository_iam_binding" {
-  summary    = "secure source manager repository iam binding: grants access or enforces a policy."
+  summary    = "secure source manager repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the secure source manager repository"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["repository_id"]
+  }
 }
 
 resource "google_secure_source_manager_repository_iam_member" {
-  summary    = "secure source manager repository iam member: grants access or enforces a policy."
+  summary    = "secure source manager repository iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing secure source manager repository"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["repository_id"]
+  }
 }
 
 resource "google_secure_source_manager_repository_iam_policy" {
-  summary    = "secure source manager repository iam policy: grants access or enforces a policy."
+  summary    = "secure source manager repository iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the secure source manager repository"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["repository_id"]
+  }
 }
 
 resource "google_securityposture_posture" {
@@ -6815,24 +9152,45 @@ resource "google_sourcerepo_repository" {
 }
 
 resource "google_sourcerepo_repository_iam_binding" {
-  summary    = "sourcerepo repository iam binding: grants access or enforces a policy."
+  summary    = "sourcerepo repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the sourcerepo repository"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_sourcerepo_repository_iam_member" {
-  summary    = "sourcerepo repository iam member: grants access or enforces a policy."
+  summary    = "sourcerepo repository iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing sourcerepo repository"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["repository"]
+  }
 }
 
 resource "google_sourcerepo_repository_iam_policy" {
-  summary    = "sourcerepo repository iam policy: grants access or enforces a policy."
+  summary    = "sourcerepo repository iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the sourcerepo repository"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["repository"]
+  }
 }
 
 resource "google_spanner_backup_schedule" {
@@ -6843,24 +9201,45 @@ resource "google_spanner_backup_schedule" {
 }
 
 resource "google_spanner_database_iam_binding" {
-  summary    = "spanner database iam binding: grants access or enforces a policy."
+  summary    = "spanner database iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the spanner database"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["database", "instance"]
+  }
 }
 
 resource "google_spanner_database_iam_member" {
-  summary    = "spanner database iam member: grants access or enforces a policy."
+  summary    = "spanner database iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing spanner database"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["database", "instance"]
+  }
 }
 
 resource "google_spanner_database_iam_policy" {
-  summary    = "spanner database iam policy: grants access or enforces a policy."
+  summary    = "spanner database iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the spanner database"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["database", "instance"]
+  }
 }
 
 resource "google_spanner_instance_config" {
@@ -6872,24 +9251,45 @@ resource "google_spanner_instance_config" {
 }
 
 resource "google_spanner_instance_iam_binding" {
-  summary    = "spanner instance iam binding: grants access or enforces a policy."
+  summary    = "spanner instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the spanner instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_spanner_instance_iam_member" {
-  summary    = "spanner instance iam member: grants access or enforces a policy."
+  summary    = "spanner instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing spanner instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["instance"]
+  }
 }
 
 resource "google_spanner_instance_iam_policy" {
-  summary    = "spanner instance iam policy: grants access or enforces a policy."
+  summary    = "spanner instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the spanner instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["instance"]
+  }
 }
 
 resource "google_spanner_instance_partition" {
@@ -6937,10 +9337,17 @@ resource "google_storage_bucket_access_control" {
 }
 
 resource "google_storage_bucket_acl" {
-  summary    = "storage bucket acl: grants access or enforces a policy."
+  summary    = "storage bucket acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_bucket_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole ACL of the existing bucket (or object)"
+    why      = "every entity not listed in role_entity loses its access at once (the project owners keep OWNER)"
+    target   = ["bucket"]
+  }
 }
 
 resource "google_storage_control_folder_intelligence_config" {
@@ -6972,10 +9379,17 @@ resource "google_storage_default_object_access_control" {
 }
 
 resource "google_storage_default_object_acl" {
-  summary    = "storage default object acl: grants access or enforces a policy."
+  summary    = "storage default object acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_default_object_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the default object ACL of the existing bucket"
+    why      = "objects written from then on get only the entries listed here; existing objects keep theirs"
+    target   = ["bucket"]
+  }
 }
 
 resource "google_storage_folder" {
@@ -7014,24 +9428,45 @@ resource "google_storage_managed_folder" {
 }
 
 resource "google_storage_managed_folder_iam_binding" {
-  summary    = "storage managed folder iam binding: grants access or enforces a policy."
+  summary    = "storage managed folder iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the storage managed folder"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["bucket", "managed_folder"]
+  }
 }
 
 resource "google_storage_managed_folder_iam_member" {
-  summary    = "storage managed folder iam member: grants access or enforces a policy."
+  summary    = "storage managed folder iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing storage managed folder"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["bucket", "managed_folder"]
+  }
 }
 
 resource "google_storage_managed_folder_iam_policy" {
-  summary    = "storage managed folder iam policy: grants access or enforces a policy."
+  summary    = "storage managed folder iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the storage managed folder"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["bucket", "managed_folder"]
+  }
 }
 
 resource "google_storage_notification" {
@@ -7049,10 +9484,17 @@ resource "google_storage_object_access_control" {
 }
 
 resource "google_storage_object_acl" {
-  summary    = "storage object acl: grants access or enforces a policy."
+  summary    = "storage object acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_object_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole ACL of the existing bucket (or object)"
+    why      = "every entity not listed in role_entity loses its access at once (the project owners keep OWNER)"
+    target   = ["bucket", "object"]
+  }
 }
 
 resource "google_storage_transfer_agent_pool" {
@@ -7091,24 +9533,45 @@ resource "google_tags_tag_key" {
 }
 
 resource "google_tags_tag_key_iam_binding" {
-  summary    = "tags tag key iam binding: grants access or enforces a policy."
+  summary    = "tags tag key iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the tags tag key"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["tag_key"]
+  }
 }
 
 resource "google_tags_tag_key_iam_member" {
-  summary    = "tags tag key iam member: grants access or enforces a policy."
+  summary    = "tags tag key iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing tags tag key"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["tag_key"]
+  }
 }
 
 resource "google_tags_tag_key_iam_policy" {
-  summary    = "tags tag key iam policy: grants access or enforces a policy."
+  summary    = "tags tag key iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the tags tag key"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["tag_key"]
+  }
 }
 
 resource "google_tags_tag_value" {
@@ -7119,24 +9582,45 @@ resource "google_tags_tag_value" {
 }
 
 resource "google_tags_tag_value_iam_binding" {
-  summary    = "tags tag value iam binding: grants access or enforces a policy."
+  summary    = "tags tag value iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the tags tag value"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["tag_value"]
+  }
 }
 
 resource "google_tags_tag_value_iam_member" {
-  summary    = "tags tag value iam member: grants access or enforces a policy."
+  summary    = "tags tag value iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing tags tag value"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["tag_value"]
+  }
 }
 
 resource "google_tags_tag_value_iam_policy" {
-  summary    = "tags tag value iam policy: grants access or enforces a policy."
+  summary    = "tags tag value iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the tags tag value"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["tag_value"]
+  }
 }
 
 resource "google_tpu_node" {
@@ -7375,24 +9859,45 @@ resource "google_workbench_instance" {
 }
 
 resource "google_workbench_instance_iam_binding" {
-  summary    = "workbench instance iam binding: grants access or enforces a policy."
+  summary    = "workbench instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the workbench instance"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "google_workbench_instance_iam_member" {
-  summary    = "workbench instance iam member: grants access or enforces a policy."
+  summary    = "workbench instance iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing workbench instance"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["name"]
+  }
 }
 
 resource "google_workbench_instance_iam_policy" {
-  summary    = "workbench instance iam policy: grants access or enforces a policy."
+  summary    = "workbench instance iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the workbench instance"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere and Google's own service agents included"
+    target   = ["name"]
+  }
 }
 
 resource "google_workflows_workflow" {

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-googleworkspace 8.0.1 (provider registry.terraform.io/hashicorp/googleworkspace 0.7.0), checked by the self-check.
-# Types by category: access 4, config 4, data 3, dns 2; 13 in all.
-# inputs sha256: e0b1d95a615a332c8b191174eb99b64f693e4f4e04703820990ef69366f51553
+# Types by category: access 4, config 3, data 3, dns 2, singleton-settings 1; 13 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
+# inputs sha256: 1cb7d48e88db6f999a74f87c424e03ba2194beebf0ea991ff884a4bd2145e495
 
 pack {
   name     = "googleworkspace-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/googleworkspace"
   schema   = "checked"
   summary  = "Google Workspace: every resource type, by category."
@@ -69,10 +70,17 @@ resource "googleworkspace_group_members" {
 }
 
 resource "googleworkspace_group_settings" {
-  summary    = "group settings: a configuration object of the provider API."
+  summary    = "group settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/googleworkspace/latest/docs/resources/group_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing group (it has one set)"
+    why      = "who can join, post and see the group changes at once; settings set elsewhere are overwritten"
+    target   = ["email"]
+  }
 }
 
 resource "googleworkspace_org_unit" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/grafana/terraform-provider-grafana at 3f9621f47eb6ab61fde7fd3d7b0efd54ac41dc1d (2026-08-21).
 # Types by category: access 22, config 28, credential 13, data 6, monitoring 51, traffic 1; 121 in all.
-# inputs sha256: 508c7829cb8780298277cd5bd597ef45ddbbf596d1d1969a037b2e06ffadfe9b
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: c567d478f808cf1573c48dd613a886885ec0d57f858653dd4bd6bb8cda3b9c8e
 
 pack {
   name     = "grafana-catalog"

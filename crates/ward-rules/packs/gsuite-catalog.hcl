@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/* of github.com/DeviaVir/terraform-provider-gsuite at 6f0cc7548b0ed19cb8074e8f6fdf18ceaf54b37b (2021-06-27).
 # Types by category: access 2, config 2, data 3, dns 1; 8 in all.
-# inputs sha256: 90b3b1635a468d2eeefbdfedd0ef6a5bc43cb857f026c850efdcf1e7c9e59e9e
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 70b311eea2595892aa36bbf88cc3558e42b0424b073990543befcc717d5388f8
 
 pack {
   name     = "gsuite-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/hetznercloud/terraform-provider-hcloud at f81c9af4bfcc491f8b43f800c853fb77f8a7b792 (2026-08-17).
 # Types by category: access 1, attachment 1, credential 2, data 2, dns 3; 9 in all.
-# inputs sha256: b3ba09b2e48c506a82957510dd588dd495c11a4cfedfe5ced80f8a2872f19890
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: ab12cc3cefde1c1b44bea4c11c258b28ee7e0f0495c035f61764140a8dee56e9
 
 pack {
   name     = "hcloud-catalog"

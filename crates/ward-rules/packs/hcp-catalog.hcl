@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-hcp 10.5.1 (provider registry.terraform.io/hashicorp/hcp 0.111.0), checked by the self-check.
-# Types by category: access 16, compute 2, config 11, credential 15, data 7, dns 2, monitoring 6, traffic 7; 66 in all.
-# inputs sha256: fb3f18c75424049d982e2d2fbf4f77fb6509aeb2f97a981ee6c3b3cf42cfab28
+# Types by category: access 10, authoritative-policy 6, compute 2, config 11, credential 15, data 7, dns 2, monitoring 6, traffic 7; 66 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 6.
+# inputs sha256: 783e7bb6d5d942850d8783cf8fa502c3f083b9171e6de80c2e03a7e826ae6ea7
 
 pack {
   name     = "hcp-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/hcp"
   schema   = "checked"
   summary  = "HashiCorp Cloud Platform: every resource type, by category."
@@ -97,10 +98,17 @@ resource "hcp_group_iam_binding" {
 }
 
 resource "hcp_group_iam_policy" {
-  summary    = "group iam policy: grants access or enforces a policy."
+  summary    = "group iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/group_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the group"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["name"]
+  }
 }
 
 resource "hcp_group_members" {
@@ -160,10 +168,16 @@ resource "hcp_organization_iam_binding" {
 }
 
 resource "hcp_organization_iam_policy" {
-  summary    = "organization iam policy: grants access or enforces a policy."
+  summary    = "organization iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/organization_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the organization"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+  }
 }
 
 resource "hcp_packer_bucket" {
@@ -181,10 +195,17 @@ resource "hcp_packer_bucket_iam_binding" {
 }
 
 resource "hcp_packer_bucket_iam_policy" {
-  summary    = "packer bucket iam policy: grants access or enforces a policy."
+  summary    = "packer bucket iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/packer_bucket_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the packer bucket"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["resource_name"]
+  }
 }
 
 resource "hcp_packer_channel" {
@@ -230,10 +251,17 @@ resource "hcp_project_iam_binding" {
 }
 
 resource "hcp_project_iam_policy" {
-  summary    = "project iam policy: grants access or enforces a policy."
+  summary    = "project iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/project_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the project"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["project_id"]
+  }
 }
 
 resource "hcp_service_principal" {
@@ -307,10 +335,17 @@ resource "hcp_vault_radar_resource_iam_binding" {
 }
 
 resource "hcp_vault_radar_resource_iam_policy" {
-  summary    = "vault radar resource iam policy: grants access or enforces a policy."
+  summary    = "vault radar resource iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/vault_radar_resource_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vault radar resource"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["resource_name"]
+  }
 }
 
 resource "hcp_vault_radar_secret_manager_vault_dedicated" {
@@ -349,10 +384,17 @@ resource "hcp_vault_secrets_app_iam_binding" {
 }
 
 resource "hcp_vault_secrets_app_iam_policy" {
-  summary    = "vault secrets app iam policy: grants access or enforces a policy."
+  summary    = "vault secrets app iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/hcp/latest/docs/resources/vault_secrets_app_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the vault secrets app"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["resource_name"]
+  }
 }
 
 resource "hcp_vault_secrets_dynamic_secret" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/lxc/terraform-provider-incus at 8db600319289bdf5a4c0f8117f33ffa71bc5b652 (2026-08-18).
 # Types by category: config 2, credential 2, data 3, dns 2, traffic 6; 15 in all.
-# inputs sha256: 0c6616a96eda662088264b0e6031fcb4818f8e2acd142c5ddb49bc61191f005f
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 3596ae0bc7438baf09ce3b397ca1ca7a46c2109bbb4d0c2c74aaf004cc0a0e05
 
 pack {
   name     = "incus-catalog"

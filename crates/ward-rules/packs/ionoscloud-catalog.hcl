@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-ionoscloud 12.0.13 (provider registry.terraform.io/ionos-cloud/ionoscloud 6.7.20), checked by the self-check.
 # Types by category: access 7, attachment 2, compute 3, config 7, credential 6, data 22, dns 1, monitoring 1, traffic 22; 71 in all.
-# inputs sha256: 84a9d008cb81c1be80e1071ab751772d8a28d625ef4b8a1f5e9f71dfa233fa4b
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: d5e965e419c14cd70c45012f49b29abbfb2623a10167dd1eace28aa3b9429712
 
 pack {
   name     = "ionoscloud-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/juju/terraform-provider-juju at 0c40ceeb2e3a48d27e320c4f834937be9391886d (2026-07-31).
 # Types by category: access 12, attachment 2, compute 2, config 5, credential 2, data 3, traffic 2, workflow 1; 29 in all.
-# inputs sha256: 1a04c9533143d64a974e7ec9cf7fd49a467e5598f8c07f9cc778f54d1658b74b
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: cf559364d96f12b58f39cf1d438b79ea0e452ea643ed9887b53d8f17b340cee4
 
 pack {
   name     = "juju-catalog"

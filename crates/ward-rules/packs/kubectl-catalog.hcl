@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/gavinbunney/terraform-provider-kubectl at 82633069ffbd8097e09866dd036b41b097bb4ed9 (2025-02-03).
 # Types by category: data 1, workflow 1; 2 in all.
-# inputs sha256: 97c78830604a7727c882dbfd10fc7ca950fc2140886bc8247d03748d840743d5
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: f8ebc8a91adaf0dff200caca5416bdd8f92e05a1dee90c3f4b20c5cb3efd9ee2
 
 pack {
   name     = "kubectl-catalog"

@@ -9,11 +9,12 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
 # Types by category: access 6, compute 2, config 7, credential 3, data 1, traffic 8; 27 in all.
-# inputs sha256: 1db3e97a37b9dbc81a4390996d61a6c1d78d6fe54c50b50850455de510e66f0b
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
+# inputs sha256: b406e8415448fded970b21a0ad2e9869ed0513a13c7679328ff7175f5a34cfae
 
 pack {
   name     = "kubernetes-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/kubernetes"
   schema   = "checked"
   summary  = "Kubernetes: every resource type the curated kubernetes pack does not name."
@@ -187,6 +188,12 @@ resource "kubernetes_secret_v1_data" {
   source     = "https://registry.terraform.io/providers/hashicorp/kubernetes/latest/docs/resources/secret_v1_data"
   rationale  = "The data of an existing Secret: keys this resource wrote are removed on delete, and values created outside Terraform it overwrote are gone. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+
+  overwrites {
+    impact   = "in-place"
+    what     = "sets data keys of an existing Secret through server-side apply"
+    why      = "values of the same keys written by another field manager are overwritten and consumers read the new ones; with force = true it takes them from the field manager that owned them, which may set them back"
+  }
 }
 
 resource "kubernetes_token_request_v1" {

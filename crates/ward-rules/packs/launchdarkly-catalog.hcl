@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-launchdarkly 5.1.1 (provider registry.terraform.io/launchdarkly/launchdarkly 2.26.0), checked by the self-check.
 # Types by category: access 4, config 2, credential 2, data 4, monitoring 4; 16 in all.
-# inputs sha256: 503a9d5ceb77528f3898f7d1291b6ce2a1378c0db435f59069e09675a03ba9bf
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: eab37518f46336ad2be1c598654db4a111563f75b393562f1e9ff777f0f054ca
 
 pack {
   name     = "launchdarkly-catalog"

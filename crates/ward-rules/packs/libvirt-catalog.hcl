@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/dmacvicar/terraform-provider-libvirt at 6bd1e07319afe589ad5394e57bd2f065f594b96e (2026-05-02, the 0.9 rewrite).
 # Types by category: config 1; 1 in all.
-# inputs sha256: 73b024b408de5e704b1e01b0dd8d371cfc0f689534a1ed94c96855ea6e003547
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 51a3cfb10aff0109bd382a9c2464d81946b97fa6ccc691503c07ed5c76aff7c6
 
 pack {
   name     = "libvirt-catalog"

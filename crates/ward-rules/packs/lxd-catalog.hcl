@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/terraform-lxd/terraform-provider-lxd at 05cbf8b4750abe9e423a306158be70a9f471bdab (2026-06-29).
 # Types by category: access 2, attachment 2, credential 3, data 4, dns 2, traffic 4; 17 in all.
-# inputs sha256: c01b86bfc038f62cceddd618af066096044877b810dae0fbf4bd065a6889d67f
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 9e15019afde4cdfec44f49acdf33ae513a6a913205e353dcf9850e3bf22b23a3
 
 pack {
   name     = "lxd-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/canonical/terraform-provider-maas at b76df544644893df486d6a787a51893173b24f35 (2024-09-10).
 # Types by category: access 1, attachment 1, compute 1, config 5, data 2, dns 2, traffic 9; 21 in all.
-# inputs sha256: 79a76aa072c8571fb559be206d1d17092a82a00f9ab8500c153641089b32ac3a
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: ff1b538d04ec3a40801788c9a009f9eb79c19ddeec496907618458aaca23142a
 
 pack {
   name     = "maas-catalog"

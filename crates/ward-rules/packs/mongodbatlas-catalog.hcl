@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-mongodbatlas 8.6.2 (provider registry.terraform.io/mongodb/mongodbatlas 1.41.1), checked by the self-check.
 # Types by category: access 16, compute 5, config 8, credential 3, data 7, dns 1, monitoring 4, outage-drill 1, restore 1, traffic 12, workflow 4; 62 in all.
-# inputs sha256: 597effbd2bfd4092df4ee5f35f44b355e7c2bf12d69e687533d67eef1531fbae
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 80946d596f13117514b84441cfe61e606e1aee33c414dcc942b153cdfc5a8649
 
 pack {
   name     = "mongodbatlas-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/petoju/terraform-provider-mysql at 214310dc192b656ea5313106fbdfb681ff852379 (2026-06-23).
 # Types by category: access 5, config 3, data 1; 9 in all.
-# inputs sha256: 1589935914f4758da98067ba35b84c3bb30799bac9b1b2a41183d0e3ed89ffa8
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 1ba615f61c96aa254cc10dd685f538416fa55270bf53a48e7333c6e3ef68fe69
 
 pack {
   name     = "mysql-catalog"

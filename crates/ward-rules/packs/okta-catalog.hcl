@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-okta 14.1.1 (provider registry.terraform.io/okta/okta 4.20.0), checked by the self-check.
-# Types by category: access 62, config 20, credential 6, data 5, dns 4, monitoring 5, traffic 2; 104 in all.
-# inputs sha256: 864c157e68c500d9a153db00a91cc739bb5c3b2d9dcbf7241ba64d08fead7f9b
+# Types by category: access 57, adopted 4, config 18, credential 6, data 5, dns 4, monitoring 4, singleton-settings 4, traffic 2; 104 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 8.
+# inputs sha256: 26668ac5b3a18343e766e3b9ee62b071cdb00b6bc6973e8b47fc8a35abd098cf
 
 pack {
   name     = "okta-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "okta/okta"
   schema   = "checked"
   summary  = "Okta: every resource type, by category."
@@ -125,10 +126,17 @@ resource "okta_app_saml" {
 }
 
 resource "okta_app_saml_app_settings" {
-  summary    = "app saml app settings: grants access or enforces a policy."
+  summary    = "app saml app settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/app_saml_app_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing org or app (app saml app settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["app_id"]
+  }
 }
 
 resource "okta_app_secure_password_store" {
@@ -209,17 +217,30 @@ resource "okta_auth_server_claim" {
 }
 
 resource "okta_auth_server_claim_default" {
-  summary    = "auth server claim default: grants access or enforces a policy."
+  summary    = "auth server claim default: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/auth_server_claim_default"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the org's existing default object (auth server claim default) and applies these settings to it"
+    why      = "every user and app that falls back to the default gets the new settings at once"
+    target   = ["auth_server_id"]
+  }
 }
 
 resource "okta_auth_server_default" {
-  summary    = "auth server default: grants access or enforces a policy."
+  summary    = "auth server default: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/auth_server_default"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the org's existing default object (auth server default) and applies these settings to it"
+    why      = "every user and app that falls back to the default gets the new settings at once"
+  }
 }
 
 resource "okta_auth_server_policy" {
@@ -272,10 +293,16 @@ resource "okta_captcha" {
 }
 
 resource "okta_captcha_org_wide_settings" {
-  summary    = "captcha org wide settings: a configuration object of the provider API."
+  summary    = "captcha org wide settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/captcha_org_wide_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing org or app (captcha org wide settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "okta_customized_signin_page" {
@@ -349,10 +376,17 @@ resource "okta_email_smtp_server" {
 }
 
 resource "okta_email_template_settings" {
-  summary    = "email template settings: a configuration object of the provider API."
+  summary    = "email template settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/email_template_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing org or app (email template settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["brand_id", "template_name"]
+  }
 }
 
 resource "okta_event_hook" {
@@ -545,10 +579,16 @@ resource "okta_policy_mfa" {
 }
 
 resource "okta_policy_mfa_default" {
-  summary    = "policy mfa default: grants access or enforces a policy."
+  summary    = "policy mfa default: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/policy_mfa_default"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the org's existing default object (policy mfa default) and applies these settings to it"
+    why      = "every user and app that falls back to the default gets the new settings at once"
+  }
 }
 
 resource "okta_policy_password" {
@@ -559,10 +599,16 @@ resource "okta_policy_password" {
 }
 
 resource "okta_policy_password_default" {
-  summary    = "policy password default: grants access or enforces a policy."
+  summary    = "policy password default: adopts an object the provider creates by default."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/policy_password_default"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the org's existing default object (policy password default) and applies these settings to it"
+    why      = "every user and app that falls back to the default gets the new settings at once"
+  }
 }
 
 resource "okta_policy_profile_enrollment" {
@@ -678,10 +724,16 @@ resource "okta_theme" {
 }
 
 resource "okta_threat_insight_settings" {
-  summary    = "threat insight settings: watches, alerts, measures or shows."
+  summary    = "threat insight settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/threat_insight_settings"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of the existing org or app (threat insight settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "okta_trusted_origin" {

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-opentelekomcloud 12.0.16 (provider registry.terraform.io/opentelekomcloud/opentelekomcloud 1.36.54), checked by the self-check.
-# Types by category: access 37, attachment 15, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
-# inputs sha256: 2f74c77623f6a95e29d386633eaf856d96b21d043ecc6e7fa57ccf8a27172258
+# Types by category: access 35, attachment 15, authoritative-policy 2, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 2.
+# inputs sha256: e80534d816cfaf159bdf2cf6e95365eea96498dd5c2a119034821069fc9682f5
 
 pack {
   name     = "opentelekomcloud-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "opentelekomcloud/opentelekomcloud"
   schema   = "checked"
   summary  = "Open Telekom Cloud: every resource type, by category."
@@ -1559,10 +1560,17 @@ resource "opentelekomcloud_obs_bucket" {
 }
 
 resource "opentelekomcloud_obs_bucket_acl" {
-  summary    = "obs bucket acl: grants access or enforces a policy."
+  summary    = "obs bucket acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/opentelekomcloud/opentelekomcloud/latest/docs/resources/obs_bucket_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole ACL of an existing bucket (or object)"
+    why      = "every grant not listed here is removed at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "opentelekomcloud_obs_bucket_inventory" {
@@ -1580,10 +1588,17 @@ resource "opentelekomcloud_obs_bucket_object" {
 }
 
 resource "opentelekomcloud_obs_bucket_object_acl" {
-  summary    = "obs bucket object acl: grants access or enforces a policy."
+  summary    = "obs bucket object acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/opentelekomcloud/opentelekomcloud/latest/docs/resources/obs_bucket_object_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole ACL of an existing bucket (or object)"
+    why      = "every grant not listed here is removed at once"
+    target   = ["bucket", "key"]
+  }
 }
 
 resource "opentelekomcloud_obs_bucket_policy" {

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-postgresql 12.1.1 (provider registry.terraform.io/cyrilgdn/postgresql 1.26.0), checked by the self-check.
-# Types by category: access 6, config 3, data 5, traffic 1; 15 in all.
-# inputs sha256: 57f9cf69ff54a5c8ac162176ee580caca09d6cd44cdbee28634a758ba20da9b8
+# Types by category: access 5, config 3, data 5, singleton-settings 1, traffic 1; 15 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
+# inputs sha256: 0ecf63226273e5f275267156e63ffb465411029082e8f2b2291c90d217356af5
 
 pack {
   name     = "postgresql-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "cyrilgdn/postgresql"
   schema   = "checked"
   summary  = "PostgreSQL (objects inside a server): every resource type, by category."
@@ -27,10 +28,17 @@ resource "postgresql_database" {
 }
 
 resource "postgresql_default_privileges" {
-  summary    = "default privileges: grants access or enforces a policy."
+  summary    = "default privileges: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/cyrilgdn/postgresql/latest/docs/resources/default_privileges"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the default privileges one owner's new objects give a role in a schema"
+    why      = "objects that owner creates from then on grant only what is listed here"
+    target   = ["database", "owner", "role", "schema", "object_type"]
+  }
 }
 
 resource "postgresql_extension" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/rancher/terraform-provider-rancher2 at c37fdac6ffbdd45e97bbab5b53e4604ee87a520f (2026-08-18).
 # Types by category: access 17, compute 4, config 8, credential 9, data 5, workflow 1; 44 in all.
-# inputs sha256: 2574e0aa605a36267c95f27541a9ed0eff56e8c0819976880b8107b69b6f6ad8
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: aca32005f2ceb60d464438eaa0f1e0fbc35039eb7b66bc58dc8fa3e8b2a453b7
 
 pack {
   name     = "rancher2-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-salesforce 8.0.1 (provider registry.terraform.io/hashicorp/salesforce 0.1.0), checked by the self-check.
 # Types by category: access 3; 3 in all.
-# inputs sha256: f832abbbcdddff0e6c0108625c5f0fc4811214f1cf906a8747e5443f9cc88161
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 165e099a3eec72926a1ae0d912abbec280f34d3b5c79b86941b6aebabe87dbd1
 
 pack {
   name     = "salesforce-catalog"

@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-snowflake 15.9.1 (provider registry.terraform.io/snowflakedb/snowflake 2.11.0), checked by the self-check.
-# Types by category: access 35, adopted 2, compute 7, config 28, credential 6, data 13, monitoring 4, sql 1, traffic 3; 99 in all.
-# inputs sha256: b187c3c90854a5b8d2f10615dbc2e6421cc68fbc114a93819db8cd3e4be6fb7d
+# Types by category: access 30, adopted 2, applied-policy 5, compute 7, config 28, credential 6, data 13, monitoring 4, sql 1, traffic 3; 99 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 5, overwrites in-place 2, overwrites interrupt 1.
+# inputs sha256: 07716e52e54015997686cfd4001e6cf3465c1f39aa79545d2c3c237b0e3c2556
 
 pack {
   name     = "snowflake-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "snowflakedb/snowflake"
   schema   = "checked"
   summary  = "Snowflake: every resource type, by category."
@@ -27,10 +28,16 @@ resource "snowflake_account" {
 }
 
 resource "snowflake_account_authentication_policy_attachment" {
-  summary    = "account authentication policy attachment: grants access or enforces a policy."
+  summary    = "account authentication policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/account_authentication_policy_attachment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "applies an authentication, password or network policy to the existing account or user (account authentication policy attachment)"
+    why      = "logins and connections the policy does not allow are refused at once"
+  }
 }
 
 resource "snowflake_account_parameter" {
@@ -41,10 +48,16 @@ resource "snowflake_account_parameter" {
 }
 
 resource "snowflake_account_password_policy_attachment" {
-  summary    = "account password policy attachment: grants access or enforces a policy."
+  summary    = "account password policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/account_password_policy_attachment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "applies an authentication, password or network policy to the existing account or user (account password policy attachment)"
+    why      = "logins and connections the policy does not allow are refused at once"
+  }
 }
 
 resource "snowflake_account_role" {
@@ -117,6 +130,12 @@ resource "snowflake_current_account" {
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/current_account"
   rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the account (or organization account) this provider is connected to and applies these parameters to it"
+    why      = "every user and session of the account gets the new parameters"
+  }
 }
 
 resource "snowflake_current_organization_account" {
@@ -124,6 +143,12 @@ resource "snowflake_current_organization_account" {
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/current_organization_account"
   rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "adopts the account (or organization account) this provider is connected to and applies these parameters to it"
+    why      = "every user and session of the account gets the new parameters"
+  }
 }
 
 resource "snowflake_database" {
@@ -276,6 +301,13 @@ resource "snowflake_grant_ownership" {
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/grant_ownership"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "transfers the ownership of existing objects to another role"
+    why      = "the role that owned them loses ownership at once; with outbound_privileges = REVOKE the grants it made on them are revoked too"
+    target   = ["account_role_name", "database_role_name"]
+  }
 }
 
 resource "snowflake_grant_privileges_to_account_role" {
@@ -357,10 +389,16 @@ resource "snowflake_network_policy" {
 }
 
 resource "snowflake_network_policy_attachment" {
-  summary    = "network policy attachment: grants access or enforces a policy."
+  summary    = "network policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/network_policy_attachment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "applies an authentication, password or network policy to the existing account or user (network policy attachment)"
+    why      = "logins and connections the policy does not allow are refused at once"
+  }
 }
 
 resource "snowflake_network_rule" {
@@ -681,17 +719,31 @@ resource "snowflake_user" {
 }
 
 resource "snowflake_user_authentication_policy_attachment" {
-  summary    = "user authentication policy attachment: grants access or enforces a policy."
+  summary    = "user authentication policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/user_authentication_policy_attachment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "applies an authentication, password or network policy to the existing account or user (user authentication policy attachment)"
+    why      = "logins and connections the policy does not allow are refused at once"
+    target   = ["user_name"]
+  }
 }
 
 resource "snowflake_user_password_policy_attachment" {
-  summary    = "user password policy attachment: grants access or enforces a policy."
+  summary    = "user password policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/snowflakedb/snowflake/latest/docs/resources/user_password_policy_attachment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "applies an authentication, password or network policy to the existing account or user (user password policy attachment)"
+    why      = "logins and connections the policy does not allow are refused at once"
+    target   = ["user_name"]
+  }
 }
 
 resource "snowflake_user_programmatic_access_token" {

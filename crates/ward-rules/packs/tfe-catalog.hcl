@@ -8,22 +8,30 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-tfe 12.5.1 (provider registry.terraform.io/hashicorp/tfe 0.71.0), checked by the self-check.
-# Types by category: access 19, compute 1, config 23, credential 12, data 3, monitoring 2, workflow 1; 61 in all.
-# inputs sha256: b2752a5e2971cdef3814b5d25c796a2d89eb884f788c92c802197ab93b451286
+# Types by category: access 16, compute 1, config 19, credential 12, data 3, exclusive-members 2, monitoring 2, singleton-settings 5, workflow 1; 61 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 5, overwrites interrupt 2.
+# inputs sha256: d4437225ad460b384cc6fdd2cb6bcc5304a73c2e95f5a6e4196b89d3249e6b81
 
 pack {
   name     = "tfe-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/tfe"
   schema   = "checked"
   summary  = "HCP Terraform and Terraform Enterprise: every resource type, by category."
 }
 
 resource "tfe_admin_organization_settings" {
-  summary    = "admin organization settings: a configuration object of the provider API."
+  summary    = "admin organization settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/admin_organization_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing organization, project or workspace (admin organization settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["organization"]
+  }
 }
 
 resource "tfe_agent_pool" {
@@ -140,10 +148,17 @@ resource "tfe_organization" {
 }
 
 resource "tfe_organization_default_settings" {
-  summary    = "organization default settings: a configuration object of the provider API."
+  summary    = "organization default settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/organization_default_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing organization, project or workspace (organization default settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["organization"]
+  }
 }
 
 resource "tfe_organization_membership" {
@@ -225,10 +240,17 @@ resource "tfe_project_policy_set" {
 }
 
 resource "tfe_project_settings" {
-  summary    = "project settings: a configuration object of the provider API."
+  summary    = "project settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/project_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing organization, project or workspace (project settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["project_id"]
+  }
 }
 
 resource "tfe_project_variable_set" {
@@ -267,10 +289,16 @@ resource "tfe_run_trigger" {
 }
 
 resource "tfe_saml_settings" {
-  summary    = "saml settings: grants access or enforces a policy."
+  summary    = "saml settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/saml_settings"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing organization, project or workspace (saml settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "tfe_sentinel_policy" {
@@ -323,10 +351,17 @@ resource "tfe_team_member" {
 }
 
 resource "tfe_team_members" {
-  summary    = "team members: grants access or enforces a policy."
+  summary    = "team members: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/team_members"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of an existing team (one such resource per team)"
+    why      = "users not listed here are removed from the team at once and lose the workspace and project access it grants"
+    target   = ["team_id"]
+  }
 }
 
 resource "tfe_team_notification_configuration" {
@@ -344,10 +379,17 @@ resource "tfe_team_organization_member" {
 }
 
 resource "tfe_team_organization_members" {
-  summary    = "team organization members: grants access or enforces a policy."
+  summary    = "team organization members: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/team_organization_members"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of an existing team (one such resource per team)"
+    why      = "users not listed here are removed from the team at once and lose the workspace and project access it grants"
+    target   = ["team_id"]
+  }
 }
 
 resource "tfe_team_project_access" {
@@ -437,11 +479,18 @@ resource "tfe_workspace_run_task" {
 }
 
 resource "tfe_workspace_settings" {
-  summary    = "workspace settings: a configuration object of the provider API."
+  summary    = "workspace settings: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/workspace_settings"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
   free       = ["tags", "effective_tags"]
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the settings of an existing organization, project or workspace (workspace settings: it has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+    target   = ["workspace_id"]
+  }
 }
 
 resource "tfe_workspace_variable_set" {

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-upcloud 15.9.1 (provider registry.terraform.io/upcloudltd/upcloud 5.32.0), checked by the self-check.
 # Types by category: access 4, compute 3, config 2, credential 5, data 11, dns 1, traffic 15; 41 in all.
-# inputs sha256: ac81b1a1b81c589e170d2b07f0c91245972cceaf2635a1071c91cb00574005ae
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 2aa3e38145cb7d772000713043e66a7147c0e060d84e6a6fab3ac744d664a318
 
 pack {
   name     = "upcloud-catalog"

@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-vault 15.6.1 (provider registry.terraform.io/hashicorp/vault 5.6.0), checked by the self-check.
 # Types by category: access 83, config 29, credential 36, data 8, monitoring 2, traffic 2; 160 in all.
-# inputs sha256: 99c070c8399c5a0876a78427f923241add24defcbf0e9b9036b42ab4d834dc6b
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: 00245e623de67e56e4193b61bc146a1522c50093316c71dd34a70f799d18ac20
 
 pack {
   name     = "vault-catalog"

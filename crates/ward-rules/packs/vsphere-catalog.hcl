@@ -9,7 +9,8 @@
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-vsphere 11.2.1 (provider registry.terraform.io/vmware/vsphere 2.15.0), checked by the self-check.
 # Types by category: access 3, attachment 1, compute 6, config 22, data 7, traffic 6; 45 in all.
-# inputs sha256: 7b4e375071611c48661688bffc6692278a4f0d6a52dff7237caaea5a88c1536e
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
+# inputs sha256: c11f8bbfa437438f2db99ed906c3e6c0130175b078db581620e5e8674d0c2209
 
 pack {
   name     = "vsphere-catalog"

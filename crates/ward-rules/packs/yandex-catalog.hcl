@@ -8,12 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-yandex 2.0.32 (provider registry.terraform.io/yandex-cloud/yandex 0.77.0), checked by the self-check.
-# Types by category: access 20, adopted-rules 1, compute 8, config 7, credential 4, data 28, dns 1, traffic 16; 85 in all.
-# inputs sha256: e6aedd1485fddb634b6b704d643cbdbcfa0770f4b0087227a12f78f7da1ebcab
+# Types by category: access 8, adopted-rules 1, authoritative-policy 2, authoritative-role 10, compute 8, config 7, credential 4, data 28, dns 1, traffic 16; 85 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 13.
+# inputs sha256: 39c17d8fe4f026c76171d9d4a5dd66ed2dc7d0d3140e96122e57987a55e484ef
 
 pack {
   name     = "yandex-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "yandex-cloud/yandex"
   schema   = "checked"
   summary  = "Yandex Cloud: every resource type, by category."
@@ -146,10 +147,17 @@ resource "yandex_container_registry" {
 }
 
 resource "yandex_container_registry_iam_binding" {
-  summary    = "container registry iam binding: grants access or enforces a policy."
+  summary    = "container registry iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/container_registry_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the container registry"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["registry_id"]
+  }
 }
 
 resource "yandex_container_repository" {
@@ -160,10 +168,17 @@ resource "yandex_container_repository" {
 }
 
 resource "yandex_container_repository_iam_binding" {
-  summary    = "container repository iam binding: grants access or enforces a policy."
+  summary    = "container repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/container_repository_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the container repository"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["repository_id"]
+  }
 }
 
 resource "yandex_dataproc_cluster" {
@@ -217,10 +232,17 @@ resource "yandex_function" {
 }
 
 resource "yandex_function_iam_binding" {
-  summary    = "function iam binding: grants access or enforces a policy."
+  summary    = "function iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/function_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the function"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["function_id"]
+  }
 }
 
 resource "yandex_function_scaling_policy" {
@@ -253,10 +275,17 @@ resource "yandex_iam_service_account_api_key" {
 }
 
 resource "yandex_iam_service_account_iam_binding" {
-  summary    = "iam service account iam binding: grants access or enforces a policy."
+  summary    = "iam service account iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/iam_service_account_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the iam service account"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["service_account_id"]
+  }
 }
 
 resource "yandex_iam_service_account_iam_member" {
@@ -267,10 +296,17 @@ resource "yandex_iam_service_account_iam_member" {
 }
 
 resource "yandex_iam_service_account_iam_policy" {
-  summary    = "iam service account iam policy: grants access or enforces a policy."
+  summary    = "iam service account iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/iam_service_account_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the iam service account"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["service_account_id"]
+  }
 }
 
 resource "yandex_iam_service_account_key" {
@@ -318,10 +354,17 @@ resource "yandex_kms_symmetric_key" {
 }
 
 resource "yandex_kms_symmetric_key_iam_binding" {
-  summary    = "kms symmetric key iam binding: grants access or enforces a policy."
+  summary    = "kms symmetric key iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/kms_symmetric_key_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the kms symmetric key"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["symmetric_key_id"]
+  }
 }
 
 resource "yandex_kubernetes_cluster" {
@@ -489,10 +532,17 @@ resource "yandex_message_queue" {
 }
 
 resource "yandex_organizationmanager_organization_iam_binding" {
-  summary    = "organizationmanager organization iam binding: grants access or enforces a policy."
+  summary    = "organizationmanager organization iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/organizationmanager_organization_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the organizationmanager organization"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["organization_id"]
+  }
 }
 
 resource "yandex_organizationmanager_organization_iam_member" {
@@ -519,10 +569,17 @@ resource "yandex_resourcemanager_cloud" {
 }
 
 resource "yandex_resourcemanager_cloud_iam_binding" {
-  summary    = "resourcemanager cloud iam binding: grants access or enforces a policy."
+  summary    = "resourcemanager cloud iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/resourcemanager_cloud_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the resourcemanager cloud"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["cloud_id"]
+  }
 }
 
 resource "yandex_resourcemanager_cloud_iam_member" {
@@ -541,10 +598,17 @@ resource "yandex_resourcemanager_folder" {
 }
 
 resource "yandex_resourcemanager_folder_iam_binding" {
-  summary    = "resourcemanager folder iam binding: grants access or enforces a policy."
+  summary    = "resourcemanager folder iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/resourcemanager_folder_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the resourcemanager folder"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["folder_id"]
+  }
 }
 
 resource "yandex_resourcemanager_folder_iam_member" {
@@ -555,10 +619,17 @@ resource "yandex_resourcemanager_folder_iam_member" {
 }
 
 resource "yandex_resourcemanager_folder_iam_policy" {
-  summary    = "resourcemanager folder iam policy: grants access or enforces a policy."
+  summary    = "resourcemanager folder iam policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/resourcemanager_folder_iam_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the whole IAM policy of the resourcemanager folder"
+    why      = "every member and role not listed here is removed at once, grants made elsewhere included"
+    target   = ["folder_id"]
+  }
 }
 
 resource "yandex_serverless_container" {
@@ -571,10 +642,17 @@ resource "yandex_serverless_container" {
 }
 
 resource "yandex_serverless_container_iam_binding" {
-  summary    = "serverless container iam binding: grants access or enforces a policy."
+  summary    = "serverless container iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/serverless_container_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the serverless container"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["container_id"]
+  }
 }
 
 resource "yandex_storage_bucket" {
@@ -604,9 +682,15 @@ resource "yandex_vpc_default_security_group" {
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/vpc_default_security_group"
   rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
   holds_data = false
-  on_create  = "interrupt"
   on_delete  = "none"
   free       = ["labels"]
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "adopts the existing default security group of a network and removes every rule it has, then adds only those listed here"
+    why      = "traffic that the removed rules or routes allowed stops at once"
+    target   = ["network_id"]
+  }
 }
 
 resource "yandex_vpc_network" {
@@ -658,10 +742,17 @@ resource "yandex_ydb_database_dedicated" {
 }
 
 resource "yandex_ydb_database_iam_binding" {
-  summary    = "ydb database iam binding: grants access or enforces a policy."
+  summary    = "ydb database iam binding: sets every member of one role on an existing object (authoritative for that role)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/ydb_database_iam_binding"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets every member of one role on the ydb database"
+    why      = "members of that role not listed here lose it at once, grants made elsewhere included"
+    target   = ["database_id"]
+  }
 }
 
 resource "yandex_ydb_database_serverless" {

@@ -20,6 +20,11 @@
 //!    (`scripts/gen-packs`, its category tables, the schema, the curated type names); the test
 //!    recomputes it and fails when the committed output is stale. The generator is never run by
 //!    the tests: rerun `scripts/gen-packs` by hand.
+//! 6. `catalog_types_that_overwrite_carry_their_block`: every catalog entry of a category whose
+//!    table gives it an `overwrites` (or `modifies`) template, and every catalog entry whose name
+//!    says it is authoritative (`*_iam_policy`, `*_iam_binding`, `*_exclusive`, a default network
+//!    object; google's `*_iam_member` modifies), carries that block with a class above free; and
+//!    every `target` / `when_set` of a block is an attribute of the type's schema (check 1).
 // A test may panic: a failed unwrap or assertion is a failed check with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -47,6 +52,8 @@ struct Entry {
     attributes: Vec<(String, String, String)>,
     /// (key, impact) for on_create/on_update/on_delete/on_replace given explicitly.
     actions: Vec<(String, String)>,
+    /// The `overwrites` and `modifies` blocks: (block name, impact, target, when_set).
+    blocks: Vec<(String, String, Vec<String>, Vec<String>)>,
 }
 
 /// One pack file.
@@ -150,7 +157,22 @@ fn parse_pack(text: &str, file: &str) -> PackFile {
                     }
                 }
                 for ab in block.body.blocks() {
-                    if ab.ident.as_str() != "attribute" {
+                    let kind = ab.ident.as_str();
+                    if kind == "overwrites" || kind == "modifies" {
+                        let (mut impact, mut target, mut when_set) =
+                            (String::new(), vec![], vec![]);
+                        for a in ab.body.attributes() {
+                            match a.key.as_str() {
+                                "impact" => impact = expr_str(&a.value),
+                                "target" => target = expr_list(&a.value),
+                                "when_set" => when_set = expr_list(&a.value),
+                                _ => {}
+                            }
+                        }
+                        e.blocks.push((kind.to_string(), impact, target, when_set));
+                        continue;
+                    }
+                    if kind != "attribute" {
                         continue;
                     }
                     let mut impact = String::new();
@@ -526,7 +548,8 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
                 .identity
                 .iter()
                 .chain(&e.free)
-                .chain(e.attributes.iter().map(|a| &a.0));
+                .chain(e.attributes.iter().map(|a| &a.0))
+                .chain(e.blocks.iter().flat_map(|b| b.2.iter().chain(&b.3)));
             for pat in patterns {
                 let p = pat.as_str();
                 if have.iter().any(|s| pattern_in(p, &s.types[&e.type_name])) {
@@ -875,6 +898,26 @@ fn render_docs(packs: &[PackFile]) -> String {
          `free` wherever their type has them: a change there alone mirrors a change of the tags or \
          labels they are computed from, or was written by the platform, and touches nothing \
          running.\n\n",
+    );
+    let count = |block: &str| {
+        packs
+            .iter()
+            .flat_map(|p| &p.entries)
+            .filter(|e| e.blocks.iter().any(|b| b.0 == block))
+            .count()
+    };
+    let _ = write!(
+        out,
+        "Creates that overwrite: a type whose create takes over state that exists outside the root \
+         (a whole IAM policy, every member of a role or a team, a default object, a resource's one \
+         policy or settings) carries an `overwrites` block, and its create is never `free` unless \
+         the object it names is made by the same plan; a type whose create adds to an existing \
+         object without taking it over (one IAM member, a policy assignment, a deny policy) \
+         carries a `modifies` block. {} entries overwrite and {} modify; \
+         [authoritative.md](authoritative.md) lists each with its class on create, why and source, \
+         and the review of every catalog category rule by rule.\n\n",
+        count("overwrites"),
+        count("modifies")
     );
     out.push_str("Columns: **data** — the object holds data, so deleting or replacing it is `data-loss`; \
                   **free** — attributes whose change touches nothing running; **costs** — attributes with \
@@ -1605,4 +1648,188 @@ fn a_fork_catalog_is_stale_when_its_parent_table_changes() {
 fn curated_type_names_read_resource_lines_only() {
     let text = "pack {\n}\nresource \"a_b\" {\n  # resource \"c_d\"\n}\n  resource  \"e_f\" {}\nresources \"g\"\n";
     assert_eq!(curated_type_names(text), vec!["a_b", "e_f"]);
+}
+
+// ------------------------------------------------------------------ creates that overwrite
+
+/// The categories of the catalog tables that carry an `overwrites` or `modifies` template, as
+/// `(category, block)`: read from the `[category.NAME.overwrites]` / `[category.NAME.modifies]`
+/// headers of scripts/pack-categories/*.toml (common.toml and each provider's own).
+fn block_categories(root: &Path) -> BTreeSet<(String, String)> {
+    let dir = root.join("scripts/pack-categories");
+    let mut out = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).expect("pack-categories dir") {
+        let path = entry.expect("dir entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read table");
+        for line in text.lines() {
+            let Some(rest) = line.trim().strip_prefix("[category.") else {
+                continue;
+            };
+            let Some(rest) = rest.strip_suffix(']') else {
+                continue;
+            };
+            for block in ["overwrites", "modifies"] {
+                if let Some(cat) = rest.strip_suffix(&format!(".{block}")) {
+                    out.insert((cat.to_string(), block.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Type names that say the type is authoritative, exclusive or adopting, with the block a
+/// catalog entry of that name must carry. (`*_iam_binding` of hcp is one principal's grant,
+/// not a role's member list: reviewed in docs/authoritative.md, so it is left out.)
+fn authoritative_by_name(type_name: &str) -> Option<&'static str> {
+    let t = type_name;
+    if t.ends_with("_iam_policy")
+        || t.ends_with("_iam_audit_config")
+        || t.ends_with("_exclusive")
+        || (t.ends_with("_iam_binding") && !t.starts_with("hcp_"))
+        || [
+            "_default_security_group",
+            "_default_route_table",
+            "_default_network_acl",
+            "_default_security_list",
+            "_default_dhcp_options",
+        ]
+        .iter()
+        .any(|s| t.ends_with(s))
+    {
+        return Some("overwrites");
+    }
+    if t.starts_with("google_") && t.ends_with("_iam_member") {
+        return Some("modifies");
+    }
+    None
+}
+
+/// Every catalog entry whose category carries an `overwrites` (or `modifies`) template, and
+/// every catalog entry whose name says it is authoritative, has that block; every block says a
+/// class above free. One failure per entry that does not.
+fn check_overwrites(packs: &[PackFile], categories: &BTreeSet<(String, String)>) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut counted = BTreeMap::<&str, usize>::new();
+    for pack in packs.iter().filter(|p| p.name.ends_with("-catalog")) {
+        for e in &pack.entries {
+            let category = e
+                .rationale
+                .rsplit_once("(category: ")
+                .and_then(|(_, c)| c.strip_suffix(')'))
+                .unwrap_or("");
+            let mut wanted: BTreeSet<&str> = categories
+                .iter()
+                .filter(|(c, _)| c == category)
+                .map(|(_, b)| b.as_str())
+                .collect();
+            if let Some(b) = authoritative_by_name(&e.type_name) {
+                wanted.insert(b);
+            }
+            for b in wanted {
+                match e.blocks.iter().find(|x| x.0 == b) {
+                    None => failures.push(format!(
+                        "{}:{}: {} (category {category}) has no `{b}` block: give its rule or category an `{b}` template in scripts/pack-categories and rerun scripts/gen-packs",
+                        pack.file, e.line, e.type_name
+                    )),
+                    Some(x) if matches!(x.1.as_str(), "" | "none" | "free") => failures.push(format!(
+                        "{}:{}: {}: its `{b}` block costs {:?}, not a class above free",
+                        pack.file, e.line, e.type_name, x.1
+                    )),
+                    Some(_) => *counted.entry(if b == "overwrites" { "overwrites" } else { "modifies" }).or_default() += 1,
+                }
+            }
+        }
+    }
+    println!("catalog types with their block: {counted:?}");
+    failures
+}
+
+#[test]
+fn catalog_types_that_overwrite_carry_their_block() {
+    let categories = block_categories(&repo_root());
+    assert!(
+        categories.contains(&("authoritative-policy".to_string(), "overwrites".to_string())),
+        "{categories:?}"
+    );
+    let failures = check_overwrites(all_packs(), &categories);
+    assert!(
+        failures.is_empty(),
+        "{} catalog types lack their block:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The review covers the providers the issue names, catalogs included.
+    let marked: BTreeSet<&str> = all_packs()
+        .iter()
+        .filter(|p| p.name.ends_with("-catalog"))
+        .flat_map(|p| &p.entries)
+        .filter(|e| e.blocks.iter().any(|b| b.0 == "overwrites"))
+        .map(|e| e.type_name.as_str())
+        .collect();
+    for t in [
+        "google_compute_instance_iam_policy",
+        "google_kms_key_ring_iam_binding",
+        "google_storage_bucket_acl",
+        "oci_core_default_route_table",
+        "tfe_team_members",
+        "databricks_permissions",
+        "aws_cloudfrontkeyvaluestore_keys_exclusive",
+        "azurerm_subnet_nat_gateway_association",
+        "yandex_resourcemanager_folder_iam_binding",
+    ] {
+        assert!(marked.contains(t), "{t} has no overwrites block");
+    }
+}
+
+#[test]
+fn the_overwrites_check_fails_on_a_catalog_type_without_its_block() {
+    let header = "pack {\n  name = \"demo-catalog\"\n  version = \"1\"\n  provider = \"x/demo\"\n  schema = \"checked\"\n}\n";
+    let categories: BTreeSet<(String, String)> =
+        [("authoritative-role".to_string(), "overwrites".to_string())].into();
+    let block = "  overwrites {\n    impact = \"interrupt\"\n    what = \"x\"\n  }\n";
+    // By category: an entry of an overwriting category without the block fails, with it passes.
+    let bare = format!("{header}resource \"demo_thing\" {{\n  rationale = \"r (category: authoritative-role)\"\n}}\n");
+    let failures = check_overwrites(&[parse_pack(&bare, "demo-catalog.hcl")], &categories);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("demo_thing (category authoritative-role) has no `overwrites` block"),
+        "{failures:?}"
+    );
+    let good = format!("{header}resource \"demo_thing\" {{\n  rationale = \"r (category: authoritative-role)\"\n{block}}}\n");
+    assert!(check_overwrites(&[parse_pack(&good, "demo-catalog.hcl")], &categories).is_empty());
+    // By name: an IAM policy put in a plain category fails, and so does a block costing free.
+    let by_name = format!("{header}resource \"demo_disk_iam_policy\" {{\n  rationale = \"r (category: access)\"\n}}\n");
+    let failures = check_overwrites(&[parse_pack(&by_name, "demo-catalog.hcl")], &categories);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let free = format!("{header}resource \"demo_disk_iam_policy\" {{\n  rationale = \"r (category: access)\"\n  overwrites {{\n    impact = \"free\"\n  }}\n}}\n");
+    let failures = check_overwrites(&[parse_pack(&free, "demo-catalog.hcl")], &categories);
+    assert!(
+        failures.len() == 1 && failures[0].contains("not a class above free"),
+        "{failures:?}"
+    );
+    // A google member grant needs `modifies`; a curated pack is not held to the names.
+    let member = format!("{header}resource \"google_demo_iam_member\" {{\n  rationale = \"r (category: grant)\"\n}}\n");
+    assert_eq!(
+        check_overwrites(&[parse_pack(&member, "demo-catalog.hcl")], &categories).len(),
+        1
+    );
+    let curated = member.replace("demo-catalog", "demo");
+    assert!(check_overwrites(&[parse_pack(&curated, "demo.hcl")], &categories).is_empty());
+}
+
+#[test]
+fn self_check_fails_on_an_overwrites_target_not_in_the_schema() {
+    let text = format!(
+        "{DEMO_PACK_HEADER}resource \"demo_disk\" {{\n  identity = [\"id\"]\n  overwrites {{\n    impact = \"interrupt\"\n    what = \"x\"\n    target = [\"spec\", \"no_such\"]\n  }}\n}}\n"
+    );
+    let failures = check_packs(&[parse_pack(&text, "demo.hcl")], &[fake_source()]);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("attribute `no_such` is in no real schema"),
+        "{failures:?}"
+    );
 }

@@ -107,3 +107,27 @@ pub fn plan(changes: Vec<ResourceChange>) -> Plan {
         ..Plan::default()
     }
 }
+
+/// `tests/fixtures/<name>` (a `show -json` plan) assessed with the built-in packs; every type in
+/// it must be classified.
+pub fn assess_fixture(name: &str) -> ward_classify::Assessment {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
+    let k = Knowledge::builtin().unwrap();
+    let a = ward_classify::assess(&plan, &k, &ward_classify::Options::default());
+    assert!(a.coverage.unclassified.is_empty(), "{:?}", a.coverage);
+    a
+}
+
+/// The verdict of `address`; panics when the assessment has none.
+pub fn verdict<'a>(a: &'a ward_classify::Assessment, address: &str) -> &'a ward_classify::Verdict {
+    a.verdicts
+        .iter()
+        .find(|v| v.address == address)
+        .unwrap_or_else(|| panic!("no verdict for {address}"))
+}
+
+/// The first line of the verdict's explanation that contains `needle`.
+pub fn line<'a>(v: &'a ward_classify::Verdict, needle: &str) -> Option<&'a String> {
+    v.explanation.iter().find(|l| l.contains(needle))
+}

@@ -22,7 +22,8 @@ pub mod workspace;
 
 pub use binary::{Binary, Evidence, Product, Selection};
 pub use workspace::{
-    config_dir, runner_for, Outputs, PlanArgs, PulledState, Runner, SavedPlan, TfError, Workspace,
+    config_dir, runner_for, variable_name, Outputs, PlanArgs, PulledState, Runner, SavedPlan,
+    TfError, Workspace,
 };
 
 /// `sha256:<hex>` of `bytes`: how ward names the digest of outputs and state backups.

@@ -421,21 +421,26 @@ impl Workspace {
         self.ok("init", &args).map(|_| ())
     }
 
-    /// `plan -out` into the scratch directory, then `show -json` of it, read through ward-plan.
-    pub fn plan(&self, p: &PlanArgs) -> Result<SavedPlan, TfError> {
-        let name = p.name.as_deref().unwrap_or("plan");
-        let path = self.scratch().join(format!("{name}.tfplan"));
-        let out_arg = format!("-out={}", path.display());
-        // Terragrunt runs Terraform in its cache directory: a relative var file is the unit's.
-        let var_args: Vec<String> = p
-            .var_files
+    /// `-var-file=...` arguments for `files` (relative ones are the root's: Terraform runs in
+    /// the root's directory; Terragrunt runs it in its cache directory, so there they are made
+    /// absolute).
+    pub fn var_file_args(&self, files: &[PathBuf]) -> Vec<String> {
+        files
             .iter()
             .map(|v| match self.runner {
                 Runner::Terragrunt(_) if v.is_relative() => self.dir.join(v),
                 _ => v.clone(),
             })
             .map(|v| format!("-var-file={}", v.display()))
-            .collect();
+            .collect()
+    }
+
+    /// `plan -out` into the scratch directory, then `show -json` of it, read through ward-plan.
+    pub fn plan(&self, p: &PlanArgs) -> Result<SavedPlan, TfError> {
+        let name = p.name.as_deref().unwrap_or("plan");
+        let path = self.scratch().join(format!("{name}.tfplan"));
+        let out_arg = format!("-out={}", path.display());
+        let var_args = self.var_file_args(&p.var_files);
         let mut args = vec![
             "plan",
             "-input=false",
@@ -529,6 +534,54 @@ impl Workspace {
         })
     }
 
+    /// The `init` arguments that give the root a backend configuration as values (a stack
+    /// site's `backend_config`): written as `backend.hcl` in the owner-only scratch directory
+    /// (never in argv, where other users could read a secret), with `-reconfigure`, since one
+    /// directory serves several sites: its backend is switched, its state never migrated. No
+    /// arguments for an empty configuration. `ward stack` and `ward drift` both init a site this
+    /// way.
+    pub fn backend_args(
+        &self,
+        config: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Vec<String>, TfError> {
+        if config.is_empty() {
+            return Ok(Vec::new());
+        }
+        let text: String = config
+            .iter()
+            .map(|(k, v)| format!("{k} = {}\n", hcl_string(v)))
+            .collect();
+        let f = self.scratch_file("backend.hcl", text.as_bytes())?;
+        Ok(vec![
+            "-reconfigure".to_string(),
+            format!("-backend-config={}", f.display()),
+        ])
+    }
+
+    /// The outputs of the roots a root reads (`(id, outputs)`, the id `root/site`), as the
+    /// generated `-var-file` in the scratch directory: each read root's outputs as one variable
+    /// named after it ([`variable_name`]). Returns the file and the `sha256:` over the lines
+    /// `id=<outputs sha256>` (the upstream context `ward stack` binds into approval digests).
+    pub fn upstream_var_file(
+        &self,
+        reads: &[(String, Outputs)],
+    ) -> Result<(PathBuf, String), TfError> {
+        let mut vars = serde_json::Map::new();
+        let mut lines = String::new();
+        for (id, o) in reads {
+            let root = id.split('/').next().unwrap_or(id);
+            vars.insert(variable_name(root), serde_json::Value::Object(o.values()));
+            lines.push_str(&format!("{id}={}\n", o.sha256));
+        }
+        let bytes =
+            serde_json::to_vec(&serde_json::Value::Object(vars)).map_err(|e| TfError::Scratch {
+                dir: self.dir.display().to_string(),
+                message: e.to_string(),
+            })?;
+        let f = self.scratch_file("ward-upstream.tfvars.json", &bytes)?;
+        Ok((f, crate::sha256(lines.as_bytes())))
+    }
+
     /// Writes `bytes` as `name` in the scratch directory (owner only); returns its path.
     pub fn scratch_file(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, TfError> {
         let p = self.scratch().join(name);
@@ -538,6 +591,29 @@ impl Workspace {
         })?;
         Ok(p)
     }
+}
+
+/// The variable a read root's outputs are passed as: its name, every character other than a
+/// letter, digit or `_` written `_`.
+pub fn variable_name(root: &str) -> String {
+    root.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// A string as an HCL quoted string (for a `-backend-config` file): JSON escapes, with
+/// template sequences doubled so they stay literal.
+fn hcl_string(s: &str) -> String {
+    serde_json::to_string(s)
+        .unwrap_or_default()
+        .replace("${", "$${")
+        .replace("%{", "%%{")
 }
 
 /// A new file, readable by its owner only (the scratch directory is fresh and owner-only).
@@ -581,6 +657,53 @@ mod tests {
             path: p,
             version: Version::parse("1.15.5").unwrap(),
         }
+    }
+
+    /// A site's backend configuration goes to an owner-only file, never argv, escaped so a
+    /// template sequence stays literal; the upstream var file names each read root's variable.
+    #[test]
+    fn site_backend_and_upstream_var_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let b = fake(d.path(), "exit 0");
+        let ws = Workspace::new(&b, d.path(), Duration::from_secs(10)).unwrap();
+        assert!(ws
+            .backend_args(&std::collections::BTreeMap::new())
+            .unwrap()
+            .is_empty());
+        let cfg = std::collections::BTreeMap::from([
+            ("path".to_string(), "../state/${x}.tfstate".to_string()),
+            ("password".to_string(), "s3cret\"q".to_string()),
+        ]);
+        let args = ws.backend_args(&cfg).unwrap();
+        assert_eq!(args[0], "-reconfigure");
+        assert!(!args.iter().any(|a| a.contains("s3cret")), "{args:?}");
+        let file = args[1].strip_prefix("-backend-config=").unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        assert_eq!(
+            text,
+            "password = \"s3cret\\\"q\"\npath = \"../state/$${x}.tfstate\"\n"
+        );
+        assert_eq!(
+            std::fs::metadata(file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let out = |v: &str| Outputs {
+            json: serde_json::json!({"id": {"value": v}}),
+            bytes: v.as_bytes().to_vec(),
+            sha256: crate::sha256(v.as_bytes()),
+        };
+        let (f, sha) = ws
+            .upstream_var_file(&[("my-net/dc0".to_string(), out("n-1"))])
+            .unwrap();
+        let vars: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        assert_eq!(vars, serde_json::json!({"my_net": {"id": "n-1"}}));
+        let line = format!("my-net/dc0={}\n", crate::sha256(b"n-1"));
+        assert_eq!(sha, crate::sha256(line.as_bytes()));
+        assert_eq!(
+            ws.var_file_args(&[PathBuf::from("dc0.tfvars")]),
+            ["-var-file=dc0.tfvars"]
+        );
     }
 
     #[test]

@@ -152,7 +152,9 @@ struct RunArgs {
     no_progress: bool,
 }
 
-/// Runs `ward drift`.
+/// Runs `ward drift`: finds and loads `ward.hcl`, the knowledge, the binaries, the history
+/// and the stack's teardowns (the only place they are read), and hands them to
+/// [`ward_drift::run`] as values.
 pub fn run(args: Args) -> Result<Exit, CliError> {
     if let Some(Sub::History(h)) = args.sub {
         return history(h);
@@ -162,19 +164,43 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         Some(s) => Some(ward_drift::parse_shard(s).map_err(CliError::new)?),
         None => None,
     };
+    // A webhook that cannot be one is refused before anything is read or written.
+    if let Some(url) = &a.notify {
+        ward_drift::notify::check_url(url).map_err(CliError::new)?;
+    }
+    // ward.hcl: --config, else the first walking up from the repository directory.
+    let found = ward_config::discover(a.config.as_deref(), &a.repo)?;
+    let config = found
+        .as_ref()
+        .map(ward_config::Config::load_found)
+        .transpose()?;
+    let knowledge = ward_config::knowledge(config.as_ref())
+        .map_err(|e| CliError::new(format!("cannot load ward's knowledge: {e}")))?;
+    let explicit: Vec<(PathBuf, ward_terraform::Product)> = a
+        .terraform
+        .iter()
+        .map(|p| (p.clone(), ward_terraform::Product::Terraform))
+        .chain(
+            a.tofu
+                .iter()
+                .map(|p| (p.clone(), ward_terraform::Product::Tofu)),
+        )
+        .collect();
+    let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
+    let location = ward_drift::history_location(a.db.as_deref(), config.as_ref())
+        .map_err(|e| CliError::new(e.to_string()))?;
+    let torn_down = teardowns(config.as_ref(), &location)?;
+    let mut store = ward_drift::ward_store::Store::open_location(&location)
+        .map_err(|e| CliError::new(e.to_string()))?;
     // One instant for the whole run: history rows and --timestamps agree.
     let clock = ward_time::Clock::Fixed(ward_time::Clock::System.now());
     let now = clock.now_rfc3339();
     let opts = ward_drift::Options {
         repo: a.repo,
-        config: a.config,
-        terraform: a.terraform,
-        tofu: a.tofu,
         jobs: usize::from(a.jobs),
         timeout: std::time::Duration::from_secs(a.timeout),
         shard,
         pending: a.pending,
-        db: a.db,
         accept_state: a.accept_state,
         progress: !a.no_progress && std::io::stderr().is_terminal(),
         clock,
@@ -182,7 +208,14 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         allow_env: a.allow_env,
         notify: a.notify,
     };
-    let mut report = ward_drift::run(&opts).map_err(|e| CliError::new(e.to_string()))?;
+    let inputs = ward_drift::Inputs {
+        config: config.as_ref(),
+        knowledge: &knowledge,
+        binaries: &binaries,
+        torn_down: &torn_down,
+    };
+    let mut report =
+        ward_drift::run(&opts, &inputs, &mut store).map_err(|e| CliError::new(e.to_string()))?;
     if a.timestamps {
         report.started_at = Some(now);
     }
@@ -195,6 +228,44 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let text = ward_report::drift::render(&report, format, a.timestamps);
     crate::output::write(&text, a.output.as_deref())?;
     Ok(report.exit)
+}
+
+/// The root instances a recorded `ward stack teardown` emptied, read from the stack's journal
+/// (`ward_stack::journal`): an instance whose latest step is `destroyed` or `already-empty`.
+/// The journal is where `ward stack` keeps it: `stack { history }`, else this history when it
+/// is a SQLite file. No journal there: nothing was torn down.
+fn teardowns(
+    config: Option<&ward_config::Config>,
+    location: &ward_drift::ward_store::Location,
+) -> Result<ward_drift::TornDown, CliError> {
+    let mut out = ward_drift::TornDown::new();
+    let Some(cfg) = config else { return Ok(out) };
+    let db = match (&cfg.stack.history, location) {
+        (Some(p), _) => p.clone(),
+        (None, ward_drift::ward_store::Location::Sqlite(p)) => p.clone(),
+        (None, _) => return Ok(out),
+    };
+    if !db.is_file() {
+        return Ok(out);
+    }
+    let journal = ward_stack::journal::Journal::open(&db).map_err(CliError::new)?;
+    for root in &cfg.roots {
+        for site in root.stack.instances() {
+            let step = journal
+                .latest_step(&root.name, &site.name)
+                .map_err(CliError::new)?;
+            if let Some(s) = step.filter(|s| {
+                matches!(
+                    s.report.outcome,
+                    ward_report::stack::RootOutcome::Destroyed
+                        | ward_report::stack::RootOutcome::AlreadyEmpty
+                )
+            }) {
+                out.insert((root.name.clone(), site.name), s.run);
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {

@@ -69,14 +69,10 @@ fn main() {
         }
         let opts = ward_drift::Options {
             repo: repo.clone(),
-            config: None,
-            terraform: Some(tf.path.clone()),
-            tofu: None,
             jobs,
             timeout: Duration::from_secs(600),
             shard: None,
             pending: false,
-            db: Some(base.join("history.sqlite")),
             accept_state: vec![],
             progress: false,
             // One second per round: every round is its own history row.
@@ -93,7 +89,25 @@ fn main() {
         };
         let t0 = Instant::now();
         let c0 = own_cpu();
-        let report = ward_drift::run(&opts).unwrap();
+        // What ward-cli reads before the run, read here the same way (inside the timing).
+        let config = ward_config::Config::load(&repo.join("ward.hcl"), "ward.hcl").unwrap();
+        let knowledge = ward_config::knowledge(Some(&config)).unwrap();
+        let binaries = ward_drift::binary::find_binaries(&[(
+            tf.path.clone(),
+            ward_drift::binary::Product::Terraform,
+        )])
+        .unwrap();
+        let mut store = ward_store::Store::open_location(&ward_store::Location::Sqlite(
+            base.join("history.sqlite"),
+        ))
+        .unwrap();
+        let inputs = ward_drift::Inputs {
+            config: Some(&config),
+            knowledge: &knowledge,
+            binaries: &binaries,
+            torn_down: &Default::default(),
+        };
+        let report = ward_drift::run(&opts, &inputs, &mut store).unwrap();
         ward_t.push(t0.elapsed());
         ward_cpu.push(own_cpu() - c0);
         if !shell_first {

@@ -27,11 +27,14 @@ pub enum Outcome {
     Excluded,
     /// Discovered on disk but not declared, or declared but not found.
     Mismatch,
+    /// Its state is empty (or absent) because a recorded `ward stack teardown` emptied it:
+    /// expected, not a failure; the detail names the run.
+    TornDown,
 }
 
 impl Outcome {
     /// Every outcome, in report order.
-    pub const ALL: [Outcome; 10] = [
+    pub const ALL: [Outcome; 11] = [
         Outcome::Clean,
         Outcome::Drifted,
         Outcome::OutputOnly,
@@ -42,6 +45,7 @@ impl Outcome {
         Outcome::Error,
         Outcome::Excluded,
         Outcome::Mismatch,
+        Outcome::TornDown,
     ];
 
     /// The outcome's name as reports print it.
@@ -57,6 +61,7 @@ impl Outcome {
             Outcome::Error => "error",
             Outcome::Excluded => "excluded",
             Outcome::Mismatch => "mismatch",
+            Outcome::TornDown => "torn-down",
         }
     }
 

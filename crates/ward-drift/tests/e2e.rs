@@ -12,6 +12,8 @@ use ward_drift::outcome::Outcome;
 use ward_drift::{Options, Report};
 use ward_rig::{Cloud, Rig};
 
+mod common;
+
 /// A repository of roots, each on its own local state file outside the repository, sharing one
 /// fake cloud.
 struct Repo {
@@ -121,26 +123,28 @@ impl Repo {
         )
         .unwrap();
     }
-    fn options(&self, db: &Path) -> Options {
-        Options {
-            repo: self.repo(),
+    fn options(&self, db: &Path) -> common::Run {
+        common::Run {
+            opts: Options {
+                repo: self.repo(),
+                jobs: 2,
+                timeout: Duration::from_secs(300),
+                shard: None,
+                pending: false,
+                accept_state: vec![],
+                progress: false,
+                clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
+                env: vec![(
+                    "TF_CLI_CONFIG_FILE".into(),
+                    self.cli_config.display().to_string(),
+                )],
+                allow_env: vec![],
+                notify: None,
+            },
             config: None,
             terraform: Some(self.tf.clone()),
-            tofu: None,
-            jobs: 2,
-            timeout: Duration::from_secs(300),
-            shard: None,
-            pending: false,
-            db: Some(db.to_path_buf()),
-            accept_state: vec![],
-            progress: false,
-            clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
-            env: vec![(
-                "TF_CLI_CONFIG_FILE".into(),
-                self.cli_config.display().to_string(),
-            )],
-            allow_env: vec![],
-            notify: None,
+            db: db.to_path_buf(),
+            torn_down: Default::default(),
         }
     }
 }
@@ -234,7 +238,7 @@ drift {
     let db = repo.tmp.path().join("history.sqlite");
 
     // Run 1: the baseline (records every root's lineage and serial).
-    let r1 = ward_drift::run(&repo.options(&db)).unwrap();
+    let r1 = common::run(&repo.options(&db)).unwrap();
     let o = outcomes(&r1);
     for name in [
         "clean", "drift", "deleted", "outputs", "missing", "replaced", "locked",
@@ -306,7 +310,7 @@ drift {
     let mut lock = hold_lock(&repo, "locked");
 
     // Run 2.
-    let r2 = ward_drift::run(&repo.options(&db)).unwrap();
+    let r2 = common::run(&repo.options(&db)).unwrap();
     let _ = lock.kill();
     let _ = lock.wait();
     let o = outcomes(&r2);
@@ -432,7 +436,7 @@ fn history_across_three_runs_and_webhook_on_transitions_only() {
     let run = |now: &str| {
         let mut o = repo.options(&db);
         o.clock = ward_time::Clock::Fixed(now.parse().unwrap());
-        let r = ward_drift::run(&o).unwrap();
+        let r = common::run(&o).unwrap();
         let sent = ward_drift::notify::send(&url, &r).unwrap();
         (r, sent)
     };
@@ -516,7 +520,7 @@ drift {
         .set("instance", &id, "tags", serde_json::json!({"env": "prod"}))
         .unwrap();
     let db = repo.tmp.path().join("h.sqlite");
-    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let r = common::run(&repo.options(&db)).unwrap();
     let a = root(&r, "app");
     assert_eq!(a.outcome, Outcome::Clean, "{:?}", a.drift);
     assert_eq!((a.suppressed, r.suppressed), (1, 1));
@@ -527,7 +531,7 @@ drift {
     // After the expiry the rule suppresses nothing and says so.
     let mut o = repo.options(&db);
     o.clock = ward_time::Clock::Fixed("2027-01-01T00:00:00Z".parse().unwrap());
-    let r = ward_drift::run(&o).unwrap();
+    let r = common::run(&o).unwrap();
     assert_eq!(root(&r, "app").outcome, Outcome::Drifted);
     assert_eq!(r.suppressed, 0);
     assert_eq!(r.expired_ignores.len(), 1);
@@ -552,7 +556,7 @@ fn timeout_kills_the_root_and_shards_partition() {
         let mut o = repo.options(&db);
         o.shard = Some((k, 3));
         o.timeout = Duration::from_millis(1);
-        let r = ward_drift::run(&o).unwrap();
+        let r = common::run(&o).unwrap();
         assert_eq!(r.discovered, r.checked + r.excluded);
         for x in &r.roots {
             assert_eq!(x.outcome, Outcome::Error);
@@ -579,7 +583,7 @@ fn clean_drift_and_missing_state_on_every_installed_terraform() {
             repo.apply(name);
         }
         let db = repo.tmp.path().join("h.sqlite");
-        let r = ward_drift::run(&repo.options(&db)).unwrap();
+        let r = common::run(&repo.options(&db)).unwrap();
         assert_eq!(
             r.exit,
             ward_drift::Exit::Pass,
@@ -591,7 +595,7 @@ fn clean_drift_and_missing_state_on_every_installed_terraform() {
         let id = cloud.id_by_name("instance", "drift-web").unwrap();
         cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
         std::fs::remove_file(repo.state("missing")).unwrap();
-        let r = ward_drift::run(&repo.options(&db)).unwrap();
+        let r = common::run(&repo.options(&db)).unwrap();
         let o = outcomes(&r);
         assert_eq!(o["clean"], Outcome::Clean, "{}", tf.version);
         assert_eq!(
@@ -626,7 +630,7 @@ fn pending_code_changes_only_with_pending() {
         .replace("env = \"test\"", "env = \"staging\"");
     std::fs::write(&p, text).unwrap();
     let db = repo.tmp.path().join("h.sqlite");
-    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let r = common::run(&repo.options(&db)).unwrap();
     assert_eq!(
         root(&r, "app").outcome,
         Outcome::Clean,
@@ -634,7 +638,7 @@ fn pending_code_changes_only_with_pending() {
     );
     let mut o = repo.options(&db);
     o.pending = true;
-    let r = ward_drift::run(&o).unwrap();
+    let r = common::run(&o).unwrap();
     let a = root(&r, "app");
     assert_eq!(a.outcome, Outcome::PendingChange, "{:?}", a.detail);
     assert_eq!(
@@ -659,7 +663,7 @@ fn tf_cli_args_in_the_environment_do_not_reach_drifts_plans() {
     // this test binary removes the variable, or goes through ward, which must.)
     std::env::set_var("TF_CLI_ARGS_plan", "-target=fakecloud_instance.nonexistent");
     let db = repo.tmp.path().join("h.sqlite");
-    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let r = common::run(&repo.options(&db)).unwrap();
     let a = root(&r, "app");
     assert_eq!(a.outcome, Outcome::Drifted, "{:?}", a);
     assert_eq!(a.drift[0].attributes, vec!["size".to_string()]);
@@ -727,7 +731,7 @@ fn a_terragrunt_unit_through_terragrunt_on_path() {
         o
     };
     let db = t.join("h.sqlite");
-    let r = ward_drift::run(&with(&db, &path)).unwrap();
+    let r = common::run(&with(&db, &path)).unwrap();
     assert_eq!(r.exit, ward_drift::Exit::Pass, "{:?}", r.roots);
     assert_eq!(
         root(&r, "unit").outcome,
@@ -755,7 +759,7 @@ fn a_terragrunt_unit_through_terragrunt_on_path() {
     let cloud = repo.cloud();
     let id = cloud.id_by_name("instance", "unit-web").unwrap();
     cloud.set("instance", &id, "size", "xlarge".into()).unwrap();
-    let r = ward_drift::run(&with(&db, &path)).unwrap();
+    let r = common::run(&with(&db, &path)).unwrap();
     let u = root(&r, "unit");
     assert_eq!(u.outcome, Outcome::Drifted, "{u:?}");
     assert_eq!(u.drift[0].attributes, vec!["size".to_string()]);
@@ -767,7 +771,7 @@ fn a_terragrunt_unit_through_terragrunt_on_path() {
         ward_terraform::binary::which("terragrunt").is_none(),
         "this test expects no real terragrunt on PATH"
     );
-    let r = ward_drift::run(&with(&db, &std::env::var("PATH").unwrap_or_default())).unwrap();
+    let r = common::run(&with(&db, &std::env::var("PATH").unwrap_or_default())).unwrap();
     let u = root(&r, "unit");
     assert_eq!(u.outcome, Outcome::Error, "{u:?}");
     let why = u.detail.join(" ");
@@ -801,7 +805,7 @@ fn a_replaced_state_stays_replaced_until_accepted_by_name() {
     let run = |accept: &[&str]| {
         let mut o = repo.options(&db);
         o.accept_state = accept.iter().map(|s| s.to_string()).collect();
-        ward_drift::run(&o).unwrap()
+        common::run(&o).unwrap()
     };
     let r = run(&[]);
     assert_eq!(r.exit, ward_drift::Exit::Pass, "{:?}", r.roots);
@@ -855,7 +859,7 @@ fn a_failed_init_state_pull_or_plan_is_an_error_naming_the_command() {
     // init and state pull succeed, the plan fails: a variable nothing gives a value.
     repo.append("badplan", "variable \"needed\" {\n  type = string\n}\n");
     let db = repo.tmp.path().join("h.sqlite");
-    let r = ward_drift::run(&repo.options(&db)).unwrap();
+    let r = common::run(&repo.options(&db)).unwrap();
     let o = outcomes(&r);
     assert_eq!(o["ok"], Outcome::Clean, "{:?}", root(&r, "ok").detail);
     let why = root(&r, "noinit").detail.join(" ");
@@ -874,7 +878,7 @@ fn a_failed_init_state_pull_or_plan_is_an_error_naming_the_command() {
     let mut opts = repo.options(&db);
     opts.env
         .push(("TF_CLI_ARGS_state_pull".into(), "-no-such-flag".into()));
-    let r = ward_drift::run(&opts).unwrap();
+    let r = common::run(&opts).unwrap();
     let why = root(&r, "ok").detail.join(" ");
     assert_eq!(root(&r, "ok").outcome, Outcome::Error, "{why}");
     assert!(why.starts_with("terraform state pull failed: "), "{why}");

@@ -12,6 +12,8 @@ use std::time::Duration;
 use ward_drift::outcome::Outcome;
 use ward_drift::{Exit, Options, Report};
 
+mod common;
+
 /// A root's configuration (a provider configuration says it is applied there); never planned
 /// here: every root with it is undeclared or excluded.
 const PLAIN: &str = "provider \"null\" {}\n";
@@ -24,23 +26,25 @@ fn write(repo: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-fn options(repo: &Path, db: PathBuf) -> Options {
-    Options {
-        repo: repo.to_path_buf(),
+fn options(repo: &Path, db: PathBuf) -> common::Run {
+    common::Run {
+        opts: Options {
+            repo: repo.to_path_buf(),
+            jobs: 2,
+            timeout: Duration::from_secs(60),
+            shard: None,
+            pending: false,
+            accept_state: vec![],
+            progress: false,
+            clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
+            env: vec![],
+            allow_env: vec![],
+            notify: None,
+        },
         config: None,
         terraform: None,
-        tofu: None,
-        jobs: 2,
-        timeout: Duration::from_secs(60),
-        shard: None,
-        pending: false,
-        db: Some(db),
-        accept_state: vec![],
-        progress: false,
-        clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
-        env: vec![],
-        allow_env: vec![],
-        notify: None,
+        db,
+        torn_down: Default::default(),
     }
 }
 
@@ -92,7 +96,7 @@ drift {
 #[test]
 fn a_run_counts_what_discovery_found_and_fails_on_every_mismatch() {
     let tmp = repo();
-    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    let r = common::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
     let o = outcomes(&r);
     let names: Vec<&str> = o.keys().map(String::as_str).collect();
     // `old` is declared and excluded: not a root, not missing. `other` is a module called by
@@ -153,7 +157,7 @@ fn only_excluded_and_undeclared_roots_still_fail_the_run() {
         "ward.hcl",
         "drift {\n  exclude \"live/x\" { reason = \"not ours\" }\n}\n",
     );
-    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    let r = common::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
     assert_eq!((r.discovered, r.checked, r.excluded), (2, 1, 1));
     assert_eq!(r.exit, Exit::RootFailed, "an undeclared root is a mismatch");
     // Everything excluded: nothing fails, nothing alerts.
@@ -162,7 +166,7 @@ fn only_excluded_and_undeclared_roots_still_fail_the_run() {
         "ward.hcl",
         "drift {\n  exclude \"live/x\" { reason = \"not ours\" }\n  exclude \"live/a\" { reason = \"nor this\" }\n}\n",
     );
-    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    let r = common::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
     assert_eq!((r.discovered, r.checked, r.excluded), (2, 0, 2));
     assert_eq!(r.exit, Exit::Pass);
     assert_eq!(r.counts["excluded"], 2);
@@ -172,7 +176,7 @@ fn only_excluded_and_undeclared_roots_still_fail_the_run() {
 fn a_repository_without_roots_fails() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "README.md", "no roots here\n");
-    let r = ward_drift::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
+    let r = common::run(&options(tmp.path(), tmp.path().join("h.db"))).unwrap();
     assert_eq!(r.discovered, 0);
     assert!(r.roots.is_empty());
     assert_eq!(r.exit, Exit::RootFailed);
@@ -203,7 +207,7 @@ fn shards_partition_the_roots_found_and_declared() {
     for k in 1..=2 {
         let mut o = options(tmp.path(), tmp.path().join("h.db"));
         o.shard = Some((k, 2));
-        let r = ward_drift::run(&o).unwrap();
+        let r = common::run(&o).unwrap();
         assert_eq!(r.shard.as_deref(), Some(format!("{k}/2").as_str()));
         let found: Vec<&String> = roots
             .iter()
@@ -294,7 +298,7 @@ fn progress_child() {
     let mut o = options(&repo, repo.join("h.db"));
     o.progress = true;
     o.jobs = 1;
-    ward_drift::run(&o).unwrap();
+    common::run(&o).unwrap();
 }
 
 #[test]
@@ -342,7 +346,7 @@ fn a_bad_notify_url_is_refused_before_the_history_is_written() {
     let db = tmp.path().join("h.db");
     let mut o = options(tmp.path(), db.clone());
     o.notify = Some("hooks.example/ward-drift".into());
-    let e = ward_drift::run(&o).unwrap_err();
+    let e = common::run(&o).unwrap_err();
     assert!(
         e.to_string()
             .contains("the webhook must be an https:// (or http://) URL"),
@@ -351,7 +355,7 @@ fn a_bad_notify_url_is_refused_before_the_history_is_written() {
     assert!(!db.exists(), "no history database was written");
     // The same run with a good URL writes its history (and has no transition to send).
     o.notify = Some("http://127.0.0.1:9/hook".into());
-    let r = ward_drift::run(&o).unwrap();
+    let r = common::run(&o).unwrap();
     assert!(db.exists());
     assert!(r.transitions.is_empty());
     assert!(

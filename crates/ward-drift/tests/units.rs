@@ -324,7 +324,8 @@ fn outcomes_are_named_and_sorted_into_failing_and_checked() {
             "locked",
             "error",
             "excluded",
-            "mismatch"
+            "mismatch",
+            "torn-down"
         ]
     );
     for o in Outcome::ALL {

@@ -437,6 +437,22 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<(), RigError> {
     Ok(())
 }
 
+/// Lays out `examples/stack` (three layers, two sites) under `dir` as its `ward.hcl` expects:
+/// `dir/site` (a copy of the example, its own checkout: `.git` made), `dir/rules/fakecloud.hcl`
+/// (the rule file its `ward.hcl` loads), `dir/cloud` (the empty fake cloud). State and backups
+/// then go to `dir/site-state` and `dir/site-backups`, beside the copy. For the tests of
+/// `ward stack` and of `ward drift` on a stack.
+pub fn example_stack(dir: &Path) -> Result<(), RigError> {
+    copy_dir(&workspace_root().join("examples/stack"), &dir.join("site"))?;
+    for d in ["rules", "site/.git", "cloud"] {
+        fs::create_dir_all(dir.join(d))
+            .map_err(|e| RigError::io(format!("cannot create {}", dir.join(d).display()), e))?;
+    }
+    fs::copy(rules::file(), dir.join("rules/fakecloud.hcl"))
+        .map_err(|e| RigError::io(format!("cannot copy {}", rules::file().display()), e))?;
+    Ok(())
+}
+
 /// Runs `git ARGS` in `dir` with a fixed identity (`ward <ward@example.invalid>`) and unsigned
 /// commits, for tests that build repositories; a non-zero exit is an error with git's message.
 pub fn git(dir: &Path, args: &[&str]) -> Result<(), RigError> {

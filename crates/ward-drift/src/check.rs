@@ -1,0 +1,383 @@
+//! One root instance's check: select the binary, init (with the site's backend configuration),
+//! `state pull` and its preflight, the refresh-only plan (with the site's var files and the
+//! outputs of the roots it reads), `show -json`; with `--pending`, a normal plan too.
+
+use crate::binary::{self, Binary, Selection};
+use crate::config::Config;
+use crate::outcome::{self, Outcome};
+use crate::{exec, state, Instance, ReadOutputs, RootResult, TornDown};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use ward_config::stack::DEFAULT_SITE;
+use ward_store::StateMark;
+use ward_terraform::workspace::is_lock_error;
+use ward_terraform::{Outputs, TfError, Workspace};
+
+/// What every check of a run shares.
+pub(crate) struct Ctx<'a> {
+    pub(crate) repo: &'a Path,
+    pub(crate) config: &'a Config,
+    pub(crate) binaries: &'a [Binary],
+    pub(crate) marks: &'a BTreeMap<String, StateMark>,
+    pub(crate) accept: &'a [String],
+    pub(crate) timeout: Duration,
+    pub(crate) pending: bool,
+    pub(crate) knowledge: &'a ward_rules::Knowledge,
+    pub(crate) env: &'a [(String, String)],
+    pub(crate) allow: &'a [String],
+    pub(crate) torn_down: &'a TornDown,
+    /// Roots whose outputs another root reads.
+    pub(crate) read: &'a BTreeSet<String>,
+    /// Their outputs, by `root/site`, as checked in this run.
+    pub(crate) outputs: ReadOutputs,
+}
+
+impl Ctx<'_> {
+    fn keep_outputs(&self, inst: &Instance, o: Result<Outputs, String>) {
+        if self.read.contains(&inst.root.name) {
+            if let Ok(mut m) = self.outputs.lock() {
+                m.insert(inst.id(), o);
+            }
+        }
+    }
+
+    /// The instances `inst` reads (`root/site`: the read root at the same site, or its only,
+    /// default instance, as `ward stack` resolves them), with their outputs from this run.
+    fn upstream(&self, inst: &Instance) -> Result<Vec<(String, Outputs)>, String> {
+        let mut out = Vec::new();
+        for read in &inst.root.stack.reads {
+            let Some(up) = self.config.roots.iter().find(|r| &r.name == read) else {
+                return Err(format!(
+                    "it reads the outputs of root \"{read}\", which ward.hcl does not declare"
+                ));
+            };
+            let sites: Vec<String> = up.stack.instances().into_iter().map(|s| s.name).collect();
+            let site = if sites.contains(&inst.site.name) {
+                inst.site.name.clone()
+            } else if sites.len() == 1 && sites[0] == DEFAULT_SITE {
+                sites[0].clone()
+            } else {
+                return Err(format!(
+                    "it reads root \"{read}\", which has no site \"{}\" (its sites: {})",
+                    inst.site.name,
+                    sites.join(", ")
+                ));
+            };
+            let id = format!("{read}/{site}");
+            let got = self.outputs.lock().ok().and_then(|m| m.get(&id).cloned());
+            match got {
+                Some(Ok(o)) => out.push((id, o)),
+                Some(Err(why)) => {
+                    return Err(format!(
+                        "it reads the outputs of {id}, which could not be read: {why}"
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "it reads the outputs of {id}, which was not checked in this run (excluded, in another shard, or not found); check both in one run"
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Checks one root instance: select, init, state pull + preflight, refresh-only plan, show
+/// -json. The outputs of a root another reads are kept for it ([`Ctx::outputs`]).
+pub(crate) fn check_instance(ctx: &Ctx<'_>, inst: &Instance) -> RootResult {
+    let mut kept = None;
+    let r = check(ctx, inst, &mut kept);
+    ctx.keep_outputs(
+        inst,
+        kept.unwrap_or_else(|| Err(format!("its check ended {}", r.outcome))),
+    );
+    r
+}
+
+fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, String>>) -> RootResult {
+    let root = &inst.root;
+    let r = inst.result(Outcome::Error, Vec::new());
+    let fail = |mut r: RootResult, outcome: Outcome, why: String| {
+        r.outcome = outcome;
+        r.detail.push(why);
+        r
+    };
+    let dir = ctx.repo.join(&root.path);
+    let deadline = Instant::now() + ctx.timeout;
+    let ev = match binary::Evidence::gather(&dir) {
+        Ok(e) => e,
+        Err(e) => return fail(r, Outcome::Error, e),
+    };
+    let Selection {
+        binary: bin,
+        because,
+    } = match binary::select(root.pin.as_ref(), &ev, ctx.binaries) {
+        Ok(s) => s,
+        Err(e) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("cannot choose terraform or tofu: {e}"),
+            )
+        }
+    };
+    let mut r = r;
+    r.binary = Some(bin.to_string());
+    r.binary_because = Some(because);
+    // The workspace decides whether the root runs directly or, as a Terragrunt unit without
+    // .tf files, through `terragrunt` (ward_terraform::runner_for). Its scratch directory is
+    // owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
+    // on every exit path, signals included.
+    let ws = match Workspace::for_root(&bin, &dir, ctx.timeout, ctx.env) {
+        Ok(ws) => ws.allow_env(ctx.allow.iter().cloned()).deadline(deadline),
+        Err(e @ TfError::NoTerragrunt { .. }) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("{e}, or exclude it with drift {{ exclude }}"),
+            )
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    };
+    let sp = ws.scratch();
+    let exec = |args: &[&str]| ws.run(args);
+    // `show -json` leaves its output in a scratch file, which ward-plan reads in blocks.
+    let show = |args: &[&str]| ws.run_keeping_stdout(args);
+
+    // 1. init, non-interactive, with the site's backend configuration (as `ward stack` inits
+    // it: ward_terraform owns how).
+    let backend = match ws.backend_args(&inst.site.backend_config) {
+        Ok(a) => a,
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    };
+    let mut init = vec!["init", "-input=false", "-no-color"];
+    init.extend(backend.iter().map(String::as_str));
+    match exec(&init) {
+        Ok(f) if f.ok() => {}
+        Ok(f) => {
+            return fail(
+                r,
+                Outcome::Error,
+                format!("{} init failed: {}", bin.product, f.stderr_tail(4)),
+            )
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    }
+    // 2. state pull and preflight.
+    let pulled = match exec(&["state", "pull"]) {
+        Ok(f) if f.ok() => f.stdout,
+        Ok(f) => {
+            let tail = f.stderr_tail(4);
+            let outcome = if is_lock_error(&f.stderr) {
+                Outcome::Locked
+            } else {
+                Outcome::Error
+            };
+            return fail(
+                r,
+                outcome,
+                format!("{} state pull failed: {tail}", bin.product),
+            );
+        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    };
+    let name = inst.name();
+    let recorded = if ctx.accept.iter().any(|a| a == &name || a == &root.name) {
+        None
+    } else {
+        ctx.marks.get(&name)
+    };
+    let torn = ctx
+        .torn_down
+        .get(&(root.name.clone(), inst.site.name.clone()))
+        .filter(|_| !root.expect_empty);
+    let info = match state::preflight(&pulled, root.expect_empty || torn.is_some(), recorded) {
+        state::Preflight::Ok(i) => i,
+        state::Preflight::Missing(why) => {
+            return fail(r, Outcome::MissingState, format!("{why} (Terraform's own exit codes say nothing here: state pull and plan -refresh-only both exit 0)"))
+        }
+        state::Preflight::Replaced(why, i) => {
+            r.state = Some(StateMark { lineage: i.lineage, serial: i.serial });
+            return fail(r, Outcome::StateReplaced, format!("{why}; if this was deliberate, run once with --accept-state {name}"));
+        }
+    };
+    r.state = Some(StateMark {
+        lineage: info.lineage.clone(),
+        serial: info.serial,
+    });
+    if let Some(run) = torn {
+        if info.resources == 0 {
+            return fail(
+                r,
+                Outcome::TornDown,
+                format!("torn down by `ward stack teardown` (run {run}): its state is empty, as expected; checked for drift again once it holds resources"),
+            );
+        }
+    }
+    if let Err(e) = binary::check_state_hosts(bin.product, &info.provider_hosts) {
+        return fail(r, Outcome::Error, e);
+    }
+    // The outputs other roots read, from this state.
+    if ctx.read.contains(&root.name) {
+        *kept = Some(ws.outputs().map_err(|e| e.to_string()));
+    }
+    // 3. refresh-only plan, read from its JSON, with the site's var files and the outputs of
+    // the roots it reads.
+    let mut var_files: Vec<PathBuf> = inst.site.var_files.iter().map(PathBuf::from).collect();
+    if !inst.root.stack.reads.is_empty() {
+        let up = match ctx.upstream(inst) {
+            Ok(u) => u,
+            Err(e) => return fail(r, Outcome::Error, format!("cannot plan: {e}")),
+        };
+        match ws.upstream_var_file(&up) {
+            Ok((f, _)) => var_files.push(f),
+            Err(e) => return fail(r, Outcome::Error, e.to_string()),
+        }
+    }
+    let vars = ws.var_file_args(&var_files);
+    let product = bin.product.to_string();
+    let plan = match plan_json(&exec, &show, sp, &product, &vars, PlanKind::RefreshOnly) {
+        Ok(p) => p,
+        Err((outcome, detail)) => return fail(r, outcome, detail),
+    };
+    r.drift = outcome::drift_items(&plan, ctx.knowledge);
+    r.outputs = outcome::output_changes(&plan);
+    // 4. optional normal plan: pending code changes.
+    if ctx.pending {
+        match plan_json(&exec, &show, sp, &product, &vars, PlanKind::Normal) {
+            Ok(p) => r.pending = outcome::pending_changes(&p),
+            Err((outcome, detail)) => return fail(r, outcome, detail),
+        }
+    }
+    let active = r.drift.len();
+    r.outcome = outcome::decide(active, &r.outputs, &r.pending);
+    r
+}
+
+/// Runs a command leaving its standard output in a scratch file
+/// ([`Workspace::run_keeping_stdout`]): how `show -json` runs.
+type ShowJson<'a> = dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError> + 'a;
+
+/// The two plans drift runs: what differs between them is the `-refresh-only` flag, the
+/// scratch file names and the wording of a failure.
+#[derive(Clone, Copy)]
+enum PlanKind {
+    /// `plan -refresh-only`: drift.
+    RefreshOnly,
+    /// A normal plan (`--pending`): code changes not yet applied.
+    Normal,
+}
+
+/// Runs `plan` (never waiting for a lock) with `vars` (`-var-file=` arguments), then `show
+/// -json` of its plan file, and reads that. A failure is the root's outcome and detail:
+/// `locked` when Terraform says the lock is held, else `error`.
+fn plan_json(
+    exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
+    show: &ShowJson<'_>,
+    sp: &Path,
+    product: &str,
+    vars: &[String],
+    which: PlanKind,
+) -> Result<ward_model::Plan, (Outcome, String)> {
+    let (name, flag, what) = match which {
+        PlanKind::RefreshOnly => ("refresh", Some("-refresh-only"), "plan -refresh-only"),
+        PlanKind::Normal => ("normal", None, "plan"),
+    };
+    let plan_file = sp.join(format!("{name}.tfplan"));
+    let plan_arg = format!("-out={}", plan_file.display());
+    let mut args = vec!["plan"];
+    args.extend(flag);
+    args.extend(["-input=false", "-no-color", "-lock-timeout=0s"]);
+    args.extend(vars.iter().map(String::as_str));
+    args.push(&plan_arg);
+    match exec(&args) {
+        Ok(f) if f.ok() => {}
+        Ok(f) if is_lock_error(&f.stderr) => return Err((Outcome::Locked, lock_detail(&f.stderr))),
+        Ok(f) => {
+            return Err((
+                Outcome::Error,
+                format!("{product} {what} failed: {}", f.stderr_tail(4)),
+            ))
+        }
+        Err(e) => return Err((Outcome::Error, e.to_string())),
+    }
+    show_json(show, &plan_file, sp, &format!("{name}.json")).map_err(|e| (Outcome::Error, e))
+}
+
+fn show_json(
+    show: &ShowJson<'_>,
+    plan_file: &Path,
+    scratch: &Path,
+    name: &str,
+) -> Result<ward_model::Plan, String> {
+    let arg = plan_file.display().to_string();
+    let (f, out) = show(&["show", "-json", "-no-color", &arg]).map_err(|e| e.to_string())?;
+    // The output stays in its owner-only scratch file: read it in blocks, then remove it.
+    let read = || {
+        if !f.ok() {
+            return Err(format!("show -json failed: {}", f.stderr_tail(4)));
+        }
+        let file =
+            std::fs::File::open(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        // Drift needs no content fingerprints (only keyed approval digests do).
+        let options = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        ward_plan::read_reader_with(
+            file,
+            &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
+            options,
+            None,
+        )
+        .map(|(plan, _)| plan)
+        .map_err(|e| format!("cannot read the plan JSON: {e}"))
+    };
+    let plan = read();
+    let _ = std::fs::remove_file(&out);
+    plan
+}
+
+/// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's
+/// lock-info lines.
+fn lock_detail(stderr: &str) -> String {
+    let info: Vec<String> = stderr
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '│'))
+        .filter(|l| {
+            ["ID:", "Operation:", "Who:", "Created:", "Path:"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    format!(
+        "busy: the state lock is held by someone else ({}); not run with -lock=false, check again later",
+        if info.is_empty() { "no lock info".to_string() } else { info.join(", ") }
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Terraform's message when another run holds the lock (the local backend's, as 1.15 prints
+    /// it) and when the lock table cannot be used at all (S3 with DynamoDB, access denied).
+    const LOCK_HELD: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: resource temporarily unavailable\n\u{2502} Lock Info:\n\u{2502}   ID:        4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d\n\u{2502}   Path:      /state/app.tfstate\n\u{2502}   Operation: OperationTypeApply\n\u{2502}   Who:       ci@runner\n\u{2502}   Version:   1.15.5\n\u{2502}   Created:   2026-11-29 10:00:00 +0000 UTC\n\u{2502}   Info:\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+    const LOCK_DENIED: &str = "\u{2577}\n\u{2502} Error: Error acquiring the state lock\n\u{2502}\n\u{2502} Error message: operation error DynamoDB: PutItem, https response error StatusCode: 400, api error AccessDeniedException: User: arn:aws:iam::1:role/ci is not authorized to perform: dynamodb:PutItem on resource: locks\n\u{2502}\n\u{2502} Terraform acquires a state lock to protect the state from being written\n\u{2502} by multiple users at the same time.\n";
+
+    #[test]
+    fn only_a_held_lock_is_locked() {
+        assert!(is_lock_error(LOCK_HELD));
+        assert!(lock_detail(LOCK_HELD).contains("ID: 4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d"));
+        // Access denied on the lock table is an error to fix, not someone else's run.
+        assert!(!is_lock_error(LOCK_DENIED));
+        assert!(!is_lock_error(
+            "Error: Failed to read the state lock configuration"
+        ));
+        assert!(!is_lock_error("the state lock table does not exist"));
+    }
+}

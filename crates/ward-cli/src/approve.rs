@@ -36,8 +36,10 @@ pub struct Args {
 
 /// Runs `ward approve`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
+    let (inputs, audit) = args.inputs.inputs()?;
     let opts = ApproveOptions {
-        inputs: args.inputs.inputs(),
+        inputs,
+        audit,
         address: args.address,
         deposed: args.deposed,
         reason: args.reason,

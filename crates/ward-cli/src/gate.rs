@@ -4,7 +4,7 @@
 use crate::error::CliError;
 use clap::ValueEnum;
 use std::path::PathBuf;
-use ward_gate::run::{self, GateOptions, Inputs};
+use ward_gate::run::{self, Audit, GateOptions, Inputs};
 use ward_report::gate::Format;
 use ward_report::Exit;
 
@@ -27,22 +27,50 @@ pub struct InputArgs {
     /// Do not fail on unclassified resource types (their destroys still need approval).
     #[arg(long)]
     pub allow_unclassified: bool,
-    /// The history database `ward import` records adoptions in (default: as `ward drift`).
-    #[arg(long, value_name = "FILE")]
+    /// The history (a SQLite file or a postgres:// URL): where `ward import` records adoptions
+    /// and, when given here or as `history { url }` in ward.hcl, where approvals and the gate's
+    /// decisions are recorded (default: as `ward drift`, read only).
+    #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
 }
 
 impl InputArgs {
-    /// The library's form.
-    pub fn inputs(&self) -> Inputs {
-        Inputs {
+    /// The library's form, with the history chosen once for the run: `--db`, else ward.hcl's
+    /// `history { url }` (both also record the audit trail, [`Audit`]), else the default file
+    /// (read for adoptions only).
+    pub fn inputs(&self) -> Result<(Inputs, Option<Audit>), CliError> {
+        let found = ward_config::discover(self.config.as_deref(), std::path::Path::new("."))?;
+        let cfg = found
+            .as_ref()
+            .map(ward_config::Config::load_found)
+            .transpose()?;
+        let configured = self.db.is_some() || cfg.as_ref().is_some_and(|c| c.history.url.is_some());
+        let (history, audit) = if configured {
+            let at = ward_drift::history_location(self.db.as_deref(), cfg.as_ref())
+                .map_err(|e| CliError::new(e.to_string()))?;
+            let audit = Audit {
+                history: at.clone(),
+                source: ward_store::AuditSource::Gate,
+                root: None,
+                site: None,
+                run: None,
+            };
+            (Some(at), Some(audit))
+        } else {
+            (
+                ward_drift::default_db().map(ward_store::Location::Sqlite),
+                None,
+            )
+        };
+        let inputs = Inputs {
             plan: self.plan.clone(),
             config: self.config.clone(),
             approvals: self.approvals.clone(),
             root: self.root.clone(),
             allow_unclassified: self.allow_unclassified,
-            db: self.db.clone(),
-        }
+            history,
+        };
+        Ok((inputs, audit))
     }
 }
 
@@ -106,10 +134,12 @@ pub struct Args {
 
 /// Runs `ward gate`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
+    let (inputs, audit) = args.inputs.inputs()?;
     let opts = GateOptions {
-        inputs: args.inputs.inputs(),
+        inputs,
         record: args.record,
         no_record_protection: args.no_record_protection,
+        audit,
     };
     let format = match args.format {
         GateFormat::Terminal => Format::Terminal,

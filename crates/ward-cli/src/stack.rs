@@ -43,6 +43,7 @@ fn after_help() -> String {
 ward stack plan --site dc0\n  \
 ward stack apply --site dc0\n  \
 ward stack teardown --site dc0            # exits 4 until each destroy is approved\n  \
+ward stack approve --site dc0 --root volumes --all --reason \"site retired\" --by alice\n  \
 ward stack approve --site dc0 --root volumes --address fakecloud_volume.data --reason \"site retired\"\n  \
 ward stack resume\n  \
 ward stack status\n\n{codes} See `ward docs stack`."
@@ -130,7 +131,8 @@ enum Sub {
         #[command(flatten)]
         common: Common,
     },
-    /// Approve one change of the plan a root waits on, bound to its digest and upstream outputs.
+    /// Approve one change of the plan a root waits on (or, with --all, each destroy of its
+    /// teardown), bound to its digest and upstream outputs.
     Approve {
         #[command(flatten)]
         common: Common,
@@ -141,15 +143,20 @@ enum Sub {
         #[arg(long, value_name = "SITE")]
         site: Option<String>,
         /// The exact resource address.
-        #[arg(long, value_name = "ADDRESS")]
-        address: String,
+        #[arg(long, value_name = "ADDRESS", required_unless_present = "all")]
+        address: Option<String>,
+        /// Every destroy the instance's teardown waits on: listed with its digest, then each
+        /// approved on its own (its own approval and history record).
+        #[arg(long, conflicts_with = "address")]
+        all: bool,
         /// Why this change is safe (recorded with the approval).
         #[arg(long)]
         reason: String,
         /// How long the approval lasts (`24h`, `7d`); default: the policy's approval_expiry.
         #[arg(long, value_name = "DURATION")]
         expires: Option<String>,
-        /// Who approves (default: WARD_APPROVER, USER, LOGNAME).
+        /// Who approves (default: WARD_APPROVER, else USER, else LOGNAME; containers and CI
+        /// jobs often set none of them: then pass --by or set WARD_APPROVER).
         #[arg(long, value_name = "NAME")]
         by: Option<String>,
     },
@@ -248,6 +255,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
             root,
             site,
             address,
+            all,
             reason,
             expires,
             by,
@@ -258,7 +266,8 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
                 &ward_stack::ApproveArgs {
                     root,
                     site,
-                    address,
+                    address: address.unwrap_or_default(),
+                    all,
                     reason,
                     expires,
                     by,

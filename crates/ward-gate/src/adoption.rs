@@ -43,35 +43,21 @@ pub fn refuse(
     config: Option<&Path>,
     cwd: &Path,
 ) -> Result<Option<String>, GateError> {
-    let root_dir: Option<PathBuf> = inputs
-        .root
-        .clone()
-        .or_else(|| crate::protect::has_terraform_files(cwd).then(|| cwd.to_path_buf()));
-    let loaded = match config {
-        Some(p) => Some(ward_config::Config::load(p, &p.display().to_string())?),
-        None => None,
-    };
-    let db = inputs.db.clone().or_else(ward_store::default_path);
+    let root_name = root_name(inputs, config, cwd)?;
     let mut state = Adoption::NotStarted;
-    let mut root_name = None;
-    if let (Some(dir), Some(db)) = (&root_dir, &db) {
-        let key = adoption::root_key(loaded.as_ref(), dir);
+    if let (Some(key), Some(history)) = (&root_name, &inputs.history) {
         // Never create a history database just to find it empty.
-        if db.is_file() {
-            let store = ward_store::Store::open(db).map_err(|e| {
-                GateError::Usage(format!(
-                    "cannot read the history database {}: {e}",
-                    db.display()
-                ))
-            })?;
-            state = adoption::status(&store, &key).map_err(|e| {
-                GateError::Usage(format!(
-                    "cannot read the history database {}: {e}",
-                    db.display()
-                ))
-            })?;
+        let exists = match history {
+            ward_store::Location::Sqlite(p) => p.is_file(),
+            ward_store::Location::Postgres(_) => true,
+        };
+        if exists {
+            let unreadable = |e: ward_store::StoreError| {
+                GateError::Usage(format!("cannot read the history database {history}: {e}"))
+            };
+            let store = ward_store::Store::open_location(history).map_err(unreadable)?;
+            state = adoption::status(&store, key).map_err(unreadable)?;
         }
-        root_name = Some(key);
     }
     let adopting = match state {
         Adoption::Accepted(_) => false,
@@ -100,6 +86,28 @@ pub fn refuse(
         "  help: plan only the imports, accept them with `ward import accept`, then plan the managed changes on their own (see `ward docs import`)",
     );
     Ok(Some(stderr))
+}
+
+/// The root the plan was made in as the history names it (its name in `ward.hcl`, else its
+/// path): `--root`, else the working directory when it holds Terraform files; `None` when
+/// there is neither.
+pub fn root_name(
+    inputs: &Inputs,
+    config: Option<&Path>,
+    cwd: &Path,
+) -> Result<Option<String>, GateError> {
+    let root_dir: Option<PathBuf> = inputs
+        .root
+        .clone()
+        .or_else(|| crate::protect::has_terraform_files(cwd).then(|| cwd.to_path_buf()));
+    let Some(dir) = root_dir else {
+        return Ok(None);
+    };
+    let loaded = match config {
+        Some(p) => Some(ward_config::Config::load(p, &p.display().to_string())?),
+        None => None,
+    };
+    Ok(Some(adoption::root_key(loaded.as_ref(), &dir)))
 }
 
 /// One line of the refusal; escaped when printed (`ward_report::escape`, by ward-cli).

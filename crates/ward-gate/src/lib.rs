@@ -8,6 +8,7 @@
 //! - [`policy`]: the `policy { }` and `guard "name" { }` blocks of `ward.hcl`;
 //! - [`digest`]: what an approval is bound to;
 //! - [`approvals`]: the approvals file, signing;
+//! - [`audit`]: approvals and decisions recorded in the history (the audit trail);
 //! - [`protect`]: `prevent_destroy` in code, config patterns, and the protection record;
 //! - [`guard`]: liveness guards;
 //! - [`record`] and [`verify`]: what was gated, and checking a saved plan against it;
@@ -24,6 +25,7 @@
 
 pub mod adoption;
 pub mod approvals;
+pub mod audit;
 pub mod digest;
 pub mod error;
 pub mod guard;

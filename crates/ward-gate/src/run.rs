@@ -20,6 +20,7 @@
 //! ```
 
 use crate::approvals::{self, Approval, KEY_VAR};
+pub use crate::audit::Audit;
 use crate::digest::digest_material;
 use crate::error::GateError;
 use crate::policy::Policy;
@@ -59,8 +60,10 @@ pub struct Inputs {
     pub root: Option<PathBuf>,
     /// Relax the coverage gate.
     pub allow_unclassified: bool,
-    /// The history database (`ward import` acceptances); default [`ward_store::default_path`].
-    pub db: Option<PathBuf>,
+    /// The history, where `ward import` records a root being adopted; chosen once by the
+    /// caller (ward-cli: `--db`, else `history { url }` in `ward.hcl`, else the default file).
+    /// `None`: no history is read. A SQLite file that does not exist is not created.
+    pub history: Option<ward_store::Location>,
 }
 
 /// Options of `ward gate`.
@@ -72,6 +75,8 @@ pub struct GateOptions {
     pub record: Option<PathBuf>,
     /// Do not add newly found `prevent_destroy` addresses to the protection record.
     pub no_record_protection: bool,
+    /// Record the decision in a history ([`Audit`]); `None`: not recorded.
+    pub audit: Option<Audit>,
 }
 
 /// Options of `ward approve`.
@@ -89,6 +94,9 @@ pub struct ApproveOptions {
     pub expires: Option<String>,
     /// Who approves; default `WARD_APPROVER`, `USER`, `LOGNAME`.
     pub by: Option<String>,
+    /// Record each approval in a history ([`Audit`]) as well as in the approvals file; `None`:
+    /// the file only.
+    pub audit: Option<Audit>,
 }
 
 /// Options of `ward verify`.
@@ -420,6 +428,24 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
         l.config.as_deref(),
         &cwd,
     )? {
+        if let Some(a) = &opts.audit {
+            let root = crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?;
+            crate::audit::record_gate(
+                a,
+                &ward_store::GateOutcomeRecord {
+                    source: a.source,
+                    root: a.root.clone().or(root).unwrap_or_default(),
+                    site: a.site.clone(),
+                    plan: opts.inputs.plan.clone(),
+                    outcome: "adoption-refused".into(),
+                    exit_code: i64::from(Exit::Fail.code()),
+                    decided_at: now.to_string(),
+                    reasons: refusal.lines().map(str::to_string).collect(),
+                    changes: Vec::new(),
+                    run: a.run.clone(),
+                },
+            )?;
+        }
         return Err(GateError::Adopting(refusal));
     }
     if l.policy.require_signed_approvals && key.is_none() {
@@ -472,8 +498,15 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
             ),
         )?;
     }
-    let _ = &l.config;
     let exit = report.outcome.exit();
+    // The decision, in the history, before anyone acts on it.
+    if let Some(a) = &opts.audit {
+        let root = crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?;
+        crate::audit::record_gate(
+            a,
+            &crate::audit::gate_record(&report, exit, a, root.as_deref().unwrap_or_default()),
+        )?;
+    }
     Ok(GateRun {
         report,
         notes,
@@ -617,6 +650,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
     let mut file = approvals::load(&l.approvals_path)?;
     let mut changes = Vec::new();
     let mut notes = Vec::new();
+    let mut given = Vec::new();
     for v in chosen {
         if !v.action.is_change() {
             return Err(GateError::Approve(format!(
@@ -655,6 +689,23 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
         if let Some(k) = &key {
             a.sign(k);
         }
+        given.push(ward_store::ApprovalRecord {
+            source: ward_store::AuditSource::Gate,
+            root: String::new(),
+            site: None,
+            address: v.address.clone(),
+            deposed: v.deposed.clone(),
+            action: crate::audit::action_name(v.action),
+            impact: v.impact.as_str().to_string(),
+            digest: digest.clone(),
+            by: by.clone(),
+            reason: a.reason.clone(),
+            approved_at: a.approved_at.clone(),
+            expires_at: expires_at.clone(),
+            signed: key.is_some(),
+            plan: opts.inputs.plan.clone(),
+            run: None,
+        });
         changes.push(ApprovedChange {
             address: v.address.clone(),
             action: v.action,
@@ -666,6 +717,22 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
         file.approvals.push(a);
     }
     approvals::save(&l.approvals_path, &file)?;
+    // Each approval as given, in the history beside the file.
+    if let Some(au) = &opts.audit {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let root = match &au.root {
+            Some(r) => r.clone(),
+            None => crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?
+                .unwrap_or_default(),
+        };
+        for g in &mut given {
+            g.source = au.source;
+            g.root = root.clone();
+            g.site = au.site.clone();
+            g.run = au.run.clone();
+        }
+        crate::audit::record_approvals(au, &given)?;
+    }
     Ok(Approved {
         changes,
         written_to: l.approvals_path,

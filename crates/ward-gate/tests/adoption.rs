@@ -54,7 +54,7 @@ fn refusal(imports: &Imports, cwd: &std::path::Path) -> Option<String> {
     let lines =
         |at: &[usize]| -> Vec<String> { at.iter().map(|i| format!("change {i}")).collect() };
     let inputs = Inputs {
-        db: Some(cwd.join("no-history.db")),
+        history: Some(ward_store::Location::Sqlite(cwd.join("no-history.db"))),
         ..Inputs::default()
     };
     refuse(imports, &lines, &inputs, None, cwd).unwrap()

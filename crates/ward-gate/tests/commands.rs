@@ -77,6 +77,7 @@ fn newly_found_protection_is_recorded_unless_asked_not_to() {
         },
         record: None,
         no_record_protection,
+        audit: None,
     };
     let record = t.path(".ward/protection.json");
     // Asked not to record: nothing written, nothing said.
@@ -118,7 +119,7 @@ fn a_root_being_adopted_refuses_each_change_but_the_import_by_name() {
     let plan = plan_from(&t, "hazards.json", "adopting.json", |c| c.insert(3, import));
     let inputs = Inputs {
         plan,
-        db: Some(t.path("history.db")),
+        history: Some(ward_store::Location::Sqlite(t.path("history.db"))),
         ..t.inputs("x")
     };
     let e = t.gate_with(inputs, None).unwrap_err();

@@ -136,13 +136,14 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
             root: None,
             allow_unclassified: n % 2 == 0,
             // No history: nothing recorded, so a plan that imports is an adoption under way.
-            db: Some(dir.path().join("none.db")),
+            history: Some(ward_store::Location::Sqlite(dir.path().join("none.db"))),
         };
         let record_path = dir.path().join("gate.json");
         let opts = GateOptions {
             inputs: inputs.clone(),
             record: Some(record_path.clone()),
             no_record_protection: true,
+            audit: None,
         };
         let streamed = run::gate(&opts, &env(true));
         let whole = whole_gate(f, &inputs, Some(key));
@@ -241,6 +242,7 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
                 inputs: inputs.clone(),
                 record: Some(record_path.clone()),
                 no_record_protection: true,
+                audit: None,
             };
             let s = run::gate(&opts, &env(false)).unwrap();
             let (w, _) = whole_gate(f, &inputs, None).unwrap();

@@ -108,7 +108,7 @@ impl Case<'_> {
             approvals: None,
             root: Some(self.root.dir()),
             allow_unclassified: false,
-            db: None,
+            history: None,
         }
     }
 
@@ -119,6 +119,7 @@ impl Case<'_> {
                     inputs: self.inputs(plan),
                     record,
                     no_record_protection: false,
+                    audit: None,
                 },
                 &env.get(),
             )
@@ -142,6 +143,7 @@ impl Case<'_> {
                 reason: "backup taken".into(),
                 expires: expires.map(str::to_string),
                 by: None,
+                audit: None,
             },
             &env.get(),
         )

@@ -39,10 +39,11 @@ fn gate_with_guard_timeout(
                     approvals: None,
                     root: None,
                     allow_unclassified: false,
-                    db: None,
+                    history: None,
                 },
                 record,
                 no_record_protection: true,
+                audit: None,
             },
             &env,
         )

@@ -83,6 +83,7 @@ fn a_delete_approval_is_bound_to_the_object_it_deletes() {
             reason: "scratch volume".into(),
             expires: None,
             by: None,
+            audit: None,
         },
         &|k: &str| t.env.get(k).cloned(),
     )

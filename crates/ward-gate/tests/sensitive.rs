@@ -83,7 +83,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
-            db: None,
+            history: None,
         }
     }
     fn gate(&self, plan: &str, format: Format) -> common::Out {
@@ -93,6 +93,7 @@ impl T {
                 inputs: self.inputs(plan),
                 record: None,
                 no_record_protection: true,
+                audit: None,
             },
             &move |k: &str| env.get(k).cloned(),
         )
@@ -109,6 +110,7 @@ impl T {
                 reason: "rotating the admin password".into(),
                 expires: None,
                 by: None,
+                audit: None,
             },
             &move |k: &str| env.get(k).cloned(),
         )

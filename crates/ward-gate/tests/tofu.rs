@@ -24,10 +24,11 @@ fn gate(root: &Path) -> Result<run::GateRun, String> {
                 approvals: None,
                 root: Some(PathBuf::from(root)),
                 allow_unclassified: false,
-                db: None,
+                history: None,
             },
             record: None,
             no_record_protection: true,
+            audit: None,
         },
         &move |k: &str| env.get(k).cloned(),
     )

@@ -4,9 +4,10 @@
 
 use crate::Env;
 use std::path::Path;
-use ward_gate::run::{ApproveOptions, GateOptions, Inputs, APPROVE_EVERY_VAR, CONTEXT_VAR};
+use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, APPROVE_EVERY_VAR, CONTEXT_VAR};
 use ward_model::Exit;
 use ward_report::stack::PendingApproval;
+use ward_store::{AuditSource, Location};
 
 /// What the gate said about one saved plan.
 #[derive(Debug, Clone)]
@@ -27,6 +28,32 @@ pub(crate) struct Binding<'a> {
     pub every_change: bool,
 }
 
+/// The stack's history and the instance a gate or an approval is recorded under there.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Recorded<'a> {
+    /// The stack's history.
+    pub db: &'a Path,
+    /// The root's name in `ward.hcl`.
+    pub root: &'a str,
+    /// The site.
+    pub site: &'a str,
+    /// The run.
+    pub run: Option<&'a str>,
+}
+
+impl Recorded<'_> {
+    /// The gate's audit trail: the stack's history, under the instance's root, site and run.
+    fn audit(&self) -> Audit {
+        Audit {
+            history: Location::Sqlite(self.db.to_path_buf()),
+            source: AuditSource::Stack,
+            root: Some(self.root.to_string()),
+            site: Some(self.site.to_string()),
+            run: self.run.map(str::to_string),
+        }
+    }
+}
+
 /// What the gate reads: the plan, the stack's `ward.hcl`, the root, and the stack's own history
 /// (where `ward import` records a root being adopted), never the default one.
 fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Path) -> Inputs {
@@ -36,7 +63,7 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Path) -> Inputs
         approvals: None,
         root: Some(root_dir.to_path_buf()),
         allow_unclassified: false,
-        db: Some(db.to_path_buf()),
+        history: Some(Location::Sqlite(db.to_path_buf())),
     }
 }
 
@@ -51,20 +78,21 @@ fn bound<'a>(env: Env<'a>, b: Binding<'a>) -> impl Fn(&str) -> Option<String> + 
 }
 
 /// Gates one saved plan (its `show -json` file) of the root in `root_dir`, with the stack's
-/// history `db`.
+/// history, where the decision is recorded.
 pub(crate) fn gate(
     plan_json: &Path,
     config: &Path,
     root_dir: &Path,
-    db: &Path,
+    rec: Recorded<'_>,
     b: Binding<'_>,
     env: Env<'_>,
     approve_command: &dyn Fn(&str) -> String,
 ) -> Result<Gated, String> {
     let opts = GateOptions {
-        inputs: inputs(plan_json, config, root_dir, db),
+        inputs: inputs(plan_json, config, root_dir, rec.db),
         record: None,
         no_record_protection: true,
+        audit: Some(rec.audit()),
     };
     let e = bound(env, b);
     let out = ward_gate::run::gate(&opts, &e).map_err(|e| e.to_string())?;
@@ -75,47 +103,19 @@ pub(crate) fn gate(
         .filter(|r| !r.approval.is_approved())
         .map(|r| PendingApproval {
             command: approve_command(&r.address),
-            action: action_name(r.action),
+            action: ward_gate::audit::action_name(r.action),
             impact: r.impact.as_str().to_string(),
             digest: r.digest.clone(),
             status: r.approval.name().to_string(),
             address: r.address.clone(),
         })
         .collect();
-    let mut problems: Vec<String> = rep.errors.clone();
-    for g in rep.guards.iter().filter(|g| g.status.blocks()) {
-        problems.push(format!(
-            "guard {} on {}: {}",
-            g.guard,
-            g.address,
-            g.status.name()
-        ));
-    }
-    for t in &rep.coverage_blocking {
-        problems.push(format!(
-            "unclassified resource type {t}: add a rule for it (ward docs rules)"
-        ));
-    }
-    for b in rep.budgets.iter().filter(|b| b.exceeded) {
-        problems.push(format!(
-            "budget exceeded: {} {} > {}",
-            b.count, b.kind, b.limit
-        ));
-    }
+    let problems = ward_gate::audit::problems(rep);
     Ok(Gated {
         exit: out.exit,
         pending,
         problems,
     })
-}
-
-/// An action's name as the gate's JSON report spells it (`delete`, `replace-delete-first`...):
-/// the stack's reports keep that spelling.
-fn action_name(a: ward_model::Action) -> String {
-    serde_json::to_value(a)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| a.as_terraform().to_string())
 }
 
 /// What `ward stack approve` passes on to `ward approve`.
@@ -125,8 +125,10 @@ pub struct ApproveArgs {
     pub root: String,
     /// The site; needed when the root has several.
     pub site: Option<String>,
-    /// The exact address.
+    /// The exact address (empty with `all`).
     pub address: String,
+    /// Approve every change the instance's teardown waits on, each on its own.
+    pub all: bool,
     /// Why it is safe.
     pub reason: String,
     /// How long it lasts.
@@ -135,18 +137,20 @@ pub struct ApproveArgs {
     pub by: Option<String>,
 }
 
-/// Approves one change of a saved plan with the same binding the gate used.
+/// Approves one change of a saved plan with the same binding the gate used, and records it in
+/// the stack's history.
 pub(crate) fn approve(
     plan_json: &Path,
     config: &Path,
     root_dir: &Path,
-    db: &Path,
+    rec: Recorded<'_>,
     b: Binding<'_>,
     a: &ApproveArgs,
     env: Env<'_>,
-) -> Result<(String, String), String> {
+) -> Result<ward_gate::run::Approved, String> {
     let opts = ApproveOptions {
-        inputs: inputs(plan_json, config, root_dir, db),
+        inputs: inputs(plan_json, config, root_dir, rec.db),
+        audit: Some(rec.audit()),
         address: a.address.clone(),
         deposed: None,
         reason: a.reason.clone(),
@@ -154,8 +158,7 @@ pub(crate) fn approve(
         by: a.by.clone(),
     };
     let e = bound(env, b);
-    let out = ward_gate::run::approve(&opts, &e).map_err(|e| e.to_string())?;
-    Ok((ward_report::gate::approve_text(&out), out.notes.join("\n")))
+    ward_gate::run::approve(&opts, &e).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -208,15 +211,44 @@ mod tests {
         };
         let env = |_: &str| None;
         let cmd = |a: &str| a.to_string();
-        let e = gate(&plan, &config, &root, &db, b, &env, &cmd).unwrap_err();
+        let rec = |db| Recorded {
+            db,
+            root: "live",
+            site: "default",
+            run: None,
+        };
+        let e = gate(&plan, &config, &root, rec(&db), b, &env, &cmd).unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
         assert!(
             e.contains("refused: fakecloud_instance.web (create)"),
             "{e}"
         );
         let other = t.path().join("other.sqlite");
-        let g = gate(&plan, &config, &root, &other, b, &env, &cmd).unwrap();
+        let g = gate(&plan, &config, &root, rec(&other), b, &env, &cmd).unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
-        assert!(!other.exists(), "the gate created a history");
+        // Each decision is in the stack's history, under the instance (#33 item 8).
+        let decided = |db: &Path| {
+            ward_store::Store::open(db)
+                .unwrap()
+                .gate_outcomes(&ward_store::AuditQuery::default())
+                .unwrap()
+                .into_iter()
+                .map(|r| {
+                    let o = r.outcome;
+                    (o.source, o.root, o.site, o.outcome, o.exit_code)
+                })
+                .collect::<Vec<_>>()
+        };
+        let row = |outcome: &str, code| {
+            (
+                AuditSource::Stack,
+                "live".to_string(),
+                Some("default".to_string()),
+                outcome.to_string(),
+                code,
+            )
+        };
+        assert_eq!(decided(&db), [row("adoption-refused", 1)]);
+        assert_eq!(decided(&other), [row("pass", 0)]);
     }
 }

@@ -517,7 +517,12 @@ impl<'a> Run<'a> {
             &plan.json_path,
             &self.config_path,
             &code,
-            &self.opts.db,
+            gate::Recorded {
+                db: &self.opts.db,
+                root: &inst.root,
+                site: &inst.site.name,
+                run: self.run_id.as_deref(),
+            },
             gate::Binding {
                 context,
                 every_change,
@@ -1489,8 +1494,10 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
 }
 
 /// `ward stack approve`: approves one change of the plan a root instance waits on (the last
-/// `ward stack apply` or `teardown` that stopped there), with the same binding the gate used.
-/// Returns what `ward approve` prints (stdout, stderr).
+/// `ward stack apply` or `teardown` that stopped there), with the same binding the gate used;
+/// with [`ApproveArgs::all`], every destroy a teardown waits on, listed with its digest first,
+/// each approved (and recorded in the history) on its own. Returns what `ward approve` prints
+/// (stdout, stderr).
 pub fn approve(
     opts: &Options,
     a: &ApproveArgs,
@@ -1546,19 +1553,90 @@ pub fn approve(
         )));
     };
     let code = ward_terraform::config_dir(&inst.dir).map_err(|e| usage(e.to_string()))?;
-    gate::approve(
-        Path::new(&plan),
-        &opts.config.path,
-        &code,
-        &opts.db,
-        gate::Binding {
-            context: step.context.as_deref(),
-            every_change: step.every_change,
-        },
-        a,
-        env,
-    )
-    .map_err(StackError::Usage)
+    let one = |address: &str| {
+        let mut args = a.clone();
+        args.address = address.to_string();
+        gate::approve(
+            Path::new(&plan),
+            &opts.config.path,
+            &code,
+            gate::Recorded {
+                db: &opts.db,
+                root: &inst.root,
+                site: &inst.site.name,
+                run: Some(step.run.as_str()).filter(|r| !r.is_empty()),
+            },
+            gate::Binding {
+                context: step.context.as_deref(),
+                every_change: step.every_change,
+            },
+            &args,
+            env,
+        )
+        .map_err(StackError::Usage)
+    };
+    if !a.all {
+        if a.address.trim().is_empty() {
+            return Err(usage(
+                "give the change to approve with --address, or --all for every destroy a teardown waits on",
+            ));
+        }
+        let done = one(&a.address)?;
+        return Ok((ward_report::gate::approve_text(&done), lines(&done.notes)));
+    }
+    // Every destroy the teardown waits on, listed with its digest, then each approved on its
+    // own: its own approval, bound to its own digest, recorded on its own (FIELD-NOTES 9).
+    if !step.every_change {
+        return Err(usage(format!(
+            "--all approves the destroys a `ward stack teardown` waits on; {} waits on an apply's changes: approve each with --address (the report lists the commands)",
+            inst.id()
+        )));
+    }
+    if !a.address.trim().is_empty() {
+        return Err(usage("give --address or --all, not both"));
+    }
+    let mut pending = step.report.approvals.clone();
+    pending.sort_by(|x, y| x.address.cmp(&y.address));
+    if pending.is_empty() {
+        return Err(usage(format!(
+            "{} waits for no approval: run `ward stack teardown` first",
+            inst.id()
+        )));
+    }
+    let mut notes = format!(
+        "{} waits on {} destroy(s); each is approved on its own, bound to its digest:\n",
+        inst.id(),
+        pending.len()
+    );
+    for p in &pending {
+        notes.push_str(&format!(
+            "  {} ({}, {}) {}\n",
+            ward_report::escape::terminal(&p.address),
+            p.action,
+            p.impact,
+            p.digest
+        ));
+    }
+    let mut out = String::new();
+    for p in &pending {
+        let done = one(&p.address)?;
+        for c in done.changes.iter().filter(|c| c.digest != p.digest) {
+            notes.push_str(&format!(
+                "note: {} was approved at {}, not the {} listed: the saved plan is what the gate checks\n",
+                ward_report::escape::terminal(&c.address),
+                c.digest,
+                p.digest
+            ));
+        }
+        notes.push_str(&lines(&done.notes));
+        out.push_str(&ward_report::gate::approve_text(&done));
+    }
+    Ok((out, notes))
+}
+
+/// Notes, one line each.
+fn lines(notes: &[String]) -> String {
+    notes.iter().map(|n| format!("{n}\n")).collect()
 }
 
 #[cfg(test)]

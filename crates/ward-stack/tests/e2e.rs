@@ -114,6 +114,7 @@ fn approve_each(opts: &dyn Fn() -> Options, r: &StackReport) -> usize {
                     root: x.root.clone(),
                     site: Some(x.site.clone()),
                     address: a.address.clone(),
+                    all: false,
                     reason: "teardown of the test site".into(),
                     expires: None,
                     by: Some("tester".into()),
@@ -125,6 +126,57 @@ fn approve_each(opts: &dyn Fn() -> Options, r: &StackReport) -> usize {
         }
     }
     n
+}
+
+/// Approves the destroys each instance of `r` waits on with one `ward stack approve --all` per
+/// instance; returns how many commands that took.
+fn approve_all_at_once(s: &Site, r: &StackReport) -> usize {
+    let mut n = 0;
+    for x in r.roots.iter().filter(|x| !x.approvals.is_empty()) {
+        let (out, notes) = ward_stack::approve(
+            &s.opts(None, None),
+            &ApproveArgs {
+                root: x.root.clone(),
+                site: Some(x.site.clone()),
+                address: String::new(),
+                all: true,
+                reason: "teardown of the test site".into(),
+                expires: None,
+                by: Some("tester".into()),
+            },
+            &env,
+        )
+        .unwrap();
+        // Listed first, each with its digest; then each approved on its own.
+        for a in &x.approvals {
+            assert!(
+                notes.contains(&format!(
+                    "  {} ({}, {}) {}\n",
+                    a.address, a.action, a.impact, a.digest
+                )),
+                "{notes}"
+            );
+            assert!(out.contains(&format!("approved {} (", a.address)), "{out}");
+        }
+        assert_eq!(out.matches("approved ").count(), x.approvals.len(), "{out}");
+        n += 1;
+    }
+    n
+}
+
+/// The approvals the stack's history holds for `site`: (root, address, by), in the order given.
+fn recorded_approvals(s: &Site, site: &str) -> Vec<(String, String, String)> {
+    let store = ward_store::Store::open(&s.opts(None, None).db).unwrap();
+    let mut v: Vec<_> = store
+        .approvals(&ward_store::AuditQuery::default())
+        .unwrap()
+        .into_iter()
+        .rev()
+        .filter(|r| r.approval.site.as_deref() == Some(site))
+        .map(|r| (r.approval.root, r.approval.address, r.approval.by))
+        .collect();
+    v.dedup();
+    v
 }
 
 #[test]
@@ -326,6 +378,45 @@ fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
     );
     assert!(!Path::new(&b.path).starts_with(s.repo()));
 
+    // Nobody to record as the approver (no --by, no WARD_APPROVER, USER or LOGNAME, as in most
+    // containers): refused, saying what to set (#33 item 15).
+    let e = ward_stack::approve(
+        &s.opts(None, None),
+        &ApproveArgs {
+            root: "volumes".into(),
+            site: Some("dc0".into()),
+            address: vol.approvals[0].address.clone(),
+            all: false,
+            reason: "r".into(),
+            expires: None,
+            by: None,
+        },
+        &|_: &str| None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("--by NAME") && e.contains("WARD_APPROVER"),
+        "{e}"
+    );
+    // --all is for a teardown's destroys, and not beside --address.
+    let e = ward_stack::approve(
+        &s.opts(None, None),
+        &ApproveArgs {
+            root: "volumes".into(),
+            site: Some("dc0".into()),
+            address: vol.approvals[0].address.clone(),
+            all: true,
+            reason: "r".into(),
+            expires: None,
+            by: Some("tester".into()),
+        },
+        &env,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("not both"), "{e}");
+
     // One approval is not enough.
     let one = &vol.approvals[0];
     ward_stack::approve(
@@ -334,6 +425,7 @@ fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
             root: "volumes".into(),
             site: Some("dc0".into()),
             address: one.address.clone(),
+            all: false,
             reason: "r".into(),
             expires: None,
             by: Some("tester".into()),
@@ -399,16 +491,43 @@ fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
     // dc1 was left alone and still plans clean.
     assert_eq!(s.resources("dc1", "volumes"), 2);
 
-    // The other site, through to the end.
+    // The other site, through to the end: one `ward stack approve --all` per instance, each
+    // destroy still approved and recorded on its own (#33 items 8 and 15).
     let mut last = ward_stack::teardown(&s.opts(Some("dc1"), None), &env).unwrap();
+    let mut waited = Vec::new();
     for _ in 0..4 {
         if last.exit != Exit::ApprovalRequired {
             break;
         }
-        assert!(approve_all(&s, &last) > 0, "{}", t(&last));
+        for x in last.roots.iter().filter(|x| !x.approvals.is_empty()) {
+            for a in &x.approvals {
+                waited.push((x.root.clone(), a.address.clone(), "tester".to_string()));
+            }
+        }
+        assert_eq!(approve_all_at_once(&s, &last), 1, "{}", t(&last));
         last = ward_stack::resume(&s.opts(None, None), &env).unwrap();
     }
     assert_eq!(last.exit, Exit::Pass, "{}", t(&last));
+    assert!(waited.len() > 3, "{waited:?}");
+    let mut recorded = recorded_approvals(&s, "dc1");
+    recorded.sort();
+    waited.sort();
+    assert_eq!(recorded, waited);
+    // Each gate of the run is in the history: the stops for approval and the passes after.
+    let store = ward_store::Store::open(&s.opts(None, None).db).unwrap();
+    let gates = store
+        .gate_outcomes(&ward_store::AuditQuery::default())
+        .unwrap();
+    let dc1 = |outcome: &str| {
+        gates
+            .iter()
+            .filter(|g| g.outcome.site.as_deref() == Some("dc1") && g.outcome.outcome == outcome)
+            .count()
+    };
+    assert!(
+        dc1("approval-required") >= 3 && dc1("pass") >= 3,
+        "{gates:?}"
+    );
 
     // Afterwards every state is empty, and so is the cloud.
     for site in ["dc0", "dc1"] {

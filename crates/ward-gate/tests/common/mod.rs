@@ -52,7 +52,7 @@ impl T {
             approvals: None,
             root: None,
             allow_unclassified: false,
-            db: None,
+            history: None,
         }
     }
     /// `ward gate` with these options, rendered as JSON.
@@ -68,6 +68,7 @@ impl T {
             inputs,
             record,
             no_record_protection: true,
+            audit: None,
         })
     }
     pub fn gate(&self, plan: &str) -> Result<Out, String> {
@@ -82,6 +83,7 @@ impl T {
             reason: "snapshot taken".into(),
             expires: None,
             by: None,
+            audit: None,
         };
         f(&mut o);
         let env = self.env.clone();

@@ -208,6 +208,37 @@ fn volume_sizes_and_retentions_cost_by_direction() {
             DataLoss,
             "storage_capacity",
         ),
+        // Quantities compare as sizes: 500Gi < 1Ti.
+        (
+            "kubernetes_persistent_volume_claim_v1.grow",
+            InPlace,
+            "spec[0].resources[0].requests.storage",
+        ),
+        (
+            "kubernetes_persistent_volume_claim_v1.shrink",
+            DataLoss,
+            "spec[0].resources[0].requests.storage",
+        ),
+        (
+            "google_filestore_instance.grow",
+            InPlace,
+            "file_shares[0].capacity_gb",
+        ),
+        (
+            "google_filestore_instance.shrink",
+            DataLoss,
+            "file_shares[0].capacity_gb",
+        ),
+        (
+            "azurerm_linux_virtual_machine_scale_set.grow",
+            Interrupt,
+            "os_disk[0].disk_size_gb",
+        ),
+        (
+            "azurerm_linux_virtual_machine_scale_set.shrink",
+            Replace,
+            "os_disk[0].disk_size_gb",
+        ),
         (
             "aws_db_instance.longer",
             InPlace,

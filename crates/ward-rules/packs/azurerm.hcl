@@ -14,7 +14,7 @@
 
 pack {
   name     = "azurerm"
-  version  = "2026.12.2"
+  version  = "2026.12.3"
   provider = "hashicorp/azurerm"
   schema   = "checked"
 }
@@ -80,6 +80,12 @@ resource "azurerm_virtual_machine" {
     impact = "interrupt"
     why    = "Resizing restarts the VM, and deallocates it first when the size needs other hardware."
   }
+
+  attribute "storage_os_disk.disk_size_gb" {
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "The OS disk grows only while the VM is deallocated: the provider stops it. A managed disk cannot shrink: Azure refuses a smaller size and the apply fails."
+  }
 }
 
 resource "azurerm_linux_virtual_machine_scale_set" {
@@ -101,6 +107,18 @@ resource "azurerm_linux_virtual_machine_scale_set" {
   attribute "instances" {
     impact = "in-place"
     why    = "Instances are added, or deleted, to reach the new count."
+  }
+
+  attribute "os_disk.disk_size_gb" {
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is new disks without the data. A larger size reaches running instances per upgrade_mode."
+  }
+
+  attribute "data_disk.disk_size_gb" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is new disks without the data. A larger size reaches running instances per upgrade_mode."
   }
 }
 
@@ -858,6 +876,18 @@ resource "azurerm_windows_virtual_machine_scale_set" {
   attribute "instances" {
     impact = "in-place"
     why    = "Instances are added, or deleted, to reach the new count."
+  }
+
+  attribute "os_disk.disk_size_gb" {
+    decrease  = "replace"
+    increase  = "interrupt"
+    why       = "A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is new disks without the data. A larger size reaches running instances per upgrade_mode."
+  }
+
+  attribute "data_disk.disk_size_gb" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A managed disk cannot shrink: Azure refuses a smaller size and the apply fails; the only way down is new disks without the data. A larger size reaches running instances per upgrade_mode."
   }
 }
 

@@ -14,7 +14,7 @@
 
 pack {
   name     = "google"
-  version  = "2026.12.5"
+  version  = "2026.12.6"
   provider = "hashicorp/google"
   schema   = "checked"
 }
@@ -826,6 +826,12 @@ resource "google_filestore_instance" {
   holds_data = true
   identity   = ["id", "networks.ip_addresses"]
   free       = ["labels", "terraform_labels", "effective_labels", "description"]
+
+  attribute "file_shares.capacity_gb" {
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "Capacity grows online. Basic tiers cannot shrink (the API refuses a smaller capacity) and the other tiers shrink only when the data fits: going down can mean a new, empty share."
+  }
 }
 
 resource "google_memcache_instance" {

@@ -15,7 +15,7 @@
 
 pack {
   name     = "kubernetes"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/kubernetes"
   schema   = "checked"
 }
@@ -343,8 +343,9 @@ resource "kubernetes_persistent_volume_claim" {
   free       = ["metadata.labels", "metadata.annotations"]
 
   attribute "spec.resources.requests" {
-    impact = "in-place"
-    why    = "A larger request expands the volume online when the storage class allows expansion."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A larger request expands the volume online when the storage class allows expansion. Kubernetes refuses a smaller request (a claim cannot shrink): going down means a new claim, and with the Delete reclaim policy a new, empty volume. Sizes are compared as quantities (10Gi < 1Ti)."
   }
 }
 
@@ -357,8 +358,9 @@ resource "kubernetes_persistent_volume_claim_v1" {
   free       = ["metadata.labels", "metadata.annotations"]
 
   attribute "spec.resources.requests" {
-    impact = "in-place"
-    why    = "A larger request expands the volume online when the storage class allows expansion."
+    decrease  = "replace"
+    increase  = "in-place"
+    why       = "A larger request expands the volume online when the storage class allows expansion. Kubernetes refuses a smaller request (a claim cannot shrink): going down means a new claim, and with the Delete reclaim policy a new, empty volume. Sizes are compared as quantities (10Gi < 1Ti)."
   }
 }
 

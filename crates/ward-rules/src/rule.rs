@@ -118,7 +118,7 @@ pub enum Moved {
 
 impl Direction {
     /// Which way a value moved from `before` to `after` (`None`: absent or null). Numbers and
-    /// numeric strings compare as numbers; an `unbounded` value is larger than any number;
+    /// numeric strings (Kubernetes quantities such as `"10Gi"` included) compare as numbers; an `unbounded` value is larger than any number;
     /// anything else (unknown until apply, sensitive, not a number) is [`Moved::Unknown`].
     pub fn moved(
         &self,
@@ -163,9 +163,7 @@ impl Direction {
                     .then_some(f64::INFINITY)
             }
             Some(serde_json::Value::Number(n)) => n.as_f64()?,
-            Some(serde_json::Value::String(s)) => {
-                s.trim().parse::<f64>().ok().filter(|f| f.is_finite())?
-            }
+            Some(serde_json::Value::String(s)) => quantity(s)?,
             Some(_) => return None,
         };
         if self.unbounded.contains(&Bound::Number(n)) {
@@ -174,6 +172,37 @@ impl Direction {
             Some(n)
         }
     }
+}
+
+/// A numeric string as a number: `"7"`, `" 30 "`, or a size with a binary or decimal suffix as
+/// Kubernetes writes quantities (`"10Gi"`, `"500M"`, `"1.5Ti"`, `"2k"`). Anything else (`"600s"`,
+/// `"P1M"`, `"10 Gi"`, a lowercase `m`) is not a number.
+fn quantity(s: &str) -> Option<f64> {
+    const SUFFIXES: &[(&str, f64)] = &[
+        ("Ki", 1024.0),
+        ("Mi", 1_048_576.0),
+        ("Gi", 1_073_741_824.0),
+        ("Ti", 1_099_511_627_776.0),
+        ("Pi", 1_125_899_906_842_624.0),
+        ("Ei", 1_152_921_504_606_846_976.0),
+        ("k", 1e3),
+        ("M", 1e6),
+        ("G", 1e9),
+        ("T", 1e12),
+        ("P", 1e15),
+        ("E", 1e18),
+    ];
+    let s = s.trim();
+    let (digits, scale) = SUFFIXES
+        .iter()
+        .find_map(|(suffix, scale)| s.strip_suffix(suffix).map(|d| (d, *scale)))
+        .unwrap_or((s, 1.0));
+    // A suffix needs a plain number before it: "Gi" alone or "1e3Gi" is not a size.
+    if scale != 1.0 && !digits.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let n = digits.parse::<f64>().ok()? * scale;
+    n.is_finite().then_some(n)
 }
 
 /// A type is authoritative or adopting: creating it takes over state that already exists

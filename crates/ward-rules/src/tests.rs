@@ -713,3 +713,24 @@ fn an_attribute_entrys_reference_is_the_rules_with_its_pattern() {
     assert_ne!(*disk.reference, vm.rule_ref());
     assert_eq!(vm.rule_ref().to_string(), "a@1.0.0:a_vm");
 }
+
+/// Sizes written as Kubernetes quantities compare as numbers; other strings do not.
+#[test]
+fn directions_read_quantities() {
+    use serde_json::json;
+    let d = Direction {
+        decrease: Impact::Replace,
+        increase: Impact::InPlace,
+        unbounded: Vec::new(),
+    };
+    let moved = |a: serde_json::Value, b: serde_json::Value| d.moved(Some(&a), Some(&b));
+    assert_eq!(moved(json!("10Gi"), json!("20Gi")), Moved::Increase);
+    assert_eq!(moved(json!("20Gi"), json!("10Gi")), Moved::Decrease);
+    assert_eq!(moved(json!("1Ti"), json!("1000Gi")), Moved::Decrease);
+    assert_eq!(moved(json!("500M"), json!("1G")), Moved::Increase);
+    assert_eq!(moved(json!("1.5Gi"), json!("1536Mi")), Moved::Increase);
+    assert_eq!(moved(json!(" 7 "), json!("3")), Moved::Decrease);
+    for s in ["600s", "P1M", "10 Gi", "Gi", "-5Gi", "1e3Gi", "5m", "ten"] {
+        assert_eq!(moved(json!(s), json!("1Gi")), Moved::Unknown, "{s}");
+    }
+}

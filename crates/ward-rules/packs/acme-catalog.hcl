@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-acme 12.7.1 (provider registry.terraform.io/vancluever/acme 2.39.0), checked by the self-check.
 # Types by category: credential 2; 2 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 902015bfd1648e425a2b42bc9e09bd8b0f6ddb598bdb4e0806dd0338fb9a030b
+# inputs sha256: cf4d487d5d3b2cc8c2ea0a38bf8743e7471e9d945111026f1dbd6c7d4eb85b93
 
 pack {
   name     = "acme-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/aliyun/terraform-provider-alicloud at 81c43b6727a09e9da37b3d88818c3ba5fa17fa14 (2026-08-21).
 # Types by category: access 114, attachment 111, compute 96, config 208, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, traffic 289, workflow 19; 1175 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 992f4c19ae9830826ca56ca31eb23c19792071a21a313af674a0bc368c5247c7
+# inputs sha256: d89a81aea8a098f96239b4b762220e8ffc7734f93d7c646a480f44cd9daee7cf
 
 pack {
   name     = "alicloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
 # Types by category: access 78, adopted 1, applied-policy 2, attachment 130, authoritative-policy 38, compute 41, config 589, credential 27, data 98, dns 33, exclusive-members 2, monitoring 130, replacing-association 5, singleton-settings 29, traffic 200, workflow 6; 1409 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, modifies interrupt 2, overwrites data-loss 1, overwrites in-place 32, overwrites interrupt 42.
-# inputs sha256: 43247d8d624ae0aaa20623ff3ee17062ae1b2e52fd22478f0f4d34fa15c277ff
+# inputs sha256: c799d2ca7455359d180048953c35295ca7b5f87bb762a8919779187a8168b3f3
 
 pack {
   name     = "aws-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-azuread 14.3.1 (provider registry.terraform.io/hashicorp/azuread 3.7.0), checked by the self-check.
 # Types by category: access 39, config 2, credential 8, data 1, grant 1, workflow 3; 54 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
-# inputs sha256: eb019d16abc9f8192f3be0ffcbd9f7563280cc303f9837a91411d62d1e764e17
+# inputs sha256: db258d06147a9f33226d35f288d108d83fd3e447f205e7c9cfee7af05c0faefc
 
 pack {
   name     = "azuread-catalog"

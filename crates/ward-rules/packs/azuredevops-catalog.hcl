@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/* of github.com/microsoft/terraform-provider-azuredevops at 3bd1fdb3a3c70695a6a232a87cb31e5ebebbb811 (2026-08-13).
 # Types by category: access 45, compute 4, config 26, credential 43, data 10, monitoring 3; 131 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 60306e97daba5d3a609a48951ce2051f4e0bab9b61fdfb57491122e0bd16033b
+# inputs sha256: 57b6b5c8a327a2ca98b064a30b273b3ac63a40fdf0889afe52eb8e4bd93145d2
 
 pack {
   name     = "azuredevops-catalog"

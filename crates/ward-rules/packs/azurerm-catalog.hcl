@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
 # Types by category: access 81, adopted 1, applied-policy 5, attachment 79, compute 122, config 326, credential 51, data 86, dns 20, monitoring 92, replacing-association 2, singleton-settings 13, traffic 166, workflow 4; 1048 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 5, overwrites data-loss 1, overwrites in-place 11, overwrites interrupt 4.
-# inputs sha256: cc3dc79e06db607f454b91c6f5fc9d535edc6a66ed1ff3cd4dcb51cd93d6d1d6
+# inputs sha256: 984aeb6bec2f17993dfe6897656a8a58a01e11bdd2a5866274c96472b5de46b8
 
 pack {
   name     = "azurerm-catalog"

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from the Removed Resources section of website/docs/guides/4.0-upgrade-guide.html.markdown of github.com/hashicorp/terraform-provider-azurerm at 9a5327f9a3d9d4cbab89d8b9362af25c1141dae6.
-# Types by category: access 12, attachment 1, compute 9, config 15, credential 1, data 16, monitoring 9, traffic 6; 69 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 2b11f8745e943a0e0e05b8fb934d2e16daa824b4e5ab09cf6071fdbffe79a5ac
+# Types by category: access 12, attachment 1, compute 9, config 15, credential 1, data 16, monitoring 8, singleton-settings 1, traffic 6; 69 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
+# inputs sha256: fb6a5cfbf9ed9197edd627678ae39cc781afcb3f65720e952e7283c7e09ffba3
 
 pack {
   name     = "azurerm-legacy-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/azurerm"
   schema   = "unavailable: types removed from the azurerm provider in 4.0; names from the provider's 4.0 upgrade guide"
   summary  = "Microsoft Azure: the resource types azurerm 4.0 removed, for plans made with 3.x."
@@ -343,10 +343,16 @@ resource "azurerm_monitor_action_rule_suppression" {
 }
 
 resource "azurerm_monitor_log_profile" {
-  summary    = "monitor log profile: watches, alerts, measures or shows."
+  summary    = "monitor log profile: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/3.117.1/docs/resources/monitor_log_profile"
-  rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces the activity log profile of the existing subscription (it has one)"
+    why      = "the subscription's activity log is exported to the storage account and event hub set here from then on; an export set elsewhere stops"
+  }
 }
 
 resource "azurerm_mysql_active_directory_administrator" {

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-boundary 10.1.2 (provider registry.terraform.io/hashicorp/boundary 1.3.1), checked by the self-check.
 # Types by category: access 14, compute 1, config 3, credential 7, traffic 10; 35 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 8da3d928ca5d3b07d7af269592dd227eafde6ca3a1e801683a299e4862d818f0
+# inputs sha256: b39e967e71b308def628aa601a99315611d39927d46ab469197618a8afa74f35
 
 pack {
   name     = "boundary-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
 # Types by category: access 24, attachment 12, authoritative-policy 3, compute 9, config 21, credential 12, data 15, monitoring 19, singleton-settings 13, traffic 8; 136 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 13, overwrites interrupt 3.
-# inputs sha256: 9a8730a049944158e52e1e2f742b51445a427d825906d12042388b7d0d77a5be
+# inputs sha256: 4305ed3d1bb7607a081d461dfe637dfe41add78c97db75fc257c353a1074b2f8
 
 pack {
   name     = "databricks-catalog"

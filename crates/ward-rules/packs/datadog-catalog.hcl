@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
 # Types by category: access 12, adopted 1, config 57, credential 5, data 6, monitoring 37, singleton-settings 1; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2.
-# inputs sha256: 093ef7c11f7249dabc0a1af6c0f71afc9afc53e9114aae6eb7fc569f79242c6f
+# inputs sha256: decb88203b371d0740afaac41cc1bb53108676cc44c61f1bd4f08f28aaff18ec
 
 pack {
   name     = "datadog-catalog"

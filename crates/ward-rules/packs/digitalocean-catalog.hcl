@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-digitalocean 13.14.1 (provider registry.terraform.io/digitalocean/digitalocean 2.71.0), checked by the self-check.
 # Types by category: access 4, attachment 8, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 02fce3914e9a042a2bd556514ffb69aee61876d6773413ba94fcebec9e379e3b
+# inputs sha256: 514518ba30042daf62f8704d9c3c11febc67531275a2a5f3e4c6cef55e3c4011
 
 pack {
   name     = "digitalocean-catalog"

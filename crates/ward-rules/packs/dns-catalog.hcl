@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-dns 9.0.1 (provider registry.terraform.io/hashicorp/dns 3.4.3), checked by the self-check.
 # Types by category: dns 8; 8 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 5007ef4a9869790c42849ad7f17c54da3ba9362d00abe464f032540971b9b10d
+# inputs sha256: f78be47358e0d97fb75a296f12018d2bdb1a12c3c0643b40ce5db2ce308c8ee2
 
 pack {
   name     = "dns-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-docker 12.0.3 (provider registry.terraform.io/kreuzwerker/docker 3.6.2), checked by the self-check.
 # Types by category: compute 3, config 4, credential 1, data 2, traffic 1; 11 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 9e7bf1fd09ccb9f105011ef5a888b5d57f9529bbb308dcb97ae85b3ebcff347e
+# inputs sha256: f51d089c5189739396407773fa95913c3756a8b8248b6558081912a4616d68d4
 
 pack {
   name     = "docker-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/exoscale/terraform-provider-exoscale at b692022e3351d6a6f328655586742f7921e75043 (2026-08-12).
 # Types by category: access 10, compute 3, config 1, credential 4, data 8, dns 1, monitoring 6, traffic 5; 38 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: fa1491e120d67b7b290b8d9641eaf4bd8e2e5285e604630176efcb7225635ce5
+# inputs sha256: 7fb4e3ab165cf1e4fd56ae40834636c648dca8c417d16a49601e94d42d568e80
 
 pack {
   name     = "exoscale-catalog"

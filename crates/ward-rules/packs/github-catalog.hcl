@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
 # Types by category: access 18, compute 1, config 5, credential 1, data 10, exclusive-members 1, singleton-settings 7, workflow 1; 44 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 6.
-# inputs sha256: 4be99cf689f777c3d5ed0ac00176919913e1e087bfffe3c13868c1894140cf80
+# inputs sha256: eecd0d8e16458060111bb2b7691f87a6d84e1fbb8af8c862ce5641ce5fe1d79c
 
 pack {
   name     = "github-catalog"

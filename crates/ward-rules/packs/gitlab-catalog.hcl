@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-gitlab 15.6.2 (provider registry.terraform.io/gitlabhq/gitlab 18.6.1), checked by the self-check.
 # Types by category: access 25, compute 7, config 31, credential 14, data 5, dns 1, monitoring 33, singleton-settings 3; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 1.
-# inputs sha256: 257969f7e93855c9ef0e4e6e28e1b7615e28bca9b24d6699402bb25f452387cc
+# inputs sha256: b37df298996863bbfe33a051b873aa1abb84b44effd3b137ab76ff5466304145
 
 pack {
   name     = "gitlab-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-google-beta 16.12.1 (provider registry.terraform.io/hashicorp/google-beta 6.50.0), checked by the self-check.
 # Types by category: access 6, applied-policy 1, attachment 3, authoritative-policy 20, authoritative-role 20, compute 9, config 17, data 5, dns 3, grant 20, monitoring 1, traffic 14; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 20, modifies interrupt 1, overwrites interrupt 40.
-# inputs sha256: 30acd0e8503626878d88cd886bf9b926366eac25e6cbbf3950a7010685596e84
+# inputs sha256: bf3f65fb129cf76afcbb4c85405ce265e9a6f93a135e59d67b72318e132104a2
 
 pack {
   name     = "google-beta-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
 # Types by category: access 61, applied-policy 7, attachment 43, authoritative-policy 117, authoritative-role 110, compute 65, config 226, credential 26, data 64, dns 2, grant 112, monitoring 63, singleton-settings 11, traffic 98, workflow 3; 1008 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 112, modifies interrupt 7, overwrites in-place 13, overwrites interrupt 226.
-# inputs sha256: 4c1bd33bec21e0ff158c2b11bb27dc95e1b34058624545dd88f7d7fed434cd72
+# inputs sha256: 9344d7756fed568af4be471158e29f85575963bfcc916e93d40589d598e2e283
 
 pack {
   name     = "google-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/* of github.com/DeviaVir/terraform-provider-gsuite at 6f0cc7548b0ed19cb8074e8f6fdf18ceaf54b37b (2021-06-27).
 # Types by category: access 2, config 2, data 3, dns 1; 8 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 70b311eea2595892aa36bbf88cc3558e42b0424b073990543befcc717d5388f8
+# inputs sha256: 4d0d277f603410ad431613d123cda75bb156de28078e3628ab5d36c5ed097cb3
 
 pack {
   name     = "gsuite-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/hetznercloud/terraform-provider-hcloud at f81c9af4bfcc491f8b43f800c853fb77f8a7b792 (2026-08-17).
 # Types by category: access 1, attachment 1, credential 2, data 2, dns 3; 9 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: ab12cc3cefde1c1b44bea4c11c258b28ee7e0f0495c035f61764140a8dee56e9
+# inputs sha256: 2ab8ce8b5e90d45369b80d765b1aaae35a9866d82f41baec7757ae98670ed17e
 
 pack {
   name     = "hcloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-ionoscloud 12.0.13 (provider registry.terraform.io/ionos-cloud/ionoscloud 6.7.20), checked by the self-check.
 # Types by category: access 7, attachment 2, compute 3, config 7, credential 6, data 22, dns 1, monitoring 1, traffic 22; 71 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d5e965e419c14cd70c45012f49b29abbfb2623a10167dd1eace28aa3b9429712
+# inputs sha256: c8147bfa7c5c8e05a31ea20223945e360a5548e86c8361785ee780d07bc1b81a
 
 pack {
   name     = "ionoscloud-catalog"

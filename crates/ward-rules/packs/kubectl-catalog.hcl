@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/gavinbunney/terraform-provider-kubectl at 82633069ffbd8097e09866dd036b41b097bb4ed9 (2025-02-03).
 # Types by category: data 1, workflow 1; 2 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: f8ebc8a91adaf0dff200caca5416bdd8f92e05a1dee90c3f4b20c5cb3efd9ee2
+# inputs sha256: dc4749f139e162081c4a2fe642f0e7c79bc34e4999b6b64db9c9ef221b47a3db
 
 pack {
   name     = "kubectl-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
 # Types by category: access 6, compute 2, config 7, credential 3, data 1, traffic 8; 27 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: b406e8415448fded970b21a0ad2e9869ed0513a13c7679328ff7175f5a34cfae
+# inputs sha256: 08c02237d99e3100ba0f0cee36dd4c28f0afe177ecc222e24df7feea72806ca1
 
 pack {
   name     = "kubernetes-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-mongodbatlas 8.6.2 (provider registry.terraform.io/mongodb/mongodbatlas 1.41.1), checked by the self-check.
 # Types by category: access 16, compute 5, config 8, credential 3, data 7, dns 1, monitoring 4, outage-drill 1, restore 1, traffic 12, workflow 4; 62 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 80946d596f13117514b84441cfe61e606e1aee33c414dcc942b153cdfc5a8649
+# inputs sha256: aa14b01252a69a5c189816910365a3092749e2629ab1f78e17e2fe5cc63e3e05
 
 pack {
   name     = "mongodbatlas-catalog"

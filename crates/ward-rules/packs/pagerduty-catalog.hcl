@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-pagerduty 14.3.9 (provider registry.terraform.io/pagerduty/pagerduty 3.30.8), checked by the self-check.
 # Types by category: access 5, config 16, data 3, monitoring 9, traffic 17; 50 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 156e1b6926d7bc1aca34ede9a7dd1c7bd0b18908e6fe5993220f1dba55c93130
+# inputs sha256: 019af52802e567e580ed5a6916a31401cbc47946ce0026cfcfeaf4bb371040e0
 
 pack {
   name     = "pagerduty-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-spotinst 14.11.1 (provider registry.terraform.io/spotinst/spotinst 1.231.0), checked by the self-check.
 # Types by category: access 4, compute 17, config 10, credential 3, data 2, monitoring 3; 39 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 7a41d83c0fe92bbf3f4446b88f6571973a60e09bb23d4af93dedce62c0d6edbd
+# inputs sha256: d2e7c6941acdc43de6f2f93d23d259b4294624ca042c648aa4237563e1b1a0df
 
 pack {
   name     = "spotinst-catalog"

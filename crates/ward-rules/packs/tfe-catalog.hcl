@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-tfe 12.5.1 (provider registry.terraform.io/hashicorp/tfe 0.71.0), checked by the self-check.
 # Types by category: access 16, compute 1, config 19, credential 12, data 3, exclusive-members 2, monitoring 2, singleton-settings 5, workflow 1; 61 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 5, overwrites interrupt 2.
-# inputs sha256: d4437225ad460b384cc6fdd2cb6bcc5304a73c2e95f5a6e4196b89d3249e6b81
+# inputs sha256: caf08ff02f8ab8d47f10ab26c7b2cbbddf842e5aa001cf7b633168f7d97a2e1f
 
 pack {
   name     = "tfe-catalog"

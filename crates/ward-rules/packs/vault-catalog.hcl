@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-vault 15.6.1 (provider registry.terraform.io/hashicorp/vault 5.6.0), checked by the self-check.
 # Types by category: access 83, config 29, credential 36, data 8, monitoring 2, traffic 2; 160 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 00245e623de67e56e4193b61bc146a1522c50093316c71dd34a70f799d18ac20
+# inputs sha256: 097620278d60901338f1b96b8f6aab598d408094d6a760ca69bd8014b6cd3c62
 
 pack {
   name     = "vault-catalog"

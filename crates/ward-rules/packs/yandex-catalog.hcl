@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-yandex 2.0.32 (provider registry.terraform.io/yandex-cloud/yandex 0.77.0), checked by the self-check.
 # Types by category: access 8, adopted-rules 1, authoritative-policy 2, authoritative-role 10, compute 8, config 7, credential 4, data 28, dns 1, traffic 16; 85 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 13.
-# inputs sha256: 39c17d8fe4f026c76171d9d4a5dd66ed2dc7d0d3140e96122e57987a55e484ef
+# inputs sha256: 5e7f8e1b18f4aaa581486019d3f39770ed6252814ae20b3c7b0d9a7660062680
 
 pack {
   name     = "yandex-catalog"

@@ -65,7 +65,14 @@ struct PackFile {
     provider: String,
     schema: String,
     entries: Vec<Entry>,
+    /// A catalog's free names not held to the schema (its header's `# Free on every type
+    /// whatever the pinned schema has ...: a, b.` line): system-managed metadata that older
+    /// provider versions put on types whose pinned schema no longer has it.
+    free_any: Vec<String>,
 }
+
+/// The header line scripts/gen-packs writes for a table's `free_any` names.
+const FREE_ANY_LINE: &str = "# Free on every type whatever the pinned schema has";
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -122,6 +129,15 @@ fn parse_pack(text: &str, file: &str) -> PackFile {
         ..PackFile::default()
     };
     let lines = resource_lines(text);
+    if let Some(l) = text.lines().find(|l| l.starts_with(FREE_ANY_LINE)) {
+        let names = l.rsplit_once(": ").map_or("", |(_, n)| n);
+        pack.free_any = names
+            .trim_end_matches('.')
+            .split(", ")
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
     for block in body.blocks() {
         match block.ident.as_str() {
             "pack" => {
@@ -552,6 +568,9 @@ fn check_packs(packs: &[PackFile], sources: &[SchemaSource]) -> Vec<String> {
                 .chain(e.blocks.iter().flat_map(|b| b.2.iter().chain(&b.3)));
             for pat in patterns {
                 let p = pat.as_str();
+                if e.free.contains(pat) && pack.free_any.contains(pat) {
+                    continue; // free on every type of the catalog, whatever the pinned schema has
+                }
                 if have.iter().any(|s| pattern_in(p, &s.types[&e.type_name])) {
                     paths_ok += 1;
                 } else {
@@ -1832,4 +1851,25 @@ fn self_check_fails_on_an_overwrites_target_not_in_the_schema() {
         failures[0].contains("attribute `no_such` is in no real schema"),
         "{failures:?}"
     );
+}
+
+#[test]
+fn a_free_name_of_the_catalog_header_is_not_held_to_the_schema() {
+    let entry = "resource \"demo_disk\" {\n  identity = [\"id\"]\n  free = [\"tags\", \"system_tags\"]\n}\n";
+    let failures = check_packs(
+        &[parse_pack(
+            &format!("{DEMO_PACK_HEADER}{entry}"),
+            "demo.hcl",
+        )],
+        &[fake_source()],
+    );
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("attribute `system_tags` is in no real schema"),
+        "{failures:?}"
+    );
+    let header = format!("{FREE_ANY_LINE} (older provider versions have it): system_tags.\n");
+    let pack = parse_pack(&format!("{header}{DEMO_PACK_HEADER}{entry}"), "demo.hcl");
+    assert_eq!(pack.free_any, ["system_tags"]);
+    assert!(check_packs(&[pack], &[fake_source()]).is_empty());
 }

@@ -142,6 +142,19 @@ fn nothing_to_resume_or_approve() {
         ),
         "no root of the stack has that name",
     );
+    // --all approves a teardown's destroys: with nothing waiting, it says so; beside --address,
+    // or with neither, the command line is refused.
+    let approve = |extra: &[&str]| {
+        let mut a = vec!["stack", "approve", "--root", "network", "--reason", "r"];
+        a.extend(extra);
+        ward(t.path(), &a)
+    };
+    refused(&approve(&["--all"]), "waits for no approval");
+    refused(
+        &approve(&["--all", "--address", "x.y"]),
+        "cannot be used with",
+    );
+    refused(&approve(&[]), "--address");
 }
 
 #[test]

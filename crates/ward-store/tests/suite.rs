@@ -130,6 +130,7 @@ both!(
     approvals_and_gate_outcomes_round_trip_newest_first,
     a_bad_approval_is_refused_and_nothing_lands,
     a_schema_3_history_gains_the_audit_tables,
+    an_audit_row_ward_did_not_write_is_an_error_not_a_guess,
 );
 
 fn f(addr: &str, attr: &str, impact: &str) -> Finding {
@@ -735,4 +736,24 @@ fn a_schema_3_history_gains_the_audit_tables(db: &Db) {
         .unwrap();
     assert_eq!(s.approvals(&AuditQuery::default()).unwrap().len(), 1);
     assert_eq!(s.gate_outcomes(&AuditQuery::default()).unwrap().len(), 1);
+}
+
+/// A row whose source ward never writes (edited behind its back) is refused when read, with
+/// its id, instead of being shown as one of ward's.
+fn an_audit_row_ward_did_not_write_is_an_error_not_a_guess(db: &Db) {
+    {
+        let mut s = db.open();
+        s.record_approvals(&[approval("net", "a.b", "t")]).unwrap();
+        s.record_gate_outcome(&gate_outcome("net", "pass", 0))
+            .unwrap();
+    }
+    db.execute("UPDATE approvals SET source = 'banana'; UPDATE gate_outcomes SET changes = '{';");
+    let s = db.open();
+    let e = s.approvals(&AuditQuery::default()).unwrap_err().to_string();
+    assert!(e.contains("`banana`"), "{e}");
+    let e = s
+        .gate_outcomes(&AuditQuery::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("gate outcome 1 cannot be read back"), "{e}");
 }

@@ -121,25 +121,6 @@ fn verify_ends_at_its_timeout() {
     assert!(err.contains("--timeout SECONDS"), "{err}");
 }
 
-/// A "terraform" that answers `version -json` and hangs on anything else, after writing its
-/// process id to `pid_file`.
-fn terraform_that_hangs_after_version(dir: &Path, pid_file: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let p = dir.join("terraform");
-    std::fs::write(
-        &p,
-        format!(
-            "#!/bin/sh\ncase \"$1\" in\n  version) echo '{{\"terraform_version\":\"1.15.5\"}}'; exit 0;;\nesac\necho $$ > {}.tmp && mv {}.tmp {}\nexec sleep 120\n",
-            pid_file.display(),
-            pid_file.display(),
-            pid_file.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    p
-}
-
 fn alive(pid: &str) -> bool {
     Path::new("/proc").join(pid).join("cmdline").exists()
         && std::fs::read_to_string(Path::new("/proc").join(pid).join("stat"))
@@ -147,10 +128,22 @@ fn alive(pid: &str) -> bool {
             .unwrap_or(false)
 }
 
-/// Starts `ward drift` on a one-root repository under `dir` (history `dir/h.sqlite`, scratch in
-/// `tmp`) whose Terraform hangs after `version`, and waits until that Terraform is running:
-/// (ward, Terraform's pid).
-fn drift_while_terraform_hangs(dir: &Path, tmp: &Path) -> (std::process::Child, String) {
+/// Where a drift run is stopped: Terraform's `init`, its `plan -refresh-only`, or ward writing
+/// the run to the history (every Terraform command done, the history's write lock held by the
+/// test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Init,
+    Plan,
+    Record,
+}
+
+/// A one-root repository under `dir` and a "terraform" for it that answers `version`, `init`,
+/// `state pull` (a state with one resource), `plan` and `show -json` (a plan with no drift),
+/// logging each command's first word to `dir/log`; at `hang` it writes its pid to
+/// `dir/terraform.pid` and sleeps; its `plan` waits for `dir/go` to exist. (repo, terraform).
+fn drift_fixture(dir: &Path, hang: Option<Step>) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
     let repo = dir.join("repo");
     std::fs::create_dir_all(repo.join("live/app")).unwrap();
     std::fs::write(
@@ -163,24 +156,100 @@ fn drift_while_terraform_hangs(dir: &Path, tmp: &Path) -> (std::process::Child, 
         "root \"app\" {\n  path = \"live/app\"\n}\n",
     )
     .unwrap();
+    std::fs::write(
+        dir.join("state.json"),
+        r#"{"version":4,"terraform_version":"1.15.5","serial":1,"lineage":"L1","outputs":{},"resources":[{"mode":"managed","type":"null_resource","name":"a","provider":"provider[\"registry.terraform.io/hashicorp/null\"]","instances":[]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("plan.json"),
+        r#"{"format_version":"1.2","terraform_version":"1.15.5","planned_values":{"root_module":{}},"configuration":{"root_module":{}}}"#,
+    )
+    .unwrap();
+    let d = dir.display();
+    let hang_at = |step: Step| {
+        if hang == Some(step) {
+            format!("echo $$ > {d}/terraform.pid.tmp && mv {d}/terraform.pid.tmp {d}/terraform.pid && exec sleep 120; ")
+        } else {
+            String::new()
+        }
+    };
+    let p = dir.join("terraform");
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\necho \"$1\" >> {d}/log\ncase \"$1\" in\n  version) echo '{{\"terraform_version\":\"1.15.5\"}}'; exit 0;;\n  init) {}exit 0;;\n  state) cat {d}/state.json; exit 0;;\n  plan) {}while [ ! -e {d}/go ]; do sleep 0.05; done; exit 0;;\n  show) cat {d}/plan.json; echo shown >> {d}/log; exit 0;;\nesac\nexit 0\n",
+            hang_at(Step::Init),
+            hang_at(Step::Plan),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (repo, p)
+}
+
+/// `ward drift` on [`drift_fixture`]'s repository, history `dir/h.sqlite`, scratch in `tmp`.
+fn ward_drift(dir: &Path, repo: &Path, tf: &Path, tmp: &Path) -> Command {
     std::fs::create_dir_all(tmp).unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ward"));
+    c.args([
+        "drift",
+        repo.to_str().unwrap(),
+        "--terraform",
+        tf.to_str().unwrap(),
+        "--db",
+    ])
+    .arg(dir.join("h.sqlite"))
+    .args(["--format", "json"])
+    .env("TMPDIR", tmp)
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
+    c
+}
+
+/// Waits until `dir/log` has the line `line`.
+fn logged(dir: &Path, line: &str) {
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(dir.join("log"))
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l == line)
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "terraform never ran {line}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Starts `ward drift` (see [`drift_fixture`]) and waits until it is at `step`: Terraform
+/// hanging in `init` or `plan` (its pid returned), or ward waiting for the history's write
+/// lock, which the returned store holds, after every Terraform command finished.
+fn drift_stopped_at(
+    dir: &Path,
+    tmp: &Path,
+    step: Step,
+) -> (
+    std::process::Child,
+    Option<String>,
+    Option<ward_store::Store>,
+) {
+    let (repo, tf) = drift_fixture(dir, (step != Step::Record).then_some(step));
+    let ward = ward_drift(dir, &repo, &tf, tmp).spawn().unwrap();
+    if step == Step::Record {
+        // ward has opened the history before it ran Terraform: take its write lock, then let
+        // the plan go on; ward checks the root and waits for the lock to write the run.
+        logged(dir, "plan");
+        let mut store = ward_store::Store::open(&dir.join("h.sqlite")).unwrap();
+        store.begin_batch().unwrap();
+        std::fs::write(dir.join("go"), "").unwrap();
+        logged(dir, "shown");
+        std::thread::sleep(Duration::from_millis(300));
+        return (ward, None, Some(store));
+    }
     let pid_file = dir.join("terraform.pid");
-    let tf = terraform_that_hangs_after_version(dir, &pid_file);
-    let ward = Command::new(env!("CARGO_BIN_EXE_ward"))
-        .args([
-            "drift",
-            repo.to_str().unwrap(),
-            "--terraform",
-            tf.to_str().unwrap(),
-            "--db",
-        ])
-        .arg(dir.join("h.sqlite"))
-        .env("TMPDIR", tmp)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let t0 = Instant::now();
     let tf_pid = loop {
         if let Ok(p) = std::fs::read_to_string(&pid_file) {
@@ -192,25 +261,34 @@ fn drift_while_terraform_hangs(dir: &Path, tmp: &Path) -> (std::process::Child, 
         }
         assert!(
             t0.elapsed() < Duration::from_secs(60),
-            "terraform init never started"
+            "terraform never reached {step:?}"
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    (ward, tf_pid)
+    (ward, Some(tf_pid), None)
 }
 
-#[test]
-fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
-    if !Path::new("/proc/self/stat").exists() {
-        return; // reads process state from /proc
-    }
+/// Stops `ward drift` at `step` with `signal` (`INT`, `TERM` or `KILL`), then checks the truth:
+/// ward's exit (128 + the signal, or killed), its Terraform gone (INT/TERM: ward ends it), its
+/// scratch directory removed (INT/TERM), no run in the history (the run is written in one
+/// transaction once every root is checked, #33 item 12: a run stopped before leaves nothing,
+/// never a run without an end), `ward drift history` saying so; and the next run, undisturbed,
+/// checks the root and is the history's one run.
+fn drift_killed(step: Step, signal: &str) {
     let d = tempfile::tempdir().unwrap();
     let tmp = d.path().join("tmp");
-    let (mut ward, tf_pid) = drift_while_terraform_hangs(d.path(), &tmp);
-    let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
-    assert_eq!(scratch.len(), 1, "drift's scratch directory");
+    let t0 = Instant::now();
+    let (mut ward, tf_pid, lock) = drift_stopped_at(d.path(), &tmp, step);
+    if step != Step::Record {
+        let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert_eq!(
+            scratch.len(),
+            1,
+            "drift's scratch directory, while Terraform runs"
+        );
+    }
     let st = Command::new("kill")
-        .args(["-TERM", &ward.id().to_string()])
+        .args([&format!("-{signal}"), &ward.id().to_string()])
         .status()
         .unwrap();
     assert!(st.success());
@@ -220,20 +298,111 @@ fn sigterm_stops_drifts_terraform_and_removes_its_scratch_directory() {
             break s;
         }
         assert!(t1.elapsed() < Duration::from_secs(20), "ward did not stop");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(status.code(), Some(143), "128 + SIGTERM");
-    assert!(
-        !alive(&tf_pid),
-        "terraform (pid {tf_pid}) kept running after ward stopped"
-    );
-    let left: Vec<_> = std::fs::read_dir(&tmp)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(left.is_empty(), "scratch left behind: {left:?}");
-    // The interrupted run left no half-written run in the history (#33 item 12).
+    let what = format!("{signal} at {step:?}");
+    match signal {
+        "INT" => assert_eq!(status.code(), Some(130), "{what}: 128 + SIGINT"),
+        "TERM" => assert_eq!(status.code(), Some(143), "{what}: 128 + SIGTERM"),
+        _ => assert_eq!(status.code(), None, "{what}: killed"),
+    }
+    if let Some(pid) = &tf_pid {
+        if signal == "KILL" {
+            // SIGKILL runs no handler: the stand-in, in its own process group, is ended here.
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        } else {
+            let t2 = Instant::now();
+            while alive(pid) && t2.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            assert!(!alive(pid), "{what}: terraform (pid {pid}) outlived ward");
+        }
+    }
+    if signal != "KILL" {
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert!(left.is_empty(), "{what}: scratch left behind: {left:?}");
+    }
+    drop(lock);
     no_run_recorded(&d.path().join("h.sqlite"));
+    let db = d.path().join("h.sqlite");
+    let history = |root: Option<&str>| {
+        let mut a = vec![
+            "drift",
+            "history",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
+        a.extend(root);
+        let o = ward_in(d.path(), &a);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    if db.exists() {
+        assert_eq!(history(None)["runs"], serde_json::json!([]), "{what}");
+    }
+    // The next run is not confused by the one stopped: it checks the root, and is the only run.
+    std::fs::remove_file(d.path().join("log")).unwrap();
+    let (repo, tf) = drift_fixture(d.path(), None);
+    std::fs::write(d.path().join("go"), "").unwrap();
+    let o = ward_drift(d.path(), &repo, &tf, &tmp)
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{what}: {report}");
+    assert_eq!(report["roots"][0]["outcome"], "clean", "{what}: {report}");
+    let runs = history(None)["runs"].clone();
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{what}: {runs}");
+    assert_eq!(runs[0]["exit_code"], 0, "{what}: {runs}");
+    let app = history(Some("app"))["runs"].clone();
+    assert_eq!(app[0]["outcome"]["outcome"], "clean", "{what}: {app}");
+    assert!(
+        t0.elapsed() < Duration::from_secs(10),
+        "{what} took {:?}",
+        t0.elapsed()
+    );
+}
+
+/// `ward drift` stopped by SIGINT, SIGTERM and SIGKILL while Terraform runs `init`.
+#[test]
+fn drift_stopped_in_init_leaves_a_true_history() {
+    if !Path::new("/proc/self/stat").exists() {
+        return; // reads process state from /proc
+    }
+    for signal in ["INT", "TERM", "KILL"] {
+        drift_killed(Step::Init, signal);
+    }
+}
+
+/// `ward drift` stopped by SIGINT, SIGTERM and SIGKILL while Terraform runs the refresh-only
+/// plan.
+#[test]
+fn drift_stopped_in_plan_leaves_a_true_history() {
+    if !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    for signal in ["INT", "TERM", "KILL"] {
+        drift_killed(Step::Plan, signal);
+    }
+}
+
+/// `ward drift` stopped by SIGINT, SIGTERM and SIGKILL while it waits to write the run to the
+/// history, every root checked: the run's one transaction never began, nothing is half written.
+#[test]
+fn drift_stopped_while_recording_leaves_a_true_history() {
+    if !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    for signal in ["INT", "TERM", "KILL"] {
+        drift_killed(Step::Record, signal);
+    }
 }
 
 /// The history at `db`, if there is one, holds no run.
@@ -243,20 +412,4 @@ fn no_run_recorded(db: &Path) {
         let runs = store.runs(10).unwrap();
         assert!(runs.is_empty(), "an interrupted run was recorded: {runs:?}");
     }
-}
-
-/// A drift run killed outright (SIGKILL: no handler runs) leaves no run without an end in the
-/// history: the run is recorded in one transaction once its roots are checked (#33 item 12).
-#[test]
-fn a_killed_drift_run_leaves_no_half_run_in_the_history() {
-    if !Path::new("/proc/self/stat").exists() {
-        return;
-    }
-    let d = tempfile::tempdir().unwrap();
-    let (mut ward, tf_pid) = drift_while_terraform_hangs(d.path(), &d.path().join("tmp"));
-    ward.kill().unwrap();
-    let _ = ward.wait();
-    // The hanging stand-in is in ward's process group, which SIGKILL does not reach: end it.
-    let _ = Command::new("kill").args(["-KILL", &tf_pid]).status();
-    no_run_recorded(&d.path().join("h.sqlite"));
 }

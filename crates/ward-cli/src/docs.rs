@@ -4,26 +4,31 @@
 use crate::error::CliError;
 use ward_report::Exit;
 
-/// Every embedded document: (topic, contents). Messages name them as `ward docs TOPIC`.
-pub const TOPICS: &[(&str, &str)] = &[
-    (
-        "authoritative",
-        include_str!("../../../docs/authoritative.md"),
-    ),
-    ("check-rules", include_str!("../../../docs/check-rules.md")),
-    ("cli", include_str!("../../../docs/cli.md")),
-    ("config", include_str!("../../../docs/config.md")),
-    ("dashboard", include_str!("../../../docs/dashboard.md")),
-    ("drift", include_str!("../../../docs/drift.md")),
-    ("exit-codes", include_str!("../../../docs/exit-codes.md")),
-    ("gate", include_str!("../../../docs/gate.md")),
-    ("import", include_str!("../../../docs/import.md")),
-    ("json-schema", include_str!("../../../docs/json-schema.md")),
-    ("packs", include_str!("../../../docs/packs.md")),
-    ("performance", include_str!("../../../docs/performance.md")),
-    ("rules", include_str!("../../../docs/rules.md")),
-    ("stack", include_str!("../../../docs/stack.md")),
-];
+/// One embedded document (see build.rs): deflated, inflated only when printed.
+pub struct Doc {
+    /// The name `ward docs TOPIC` takes (the file docs/TOPIC.md).
+    pub topic: &'static str,
+    /// Its first `# ` heading.
+    pub title: &'static str,
+    deflated: &'static [u8],
+    len: usize,
+}
+
+impl Doc {
+    /// The document's text.
+    pub fn text(&self) -> Result<String, CliError> {
+        let corrupt = |what: String| {
+            CliError::new(format!("the embedded document `{}` {what}", self.topic))
+                .hint("the ward binary is damaged: reinstall it")
+        };
+        let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(self.deflated, self.len)
+            .map_err(|e| corrupt(format!("cannot be inflated ({e:?})")))?;
+        String::from_utf8(bytes).map_err(|_| corrupt("is not UTF-8".to_string()))
+    }
+}
+
+/// Every embedded document. Messages name them as `ward docs TOPIC`.
+pub const TOPICS: &[Doc] = include!(concat!(env!("OUT_DIR"), "/docs.rs"));
 
 /// Arguments of `ward docs`.
 #[derive(Debug, clap::Args)]
@@ -36,24 +41,25 @@ pub struct Args {
 /// Runs `ward docs`.
 pub fn run(args: &Args) -> Result<Exit, CliError> {
     let Some(topic) = args.topic.as_deref() else {
-        println!("ward docs TOPIC prints one of:");
-        for (name, text) in TOPICS {
-            let title = text
-                .lines()
-                .find_map(|l| l.strip_prefix("# "))
-                .unwrap_or("");
-            println!("  {name:<12} {}", ward_report::escape::terminal(title));
+        let mut list = String::from("ward docs TOPIC prints one of:\n");
+        for doc in TOPICS {
+            list.push_str(&format!(
+                "  {:<13} {}\n",
+                doc.topic,
+                ward_report::escape::terminal(doc.title)
+            ));
         }
+        crate::output::write(&list, None)?;
         return Ok(Exit::Pass);
     };
     let topic = topic.trim_start_matches("docs/").trim_end_matches(".md");
-    match TOPICS.iter().find(|(n, _)| *n == topic) {
-        Some((_, text)) => {
-            print!("{text}");
+    match TOPICS.iter().find(|d| d.topic == topic) {
+        Some(doc) => {
+            crate::output::write(&doc.text()?, None)?;
             Ok(Exit::Pass)
         }
         None => {
-            let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
+            let names: Vec<&str> = TOPICS.iter().map(|d| d.topic).collect();
             let close = ward_rules::hcl::did_you_mean(topic, &names)
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default();

@@ -1873,3 +1873,66 @@ fn a_free_name_of_the_catalog_header_is_not_held_to_the_schema() {
     assert_eq!(pack.free_any, ["system_tags"]);
     assert!(check_packs(&[pack], &[fake_source()]).is_empty());
 }
+
+/// docs/authoritative.md lists every catalog entry's block in its generated section (scripts/
+/// gen-packs writes it): `| `type` | pack | `class` |` for `overwrites`, `| pack | type | `class` |`
+/// for `modifies`, and no `modifies` row for an entry without the block. One failure per row.
+fn check_doc_rows(doc: &str, packs: &[PackFile]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut modifies = 0usize;
+    for pack in packs.iter().filter(|p| p.name.ends_with("-catalog")) {
+        for e in &pack.entries {
+            for (block, impact, ..) in &e.blocks {
+                let row = if block == "overwrites" {
+                    format!("| `{}` | {} | `{impact}` |", e.type_name, pack.name)
+                } else {
+                    modifies += 1;
+                    format!("| {} | {} | `{impact}` |", pack.name, e.type_name)
+                };
+                if !doc.contains(&row) {
+                    failures.push(format!(
+                        "docs/authoritative.md lacks `{row}`: rerun scripts/gen-packs"
+                    ));
+                }
+            }
+        }
+    }
+    let rows = doc
+        .lines()
+        .filter(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            cells.len() > 2 && cells[0].ends_with("-catalog") && cells[0].starts_with("| ")
+        })
+        .count();
+    if rows != modifies {
+        failures.push(format!(
+            "docs/authoritative.md has {rows} catalog `modifies` rows, the catalogs {modifies}: rerun scripts/gen-packs"
+        ));
+    }
+    failures
+}
+
+#[test]
+fn docs_authoritative_md_lists_every_catalog_block() {
+    let doc = std::fs::read_to_string(repo_root().join("docs/authoritative.md")).unwrap();
+    let failures = check_doc_rows(&doc, all_packs());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_doc_check_fails_on_a_missing_or_extra_row() {
+    let header = "pack {\n  name = \"demo-catalog\"\n  version = \"1\"\n  provider = \"x/demo\"\n  schema = \"checked\"\n}\n";
+    let text = format!("{header}resource \"demo_a_iam_policy\" {{\n  overwrites {{\n    impact = \"interrupt\"\n    what = \"x\"\n  }}\n}}\nresource \"demo_a_iam_member\" {{\n  modifies {{\n    impact = \"in-place\"\n    what = \"x\"\n  }}\n}}\n");
+    let packs = [parse_pack(&text, "demo-catalog.hcl")];
+    let good = "| `demo_a_iam_policy` | demo-catalog | `interrupt` |  |\n| demo-catalog | demo_a_iam_member | `in-place` |  |\n";
+    assert!(check_doc_rows(good, &packs).is_empty());
+    let missing = good.lines().next().unwrap();
+    let failures = check_doc_rows(missing, &packs);
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    let extra = format!("{good}| demo-catalog | demo_b_iam_member | `in-place` |  |\n");
+    let failures = check_doc_rows(&extra, &packs);
+    assert!(
+        failures.len() == 1 && failures[0].contains("2 catalog `modifies` rows, the catalogs 1"),
+        "{failures:?}"
+    );
+}

@@ -145,10 +145,15 @@ pub(crate) fn record_approvals(a: &Audit, rows: &[ApprovalRecord]) -> Result<(),
     if rows.is_empty() {
         return Ok(());
     }
-    open(a)?.record_approvals(rows).map(|_| ()).map_err(|e| {
+    let written = |e: ward_store::StoreError| {
         GateError::Usage(format!(
             "the approvals file was written, but the history {} could not record the approval: {e}; approve again once it is reachable",
             a.history
         ))
-    })
+    };
+    Store::open_location(&a.history)
+        .map_err(written)?
+        .record_approvals(rows)
+        .map(|_| ())
+        .map_err(written)
 }

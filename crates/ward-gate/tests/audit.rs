@@ -185,4 +185,23 @@ fn a_history_that_cannot_be_written_fails_the_gate_instead_of_leaving_a_hole() {
         })
         .unwrap_err();
     assert!(e.contains("cannot record in the history"), "{e}");
+    // An approval: the file has it, and the error says the history does not.
+    let e = t
+        .approve("data-loss.json", |o| {
+            o.audit = Some(Audit {
+                history: Location::Sqlite(db.clone()),
+                source: AuditSource::Gate,
+                root: None,
+                site: None,
+                run: None,
+            })
+        })
+        .unwrap_err();
+    assert!(
+        e.contains("the approvals file was written, but the history"),
+        "{e}"
+    );
+    assert!(std::fs::read_to_string(t.path(".ward/approvals.json"))
+        .unwrap()
+        .contains("fakecloud_volume.db_data"));
 }

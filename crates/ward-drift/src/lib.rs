@@ -270,12 +270,18 @@ impl Report {
         }
     }
 
-    /// The invariant printed in every report: discovered = checked + excluded.
+    /// The invariant printed in every report: discovered = checked + excluded (roots, i.e.
+    /// directories); when roots with stack `site` blocks were checked once per site, how many
+    /// such site checks the outcomes count.
     pub fn invariant(&self) -> String {
-        format!(
+        let base = format!(
             "discovered {} = checked {} + excluded {}",
             self.discovered, self.checked, self.excluded
-        )
+        );
+        match self.roots.iter().filter(|r| r.site.is_some()).count() {
+            0 => base,
+            n => format!("{base} ({n} checks of roots at their stack sites, one per site)"),
+        }
     }
 }
 

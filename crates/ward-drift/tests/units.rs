@@ -83,6 +83,24 @@ fn the_invariant_counts_every_root() {
         report(Exit::Pass).invariant(),
         "discovered 5 = checked 3 + excluded 2"
     );
+    // Roots with stack sites are checked once per site: the outcomes count those checks.
+    let mut r = report(Exit::Pass);
+    for site in ["dc0", "dc1"] {
+        let mut x = ward_drift::RootResult::new(
+            &ward_drift::instance_name("network", site),
+            "network",
+            ward_drift::outcome::Outcome::Clean,
+            vec![],
+        );
+        x.site = Some(site.into());
+        r.roots.push(x);
+    }
+    assert_eq!(
+        r.invariant(),
+        "discovered 5 = checked 3 + excluded 2 (2 checks of roots at their stack sites, one per site)"
+    );
+    assert_eq!(ward_drift::instance_name("network", "default"), "network");
+    assert_eq!(r.roots[1].name, "network/dc1");
 }
 
 /// A URL nothing listens on: port 9 (discard) of the loopback refuses at once. Its path stands

@@ -6,32 +6,16 @@
 //! class, the rule and the words of the explanation, with the planned values of the targets.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{line, verdict};
 use std::collections::BTreeSet;
-use ward_classify::{assess, Assessment, Options, Verdict};
+use ward_classify::{assess, Assessment, Options};
 use ward_model::Impact;
 use ward_rules::Knowledge;
 
 fn assess_fixture(name: &str) -> Assessment {
-    let path = format!(
-        "{}/tests/fixtures/authoritative/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
-    let k = Knowledge::builtin().unwrap();
-    let a = assess(&plan, &k, &Options::default());
-    assert!(a.coverage.unclassified.is_empty(), "{:?}", a.coverage);
-    a
-}
-
-fn verdict<'a>(a: &'a Assessment, address: &str) -> &'a Verdict {
-    a.verdicts
-        .iter()
-        .find(|v| v.address == address)
-        .unwrap_or_else(|| panic!("no verdict for {address}"))
-}
-
-fn line<'a>(v: &'a Verdict, needle: &str) -> Option<&'a String> {
-    v.explanation.iter().find(|l| l.contains(needle))
+    common::assess_fixture(&format!("authoritative/{name}"))
 }
 
 /// (type, class of its create, the targets as the explanation prints them).

@@ -8,26 +8,14 @@
 //! (docs/field-set.md), where ward answered `free` for such creates.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use ward_classify::{assess, Assessment, Options, Verdict};
+mod common;
+
+use common::{assess_fixture, verdict};
+use ward_classify::{Assessment, Verdict};
 use ward_model::Impact;
-use ward_rules::Knowledge;
 
 fn assessed() -> Assessment {
-    let path = format!(
-        "{}/tests/fixtures/modifies.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
-    let a = assess(&plan, &Knowledge::builtin().unwrap(), &Options::default());
-    assert!(a.coverage.unclassified.is_empty(), "{:?}", a.coverage);
-    a
-}
-
-fn verdict<'a>(a: &'a Assessment, address: &str) -> &'a Verdict {
-    a.verdicts
-        .iter()
-        .find(|v| v.address == address)
-        .unwrap_or_else(|| panic!("no verdict for {address}"))
+    assess_fixture("modifies.json")
 }
 
 fn says(v: &Verdict, words: &str) -> bool {

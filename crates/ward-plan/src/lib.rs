@@ -44,8 +44,13 @@
 //! depth) without being kept; `configuration` (which does not grow with `count`/`for_each`) is
 //! parsed as one slice for its types. An entry's `before`/`after` values are only built when
 //! the action needs a diff. Peak memory is the model plus the largest single entry and a
-//! block, not the file. [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`]
-//! hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
+//! block, not the file; a string longer than the value budget ([`VALUE_BUDGET`], 1 MiB as
+//! written) is not held either: it is hashed as the walk passes it and read as a stand-in,
+//! `ward: value too long to show (N bytes, sha256 …; it starts "…")`, which differs exactly
+//! when the value does (so diffs and content digests follow the value), and what is shown says
+//! so ([`read_reader_budgeted`] takes another budget). A string in a skipped section longer
+//! than 1 MiB was refused as invalid JSON before (the skip took it for an array).
+//! [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`] hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
 //! then holds one change at a time. [`read_with`] with a callback reads on a thread of its own
 //! and hands the changes over in small batches through a bounded channel (at most about a hundred
 //! changes ahead of the callback), so that reading and what the caller does with each change
@@ -79,11 +84,13 @@ mod error;
 mod fingerprint;
 pub mod fuzzing;
 mod input;
+mod long;
 mod parse;
 mod unique;
 mod walk;
 
 pub use error::{PlanError, PlanErrorKind};
+pub use long::VALUE_BUDGET;
 
 use error::HOW_TO_MAKE_A_PLAN;
 use input::Encoding;
@@ -283,6 +290,27 @@ pub fn read_reader_with<R: Read>(
     Ok((plan, acc.objects.take().unwrap_or_default()))
 }
 
+/// [`read_reader_with`] with another value budget than [`VALUE_BUDGET`]: a string longer than
+/// `value_budget` bytes (as written in the JSON) is read as a stand-in that names its length and
+/// the SHA-256 of its bytes, and is never held in memory (see the crate's `# Memory`). For tests
+/// and for callers that need another bound.
+pub fn read_reader_budgeted<R: Read>(
+    reader: R,
+    source_name: &str,
+    options: ReadOptions,
+    value_budget: usize,
+    on_change: Option<&mut dyn FnMut(ResourceChange)>,
+) -> Result<(Plan, BeforeObjects), PlanError> {
+    let mut acc = Acc {
+        objects: options.objects.then(BeforeObjects::new),
+        skip_content: !options.content,
+        budget: Some(value_budget),
+        ..Acc::default()
+    };
+    let plan = read_acc(reader, source_name, on_change, &mut acc)?;
+    Ok((plan, acc.objects.take().unwrap_or_default()))
+}
+
 /// [`read_path_or_stdin`], also collecting the [`BeforeObjects`] of every `resource_changes`
 /// entry that destroys an object, in the same single, bounded pass (standard input included).
 pub fn read_path_or_stdin_with_objects(arg: &str) -> Result<(Plan, BeforeObjects), PlanError> {
@@ -360,6 +388,7 @@ fn read_acc<R: Read>(
         encoding,
     } = input::prepare(reader, source_name)?;
     let mut acc = std::mem::take(collected);
+    walker.budget = acc.budget.unwrap_or(VALUE_BUDGET);
     if let Err(fail) = walk::document(&mut walker, &mut acc, sink) {
         return Err(walk_error(source_name, fail, &walker, &mut acc));
     }

@@ -68,6 +68,8 @@ pub(crate) struct Acc {
     /// When set, the top-level `before` attributes of every object a `resource_changes` entry
     /// destroys (see [`crate::BeforeObjects`]) are collected here.
     pub objects: Option<crate::BeforeObjects>,
+    /// The value budget ([`crate::VALUE_BUDGET`] when unset).
+    pub budget: Option<usize>,
 }
 
 /// Marker message for an error raised only to stop the parser; the real problem is in

@@ -19,6 +19,7 @@
 //! computed when an error needs them.
 
 use crate::input::MAX_DEPTH;
+use crate::long::{Long, FORGED};
 use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
 use crate::unique::{Seen, UValue, Unique};
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
@@ -108,6 +109,12 @@ pub(crate) struct Walker<R: Read> {
     line_start: u64,
     /// Open arrays and objects around the position.
     depth: u32,
+    /// Strings longer than this many bytes (as written, escapes included) are replaced in the
+    /// buffer by a stand-in as they are scanned ([`Walker::frame`], see [`crate::long`]).
+    pub(crate) budget: usize,
+    /// Where the buffer was edited by those replacements: from buffer index `.0` on, offsets
+    /// in the input are `.1` bytes further than the buffer's indices say (in order).
+    edits: Vec<(usize, i64)>,
 }
 
 impl<R: Read> Walker<R> {
@@ -128,21 +135,48 @@ impl<R: Read> Walker<R> {
             lines: 0,
             line_start: 0,
             depth: 0,
+            budget: crate::long::VALUE_BUDGET,
+            edits: Vec::new(),
         }
+    }
+
+    /// The offset in the input of buffer index `idx` (past a replaced string's end).
+    fn offset_at(&self, idx: usize) -> u64 {
+        let shift: i64 = self
+            .edits
+            .iter()
+            .take_while(|(at, _)| *at <= idx)
+            .map(|(_, d)| d)
+            .sum();
+        (self.start as i64 + idx as i64 + shift).max(0) as u64
+    }
+
+    /// The buffer index of input offset `offset` (the inverse of [`Walker::offset_at`]; an
+    /// offset inside a replaced string maps into its stand-in).
+    fn index_of(&self, offset: u64) -> usize {
+        let mut rel = offset as i64 - self.start as i64;
+        for (at, d) in &self.edits {
+            if rel - d >= *at as i64 {
+                rel -= d;
+            } else {
+                break;
+            }
+        }
+        rel.max(0) as usize
     }
 
     /// The offset of the end of what was read (the end of the input once it is all read).
     pub(crate) fn total(&self) -> u64 {
-        self.start + self.buf.len() as u64
+        self.offset_at(self.buf.len())
     }
 
     /// 1-based line and column (in bytes) of `offset`, when it is still in the buffer.
     pub(crate) fn line_col(&self, offset: u64) -> (u64, u64) {
-        let upto = (offset.saturating_sub(self.start) as usize).min(self.buf.len());
+        let upto = self.index_of(offset).min(self.buf.len());
         let head = &self.buf[..upto];
         let n = memchr::memchr_iter(b'\n', head).count() as u64;
         let line_start = match memchr::memrchr(b'\n', head) {
-            Some(i) => self.start + i as u64 + 1,
+            Some(i) => self.offset_at(i + 1),
             None => self.line_start,
         };
         (self.lines + n + 1, offset.saturating_sub(line_start) + 1)
@@ -172,6 +206,18 @@ impl<R: Read> Walker<R> {
                 }
             }
         }
+        // A string written as a stand-in for a long value (see `crate::long`) was not written
+        // by Terraform or OpenTofu: refused, so that no short string poses as a long one.
+        let from = before.saturating_sub(FORGED.len() - 1).max(self.pos);
+        if let Some(k) = memchr::memmem::find(&self.buf[from..self.checked], FORGED) {
+            return Err(Fail::Data {
+                offset: self.offset_at(from + k),
+                what: "a string that starts as ward's stand-in for a value too long to show \
+                       (`ward: value too long to show (`, its `w` written `\\u0077`), which \
+                       Terraform and OpenTofu never write"
+                    .to_string(),
+            });
+        }
         Ok(true)
     }
 
@@ -180,10 +226,17 @@ impl<R: Read> Walker<R> {
         let gone = &self.buf[..self.pos];
         self.lines += memchr::memchr_iter(b'\n', gone).count() as u64;
         if let Some(i) = memchr::memrchr(b'\n', gone) {
-            self.line_start = self.start + i as u64 + 1;
+            self.line_start = self.offset_at(i + 1);
         }
+        let start = self.offset_at(self.pos);
+        let pos = self.pos;
+        self.edits.retain_mut(|(at, _)| {
+            *at = at.saturating_sub(pos);
+            *at > 0
+        });
+        // The edits released are counted in the new start; the others move with the buffer.
         self.buf.drain(..self.pos);
-        self.start += self.pos as u64;
+        self.start = start;
         self.checked -= self.pos;
         self.pos = 0;
     }
@@ -244,7 +297,7 @@ impl<R: Read> Walker<R> {
                 self.checked = at;
                 // A character cut by the block's end is completed by the next block.
                 if e.error_len().is_some() || self.eof {
-                    self.bad = Some(self.start + at as u64);
+                    self.bad = Some(self.offset_at(at));
                 }
             }
         }
@@ -271,7 +324,7 @@ impl<R: Read> Walker<R> {
     }
 
     fn here(&self) -> u64 {
-        self.start + self.pos as u64
+        self.offset_at(self.pos)
     }
 
     fn syntax(&self, what: &str) -> Fail {
@@ -290,7 +343,9 @@ impl<R: Read> Walker<R> {
     }
 
     /// The length of the value at the position (which [`Walker::peek`] found), or `None` when
-    /// it is an array or object longer than `limit`. The value is then all in the buffer.
+    /// it is an array or object longer than `limit`. The value is then all in the buffer, every
+    /// string in it longer than [`Walker::budget`] replaced by its stand-in ([`crate::long`]):
+    /// such a string is hashed and released as it is scanned, and is never cut by `limit`.
     fn frame(&mut self, limit: usize) -> Result<Option<usize>, Fail> {
         let first = self.peek_some()?;
         let (mut depth, mut in_str) = match first {
@@ -302,11 +357,18 @@ impl<R: Read> Walker<R> {
             return Err(Fail::TooDeep(self.here()));
         }
         let mut rel = 1usize;
+        // The opening quote of the string the scan is in (from the position); what was hashed
+        // of it when it is long; whether it can still be replaced (its bytes were valid).
+        let mut quote = 0usize;
+        let mut long: Option<Long> = None;
+        let mut plain = true;
         loop {
             let base = self.pos;
             let lim = self.checked;
+            let budget = self.budget;
             let buf = &self.buf[..lim];
             let mut i = base + rel;
+            let mut closed = None;
             while i < lim {
                 if in_str {
                     match memchr::memchr2(b'"', b'\\', &buf[i..]) {
@@ -319,6 +381,10 @@ impl<R: Read> Walker<R> {
                                 }
                                 i += 2;
                             } else {
+                                if plain && (long.is_some() || i - (base + quote) > budget + 1) {
+                                    closed = Some(i);
+                                    break;
+                                }
                                 i += 1;
                                 in_str = false;
                                 if depth == 0 {
@@ -329,11 +395,15 @@ impl<R: Read> Walker<R> {
                     }
                 } else {
                     match buf[i] {
-                        b'"' => in_str = true,
+                        b'"' => {
+                            in_str = true;
+                            quote = i - base;
+                            plain = true;
+                        }
                         b'{' | b'[' => {
                             depth += 1;
                             if self.depth + depth > MAX_DEPTH {
-                                return Err(Fail::TooDeep(self.start + i as u64));
+                                return Err(Fail::TooDeep(self.offset_at(i)));
                             }
                         }
                         b'}' | b']' => {
@@ -347,8 +417,54 @@ impl<R: Read> Walker<R> {
                     i += 1;
                 }
             }
+            if let Some(close) = closed {
+                // A long string ends here: its stand-in takes its place, unless its bytes are
+                // not a valid string (left for serde_json to say so).
+                let at = base + quote + 1;
+                match crate::long::safe_end(&self.buf[at..close]) {
+                    Some(n) if at + n == close => {
+                        let mut whole = long.take().unwrap_or_else(Long::new);
+                        whole.take(&self.buf[at..close]);
+                        let stand_in = whole.stand_in();
+                        let removed = close - at;
+                        self.buf.splice(at..close, stand_in.bytes());
+                        self.checked = self.checked + stand_in.len() - removed;
+                        self.edits
+                            .push((at + stand_in.len(), removed as i64 - stand_in.len() as i64));
+                        rel = at + stand_in.len() + 1 - base;
+                    }
+                    _ => {
+                        long = None;
+                        rel = close + 1 - base;
+                    }
+                }
+                plain = false;
+                in_str = false;
+                if depth == 0 {
+                    return Ok(Some(rel));
+                }
+                continue;
+            }
+            if in_str && plain && i - (base + quote) > budget + 1 {
+                // A long string: what is scanned of it is hashed and released.
+                let at = base + quote + 1;
+                match crate::long::safe_end(&self.buf[at..i]) {
+                    Some(n) => {
+                        long.get_or_insert_with(Long::new)
+                            .take(&self.buf[at..at + n]);
+                        self.buf.drain(at..at + n);
+                        self.checked -= n;
+                        self.edits.push((at, n as i64));
+                        i -= n;
+                    }
+                    None => {
+                        long = None;
+                        plain = false;
+                    }
+                }
+            }
             rel = i - base;
-            if rel >= limit {
+            if rel >= limit && long.is_none() {
                 return Ok(None);
             }
             match self.more() {
@@ -453,6 +569,10 @@ impl<R: Read> Walker<R> {
             return Ok(None);
         };
         let len = stream.byte_offset();
+        if len > self.budget {
+            // It may hold a string longer than the budget: framed, which replaces it.
+            return Ok(None);
+        }
         let fits = first == b'"'
             || (self.depth as usize).saturating_add(opening_brackets(&rest[..len]))
                 <= MAX_DEPTH as usize;
@@ -499,7 +619,7 @@ impl<R: Read> Walker<R> {
                 rel = k;
             }
         }
-        let offset = self.here() + rel as u64;
+        let offset = self.offset_at(self.pos + rel);
         match e.classify() {
             Category::Data if what == STOP => Fail::Stop,
             Category::Data if crate::unique::is_repeated(&what).is_some() => Fail::Duplicate {

@@ -380,6 +380,45 @@ impl Ctx<'_> {
     }
 }
 
+/// Discovery's reading of the Ansible files the walk found (`files`, repository-relative, with
+/// their kind): every version pin; a file that cannot be read or is not valid YAML is a problem.
+pub(crate) fn read_pins_in(
+    root: &std::path::Path,
+    files: Vec<(String, AnsibleFileKind)>,
+    problems: &mut Vec<crate::FileProblem>,
+) -> Vec<VersionPin> {
+    let mut pins = Vec::new();
+    for (rel, kind) in files {
+        match std::fs::read_to_string(root.join(&rel)) {
+            Ok(text) => match read_pins(kind, &text, &rel) {
+                Ok(p) => pins.extend(p),
+                Err(e) => problems.push(yaml_problem(rel, e)),
+            },
+            Err(e) => problems.push(unreadable(rel, e)),
+        }
+    }
+    pins.sort();
+    pins
+}
+
+/// A YAML file that does not parse, as a problem of the tree.
+pub(crate) fn yaml_problem(file: String, e: YamlProblem) -> crate::FileProblem {
+    crate::FileProblem {
+        loc: crate::Loc { file, line: e.line },
+        column: 0,
+        message: format!("not valid YAML: {}", e.message),
+    }
+}
+
+/// A file that cannot be read, as a problem of the tree.
+pub(crate) fn unreadable(file: String, e: std::io::Error) -> crate::FileProblem {
+    crate::FileProblem {
+        loc: crate::Loc { file, line: 0 },
+        column: 0,
+        message: format!("cannot read: {e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

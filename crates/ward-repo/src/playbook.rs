@@ -431,6 +431,30 @@ fn module_args(v: &MarkedYamlOwned, t: &mut Task) {
     }
 }
 
+/// Discovery's reading of the files the walk found that may be playbooks or task files
+/// (`files`, repository-relative): every play and task file, sorted; a task file that cannot be
+/// read, or any of them that is not valid YAML, is a problem.
+pub(crate) fn read_playbooks_in(
+    root: &std::path::Path,
+    files: Vec<String>,
+    problems: &mut Vec<crate::FileProblem>,
+) -> Vec<Playbook> {
+    let mut playbooks = Vec::new();
+    for rel in files {
+        match std::fs::read_to_string(root.join(&rel)) {
+            Ok(text) => match read_playbook(&text, &rel) {
+                Ok(Some(p)) => playbooks.push(p),
+                Ok(None) => {}
+                Err(e) => problems.push(crate::ansible::yaml_problem(rel, e)),
+            },
+            Err(e) if is_task_file(&rel) => problems.push(crate::ansible::unreadable(rel, e)),
+            Err(_) => {}
+        }
+    }
+    playbooks.sort();
+    playbooks
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {

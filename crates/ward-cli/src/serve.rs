@@ -43,6 +43,9 @@ pub struct Args {
     /// repeatable.
     #[arg(long = "host", value_name = "NAME")]
     hosts: Vec<String>,
+    /// Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`).
+    #[arg(long, value_name = "DURATION", default_value = ward_serve::views::DEFAULT_STALE_AFTER)]
+    stale_after: String,
 }
 
 fn token(a: &Args) -> Result<Option<String>, CliError> {
@@ -85,7 +88,7 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
     drop(first);
     let listener = ward_serve::bind(a.listen).map_err(|e| CliError::new(e.to_string()))?;
     let shown = listener.local_addr().unwrap_or(a.listen);
-    eprintln!(
+    let banner = format!(
         "ward serve: http://{shown}/ over {location} (read-only; API at /api/v1; stop with Ctrl-C)"
     );
     let app = ward_serve::App::new(
@@ -94,7 +97,10 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
         token,
         ward_serve::Hosts::for_listen(shown, &a.hosts),
         ward_time::Clock::System,
-    );
+    )
+    .stale_after(&a.stale_after)
+    .map_err(|e| CliError::new(format!("--stale-after: {e}")))?;
+    eprintln!("{banner}");
     ward_serve::serve(listener, app).map_err(|e| CliError::new(e.to_string()))?;
     Ok(Exit::Pass)
 }

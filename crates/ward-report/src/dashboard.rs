@@ -55,6 +55,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         "error.html",
         include_str!("../templates/dashboard/error.html"),
     ),
+    (
+        "stacks.html",
+        include_str!("../templates/dashboard/stacks.html"),
+    ),
+    (
+        "approvals.html",
+        include_str!("../templates/dashboard/approvals.html"),
+    ),
 ];
 
 /// Every root's latest outcome and worst open finding, grouped by layer.
@@ -68,6 +76,55 @@ pub struct Overview {
     pub counts: BTreeMap<String, usize>,
     /// How many findings are open, over every root.
     pub open_findings: usize,
+    /// How many roots the history has (before any filter).
+    pub roots: usize,
+    /// How many of them are shown (after the filter).
+    pub shown: usize,
+    /// How many roots are stale: their newest run is older than `stale_after`.
+    pub stale: usize,
+    /// The staleness threshold, as given (`2d`).
+    pub stale_after: String,
+    /// The time staleness was judged at (UTC).
+    pub now: String,
+    /// The roots by severity, worst first, each with its outcomes (over every root).
+    pub statuses: Vec<StatusCount>,
+    /// The filter the roots were chosen by.
+    pub filter: FilterView,
+}
+
+/// How many roots are in one severity, and in which outcomes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatusCount {
+    /// `failed`, `other`, `drift` or `ok`.
+    pub status: String,
+    /// Its label (`failed`, `other`, `drifted`, `clean`).
+    pub label: String,
+    /// How many roots.
+    pub count: usize,
+    /// By outcome, by name.
+    pub outcomes: Vec<OutcomeCount>,
+}
+
+/// How many roots ended their latest run in one outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutcomeCount {
+    /// The outcome.
+    pub outcome: String,
+    /// How many roots.
+    pub count: usize,
+}
+
+/// The overview's filter, as applied (query parameters `status`, `stale`, `name`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FilterView {
+    /// A severity or an outcome.
+    pub status: Option<String>,
+    /// Only stale roots.
+    pub stale: bool,
+    /// A substring of the root's name.
+    pub name: Option<String>,
+    /// Whether any condition is set.
+    pub active: bool,
 }
 
 /// The roots of one layer.
@@ -100,6 +157,10 @@ pub struct RootSummary {
     pub open_findings: usize,
     /// Its worst open finding, when any is open.
     pub worst: Option<FindingView>,
+    /// Whether its newest run is older than the staleness threshold.
+    pub stale: bool,
+    /// How old that run is (`3d 4h`), when stale.
+    pub age: Option<String>,
 }
 
 /// A finding as the dashboard shows it.
@@ -251,6 +312,175 @@ pub struct RecordView {
     pub body: serde_json::Value,
 }
 
+/// The stack runs page: one entry per `ward stack` run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StackRuns {
+    /// [`API_VERSION`].
+    pub schema_version: u32,
+    /// Newest first.
+    pub runs: Vec<StackRunView>,
+}
+
+/// One `ward stack` run, from its journal.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StackRunView {
+    /// Its id.
+    pub run: String,
+    /// `apply` or `teardown`.
+    pub command: String,
+    /// `--site`, when given.
+    pub site: Option<String>,
+    /// `--root`, when given.
+    pub root: Option<String>,
+    /// `running`, or the exit's name.
+    pub status: String,
+    /// `ok` (pass), `other` (running) or `failed`.
+    pub severity: String,
+    /// The exit code, when ended.
+    pub exit_code: Option<i64>,
+    /// The run it resumed.
+    pub resumes: Option<String>,
+    /// When it started (UTC).
+    pub started_at: String,
+    /// When it recorded its end, if it did.
+    pub ended_at: Option<String>,
+    /// Its root instances in visiting order (`root/site`).
+    pub order: Vec<String>,
+    /// What happened to each, in that order.
+    pub steps: Vec<StepView>,
+    /// The verified backups it took.
+    pub backups: Vec<RecordView>,
+}
+
+/// One root instance of a stack run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepView {
+    /// The root.
+    pub root: String,
+    /// The site.
+    pub site: String,
+    /// Its layer.
+    pub layer: String,
+    /// What happened (`applied`, `destroyed`, `approval-required`, `not-reached`...).
+    pub outcome: String,
+    /// `ok`, `other` or `failed`.
+    pub severity: String,
+    /// Why, and what to do.
+    pub detail: Vec<String>,
+    /// The binary that ran it.
+    pub binary: Option<String>,
+    /// Its plan's changes (`+1 create -2 delete`), when it had any.
+    pub changes: Option<String>,
+    /// How many changes wait for an approval.
+    pub pending_approvals: usize,
+    /// When its step was recorded (`None`: not reached).
+    pub recorded_at: Option<String>,
+}
+
+/// The approvals page: the gate's audit trail (approvals given, gate decisions), newest first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Approvals {
+    /// [`API_VERSION`].
+    pub schema_version: u32,
+    /// The root asked for (`?root=`), when one was.
+    pub root: Option<String>,
+    /// The time expiry was judged at (UTC).
+    pub now: String,
+    /// Approvals as given (`ward approve`, `ward stack approve`).
+    pub approvals: Vec<ApprovalView>,
+    /// Gate decisions (`ward gate` with a history, each gate of `ward stack`).
+    pub gates: Vec<GateView>,
+}
+
+/// One approval as the history keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ApprovalView {
+    /// Its row id.
+    pub id: i64,
+    /// `gate` (`ward approve`) or `stack` (`ward stack approve`).
+    pub source: String,
+    /// The root (empty when the gate knew none).
+    pub root: String,
+    /// The stack site.
+    pub site: Option<String>,
+    /// Resource instance address.
+    pub address: String,
+    /// Deposed object key.
+    pub deposed: Option<String>,
+    /// Terraform's action.
+    pub action: String,
+    /// Impact class.
+    pub impact: String,
+    /// The digest the approval is bound to (`sha256:...`).
+    pub digest: String,
+    /// Who approved.
+    pub by: String,
+    /// Why.
+    pub reason: String,
+    /// When (UTC).
+    pub approved_at: String,
+    /// When it expires (UTC); `None`: never.
+    pub expires_at: Option<String>,
+    /// Whether it has expired.
+    pub expired: bool,
+    /// Whether it was signed.
+    pub signed: bool,
+    /// The plan file it was given on.
+    pub plan: String,
+    /// The stack run.
+    pub run: Option<String>,
+}
+
+/// One gate decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GateView {
+    /// Its row id.
+    pub id: i64,
+    /// `gate` or `stack`.
+    pub source: String,
+    /// The root.
+    pub root: String,
+    /// The stack site.
+    pub site: Option<String>,
+    /// The plan file.
+    pub plan: String,
+    /// `pass`, `approval-required`, `budget-exceeded`...
+    pub outcome: String,
+    /// `ok` (pass) or `failed`.
+    pub severity: String,
+    /// Its exit code.
+    pub exit_code: i64,
+    /// When (UTC).
+    pub decided_at: String,
+    /// Why it blocked, one line each.
+    pub reasons: Vec<String>,
+    /// The changes that needed an approval, and whether each had one.
+    pub changes: Vec<GateChangeView>,
+    /// The stack run.
+    pub run: Option<String>,
+}
+
+/// A change a gate decision looked at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GateChangeView {
+    /// Resource instance address.
+    pub address: String,
+    /// Deposed object key.
+    pub deposed: Option<String>,
+    /// Terraform's action.
+    pub action: String,
+    /// Impact class.
+    pub impact: String,
+    /// Its digest.
+    pub digest: String,
+    /// `approved`, `missing`, `stale`, `expired`, `refused`.
+    pub status: String,
+    /// The approver, when an approval names one.
+    pub by: Option<String>,
+    /// The approval's expiry.
+    pub expires_at: Option<String>,
+}
+
 /// Everything `ward report --html` writes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -262,6 +492,10 @@ pub struct Report {
     pub findings: Findings,
     /// Record pages that have records.
     pub records: Vec<Records>,
+    /// The stack runs.
+    pub stacks: StackRuns,
+    /// Approvals and gate decisions.
+    pub approvals: Approvals,
 }
 
 /// A page of the dashboard.
@@ -273,8 +507,12 @@ pub enum Page<'a> {
     Timeline(&'a Timeline),
     /// `/findings`.
     Findings(&'a Findings),
-    /// `/approvals`, `/stacks`, `/imports`.
+    /// `/imports`.
     Records(&'a Records, &'a str),
+    /// `/approvals`.
+    Approvals(&'a Approvals),
+    /// `/stacks`.
+    StackRuns(&'a StackRuns),
     /// An error page: status line and message.
     Error(u16, &'a str),
 }
@@ -298,12 +536,43 @@ fn env() -> &'static Result<Environment<'static>, String> {
                 _ => minijinja::escape_formatter(out, state, value),
             }
         });
+        env.add_filter("cut", cut);
+        env.add_filter("digest", digest);
         for (name, text) in TEMPLATES {
             env.add_template(name, text)
                 .map_err(|e| format!("dashboard template {name}: {e}"))?;
         }
         Ok(env)
     })
+}
+
+/// A value shown on a page: at most [`CUT`] characters, then `…` (the API keeps it whole).
+pub const CUT: usize = 300;
+
+fn cut(value: String) -> String {
+    if value.chars().count() > CUT {
+        let mut s: String = value.chars().take(CUT).collect();
+        s.push('…');
+        s
+    } else {
+        value
+    }
+}
+
+/// A digest shown short: `sha256:` and the first 12 hex digits, then `…` (the page keeps the
+/// whole in a `title`, the API keeps it whole); any other value as [`cut`] shows it.
+fn digest(value: String) -> String {
+    let hex = value.strip_prefix("sha256:").unwrap_or(&value);
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let prefix = if hex.len() == value.len() {
+            ""
+        } else {
+            "sha256:"
+        };
+        format!("{prefix}{}…", &hex[..12])
+    } else {
+        cut(value)
+    }
 }
 
 /// The navigation entries: (path, label, which page is current).
@@ -313,7 +582,7 @@ fn nav(current: &str) -> Vec<(&'static str, &'static str, bool)> {
         ("/findings", "Open findings"),
         ("/approvals", "Approvals"),
         ("/stacks", "Stack runs"),
-        ("/imports", "Import acceptances"),
+        ("/imports", "Imports"),
     ]
     .into_iter()
     .map(|(p, l)| (p, l, p == current))
@@ -340,6 +609,14 @@ pub fn render_page(page: Page<'_>) -> Result<String, String> {
         Page::Records(r, path) => (
             "records.html",
             context! { standalone => false, nav => nav(path), records => r },
+        ),
+        Page::Approvals(a) => (
+            "approvals.html",
+            context! { standalone => false, nav => nav("/approvals"), approvals => a },
+        ),
+        Page::StackRuns(r) => (
+            "stacks.html",
+            context! { standalone => false, nav => nav("/stacks"), stacks => r },
         ),
         Page::Error(status, message) => (
             "error.html",
@@ -395,11 +672,189 @@ mod tests {
                     detail: "update \"x\" & <y>".into(),
                     open_findings: 1,
                     worst: Some(finding(root)),
+                    stale: true,
+                    age: Some("3d 1h".into()),
                 }],
             }],
             counts: BTreeMap::from([("drifted".to_string(), 1)]),
             open_findings: 1,
+            roots: 1,
+            shown: 1,
+            stale: 1,
+            stale_after: "2d".into(),
+            now: "2026-12-04T02:00:00Z".into(),
+            statuses: vec![StatusCount {
+                status: "drift".into(),
+                label: "drifted".into(),
+                count: 1,
+                outcomes: vec![OutcomeCount {
+                    outcome: "drifted".into(),
+                    count: 1,
+                }],
+            }],
+            filter: FilterView {
+                name: Some(root.into()),
+                active: true,
+                ..FilterView::default()
+            },
         }
+    }
+
+    fn approvals(evil: &str) -> Approvals {
+        Approvals {
+            schema_version: API_VERSION,
+            root: None,
+            now: "2026-12-04T02:00:00Z".into(),
+            approvals: vec![ApprovalView {
+                id: 1,
+                source: "stack".into(),
+                root: evil.into(),
+                site: Some(evil.into()),
+                address: evil.into(),
+                deposed: None,
+                action: "delete".into(),
+                impact: "data-loss".into(),
+                digest: format!("sha256:{}", "ab".repeat(32)),
+                by: evil.into(),
+                reason: evil.into(),
+                approved_at: "2026-12-01T00:00:00Z".into(),
+                expires_at: Some("2026-12-02T00:00:00Z".into()),
+                expired: true,
+                signed: false,
+                plan: evil.into(),
+                run: Some(evil.into()),
+            }],
+            gates: vec![GateView {
+                id: 1,
+                source: "gate".into(),
+                root: evil.into(),
+                site: None,
+                plan: evil.into(),
+                outcome: "approval-required".into(),
+                severity: "failed".into(),
+                exit_code: 4,
+                decided_at: "2026-12-01T00:00:00Z".into(),
+                reasons: vec![evil.into()],
+                changes: vec![GateChangeView {
+                    address: evil.into(),
+                    deposed: None,
+                    action: "delete".into(),
+                    impact: "data-loss".into(),
+                    digest: evil.into(),
+                    status: "missing".into(),
+                    by: Some(evil.into()),
+                    expires_at: None,
+                }],
+                run: None,
+            }],
+        }
+    }
+
+    fn stacks(evil: &str) -> StackRuns {
+        StackRuns {
+            schema_version: API_VERSION,
+            runs: vec![StackRunView {
+                run: evil.into(),
+                command: "teardown".into(),
+                site: Some(evil.into()),
+                root: None,
+                status: "interrupted".into(),
+                severity: "failed".into(),
+                exit_code: Some(130),
+                resumes: None,
+                started_at: "2026-12-01T00:00:00Z".into(),
+                ended_at: None,
+                order: vec![format!("{evil}/dc0")],
+                steps: vec![StepView {
+                    root: evil.into(),
+                    site: "dc0".into(),
+                    layer: evil.into(),
+                    outcome: "in-progress".into(),
+                    severity: "other".into(),
+                    detail: vec![evil.into()],
+                    binary: None,
+                    changes: None,
+                    pending_approvals: 0,
+                    recorded_at: None,
+                }],
+                backups: vec![RecordView {
+                    id: 1,
+                    kind: "stack-backup".into(),
+                    root: evil.into(),
+                    key: evil.into(),
+                    recorded_at: "2026-12-01T00:00:00Z".into(),
+                    expires: None,
+                    expired: false,
+                    fields: vec![],
+                    body: serde_json::json!({"path": evil, "nested": {"k": evil}, "list": [evil]}),
+                }],
+            }],
+        }
+    }
+
+    fn report(root: &str) -> Report {
+        Report {
+            overview: overview(root),
+            timelines: vec![],
+            findings: Findings {
+                schema_version: API_VERSION,
+                findings: vec![finding(root)],
+            },
+            records: vec![],
+            stacks: stacks(root),
+            approvals: approvals(root),
+        }
+    }
+
+    #[test]
+    fn approvals_and_stack_runs_escape_every_value() {
+        let evil = "<img src=x onerror=alert(1)>";
+        for html in [
+            render_page(Page::Approvals(&approvals(evil))).unwrap(),
+            render_page(Page::StackRuns(&stacks(evil))).unwrap(),
+            render_report(&report(evil)).unwrap(),
+        ] {
+            assert!(!html.contains("<img"), "{html}");
+            assert!(
+                html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+                "{html}"
+            );
+        }
+        let html = render_page(Page::Approvals(&approvals(evil))).unwrap();
+        // The digest is shown short, whole in its title.
+        assert!(html.contains(">sha256:abababababab…</code>"), "{html}");
+        assert!(
+            html.contains(&format!("title=\"sha256:{}\"", "ab".repeat(32))),
+            "{html}"
+        );
+        assert!(html.contains("(expired)"), "{html}");
+    }
+
+    #[test]
+    fn digests_are_cut_and_other_values_kept() {
+        let hex = "0123456789abcdef".repeat(4);
+        assert_eq!(digest(format!("sha256:{hex}")), "sha256:0123456789ab…");
+        assert_eq!(digest(hex.clone()), "0123456789ab…");
+        assert_eq!(digest("sha256:short".into()), "sha256:short");
+        assert_eq!(
+            digest(format!("{hex}0")),
+            format!("{hex}0"),
+            "65 digits is no digest"
+        );
+        assert_eq!(cut("x".repeat(CUT + 1)).chars().count(), CUT + 1);
+        assert!(cut("x".repeat(CUT + 1)).ends_with('…'));
+    }
+
+    #[test]
+    fn the_report_has_no_filter_form_and_no_links_to_the_server() {
+        let html = render_report(&report("net")).unwrap();
+        assert!(!html.contains("<form"), "{html}");
+        assert!(!html.contains("href=\"/?"), "{html}");
+        assert!(html.contains("id=\"approvals\"") && html.contains("id=\"stacks\""));
+        let page = render_page(Page::Overview(&overview("net"))).unwrap();
+        assert!(page.contains("<form class=\"filter\" method=\"get\" action=\"/\">"));
+        assert!(page.contains("href=\"&#x2f;?status=drift\""), "{page}");
+        assert!(page.contains("stale · 3d 1h"), "{page}");
     }
 
     #[test]
@@ -431,16 +886,7 @@ mod tests {
         let evil = "live/\u{202e}kcatta\u{2066}\u{1b}[31mred";
         for html in [
             render_page(Page::Overview(&overview(evil))).unwrap(),
-            render_report(&Report {
-                overview: overview(evil),
-                timelines: vec![],
-                findings: Findings {
-                    schema_version: API_VERSION,
-                    findings: vec![finding(evil)],
-                },
-                records: vec![],
-            })
-            .unwrap(),
+            render_report(&report(evil)).unwrap(),
         ] {
             for c in ['\u{202e}', '\u{2066}', '\u{1b}'] {
                 assert!(!html.contains(c), "{c:?} raw in the page");
@@ -454,15 +900,7 @@ mod tests {
 
     #[test]
     fn the_report_is_one_file_with_the_stylesheet_inlined() {
-        let r = Report {
-            overview: overview("net"),
-            timelines: vec![],
-            findings: Findings {
-                schema_version: API_VERSION,
-                findings: vec![finding("net")],
-            },
-            records: vec![],
-        };
+        let r = report("net");
         let html = render_report(&r).unwrap();
         assert!(html.contains("<style>"), "{html}");
         assert!(!html.contains("/static/"), "{html}");

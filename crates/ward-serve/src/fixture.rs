@@ -1,9 +1,15 @@
 //! A deterministic history for tests, screenshots and the benchmark: `roots` roots checked in
-//! `runs` runs, with every kind of outcome, findings that open, escalate and resolve, and
-//! records of every page (approvals with expiries, stack runs and backups, import acceptances).
+//! `runs` runs, with every kind of outcome, findings that open, escalate and resolve, roots no
+//! longer checked (every sixth: stale at the last run's time with a threshold of a few hours),
+//! and records of every page in the shapes ward writes them (approvals with expiries and gate
+//! outcomes through the store's audit API, stack runs journaled as they move with their steps and backups, import plans and
+//! acceptances).
 
 use serde_json::json;
-use ward_store::{Finding, NewRecord, OutcomeRow, StateMark, Store, StoreError};
+use ward_store::{
+    ApprovalRecord, AuditSource, Finding, GateChange, GateOutcomeRecord, NewRecord, OutcomeRow,
+    StateMark, Store, StoreError,
+};
 
 /// The time of run `n` (one an hour from 2026-11-01T00:00:00Z; at most 24 × 28 runs).
 pub fn run_time(n: usize) -> String {
@@ -23,6 +29,12 @@ pub fn outcome_of(i: usize, n: usize) -> &'static str {
     }
 }
 
+/// Whether root `i` is checked in run `n` of `runs`: every sixth root (i = 5, 11...) only in the
+/// first third, so it goes stale.
+pub fn checked_in(i: usize, n: usize, runs: usize) -> bool {
+    i % 6 != 5 || n < runs.div_ceil(3).max(1)
+}
+
 /// Writes the history of `roots` over `runs` runs into `store`, one batch per run.
 pub fn write(store: &mut Store, roots: &[String], runs: usize) -> Result<(), StoreError> {
     let impacts = ["free", "in-place", "interrupt", "replace", "data-loss"];
@@ -32,6 +44,9 @@ pub fn write(store: &mut Store, roots: &[String], runs: usize) -> Result<(), Sto
         store.begin_batch()?;
         let mut failed = false;
         for (i, root) in roots.iter().enumerate() {
+            if !checked_in(i, n, runs) {
+                continue;
+            }
             let outcome = outcome_of(i, n);
             if matches!(outcome, "clean" | "drifted" | "pending-change") {
                 let found: Vec<Finding> = if outcome == "drifted" {
@@ -73,50 +88,216 @@ pub fn write(store: &mut Store, roots: &[String], runs: usize) -> Result<(), Sto
     }
     for (i, root) in roots.iter().enumerate().take(5) {
         let expires = if i % 2 == 0 {
-            "2026-11-02"
+            "2026-10-31"
         } else {
             "2099-01-01"
         };
-        let approval = json!({
-            "address": format!("fakecloud_volume.data[{}]", i % 3),
-            "by": "alice@example.com",
-            "reason": "planned resize <ticket 42>",
-            "expires": expires,
+        let digest = format!("sha256:{:064x}", i + 1);
+        let address = format!("fakecloud_volume.data[{}]", i % 3);
+        let approval = ApprovalRecord {
+            source: if i == 1 {
+                AuditSource::Stack
+            } else {
+                AuditSource::Gate
+            },
+            root: root.clone(),
+            site: (i == 1).then(|| "dc0".to_string()),
+            address: address.clone(),
+            deposed: None,
+            action: "delete".into(),
+            impact: "data-loss".into(),
+            digest: digest.clone(),
+            by: "alice@example.com".into(),
+            reason: "planned resize <ticket 42>".into(),
+            approved_at: run_time(1),
+            expires_at: Some(format!("{expires}T00:00:00Z")),
+            signed: i == 3,
+            plan: format!("plans/{i}.json"),
+            run: (i == 1).then(|| "20261101T060000Z-teardown".to_string()),
+        };
+        store.record_approvals(&[approval])?;
+        let blocked = i % 2 == 0;
+        store.record_gate_outcome(&GateOutcomeRecord {
+            source: AuditSource::Gate,
+            root: root.clone(),
+            site: None,
+            plan: format!("plans/{i}.json"),
+            outcome: if blocked { "approval-required" } else { "pass" }.into(),
+            exit_code: if blocked { 4 } else { 0 },
+            decided_at: run_time(2),
+            reasons: if blocked {
+                vec![format!("{address}: the approval expired on {expires}")]
+            } else {
+                vec![]
+            },
+            changes: vec![GateChange {
+                address,
+                deposed: None,
+                action: "delete".into(),
+                impact: "data-loss".into(),
+                digest: digest.clone(),
+                status: if blocked { "expired" } else { "approved" }.into(),
+                by: Some("alice@example.com".into()),
+                expires_at: Some(format!("{expires}T00:00:00Z")),
+            }],
+            run: None,
+        })?;
+        let plan_digest = format!("sha256:{:064x}", 100 + i);
+        let import = json!({
+            "schema_version": 1,
+            "root": root,
+            "ids": {
+                "fakecloud_instance.web": "i-0123",
+                format!("fakecloud_volume.data[\"{i}\"]"): format!("vol-{i:04}"),
+            },
+            "plan_digest": plan_digest,
+            "lineage": format!("lineage-{i}"),
+            "serial": 4,
+            "binary": "/usr/local/bin/terraform",
+            "product": "terraform",
+            "version": "1.15.5",
+            "accepted_at": run_time(3),
         });
-        let stack = json!({"command": "down", "site": "lab", "roots": [root], "outcome": "ok"});
-        let backup =
-            json!({"path": format!("/var/backups/{root}.tfstate"), "sha256": "ab12", "serial": 3});
-        let import = json!({"ids": {"fakecloud_instance.web": "i-123"}, "plan_digest": "d1"});
-        store.append_records(&[
-            NewRecord {
-                kind: "approval",
-                root,
-                key: "digest-1",
-                recorded_at: &run_time(1),
-                body: &approval,
+        store.append_record(&NewRecord {
+            kind: "import-acceptance",
+            root,
+            key: &plan_digest,
+            recorded_at: &run_time(3),
+            body: &import,
+        })?;
+    }
+    if let Some(root) = roots.first() {
+        // `ward import plan` before the acceptance: the root was being adopted.
+        let ids =
+            json!({"fakecloud_instance.web": "i-0123", "fakecloud_volume.data[\"0\"]": "vol-0000"});
+        store.append_record(&NewRecord {
+            kind: "import-plan",
+            root,
+            key: "",
+            recorded_at: &run_time(2),
+            body: &json!({"schema_version": 1, "root": root, "ids": ids}),
+        })?;
+    }
+    write_stack_runs(store, roots)
+}
+
+/// Two `ward stack` runs journaled as ward-stack writes them (a `stack-run` record when the run
+/// starts and another when it ends, a `stack-step` per root instance, with `null`s where a
+/// field is unset): an apply that passed over the first two roots at two sites, with a backup,
+/// and a teardown stopped for an approval, one instance not reached.
+fn write_stack_runs(store: &mut Store, roots: &[String]) -> Result<(), StoreError> {
+    let (Some(net), Some(app)) = (roots.first(), roots.get(1)) else {
+        return Ok(());
+    };
+    let order: Vec<String> = [net, app]
+        .iter()
+        .flat_map(|r| ["dc0", "dc1"].map(|s| format!("{r}/{s}")))
+        .collect();
+    let run = |id: &str, command: &str, status: &str, exit: Option<u8>, order: &[String]| {
+        json!({
+            "run": id, "command": command, "site": null, "root": null, "status": status,
+            "exit_code": exit, "resumes": null, "order": order,
+        })
+    };
+    let step = |id: &str, root: &str, site: &str, layer: &str, outcome: &str, detail: &[&str]| {
+        json!({
+            "run": id,
+            "report": {
+                "root": root, "site": site, "layer": layer, "level": 0, "path": root,
+                "outcome": outcome, "detail": detail, "binary": "terraform 1.15.5",
+                "changes": if id.ends_with("teardown") {
+                    json!({"create": 0, "update": 0, "replace": 0, "delete": 2})
+                } else {
+                    json!({"create": 1, "update": 0, "replace": 0, "delete": 0})
+                },
             },
-            NewRecord {
-                kind: "stack-run",
-                root,
-                key: "run-1",
-                recorded_at: &run_time(2),
-                body: &stack,
-            },
-            NewRecord {
-                kind: "stack-backup",
-                root,
-                key: "run-1",
-                recorded_at: &run_time(2),
-                body: &backup,
-            },
-            NewRecord {
-                kind: "import-acceptance",
-                root,
-                key: "d1",
-                recorded_at: &run_time(3),
-                body: &import,
-            },
-        ])?;
+            "pending_plan": null, "context": null, "every_change": false,
+        })
+    };
+    let apply = "20261101T040000Z-apply";
+    let teardown = "20261101T060000Z-teardown";
+    let reversed: Vec<String> = order.iter().rev().cloned().collect();
+    let mut records: Vec<(&str, &str, String, String, serde_json::Value)> = vec![(
+        "stack-run",
+        "(stack)",
+        apply.into(),
+        run_time(4),
+        run(apply, "apply", "running", None, &order),
+    )];
+    for id in &order {
+        let (root, site) = id.rsplit_once('/').unwrap_or((id, ""));
+        let layer = if root == net { "network" } else { "apps" };
+        records.push((
+            "stack-step",
+            root,
+            format!("{apply}/{site}"),
+            run_time(4),
+            step(apply, root, site, layer, "applied", &[]),
+        ));
+    }
+    records.push((
+        "stack-run",
+        "(stack)",
+        apply.into(),
+        run_time(5),
+        run(apply, "apply", "pass", Some(0), &order),
+    ));
+    records.push((
+        "stack-run",
+        "(stack)",
+        teardown.into(),
+        run_time(6),
+        run(teardown, "teardown", "running", None, &reversed),
+    ));
+    records.push((
+        "stack-backup",
+        app,
+        "dc1".into(),
+        run_time(6),
+        json!({"path": format!("/var/backups/ward/{app}/dc1.tfstate"), "sha256": format!("sha256:{:064x}", 7), "serial": 3, "lineage": "lineage-1", "run": teardown}),
+    ));
+    records.push((
+        "stack-step",
+        app,
+        format!("{teardown}/dc1"),
+        run_time(6),
+        step(teardown, app, "dc1", "apps", "destroyed", &[]),
+    ));
+    records.push((
+        "stack-step",
+        app,
+        format!("{teardown}/dc0"),
+        run_time(6),
+        step(
+            teardown,
+            app,
+            "dc0",
+            "apps",
+            "approval-required",
+            &["2 changes need an approval: run `ward stack approve`, then `ward stack resume`"],
+        ),
+    ));
+    records.push((
+        "stack-run",
+        "(stack)",
+        teardown.into(),
+        run_time(6),
+        run(
+            teardown,
+            "teardown",
+            "approval-required",
+            Some(4),
+            &reversed,
+        ),
+    ));
+    for (kind, root, key, at, body) in &records {
+        store.append_records(&[NewRecord {
+            kind,
+            root,
+            key,
+            recorded_at: at,
+            body,
+        }])?;
     }
     Ok(())
 }

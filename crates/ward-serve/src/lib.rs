@@ -20,9 +20,11 @@
 //! - Every response carries a Content-Security-Policy that allows no script, only ward's own
 //!   stylesheet and images; the pages have no script.
 //!
-//! Pages: `/` (overview), `/root?name=ROOT[&runs=N]` (timeline), `/findings`, `/approvals`,
-//! `/stacks`, `/imports`. API: `/api/v1` (index), `/api/v1/overview`, `/api/v1/root?name=ROOT`,
-//! `/api/v1/findings`, `/api/v1/records?kind=KIND` (schema: `docs/dashboard.schema.json`).
+//! Pages: `/[?status=S&stale=1&name=PART]` (overview, worst first, filtered), `/root?name=ROOT[&runs=N]`
+//! (timeline), `/findings`, `/approvals[?root=ROOT]`, `/stacks`, `/imports`. API: `/api/v1`
+//! (index), `/api/v1/overview` (the same filters), `/api/v1/root?name=ROOT`, `/api/v1/findings`,
+//! `/api/v1/approvals[?root=ROOT]`, `/api/v1/stacks`, `/api/v1/records?kind=KIND` (schema:
+//! `docs/dashboard.schema.json`).
 
 pub mod fixture;
 pub mod views;
@@ -192,6 +194,7 @@ pub struct App {
     token: Option<String>,
     hosts: Hosts,
     clock: ward_time::Clock,
+    stale_after: String,
 }
 
 impl App {
@@ -211,7 +214,21 @@ impl App {
             token,
             hosts,
             clock,
+            stale_after: views::DEFAULT_STALE_AFTER.to_string(),
         }
+    }
+
+    /// Marks a root stale when its newest run is older than `after` (`2d`, `36h`; default
+    /// [`views::DEFAULT_STALE_AFTER`]); an unreadable duration is an error saying how to write one.
+    pub fn stale_after(mut self, after: &str) -> Result<App, String> {
+        views::Staleness::new(self.clock.now(), after)?;
+        self.stale_after = after.trim().to_string();
+        Ok(self)
+    }
+
+    /// Staleness now, by the server's clock.
+    fn staleness(&self) -> Result<views::Staleness, StoreError> {
+        views::Staleness::new(self.clock.now(), &self.stale_after).map_err(StoreError::Record)
     }
 
     /// Runs `f` on the store, opening it when needed; after an error the store is reopened on
@@ -287,8 +304,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(overview_page))
         .route("/root", get(timeline_page))
         .route("/findings", get(findings_page))
-        .route("/approvals", get(|s, q| records_page(s, q, "/approvals")))
-        .route("/stacks", get(|s, q| records_page(s, q, "/stacks")))
+        .route("/approvals", get(approvals_page))
+        .route("/stacks", get(stacks_page))
         .route("/imports", get(|s, q| records_page(s, q, "/imports")))
         .route("/static/ward.css", get(css))
         .route("/static/favicon.svg", get(favicon))
@@ -299,6 +316,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/root", get(api_timeline))
         .route("/api/v1/findings", get(api_findings))
         .route("/api/v1/records", get(api_records))
+        .route("/api/v1/stacks", get(api_stacks))
+        .route("/api/v1/approvals", get(api_approvals))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -306,7 +325,7 @@ pub fn router(app: Arc<App>) -> Router {
 
 type Params = Query<HashMap<String, String>>;
 
-const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Refuses writes, foreign hosts and missing tokens; adds the security headers.
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
@@ -470,9 +489,64 @@ fn render(page: Page<'_>) -> Response {
     }
 }
 
-async fn overview_page(State(app): State<Arc<App>>) -> Response {
-    match read(&app, |a, s| views::overview(s, &a.layers)).await {
+/// The overview's filter from `status`, `stale` and `name`.
+fn filter_param(q: &HashMap<String, String>) -> Result<views::Filter, String> {
+    views::Filter::from_params(
+        q.get("status").map(String::as_str),
+        q.get("stale").map(String::as_str),
+        q.get("name").map(String::as_str),
+    )
+}
+
+async fn overview_page(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let filter = match filter_param(&q) {
+        Ok(f) => f,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    match read(&app, move |a, s| {
+        views::overview(s, &a.layers, &a.staleness()?, &filter)
+    })
+    .await
+    {
         Ok(o) => render(Page::Overview(&o)),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+/// `?root=NAME`: one root's approvals and gate decisions.
+fn root_param(q: &HashMap<String, String>) -> Option<String> {
+    q.get("root")
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty())
+}
+
+async fn approvals_page(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let root = root_param(&q);
+    match read(&app, move |a, s| {
+        views::approvals(s, root.as_deref(), a.clock.now())
+    })
+    .await
+    {
+        Ok(r) => render(Page::Approvals(&r)),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn api_approvals(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let root = root_param(&q);
+    match read(&app, move |a, s| {
+        views::approvals(s, root.as_deref(), a.clock.now())
+    })
+    .await
+    {
+        Ok(r) => json(StatusCode::OK, &r),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn stacks_page(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |_, s| views::stack_runs(s)).await {
+        Ok(r) => render(Page::StackRuns(&r)),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
     }
 }
@@ -560,18 +634,28 @@ async fn api_index() -> Response {
         &serde_json::json!({
             "schema_version": dashboard::API_VERSION,
             "endpoints": [
-                "/api/v1/overview",
+                "/api/v1/overview?status=STATUS&stale=1&name=PART",
                 "/api/v1/root?name=ROOT&runs=N",
                 "/api/v1/findings",
                 "/api/v1/records?kind=KIND",
+                "/api/v1/stacks",
+                "/api/v1/approvals?root=ROOT",
             ],
             "kinds": KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
         }),
     )
 }
 
-async fn api_overview(State(app): State<Arc<App>>) -> Response {
-    match read(&app, |a, s| views::overview(s, &a.layers)).await {
+async fn api_overview(State(app): State<Arc<App>>, Query(q): Params) -> Response {
+    let filter = match filter_param(&q) {
+        Ok(f) => f,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
+    };
+    match read(&app, move |a, s| {
+        views::overview(s, &a.layers, &a.staleness()?, &filter)
+    })
+    .await
+    {
         Ok(o) => json(StatusCode::OK, &o),
         Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     }
@@ -592,6 +676,13 @@ async fn api_timeline(State(app): State<Arc<App>>, Query(q): Params) -> Response
             StatusCode::NOT_FOUND,
             &format!("no run of a root named {name:?} in this history"),
         ),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
+async fn api_stacks(State(app): State<Arc<App>>) -> Response {
+    match read(&app, |_, s| views::stack_runs(s)).await {
+        Ok(r) => json(StatusCode::OK, &r),
         Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     }
 }

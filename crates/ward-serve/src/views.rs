@@ -2,13 +2,17 @@
 //! Rendering is `ward_report::dashboard`'s.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 use ward_config::Config;
 use ward_drift::outcome::Outcome;
 use ward_report::dashboard::{
-    Band, Chart, FindingView, Findings, LayerGroup, Overview, Point, RecordView, Records, Report,
-    RootSummary, Timeline, TimelineRun, API_VERSION,
+    ApprovalView, Approvals, Band, Chart, FilterView, FindingView, Findings, GateChangeView,
+    GateView, LayerGroup, OutcomeCount, Overview, Point, RecordView, Records, Report, RootSummary,
+    StackRunView, StackRuns, StatusCount, StepView, Timeline, TimelineRun, API_VERSION,
 };
-use ward_store::{impact_order, FindingRow, RecordQuery, Store, StoreError};
+use ward_report::stack::RootOutcome;
+use ward_store::{impact_order, AuditQuery, FindingRow, RecordQuery, Store, StoreError};
+use ward_time::Timestamp;
 
 /// At most this many records of each kind on a page (newest first).
 pub const RECORDS_PER_KIND: usize = 500;
@@ -17,11 +21,139 @@ pub const RECORDS_PER_KIND: usize = 500;
 pub const DEFAULT_RUNS: usize = 100;
 
 /// The record pages: path, title, kinds.
-pub const RECORD_PAGES: &[(&str, &str, &[&str])] = &[
-    ("/approvals", "Approvals", &["approval", "gate"]),
-    ("/stacks", "Stack runs", &["stack-run", "stack-backup"]),
-    ("/imports", "Import acceptances", &["import-acceptance"]),
-];
+pub const RECORD_PAGES: &[(&str, &str, &[&str])] =
+    &[("/imports", "Imports", &["import-plan", "import-acceptance"])];
+
+/// At most this many approvals, and as many gate decisions, on the approvals page.
+pub const AUDIT_ROWS: usize = 500;
+
+/// At most this many stack runs on the stack-runs page (newest first).
+pub const STACK_RUNS: usize = 200;
+
+/// How long after its newest run a root is marked stale, unless `--stale-after` says otherwise.
+pub const DEFAULT_STALE_AFTER: &str = "2d";
+
+/// When a root is stale: its newest run started more than `after` before `now`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Staleness {
+    /// Now (the caller's clock).
+    pub now: Timestamp,
+    /// The threshold.
+    pub after: Duration,
+    /// The threshold as the user wrote it (`2d`), for the page.
+    pub written: String,
+}
+
+impl Staleness {
+    /// Reads `after` (`2d`, `36h`...) against `now`.
+    pub fn new(now: Timestamp, after: &str) -> Result<Staleness, String> {
+        let d = ward_time::parse_duration(after)?;
+        if d.is_zero() {
+            return Err(format!("a stale-after of `{after}` marks every root: give a positive duration, e.g. `{DEFAULT_STALE_AFTER}`"));
+        }
+        Ok(Staleness {
+            now,
+            after: d,
+            written: after.trim().to_string(),
+        })
+    }
+
+    /// How long ago `started_at` was, when it is older than the threshold (`None`: fresh, or
+    /// not a time ward wrote: such a root is not marked).
+    fn age(&self, started_at: &str) -> Option<Duration> {
+        let t = ward_time::parse_timestamp(started_at).ok()?;
+        let age = self.now.duration_since(t);
+        let age = Duration::try_from(age).ok()?;
+        (age > self.after).then_some(age)
+    }
+}
+
+/// An age as people read it: `3d 4h`, `5h 10m`, `12m` (whole hours from a day on, so a report
+/// written twice in the same hour reads the same).
+fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    let (days, hours, minutes) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    if days > 0 {
+        format!("{days}d {hours}h")
+    } else if hours > 0 {
+        format!("{hours}h {minutes}m")
+    } else {
+        format!("{minutes}m")
+    }
+}
+
+/// Which roots the overview shows: every condition given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// A severity (`failed`, `other`, `drift`, `ok`) or an outcome name (`error`, `drifted`...).
+    pub status: Option<String>,
+    /// Only stale roots.
+    pub stale: bool,
+    /// A substring of the root's name (ASCII case ignored).
+    pub name: Option<String>,
+}
+
+impl Filter {
+    /// The filter a request's `status`, `stale` and `name` parameters give; an unknown status
+    /// or a `stale` that is not a yes/no is an error saying what is accepted.
+    pub fn from_params(
+        status: Option<&str>,
+        stale: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<Filter, String> {
+        let status = status.map(str::trim).filter(|s| !s.is_empty());
+        if let Some(s) = status {
+            let known = BANDS.iter().any(|(sev, _)| *sev == s)
+                || Outcome::ALL.iter().any(|o| o.as_str() == s);
+            if !known {
+                let mut names: Vec<&str> = BANDS.iter().map(|(s, _)| *s).collect();
+                names.extend(Outcome::ALL.iter().map(|o| o.as_str()));
+                return Err(format!(
+                    "status={s}: give a severity or an outcome: {}",
+                    names.join(", ")
+                ));
+            }
+        }
+        let stale = match stale.map(str::trim) {
+            None | Some("" | "0" | "false" | "no") => false,
+            Some("1" | "true" | "yes" | "on") => true,
+            Some(other) => return Err(format!("stale={other}: give 1 or 0")),
+        };
+        Ok(Filter {
+            status: status.map(str::to_string),
+            stale,
+            name: name
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string),
+        })
+    }
+
+    fn active(&self) -> bool {
+        self.status.is_some() || self.stale || self.name.is_some()
+    }
+
+    fn keeps(&self, r: &RootSummary) -> bool {
+        self.status
+            .as_deref()
+            .is_none_or(|s| s == r.severity || s == r.outcome)
+            && (!self.stale || r.stale)
+            && self.name.as_deref().is_none_or(|n| {
+                r.root
+                    .to_ascii_lowercase()
+                    .contains(&n.to_ascii_lowercase())
+            })
+    }
+
+    fn view(&self) -> FilterView {
+        FilterView {
+            status: self.status.clone(),
+            stale: self.stale,
+            name: self.name.clone(),
+            active: self.active(),
+        }
+    }
+}
 
 /// Which layer each root belongs to, from `ward.hcl` (empty without one).
 #[derive(Debug, Clone, Default)]
@@ -85,8 +217,34 @@ fn worst_first(a: &FindingView, b: &FindingView) -> std::cmp::Ordering {
         .then_with(|| a.attribute.cmp(&b.attribute))
 }
 
-/// Every root's latest outcome and worst open finding, by layer.
-pub fn overview(store: &Store, layers: &Layers) -> Result<Overview, StoreError> {
+/// Where a severity sorts: worst (`failed`) first.
+fn severity_rank(severity: &str) -> usize {
+    BANDS
+        .iter()
+        .position(|(s, _)| *s == severity)
+        .unwrap_or(BANDS.len())
+}
+
+/// Worst first: severity, then stale before fresh, then the worst open finding, then how many
+/// are open, then the name.
+fn root_order(a: &RootSummary, b: &RootSummary) -> std::cmp::Ordering {
+    let worst = |r: &RootSummary| r.worst.as_ref().and_then(|f| impact_order(&f.impact));
+    severity_rank(&a.severity)
+        .cmp(&severity_rank(&b.severity))
+        .then_with(|| b.stale.cmp(&a.stale))
+        .then_with(|| worst(b).cmp(&worst(a)))
+        .then_with(|| b.open_findings.cmp(&a.open_findings))
+        .then_with(|| a.root.cmp(&b.root))
+}
+
+/// Every root's latest outcome and worst open finding, by layer, worst first within each;
+/// stale roots marked by `stale`; only the roots `filter` keeps (the counts are over every root).
+pub fn overview(
+    store: &Store,
+    layers: &Layers,
+    stale: &Staleness,
+    filter: &Filter,
+) -> Result<Overview, StoreError> {
     let latest = store.latest_outcomes()?;
     let mut open: BTreeMap<String, Vec<FindingView>> = BTreeMap::new();
     let mut open_total = 0;
@@ -98,19 +256,24 @@ pub fn overview(store: &Store, layers: &Layers) -> Result<Overview, StoreError> 
     }
     let mut groups: BTreeMap<(i64, Option<String>), Vec<RootSummary>> = BTreeMap::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_severity: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    let (mut total, mut stale_total) = (0, 0);
     for r in latest {
         let o = r.outcome;
         *counts.entry(o.outcome.clone()).or_default() += 1;
+        let severity = severity(&o.outcome);
+        *by_severity
+            .entry(severity)
+            .or_default()
+            .entry(o.outcome.clone())
+            .or_default() += 1;
         let mut mine = open.remove(&o.root).unwrap_or_default();
         mine.sort_by(worst_first);
-        let layer = layers.by_root.get(&o.root);
-        // Roots without a layer sort after every layer.
-        let key = match layer {
-            Some((name, level)) => (*level, Some(name.clone())),
-            None => (i64::MAX, None),
-        };
-        groups.entry(key).or_default().push(RootSummary {
-            severity: severity(&o.outcome).to_string(),
+        let age = stale.age(&r.started_at);
+        total += 1;
+        stale_total += usize::from(age.is_some());
+        let summary = RootSummary {
+            severity: severity.to_string(),
             root: o.root,
             run: r.run,
             started_at: r.started_at,
@@ -118,20 +281,58 @@ pub fn overview(store: &Store, layers: &Layers) -> Result<Overview, StoreError> 
             detail: o.detail,
             open_findings: mine.len(),
             worst: mine.into_iter().next(),
-        });
+            stale: age.is_some(),
+            age: age.map(human),
+        };
+        if !filter.keeps(&summary) {
+            continue;
+        }
+        let layer = layers.by_root.get(&summary.root);
+        // Roots without a layer sort after every layer.
+        let key = match layer {
+            Some((name, level)) => (*level, Some(name.clone())),
+            None => (i64::MAX, None),
+        };
+        groups.entry(key).or_default().push(summary);
     }
-    Ok(Overview {
-        schema_version: API_VERSION,
-        layers: groups
-            .into_iter()
-            .map(|((level, layer), roots)| LayerGroup {
+    let statuses = BANDS
+        .iter()
+        .filter_map(|(sev, label)| {
+            let outcomes = by_severity.remove(sev)?;
+            Some(StatusCount {
+                status: sev.to_string(),
+                label: label.to_string(),
+                count: outcomes.values().sum(),
+                outcomes: outcomes
+                    .into_iter()
+                    .map(|(outcome, count)| OutcomeCount { outcome, count })
+                    .collect(),
+            })
+        })
+        .collect();
+    let layers: Vec<LayerGroup> = groups
+        .into_iter()
+        .map(|((level, layer), mut roots)| {
+            roots.sort_by(root_order);
+            LayerGroup {
                 level: layer.as_ref().map(|_| level),
                 layer,
                 roots,
-            })
-            .collect(),
+            }
+        })
+        .collect();
+    Ok(Overview {
+        schema_version: API_VERSION,
+        shown: layers.iter().map(|g| g.roots.len()).sum(),
+        layers,
         counts,
         open_findings: open_total,
+        roots: total,
+        stale: stale_total,
+        stale_after: stale.written.clone(),
+        now: ward_time::rfc3339(stale.now),
+        statuses,
+        filter: filter.view(),
     })
 }
 
@@ -237,6 +438,35 @@ pub fn findings(store: &Store) -> Result<Findings, StoreError> {
     })
 }
 
+/// A record as the pages show it; `now` (RFC 3339, UTC) decides whether it has expired.
+fn record_view(r: ward_store::RecordRow, now: &str) -> RecordView {
+    let expires = ["expires", "expires_at"]
+        .iter()
+        .find_map(|k| r.body.get(*k).and_then(|v| v.as_str()))
+        .map(str::to_string);
+    let expired = !now.is_empty() && expires.as_deref().is_some_and(|e| expired(e, now));
+    let fields = r
+        .body
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), compact(v)))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    RecordView {
+        id: r.id,
+        kind: r.kind,
+        root: r.root,
+        key: r.key,
+        recorded_at: r.recorded_at,
+        expires,
+        expired,
+        fields,
+        body: r.body,
+    }
+}
+
 /// The records of `kinds`, newest first; `now` (RFC 3339, UTC) decides which have expired.
 pub fn records(
     store: &Store,
@@ -251,31 +481,7 @@ pub fn records(
             limit: RECORDS_PER_KIND,
             ..Default::default()
         })? {
-            let expires = ["expires", "expires_at"]
-                .iter()
-                .find_map(|k| r.body.get(*k).and_then(|v| v.as_str()))
-                .map(str::to_string);
-            let expired = expires.as_deref().is_some_and(|e| expired(e, now));
-            let fields = r
-                .body
-                .as_object()
-                .map(|o| {
-                    o.iter()
-                        .map(|(k, v)| (k.clone(), compact(v)))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default();
-            out.push(RecordView {
-                id: r.id,
-                kind: r.kind,
-                root: r.root,
-                key: r.key,
-                recorded_at: r.recorded_at,
-                expires,
-                expired,
-                fields,
-                body: r.body,
-            });
+            out.push(record_view(r, now));
         }
     }
     out.sort_by(|a, b| {
@@ -288,6 +494,276 @@ pub fn records(
         title: title.to_string(),
         kinds: kinds.iter().map(|k| k.to_string()).collect(),
         records: out,
+    })
+}
+
+/// The gate's audit trail, newest first: approvals given (expired ones marked, judged at `now`)
+/// and gate decisions; only `root`'s when one is given.
+pub fn approvals(
+    store: &Store,
+    root: Option<&str>,
+    now: Timestamp,
+) -> Result<Approvals, StoreError> {
+    let now = ward_time::rfc3339(now);
+    let q = AuditQuery {
+        root,
+        limit: AUDIT_ROWS,
+    };
+    let approvals = store
+        .approvals(&q)?
+        .into_iter()
+        .map(|r| {
+            let a = r.approval;
+            ApprovalView {
+                id: r.id,
+                source: a.source.as_str().to_string(),
+                expired: a.expires_at.as_deref().is_some_and(|e| expired(e, &now)),
+                root: a.root,
+                site: a.site,
+                address: a.address,
+                deposed: a.deposed,
+                action: a.action,
+                impact: a.impact,
+                digest: a.digest,
+                by: a.by,
+                reason: a.reason,
+                approved_at: a.approved_at,
+                expires_at: a.expires_at,
+                signed: a.signed,
+                plan: a.plan,
+                run: a.run,
+            }
+        })
+        .collect();
+    let gates = store
+        .gate_outcomes(&q)?
+        .into_iter()
+        .map(|r| {
+            let g = r.outcome;
+            GateView {
+                id: r.id,
+                source: g.source.as_str().to_string(),
+                severity: if g.outcome == "pass" { "ok" } else { "failed" }.to_string(),
+                root: g.root,
+                site: g.site,
+                plan: g.plan,
+                outcome: g.outcome,
+                exit_code: g.exit_code,
+                decided_at: g.decided_at,
+                reasons: g.reasons,
+                changes: g
+                    .changes
+                    .into_iter()
+                    .map(|c| GateChangeView {
+                        address: c.address,
+                        deposed: c.deposed,
+                        action: c.action,
+                        impact: c.impact,
+                        digest: c.digest,
+                        status: c.status,
+                        by: c.by,
+                        expires_at: c.expires_at,
+                    })
+                    .collect(),
+                run: g.run,
+            }
+        })
+        .collect();
+    Ok(Approvals {
+        schema_version: API_VERSION,
+        root: root.map(str::to_string),
+        now,
+        approvals,
+        gates,
+    })
+}
+
+/// The severity of a stack run's status: `running` is `other`, `pass` is `ok`, any other exit
+/// (a failure, a refusal, an approval awaited, an interruption) is `failed`.
+fn run_severity(status: &str) -> &'static str {
+    match status {
+        "running" => "other",
+        "pass" => "ok",
+        _ => "failed",
+    }
+}
+
+/// The step outcomes that stop a run (the rest that did not finish are `other`).
+const STOPPING_STEPS: &[RootOutcome] = &[
+    RootOutcome::ApprovalRequired,
+    RootOutcome::GateRefused,
+    RootOutcome::PreDestroyRefused,
+    RootOutcome::Refused,
+    RootOutcome::Failed,
+];
+
+/// The severity of a step's outcome: finished (or nothing to do) `ok`, stopping `failed`,
+/// the rest (changes planned, not reached, in progress) `other`.
+fn step_severity(outcome: &str) -> &'static str {
+    let parsed: Option<RootOutcome> =
+        serde_json::from_value(serde_json::Value::String(outcome.to_string())).ok();
+    match parsed {
+        Some(o) if o.finished() || o == RootOutcome::NoChanges => "ok",
+        Some(o) if STOPPING_STEPS.contains(&o) => "failed",
+        _ => "other",
+    }
+}
+
+fn text(v: &serde_json::Value, key: &str) -> Option<String> {
+    v.get(key).and_then(|x| x.as_str()).map(str::to_string)
+}
+
+/// The strings of the list at `key` (none when it is absent or not a list).
+fn strings(v: &serde_json::Value, key: &str) -> Vec<String> {
+    v.get(key)
+        .and_then(|x| x.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A `sha256:` digest cut to its first 12 hex digits, for reading (the API keeps it whole).
+pub fn short_digest(d: &str) -> String {
+    let (prefix, hex) = d.split_once(':').unwrap_or(("", d));
+    let cut: String = hex.chars().take(12).collect();
+    if prefix.is_empty() {
+        cut
+    } else {
+        format!("{prefix}:{cut}")
+    }
+}
+
+/// One step as the stack-runs page shows it, from a `stack-step` record's body.
+fn step_view(body: &serde_json::Value, recorded_at: &str) -> Option<StepView> {
+    let report = body.get("report")?;
+    let outcome = text(report, "outcome")?;
+    let changes = report.get("changes").and_then(|c| {
+        let n = |k: &str| c.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        let parts: Vec<String> = [
+            ("create", "+"),
+            ("update", "~"),
+            ("replace", "±"),
+            ("delete", "-"),
+        ]
+        .iter()
+        .filter(|(k, _)| n(k) > 0)
+        .map(|(k, sign)| format!("{sign}{} {k}", n(k)))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    });
+    Some(StepView {
+        root: text(report, "root")?,
+        site: text(report, "site").unwrap_or_default(),
+        layer: text(report, "layer").unwrap_or_default(),
+        severity: step_severity(&outcome).to_string(),
+        outcome,
+        detail: strings(report, "detail"),
+        binary: text(report, "binary"),
+        changes,
+        pending_approvals: report
+            .get("approvals")
+            .and_then(|a| a.as_array())
+            .map_or(0, Vec::len),
+        recorded_at: Some(recorded_at.to_string()),
+    })
+}
+
+/// The stack runs, newest first: one per run (its latest `stack-run` record: the status), with
+/// its root instances in visiting order (each one's latest `stack-step`; `not-reached` when the
+/// run recorded none) and the backups it took.
+pub fn stack_runs(store: &Store) -> Result<StackRuns, StoreError> {
+    let query = |kind, limit| {
+        store.records(&RecordQuery {
+            kind,
+            limit,
+            ..Default::default()
+        })
+    };
+    // Newest first: the first record seen of a run is its state, the last its start.
+    let mut runs: Vec<StackRunView> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for r in query("stack-run", RECORDS_PER_KIND * 4)? {
+        let run = text(&r.body, "run").unwrap_or_else(|| r.key.clone());
+        if let Some(&i) = index.get(&run) {
+            runs[i].started_at = r.recorded_at;
+            continue;
+        }
+        if runs.len() == STACK_RUNS {
+            continue;
+        }
+        let status = text(&r.body, "status").unwrap_or_else(|| "unknown".into());
+        index.insert(run.clone(), runs.len());
+        runs.push(StackRunView {
+            severity: run_severity(&status).to_string(),
+            ended_at: (status != "running").then(|| r.recorded_at.clone()),
+            started_at: r.recorded_at,
+            command: text(&r.body, "command").unwrap_or_default(),
+            site: text(&r.body, "site"),
+            root: text(&r.body, "root"),
+            exit_code: r.body.get("exit_code").and_then(serde_json::Value::as_i64),
+            resumes: text(&r.body, "resumes"),
+            order: strings(&r.body, "order"),
+            status,
+            run,
+            steps: Vec::new(),
+            backups: Vec::new(),
+        });
+    }
+    let mut steps: BTreeMap<String, BTreeMap<String, StepView>> = BTreeMap::new();
+    for r in query("stack-step", RECORDS_PER_KIND * 20)? {
+        let Some(run) = text(&r.body, "run") else {
+            continue;
+        };
+        if !index.contains_key(&run) {
+            continue;
+        }
+        if let Some(step) = step_view(&r.body, &r.recorded_at) {
+            let id = format!("{}/{}", step.root, step.site);
+            steps.entry(run).or_default().entry(id).or_insert(step);
+        }
+    }
+    for r in query("stack-backup", RECORDS_PER_KIND * 4)? {
+        let Some(&i) = text(&r.body, "run").and_then(|run| index.get(&run)) else {
+            continue;
+        };
+        runs[i].backups.push(record_view(r, ""));
+    }
+    for run in &mut runs {
+        let mut mine = steps.remove(&run.run).unwrap_or_default();
+        for id in &run.order {
+            let step = mine.remove(id).unwrap_or_else(|| {
+                let (root, site) = id.rsplit_once('/').unwrap_or((id, ""));
+                StepView {
+                    root: root.to_string(),
+                    site: site.to_string(),
+                    layer: String::new(),
+                    outcome: "not-reached".into(),
+                    severity: "other".into(),
+                    detail: Vec::new(),
+                    binary: None,
+                    changes: None,
+                    pending_approvals: 0,
+                    recorded_at: None,
+                }
+            });
+            run.steps.push(step);
+        }
+        // Steps of instances outside the recorded order (an older journal): after it.
+        run.steps.extend(mine.into_values());
+        run.backups.reverse();
+    }
+    runs.sort_by(|a, b| {
+        b.started_at
+            .cmp(&a.started_at)
+            .then_with(|| b.run.cmp(&a.run))
+    });
+    Ok(StackRuns {
+        schema_version: API_VERSION,
+        runs,
     })
 }
 
@@ -315,14 +791,16 @@ fn compact(v: &serde_json::Value) -> String {
     }
 }
 
-/// Everything `ward report --html` shows: the overview, the open findings, the record pages
-/// that have records, and each root's newest `runs` runs.
+/// Everything `ward report --html` shows: the overview (stale roots marked by `stale`), the
+/// open findings, the record pages that have records, the stack runs, and each root's newest
+/// `runs` runs.
 pub fn report(
     store: &Store,
     layers: &Layers,
     runs: usize,
-    now: &str,
+    stale: &Staleness,
 ) -> Result<Report, StoreError> {
+    let now = ward_time::rfc3339(stale.now);
     let mut timelines = Vec::new();
     for root in store.roots()? {
         if let Some(t) = timeline(store, &root, runs)? {
@@ -331,16 +809,18 @@ pub fn report(
     }
     let mut records_pages = Vec::new();
     for (_, title, kinds) in RECORD_PAGES {
-        let r = records(store, title, kinds, now)?;
+        let r = records(store, title, kinds, &now)?;
         if !r.records.is_empty() {
             records_pages.push(r);
         }
     }
     Ok(Report {
-        overview: overview(store, layers)?,
+        overview: overview(store, layers, stale, &Filter::default())?,
         timelines,
         findings: findings(store)?,
         records: records_pages,
+        stacks: stack_runs(store)?,
+        approvals: approvals(store, None, stale.now)?,
     })
 }
 

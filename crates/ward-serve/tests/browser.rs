@@ -2,8 +2,9 @@
 //!
 //! chromedriver comes from `WARD_CHROMEDRIVER` (scripts/test sets it), else `chromedriver` on
 //! PATH, and Chromium from `WARD_CHROMIUM`, else `chromium`. Without them the test says it was
-//! skipped; under `CI=true` their absence is a failure. Screenshots of the overview and of a
-//! timeline go to `WARD_SCREENSHOTS` when it is set.
+//! skipped; under `CI=true` their absence is a failure. Full-page screenshots of the overview,
+//! a root, the approvals and the stack runs at 1400 px, at 390 px and in the dark scheme go to
+//! `WARD_SCREENSHOTS`, else to `ward-screenshots/` under cargo's target temporary directory.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use fantoccini::wd::WebDriverCompatibleCommand;
@@ -62,6 +63,75 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// A Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(&'static str, Value);
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or("")
+        ))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.0, "params": self.1}).to_string()),
+        )
+    }
+}
+
+/// Emulates `prefers-color-scheme` (`light` or `dark`).
+async fn color_scheme(c: &Client, scheme: &str) {
+    c.issue_cmd(Cdp(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+    ))
+    .await
+    .unwrap();
+}
+
+/// The whole page as PNG (beyond the viewport), written to `dir/name`.
+async fn full_page_shot(c: &Client, dir: &Path, name: &str) {
+    let v = c
+        .issue_cmd(Cdp(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true}),
+        ))
+        .await
+        .unwrap();
+    let data = v["data"].as_str().unwrap();
+    use base64::Engine;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
+/// The text of every element `css` selects, in page order.
+async fn texts(c: &Client, css: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in c.find_all(Locator::Css(css)).await.unwrap() {
+        out.push(e.text().await.unwrap());
+    }
+    out
+}
+
+/// The text of the page's `main`.
+async fn main_text(c: &Client) -> String {
+    texts(c, "main").await.concat()
+}
+
+/// Fails when the browser logged a warning or an error since the last call.
+async fn no_console_problems(c: &Client, what: &str) {
+    let problems = console_problems(c).await;
+    assert!(problems.is_empty(), "{what}: console: {problems:?}");
+}
+
 /// Console entries at level WARNING or worse.
 async fn console_problems(c: &Client) -> Vec<String> {
     let v = c.issue_cmd(BrowserLog).await.unwrap();
@@ -83,13 +153,16 @@ struct Fixture {
     base: String,
 }
 
+/// Runs in the fixture history; the server's clock stands at the last one.
+const RUNS: usize = 13;
+
 fn start_server() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("history.sqlite");
     let roots = ward_serve::fixture::root_names(6);
     {
         let mut s = Store::open(&db).unwrap();
-        ward_serve::fixture::write(&mut s, &roots, 12).unwrap();
+        ward_serve::fixture::write(&mut s, &roots, RUNS).unwrap();
     }
     let listener = ward_serve::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
@@ -99,8 +172,13 @@ fn start_server() -> Fixture {
         ward_serve::views::Layers::from_config(Some(&layers())),
         None,
         ward_serve::Hosts::for_listen(addr, &[]),
-        ward_time::Clock::Fixed(ward_time::Clock::System.now()),
-    );
+        ward_time::Clock::Fixed(
+            ward_time::parse_timestamp(&ward_serve::fixture::run_time(RUNS - 1)).unwrap(),
+        ),
+    )
+    // fleet/root0005 was last checked in run 4: 8 hours before the clock.
+    .stale_after("6h")
+    .unwrap();
     std::thread::spawn(move || ward_serve::serve(listener, app));
     Fixture {
         _dir: dir,
@@ -156,7 +234,10 @@ fn every_page_in_headless_chromium() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let profile = tempfile::tempdir().unwrap();
-    let shots = std::env::var_os("WARD_SCREENSHOTS").map(PathBuf::from);
+    let shots = std::env::var_os("WARD_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("ward-screenshots"));
+    std::fs::create_dir_all(&shots).unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -170,7 +251,7 @@ fn every_page_in_headless_chromium() {
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                     "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync",
-                    "--window-size=1280,1000",
+                    "--window-size=1400,1000",
                     format!("--user-data-dir={}", profile.path().display()),
                 ],
             },
@@ -184,18 +265,18 @@ fn every_page_in_headless_chromium() {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .unwrap();
-        check_pages(&c, &fx, shots.as_deref()).await;
+        check_pages(&c, &fx, &shots).await;
+        check_glance(&c, &fx).await;
+        check_layouts(&c, &fx, &shots).await;
         c.close().await.unwrap();
+        eprintln!("screenshots in {}", shots.display());
     });
 }
 
-async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
+async fn check_pages(c: &Client, fx: &Fixture, shots: &Path) {
     // The overview: every root, each name as text.
     c.goto(&format!("{}/", fx.base)).await.unwrap();
-    let mut shown = Vec::new();
-    for e in c.find_all(Locator::Css("td.root a")).await.unwrap() {
-        shown.push(e.text().await.unwrap());
-    }
+    let shown = texts(c, "td.root a").await;
     let mut want = fx.roots.clone();
     want.sort();
     let mut got = shown.clone();
@@ -211,10 +292,7 @@ async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
         .await
         .unwrap();
     assert_eq!(scripts, json!(0), "the page has no script element");
-    let mut headings = Vec::new();
-    for e in c.find_all(Locator::Css("section.layer h2")).await.unwrap() {
-        headings.push(e.text().await.unwrap());
-    }
+    let headings = texts(c, "section.layer h2").await;
     assert_eq!(
         headings,
         [
@@ -224,12 +302,8 @@ async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
         ],
         "roots are grouped by layer, lowest first"
     );
-    let problems = console_problems(c).await;
-    assert!(problems.is_empty(), "/: console: {problems:?}");
-    if let Some(dir) = shots {
-        std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("overview.png"), c.screenshot().await.unwrap()).unwrap();
-    }
+    no_console_problems(c, "/").await;
+    std::fs::write(shots.join("overview.png"), c.screenshot().await.unwrap()).unwrap();
 
     // Every root's timeline: one point per run.
     for root in &fx.roots {
@@ -254,12 +328,9 @@ async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
             .unwrap();
         assert_eq!(&name, root);
         assert!(c.get_alert_text().await.is_err(), "{root}: no alert");
-        let problems = console_problems(c).await;
-        assert!(problems.is_empty(), "{root}: console: {problems:?}");
+        no_console_problems(c, root).await;
         if root == "live/app" {
-            if let Some(dir) = shots {
-                std::fs::write(dir.join("timeline.png"), c.screenshot().await.unwrap()).unwrap();
-            }
+            std::fs::write(shots.join("timeline.png"), c.screenshot().await.unwrap()).unwrap();
         }
     }
 
@@ -269,26 +340,22 @@ async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
     assert!(!open.is_empty(), "the fixture has open findings");
     let rows = c.find_all(Locator::Css("tr.finding-row")).await.unwrap();
     assert_eq!(rows.len(), open.len());
-    let text = c
-        .find(Locator::Css("main"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = main_text(c).await;
     for f in &open {
         assert!(text.contains(&f.address), "{} missing", f.address);
     }
-    let problems = console_problems(c).await;
-    assert!(problems.is_empty(), "/findings: console: {problems:?}");
+    no_console_problems(c, "/findings").await;
 
-    // Records: approvals (some expired), stack runs and backups, imports.
-    for (path, want) in [("/approvals", 5), ("/stacks", 10), ("/imports", 5)] {
+    // Approvals and gate decisions, imports.
+    for (path, rows, want) in [
+        ("/approvals", "tr.approval-row", 5),
+        ("/approvals", "tr.gate-row", 5),
+        ("/imports", "tr.record-row", 6),
+    ] {
         c.goto(&format!("{}{path}", fx.base)).await.unwrap();
-        let rows = c.find_all(Locator::Css("tr.record-row")).await.unwrap();
-        assert_eq!(rows.len(), want, "{path}");
-        let problems = console_problems(c).await;
-        assert!(problems.is_empty(), "{path}: console: {problems:?}");
+        let found = c.find_all(Locator::Css(rows)).await.unwrap();
+        assert_eq!(found.len(), want, "{path} {rows}");
+        no_console_problems(c, path).await;
     }
     c.goto(&format!("{}/approvals", fx.base)).await.unwrap();
     let expired = c
@@ -298,6 +365,237 @@ async fn check_pages(c: &Client, fx: &Fixture, shots: Option<&Path>) {
         .len();
     assert_eq!(
         expired, 3,
-        "approvals that expired on 2026-11-02 are marked expired"
+        "approvals that expired on 2026-10-31 are marked expired"
     );
+}
+
+/// The severity classes of the overview's rows, section by section.
+async fn row_severities(c: &Client) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for section in c.find_all(Locator::Css("section.layer")).await.unwrap() {
+        let mut rows = Vec::new();
+        for r in section.find_all(Locator::Css("tr.root-row")).await.unwrap() {
+            let class = r.attr("class").await.unwrap().unwrap_or_default();
+            let sev = class
+                .split(' ')
+                .find_map(|c| c.strip_prefix("sev-"))
+                .unwrap_or("")
+                .to_string();
+            rows.push(sev);
+        }
+        out.push(rows);
+    }
+    out
+}
+
+/// What a glance needs: worst first, counts that link to filtered lists, stale roots marked,
+/// stack runs one per run with their steps, imports readable.
+async fn check_glance(c: &Client, fx: &Fixture) {
+    let rank = |s: &str| {
+        ["failed", "other", "drift", "ok"]
+            .iter()
+            .position(|x| *x == s)
+    };
+    c.goto(&format!("{}/", fx.base)).await.unwrap();
+    let sections = row_severities(c).await;
+    let all: Vec<&String> = sections.iter().flatten().collect();
+    assert!(
+        all.iter().any(|s| s.as_str() == "failed") && all.iter().any(|s| s.as_str() == "ok"),
+        "the fixture has failed and clean roots: {sections:?}"
+    );
+    for rows in &sections {
+        let ranks: Vec<_> = rows.iter().map(|s| rank(s).unwrap()).collect();
+        assert!(
+            ranks.windows(2).all(|w| w[0] <= w[1]),
+            "each layer's roots worst first: {rows:?}"
+        );
+    }
+
+    // The stale root is marked, and only it.
+    let stale = c
+        .find_all(Locator::Css("tr.is-stale td.root"))
+        .await
+        .unwrap();
+    let mut names = Vec::new();
+    for e in stale {
+        names.push(e.text().await.unwrap());
+    }
+    assert_eq!(names, ["fleet/root0005"], "stale roots");
+    let marker = c
+        .find(Locator::Css("tr.is-stale span.stale"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(marker, "stale · 8h 0m");
+
+    // A count is a link to the list it counts.
+    let failed_count = all.iter().filter(|s| s.as_str() == "failed").count();
+    c.find(Locator::Css("span.c-failed a.count-link"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("/?status=failed"));
+    let filtered = row_severities(c).await;
+    let rows: Vec<&String> = filtered.iter().flatten().collect();
+    assert_eq!(rows.len(), failed_count, "every failed root, nothing else");
+    assert!(rows.iter().all(|s| s.as_str() == "failed"), "{filtered:?}");
+    let text = c
+        .find(Locator::Css("p.filtered"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains(&format!("Showing {failed_count} of")),
+        "{text}"
+    );
+    c.find(Locator::Css("span.c-stale a.count-link"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let rows = c.find_all(Locator::Css("tr.root-row")).await.unwrap();
+    assert_eq!(rows.len(), 1, "one stale root");
+
+    // The filter form, server-rendered: a name substring, any case.
+    c.goto(&format!("{}/", fx.base)).await.unwrap();
+    let input = c
+        .find(Locator::Css("form.filter input[name=name]"))
+        .await
+        .unwrap();
+    input.send_keys("LIVE/").await.unwrap();
+    c.find(Locator::Css("form.filter button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let mut shown = texts(c, "td.root a").await;
+    shown.sort();
+    assert_eq!(shown, ["live/app", "live/net"]);
+    no_console_problems(c, "filter").await;
+
+    // Stack runs: one per run, its root instances in visiting order, nothing raw.
+    c.goto(&format!("{}/stacks", fx.base)).await.unwrap();
+    let runs = c.find_all(Locator::Css("article.stack-run")).await.unwrap();
+    assert_eq!(runs.len(), 2, "one entry per run, not one per record");
+    let mut outcomes = Vec::new();
+    for e in runs[0]
+        .find_all(Locator::Css("tr.step-row td[data-label=outcome] .outcome"))
+        .await
+        .unwrap()
+    {
+        outcomes.push(e.text().await.unwrap());
+    }
+    assert_eq!(
+        outcomes,
+        [
+            "destroyed",
+            "approval-required",
+            "not-reached",
+            "not-reached"
+        ],
+        "the newest run (the teardown) first, its instances in order"
+    );
+    let main = main_text(c).await;
+    assert!(!main.contains("null"), "no null fields shown: {main}");
+    assert!(main.contains("Verified backups"), "{main}");
+    no_console_problems(c, "/stacks").await;
+
+    // Imports: the adopted ids as address and id, not escaped JSON.
+    c.goto(&format!("{}/imports", fx.base)).await.unwrap();
+    let main = main_text(c).await;
+    assert!(!main.contains("{\""), "no JSON object shown raw: {main}");
+    let ids = c
+        .find_all(Locator::Css("tr.record-row dl.inner dt"))
+        .await
+        .unwrap();
+    let mut addresses = Vec::new();
+    for e in ids {
+        addresses.push(e.text().await.unwrap());
+    }
+    assert!(
+        addresses.iter().any(|a| a == "fakecloud_instance.web"),
+        "{addresses:?}"
+    );
+}
+
+/// Every page at 390 px has no horizontal overflow; the dark scheme applies; screenshots.
+async fn check_layouts(c: &Client, fx: &Fixture, shots: &Path) {
+    let pages = [
+        ("overview", "/".to_string()),
+        ("root", format!("/root?name={}", urlencode("live/app"))),
+        ("approvals", "/approvals".to_string()),
+        ("stacks", "/stacks".to_string()),
+        ("imports", "/imports".to_string()),
+        ("findings", "/findings".to_string()),
+    ];
+    let background = r#"return getComputedStyle(document.body).backgroundColor"#;
+    for (width, scheme, suffix) in [
+        // (CSS pixels, scheme, file name suffix)
+        (1400u32, "light", "1400"),
+        (390, "light", "390"),
+        (1400, "dark", "dark-1400"),
+        (390, "dark", "dark-390"),
+    ] {
+        // The viewport itself, as a phone's (390 CSS px, overlay scrollbars) or a desktop's.
+        c.issue_cmd(Cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500}),
+        ))
+        .await
+        .unwrap();
+        color_scheme(c, scheme).await;
+        for (name, path) in &pages {
+            c.goto(&format!("{}{path}", fx.base)).await.unwrap();
+            let widths = c
+                .execute(
+                    "const d = document.documentElement; \
+                     return [d.scrollWidth, d.clientWidth, window.innerWidth]",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let w: Vec<u64> = widths
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            let (scroll, client, inner) = (w[0], w[1], w[2]);
+            assert_eq!(
+                inner,
+                u64::from(width),
+                "{name}: the viewport is {width} px"
+            );
+            assert!(
+                scroll <= inner && scroll <= client,
+                "{name} at {width} px ({scheme}): the page is {scroll} px wide, the window {inner} ({client} inside)"
+            );
+            let bg = c.execute(background, vec![]).await.unwrap();
+            let want = if scheme == "dark" {
+                "rgb(20, 24, 29)"
+            } else {
+                "rgb(255, 255, 255)"
+            };
+            assert_eq!(bg, json!(want), "{name}: the {scheme} scheme applies");
+            no_console_problems(c, &format!("{name} {suffix}")).await;
+            full_page_shot(c, shots, &format!("{name}-{suffix}.png")).await;
+        }
+    }
+    color_scheme(c, "light").await;
+    c.issue_cmd(Cdp("Emulation.clearDeviceMetricsOverride", json!({})))
+        .await
+        .unwrap();
 }

@@ -112,8 +112,12 @@ fn api_paths() -> Vec<String> {
     let mut v: Vec<String> = [
         "/api/v1",
         "/api/v1/overview",
+        "/api/v1/overview?status=failed&stale=1&name=LIVE",
         "/api/v1/root?name=live%2Fnet",
         "/api/v1/findings",
+        "/api/v1/stacks",
+        "/api/v1/approvals",
+        "/api/v1/approvals?root=live%2Fnet",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -162,6 +166,8 @@ fn every_page_answers_and_the_api_follows_its_schema() {
         ("/api/v1/root", 400),
         ("/api/v1/records?kind=banana", 400),
         ("/api/v1/root?name=live%2Fnet&runs=0", 400),
+        ("/api/v1/overview?status=banana", 400),
+        ("/api/v1/overview?stale=maybe", 400),
     ] {
         let (s, body) = get(&srv, p);
         assert_eq!(s, status, "{p}: {body}");
@@ -169,6 +175,7 @@ fn every_page_answers_and_the_api_follows_its_schema() {
         assert!(v.is_valid(&doc), "{p}: {doc}");
     }
     assert_eq!(get(&srv, "/root?name=nope").0, 404);
+    assert_eq!(get(&srv, "/?status=banana").0, 400);
     assert_eq!(get(&srv, "/nowhere").0, 404);
     // The timeline's chart has one point per run, newest N when asked.
     let t = get_json(&srv, "/api/v1/root?name=live%2Fnet&runs=5");

@@ -1,0 +1,186 @@
+//! Every page's HTML, and the static report, from the fixture history at a fixed time, against
+//! the files under `tests/snapshots/` (`WARD_BLESS=1 cargo test -p ward-serve --test pages`
+//! rewrites them; review the diff). A change to a template or a view shows here as a diff of
+//! the page a user reads.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use ward_report::dashboard::{self, Page};
+use ward_serve::views::{self, Filter, Layers, Staleness};
+use ward_store::Store;
+
+const RUNS: usize = 13;
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let mut s = Store::open(&db).unwrap();
+    ward_serve::fixture::write(&mut s, &ward_serve::fixture::root_names(7), RUNS).unwrap();
+    (dir, s)
+}
+
+fn layers() -> Layers {
+    let cfg = ward_config::Config::parse(
+        "layer \"network\" {\n  level = 0\n}\nroot \"live/net\" {\n  path = \"live/net\"\n  layer = \"network\"\n}\n",
+        "ward.hcl",
+        Path::new("."),
+    )
+    .unwrap();
+    Layers::from_config(Some(&cfg))
+}
+
+fn staleness() -> Staleness {
+    let now = ward_time::parse_timestamp(&ward_serve::fixture::run_time(RUNS - 1)).unwrap();
+    Staleness::new(now, "6h").unwrap()
+}
+
+fn snapshots() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
+}
+
+/// Compares `html` with the kept snapshot `name` (or rewrites it under WARD_BLESS).
+fn check(name: &str, html: &str) -> Option<String> {
+    let path = snapshots().join(name);
+    if std::env::var_os("WARD_BLESS").is_some() {
+        std::fs::create_dir_all(snapshots()).unwrap();
+        std::fs::write(&path, html).unwrap();
+        return None;
+    }
+    let kept = std::fs::read_to_string(&path).unwrap_or_default();
+    if kept == html {
+        return None;
+    }
+    let line = kept
+        .lines()
+        .zip(html.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(kept.lines().count().min(html.lines().count()));
+    Some(format!(
+        "{name} differs from the kept snapshot from line {}:\n  kept: {:?}\n  now:  {:?}",
+        line + 1,
+        kept.lines().nth(line).unwrap_or("(end)"),
+        html.lines().nth(line).unwrap_or("(end)")
+    ))
+}
+
+#[test]
+fn every_page_matches_its_snapshot() {
+    let (_dir, s) = store();
+    let (layers, stale) = (layers(), staleness());
+    let mut pages: Vec<(&str, String)> = Vec::new();
+    let o = views::overview(&s, &layers, &stale, &Filter::default()).unwrap();
+    pages.push((
+        "overview.html",
+        dashboard::render_page(Page::Overview(&o)).unwrap(),
+    ));
+    let f = Filter::from_params(Some("failed"), None, None).unwrap();
+    let o = views::overview(&s, &layers, &stale, &f).unwrap();
+    pages.push((
+        "overview-failed.html",
+        dashboard::render_page(Page::Overview(&o)).unwrap(),
+    ));
+    let f = Filter::from_params(None, Some("1"), Some("FLEET")).unwrap();
+    let o = views::overview(&s, &layers, &stale, &f).unwrap();
+    pages.push((
+        "overview-stale-fleet.html",
+        dashboard::render_page(Page::Overview(&o)).unwrap(),
+    ));
+    let t = views::timeline(&s, "live/net", 100).unwrap().unwrap();
+    pages.push((
+        "root.html",
+        dashboard::render_page(Page::Timeline(&t)).unwrap(),
+    ));
+    let f = views::findings(&s).unwrap();
+    pages.push((
+        "findings.html",
+        dashboard::render_page(Page::Findings(&f)).unwrap(),
+    ));
+    let a = views::approvals(&s, None, stale.now).unwrap();
+    pages.push((
+        "approvals.html",
+        dashboard::render_page(Page::Approvals(&a)).unwrap(),
+    ));
+    let st = views::stack_runs(&s).unwrap();
+    pages.push((
+        "stacks.html",
+        dashboard::render_page(Page::StackRuns(&st)).unwrap(),
+    ));
+    let (_, title, kinds) = views::RECORD_PAGES[0];
+    let now = ward_time::rfc3339(stale.now);
+    let r = views::records(&s, title, kinds, &now).unwrap();
+    pages.push((
+        "imports.html",
+        dashboard::render_page(Page::Records(&r, "/imports")).unwrap(),
+    ));
+    pages.push((
+        "error.html",
+        dashboard::render_page(Page::Error(404, "no such page <x>")).unwrap(),
+    ));
+    let report = views::report(&s, &layers, 5, &stale).unwrap();
+    pages.push(("report.html", dashboard::render_report(&report).unwrap()));
+    let problems: Vec<String> = pages.iter().filter_map(|(n, h)| check(n, h)).collect();
+    assert!(
+        problems.is_empty(),
+        "{}\nrewrite with WARD_BLESS=1 cargo test -p ward-serve --test pages, and review the diff",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn empty_history_pages_say_what_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(&dir.path().join("h.sqlite")).unwrap();
+    let stale = staleness();
+    let o = views::overview(&s, &Layers::default(), &stale, &Filter::default()).unwrap();
+    let html = dashboard::render_page(Page::Overview(&o)).unwrap();
+    assert!(html.contains("No runs recorded yet"), "{html}");
+    let a = views::approvals(&s, None, stale.now).unwrap();
+    let html = dashboard::render_page(Page::Approvals(&a)).unwrap();
+    assert!(html.contains("No approvals recorded") && html.contains("No gate decisions recorded"));
+    let st = views::stack_runs(&s).unwrap();
+    let html = dashboard::render_page(Page::StackRuns(&st)).unwrap();
+    assert!(html.contains("No stack runs recorded"), "{html}");
+}
+
+#[test]
+fn filters_refuse_what_they_do_not_know() {
+    for (status, stale) in [(Some("banana"), None), (None, Some("maybe"))] {
+        let e = Filter::from_params(status, stale, None).unwrap_err();
+        assert!(e.contains("give"), "{e}");
+    }
+    assert!(Filter::from_params(Some("missing-state"), Some("0"), Some("  ")).is_ok());
+    let e = Staleness::new(ward_time::Clock::System.now(), "0s").unwrap_err();
+    assert!(e.contains("positive"), "{e}");
+    assert!(Staleness::new(ward_time::Clock::System.now(), "two days").is_err());
+}
+
+#[test]
+fn a_root_is_stale_only_past_the_threshold() {
+    let (_dir, s) = store();
+    let at = |h: &str| {
+        let now = ward_time::parse_timestamp(&ward_serve::fixture::run_time(RUNS - 1)).unwrap();
+        let o = views::overview(
+            &s,
+            &Layers::default(),
+            &Staleness::new(now, h).unwrap(),
+            &Filter::default(),
+        )
+        .unwrap();
+        let stale: Vec<String> = o
+            .layers
+            .iter()
+            .flat_map(|g| &g.roots)
+            .filter(|r| r.stale)
+            .map(|r| format!("{} {}", r.root, r.age.clone().unwrap_or_default()))
+            .collect();
+        (o.stale, stale)
+    };
+    // fleet/root0005 was last checked 8 hours before the clock, the others in the last run.
+    assert_eq!(at("6h"), (1, vec!["fleet/root0005 8h 0m".to_string()]));
+    assert_eq!(
+        at("8h"),
+        (0, vec![]),
+        "exactly the threshold is not past it"
+    );
+    assert_eq!(at("7h59m"), (1, vec!["fleet/root0005 8h 0m".to_string()]));
+}

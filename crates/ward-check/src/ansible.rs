@@ -3,6 +3,7 @@
 //! Ansible binary is run.
 
 use crate::finding::Finding;
+use crate::rules::RuleId;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -10,7 +11,7 @@ use ward_config::{RuleSetting, RuleValue};
 use ward_repo::playbook::{Play, Playbook, Task};
 use ward_repo::Repo;
 
-/// WARD-ANS-003's thresholds (`check { rule "WARD-ANS-003" { ... } }`).
+/// WARD-ANS-003's thresholds (`check { rule RuleId::Ans003 { ... } }`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FetchLimits {
     /// The longest `timeout` (seconds) a fetch may wait.
@@ -49,10 +50,10 @@ fn strings(s: Option<&RuleSetting>, key: &str) -> Vec<String> {
         .collect()
 }
 
-fn setting<'a>(repo: &'a Repo, id: &str) -> Option<&'a RuleSetting> {
+fn setting(repo: &Repo, id: RuleId) -> Option<&RuleSetting> {
     repo.config
         .as_ref()
-        .and_then(|c| c.check.rules.iter().find(|r| r.id == id))
+        .and_then(|c| c.check.rules.iter().find(|r| id == r.id))
 }
 
 /// A task with the `when` conditions and tags it inherits from its blocks and play.
@@ -208,7 +209,7 @@ fn literal_count(v: &Option<String>) -> Option<u64> {
 /// try is bounded by its `timeout` (the argument, the task keyword, the play's
 /// `module_defaults`, else the module's own default: [`FETCH_MODULES`]).
 pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
-    let s = setting(repo, "WARD-ANS-003");
+    let s = setting(repo, RuleId::Ans003);
     let d = FetchLimits::default();
     let lim = FetchLimits {
         max_timeout: count(s, "max_timeout").unwrap_or(d.max_timeout),
@@ -310,7 +311,7 @@ pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
                     _ => format!("{}'s default timeout of {}s", fm.name, fm.default_timeout),
                 };
                 out.push(Finding::new(
-                    "WARD-ANS-003",
+                    RuleId::Ans003,
                     &p.file,
                     t.line,
                     format!(
@@ -350,10 +351,10 @@ fn includes(t: &Task) -> Option<(&'static str, String, bool)> {
     Some((kind, name, dynamic))
 }
 
-/// WARD-ANS-004: a guard role or task (`check { rule "WARD-ANS-004" { guard_roles, guard_tasks } }`)
+/// WARD-ANS-004: a guard role or task (`check { rule RuleId::Ans004 { guard_roles, guard_tasks } }`)
 /// not tagged `always` where it is included, or not first in a play.
 pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
-    let s = setting(repo, "WARD-ANS-004");
+    let s = setting(repo, RuleId::Ans004);
     let roles = strings(s, "guard_roles");
     let task_names = strings(s, "guard_tasks");
     if roles.is_empty() && task_names.is_empty() {
@@ -388,7 +389,7 @@ pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
                         && !always(&play_tags)
                     {
                         out.push(Finding::new(
-                            "WARD-ANS-004",
+                            RuleId::Ans004,
                             &p.file,
                             r.line,
                             format!(
@@ -405,7 +406,7 @@ pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
                 };
                 if !always(&f.tags) {
                     out.push(Finding::new(
-                        "WARD-ANS-004",
+                        RuleId::Ans004,
                         &p.file,
                         f.task.line,
                         format!(
@@ -416,7 +417,7 @@ pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
                     && !f.task.apply_tags.iter().any(|t| t == "always")
                 {
                     out.push(Finding::new(
-                        "WARD-ANS-004",
+                        RuleId::Ans004,
                         &p.file,
                         f.task.line,
                         format!(
@@ -440,7 +441,7 @@ pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
             };
             if first.is_none() {
                 out.push(Finding::new(
-                    "WARD-ANS-004",
+                    RuleId::Ans004,
                     &p.file,
                     pl.line,
                     format!(
@@ -983,7 +984,7 @@ pub fn extra_var_secrets(repo: &Repo, out: &mut Vec<Finding>) {
                         continue;
                     }
                     out.push(Finding::new(
-                        "WARD-ANS-005",
+                        RuleId::Ans005,
                         file,
                         line,
                         format!(
@@ -1084,7 +1085,7 @@ pub fn ssh_lockout(repo: &Repo, out: &mut Vec<Finding>) {
                     continue;
                 };
                 out.push(Finding::new(
-                    "WARD-ANS-006",
+                    RuleId::Ans006,
                     &p.file,
                     h.task.line,
                     format!(

@@ -12,7 +12,8 @@
 //! is reported, and no further command is started.
 
 use crate::finding::Finding;
-use crate::rules::anchor;
+use crate::rules::shared::anchor;
+use crate::rules::RuleId;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use ward_repo::Repo;
@@ -84,7 +85,7 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
         Ok(t) => t,
         Err(e) => {
             out.push(Finding::new(
-                "WARD-EXEC-002",
+                RuleId::Exec002,
                 ".",
                 0,
                 format!("--exec: cannot create a temporary directory: {e}"),
@@ -95,7 +96,7 @@ pub fn run(repo: &Repo, opts: &ExecOptions, out: &mut Vec<Finding>) {
     let copy = tmp.path().join("repo");
     if let Err(e) = copy_tree(&repo.root, &copy) {
         out.push(Finding::new(
-            "WARD-EXEC-002",
+            RuleId::Exec002,
             ".",
             0,
             format!(
@@ -171,7 +172,7 @@ fn command(
 
 /// A command that timed out: reported, and nothing more is started (the next one would most
 /// likely hang the same way).
-fn timed_out(t: &Target<'_>, out: &mut Vec<Finding>, rule: &str, e: &ward_exec::ExecError) {
+fn timed_out(t: &Target<'_>, out: &mut Vec<Finding>, rule: RuleId, e: &ward_exec::ExecError) {
     out.push(
         Finding::new(
             rule,
@@ -192,11 +193,11 @@ pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Findin
         .unwrap_or_else(|| "terraform".to_string());
     match command(opts, t, &["fmt", "-check", "-list=true", "-no-color"]) {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-            timed_out(t, out, "WARD-EXEC-001", &e);
+            timed_out(t, out, RuleId::Exec001, &e);
             return Step::Stop;
         }
         Err(e) => {
-            out.push(Finding::new("WARD-EXEC-001", &t.anchor, 0, e.to_string()));
+            out.push(Finding::new(RuleId::Exec001, &t.anchor, 0, e.to_string()));
             return Step::Stop;
         }
         Ok(o) if !o.success() => {
@@ -209,7 +210,7 @@ pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Findin
             if listed.is_empty() {
                 out.push(
                     Finding::new(
-                        "WARD-EXEC-001",
+                        RuleId::Exec001,
                         &t.anchor,
                         0,
                         format!("fmt -check failed: {}", first_error(&o.stderr_text())),
@@ -220,7 +221,7 @@ pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Findin
             for f in listed {
                 out.push(
                     Finding::new(
-                        "WARD-EXEC-001",
+                        RuleId::Exec001,
                         &format!("{}{f}", t.prefix),
                         0,
                         format!("fmt -check: not formatted; run `{name} fmt` in {}", t.label),
@@ -242,13 +243,13 @@ pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Fi
         &["init", "-backend=false", "-input=false", "-no-color"],
     ) {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-            timed_out(t, out, "WARD-EXEC-002", &e);
+            timed_out(t, out, RuleId::Exec002, &e);
             return Step::Stop;
         }
         Ok(o) if !o.success() => {
             out.push(
                 Finding::new(
-                    "WARD-EXEC-002",
+                    RuleId::Exec002,
                     &t.anchor,
                     0,
                     format!(
@@ -261,14 +262,14 @@ pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Fi
             return Step::Go;
         }
         Err(e) => {
-            out.push(Finding::new("WARD-EXEC-002", &t.anchor, 0, e.to_string()));
+            out.push(Finding::new(RuleId::Exec002, &t.anchor, 0, e.to_string()));
             return Step::Go;
         }
         Ok(_) => {}
     }
     match command(opts, t, &["validate", "-json", "-no-color"]) {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
-            timed_out(t, out, "WARD-EXEC-002", &e);
+            timed_out(t, out, RuleId::Exec002, &e);
             return Step::Stop;
         }
         Ok(o) => {
@@ -287,12 +288,12 @@ pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Fi
                     msg.push_str(": ");
                     msg.push_str(det.lines().next().unwrap_or(""));
                 }
-                out.push(Finding::new("WARD-EXEC-002", &file, line, msg).in_dir(&t.label));
+                out.push(Finding::new(RuleId::Exec002, &file, line, msg).in_dir(&t.label));
             }
             if !any && !o.success() {
                 out.push(
                     Finding::new(
-                        "WARD-EXEC-002",
+                        RuleId::Exec002,
                         &t.anchor,
                         0,
                         format!("validate failed: {}", first_error(&o.stderr_text())),
@@ -301,7 +302,7 @@ pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Fi
                 );
             }
         }
-        Err(e) => out.push(Finding::new("WARD-EXEC-002", &t.anchor, 0, e.to_string())),
+        Err(e) => out.push(Finding::new(RuleId::Exec002, &t.anchor, 0, e.to_string())),
     }
     Step::Go
 }

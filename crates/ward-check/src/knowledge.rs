@@ -64,3 +64,38 @@ impl DataHolding for TypeList {
         Some(self.types.iter().any(|x| x == s.resource_type))
     }
 }
+
+/// ward's knowledge (`ward_rules::Knowledge`: the built-in packs and `ward.hcl`'s `resource`
+/// blocks) asked the data-holding question. The provider is unknown from configuration alone:
+/// rules narrowed by provider do not apply.
+pub struct RulesKnowledge(pub ward_rules::Knowledge);
+
+impl RulesKnowledge {
+    fn resolve(&self, s: &Subject<'_>) -> ward_rules::Resolved<'_> {
+        self.0.resolve(&ward_rules::Target {
+            type_name: s.resource_type,
+            address: s.address,
+            module: s.module,
+            provider: "",
+        })
+    }
+}
+
+impl DataHolding for RulesKnowledge {
+    fn holds_data(&self, s: &Subject<'_>) -> Option<bool> {
+        let r = self.resolve(s);
+        r.is_classified().then(|| r.holds_data().value)
+    }
+
+    fn classified(&self, s: &Subject<'_>) -> Option<bool> {
+        Some(self.resolve(s).is_classified())
+    }
+
+    fn source(&self, s: &Subject<'_>) -> String {
+        self.resolve(s)
+            .holds_data()
+            .rule
+            .map(|x| x.to_string())
+            .unwrap_or_default()
+    }
+}

@@ -1,8 +1,8 @@
 //! What the repository's layout ([`ward_repo::layout`]) changes about findings:
 //!
 //! - **Examples and tests of a module repository** ([`examples`]): a finding there is at most a
-//!   warning, and only when a user copying the example would inherit it ([`IN_EXAMPLES`]: each
-//!   rule's treatment, with why);
+//!   warning, and only when a user copying the example would inherit it (each rule's
+//!   `in_examples` treatment, with why, in its rule file);
 //! - **Modules rendered from one template** ([`rendered`]): the same finding in every rendering
 //!   (`autogen/main` → `.`, `modules/private-cluster`, …) is one finding at the first, listing
 //!   the others;
@@ -19,6 +19,7 @@
 
 use crate::catalog::Severity;
 use crate::finding::{ExcludedPath, Finding};
+use crate::rules::RuleId;
 use crate::rules::Skipped;
 use std::collections::{BTreeMap, BTreeSet};
 use ward_repo::{join_rel, Module, Repo, RepoKind, SourceKind};
@@ -37,68 +38,16 @@ pub enum InExample {
     Drop,
 }
 
-/// One rule's treatment in examples, and why.
-pub struct ExampleRule {
-    /// Rule ID.
-    pub rule: &'static str,
-    /// The treatment.
-    pub treatment: InExample,
-    /// Why, in words (the report's "not raised" reason when it drops the finding).
-    pub why: &'static str,
-}
-
-/// Rules treated otherwise than [`DEFAULT_IN_EXAMPLES`] in examples and tests.
-pub const IN_EXAMPLES: &[ExampleRule] = &[
-    ExampleRule {
-        rule: "WARD-KEY-001",
-        treatment: InExample::Keep,
-        why: "key material committed is a leak wherever it lies",
-    },
-    ExampleRule {
-        rule: "WARD-SUP-001",
-        treatment: InExample::Keep,
-        why: "about ward's own suppression comments",
-    },
-    ExampleRule {
-        rule: "WARD-SUP-002",
-        treatment: InExample::Keep,
-        why: "about ward's own suppression comments",
-    },
-    ExampleRule {
-        rule: "WARD-SUP-003",
-        treatment: InExample::Keep,
-        why: "about ward's own suppression comments",
-    },
-    ExampleRule {
-        rule: "WARD-VER-003",
-        treatment: InExample::UnlessCalledModuleSets,
-        why: "examples and tests of a module repository whose called module constrains the provider (a copy inherits the constraint through the call)",
-    },
-    ExampleRule {
-        rule: "WARD-VER-001",
-        treatment: InExample::UnlessCalledModuleSets,
-        why: "examples and tests of a module repository whose called module sets required_version (a copy inherits it through the call)",
-    },
-    ExampleRule {
-        rule: "WARD-MOD-005",
-        treatment: InExample::Drop,
-        why: "versions that differ between examples and tests of a module repository (each is copied alone: no user gets two of them)",
-    },
-];
-
-/// The treatment of every other rule: at most a warning.
+/// The treatment of a rule without one of its own: at most a warning.
 pub const DEFAULT_IN_EXAMPLES: InExample = InExample::Cap;
 
 /// The note a finding capped to a warning carries.
 pub const CAPPED: &str =
     "in an example or test of a module repository: a warning, as what a user copying it inherits";
 
-fn treatment(rule: &str) -> (InExample, &'static str) {
-    IN_EXAMPLES
-        .iter()
-        .find(|r| r.rule == rule)
-        .map(|r| (r.treatment, r.why))
-        .unwrap_or((DEFAULT_IN_EXAMPLES, ""))
+/// A rule's treatment in examples (its `in_examples`, from its rule file), and why.
+fn treatment(rule: RuleId) -> (InExample, &'static str) {
+    rule.rule().in_examples
 }
 
 /// The directory a finding is about: its `dir`, else its file's directory.
@@ -108,7 +57,7 @@ fn finding_dir(f: &Finding) -> &str {
         .unwrap_or_else(|| f.file.rsplit_once('/').map_or(".", |(d, _)| d))
 }
 
-/// Applies [`IN_EXAMPLES`] to the findings in the examples and tests of a module repository;
+/// Applies each rule's `in_examples` treatment to the findings in the examples and tests of a module repository;
 /// what is dropped is counted in `skipped`.
 pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped) {
     if repo.kind != RepoKind::Module {
@@ -119,7 +68,7 @@ pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped)
         if f.file == "." || !ward_repo::is_example_dir(finding_dir(f)) {
             return true;
         }
-        let (t, why) = treatment(&f.rule);
+        let (t, why) = treatment(f.rule);
         let drop = match t {
             InExample::Keep => return true,
             InExample::Cap => false,
@@ -129,9 +78,7 @@ pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped)
                 .is_some_and(|m| inherited(repo, m, f, own.as_ref())),
         };
         if drop {
-            *skipped
-                .entry((f.rule.clone(), why.to_string()))
-                .or_default() += 1;
+            *skipped.entry((f.rule, why.to_string())).or_default() += 1;
             return false;
         }
         if f.severity > Severity::Warning {
@@ -146,22 +93,22 @@ pub fn examples(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped)
 pub const CAPPED_DEPRECATED: &str =
     "in a directory the repository calls deprecated (no longer maintained): a warning";
 
-/// Caps the findings in [`ward_repo::DEPRECATED_DIRS`] directories to warnings (those
-/// [`IN_EXAMPLES`] keeps wherever they are excepted); how many were capped is counted in
+/// Caps the findings in [`ward_repo::DEPRECATED_DIRS`] directories to warnings (those whose
+/// `in_examples` treatment keeps them wherever they are excepted); how many were capped is counted in
 /// `skipped`.
 pub fn deprecated(findings: &mut [Finding], skipped: &mut Skipped) {
     for f in findings.iter_mut() {
         if f.file == "." || !ward_repo::is_deprecated_dir(finding_dir(f)) {
             continue;
         }
-        if treatment(&f.rule).0 == InExample::Keep || f.severity <= Severity::Warning {
+        if treatment(f.rule).0 == InExample::Keep || f.severity <= Severity::Warning {
             continue;
         }
         f.severity = Severity::Warning;
         f.detail.push(CAPPED_DEPRECATED.to_string());
         *skipped
             .entry((
-                f.rule.clone(),
+                f.rule,
                 "an error in a deprecated directory, reported as a warning".to_string(),
             ))
             .or_default() += 1;
@@ -217,9 +164,9 @@ fn inherited(repo: &Repo, m: &Module, f: &Finding, own: Option<&(String, String)
         .iter()
         .find(|p| p.loc.file == f.file && p.loc.line == f.line)
         .map(|p| (p.name.clone(), p.source.clone()));
-    let sets = |c: &Module| match f.rule.as_str() {
-        "WARD-VER-001" => !c.required_version.is_empty(),
-        "WARD-VER-003" => provider.as_ref().is_some_and(|(name, source)| {
+    let sets = |c: &Module| match f.rule {
+        RuleId::Ver001 => !c.required_version.is_empty(),
+        RuleId::Ver003 => provider.as_ref().is_some_and(|(name, source)| {
             c.required_providers.iter().any(|p| {
                 p.version.is_some()
                     && (p.name == *name
@@ -246,7 +193,7 @@ fn inherited(repo: &Repo, m: &Module, f: &Finding, own: Option<&(String, String)
 /// Rules that ask for what a Terragrunt unit generated from a remote source keeps out of the
 /// repository (its `terragrunt.hcl` sets the backend; a lock file comes with the source): not
 /// raised there, counted.
-pub const UNREAD_UNIT_RULES: &[&str] = &["WARD-VER-004", "WARD-STATE-002"];
+pub const UNREAD_UNIT_RULES: &[RuleId] = &[RuleId::Ver004, RuleId::State002];
 
 /// Why [`UNREAD_UNIT_RULES`] are not raised on a unit generated from a remote source.
 pub const UNREAD_UNIT: &str = "Terragrunt units a terragrunt.stack.hcl generates from a remote source: their terragrunt.hcl (backend) and lock file are not in the repository";
@@ -255,7 +202,7 @@ pub const UNREAD_UNIT: &str = "Terragrunt units a terragrunt.stack.hcl generates
 /// [`ward_repo::stack`]); counted in `skipped`.
 pub fn unread_units(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skipped) {
     findings.retain(|f| {
-        let unread = UNREAD_UNIT_RULES.contains(&f.rule.as_str())
+        let unread = UNREAD_UNIT_RULES.contains(&f.rule)
             && f.dir
                 .as_deref()
                 .and_then(|d| repo.module(d))
@@ -266,7 +213,7 @@ pub fn unread_units(repo: &Repo, findings: &mut Vec<Finding>, skipped: &mut Skip
                 });
         if unread {
             *skipped
-                .entry((f.rule.clone(), UNREAD_UNIT.to_string()))
+                .entry((f.rule, UNREAD_UNIT.to_string()))
                 .or_default() += 1;
         }
         !unread
@@ -294,7 +241,7 @@ pub fn stack_values(repo: &Repo, findings: &mut Vec<Finding>) {
                 continue;
             }
             let mut f = Finding::new(
-                "WARD-MOD-001",
+                RuleId::Mod001,
                 &block.file,
                 block.line,
                 format!(
@@ -316,7 +263,7 @@ pub fn stack_values(repo: &Repo, findings: &mut Vec<Finding>) {
 /// file name and message (the directory aside) in directories whose files say they were
 /// generated from the same template. The first is kept, naming the others.
 pub fn rendered(repo: &Repo, findings: &mut Vec<Finding>) {
-    type Key = (String, String, String, String);
+    type Key = (RuleId, String, String, String);
     let template_of = |f: &Finding| -> Option<(String, String)> {
         let dir = finding_dir(f);
         let t = repo.module(dir)?.generated_from.clone()?;
@@ -335,7 +282,7 @@ pub fn rendered(repo: &Repo, findings: &mut Vec<Finding>) {
         } else {
             f.message.replace(dir, "<dir>")
         };
-        Some((f.rule.clone(), t, rel, msg))
+        Some((f.rule, t, rel, msg))
     };
     let mut groups: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {

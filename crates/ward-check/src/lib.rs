@@ -2,29 +2,35 @@
 //!
 //! [`check`] runs the rule catalog ([`catalog::RULES`], documented in `docs/check-rules.md`) over
 //! a [`ward_repo::Repo`], applies the `ward.hcl` tuning and the inline `ward:ignore`
-//! suppressions, and returns a [`finding::Report`]; [`render`] writes it as terminal text, JSON,
-//! SARIF 2.1.0 or JUnit XML; [`cli`] is the command (`CheckArgs`, `run`) that `ward check`
-//! wires.
+//! suppressions, and returns a [`finding::Report`], which `ward_report::check` renders (from an
+//! [`output::Output`]) as terminal text, JSON, SARIF 2.1.0 or JUnit XML. The
+//! command (flags, `ward.hcl` discovery, the exit) is `ward check` in ward-cli: this library
+//! takes values ([`CheckOptions`], an already-discovered [`ward_repo::Repo`]) and returns them;
+//! it parses no flags and writes nothing.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod ansible;
 pub mod catalog;
-pub mod cli;
 pub mod exec;
 pub mod finding;
 pub mod knowledge;
 pub mod layout;
+pub mod output;
 pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
 pub mod waivers;
 
+/// The repository model the checks read (ward-cli discovers the repository through it).
+pub use ward_repo;
+
 use catalog::Severity;
 use finding::{DirEntry, ExcludedPath, Finding, NotRaised, Report, Summary, Suppressed};
 use knowledge::DataHolding;
 use resolve::Resolver;
+use rules::RuleId;
 use std::collections::BTreeSet;
 use ward_repo::{ModuleKind, Repo};
 
@@ -72,63 +78,53 @@ pub struct CheckError(pub String);
 pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> {
     let cfg = repo.config.as_ref();
     let settings = cfg.map(|c| c.check.clone()).unwrap_or_default();
+    // Every rule `ward.hcl` names is a rule, and takes what it is given.
+    let file = cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl");
+    let mut tuned: Vec<(RuleId, &ward_config::RuleSetting)> = Vec::new();
     for r in &settings.rules {
-        if catalog::rule(&r.id).is_none() {
-            return Err(CheckError(format!(
-                "{}:{}: check {{ rule \"{}\" }} names no known rule; `ward check --list-rules` lists them",
-                cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl"),
-                r.line,
-                r.id
-            )));
-        }
+        let id: RuleId = r.id.parse().map_err(|e: rules::UnknownRule| {
+            CheckError(format!(
+                "{file}:{}: check {{ rule \"{}\" }}: {e}",
+                r.line, r.id
+            ))
+        })?;
         for o in &r.options {
-            let takes = catalog::options(&r.id);
+            let takes = catalog::options(id);
             if !takes.contains(&o.key.as_str()) {
                 return Err(CheckError(format!(
-                    "{}:{}: check {{ rule \"{}\" }} takes no `{}`; {}",
-                    cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl"),
+                    "{file}:{}: check {{ rule \"{}\" }} takes no `{}`; {}",
                     o.line,
                     r.id,
                     o.key,
-                    catalog::options_help(&r.id, &o.key)
+                    catalog::options_help(id, &o.key)
                 )));
             }
         }
+        tuned.push((id, r));
     }
 
-    let mut findings = Vec::new();
-    let mut skipped = rules::Skipped::new();
-    rules::discovery(repo, &mut findings);
+    // Every rule with its own check, in ID order, over one context: the module sources
+    // (`--resolve` asks each remote once) and the repository's ignore files are read once.
     let mut resolver = opts.resolver;
-    let matrix = rules::module_sources(repo, resolver.as_mut(), &mut findings);
-    // Repository-level evidence (ignore files), read once for the rules that use it.
+    let sources = rules::sources::Sources::read(repo, resolver.as_mut());
     let evidence = rules::evidence::Evidence::read(repo);
-    rules::versions_in(
+    let mut cx = rules::Cx {
         repo,
-        settings.terraform_floor.as_deref(),
-        &settings,
-        &evidence,
-        &mut findings,
-        &mut skipped,
-    )
-    .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
-    rules::state_in(repo, &settings, &evidence, &mut findings, &mut skipped);
-    rules::coverage(repo, opts.knowledge, &mut findings);
-    rules::data_holding_in(
-        repo,
-        opts.knowledge,
-        &settings.protected,
-        &mut findings,
-        &mut skipped,
-    )
-    .map_err(|e| CheckError(format!("ward.hcl check block: {e}")))?;
-    rules::layers(repo, &mut findings);
-    waivers::ignore_changes_in(repo, opts.today, &mut findings, &mut skipped);
-    rules::ansible(repo, &mut findings).map_err(|e| CheckError(format!("ward.hcl: {e}")))?;
-    ansible::fetches(repo, &mut findings);
-    ansible::guards(repo, &mut findings);
-    ansible::extra_var_secrets(repo, &mut findings);
-    ansible::ssh_lockout(repo, &mut findings);
+        settings: &settings,
+        evidence: &evidence,
+        knowledge: opts.knowledge,
+        today: opts.today,
+        sources: &sources,
+        out: Vec::new(),
+        skipped: rules::Skipped::new(),
+    };
+    rules::run(&mut cx).map_err(CheckError)?;
+    let rules::Cx {
+        out: mut findings,
+        mut skipped,
+        ..
+    } = cx;
+    let matrix = sources.matrix.clone();
 
     // Text scanning: key material, and the suppressions of every file ward reads.
     let mut sups = Vec::new();
@@ -169,19 +165,18 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     layout::stack_values(repo, &mut findings);
 
     // Tuning.
-    let mut disabled = Vec::new();
-    for r in &settings.rules {
+    let mut disabled: Vec<RuleId> = Vec::new();
+    for (id, r) in &tuned {
         if !r.enabled {
-            disabled.push(r.id.clone());
+            disabled.push(*id);
         }
     }
     findings.retain(|f| !disabled.contains(&f.rule));
     for f in &mut findings {
-        if let Some(s) = settings
-            .rules
+        if let Some(s) = tuned
             .iter()
-            .find(|r| r.id == f.rule)
-            .and_then(|r| r.severity.as_deref())
+            .find(|(id, _)| *id == f.rule)
+            .and_then(|(_, r)| r.severity.as_deref())
             .and_then(|s| s.parse::<Severity>().ok())
         {
             f.severity = s;
@@ -194,14 +189,14 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         let at = format!("{}:{}", s.file, s.line);
         if let Some(p) = &s.problem {
             findings.push(Finding::new(
-                "WARD-SUP-001",
+                RuleId::Sup001,
                 &s.file,
                 s.line,
                 format!("malformed suppression, not applied: {p}"),
             ));
         } else if s.reason.is_none() {
             findings.push(Finding::new(
-                "WARD-SUP-001",
+                RuleId::Sup001,
                 &s.file,
                 s.line,
                 format!(
@@ -216,7 +211,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             .is_some_and(|d| d < opts.today)
         {
             findings.push(Finding::new(
-                "WARD-SUP-002",
+                RuleId::Sup002,
                 &s.file,
                 s.line,
                 format!(
@@ -233,12 +228,12 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     let mut suppressed = Vec::new();
     let mut used = BTreeSet::new();
     for f in findings {
-        let hit = if f.rule.starts_with("WARD-SUP-") {
+        let hit = if f.rule.rule().category == rules::Category::Suppressions {
             None
         } else {
             valid.iter().position(|(s, _)| {
                 s.file == f.file
-                    && s.ids.contains(&f.rule)
+                    && s.ids.iter().any(|id| f.rule == *id)
                     && (s.file_wide
                         || (f.line > 0
                             && (f.line == s.line || (s.target..=s.target_end).contains(&f.line))))
@@ -258,9 +253,9 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         }
     }
     for (i, (s, _)) in valid.iter().enumerate() {
-        if !used.contains(&i) && !s.ids.iter().any(|id| disabled.contains(id)) {
+        if !used.contains(&i) && !s.ids.iter().any(|id| disabled.iter().any(|d| d == id)) {
             kept.push(Finding::new(
-                "WARD-SUP-003",
+                RuleId::Sup003,
                 &s.file,
                 s.line,
                 format!(

@@ -14,6 +14,7 @@
 
 use crate::exec::{self, ExecOptions, Step, Target};
 use crate::finding::Finding;
+use crate::rules::RuleId;
 use similar::TextDiff;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
@@ -50,7 +51,7 @@ pub fn run(repo: &Repo, exec: Option<&ExecOptions>, out: &mut Vec<Finding>) {
 fn one(repo: &Repo, file: &str, r: &Render, exec: Option<&ExecOptions>, out: &mut Vec<Finding>) {
     let fail = |out: &mut Vec<Finding>, msg: String| {
         out.push(Finding::new(
-            "WARD-RENDER-003",
+            RuleId::Render003,
             file,
             r.line,
             format!("render \"{}\": {msg}", r.name),
@@ -78,7 +79,7 @@ fn one(repo: &Repo, file: &str, r: &Render, exec: Option<&ExecOptions>, out: &mu
                 if let Some((path, byte)) = first_difference(&first, &second) {
                     let shown = join(&r.compare, &path);
                     out.push(Finding::new(
-                        "WARD-RENDER-002",
+                        RuleId::Render002,
                         file,
                         r.line,
                         format!(
@@ -366,7 +367,7 @@ fn differs(r: &Render, file: &str, rendered: &Files, committed: &Files) -> Optio
     };
     Some(
         Finding::new(
-            "WARD-RENDER-001",
+            RuleId::Render001,
             file,
             r.line,
             format!(
@@ -447,7 +448,7 @@ fn generated_roots(
         let fail = |out: &mut Vec<Finding>, e: String| {
             out.push(
                 Finding::new(
-                    "WARD-EXEC-002",
+                    RuleId::Exec002,
                     &committed_dir,
                     0,
                     format!("generated root of render \"{}\": {e}", r.name),

@@ -1,6 +1,7 @@
 //! Text scanning: key material (WARD-KEY-001) and `ward:ignore` comments.
 
 use crate::finding::Finding;
+use crate::rules::RuleId;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -92,7 +93,7 @@ pub fn key_material(file: &str, text: &str, out: &mut Vec<Finding>) {
                     continue;
                 }
                 out.push(Finding::new(
-                    "WARD-KEY-001",
+                    RuleId::Key001,
                     file,
                     i + 1,
                     format!(
@@ -179,10 +180,12 @@ pub fn suppressions(file: &str, text: &str) -> Vec<Suppression> {
             .filter(|x| !x.is_empty())
             .map(str::to_string)
             .collect();
-        if s.ids.is_empty() || !s.ids.iter().all(|x| crate::catalog::rule(x).is_some()) {
+        if s.ids.is_empty() {
             s.problem = Some(format!(
                 "`ward:ignore` must name known rule IDs (got \"{ids}\"), e.g. `ward:ignore WARD-MOD-001 reason=\"...\"`"
             ));
+        } else if let Some(e) = s.ids.iter().find_map(|x| x.parse::<RuleId>().err()) {
+            s.problem = Some(format!("`ward:ignore` must name known rule IDs: {e}"));
         }
         loop {
             tail = tail.trim_start();

@@ -1,5 +1,6 @@
-//! WARD-IMP-001 and WARD-IMP-002: every `lifecycle { ignore_changes }` entry is named in a
-//! `waiver` of `ward.hcl` (address, attributes, reason, owner, expiry) that has not expired.
+//! What WARD-IMP-001 and WARD-IMP-002 (`rules/imp_001.rs`, `rules/imp_002.rs`) share: every
+//! `lifecycle { ignore_changes }` entry is named in a `waiver` of `ward.hcl` (address,
+//! attributes, reason, owner, expiry) that has not expired.
 //! An `ignore_changes` added to make an import plan empty otherwise hides real drift on that
 //! attribute forever (FIELD-NOTES 16, issue 16).
 //!
@@ -8,12 +9,8 @@
 //! entry a provider documents as the way to use a resource ([`DOCUMENTED_IGNORES`]) needs no
 //! waiver: it is not a workaround, and it hides nothing the provider does not mean to hide.
 
-use crate::catalog::Severity;
-use crate::finding::Finding;
-use crate::rules::Skipped;
 use std::collections::BTreeSet;
 use ward_repo::{ModuleKind, Repo};
-use ward_time::Date;
 
 /// An `ignore_changes` entry a provider (or the tool that manages the attribute) documents as
 /// part of using the resource.
@@ -162,7 +159,7 @@ pub fn documented(resource_type: &str, attribute: &str) -> Option<&'static Docum
 
 /// The directories being adopted: roots holding `import` blocks, and the local modules they
 /// call, transitively.
-fn adopted(repo: &Repo) -> BTreeSet<String> {
+pub fn adopted(repo: &Repo) -> BTreeSet<String> {
     let mut set: BTreeSet<String> = repo
         .modules
         .iter()
@@ -183,117 +180,39 @@ fn adopted(repo: &Repo) -> BTreeSet<String> {
     }
 }
 
-/// Adds the findings of both rules for every resource of every module in `repo`.
-pub fn ignore_changes(repo: &Repo, today: Date, out: &mut Vec<Finding>) {
-    ignore_changes_in(repo, today, out, &mut Skipped::new())
+/// How the `waiver` blocks of `ward.hcl` cover one `ignore_changes` entry.
+pub enum Cover<'w> {
+    /// A waiver names it and has not expired.
+    Waived,
+    /// Waivers name it, all expired: the first.
+    Expired(&'w ward_config::Waiver),
+    /// No waiver names it.
+    Unwaived,
 }
 
-/// Adds the findings of both rules; the provider-documented entries left alone are counted in
-/// `skipped`.
-pub fn ignore_changes_in(repo: &Repo, today: Date, out: &mut Vec<Finding>, skipped: &mut Skipped) {
+/// How the waivers cover the `ignore_changes` entry `attribute` of the resource at `address`
+/// (`TYPE.NAME`) on `today`.
+pub fn cover<'r>(
+    repo: &'r Repo,
+    address: &str,
+    attribute: &str,
+    today: ward_time::Date,
+) -> Cover<'r> {
     let waivers = repo
         .config
         .as_ref()
         .map(|c| c.waivers.as_slice())
         .unwrap_or_default();
-    let config_file = repo
-        .config
-        .as_ref()
-        .map(|c| c.file.as_str())
-        .unwrap_or("ward.hcl");
-    let adopting = adopted(repo);
-    let mut expired_reported: Vec<usize> = Vec::new();
-    for m in &repo.modules {
-        let being_adopted = adopting.contains(&m.dir);
-        for r in m.resources.iter().filter(|r| r.mode == "managed") {
-            let address = format!("{}.{}", r.type_name, r.name);
-            let mut missing = Vec::new();
-            for a in &r.ignore_changes {
-                let covering: Vec<&ward_config::Waiver> =
-                    waivers.iter().filter(|w| w.covers(&address, a)).collect();
-                if covering.iter().any(|w| !w.expired(today)) {
-                    continue;
-                }
-                match covering.first() {
-                    Some(w) => {
-                        if !expired_reported.contains(&w.line) {
-                            expired_reported.push(w.line);
-                            out.push(
-                                Finding::new(
-                                    "WARD-IMP-002",
-                                    config_file,
-                                    w.line,
-                                    format!(
-                                        "the waiver for `{address}` ignore_changes [{}] expired on {} (owner {})",
-                                        w.attributes.join(", "),
-                                        w.expires,
-                                        w.owner
-                                    ),
-                                )
-                                .with_detail(vec![
-                                    format!("used by {}:{}", r.loc.file, r.loc.line),
-                                    format!("reason given: {}", w.reason),
-                                ]),
-                            );
-                        }
-                    }
-                    None => match documented(&r.type_name, a) {
-                        Some(_) if !being_adopted => {
-                            *skipped
-                                .entry((
-                                    "WARD-IMP-001".to_string(),
-                                    "ignore_changes entries the provider documents (e.g. an autoscaled count), outside roots being adopted".to_string(),
-                                ))
-                                .or_default() += 1;
-                        }
-                        _ => missing.push(a.clone()),
-                    },
-                }
-            }
-            if missing.is_empty() {
-                continue;
-            }
-            let f = Finding::new(
-                "WARD-IMP-001",
-                &r.loc.file,
-                r.loc.line,
-                if being_adopted {
-                    format!(
-                        "`{address}` ignores changes to {} without a waiver in ward.hcl, in \"{}\", {}: an ignore_changes added to make the import plan empty hides real drift on those attributes for good",
-                        missing.join(", "),
-                        m.dir,
-                        if m.imports.is_empty() {
-                            "a module that a root being adopted calls"
-                        } else {
-                            "a root being adopted (it holds import blocks)"
-                        }
-                    )
-                } else {
-                    format!(
-                        "`{address}` ignores changes to {} without a waiver in ward.hcl: drift on {} is never planned; name {} in a waiver (reason, owner, expiry), or model {}",
-                        missing.join(", "),
-                        if missing.len() == 1 { "it" } else { "them" },
-                        if missing.len() == 1 { "it" } else { "them" },
-                        if missing.len() == 1 { "it" } else { "them" }
-                    )
-                },
-            )
-            .in_dir(&m.dir);
-            // Warning by default (the catalog's); an error where the root is being adopted.
-            let f = if being_adopted {
-                Finding {
-                    severity: Severity::Error,
-                    ..f
-                }
-            } else {
-                f
-            };
-            let documented_here: Vec<String> = missing
-                .iter()
-                .filter_map(|a| documented(&r.type_name, a))
-                .map(|d| format!("{} is documented ({}): {}", d.attribute, d.why, d.source))
-                .collect();
-            out.push(f.with_detail(documented_here));
-        }
+    let mut covering = waivers
+        .iter()
+        .filter(|w| w.covers(address, attribute))
+        .peekable();
+    let Some(first) = covering.peek().copied() else {
+        return Cover::Unwaived;
+    };
+    if covering.any(|w| !w.expired(today)) {
+        Cover::Waived
+    } else {
+        Cover::Expired(first)
     }
 }

@@ -1,32 +1,67 @@
-//! The command end to end: every output format over a sample repository (snapshots), and the
-//! exit codes (0 pass, 1 failing findings, 2 usage/input error).
+//! The checks end to end: every output format over a sample repository (snapshots), run as
+//! `ward check` runs them (the command itself, its flags and exit codes, is tested in ward-cli's
+//! tests/check_cli.rs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use clap::Parser;
-use ward_check::cli::{execute, CheckArgs};
+use std::path::Path;
+use ward_check::catalog::Severity;
+use ward_check::knowledge::RulesKnowledge;
+use ward_check::output::{Format, Output};
 use ward_report::check::render;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: CheckArgs,
-}
-
-/// Runs with arguments (relative to the crate directory); returns (code, stdout, stderr).
+/// Runs the checks as `ward check` runs them with `args` (PATH, `--today`, `--format`,
+/// `--verbose`, `--config`, `--fail-on`; the flags themselves are ward-cli's, tested in its
+/// tests/check_cli.rs), renders through `ward_report::check`; returns (code, stdout, stderr).
 fn run(args: &[&str]) -> (u8, String, String) {
-    let cli =
-        Cli::try_parse_from(std::iter::once("ward-check").chain(args.iter().copied())).unwrap();
-    // What ward-cli wires: run, then render through ward_report::check.
-    let mut err = Vec::new();
-    let (code, out) = match execute(&cli.args, &mut err) {
-        Ok(out) => (
-            out.exit().code(),
-            render(&out, cli.args.format, cli.args.verbose),
-        ),
-        Err(exit) => (exit.code(), String::new()),
+    let (mut path, mut today, mut format, mut verbose, mut config, mut fail_on) =
+        (".", None, Format::Terminal, false, None, None);
+    let mut it = args.iter().copied();
+    while let Some(a) = it.next() {
+        match a {
+            "--today" => today = it.next(),
+            "--format" => {
+                format = match it.next().unwrap() {
+                    "json" => Format::Json,
+                    "sarif" => Format::Sarif,
+                    "junit" => Format::Junit,
+                    _ => Format::Terminal,
+                }
+            }
+            "--verbose" => verbose = true,
+            "--config" => config = it.next(),
+            "--fail-on" => fail_on = it.next().map(|s| s.parse::<Severity>().unwrap()),
+            p => path = p,
+        }
+    }
+    let top = Path::new(path);
+    let config = ward_config::discover(config.map(Path::new), top)
+        .unwrap()
+        .map(|f| ward_config::Config::load_found(&f).unwrap());
+    let knowledge = RulesKnowledge(ward_config::knowledge(config.as_ref()).unwrap());
+    let exclude = config
+        .iter()
+        .flat_map(|c| c.check.excludes.iter().cloned())
+        .collect();
+    let repo = ward_repo::discover(top, &ward_repo::Options { config, exclude }).unwrap();
+    let opts = ward_check::CheckOptions {
+        resolver: None,
+        knowledge: &knowledge,
+        today: ward_check::scan::parse_date(today.unwrap_or("2026-06-01")).unwrap(),
+        fail_on,
+        exec: None,
     };
-    (code, out, String::from_utf8(err).unwrap())
+    match ward_check::check(&repo, opts) {
+        Ok(r) => {
+            let out = Output::Report(Box::new(r));
+            (
+                out.exit().code(),
+                render(&out, format, verbose),
+                String::new(),
+            )
+        }
+        Err(e) => (2, String::new(), format!("error: {e}\n")),
+    }
 }
 
 const SAMPLE: &str = "tests/fixtures/sample";
@@ -76,81 +111,8 @@ fn same_input_same_bytes() {
     assert_eq!(a, b);
 }
 
-#[test]
-fn exit_codes() {
-    // Clean repository: 0.
-    let (code, out, err) = run(&[
-        "tests/fixtures/rules/WARD-VER-004/pass",
-        "--today",
-        "2026-06-01",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    // Warnings fail only with --fail-on warning.
-    let (code, _, _) = run(&[
-        "tests/fixtures/rules/WARD-MOD-004/fail",
-        "--today",
-        "2026-06-01",
-    ]);
-    assert_eq!(code, 0);
-    let (code, _, _) = run(&[
-        "tests/fixtures/rules/WARD-MOD-004/fail",
-        "--today",
-        "2026-06-01",
-        "--fail-on",
-        "warning",
-    ]);
-    assert_eq!(code, 1);
-    // Usage/input errors: 2, with a message.
-    let (code, _, err) = run(&["tests/fixtures/does-not-exist"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("not a readable directory"), "{err}");
-    let (code, _, err) = run(&[SAMPLE, "--today", "tomorrow"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("YYYY-MM-DD"), "{err}");
-    // A day that does not exist is not a date.
-    let (code, _, err) = run(&[SAMPLE, "--today", "2026-02-31"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("2026-02-31"), "{err}");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("main.tf"), "locals {}\n").unwrap();
-    std::fs::write(
-        dir.path().join("ward.hcl"),
-        "check {\n  fail_on = \"sometimes\"\n}\n",
-    )
-    .unwrap();
-    let (code, _, err) = run(&[dir.path().to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("ward.hcl:2"), "{err}");
-    let (code, _, err) = run(&[
-        SAMPLE,
-        "--config",
-        "tests/fixtures/rules/WARD-VER-002/fail/ward.hcl",
-        "--today",
-        "2026-06-01",
-    ]);
-    assert_eq!(code, 1, "{err}");
-}
-
-#[test]
-fn unknown_rule_in_config_is_an_input_error() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("main.tf"), "locals {}\n").unwrap();
-    std::fs::write(
-        dir.path().join("ward.hcl"),
-        "check {\n  rule \"WARD-NOPE-001\" {\n    enabled = false\n  }\n}\n",
-    )
-    .unwrap();
-    let (code, _, err) = run(&[dir.path().to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("WARD-NOPE-001"), "{err}");
-}
-
-#[test]
-fn list_rules() {
-    let (code, out, _) = run(&["--list-rules"]);
-    assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), ward_check::catalog::RULES.len());
-}
+// The exit codes, usage errors, an unknown rule in ward.hcl and --list-rules are the command's:
+// ward-cli's tests/check_cli.rs.
 
 #[test]
 fn user_rules_in_ward_hcl_decide_what_holds_data() {

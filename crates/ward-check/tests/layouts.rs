@@ -6,17 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use clap::Parser;
 use std::path::Path;
 use ward_check::catalog::Severity;
-use ward_check::cli::{execute, CheckArgs, Output};
 use ward_check::finding::{Finding, Report};
 
-#[derive(Parser)]
-struct Wrap {
-    #[command(flatten)]
-    args: CheckArgs,
-}
+mod common;
+use common::run_check;
 
 /// Writes `files` under `root/name` (a git work tree, so ward.hcl discovery stops there) and
 /// runs `ward check` on it.
@@ -28,20 +23,7 @@ fn check_at(root: &Path, name: &str, files: &[(&str, &str)]) -> Report {
         std::fs::write(p, t).unwrap();
     }
     std::fs::create_dir_all(top.join(".git")).unwrap();
-    let argv = [
-        "ward-check".to_string(),
-        top.display().to_string(),
-        "--today".to_string(),
-        "2026-12-01".to_string(),
-    ];
-    let args = Wrap::try_parse_from(argv).unwrap().args;
-    let mut err = Vec::new();
-    let out = execute(&args, &mut err)
-        .unwrap_or_else(|e| panic!("{e:?}: {}", String::from_utf8_lossy(&err)));
-    let Output::Report(report) = out else {
-        panic!("no report")
-    };
-    *report
+    run_check(&top, &[])
 }
 
 fn check(name: &str, files: &[(&str, &str)]) -> Report {

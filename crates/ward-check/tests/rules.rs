@@ -158,21 +158,21 @@ fn every_rule_fails_its_failing_fixture_and_passes_its_passing_one() {
     let terraform = terraform();
     let mut checked = 0;
     for rule in RULES {
-        if rule.id.starts_with("WARD-EXEC-") && terraform.is_none() {
+        if rule.id.as_str().starts_with("WARD-EXEC-") && terraform.is_none() {
             println!(
                 "skipped {}: no Terraform (WARD_CHECK_TERRAFORM, .tools/terraform, PATH)",
                 rule.id
             );
             continue;
         }
-        let (found, text) = run(rule.id, "fail", terraform.as_deref());
+        let (found, text) = run(rule.id.as_str(), "fail", terraform.as_deref());
         assert!(
             found,
             "{}: the failing fixture produced no finding",
             rule.id
         );
-        insta::assert_snapshot!(rule.id, text);
-        let (found, text) = run(rule.id, "pass", terraform.as_deref());
+        insta::assert_snapshot!(rule.id.as_str(), text);
+        let (found, text) = run(rule.id.as_str(), "pass", terraform.as_deref());
         assert!(
             !found,
             "{}: the passing fixture produced findings:\n{text}",

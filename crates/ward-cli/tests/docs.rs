@@ -60,8 +60,9 @@ fn messages_point_to_docs_through_the_binary() {
             && l.contains(".md")
             && !l.contains("trim_start_matches")
         {
-            // The generated rule catalog is itself a document in docs/ and links its siblings.
-            if !at.contains("ward-check/src/catalog.rs") {
+            // The generated rule catalog is itself a document in docs/ and links its siblings
+            // (its text is in the rule registry: catalog.rs and one file per rule in rules/).
+            if !at.contains("ward-check/src/catalog.rs") && !at.contains("ward-check/src/rules/") {
                 bad.push(format!("{at}: {}", l.trim()));
             }
         }

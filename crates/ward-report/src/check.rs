@@ -5,8 +5,8 @@ use crate::junit::{self, Case, CaseResult, Document, Suite};
 use crate::term_line;
 use serde_json::{json, Value};
 use ward_check::catalog::{Severity, RULES};
-use ward_check::cli::{Format, Output};
 use ward_check::finding::{Finding, Report};
+use ward_check::output::{Format, Output};
 
 /// What `ward check` prints for `out` in `format` (`verbose`: the terminal report also lists
 /// every directory and the source matrix), without colour.
@@ -171,7 +171,11 @@ pub fn terminal_with(r: &Report, verbose: bool, color: bool) -> String {
         term_line!(
             &mut s,
             "Rules turned off in ward.hcl: {}",
-            r.disabled_rules.join(", ")
+            r.disabled_rules
+                .iter()
+                .map(|id| id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     s.push('\n');

@@ -1,0 +1,280 @@
+//! Helpers several rules share: where a directory-level finding points, counting what a rule
+//! did not raise, module call names, remote state targets.
+
+use crate::finding::Finding;
+use crate::rules::{RuleId, Skipped};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::collections::{BTreeMap, BTreeSet};
+use ward_repo::{join_rel, Loc, Module, ModuleSource, Repo, SourceKind, Val};
+
+/// Counts one finding `rule` did not raise, and why.
+pub fn skip(skipped: &mut Skipped, rule: RuleId, why: impl Into<String>) {
+    *skipped.entry((rule, why.into())).or_default() += 1;
+}
+
+/// Whether the directory's only configuration is a Terragrunt unit (no `.tf` files of its own:
+/// the module it applies, and its `required_version`, live in the unit's source).
+pub fn terragrunt_only(m: &Module) -> bool {
+    m.terragrunt.is_some() && !m.files.iter().any(|f| ward_repo::is_config_file(f))
+}
+
+/// The file and line a directory-level finding points at: the `terraform` block's file when
+/// there is one, else `versions.tf`, `terraform.tf`, `main.tf`, else the first file.
+pub fn anchor(m: &Module) -> Loc {
+    // A Terragrunt unit is its `terragrunt.hcl`, whatever its includes declare.
+    if let Some(u) = &m.terragrunt {
+        return Loc {
+            file: u.file.clone(),
+            line: 0,
+        };
+    }
+    if let Some((_, l)) = m.required_version.first() {
+        return Loc {
+            file: l.file.clone(),
+            line: 0,
+        };
+    }
+    for pref in [
+        "versions.tf",
+        "terraform.tf",
+        "main.tf",
+        "versions.tofu",
+        "main.tofu",
+    ] {
+        if let Some(f) = m.files.iter().find(|f| f.rsplit('/').next() == Some(pref)) {
+            return Loc {
+                file: f.clone(),
+                line: 0,
+            };
+        }
+    }
+    Loc {
+        file: m.files.first().cloned().unwrap_or_else(|| m.dir.clone()),
+        line: 0,
+    }
+}
+
+/// A finding of `rule` at `loc`.
+pub fn at(rule: RuleId, loc: &Loc, msg: impl Into<String>) -> Finding {
+    Finding::new(rule, &loc.file, loc.line, msg)
+}
+
+/// `file:line` split.
+pub fn split_at(at: &str) -> (&str, usize) {
+    match at.rsplit_once(':') {
+        Some((f, l)) => (f, l.parse().unwrap_or(0)),
+        None => (at, 0),
+    }
+}
+
+/// A glob set from `globs`.
+pub fn glob_set(globs: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        b.add(Glob::new(g).map_err(|e| format!("bad glob \"{g}\": {e}"))?);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// Local module call names by target directory, for `module.<name>.<type>.<name>` addresses.
+pub fn local_call_names(repo: &Repo) -> BTreeMap<String, BTreeSet<String>> {
+    let mut call_names: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for m in &repo.modules {
+        for c in &m.module_calls {
+            if let Some(ModuleSource {
+                kind: SourceKind::Local { path },
+                ..
+            }) = &c.source
+            {
+                if let Some(t) = join_rel(&m.dir, path) {
+                    call_names.entry(t).or_default().insert(c.name.clone());
+                }
+            }
+        }
+    }
+    call_names
+}
+
+/// The first words of a reference that name no resource.
+pub const NON_RESOURCE_ROOTS: &[&str] = &[
+    "var",
+    "local",
+    "module",
+    "data",
+    "each",
+    "count",
+    "path",
+    "terraform",
+    "self",
+    "ephemeral",
+];
+
+/// Which root a `terraform_remote_state` reads: for `local`, the root whose state file the path
+/// names (its local backend path, or the default `terraform.tfstate` in its directory); for other
+/// backends, the root with the same backend type whose literal `bucket`/`key`/`prefix`/`path`/
+/// `container_name`/`organization`/`name` arguments all equal the ones given.
+pub fn remote_state_target<'r>(
+    repo: &'r Repo,
+    from: &Module,
+    rs: &ward_repo::RemoteState,
+) -> Option<&'r Module> {
+    let backend = rs.backend.as_deref()?;
+    let cfg = rs.config.as_ref()?;
+    if backend == "local" {
+        let p = path_literal(cfg.get("path")?)?;
+        let file = join_rel(&from.dir, &p)?;
+        return repo.roots().find(|r| {
+            let own = match &r.backend {
+                Some(b) if b.kind == "local" => b.get_str("path").unwrap_or("terraform.tfstate"),
+                None => "terraform.tfstate",
+                _ => return false,
+            };
+            join_rel(&r.dir, own).as_deref() == Some(file.as_str())
+        });
+    }
+    const KEYS: &[&str] = &[
+        "bucket",
+        "key",
+        "prefix",
+        "path",
+        "container_name",
+        "organization",
+        "name",
+    ];
+    let given: Vec<(&str, &str)> = KEYS
+        .iter()
+        .filter_map(|k| cfg.get(k).and_then(Val::as_str).map(|v| (*k, v)))
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    repo.roots().find(|r| match &r.backend {
+        Some(b) if b.kind == backend => given.iter().all(|(k, v)| b.get_str(k) == Some(v)),
+        _ => false,
+    })
+}
+
+/// A literal path, or `"${path.module}/rest"` / `"${path.root}/rest"` (the only interpolation
+/// that still names a fixed place relative to the directory).
+pub fn path_literal(v: &Val) -> Option<String> {
+    match v {
+        Val::Str(s) => Some(s.clone()),
+        Val::Expr { text, .. } => {
+            let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+            let rest = inner
+                .strip_prefix("${path.module}/")
+                .or_else(|| inner.strip_prefix("${path.root}/"))?;
+            (!rest.contains("${")).then(|| rest.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The state files git tracks.
+pub fn tracked_state_files(repo: &Repo) -> BTreeSet<&str> {
+    repo.tracked_state_files
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .collect()
+}
+
+/// One root reading another's state or outputs, across declared layers.
+pub struct LayerRead<'r> {
+    /// Where the read is.
+    pub loc: &'r Loc,
+    /// The reading directory.
+    pub dir: &'r str,
+    /// Its layer.
+    pub mine: &'r ward_config::Layer,
+    /// The directory read.
+    pub target: String,
+    /// That one's layer.
+    pub theirs: &'r ward_config::Layer,
+    /// `root` or `unit`.
+    pub who: &'static str,
+    /// `the state` or `the outputs`.
+    pub what: &'static str,
+    /// How, for a message about skipping layers (empty for a remote state).
+    pub via_skip: String,
+    /// How.
+    pub via: String,
+}
+
+/// Every read of another root by a root with a declared layer, of a root with one
+/// (`terraform_remote_state`, Terragrunt `dependency` blocks); empty without declared layers.
+pub fn layer_reads(repo: &Repo) -> Vec<LayerRead<'_>> {
+    let mut out = Vec::new();
+    let Some(cfg) = &repo.config else {
+        return out;
+    };
+    if cfg.layers.is_empty() {
+        return out;
+    }
+    for m in repo.roots() {
+        let Some(mine) = cfg.layer_of(&m.dir) else {
+            continue;
+        };
+        let mut reads: Vec<(&Loc, String, &'static str, &'static str, String, String)> = Vec::new();
+        for rs in &m.remote_states {
+            if let Some(target) = remote_state_target(repo, m, rs) {
+                let via = format!(" through terraform_remote_state \"{}\"", rs.name);
+                reads.push((
+                    &rs.loc,
+                    target.dir.clone(),
+                    "root",
+                    "the state",
+                    String::new(),
+                    via,
+                ));
+            }
+        }
+        // Terragrunt `dependency` blocks read the outputs of the unit they name.
+        for d in m.terragrunt.iter().flat_map(|u| u.dependencies.iter()) {
+            if let Some(dir) = &d.dir {
+                let via = format!(" through dependency \"{}\"", d.name);
+                reads.push((&d.loc, dir.clone(), "unit", "the outputs", via.clone(), via));
+            }
+        }
+        for (loc, target, who, what, via_skip, via) in reads {
+            let Some(theirs) = cfg.layer_of(&target) else {
+                continue;
+            };
+            out.push(LayerRead {
+                loc,
+                dir: &m.dir,
+                mine,
+                target,
+                theirs,
+                who,
+                what,
+                via_skip,
+                via,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_literals() {
+        assert_eq!(
+            path_literal(&Val::Str("../a/terraform.tfstate".into())).as_deref(),
+            Some("../a/terraform.tfstate")
+        );
+        let e = |t: &str| Val::Expr {
+            text: t.to_string(),
+            refs: vec!["path.module".to_string()],
+        };
+        assert_eq!(
+            path_literal(&e("\"${path.module}/../a/x.tfstate\"")).as_deref(),
+            Some("../a/x.tfstate")
+        );
+        assert_eq!(path_literal(&e("\"${path.module}/${var.x}\"")), None);
+        assert_eq!(path_literal(&e("var.x")), None);
+    }
+}

@@ -2,7 +2,7 @@
 //! catalogs (`packs/*-catalog.hcl`, scripts/gen-packs; docs/authoritative.md): before #31 item 1
 //! was done for them, every one of these creates was `free`. `fixtures/authoritative/
 //! catalog_creates.json` is a hand-written `show -json` plan creating one object of each type
-//! below (16 providers), plus creates whose target is known only after apply (the object is made
+//! below (18 providers), plus creates whose target is known only after apply (the object is made
 //! by the same plan) and a service perimeter in dry-run only. Each case asserts the class, the
 //! block (`overwrites` or `modifies`), the rule and the words of the explanation with the
 //! planned values of the targets. The curated packs' types are in `authoritative.rs`.
@@ -69,6 +69,8 @@ const CREATES: &[(&str, Block, Impact, &str)] = &[
     ("okta_policy_password_default.x", Overwrites, Impact::InPlace, "adopts the org's existing default object (policy password default)"),
     ("azuread_group_member.x", Modifies, Impact::InPlace, "adds a member to an existing group (group_object_id = \"00000000-0000-0000-0000-000000000001\")"),
     ("gitlab_project_push_rules.x", Overwrites, Impact::Interrupt, "replaces the push rules of an existing project (it has one set) (project = \"42\")"),
+    ("alicloud_oss_bucket_policy.x", Overwrites, Impact::Interrupt, "replaces the policy of an existing bucket (a bucket has one) (bucket = \"assets\")"),
+    ("digitalocean_spaces_bucket_policy.x", Overwrites, Impact::Interrupt, "replaces the policy of an existing bucket (a bucket has one) (bucket = \"assets\")"),
     ("postgresql_default_privileges.x", Overwrites, Impact::InPlace, "replaces the default privileges one owner's new objects give a role in a schema (database = \"app\""),
 ];
 

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/aliyun/terraform-provider-alicloud at 81c43b6727a09e9da37b3d88818c3ba5fa17fa14 (2026-08-21).
-# Types by category: access 114, attachment 111, compute 96, config 208, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, traffic 289, workflow 19; 1175 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d89a81aea8a098f96239b4b762220e8ffc7734f93d7c646a480f44cd9daee7cf
+# Types by category: access 110, applied-policy 1, attachment 110, authoritative-policy 2, compute 96, config 205, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, singleton-settings 5, traffic 289, workflow 19; 1175 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 1, overwrites in-place 5, overwrites interrupt 2.
+# inputs sha256: 5924759a2ea108955f769e5204c8bacbd216a643f3c8e4b66164d74d1c26467e
 
 pack {
   name     = "alicloud-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "aliyun/alicloud"
   schema   = "unavailable: no package generated from the alicloud provider schema is published in the npm or PyPI registries; types from the provider documentation"
   summary  = "Alibaba Cloud: every documented resource type, by category."
@@ -3074,17 +3074,29 @@ resource "alicloud_ecs_disk_attachment" {
 }
 
 resource "alicloud_ecs_disk_default_kms_key" {
-  summary    = "ecs disk default kms key: a configuration object of the provider API."
+  summary    = "ecs disk default kms key: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/ecs_disk_default_kms_key"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces an account-wide setting (ecs disk default kms key: an account has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "alicloud_ecs_disk_encryption_by_default" {
-  summary    = "ecs disk encryption by default: a configuration object of the provider API."
+  summary    = "ecs disk encryption by default: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/ecs_disk_encryption_by_default"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces an account-wide setting (ecs disk encryption by default: an account has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "alicloud_ecs_elasticity_assurance" {
@@ -5794,10 +5806,16 @@ resource "alicloud_oos_application_group" {
 }
 
 resource "alicloud_oos_default_patch_baseline" {
-  summary    = "oos default patch baseline: a configuration object of the provider API."
+  summary    = "oos default patch baseline: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/oos_default_patch_baseline"
-  rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces an account-wide setting (oos default patch baseline: an account has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "alicloud_oos_execution" {
@@ -5893,10 +5911,17 @@ resource "alicloud_oss_bucket_access_monitor" {
 }
 
 resource "alicloud_oss_bucket_acl" {
-  summary    = "oss bucket acl: grants access or enforces a policy."
+  summary    = "oss bucket acl: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/oss_bucket_acl"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the canned ACL of an existing bucket (a bucket has one)"
+    why      = "readers and writers the ACL it had allowed are refused at once when the new one is stricter"
+    target   = ["bucket"]
+  }
 }
 
 resource "alicloud_oss_bucket_archive_direct_read" {
@@ -5984,10 +6009,17 @@ resource "alicloud_oss_bucket_overwrite_config" {
 }
 
 resource "alicloud_oss_bucket_policy" {
-  summary    = "oss bucket policy: grants access or enforces a policy."
+  summary    = "oss bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/oss_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "alicloud_oss_bucket_public_access_block" {
@@ -6512,10 +6544,16 @@ resource "alicloud_ram_account_alias" {
 }
 
 resource "alicloud_ram_account_password_policy" {
-  summary    = "ram account password policy: grants access or enforces a policy."
+  summary    = "ram account password policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/ram_account_password_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces an account-wide setting (ram account password policy: an account has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "alicloud_ram_group" {
@@ -6547,10 +6585,16 @@ resource "alicloud_ram_login_profile" {
 }
 
 resource "alicloud_ram_password_policy" {
-  summary    = "ram password policy: grants access or enforces a policy."
+  summary    = "ram password policy: sets the one settings object of an existing account, project or resource."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/ram_password_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "An account, project or resource has one of these: a create overwrites the settings it has (defaults, or values set elsewhere), and settings not written here return to their defaults. Changes apply in place; a delete usually only leaves the state or restores the defaults. (category: singleton-settings)"
   holds_data = false
+
+  overwrites {
+    impact   = "in-place"
+    what     = "replaces an account-wide setting (ram password policy: an account has one)"
+    why      = "values set elsewhere, and settings not written here, are overwritten at once"
+  }
 }
 
 resource "alicloud_ram_policy" {
@@ -6834,10 +6878,17 @@ resource "alicloud_resource_manager_control_policy" {
 }
 
 resource "alicloud_resource_manager_control_policy_attachment" {
-  summary    = "resource manager control policy attachment: links two objects."
+  summary    = "resource manager control policy attachment: applies a policy or constraint to existing objects."
   source     = "https://registry.terraform.io/providers/aliyun/alicloud/latest/docs/resources/resource_manager_control_policy_attachment"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "A create applies a policy to objects that exist without it (an organization, account, network, perimeter): what it denies or restricts is refused at once for everything under it. A delete lifts it at once. (category: applied-policy)"
   holds_data = false
+
+  modifies {
+    impact   = "interrupt"
+    what     = "attaches a control policy to an existing folder or account of the resource directory"
+    why      = "what the policy denies is refused at once in every account under the target"
+    target   = ["target_id"]
+  }
 }
 
 resource "alicloud_resource_manager_delegated_administrator" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-digitalocean 13.14.1 (provider registry.terraform.io/digitalocean/digitalocean 2.71.0), checked by the self-check.
-# Types by category: access 4, attachment 8, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 514518ba30042daf62f8704d9c3c11febc67531275a2a5f3e4c6cef55e3c4011
+# Types by category: access 3, attachment 8, authoritative-policy 1, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
+# inputs sha256: c89101012c70d5f1b4a664e6259685451c8e54e3e8e4e07beabdb9b7066ba50b
 
 pack {
   name     = "digitalocean-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "digitalocean/digitalocean"
   schema   = "checked"
   summary  = "DigitalOcean: every resource type, by category."
@@ -436,10 +436,17 @@ resource "digitalocean_spaces_bucket_object" {
 }
 
 resource "digitalocean_spaces_bucket_policy" {
-  summary    = "spaces bucket policy: grants access or enforces a policy."
+  summary    = "spaces bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/digitalocean/digitalocean/latest/docs/resources/spaces_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "digitalocean_spaces_key" {

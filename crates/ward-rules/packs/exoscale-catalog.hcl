@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: unavailable; types from docs/resources/*.md of github.com/exoscale/terraform-provider-exoscale at b692022e3351d6a6f328655586742f7921e75043 (2026-08-12).
-# Types by category: access 10, compute 3, config 1, credential 4, data 8, dns 1, monitoring 6, traffic 5; 38 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 7fb4e3ab165cf1e4fd56ae40834636c648dca8c417d16a49601e94d42d568e80
+# Types by category: access 9, authoritative-policy 1, compute 3, config 1, credential 4, data 8, dns 1, monitoring 6, traffic 5; 38 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
+# inputs sha256: 8af0910a3684e9ff3808f5c34782acd69f9ec27b1c85fcbebaf16890e1d8ab3b
 
 pack {
   name     = "exoscale-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "exoscale/exoscale"
   schema   = "unavailable: no package generated from the exoscale provider schema is published in the npm or PyPI registries; types from the provider documentation"
   summary  = "Exoscale: every documented resource type, by category."
@@ -276,10 +276,17 @@ resource "exoscale_sks_nodepool" {
 }
 
 resource "exoscale_sos_bucket_policy" {
-  summary    = "sos bucket policy: grants access or enforces a policy."
+  summary    = "sos bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/exoscale/exoscale/latest/docs/resources/sos_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "exoscale_ssh_key" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-ionoscloud 12.0.13 (provider registry.terraform.io/ionos-cloud/ionoscloud 6.7.20), checked by the self-check.
-# Types by category: access 7, attachment 2, compute 3, config 7, credential 6, data 22, dns 1, monitoring 1, traffic 22; 71 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: c8147bfa7c5c8e05a31ea20223945e360a5548e86c8361785ee780d07bc1b81a
+# Types by category: access 6, attachment 2, authoritative-policy 1, compute 3, config 7, credential 6, data 22, dns 1, monitoring 1, traffic 22; 71 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
+# inputs sha256: 0c802fa7068ffaf5c50a314fd0dbeebe5c49ecfe51cc8588afd7c3b04446ea32
 
 pack {
   name     = "ionoscloud-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "ionos-cloud/ionoscloud"
   schema   = "checked"
   summary  = "IONOS Cloud: every resource type, by category."
@@ -381,10 +381,17 @@ resource "ionoscloud_s3_bucket_object_lock_configuration" {
 }
 
 resource "ionoscloud_s3_bucket_policy" {
-  summary    = "s3 bucket policy: grants access or enforces a policy."
+  summary    = "s3 bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/ionos-cloud/ionoscloud/latest/docs/resources/s3_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "ionoscloud_s3_bucket_public_access_block" {

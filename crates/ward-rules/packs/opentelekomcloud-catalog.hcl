@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-opentelekomcloud 12.0.16 (provider registry.terraform.io/opentelekomcloud/opentelekomcloud 1.36.54), checked by the self-check.
-# Types by category: access 35, attachment 15, authoritative-policy 2, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 2.
-# inputs sha256: e3e4072cc461441401d5732857f14f0484472bf84865f837592d714cce3279bb
+# Types by category: access 33, attachment 15, authoritative-policy 4, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 4.
+# inputs sha256: 952e4982512689508bb7536d65edce2b6f44045a653448b63759f2375aba03d9
 
 pack {
   name     = "opentelekomcloud-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "opentelekomcloud/opentelekomcloud"
   schema   = "checked"
   summary  = "Open Telekom Cloud: every resource type, by category."
@@ -1602,10 +1602,17 @@ resource "opentelekomcloud_obs_bucket_object_acl" {
 }
 
 resource "opentelekomcloud_obs_bucket_policy" {
-  summary    = "obs bucket policy: grants access or enforces a policy."
+  summary    = "obs bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/opentelekomcloud/opentelekomcloud/latest/docs/resources/obs_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "opentelekomcloud_obs_bucket_replication" {
@@ -1771,10 +1778,17 @@ resource "opentelekomcloud_s3_bucket_object" {
 }
 
 resource "opentelekomcloud_s3_bucket_policy" {
-  summary    = "s3 bucket policy: grants access or enforces a policy."
+  summary    = "s3 bucket policy: sets the whole access policy of an existing object (authoritative)."
   source     = "https://registry.terraform.io/providers/opentelekomcloud/opentelekomcloud/latest/docs/resources/s3_bucket_policy"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "replaces the policy of an existing bucket (a bucket has one)"
+    why      = "principals and requests allowed only by the policy it had are refused at once"
+    target   = ["bucket"]
+  }
 }
 
 resource "opentelekomcloud_sdrs_protected_instance_v1" {

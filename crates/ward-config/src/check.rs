@@ -1,7 +1,7 @@
 //! The `check { }` block: `ward check`'s floor version, protected addresses, rule tuning,
 //! releases, excluded paths and generated files.
 
-use crate::read::Src;
+use crate::read::{Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
@@ -143,6 +143,24 @@ impl CheckSettings {
 }
 
 const SEVERITIES: &[&str] = &["error", "warning", "info"];
+/// The `check` block's and its nested blocks' schemas (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[
+    Schema {
+        place: "`check { }`",
+        keys: CHECK_KEYS,
+        blocks: CHECK_BLOCKS,
+    },
+    Schema {
+        place: "`check { rule \"ID\" { } }`",
+        keys: RULE_KEYS,
+        blocks: &[],
+    },
+    Schema {
+        place: "`check { release \"NAME\" { } }`",
+        keys: RELEASE_KEYS,
+        blocks: &[],
+    },
+];
 pub(crate) const CHECK_KEYS: &[&str] = &["terraform_floor", "fail_on", "protected"];
 pub(crate) const CHECK_BLOCKS: &[&str] = &["rule", "release", "exclude", "generated"];
 pub(crate) const GENERATED_KEYS: &[&str] = &["backend", "lock_file", "paths"];

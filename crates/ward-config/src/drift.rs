@@ -1,7 +1,7 @@
 //! The `drift { }` block: roots discovered but never checked (`exclude`), and drift findings
 //! suppressed until a date (`ignore`). Read by `ward drift`.
 
-use crate::read::{confined_rel, Src};
+use crate::read::{confined_rel, Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
@@ -112,6 +112,19 @@ fn as_text<S: serde::Serializer>(d: &Date, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(d)
 }
 
+/// The `drift` block's and its `ignore` blocks' schemas (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[
+    Schema {
+        place: "`drift { }`",
+        keys: &[],
+        blocks: DRIFT_BLOCKS,
+    },
+    Schema {
+        place: "`drift { ignore { } }`",
+        keys: IGNORE_KEYS,
+        blocks: &[],
+    },
+];
 pub(crate) const DRIFT_BLOCKS: &[&str] = &["exclude", "ignore"];
 pub(crate) const IGNORE_KEYS: &[&str] =
     &["root", "address", "attribute", "owner", "expires", "reason"];

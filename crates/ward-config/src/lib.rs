@@ -63,6 +63,19 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use ward_rules::UserRules;
 
+/// Every section's block schemas: where a key or block that is unknown where it was written
+/// belongs instead ("did you mean `x`? it belongs in ..."). The sections own their schemas;
+/// the reader ([`read`]) is handed them here and imports no section.
+const EVERYWHERE: &[&[read::Schema]] = &[
+    repo::SCHEMAS,
+    stack::SCHEMAS,
+    check::SCHEMAS,
+    policy::SCHEMAS,
+    drift::SCHEMAS,
+    render::SCHEMAS,
+    waiver::SCHEMAS,
+];
+
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
     "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
@@ -226,7 +239,7 @@ impl Config {
             message: format!("not valid HCL: {}", e.message),
             help: Some(format!("fix the syntax near `{}`", e.near)),
         })?;
-        let src = Src::new(display, text);
+        let src = Src::new(display, text, EVERYWHERE);
         let mut c = Config::empty(dir);
         c.file = display.to_string();
         let mut resources: Vec<&Block> = Vec::new();

@@ -1,6 +1,6 @@
 //! The gate's sections: `policy { }` and `guard "NAME" { }` (format in `docs/gate.md`).
 
-use crate::read::{confined_rel, Src};
+use crate::read::{confined_rel, Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
@@ -154,6 +154,25 @@ pub fn guard_var(prefix: &str, name: &str) -> String {
     format!("{prefix}{n}")
 }
 
+/// The `policy`, `budget` and `guard` blocks' schemas (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[
+    Schema {
+        place: "`policy { }`",
+        keys: POLICY_KEYS,
+        blocks: POLICY_BLOCKS,
+    },
+    Schema {
+        place: "`policy { budget { } }`",
+        keys: BUDGET_KEYS,
+        blocks: &[],
+    },
+    Schema {
+        place: "`guard \"NAME\" { }`",
+        keys: GUARD_KEYS,
+        blocks: &[],
+    },
+];
+pub(crate) const POLICY_BLOCKS: &[&str] = &["budget"];
 pub(crate) const BUDGET_KEYS: &[&str] = &["max_replaces", "max_deletes"];
 pub(crate) const POLICY_KEYS: &[&str] = &[
     "approve",
@@ -186,7 +205,7 @@ pub(crate) fn policy(
     p: &mut Policy,
 ) -> Result<(), ConfigError> {
     src.no_label(b)?;
-    let f = src.fields(&b.body, "`policy`", POLICY_KEYS, &["budget"])?;
+    let f = src.fields(&b.body, "`policy`", POLICY_KEYS, POLICY_BLOCKS)?;
     if let Some(a) = f.get("approve") {
         let mut set = BTreeSet::new();
         for (s, span) in src.strings(a)? {

@@ -15,6 +15,8 @@ pub(crate) use ward_rules::hcl::Spanned;
 pub(crate) struct Src<'a> {
     pub(crate) file: &'a str,
     r: Reader<'a>,
+    /// Every section's schemas, for "it belongs in ..." suggestions.
+    everywhere: &'a [&'a [Schema]],
 }
 
 /// The keys and blocks of one body, checked.
@@ -37,62 +39,41 @@ pub(crate) fn did_you_mean<'k>(word: &str, known: &[&'k str]) -> Option<&'k str>
     known.iter().find(|x| **x == k).copied()
 }
 
-/// Every key and block of `ward.hcl` with where it belongs, for a suggestion when a word is
-/// not known where it was written but is close to one that belongs elsewhere.
-const EVERYWHERE: &[(&str, &[&str], &[&str])] = &[
-    (
-        "`root \"NAME\" { }`",
-        crate::repo::ROOT_KEYS,
-        crate::stack::ROOT_BLOCKS,
-    ),
-    (
-        "`root \"NAME\" { site \"NAME\" { } }`",
-        crate::stack::SITE_KEYS,
-        &[],
-    ),
-    (
-        "`root \"NAME\" { pre_destroy \"NAME\" { } }`",
-        crate::stack::PRE_DESTROY_KEYS,
-        &[],
-    ),
-    ("`stack { }`", crate::stack::STACK_KEYS, &[]),
-    ("`layer \"NAME\" { }`", crate::repo::LAYER_KEYS, &[]),
-    (
-        "`check { }`",
-        crate::check::CHECK_KEYS,
-        crate::check::CHECK_BLOCKS,
-    ),
-    ("`check { rule \"ID\" { } }`", crate::check::RULE_KEYS, &[]),
-    (
-        "`check { release \"NAME\" { } }`",
-        crate::check::RELEASE_KEYS,
-        &[],
-    ),
-    ("`policy { }`", crate::policy::POLICY_KEYS, &["budget"]),
-    ("`policy { budget { } }`", crate::policy::BUDGET_KEYS, &[]),
-    ("`guard \"NAME\" { }`", crate::policy::GUARD_KEYS, &[]),
-    ("`drift { }`", &[], crate::drift::DRIFT_BLOCKS),
-    ("`drift { ignore { } }`", crate::drift::IGNORE_KEYS, &[]),
-    ("`render \"NAME\" { }`", crate::render::RENDER_KEYS, &[]),
-    ("`waiver { }`", crate::waiver::WAIVER_KEYS, &[]),
-];
+/// What one kind of block of `ward.hcl` takes: where it is written (for a suggestion), its keys
+/// and its nested blocks. Each section exports its own (`SCHEMAS`); the crate root hands them
+/// all to [`Src::new`], so this module knows no section.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Schema {
+    /// Where the block is written, e.g. ``"`check { rule \"ID\" { } }`"``.
+    pub(crate) place: &'static str,
+    /// The keys it takes.
+    pub(crate) keys: &'static [&'static str],
+    /// The blocks it takes.
+    pub(crate) blocks: &'static [&'static str],
+}
 
-fn elsewhere(word: &str) -> Option<String> {
-    EVERYWHERE
+/// A suggestion for a `word` not known where it was written but close to a key or block that
+/// belongs in another block of `everywhere`.
+fn elsewhere(everywhere: &[&[Schema]], word: &str) -> Option<String> {
+    everywhere
         .iter()
-        .filter_map(|(p, keys, blocks)| {
-            let k = did_you_mean(word, keys).or_else(|| did_you_mean(word, blocks))?;
-            Some((strsim::levenshtein(word, k), k, *p))
+        .flat_map(|s| s.iter())
+        .filter_map(|s| {
+            let k = did_you_mean(word, s.keys).or_else(|| did_you_mean(word, s.blocks))?;
+            Some((strsim::levenshtein(word, k), k, s.place))
         })
         .min()
         .map(|(_, k, p)| format!("did you mean `{k}`? it belongs in {p}; "))
 }
 
 impl<'a> Src<'a> {
-    pub(crate) fn new(file: &'a str, text: &'a str) -> Self {
+    /// A reader of `text` (the file `file`), suggesting keys from `everywhere` when a word
+    /// belongs in another block.
+    pub(crate) fn new(file: &'a str, text: &'a str, everywhere: &'a [&'a [Schema]]) -> Self {
         Src {
             file,
             r: Reader::new(file, text),
+            everywhere,
         }
     }
 
@@ -133,6 +114,7 @@ impl<'a> Src<'a> {
         keys: &[&str],
         blocks: &[&str],
     ) -> Result<Fields<'b>, ConfigError> {
+        let elsewhere = |word: &str| elsewhere(self.everywhere, word);
         let (attrs, blocks) = self.r.fields(body, place, keys, blocks, &elsewhere)?;
         Ok(Fields { attrs, blocks })
     }

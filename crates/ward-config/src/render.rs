@@ -2,7 +2,7 @@
 //! program renders files (HCL, policies, configuration) from sources in the repository; ward runs
 //! it in a scratch copy and compares what it wrote with the committed files.
 
-use crate::read::{confined_rel, Src};
+use crate::read::{confined_rel, Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
@@ -38,6 +38,12 @@ fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_secs())
 }
 
+/// The `render` block's schema (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[Schema {
+    place: "`render \"NAME\" { }`",
+    keys: RENDER_KEYS,
+    blocks: &[],
+}];
 pub(crate) const RENDER_KEYS: &[&str] = &["command", "output", "compare", "determinism", "timeout"];
 
 /// A path inside the repository, not the repository itself.

@@ -1,6 +1,6 @@
 //! The `root` and `layer` blocks: the roots of the repository and the layer stack.
 
-use crate::read::{confined_rel, Src};
+use crate::read::{confined_rel, Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
@@ -42,6 +42,19 @@ pub struct Layer {
     pub line: usize,
 }
 
+/// The `root` and `layer` blocks' schemas (suggestions elsewhere in `ward.hcl`).
+pub(crate) const SCHEMAS: &[Schema] = &[
+    Schema {
+        place: "`root \"NAME\" { }`",
+        keys: ROOT_KEYS,
+        blocks: crate::stack::ROOT_BLOCKS,
+    },
+    Schema {
+        place: "`layer \"NAME\" { }`",
+        keys: LAYER_KEYS,
+        blocks: &[],
+    },
+];
 pub(crate) const LAYER_KEYS: &[&str] = &["level"];
 pub(crate) const ROOT_KEYS: &[&str] = &[
     "path",

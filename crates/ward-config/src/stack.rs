@@ -2,7 +2,7 @@
 //! `reads`, its per-site instances (`site "NAME" { }`) and its `pre_destroy` commands (format in
 //! `docs/config.md` and `docs/stack.md`).
 
-use crate::read::Src;
+use crate::read::{Schema, Src};
 use crate::ConfigError;
 use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Attribute, Block};
@@ -85,6 +85,24 @@ pub struct PreDestroy {
     pub line: usize,
 }
 
+/// The `stack` block's and the stack blocks of `root`'s schemas (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[
+    Schema {
+        place: "`root \"NAME\" { site \"NAME\" { } }`",
+        keys: SITE_KEYS,
+        blocks: &[],
+    },
+    Schema {
+        place: "`root \"NAME\" { pre_destroy \"NAME\" { } }`",
+        keys: PRE_DESTROY_KEYS,
+        blocks: &[],
+    },
+    Schema {
+        place: "`stack { }`",
+        keys: STACK_KEYS,
+        blocks: &[],
+    },
+];
 pub(crate) const STACK_KEYS: &[&str] = &["backup_dir", "history", "timeout"];
 pub(crate) const SITE_KEYS: &[&str] = &["var_files", "backend_config"];
 pub(crate) const PRE_DESTROY_KEYS: &[&str] = &["command", "timeout"];

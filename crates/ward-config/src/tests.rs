@@ -136,6 +136,34 @@ fn defaults_when_absent() {
 
 /// A typo at any depth is an error at its line and column, with a did-you-mean.
 #[test]
+fn a_key_written_in_the_wrong_block_names_the_block_it_belongs_in() {
+    // One key of every section's schema, written in `plan { }` (which takes none of them): the
+    // suggestion comes from the schemas the sections export (read.rs knows no section).
+    for (key, place) in [
+        ("binary", "`root \"NAME\" { }`"),
+        ("level", "`layer \"NAME\" { }`"),
+        ("var_files", "`root \"NAME\" { site \"NAME\" { } }`"),
+        ("backup_dir", "`stack { }`"),
+        ("terraform_floor", "`check { }`"),
+        ("module_sources", "`check { release \"NAME\" { } }`"),
+        ("max_deletes", "`policy { budget { } }`"),
+        ("addresses", "`guard \"NAME\" { }`"),
+        ("determinism", "`render \"NAME\" { }`"),
+        ("attributes", "`waiver { }`"),
+    ] {
+        let text = format!("plan {{\n  {key} = 1\n}}\n");
+        let e = err(&text);
+        assert!(
+            e.contains(&format!("did you mean `{key}`? it belongs in {place}")),
+            "{text:?}: {e}"
+        );
+    }
+    // A word close to nothing anywhere gets no suggestion.
+    let e = err("plan {\n  zzzzqqq = 1\n}\n");
+    assert!(!e.contains("belongs in"), "{e}");
+}
+
+#[test]
 fn typos_everywhere_are_errors_with_a_suggestion() {
     for (text, want_at, want_word) in [
         (

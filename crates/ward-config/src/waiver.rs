@@ -2,7 +2,7 @@
 //! it and until when. Read by `ward check` (rules WARD-IMP-001 and WARD-IMP-002): an
 //! `ignore_changes` added as an import workaround otherwise hides real drift forever.
 
-use crate::read::Src;
+use crate::read::{Schema, Src};
 use crate::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
@@ -47,6 +47,12 @@ fn as_text<S: serde::Serializer>(d: &Date, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(d)
 }
 
+/// The `waiver` block's schema (suggestions elsewhere).
+pub(crate) const SCHEMAS: &[Schema] = &[Schema {
+    place: "`waiver { }`",
+    keys: WAIVER_KEYS,
+    blocks: &[],
+}];
 pub(crate) const WAIVER_KEYS: &[&str] = &["address", "attributes", "reason", "owner", "expires"];
 
 pub(crate) fn waiver(src: &Src<'_>, b: &Block, n: usize) -> Result<Waiver, ConfigError> {

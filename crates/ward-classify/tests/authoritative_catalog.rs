@@ -2,7 +2,7 @@
 //! catalogs (`packs/*-catalog.hcl`, scripts/gen-packs; docs/authoritative.md): before #31 item 1
 //! was done for them, every one of these creates was `free`. `fixtures/authoritative/
 //! catalog_creates.json` is a hand-written `show -json` plan creating one object of each type
-//! below (18 providers), plus creates whose target is known only after apply (the object is made
+//! below (19 providers), plus creates whose target is known only after apply (the object is made
 //! by the same plan) and a service perimeter in dry-run only. Each case asserts the class, the
 //! block (`overwrites` or `modifies`), the rule and the words of the explanation with the
 //! planned values of the targets. The curated packs' types are in `authoritative.rs`.
@@ -71,6 +71,9 @@ const CREATES: &[(&str, Block, Impact, &str)] = &[
     ("gitlab_project_push_rules.x", Overwrites, Impact::Interrupt, "replaces the push rules of an existing project (it has one set) (project = \"42\")"),
     ("alicloud_oss_bucket_policy.x", Overwrites, Impact::Interrupt, "replaces the policy of an existing bucket (a bucket has one) (bucket = \"assets\")"),
     ("digitalocean_spaces_bucket_policy.x", Overwrites, Impact::Interrupt, "replaces the policy of an existing bucket (a bucket has one) (bucket = \"assets\")"),
+    ("gitlab_project_membership.x", Modifies, Impact::InPlace, "adds a member to an existing group, team or project (project membership) (project = \"42\")"),
+    ("yandex_resourcemanager_folder_iam_member.x", Modifies, Impact::InPlace, "adds one grant to the IAM policy of an existing resourcemanager folder (folder_id = \"b1g0000folder\")"),
+    ("vault_identity_group_member_entity_ids.x", Overwrites, Impact::Interrupt, "sets the member entities (or groups) of an existing identity group (identity group member entity ids) (group_id = \"a1b2\"): with exclusive = true (the default) members not listed here are removed"),
     ("postgresql_default_privileges.x", Overwrites, Impact::InPlace, "replaces the default privileges one owner's new objects give a role in a schema (database = \"app\""),
 ];
 

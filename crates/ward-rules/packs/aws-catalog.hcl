@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
-# Types by category: access 78, adopted 1, applied-policy 2, attachment 130, authoritative-policy 38, compute 41, config 589, credential 27, data 98, dns 33, exclusive-members 2, monitoring 130, replacing-association 5, singleton-settings 29, traffic 200, workflow 6; 1409 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, modifies interrupt 2, overwrites data-loss 1, overwrites in-place 32, overwrites interrupt 42.
-# inputs sha256: c799d2ca7455359d180048953c35295ca7b5f87bb762a8919779187a8168b3f3
+# Types by category: access 74, adopted 1, applied-policy 2, attachment 130, authoritative-policy 38, compute 41, config 589, credential 27, data 98, dns 33, exclusive-members 2, grant 4, monitoring 130, replacing-association 5, singleton-settings 29, traffic 200, workflow 6; 1409 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 7, modifies interrupt 2, overwrites data-loss 1, overwrites in-place 32, overwrites interrupt 42.
+# inputs sha256: b310004e73a1b53f774cd60074f68871fce0cbf9977d4e3ccafa889b14e79544
 
 pack {
   name     = "aws-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/aws"
   schema   = "checked"
   summary  = "Amazon Web Services: every resource type the curated aws pack does not name."
@@ -5222,10 +5222,17 @@ resource "aws_iam_signing_certificate" {
 }
 
 resource "aws_iam_user_group_membership" {
-  summary    = "iam user group membership: grants access or enforces a policy."
+  summary    = "iam user group membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/iam_user_group_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, or a permission set to an existing account (iam user group membership)"
+    why      = "the principal gets the access it grants at once; other members and assignments are kept"
+    target   = ["user"]
+  }
 }
 
 resource "aws_iam_user_ssh_key" {
@@ -5251,10 +5258,17 @@ resource "aws_identitystore_group" {
 }
 
 resource "aws_identitystore_group_membership" {
-  summary    = "identitystore group membership: grants access or enforces a policy."
+  summary    = "identitystore group membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/identitystore_group_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, or a permission set to an existing account (identitystore group membership)"
+    why      = "the principal gets the access it grants at once; other members and assignments are kept"
+    target   = ["group_id"]
+  }
 }
 
 resource "aws_identitystore_user" {
@@ -7634,10 +7648,17 @@ resource "aws_quicksight_group" {
 }
 
 resource "aws_quicksight_group_membership" {
-  summary    = "quicksight group membership: grants access or enforces a policy."
+  summary    = "quicksight group membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/quicksight_group_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, or a permission set to an existing account (quicksight group membership)"
+    why      = "the principal gets the access it grants at once; other members and assignments are kept"
+    target   = ["group_name"]
+  }
 }
 
 resource "aws_quicksight_iam_policy_assignment" {
@@ -9890,10 +9911,17 @@ resource "aws_ssmquicksetup_configuration_manager" {
 }
 
 resource "aws_ssoadmin_account_assignment" {
-  summary    = "ssoadmin account assignment: grants access or enforces a policy."
+  summary    = "ssoadmin account assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/ssoadmin_account_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, or a permission set to an existing account (ssoadmin account assignment)"
+    why      = "the principal gets the access it grants at once; other members and assignments are kept"
+    target   = ["target_id"]
+  }
 }
 
 resource "aws_ssoadmin_application" {

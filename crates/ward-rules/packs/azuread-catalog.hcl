@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azuread 14.3.1 (provider registry.terraform.io/hashicorp/azuread 3.7.0), checked by the self-check.
-# Types by category: access 39, config 2, credential 8, data 1, grant 1, workflow 3; 54 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
-# inputs sha256: db258d06147a9f33226d35f288d108d83fd3e447f205e7c9cfee7af05c0faefc
+# Types by category: access 34, config 2, credential 8, data 1, grant 6, workflow 3; 54 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 6.
+# inputs sha256: 55b520f0688ffb84be7542322293316c24b2a3122af64aca85cbf61abbfea26b
 
 pack {
   name     = "azuread-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/azuread"
   schema   = "checked"
   summary  = "Microsoft Entra ID (Azure AD): every resource type, by category."
@@ -42,10 +42,17 @@ resource "azuread_access_package_catalog" {
 }
 
 resource "azuread_access_package_catalog_role_assignment" {
-  summary    = "access package catalog role assignment: grants access or enforces a policy."
+  summary    = "access package catalog role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/access_package_catalog_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role or membership on an existing directory object (access package catalog role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["role_id", "catalog_id"]
+  }
 }
 
 resource "azuread_access_package_resource_catalog_association" {
@@ -70,10 +77,17 @@ resource "azuread_administrative_unit" {
 }
 
 resource "azuread_administrative_unit_member" {
-  summary    = "administrative unit member: grants access or enforces a policy."
+  summary    = "administrative unit member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/administrative_unit_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role or membership on an existing directory object (administrative unit member)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["administrative_unit_object_id"]
+  }
 }
 
 resource "azuread_administrative_unit_role_member" {
@@ -84,10 +98,17 @@ resource "azuread_administrative_unit_role_member" {
 }
 
 resource "azuread_app_role_assignment" {
-  summary    = "app role assignment: grants access or enforces a policy."
+  summary    = "app role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/app_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role or membership on an existing directory object (app role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["resource_object_id"]
+  }
 }
 
 resource "azuread_application" {
@@ -245,10 +266,17 @@ resource "azuread_directory_role" {
 }
 
 resource "azuread_directory_role_assignment" {
-  summary    = "directory role assignment: grants access or enforces a policy."
+  summary    = "directory role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/directory_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role or membership on an existing directory object (directory role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["role_id"]
+  }
 }
 
 resource "azuread_directory_role_eligibility_schedule_request" {
@@ -260,10 +288,17 @@ resource "azuread_directory_role_eligibility_schedule_request" {
 }
 
 resource "azuread_directory_role_member" {
-  summary    = "directory role member: grants access or enforces a policy."
+  summary    = "directory role member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azuread/latest/docs/resources/directory_role_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role or membership on an existing directory object (directory role member)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["role_object_id"]
+  }
 }
 
 resource "azuread_group" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
-# Types by category: access 81, adopted 1, applied-policy 5, attachment 79, compute 122, config 326, credential 51, data 86, dns 20, monitoring 92, replacing-association 2, singleton-settings 13, traffic 166, workflow 4; 1048 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 5, overwrites data-loss 1, overwrites in-place 11, overwrites interrupt 4.
-# inputs sha256: 984aeb6bec2f17993dfe6897656a8a58a01e11bdd2a5866274c96472b5de46b8
+# Types by category: access 74, adopted 1, applied-policy 5, attachment 79, compute 122, config 326, credential 51, data 86, dns 20, grant 7, monitoring 92, replacing-association 2, singleton-settings 13, traffic 166, workflow 4; 1048 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 7, modifies interrupt 5, overwrites data-loss 1, overwrites in-place 11, overwrites interrupt 4.
+# inputs sha256: b46ab45d168a2b1bc57e359b3c373a1920bc509cd971ca0cd1f7975b52f9e774
 
 pack {
   name     = "azurerm-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/azurerm"
   schema   = "checked"
   summary  = "Microsoft Azure: every resource type the curated azurerm pack does not name."
@@ -1745,10 +1745,17 @@ resource "azurerm_cosmosdb_sql_function" {
 }
 
 resource "azurerm_cosmosdb_sql_role_assignment" {
-  summary    = "cosmosdb sql role assignment: grants access or enforces a policy."
+  summary    = "cosmosdb sql role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_sql_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (cosmosdb sql role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["account_name", "scope"]
+  }
 }
 
 resource "azurerm_cosmosdb_sql_role_definition" {
@@ -3505,10 +3512,17 @@ resource "azurerm_key_vault_managed_hardware_security_module_key_rotation_policy
 }
 
 resource "azurerm_key_vault_managed_hardware_security_module_role_assignment" {
-  summary    = "key vault managed hardware security module role assignment: grants access or enforces a policy."
+  summary    = "key vault managed hardware security module role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/key_vault_managed_hardware_security_module_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (key vault managed hardware security module role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["scope", "managed_hsm_id"]
+  }
 }
 
 resource "azurerm_key_vault_managed_hardware_security_module_role_definition" {
@@ -3619,10 +3633,17 @@ resource "azurerm_kusto_cluster_managed_private_endpoint" {
 }
 
 resource "azurerm_kusto_cluster_principal_assignment" {
-  summary    = "kusto cluster principal assignment: grants access or enforces a policy."
+  summary    = "kusto cluster principal assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/kusto_cluster_principal_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (kusto cluster principal assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["cluster_name"]
+  }
 }
 
 resource "azurerm_kusto_cosmosdb_data_connection" {
@@ -3640,10 +3661,17 @@ resource "azurerm_kusto_database" {
 }
 
 resource "azurerm_kusto_database_principal_assignment" {
-  summary    = "kusto database principal assignment: grants access or enforces a policy."
+  summary    = "kusto database principal assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/kusto_database_principal_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (kusto database principal assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["cluster_name", "database_name"]
+  }
 }
 
 resource "azurerm_kusto_eventgrid_data_connection" {
@@ -4267,10 +4295,16 @@ resource "azurerm_marketplace_agreement" {
 }
 
 resource "azurerm_marketplace_role_assignment" {
-  summary    = "marketplace role assignment: grants access or enforces a policy."
+  summary    = "marketplace role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/marketplace_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (marketplace role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+  }
 }
 
 resource "azurerm_mobile_network" {
@@ -5352,10 +5386,17 @@ resource "azurerm_palo_alto_virtual_network_appliance" {
 }
 
 resource "azurerm_pim_active_role_assignment" {
-  summary    = "pim active role assignment: grants access or enforces a policy."
+  summary    = "pim active role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/pim_active_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (pim active role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["scope"]
+  }
 }
 
 resource "azurerm_pim_eligible_role_assignment" {
@@ -7329,10 +7370,17 @@ resource "azurerm_synapse_private_link_hub" {
 }
 
 resource "azurerm_synapse_role_assignment" {
-  summary    = "synapse role assignment: grants access or enforces a policy."
+  summary    = "synapse role assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/synapse_role_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "grants a role on an existing account, cluster, workspace or scope (synapse role assignment)"
+    why      = "the principal gets the role's permissions at once; other assignments are kept"
+    target   = ["synapse_workspace_id"]
+  }
 }
 
 resource "azurerm_synapse_spark_pool" {

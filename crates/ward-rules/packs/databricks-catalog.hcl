@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
-# Types by category: access 24, attachment 12, authoritative-policy 3, compute 9, config 21, credential 12, data 15, monitoring 19, singleton-settings 13, traffic 8; 136 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 13, overwrites interrupt 3.
-# inputs sha256: 4305ed3d1bb7607a081d461dfe637dfe41add78c97db75fc257c353a1074b2f8
+# Types by category: access 23, attachment 12, authoritative-policy 3, compute 9, config 21, credential 12, data 15, grant 1, monitoring 19, singleton-settings 13, traffic 8; 136 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 13, overwrites interrupt 3.
+# inputs sha256: 1a40bb0c36d7d7bae06aae38c3108f7fc2db33fccf94c7686496ae923bab0275
 
 pack {
   name     = "databricks-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "databricks/databricks"
   schema   = "checked"
   summary  = "Databricks: every resource type, by category."
@@ -481,10 +481,17 @@ resource "databricks_group_instance_profile" {
 }
 
 resource "databricks_group_member" {
-  summary    = "group member: grants access or enforces a policy."
+  summary    = "group member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/databricks/databricks/latest/docs/resources/group_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (group member)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["group_id"]
+  }
 }
 
 resource "databricks_group_role" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
-# Types by category: access 12, adopted 1, config 57, credential 5, data 6, monitoring 37, singleton-settings 1; 119 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2.
-# inputs sha256: decb88203b371d0740afaac41cc1bb53108676cc44c61f1bd4f08f28aaff18ec
+# Types by category: access 11, adopted 1, config 57, credential 5, data 6, grant 1, monitoring 37, singleton-settings 1; 119 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 2.
+# inputs sha256: 1c8bbc10aa40316a5f9d0e921af233ff0bf53aafa1493b35370e61b94f43fd97
 
 pack {
   name     = "datadog-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "datadog/datadog"
   schema   = "checked"
   summary  = "Datadog: every resource type, by category."
@@ -827,10 +827,17 @@ resource "datadog_team_link" {
 }
 
 resource "datadog_team_membership" {
-  summary    = "team membership: grants access or enforces a policy."
+  summary    = "team membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/DataDog/datadog/latest/docs/resources/team_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (team membership)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["team_id"]
+  }
 }
 
 resource "datadog_team_permission_setting" {

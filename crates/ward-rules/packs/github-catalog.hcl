@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
-# Types by category: access 18, compute 1, config 5, credential 1, data 10, exclusive-members 1, singleton-settings 7, workflow 1; 44 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 6.
-# inputs sha256: eecd0d8e16458060111bb2b7691f87a6d84e1fbb8af8c862ce5641ce5fe1d79c
+# Types by category: access 17, compute 1, config 5, credential 1, data 10, exclusive-members 1, grant 1, singleton-settings 7, workflow 1; 44 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 2, overwrites interrupt 6.
+# inputs sha256: 689bb8279d3f60dc0a57b8ea9accd9aed02ee3708e2359dbcf381c790f9a2e06
 
 pack {
   name     = "github-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "integrations/github"
   schema   = "checked"
   summary  = "GitHub: every resource type the curated github pack does not name."
@@ -273,10 +273,17 @@ resource "github_organization_role_team" {
 }
 
 resource "github_organization_role_team_assignment" {
-  summary    = "organization role team assignment: grants access or enforces a policy."
+  summary    = "organization role team assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/integrations/github/latest/docs/resources/organization_role_team_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "gives an existing team an organization role"
+    why      = "the team's members get the role's permissions at once"
+    target   = ["team_slug"]
+  }
 }
 
 resource "github_organization_role_user" {

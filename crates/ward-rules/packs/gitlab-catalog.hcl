@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-gitlab 15.6.2 (provider registry.terraform.io/gitlabhq/gitlab 18.6.1), checked by the self-check.
-# Types by category: access 25, compute 7, config 31, credential 14, data 5, dns 1, monitoring 33, singleton-settings 3; 119 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 2, overwrites interrupt 1.
-# inputs sha256: b37df298996863bbfe33a051b873aa1abb84b44effd3b137ab76ff5466304145
+# Types by category: access 23, compute 7, config 31, credential 14, data 5, dns 1, grant 2, monitoring 33, singleton-settings 3; 119 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 2, overwrites in-place 2, overwrites interrupt 1.
+# inputs sha256: 4eef263eaacfb21ddb4160ad4b78b7b5c75e72d0d6733527adf3f639aeb61cae
 
 pack {
   name     = "gitlab-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "gitlabhq/gitlab"
   schema   = "checked"
   summary  = "GitLab: every resource type, by category."
@@ -204,10 +204,17 @@ resource "gitlab_group_level_mr_approvals" {
 }
 
 resource "gitlab_group_membership" {
-  summary    = "group membership: grants access or enforces a policy."
+  summary    = "group membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/gitlabhq/gitlab/latest/docs/resources/group_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (group membership)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["group_id"]
+  }
 }
 
 resource "gitlab_group_project_file_template" {
@@ -661,10 +668,17 @@ resource "gitlab_project_level_notifications" {
 }
 
 resource "gitlab_project_membership" {
-  summary    = "project membership: grants access or enforces a policy."
+  summary    = "project membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/gitlabhq/gitlab/latest/docs/resources/project_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (project membership)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["project"]
+  }
 }
 
 resource "gitlab_project_merge_request_note" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-mongodbatlas 8.6.2 (provider registry.terraform.io/mongodb/mongodbatlas 1.41.1), checked by the self-check.
-# Types by category: access 16, compute 5, config 8, credential 3, data 7, dns 1, monitoring 4, outage-drill 1, restore 1, traffic 12, workflow 4; 62 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: aa14b01252a69a5c189816910365a3092749e2629ab1f78e17e2fe5cc63e3e05
+# Types by category: access 15, compute 5, config 8, credential 3, data 7, dns 1, grant 1, monitoring 4, outage-drill 1, restore 1, traffic 12, workflow 4; 62 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
+# inputs sha256: 8343e37ad16fc61a07a9ef83e7e7e4b087b8b09e65234b37aa311e76811ffeb1
 
 pack {
   name     = "mongodbatlas-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "mongodb/mongodbatlas"
   schema   = "checked"
   summary  = "MongoDB Atlas: every resource type, by category."
@@ -49,10 +49,17 @@ resource "mongodbatlas_api_key" {
 }
 
 resource "mongodbatlas_api_key_project_assignment" {
-  summary    = "api key project assignment: grants access or enforces a policy."
+  summary    = "api key project assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/mongodb/mongodbatlas/latest/docs/resources/api_key_project_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "gives an existing API key roles on an existing project"
+    why      = "requests made with the key get the roles at once"
+    target   = ["project_id"]
+  }
 }
 
 resource "mongodbatlas_auditing" {

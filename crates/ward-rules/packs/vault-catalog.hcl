@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: @cdktf/provider-vault 15.6.1 (provider registry.terraform.io/hashicorp/vault 5.6.0), checked by the self-check.
-# Types by category: access 83, config 29, credential 36, data 8, monitoring 2, traffic 2; 160 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 097620278d60901338f1b96b8f6aab598d408094d6a760ca69bd8014b6cd3c62
+# Types by category: access 81, config 29, credential 36, data 8, exclusive-members 2, monitoring 2, traffic 2; 160 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 2.
+# inputs sha256: 5b0d1b2b399cc1b3bf3de54da2f1f518034d8f05aa5c89573302ff8d30173d72
 
 pack {
   name     = "vault-catalog"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "hashicorp/vault"
   schema   = "checked"
   summary  = "HashiCorp Vault: every resource type, by category."
@@ -385,17 +385,31 @@ resource "vault_identity_group_alias" {
 }
 
 resource "vault_identity_group_member_entity_ids" {
-  summary    = "identity group member entity ids: grants access or enforces a policy."
+  summary    = "identity group member entity ids: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/vault/latest/docs/resources/identity_group_member_entity_ids"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the member entities (or groups) of an existing identity group (identity group member entity ids)"
+    why      = "with exclusive = true (the default) members not listed here are removed at once and lose the group's policies, members added elsewhere included"
+    target   = ["group_id"]
+  }
 }
 
 resource "vault_identity_group_member_group_ids" {
-  summary    = "identity group member group ids: grants access or enforces a policy."
+  summary    = "identity group member group ids: sets the complete membership or attachment list of an existing object (exclusive)."
   source     = "https://registry.terraform.io/providers/hashicorp/vault/latest/docs/resources/identity_group_member_group_ids"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Exclusive: a create sets every member (or attached policy, role, key) of an object that exists without it, so those it does not list are removed at once, ones added elsewhere included. A delete or replacement removes the ones it lists. (category: exclusive-members)"
   holds_data = false
+
+  overwrites {
+    impact   = "interrupt"
+    what     = "sets the member entities (or groups) of an existing identity group (identity group member group ids)"
+    why      = "with exclusive = true (the default) members not listed here are removed at once and lose the group's policies, members added elsewhere included"
+    target   = ["group_id"]
+  }
 }
 
 resource "vault_identity_group_policies" {

@@ -8,13 +8,13 @@
 # Curated attributes (with their own why) come from the table's [[attribute]] entries.
 # Sources: each type's page in the provider documentation.
 # Schema: cdktf-cdktf-provider-yandex 2.0.32 (provider registry.terraform.io/yandex-cloud/yandex 0.77.0), checked by the self-check.
-# Types by category: access 8, adopted-rules 1, authoritative-policy 2, authoritative-role 10, compute 8, config 7, credential 4, data 28, dns 1, traffic 16; 85 in all.
-# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 13.
-# inputs sha256: 5e7f8e1b18f4aaa581486019d3f39770ed6252814ae20b3c7b0d9a7660062680
+# Types by category: access 4, adopted-rules 1, authoritative-policy 2, authoritative-role 10, compute 8, config 7, credential 4, data 28, dns 1, grant 4, traffic 16; 85 in all.
+# Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 4, overwrites interrupt 13.
+# inputs sha256: 5b17f8177d16fe81d721493aa2b7dff6006636707ba5fe42bb2aa071077d158b
 
 pack {
   name     = "yandex-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "yandex-cloud/yandex"
   schema   = "checked"
   summary  = "Yandex Cloud: every resource type, by category."
@@ -289,10 +289,17 @@ resource "yandex_iam_service_account_iam_binding" {
 }
 
 resource "yandex_iam_service_account_iam_member" {
-  summary    = "iam service account iam member: grants access or enforces a policy."
+  summary    = "iam service account iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/iam_service_account_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing iam service account"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["service_account_id"]
+  }
 }
 
 resource "yandex_iam_service_account_iam_policy" {
@@ -546,10 +553,17 @@ resource "yandex_organizationmanager_organization_iam_binding" {
 }
 
 resource "yandex_organizationmanager_organization_iam_member" {
-  summary    = "organizationmanager organization iam member: grants access or enforces a policy."
+  summary    = "organizationmanager organization iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/organizationmanager_organization_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing organizationmanager organization"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["organization_id"]
+  }
 }
 
 resource "yandex_organizationmanager_saml_federation" {
@@ -583,10 +597,17 @@ resource "yandex_resourcemanager_cloud_iam_binding" {
 }
 
 resource "yandex_resourcemanager_cloud_iam_member" {
-  summary    = "resourcemanager cloud iam member: grants access or enforces a policy."
+  summary    = "resourcemanager cloud iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/resourcemanager_cloud_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing resourcemanager cloud"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["cloud_id"]
+  }
 }
 
 resource "yandex_resourcemanager_folder" {
@@ -612,10 +633,17 @@ resource "yandex_resourcemanager_folder_iam_binding" {
 }
 
 resource "yandex_resourcemanager_folder_iam_member" {
-  summary    = "resourcemanager folder iam member: grants access or enforces a policy."
+  summary    = "resourcemanager folder iam member: adds one grant or member to an existing object (non-authoritative)."
   source     = "https://registry.terraform.io/providers/yandex-cloud/yandex/latest/docs/resources/resourcemanager_folder_iam_member"
-  rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
+  rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
+
+  modifies {
+    impact   = "in-place"
+    what     = "adds one grant to the IAM policy of an existing resourcemanager folder"
+    why      = "the member gets the role at once; other members and roles are kept"
+    target   = ["folder_id"]
+  }
 }
 
 resource "yandex_resourcemanager_folder_iam_policy" {

@@ -43,6 +43,137 @@ pub const RULE: Rule = Rule {
 /// Plays that do not start with a declared guard, or include it without `always` (the play
 /// walk is in [`crate::ansible`]).
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    crate::ansible::guards(cx.repo, &mut cx.out);
+    guards(cx.repo, &mut cx.out);
     Ok(())
+}
+
+use crate::ansible::{setting, scopes, includes};
+use std::collections::BTreeSet;
+use ward_repo::playbook::Task;
+use ward_repo::Repo;
+use ward_config::{RuleSetting, RuleValue};
+
+fn strings(s: Option<&RuleSetting>, key: &str) -> Vec<String> {
+    s.into_iter()
+        .flat_map(|s| &s.options)
+        .filter(|o| o.key == key)
+        .flat_map(|o| match &o.value {
+            RuleValue::Strings(v) => v.clone(),
+            RuleValue::Count(_) => Vec::new(),
+        })
+        .collect()
+}
+
+/// WARD-ANS-004: a guard role or task (`check { rule "WARD-ANS-004" { guard_roles, guard_tasks } }`)
+/// not tagged `always` where it is included, or not first in a play.
+pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
+    let s = setting(repo, RuleId::Ans004);
+    let roles = strings(s, "guard_roles");
+    let task_names = strings(s, "guard_tasks");
+    if roles.is_empty() && task_names.is_empty() {
+        return;
+    }
+    let declared = roles
+        .iter()
+        .map(|r| format!("role {r}"))
+        .chain(task_names.iter().map(|t| format!("task \"{t}\"")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let is_guard_task = |t: &Task| -> Option<String> {
+        if let Some((kind, name, _)) = includes(t) {
+            if kind == "role" && roles.contains(&name) {
+                return Some(format!("role {name}"));
+            }
+        }
+        t.name
+            .as_ref()
+            .filter(|n| task_names.contains(n))
+            .map(|n| format!("task \"{n}\""))
+    };
+    let always = |tags: &BTreeSet<String>| tags.contains("always");
+    for p in &repo.playbooks {
+        // Tagged `always` where it is included.
+        for (play, flat) in scopes(p) {
+            if let Some(pl) = play {
+                let play_tags: BTreeSet<String> = pl.tags.iter().cloned().collect();
+                for r in &pl.roles {
+                    if roles.contains(&r.name)
+                        && !r.tags.iter().any(|t| t == "always")
+                        && !always(&play_tags)
+                    {
+                        out.push(Finding::new(
+                            RuleId::Ans004,
+                            &p.file,
+                            r.line,
+                            format!(
+                                "guard role {} is not tagged `always` here: `--tags` can skip it while the tasks it guards run; add `tags: [always]`",
+                                r.name
+                            ),
+                        ));
+                    }
+                }
+            }
+            for f in &flat {
+                let Some(what) = is_guard_task(f.task) else {
+                    continue;
+                };
+                if !always(&f.tags) {
+                    out.push(Finding::new(
+                        RuleId::Ans004,
+                        &p.file,
+                        f.task.line,
+                        format!(
+                            "guard {what} is not tagged `always` here: `--tags` can skip it while the tasks it guards run; add `tags: [always]`"
+                        ),
+                    ));
+                } else if matches!(includes(f.task), Some((_, _, true)))
+                    && !f.task.apply_tags.iter().any(|t| t == "always")
+                {
+                    out.push(Finding::new(
+                        RuleId::Ans004,
+                        &p.file,
+                        f.task.line,
+                        format!(
+                            "guard {what} is included with `tags: [always]`, but what it includes is not: a dynamic include's tags apply to the include only; add `apply: {{ tags: [always] }}`"
+                        ),
+                    ));
+                }
+            }
+        }
+        // First in each play.
+        for pl in &p.plays {
+            if pl.import_playbook.is_some() {
+                continue;
+            }
+            let first_task = pl.pre_tasks.first().map(first_leaf);
+            let first = match (first_task, pl.roles.first(), pl.tasks.first()) {
+                (Some(t), _, _) => is_guard_task(t).map(|_| ()),
+                (None, Some(r), _) => roles.contains(&r.name).then_some(()),
+                (None, None, Some(t)) => is_guard_task(first_leaf(t)).map(|_| ()),
+                (None, None, None) => Some(()),
+            };
+            if first.is_none() {
+                out.push(Finding::new(
+                    RuleId::Ans004,
+                    &p.file,
+                    pl.line,
+                    format!(
+                        "play{} does not start with a guard ({declared}): whatever runs before it runs unguarded; make the guard the first of pre_tasks, roles or tasks",
+                        pl.name
+                            .as_ref()
+                            .map(|n| format!(" \"{n}\""))
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// A block's first task (recursively), else the task itself.
+fn first_leaf(t: &Task) -> &Task {
+    match (t.module.is_none(), t.children.first()) {
+        (true, Some(c)) => first_leaf(c),
+        _ => t,
+    }
 }

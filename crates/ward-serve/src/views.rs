@@ -162,14 +162,23 @@ pub struct Layers {
 }
 
 impl Layers {
-    /// The layers of `cfg`'s roots.
+    /// The layers of `cfg`'s roots, under each name the history gives them: the root's, and
+    /// `ROOT/SITE` for each site of a root with `site` blocks (`ward drift` checks each site).
     pub fn from_config(cfg: Option<&Config>) -> Layers {
         let mut by_root = BTreeMap::new();
         if let Some(cfg) = cfg {
             for r in &cfg.roots {
                 let Some(layer) = &r.layer else { continue };
                 if let Some(l) = cfg.layers.iter().find(|l| &l.name == layer) {
-                    by_root.insert(r.name.clone(), (l.name.clone(), l.level));
+                    let names = std::iter::once(r.name.clone()).chain(
+                        r.stack
+                            .sites
+                            .iter()
+                            .map(|s| ward_drift::instance_name(&r.name, &s.name)),
+                    );
+                    for name in names {
+                        by_root.insert(name, (l.name.clone(), l.level));
+                    }
                 }
             }
         }
@@ -828,6 +837,28 @@ pub fn report(
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_site_of_a_root_is_in_its_layer() {
+        let cfg = Config::parse(
+            "layer \"substrate\" {\n  level = 0\n}\n\
+             root \"network\" {\n  path = \"network\"\n  layer = \"substrate\"\n  \
+             site \"dc0\" {\n  }\n  site \"dc1\" {\n  }\n}\n",
+            "ward.hcl",
+            std::path::Path::new("."),
+        )
+        .unwrap();
+        let l = Layers::from_config(Some(&cfg));
+        // `ward drift` records each site as `ROOT/SITE` (examples/stack: `network/dc0`).
+        for name in ["network", "network/dc0", "network/dc1"] {
+            assert_eq!(
+                l.by_root.get(name),
+                Some(&("substrate".to_string(), 0)),
+                "{name}"
+            );
+        }
+        assert_eq!(l.by_root.get("network/dc2"), None);
+    }
 
     #[test]
     fn severities_follow_ward_drift() {

@@ -45,6 +45,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "alert",
         "a `ward drift --notify` alert: delivered, or kept (with its body) for the next run to send",
     ),
+    (
+        "drift-run",
+        "a `ward drift` run as it moves: running (with its process), finished, or interrupted",
+    ),
 ];
 
 /// A record to append.

@@ -63,9 +63,10 @@ struct Common {
     /// A tofu binary to consider (besides `tofu` on PATH).
     #[arg(long, value_name = "PATH")]
     tofu: Option<PathBuf>,
-    /// The history database (default: stack.history in ward.hcl, else
-    /// $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl,
+    /// else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or
+    /// ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Terminal)]
@@ -175,15 +176,7 @@ fn options(
         )
     })?;
     let config = ward_config::Config::load_found(&found)?;
-    let db = c
-        .db
-        .clone()
-        .or_else(|| config.stack.history.clone())
-        .or_else(ward_drift::default_db)
-        .ok_or_else(|| {
-            CliError::new("no place for the history database: HOME and XDG_STATE_HOME are unset")
-                .hint("pass --db FILE, or set stack { history = \"...\" } in ward.hcl")
-        })?;
+    let db = history(c.db.as_deref(), &config)?;
     let explicit: Vec<(PathBuf, ward_terraform::Product)> = c
         .terraform
         .iter()
@@ -205,6 +198,23 @@ fn options(
         clock: ward_time::Clock::System,
         progress: true,
         env: Vec::new(),
+    })
+}
+
+/// The stack's history, chosen once for the run: `--db` (a file or a URL), else
+/// `stack { history }` (a file), else `history { url }`, else the default file
+/// ([`ward_drift::history_location`] reads the last three the way every command does).
+pub fn history(
+    db: Option<&std::path::Path>,
+    config: &ward_config::Config,
+) -> Result<ward_store::Location, CliError> {
+    let db = db
+        .map(std::path::Path::to_path_buf)
+        .or_else(|| config.stack.history.clone());
+    ward_drift::history_location(db.as_deref(), Some(config)).map_err(|e| {
+        CliError::new(e.to_string()).hint(
+            "pass --db FILE (or a postgres:// URL), or set stack { history = \"...\" } in ward.hcl",
+        )
     })
 }
 

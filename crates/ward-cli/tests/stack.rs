@@ -157,6 +157,43 @@ fn nothing_to_resume_or_approve() {
     refused(&approve(&[]), "--address");
 }
 
+/// `--db` takes a PostgreSQL URL as every command does (it used to be taken as a file path:
+/// directories named after the URL were created and the stack kept a history of its own).
+#[test]
+fn the_history_may_be_postgresql() {
+    let Some(url) = std::env::var("WARD_TEST_PG").ok().filter(|v| !v.is_empty()) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "WARD_TEST_PG is not set under CI=true: scripts/test sets it"
+        );
+        eprintln!("skipped: WARD_TEST_PG is not set (scripts/test sets it)");
+        return;
+    };
+    let t = repo(&format!(
+        "stack {{\n  backup_dir = \"../backups\"\n}}\n{ROOTS}"
+    ));
+    let out = Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args([
+            "stack", "approve", "--root", "network", "--all", "--reason", "r",
+        ])
+        .args([
+            "--config",
+            &t.path().join("repo/ward.hcl").display().to_string(),
+        ])
+        .args(["--db", &url])
+        .current_dir(t.path())
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    refused(&out, "network/dc0 waits for no approval");
+    let entries: Vec<_> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["repo"], "nothing beside the checkout");
+}
+
 #[test]
 fn help_lists_the_stack_exit_codes() {
     let out = Command::new(env!("CARGO_BIN_EXE_ward"))

@@ -32,7 +32,7 @@ pub(crate) struct Binding<'a> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Recorded<'a> {
     /// The stack's history.
-    pub db: &'a Path,
+    pub db: &'a Location,
     /// The root's name in `ward.hcl`.
     pub root: &'a str,
     /// The site.
@@ -45,7 +45,7 @@ impl Recorded<'_> {
     /// The gate's audit trail: the stack's history, under the instance's root, site and run.
     fn audit(&self) -> Audit {
         Audit {
-            history: Location::Sqlite(self.db.to_path_buf()),
+            history: self.db.clone(),
             source: AuditSource::Stack,
             root: Some(self.root.to_string()),
             site: Some(self.site.to_string()),
@@ -56,14 +56,14 @@ impl Recorded<'_> {
 
 /// What the gate reads: the plan, the stack's `ward.hcl`, the root, and the stack's own history
 /// (where `ward import` records a root being adopted), never the default one.
-fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Path) -> Inputs {
+fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> Inputs {
     Inputs {
         plan: plan_json.display().to_string(),
         config: Some(config.to_path_buf()),
         approvals: None,
         root: Some(root_dir.to_path_buf()),
         allow_unclassified: false,
-        history: Some(Location::Sqlite(db.to_path_buf())),
+        history: Some(db.clone()),
     }
 }
 
@@ -211,20 +211,24 @@ mod tests {
         };
         let env = |_: &str| None;
         let cmd = |a: &str| a.to_string();
+        let (at_db, at_other) = (
+            Location::Sqlite(db.clone()),
+            Location::Sqlite(t.path().join("other.sqlite")),
+        );
         let rec = |db| Recorded {
             db,
             root: "live",
             site: "default",
             run: None,
         };
-        let e = gate(&plan, &config, &root, rec(&db), b, &env, &cmd).unwrap_err();
+        let e = gate(&plan, &config, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
         assert!(
             e.contains("refused: fakecloud_instance.web (create)"),
             "{e}"
         );
         let other = t.path().join("other.sqlite");
-        let g = gate(&plan, &config, &root, rec(&other), b, &env, &cmd).unwrap();
+        let g = gate(&plan, &config, &root, rec(&at_other), b, &env, &cmd).unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
         // Each decision is in the stack's history, under the instance (#33 item 8).
         let decided = |db: &Path| {

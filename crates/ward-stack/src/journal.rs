@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use ward_report::stack::{Backup, Command, RootReport};
-use ward_store::{NewRecord, RecordQuery, Store};
+use ward_store::{Location, NewRecord, RecordQuery, Store};
 
 /// The `root` of `stack-run` records.
 pub const RUN_ROOT: &str = "(stack)";
@@ -120,14 +120,22 @@ fn err(e: impl std::fmt::Display) -> String {
 }
 
 impl Journal {
-    /// Opens (creating) the history database.
+    /// Opens (creating) the SQLite history database at `db`.
     pub fn open(db: &Path) -> Result<Journal, String> {
-        if let Some(d) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(d)
-                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        Journal::open_location(&Location::Sqlite(db.to_path_buf()))
+    }
+
+    /// Opens the history at `at`: a SQLite file (created, with its directory, when absent) or
+    /// a PostgreSQL database.
+    pub fn open_location(at: &Location) -> Result<Journal, String> {
+        if let Location::Sqlite(db) = at {
+            if let Some(d) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(d)
+                    .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+            }
         }
         Ok(Journal {
-            store: Store::open(db).map_err(err)?,
+            store: Store::open_location(at).map_err(err)?,
         })
     }
 

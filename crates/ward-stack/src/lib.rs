@@ -78,8 +78,9 @@ pub struct Options {
     pub root: Option<String>,
     /// The Terraform/OpenTofu binaries found ([`binary::find_binaries`]).
     pub binaries: Vec<Binary>,
-    /// The history database.
-    pub db: PathBuf,
+    /// The history (a SQLite file or a PostgreSQL database), chosen once by the caller: the
+    /// journal, the gate's adoption check and its audit trail all use it.
+    pub db: ward_store::Location,
     /// The clock.
     pub clock: ward_time::Clock,
     /// Print progress lines on standard error (when it is a terminal).
@@ -875,7 +876,7 @@ fn begin<'a>(
     resumes: Option<String>,
 ) -> Result<(Run<'a>, RunRecord), StackError> {
     let mut run = Run::new(opts, env, order.len());
-    let mut j = Journal::open(&opts.db).map_err(StackError::Usage)?;
+    let mut j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
     let id = new_run_id(opts, command);
     let rec = RunRecord {
         run: id.clone(),
@@ -1324,11 +1325,11 @@ fn backup(dir: &Path, inst: &Instance, s: &ward_terraform::PulledState) -> Resul
 /// `ward stack resume`: continues the last run when it did not pass, with its command, site
 /// and root; what it finished is checked again rather than redone.
 pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
-    let j = Journal::open(&opts.db).map_err(StackError::Usage)?;
+    let j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
     let Some(last) = j.last_run().map_err(StackError::Usage)? else {
         return Err(usage(format!(
             "nothing to resume: the history {} holds no ward stack run",
-            opts.db.display()
+            opts.db
         )));
     };
     if last.status == Exit::Pass.as_str() {
@@ -1385,11 +1386,11 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
 
 /// `ward stack status`: the last run, each root's outcome, backup and outputs' hash.
 pub fn status(opts: &Options) -> Result<StackReport, StackError> {
-    let j = Journal::open(&opts.db).map_err(StackError::Usage)?;
+    let j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
     let Some(last) = j.last_run().map_err(StackError::Usage)? else {
         return Err(usage(format!(
             "no ward stack run recorded in {}: run `ward stack apply` first",
-            opts.db.display()
+            opts.db
         )));
     };
     let steps = j.steps(&last.run).map_err(StackError::Usage)?;
@@ -1542,7 +1543,7 @@ pub fn approve(
             )))
         }
     };
-    let j = Journal::open(&opts.db).map_err(StackError::Usage)?;
+    let j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
     let step = j
         .latest_step(&inst.root, &inst.site.name)
         .map_err(StackError::Usage)?;
@@ -1756,7 +1757,7 @@ root "instances" {
             site: None,
             root: None,
             binaries: vec![],
-            db: dir.join("h.sqlite"),
+            db: ward_store::Location::Sqlite(dir.join("h.sqlite")),
             clock: ward_time::Clock::System,
             progress: false,
             env: vec![],
@@ -1810,7 +1811,7 @@ root "instances" {
             order: vec!["network/dc0".into(), "dns/default".into()],
             process: Some(process),
         };
-        let mut j = Journal::open(&opts.db).unwrap();
+        let mut j = Journal::open_location(&opts.db).unwrap();
         j.run(&record(gone), "2026-12-01T00:00:00Z").unwrap();
         let mut at = RootReport {
             root: "network".into(),
@@ -1859,7 +1860,7 @@ root "instances" {
             "{e:?}"
         );
         // The same record made by this very process: still running, not resumable.
-        let mut j = Journal::open(&opts.db).unwrap();
+        let mut j = Journal::open_location(&opts.db).unwrap();
         j.run(&record(me), "2026-12-01T00:00:02Z").unwrap();
         drop(j);
         let st = status(&opts).unwrap();

@@ -56,7 +56,7 @@ impl Site {
                 Some(ward_terraform::Product::Terraform),
             )
             .unwrap()],
-            db: self.tmp.path().join("history.sqlite"),
+            db: ward_store::Location::Sqlite(self.tmp.path().join("history.sqlite")),
             clock: ward_time::Clock::System,
             progress: false,
             env: vec![
@@ -166,7 +166,7 @@ fn approve_all_at_once(s: &Site, r: &StackReport) -> usize {
 
 /// The approvals the stack's history holds for `site`: (root, address, by), in the order given.
 fn recorded_approvals(s: &Site, site: &str) -> Vec<(String, String, String)> {
-    let store = ward_store::Store::open(&s.opts(None, None).db).unwrap();
+    let store = ward_store::Store::open_location(&s.opts(None, None).db).unwrap();
     let mut v: Vec<_> = store
         .approvals(&ward_store::AuditQuery::default())
         .unwrap()
@@ -514,7 +514,7 @@ fn scenario(rig: &Rig, tf: &ward_rig::Terraform) {
     waited.sort();
     assert_eq!(recorded, waited);
     // Each gate of the run is in the history: the stops for approval and the passes after.
-    let store = ward_store::Store::open(&s.opts(None, None).db).unwrap();
+    let store = ward_store::Store::open_location(&s.opts(None, None).db).unwrap();
     let gates = store
         .gate_outcomes(&ward_store::AuditQuery::default())
         .unwrap();
@@ -649,7 +649,7 @@ root "instances" {{
                 Some(ward_terraform::Product::Terraform),
             )
             .unwrap()],
-            db: t.join("history.sqlite"),
+            db: ward_store::Location::Sqlite(t.join("history.sqlite")),
             clock: ward_time::Clock::System,
             progress: false,
             env: vec![

@@ -1021,13 +1021,11 @@ impl<'de> Visitor<'de> for Body {
                 {
                     let raw: Option<Box<RawValue>> = map.next_value()?;
                     // Kept raw, looked into all the same: a repeated key at any depth.
-                    if let Some(r) = &raw {
-                        serde_json::from_str::<Unique>(r.get()).map_err(|e| {
-                            de::Error::custom(
-                                crate::unique::within(&e.to_string(), None)
-                                    .unwrap_or_else(|| e.to_string()),
-                            )
-                        })?;
+                    if let Some((_, key)) = raw
+                        .as_ref()
+                        .and_then(|r| crate::unique::first_repeat(r.get().as_bytes()))
+                    {
+                        return Err(crate::unique::repeated(&key));
                     }
                     if key.0 == "before" {
                         inner.before_raw = raw;
@@ -1051,6 +1049,10 @@ impl<'de> Visitor<'de> for Body {
             if !self.content {
                 if keep {
                     *slot = map.next_value::<Option<UValue>>()?.map(|v| v.0);
+                } else if self.lazy {
+                    // Read from the walk's slice: its bytes scanned for a repeated key, faster
+                    // than looking into it as it is parsed.
+                    skip_raw(&mut map)?;
                 } else {
                     map.next_value_seed(Unique)?;
                 }
@@ -1067,6 +1069,16 @@ impl<'de> Visitor<'de> for Body {
             }
         }
         Ok(inner)
+    }
+}
+
+/// Skips the next value, read as raw JSON (only the walk's slices are read so, see
+/// [`Entry::lazy`]), refusing it when an object in it holds a key twice.
+fn skip_raw<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    let raw: Box<RawValue> = map.next_value()?;
+    match crate::unique::first_repeat(raw.get().as_bytes()) {
+        Some((_, key)) => Err(crate::unique::repeated(&key)),
+        None => Ok(()),
     }
 }
 

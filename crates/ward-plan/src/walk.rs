@@ -21,7 +21,7 @@
 use crate::input::MAX_DEPTH;
 use crate::long::{Long, FORGED};
 use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
-use crate::unique::{Seen, UValue, Unique};
+use crate::unique::{Seen, UValue};
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 use serde::Deserialize;
 use serde_json::de::SliceRead;
@@ -550,7 +550,7 @@ impl<R: Read> Walker<R> {
     /// the same result.
     fn parse_one<T: DeserializeOwned>(&mut self) -> Result<T, Fail> {
         match self.try_one()? {
-            Some(v) => Ok(v),
+            Some((v, _)) => Ok(v),
             None => self.parse_value(|de| T::deserialize(de)),
         }
     }
@@ -558,7 +558,7 @@ impl<R: Read> Walker<R> {
     /// [`Walker::parse_one`]'s single pass: `None` when the value at the position must go the
     /// framed way (not an array, object or string; cut by the buffer's end; refused by
     /// serde_json), the position unchanged.
-    fn try_one<T: DeserializeOwned>(&mut self) -> Result<Option<T>, Fail> {
+    fn try_one<T: DeserializeOwned>(&mut self) -> Result<Option<(T, usize)>, Fail> {
         let first = self.peek_some()?;
         if !matches!(first, b'{' | b'[' | b'"') {
             return Ok(None);
@@ -579,7 +579,7 @@ impl<R: Read> Walker<R> {
         // Too many brackets to be sure: the scan finds the one that passes, if any.
         if fits || self.frame(usize::MAX)?.is_some() {
             self.pos += len;
-            return Ok(Some(v));
+            return Ok(Some((v, len)));
         }
         Ok(None)
     }
@@ -721,13 +721,33 @@ impl<R: Read> Walker<R> {
         }
     }
 
+    /// Refuses the value the walk just moved past (its last `len` bytes) when an object in it
+    /// holds a key twice.
+    fn unique_behind(&self, len: usize) -> Result<(), Fail> {
+        let start = self.pos - len;
+        match crate::unique::first_repeat(&self.buf[start..self.pos]) {
+            None => Ok(()),
+            Some((at, key)) => Err(Fail::Duplicate {
+                offset: self.offset_at(start + at),
+                what: crate::unique::is_repeated(
+                    &crate::unique::repeated::<serde_json::Error>(&key).to_string(),
+                )
+                .unwrap_or_default(),
+            }),
+        }
+    }
+
     /// Checks and skips the value at the position without keeping it.
     pub(crate) fn skip(&mut self) -> Result<(), Fail> {
-        if self.try_one::<Unique>()?.is_some() {
-            return Ok(());
+        // Checked by serde_json as JSON, then by a scan of its bytes for a repeated key.
+        if let Some((_, len)) = self.try_one::<IgnoredAny>()? {
+            return self.unique_behind(len);
         }
         match self.frame(SKIP_WHOLE)? {
-            Some(len) => self.parse(len, |de| Unique.deserialize(de)),
+            Some(len) => {
+                self.parse(len, |de| IgnoredAny::deserialize(de).map(|_| ()))?;
+                self.unique_behind(len)
+            }
             None => {
                 if self.peek_some()? == b'{' {
                     self.object(&mut |w, _| w.skip())
@@ -1503,7 +1523,7 @@ mod tests {
         for text in ["[1, 2]", "{\"a\": [1]}", "\"s\"", brackets.as_str()] {
             let mut w = walker(text.as_bytes());
             w.peek().unwrap();
-            let v: Option<serde_json::Value> = w.try_one().unwrap();
+            let v: Option<serde_json::Value> = w.try_one().unwrap().map(|(v, _)| v);
             assert!(v.is_some(), "{text}");
             assert_eq!(w.here() as usize, text.len());
         }
@@ -1511,7 +1531,7 @@ mod tests {
         for (text, step) in [("12", 1 << 20), ("true", 1 << 20), ("[1, 2]", 3)] {
             let mut w = trickle(text.as_bytes(), step);
             w.peek().unwrap();
-            let v: Option<serde_json::Value> = w.try_one().unwrap();
+            let v: Option<serde_json::Value> = w.try_one().unwrap().map(|(v, _)| v);
             assert!(v.is_none(), "{text}");
             assert_eq!(w.here(), 0);
         }

@@ -272,8 +272,9 @@ fn drift_stopped_at(
 /// ward's exit (128 + the signal, or killed), its Terraform gone (INT/TERM: ward ends it), its
 /// scratch directory removed (INT/TERM), no run in the history (the run is written in one
 /// transaction once every root is checked, #33 item 12: a run stopped before leaves nothing,
-/// never a run without an end), `ward drift history` saying so; and the next run, undisturbed,
-/// checks the root and is the history's one run.
+/// never a run without an end), `ward drift history` listing it as interrupted (its `running`
+/// journal record, its process gone); and the next run, undisturbed, says the run before it was
+/// interrupted, checks the root and is the history's one run.
 fn drift_killed(step: Step, signal: &str) {
     let d = tempfile::tempdir().unwrap();
     let tmp = d.path().join("tmp");
@@ -344,9 +345,13 @@ fn drift_killed(step: Step, signal: &str) {
         );
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
-    if db.exists() {
-        assert_eq!(history(None)["runs"], serde_json::json!([]), "{what}");
-    }
+    // The history says what happened: no run ended; one started and was interrupted.
+    let h = history(None);
+    assert_eq!(h["runs"], serde_json::json!([]), "{what}");
+    let unfinished = h["unfinished"].as_array().unwrap();
+    assert_eq!(unfinished.len(), 1, "{what}: {h}");
+    assert_eq!(unfinished[0]["state"], "interrupted", "{what}: {h}");
+    assert_eq!(unfinished[0]["pid"], ward.id(), "{what}: {h}");
     // The next run is not confused by the one stopped: it checks the root, and is the only run.
     std::fs::remove_file(d.path().join("log")).unwrap();
     let (repo, tf) = drift_fixture(d.path(), None);
@@ -358,7 +363,21 @@ fn drift_killed(step: Step, signal: &str) {
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(o.status.code(), Some(0), "{what}: {report}");
     assert_eq!(report["roots"][0]["outcome"], "clean", "{what}: {report}");
-    let runs = history(None)["runs"].clone();
+    // It recognised the run before it as interrupted, and says so once.
+    let problems = report["problems"].to_string();
+    assert!(
+        problems.contains(&format!("(pid {} on ", ward.id()))
+            && problems.contains("was interrupted"),
+        "{what}: {problems}"
+    );
+    let h = history(None);
+    assert_eq!(
+        h["unfinished"].as_array().map(Vec::len),
+        Some(1),
+        "{what}: {h}"
+    );
+    assert_eq!(h["unfinished"][0]["state"], "interrupted", "{what}: {h}");
+    let runs = h["runs"].clone();
     assert_eq!(runs.as_array().map(Vec::len), Some(1), "{what}: {runs}");
     assert_eq!(runs[0]["exit_code"], 0, "{what}: {runs}");
     let app = history(Some("app"))["runs"].clone();

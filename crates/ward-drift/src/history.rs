@@ -14,6 +14,9 @@ pub enum History {
         runs: Vec<RunRow>,
         /// Every finding.
         findings: Vec<FindingRow>,
+        /// Runs that recorded their start and never their end (interrupted, or still running),
+        /// newest first ([`crate::journal`]).
+        unfinished: Vec<crate::journal::Unfinished>,
     },
     /// One root's outcomes, run by run.
     Root {
@@ -44,6 +47,7 @@ pub fn read(store: &Store, root: Option<&str>, limit: usize) -> Result<History, 
             limit,
             runs: store.runs(limit)?,
             findings: store.findings(None)?,
+            unfinished: crate::journal::unfinished(store)?,
         },
         Some(r) => History::Root {
             root: r.to_string(),

@@ -24,6 +24,7 @@ pub mod config;
 pub mod discover;
 pub use ward_terraform::exec;
 pub mod history;
+pub mod journal;
 pub mod notify;
 pub mod outcome;
 mod record;
@@ -488,6 +489,13 @@ pub fn run(opts: &Options, inputs: &Inputs<'_>, store: &mut Store) -> Result<Rep
     if let Some(url) = &opts.notify {
         notify::check_url(url).map_err(DriftError::Usage)?;
     }
+    // Written as the run moves: `running` now (committed at once), `finished` in the run's
+    // own transaction; runs before this one that never finished are told for what they are.
+    let now = opts.clock.now_rfc3339();
+    let token = journal::token(&now);
+    let started = journal::running(&now, opts.shard.map(|(k, n)| format!("{k}/{n}")));
+    journal::mark(store, &token, &now, &started)?;
+    let interrupted = journal::settle(store, &token, &now)?;
     let found = discover::discover(&opts.repo, inputs.config.cloned())?;
     let empty = Config::empty(&opts.repo);
     let cfg = inputs.config.unwrap_or(&empty);
@@ -497,9 +505,10 @@ pub fn run(opts: &Options, inputs: &Inputs<'_>, store: &mut Store) -> Result<Rep
         discovered,
         excluded,
         declared_missing,
-        problems,
+        mut problems,
         expired_ignores,
     } = select(opts, cfg, &found);
+    problems.extend(interrupted);
 
     let marks = store.state_marks()?;
     let allow: Vec<String> = exec::DEFAULT_ALLOWED_TF
@@ -543,10 +552,11 @@ pub fn run(opts: &Options, inputs: &Inputs<'_>, store: &mut Store) -> Result<Rep
             problems,
             expired_ignores,
             zero_roots: failed_set,
+            token,
+            started,
         },
     )?;
     if let Some(url) = &opts.notify {
-        let now = opts.clock.now_rfc3339();
         if let Err(e) = notify::deliver(store, url, &report, &now) {
             report.webhook_failed(&e);
         }

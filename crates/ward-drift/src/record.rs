@@ -16,6 +16,10 @@ pub(crate) struct Counted {
     pub(crate) expired_ignores: Vec<String>,
     /// No root was discovered at all: the run fails.
     pub(crate) zero_roots: bool,
+    /// The run's token in the journal.
+    pub(crate) token: String,
+    /// Its `running` mark.
+    pub(crate) started: crate::journal::RunMark,
 }
 
 /// Applies the ignore rules, records the run and returns its report.
@@ -115,6 +119,13 @@ pub(crate) fn record(
         Exit::Pass
     };
     store.finish_run(run_id, &now, i32::from(exit.code()))?;
+    let finished = crate::journal::RunMark {
+        status: "finished".into(),
+        run: Some(run_id),
+        exit_code: Some(i32::from(exit.code())),
+        ..c.started
+    };
+    crate::journal::mark(store, &c.token, &now, &finished)?;
     store.commit_batch()?;
     Ok(Report {
         schema_version: SCHEMA_VERSION,

@@ -364,3 +364,60 @@ fn a_bad_notify_url_is_refused_before_the_history_is_written() {
         r.problems
     );
 }
+
+/// A run is journaled as it moves (running, then finished in its own transaction); a run whose
+/// `running` record outlived its process is told as interrupted by the history and, once, by
+/// the next run.
+#[test]
+fn a_run_whose_process_is_gone_is_told_as_interrupted() {
+    use ward_store::{Location, NewRecord, Store};
+    let tmp = repo();
+    let db = tmp.path().join("h.db");
+    // A run that recorded its start on this machine and never its end: its pid is gone.
+    {
+        let mut store = Store::open_location(&Location::Sqlite(db.clone())).unwrap();
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        let body = serde_json::json!({"status": "running", "started_at": "2026-11-28T00:00:00Z",
+            "process": {"pid": u32::MAX - 1, "host": host, "start": 1}});
+        store
+            .append_record(&NewRecord {
+                kind: ward_drift::journal::KIND,
+                root: ward_drift::journal::ROOT,
+                key: "killed",
+                recorded_at: "2026-11-28T00:00:00Z",
+                body: &body,
+            })
+            .unwrap();
+    }
+    let r = common::run(&options(tmp.path(), db.clone())).unwrap();
+    let said: Vec<&String> = r
+        .problems
+        .iter()
+        .filter(|p| p.contains("was interrupted"))
+        .collect();
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        return; // liveness is read from /proc
+    }
+    assert_eq!(said.len(), 1, "{:?}", r.problems);
+    assert!(said[0].contains("started 2026-11-28T00:00:00Z"), "{said:?}");
+    let store = Store::open_location(&Location::Sqlite(db.clone())).unwrap();
+    let h = ward_drift::history::read(&store, None, 10).unwrap();
+    let ward_drift::History::Runs {
+        runs, unfinished, ..
+    } = h
+    else {
+        panic!("runs")
+    };
+    assert_eq!(runs.len(), 1, "this run ended and is recorded");
+    assert_eq!(unfinished.len(), 1, "{unfinished:?}");
+    assert_eq!(unfinished[0].state, "interrupted");
+    // Said once: the next run does not repeat it.
+    let r = common::run(&options(tmp.path(), db)).unwrap();
+    assert!(
+        !r.problems.iter().any(|p| p.contains("was interrupted")),
+        "{:?}",
+        r.problems
+    );
+}

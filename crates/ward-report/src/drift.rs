@@ -327,7 +327,29 @@ fn junit(r: &Report, timestamps: bool) -> String {
 pub fn history_text(h: &History) -> String {
     let mut s = String::new();
     match h {
-        History::Runs { limit, runs, .. } => {
+        History::Runs {
+            limit,
+            runs,
+            unfinished,
+            ..
+        } => {
+            if !unfinished.is_empty() {
+                term_line!(&mut s, "runs that recorded no end (newest first):");
+                for u in unfinished {
+                    term_line!(
+                        &mut s,
+                        "  {} {}{} (pid {} on {})",
+                        u.started_at,
+                        u.state,
+                        u.shard
+                            .as_ref()
+                            .map(|k| format!(" shard {k}"))
+                            .unwrap_or_default(),
+                        u.pid,
+                        u.host
+                    );
+                }
+            }
             term_line!(&mut s, "runs (newest first, at most {limit}):");
             for r in runs {
                 let counts = r
@@ -410,8 +432,13 @@ pub fn history_text(h: &History) -> String {
 /// `ward drift history [ROOT]` as JSON (`docs/drift-history.schema.json`).
 pub fn history_json(h: &History) -> String {
     let v = match h {
-        History::Runs { runs, findings, .. } => {
-            serde_json::json!({"schema_version": 1, "runs": runs, "findings": findings})
+        History::Runs {
+            runs,
+            findings,
+            unfinished,
+            ..
+        } => {
+            serde_json::json!({"schema_version": 1, "runs": runs, "findings": findings, "unfinished": unfinished})
         }
         History::Root {
             root,

@@ -329,6 +329,9 @@ pub fn render_markdown() -> String {
                     .join(", ")
             ));
         }
+        if let crate::rules::Check::Pass(by) = r.check {
+            s.push_str(&format!("*Checked by:* {by}.\n\n"));
+        }
         examples(&mut s, "Fails", r, "fail", r.fails);
         examples(&mut s, "Passes", r, "pass", r.passes);
         s.push_str(&format!("*Fix:* {}\n\n", r.fix));

@@ -1,5 +1,5 @@
-//! Records: what `ward gate`, `ward stack`, `ward import` and `ward drift`'s alerts keep beside
-//! the drift history.
+//! Records: what `ward stack`, `ward import` and `ward drift`'s alerts keep beside the drift
+//! history.
 //!
 //! A record is one JSON document with a `kind` (what it is), the `root` it is about, a `key`
 //! (what identifies it within its kind and root: a run id, a plan digest, a site), and when it
@@ -9,18 +9,15 @@
 //! it is a JSON object and keeps it as written.
 //!
 //! The kinds ward writes are listed in [`KINDS`]; a kind outside that list is refused, so a typo
-//! in a caller cannot start a second, unread history.
+//! in a caller cannot start a second, unread history. Approvals and gate decisions are not
+//! records: they have typed tables of their own ([`crate::ApprovalRecord`],
+//! [`crate::GateOutcomeRecord`]).
 
 use crate::{Store, StoreError};
 use serde::Serialize;
 
 /// The record kinds ward writes, and what each one is.
 pub const KINDS: &[(&str, &str)] = &[
-    (
-        "approval",
-        "an approval given with `ward approve`, as recorded",
-    ),
-    ("gate", "a `ward gate` outcome on a plan"),
     (
         "stack-run",
         "one `ward stack` run: the command, the site, the roots in order, the outcome",

@@ -770,7 +770,7 @@ mod tests {
         let mut s = crate::Store::open(&path).unwrap();
         let body = serde_json::json!({"ok": true});
         s.append_record(&crate::NewRecord {
-            kind: "gate",
+            kind: "stack-step",
             root: "net",
             key: "d",
             recorded_at: "t",

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-acme 12.7.1 (provider registry.terraform.io/vancluever/acme 2.39.0), checked by the self-check.
 # Types by category: credential 2; 2 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: cf4d487d5d3b2cc8c2ea0a38bf8743e7471e9d945111026f1dbd6c7d4eb85b93
+# inputs sha256: 2a20df1c3604ae84e97b9a26a2b0ffc46c0be584acc919a8eb894127d8588829
 
 pack {
   name     = "acme-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-ad 8.0.1 (provider registry.terraform.io/hashicorp/ad 0.4.4), checked by the self-check.
 # Types by category: access 4, attachment 1, config 2, data 1; 8 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d153ccd525a94358eb5d1a2b6cc3eeefbd6d5bba275bca8ac2d34b69b99bb9a3
+# inputs sha256: 552e099d1701afdb77f9762069e5ca9fbc7e3e41f24b2a48a8087ed55e8c54da
 
 pack {
   name     = "ad-catalog"

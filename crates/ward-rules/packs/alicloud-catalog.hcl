@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/aliyun/terraform-provider-alicloud at 81c43b6727a09e9da37b3d88818c3ba5fa17fa14 (2026-08-21).
 # Types by category: access 110, applied-policy 1, attachment 110, authoritative-policy 2, compute 96, config 205, credential 41, data 129, dns 23, failover-drill 3, monitoring 141, restore 1, singleton-settings 5, traffic 289, workflow 19; 1175 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 1, overwrites in-place 5, overwrites interrupt 2.
-# inputs sha256: 5924759a2ea108955f769e5204c8bacbd216a643f3c8e4b66164d74d1c26467e
+# inputs sha256: 7d37ac908ee5f44d68f059008765943d4c75416654823b7c8cb11767c6164657
 
 pack {
   name     = "alicloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/auth0/terraform-provider-auth0 at a00b69214a6c1daef76cf89d25ece690c7f9db22 (2026-08-18).
 # Types by category: access 32, compute 9, config 21, credential 7, data 2, dns 3, monitoring 2, traffic 2; 78 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: bde08666b6c26921aa5f345c9d7fee108c0158f6b67c673349135b2c6b0a0bc5
+# inputs sha256: d7b662b2c5cad7190ae86eb44c008faf7989c9430a81896c516e6efabb013791
 
 pack {
   name     = "auth0-catalog"

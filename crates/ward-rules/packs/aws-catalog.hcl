@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-aws 21.22.1 (provider registry.terraform.io/hashicorp/aws 6.25.0), checked by the self-check.
 # Types by category: access 74, adopted 1, applied-policy 2, attachment 130, authoritative-policy 38, compute 41, config 589, credential 27, data 98, dns 33, exclusive-members 2, grant 4, monitoring 130, replacing-association 5, singleton-settings 29, traffic 200, workflow 6; 1409 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 7, modifies interrupt 2, overwrites data-loss 1, overwrites in-place 32, overwrites interrupt 42.
-# inputs sha256: b310004e73a1b53f774cd60074f68871fce0cbf9977d4e3ccafa889b14e79544
+# inputs sha256: f98cc15e2d62083b47b185ed8aa687f774827a566a179b6d62849bb3c52bb0e6
 
 pack {
   name     = "aws-catalog"

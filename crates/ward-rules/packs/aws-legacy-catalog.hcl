@@ -10,7 +10,7 @@
 # Schema: unavailable; types from testdata/120_basic/schemas.json of github.com/hashicorp/terraform-json at 5a1ca9230975ec15a9885e4a35b755646fda3028 (2026-08-04), the types the pinned aws schema no longer has.
 # Types by category: access 5, attachment 4, compute 2, config 13, data 1; 25 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: a00b7bb8e1c9c30a7d389a4813fdd10346ffa3f64bfb5f1482dafc35d37483ba
+# inputs sha256: a3159c00945b7108a7ce108119ef6afc4cb2f41b0dfa76504b53efc4a341e60f
 
 pack {
   name     = "aws-legacy-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-azuread 14.3.1 (provider registry.terraform.io/hashicorp/azuread 3.7.0), checked by the self-check.
 # Types by category: access 34, config 2, credential 8, data 1, grant 6, workflow 3; 54 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 6.
-# inputs sha256: 55b520f0688ffb84be7542322293316c24b2a3122af64aca85cbf61abbfea26b
+# inputs sha256: 9e2354a0bf80d04e5ec5ed54c631d455cb1a45d08af9b7e3251e563b3031c359
 
 pack {
   name     = "azuread-catalog"

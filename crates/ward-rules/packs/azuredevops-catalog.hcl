@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/* of github.com/microsoft/terraform-provider-azuredevops at 3bd1fdb3a3c70695a6a232a87cb31e5ebebbb811 (2026-08-13).
 # Types by category: access 45, compute 4, config 26, credential 43, data 10, monitoring 3; 131 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 57b6b5c8a327a2ca98b064a30b273b3ac63a40fdf0889afe52eb8e4bd93145d2
+# inputs sha256: 1a10cb984ef5736b663cca1ef6c3ba4e2dc5499c474ce3d2bab048cdc1267115
 
 pack {
   name     = "azuredevops-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-azurerm 14.23.1 (provider registry.terraform.io/hashicorp/azurerm 4.55.0), checked by the self-check.
 # Types by category: access 74, adopted 1, applied-policy 5, attachment 79, compute 122, config 326, credential 51, data 86, dns 20, grant 7, monitoring 92, replacing-association 2, singleton-settings 13, traffic 166, workflow 4; 1048 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 7, modifies interrupt 5, overwrites data-loss 1, overwrites in-place 11, overwrites interrupt 4.
-# inputs sha256: b46ab45d168a2b1bc57e359b3c373a1920bc509cd971ca0cd1f7975b52f9e774
+# inputs sha256: 84f564fa34e8278df8ae52a415737b42fcf2132d85cda1b185d06115659f0094
 
 pack {
   name     = "azurerm-catalog"

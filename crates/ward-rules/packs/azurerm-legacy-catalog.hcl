@@ -10,7 +10,7 @@
 # Schema: unavailable; types from the Removed Resources section of website/docs/guides/4.0-upgrade-guide.html.markdown of github.com/hashicorp/terraform-provider-azurerm at 9a5327f9a3d9d4cbab89d8b9362af25c1141dae6.
 # Types by category: access 12, attachment 1, compute 9, config 15, credential 1, data 16, monitoring 8, singleton-settings 1, traffic 6; 69 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: fb6a5cfbf9ed9197edd627678ae39cc781afcb3f65720e952e7283c7e09ffba3
+# inputs sha256: e69069de8152f6850e3dae6d003741d1f5b6f36d6e888c6dadb9f082c0da582f
 
 pack {
   name     = "azurerm-legacy-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-azurestack 9.0.1 (provider registry.terraform.io/hashicorp/azurestack 1.0.0), checked by the self-check.
 # Types by category: access 3, attachment 3, compute 9, config 1, data 10, dns 8, traffic 15; 49 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 85deeb6cb8da3d998d370023288dd2bbcc48323c4042a60a5b8c500a9148eaed
+# inputs sha256: 42dacd1d004800d87d8b8c72f6b9619265b504547dfb608572099786074aeffd
 
 pack {
   name     = "azurestack-catalog"

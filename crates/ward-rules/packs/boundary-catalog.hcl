@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-boundary 10.1.2 (provider registry.terraform.io/hashicorp/boundary 1.3.1), checked by the self-check.
 # Types by category: access 14, compute 1, config 3, credential 7, traffic 10; 35 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: b39e967e71b308def628aa601a99315611d39927d46ab469197618a8afa74f35
+# inputs sha256: 335c21b51e74a7d783c088cc99aaea794bc4106ea396c0e69e6c97d0112ae2cc
 
 pack {
   name     = "boundary-catalog"

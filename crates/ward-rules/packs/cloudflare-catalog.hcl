@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-cloudflare 13.9.1 (provider registry.terraform.io/cloudflare/cloudflare 5.14.0), checked by the self-check.
 # Types by category: access 16, adopted 1, compute 13, config 7, credential 12, data 9, dns 9, monitoring 12, singleton-settings 27, traffic 77; 183 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 28.
-# inputs sha256: bd3c486f416aa4d6ff3d38f16f3185b4874618ae4ac26a39b042810cab53f86f
+# inputs sha256: 935e349eca8a36acf669105a63aaad8b0e533cb16bb16f2ac18a20ed80affc70
 
 pack {
   name     = "cloudflare-catalog"

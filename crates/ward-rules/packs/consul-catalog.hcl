@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-consul 10.1.2 (provider registry.terraform.io/hashicorp/consul 2.22.1), checked by the self-check.
 # Types by category: access 11, config 3, credential 3, data 3, traffic 13; 33 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 008174bc0315c727b70a4615d9e606c06f91cb36d611fcef6475e7a3c464668f
+# inputs sha256: 576eca456b4500caa8a2d442d12a3099a357703615468009ca88a253926e7f51
 
 pack {
   name     = "consul-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-databricks 15.16.1 (provider registry.terraform.io/databricks/databricks 1.99.0), checked by the self-check.
 # Types by category: access 23, attachment 12, authoritative-policy 3, compute 9, config 21, credential 12, data 15, grant 1, monitoring 19, singleton-settings 13, traffic 8; 136 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 13, overwrites interrupt 3.
-# inputs sha256: 1a40bb0c36d7d7bae06aae38c3108f7fc2db33fccf94c7686496ae923bab0275
+# inputs sha256: af239418094aa65a5257a39714eebb7322b1a872f7fbbaf790009944913f35fe
 
 pack {
   name     = "databricks-catalog"

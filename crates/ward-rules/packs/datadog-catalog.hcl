@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-datadog 12.15.2 (provider registry.terraform.io/datadog/datadog 3.82.0), checked by the self-check.
 # Types by category: access 11, adopted 1, config 57, credential 5, data 6, grant 1, monitoring 37, singleton-settings 1; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 2.
-# inputs sha256: 1c8bbc10aa40316a5f9d0e921af233ff0bf53aafa1493b35370e61b94f43fd97
+# inputs sha256: 40d73ea0dce3b57c35e8e8afae269b03fad7c7cd24fc7cbfab679212418ec7aa
 
 pack {
   name     = "datadog-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-digitalocean 13.14.1 (provider registry.terraform.io/digitalocean/digitalocean 2.71.0), checked by the self-check.
 # Types by category: access 3, attachment 8, authoritative-policy 1, compute 7, config 12, credential 5, data 16, dns 1, monitoring 4, traffic 11, workflow 2; 70 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
-# inputs sha256: c89101012c70d5f1b4a664e6259685451c8e54e3e8e4e07beabdb9b7066ba50b
+# inputs sha256: 64077fa158729f393fadbbd8a30af4fd2c2caa83548fa97d068b121d83cc7d2c
 
 pack {
   name     = "digitalocean-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-dns 9.0.1 (provider registry.terraform.io/hashicorp/dns 3.4.3), checked by the self-check.
 # Types by category: dns 8; 8 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: f78be47358e0d97fb75a296f12018d2bdb1a12c3c0643b40ce5db2ce308c8ee2
+# inputs sha256: 5447413a1f56f383b0298395c28b845afa2ed758cc60afc16fddfd9a873ed408
 
 pack {
   name     = "dns-catalog"

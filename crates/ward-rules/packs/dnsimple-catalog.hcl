@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-dnsimple 10.1.1 (provider registry.terraform.io/dnsimple/dnsimple 1.10.0), checked by the self-check.
 # Types by category: config 1, credential 1, data 3, dns 3, traffic 1; 9 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: f18fb2ca720258b3bdf30df59603057417eaf0b48f5178776ab3920746b4c62c
+# inputs sha256: be35343fe8879ab6be35ea609c1f77be020aefac485ceb7d6df23928f7b93650
 
 pack {
   name     = "dnsimple-catalog"

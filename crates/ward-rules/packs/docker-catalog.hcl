@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-docker 12.0.3 (provider registry.terraform.io/kreuzwerker/docker 3.6.2), checked by the self-check.
 # Types by category: compute 3, config 4, credential 1, data 2, traffic 1; 11 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: f51d089c5189739396407773fa95913c3756a8b8248b6558081912a4616d68d4
+# inputs sha256: 8d889b60000ed8dda52c33b6c483e3e24d8db71ff09e9553f91871b4eb0936b9
 
 pack {
   name     = "docker-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/exoscale/terraform-provider-exoscale at b692022e3351d6a6f328655586742f7921e75043 (2026-08-12).
 # Types by category: access 9, authoritative-policy 1, compute 3, config 1, credential 4, data 8, dns 1, monitoring 6, traffic 5; 38 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
-# inputs sha256: 8af0910a3684e9ff3808f5c34782acd69f9ec27b1c85fcbebaf16890e1d8ab3b
+# inputs sha256: b973add339360843aac9a5289e4024ce3eb4450b7273257fbbbc5affa4487fc7
 
 pack {
   name     = "exoscale-catalog"

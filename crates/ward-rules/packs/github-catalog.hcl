@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-github 15.3.1 (provider registry.terraform.io/integrations/github 6.9.0), checked by the self-check.
 # Types by category: access 17, compute 1, config 5, credential 1, data 10, exclusive-members 1, grant 1, singleton-settings 7, workflow 1; 44 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 2, overwrites interrupt 6.
-# inputs sha256: 689bb8279d3f60dc0a57b8ea9accd9aed02ee3708e2359dbcf381c790f9a2e06
+# inputs sha256: 13f9e0f4a1b89351a8d85e06909c5fd7eadabc208c144f972395ec39371daa30
 
 pack {
   name     = "github-catalog"

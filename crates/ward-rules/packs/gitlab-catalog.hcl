@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-gitlab 15.6.2 (provider registry.terraform.io/gitlabhq/gitlab 18.6.1), checked by the self-check.
 # Types by category: access 23, compute 7, config 31, credential 14, data 5, dns 1, grant 2, monitoring 33, singleton-settings 3; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 2, overwrites in-place 2, overwrites interrupt 1.
-# inputs sha256: 4eef263eaacfb21ddb4160ad4b78b7b5c75e72d0d6733527adf3f639aeb61cae
+# inputs sha256: 78f841ecc175e60d4607ca1c3841024219ce6becdc7d257b43f41c98ed351520
 
 pack {
   name     = "gitlab-catalog"

@@ -10,11 +10,11 @@
 # Schema: @cdktf/provider-google-beta 16.12.1 (provider registry.terraform.io/hashicorp/google-beta 6.50.0), checked by the self-check.
 # Types by category: access 6, applied-policy 1, attachment 3, authoritative-policy 20, authoritative-role 20, compute 9, config 17, data 5, dns 3, grant 20, monitoring 1, traffic 14; 119 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 20, modifies interrupt 1, overwrites interrupt 40.
-# inputs sha256: bf3f65fb129cf76afcbb4c85405ce265e9a6f93a135e59d67b72318e132104a2
+# inputs sha256: 47bdff00f3b47ea01850b02f0067e447f3e7da77bf05cad2dd042bab59f9cb2b
 
 pack {
   name     = "google-beta-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/google-beta"
   schema   = "checked"
   summary  = "Google Cloud beta: every type only the google-beta provider has, by the google table's categories."
@@ -46,7 +46,7 @@ resource "google_api_gateway_api_config" {
 
 resource "google_api_gateway_api_config_iam_binding" {
   summary    = "api gateway api config iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -60,7 +60,7 @@ resource "google_api_gateway_api_config_iam_binding" {
 
 resource "google_api_gateway_api_config_iam_member" {
   summary    = "api gateway api config iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -74,7 +74,7 @@ resource "google_api_gateway_api_config_iam_member" {
 
 resource "google_api_gateway_api_config_iam_policy" {
   summary    = "api gateway api config iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_config_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -88,7 +88,7 @@ resource "google_api_gateway_api_config_iam_policy" {
 
 resource "google_api_gateway_api_iam_binding" {
   summary    = "api gateway api iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -102,7 +102,7 @@ resource "google_api_gateway_api_iam_binding" {
 
 resource "google_api_gateway_api_iam_member" {
   summary    = "api gateway api iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -116,7 +116,7 @@ resource "google_api_gateway_api_iam_member" {
 
 resource "google_api_gateway_api_iam_policy" {
   summary    = "api gateway api iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_api_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -138,7 +138,7 @@ resource "google_api_gateway_gateway" {
 
 resource "google_api_gateway_gateway_iam_binding" {
   summary    = "api gateway gateway iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -152,7 +152,7 @@ resource "google_api_gateway_gateway_iam_binding" {
 
 resource "google_api_gateway_gateway_iam_member" {
   summary    = "api gateway gateway iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -166,7 +166,7 @@ resource "google_api_gateway_gateway_iam_member" {
 
 resource "google_api_gateway_gateway_iam_policy" {
   summary    = "api gateway gateway iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/api_gateway_gateway_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -201,7 +201,7 @@ resource "google_cloud_quotas_quota_adjuster_settings" {
 
 resource "google_compute_backend_bucket_iam_binding" {
   summary    = "compute backend bucket iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -215,7 +215,7 @@ resource "google_compute_backend_bucket_iam_binding" {
 
 resource "google_compute_backend_bucket_iam_member" {
   summary    = "compute backend bucket iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -229,7 +229,7 @@ resource "google_compute_backend_bucket_iam_member" {
 
 resource "google_compute_backend_bucket_iam_policy" {
   summary    = "compute backend bucket iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_bucket_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -243,7 +243,7 @@ resource "google_compute_backend_bucket_iam_policy" {
 
 resource "google_compute_backend_service_iam_binding" {
   summary    = "compute backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -257,7 +257,7 @@ resource "google_compute_backend_service_iam_binding" {
 
 resource "google_compute_backend_service_iam_member" {
   summary    = "compute backend service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -271,7 +271,7 @@ resource "google_compute_backend_service_iam_member" {
 
 resource "google_compute_backend_service_iam_policy" {
   summary    = "compute backend service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_backend_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -316,7 +316,7 @@ resource "google_compute_machine_image" {
 
 resource "google_compute_machine_image_iam_binding" {
   summary    = "compute machine image iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -330,7 +330,7 @@ resource "google_compute_machine_image_iam_binding" {
 
 resource "google_compute_machine_image_iam_member" {
   summary    = "compute machine image iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -344,7 +344,7 @@ resource "google_compute_machine_image_iam_member" {
 
 resource "google_compute_machine_image_iam_policy" {
   summary    = "compute machine image iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_machine_image_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -407,7 +407,7 @@ resource "google_compute_preview_feature" {
 
 resource "google_compute_region_backend_service_iam_binding" {
   summary    = "compute region backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -421,7 +421,7 @@ resource "google_compute_region_backend_service_iam_binding" {
 
 resource "google_compute_region_backend_service_iam_member" {
   summary    = "compute region backend service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -435,7 +435,7 @@ resource "google_compute_region_backend_service_iam_member" {
 
 resource "google_compute_region_backend_service_iam_policy" {
   summary    = "compute region backend service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/compute_region_backend_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -480,7 +480,7 @@ resource "google_dataform_repository" {
 
 resource "google_dataform_repository_iam_binding" {
   summary    = "dataform repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -494,7 +494,7 @@ resource "google_dataform_repository_iam_binding" {
 
 resource "google_dataform_repository_iam_member" {
   summary    = "dataform repository iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -508,7 +508,7 @@ resource "google_dataform_repository_iam_member" {
 
 resource "google_dataform_repository_iam_policy" {
   summary    = "dataform repository iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/dataform_repository_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -636,7 +636,7 @@ resource "google_gke_hub_membership_rbac_role_binding" {
 
 resource "google_iam_workload_identity_pool_iam_binding" {
   summary    = "iam workload identity pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -650,7 +650,7 @@ resource "google_iam_workload_identity_pool_iam_binding" {
 
 resource "google_iam_workload_identity_pool_iam_member" {
   summary    = "iam workload identity pool iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -664,7 +664,7 @@ resource "google_iam_workload_identity_pool_iam_member" {
 
 resource "google_iam_workload_identity_pool_iam_policy" {
   summary    = "iam workload identity pool iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/iam_workload_identity_pool_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -752,7 +752,7 @@ resource "google_runtimeconfig_config" {
 
 resource "google_runtimeconfig_config_iam_binding" {
   summary    = "runtimeconfig config iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -766,7 +766,7 @@ resource "google_runtimeconfig_config_iam_binding" {
 
 resource "google_runtimeconfig_config_iam_member" {
   summary    = "runtimeconfig config iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -780,7 +780,7 @@ resource "google_runtimeconfig_config_iam_member" {
 
 resource "google_runtimeconfig_config_iam_policy" {
   summary    = "runtimeconfig config iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/runtimeconfig_config_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -823,7 +823,7 @@ resource "google_service_directory_namespace" {
 
 resource "google_service_directory_namespace_iam_binding" {
   summary    = "service directory namespace iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -837,7 +837,7 @@ resource "google_service_directory_namespace_iam_binding" {
 
 resource "google_service_directory_namespace_iam_member" {
   summary    = "service directory namespace iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -851,7 +851,7 @@ resource "google_service_directory_namespace_iam_member" {
 
 resource "google_service_directory_namespace_iam_policy" {
   summary    = "service directory namespace iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_namespace_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -872,7 +872,7 @@ resource "google_service_directory_service" {
 
 resource "google_service_directory_service_iam_binding" {
   summary    = "service directory service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -886,7 +886,7 @@ resource "google_service_directory_service_iam_binding" {
 
 resource "google_service_directory_service_iam_member" {
   summary    = "service directory service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -900,7 +900,7 @@ resource "google_service_directory_service_iam_member" {
 
 resource "google_service_directory_service_iam_policy" {
   summary    = "service directory service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/service_directory_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -938,7 +938,7 @@ resource "google_tpu_v2_vm" {
 
 resource "google_vertex_ai_endpoint_iam_binding" {
   summary    = "vertex ai endpoint iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -952,7 +952,7 @@ resource "google_vertex_ai_endpoint_iam_binding" {
 
 resource "google_vertex_ai_endpoint_iam_member" {
   summary    = "vertex ai endpoint iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -966,7 +966,7 @@ resource "google_vertex_ai_endpoint_iam_member" {
 
 resource "google_vertex_ai_endpoint_iam_policy" {
   summary    = "vertex ai endpoint iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_endpoint_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -980,7 +980,7 @@ resource "google_vertex_ai_endpoint_iam_policy" {
 
 resource "google_vertex_ai_feature_group_iam_binding" {
   summary    = "vertex ai feature group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -994,7 +994,7 @@ resource "google_vertex_ai_feature_group_iam_binding" {
 
 resource "google_vertex_ai_feature_group_iam_member" {
   summary    = "vertex ai feature group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1008,7 +1008,7 @@ resource "google_vertex_ai_feature_group_iam_member" {
 
 resource "google_vertex_ai_feature_group_iam_policy" {
   summary    = "vertex ai feature group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1022,7 +1022,7 @@ resource "google_vertex_ai_feature_group_iam_policy" {
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_binding" {
   summary    = "vertex ai feature online store featureview iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1036,7 +1036,7 @@ resource "google_vertex_ai_feature_online_store_featureview_iam_binding" {
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_member" {
   summary    = "vertex ai feature online store featureview iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1050,7 +1050,7 @@ resource "google_vertex_ai_feature_online_store_featureview_iam_member" {
 
 resource "google_vertex_ai_feature_online_store_featureview_iam_policy" {
   summary    = "vertex ai feature online store featureview iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_featureview_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1064,7 +1064,7 @@ resource "google_vertex_ai_feature_online_store_featureview_iam_policy" {
 
 resource "google_vertex_ai_feature_online_store_iam_binding" {
   summary    = "vertex ai feature online store iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1078,7 +1078,7 @@ resource "google_vertex_ai_feature_online_store_iam_binding" {
 
 resource "google_vertex_ai_feature_online_store_iam_member" {
   summary    = "vertex ai feature online store iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1092,7 +1092,7 @@ resource "google_vertex_ai_feature_online_store_iam_member" {
 
 resource "google_vertex_ai_feature_online_store_iam_policy" {
   summary    = "vertex ai feature online store iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_feature_online_store_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1106,7 +1106,7 @@ resource "google_vertex_ai_feature_online_store_iam_policy" {
 
 resource "google_vertex_ai_featurestore_entitytype_iam_binding" {
   summary    = "vertex ai featurestore entitytype iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1120,7 +1120,7 @@ resource "google_vertex_ai_featurestore_entitytype_iam_binding" {
 
 resource "google_vertex_ai_featurestore_entitytype_iam_member" {
   summary    = "vertex ai featurestore entitytype iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1134,7 +1134,7 @@ resource "google_vertex_ai_featurestore_entitytype_iam_member" {
 
 resource "google_vertex_ai_featurestore_entitytype_iam_policy" {
   summary    = "vertex ai featurestore entitytype iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_entitytype_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1148,7 +1148,7 @@ resource "google_vertex_ai_featurestore_entitytype_iam_policy" {
 
 resource "google_vertex_ai_featurestore_iam_binding" {
   summary    = "vertex ai featurestore iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1162,7 +1162,7 @@ resource "google_vertex_ai_featurestore_iam_binding" {
 
 resource "google_vertex_ai_featurestore_iam_member" {
   summary    = "vertex ai featurestore iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1176,7 +1176,7 @@ resource "google_vertex_ai_featurestore_iam_member" {
 
 resource "google_vertex_ai_featurestore_iam_policy" {
   summary    = "vertex ai featurestore iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/vertex_ai_featurestore_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1223,7 +1223,7 @@ resource "google_workstations_workstation_config" {
 
 resource "google_workstations_workstation_config_iam_binding" {
   summary    = "workstations workstation config iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1237,7 +1237,7 @@ resource "google_workstations_workstation_config_iam_binding" {
 
 resource "google_workstations_workstation_config_iam_member" {
   summary    = "workstations workstation config iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1251,7 +1251,7 @@ resource "google_workstations_workstation_config_iam_member" {
 
 resource "google_workstations_workstation_config_iam_policy" {
   summary    = "workstations workstation config iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_config_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1265,7 +1265,7 @@ resource "google_workstations_workstation_config_iam_policy" {
 
 resource "google_workstations_workstation_iam_binding" {
   summary    = "workstations workstation iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1279,7 +1279,7 @@ resource "google_workstations_workstation_iam_binding" {
 
 resource "google_workstations_workstation_iam_member" {
   summary    = "workstations workstation iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1293,7 +1293,7 @@ resource "google_workstations_workstation_iam_member" {
 
 resource "google_workstations_workstation_iam_policy" {
   summary    = "workstations workstation iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google-beta/latest/docs/resources/workstations_workstation_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 

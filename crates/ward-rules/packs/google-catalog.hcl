@@ -10,11 +10,11 @@
 # Schema: @cdktf/provider-google 16.12.1 (provider registry.terraform.io/hashicorp/google 6.50.0), checked by the self-check.
 # Types by category: access 61, applied-policy 7, attachment 43, authoritative-policy 117, authoritative-role 110, compute 65, config 226, credential 26, data 64, dns 2, grant 112, monitoring 63, singleton-settings 11, traffic 98, workflow 3; 1008 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 112, modifies interrupt 7, overwrites in-place 13, overwrites interrupt 226.
-# inputs sha256: 9344d7756fed568af4be471158e29f85575963bfcc916e93d40589d598e2e283
+# inputs sha256: c93b8ef1ec72081a597f52f032a1169c09e2564129cfd03662eb0a06980a2d04
 
 pack {
   name     = "google-catalog"
-  version  = "2026.12.1"
+  version  = "2026.12.2"
   provider = "hashicorp/google"
   schema   = "checked"
   summary  = "Google Cloud: every resource type the curated google pack does not name."
@@ -57,7 +57,7 @@ resource "google_access_context_manager_access_policy" {
 
 resource "google_access_context_manager_access_policy_iam_binding" {
   summary    = "access context manager access policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -71,7 +71,7 @@ resource "google_access_context_manager_access_policy_iam_binding" {
 
 resource "google_access_context_manager_access_policy_iam_member" {
   summary    = "access context manager access policy iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -85,7 +85,7 @@ resource "google_access_context_manager_access_policy_iam_member" {
 
 resource "google_access_context_manager_access_policy_iam_policy" {
   summary    = "access context manager access policy iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/access_context_manager_access_policy_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -337,7 +337,7 @@ resource "google_apigee_environment_addons_config" {
 
 resource "google_apigee_environment_iam_binding" {
   summary    = "apigee environment iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -351,7 +351,7 @@ resource "google_apigee_environment_iam_binding" {
 
 resource "google_apigee_environment_iam_member" {
   summary    = "apigee environment iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -365,7 +365,7 @@ resource "google_apigee_environment_iam_member" {
 
 resource "google_apigee_environment_iam_policy" {
   summary    = "apigee environment iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/apigee_environment_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -629,7 +629,7 @@ resource "google_apphub_workload" {
 
 resource "google_artifact_registry_repository_iam_binding" {
   summary    = "artifact registry repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -643,7 +643,7 @@ resource "google_artifact_registry_repository_iam_binding" {
 
 resource "google_artifact_registry_repository_iam_member" {
   summary    = "artifact registry repository iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -657,7 +657,7 @@ resource "google_artifact_registry_repository_iam_member" {
 
 resource "google_artifact_registry_repository_iam_policy" {
   summary    = "artifact registry repository iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/artifact_registry_repository_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -746,7 +746,7 @@ resource "google_beyondcorp_application" {
 
 resource "google_beyondcorp_application_iam_binding" {
   summary    = "beyondcorp application iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -760,7 +760,7 @@ resource "google_beyondcorp_application_iam_binding" {
 
 resource "google_beyondcorp_application_iam_member" {
   summary    = "beyondcorp application iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -774,7 +774,7 @@ resource "google_beyondcorp_application_iam_member" {
 
 resource "google_beyondcorp_application_iam_policy" {
   summary    = "beyondcorp application iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_application_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -802,7 +802,7 @@ resource "google_beyondcorp_security_gateway_application" {
 
 resource "google_beyondcorp_security_gateway_application_iam_binding" {
   summary    = "beyondcorp security gateway application iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -816,7 +816,7 @@ resource "google_beyondcorp_security_gateway_application_iam_binding" {
 
 resource "google_beyondcorp_security_gateway_application_iam_member" {
   summary    = "beyondcorp security gateway application iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -830,7 +830,7 @@ resource "google_beyondcorp_security_gateway_application_iam_member" {
 
 resource "google_beyondcorp_security_gateway_application_iam_policy" {
   summary    = "beyondcorp security gateway application iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_application_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -844,7 +844,7 @@ resource "google_beyondcorp_security_gateway_application_iam_policy" {
 
 resource "google_beyondcorp_security_gateway_iam_binding" {
   summary    = "beyondcorp security gateway iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -858,7 +858,7 @@ resource "google_beyondcorp_security_gateway_iam_binding" {
 
 resource "google_beyondcorp_security_gateway_iam_member" {
   summary    = "beyondcorp security gateway iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -872,7 +872,7 @@ resource "google_beyondcorp_security_gateway_iam_member" {
 
 resource "google_beyondcorp_security_gateway_iam_policy" {
   summary    = "beyondcorp security gateway iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/beyondcorp_security_gateway_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -914,7 +914,7 @@ resource "google_bigquery_analytics_hub_data_exchange" {
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_binding" {
   summary    = "bigquery analytics hub data exchange iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -928,7 +928,7 @@ resource "google_bigquery_analytics_hub_data_exchange_iam_binding" {
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_member" {
   summary    = "bigquery analytics hub data exchange iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -942,7 +942,7 @@ resource "google_bigquery_analytics_hub_data_exchange_iam_member" {
 
 resource "google_bigquery_analytics_hub_data_exchange_iam_policy" {
   summary    = "bigquery analytics hub data exchange iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_data_exchange_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -963,7 +963,7 @@ resource "google_bigquery_analytics_hub_listing" {
 
 resource "google_bigquery_analytics_hub_listing_iam_binding" {
   summary    = "bigquery analytics hub listing iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -977,7 +977,7 @@ resource "google_bigquery_analytics_hub_listing_iam_binding" {
 
 resource "google_bigquery_analytics_hub_listing_iam_member" {
   summary    = "bigquery analytics hub listing iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -991,7 +991,7 @@ resource "google_bigquery_analytics_hub_listing_iam_member" {
 
 resource "google_bigquery_analytics_hub_listing_iam_policy" {
   summary    = "bigquery analytics hub listing iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_analytics_hub_listing_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1033,7 +1033,7 @@ resource "google_bigquery_connection" {
 
 resource "google_bigquery_connection_iam_binding" {
   summary    = "bigquery connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1047,7 +1047,7 @@ resource "google_bigquery_connection_iam_binding" {
 
 resource "google_bigquery_connection_iam_member" {
   summary    = "bigquery connection iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1061,7 +1061,7 @@ resource "google_bigquery_connection_iam_member" {
 
 resource "google_bigquery_connection_iam_policy" {
   summary    = "bigquery connection iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_connection_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1089,7 +1089,7 @@ resource "google_bigquery_datapolicy_data_policy" {
 
 resource "google_bigquery_datapolicy_data_policy_iam_binding" {
   summary    = "bigquery datapolicy data policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1103,7 +1103,7 @@ resource "google_bigquery_datapolicy_data_policy_iam_binding" {
 
 resource "google_bigquery_datapolicy_data_policy_iam_member" {
   summary    = "bigquery datapolicy data policy iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1117,7 +1117,7 @@ resource "google_bigquery_datapolicy_data_policy_iam_member" {
 
 resource "google_bigquery_datapolicy_data_policy_iam_policy" {
   summary    = "bigquery datapolicy data policy iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_datapolicy_data_policy_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1138,7 +1138,7 @@ resource "google_bigquery_dataset_access" {
 
 resource "google_bigquery_dataset_iam_binding" {
   summary    = "bigquery dataset iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1152,7 +1152,7 @@ resource "google_bigquery_dataset_iam_binding" {
 
 resource "google_bigquery_dataset_iam_member" {
   summary    = "bigquery dataset iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1166,7 +1166,7 @@ resource "google_bigquery_dataset_iam_member" {
 
 resource "google_bigquery_dataset_iam_policy" {
   summary    = "bigquery dataset iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_dataset_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1217,7 +1217,7 @@ resource "google_bigquery_row_access_policy" {
 
 resource "google_bigquery_table_iam_binding" {
   summary    = "bigquery table iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1231,7 +1231,7 @@ resource "google_bigquery_table_iam_binding" {
 
 resource "google_bigquery_table_iam_member" {
   summary    = "bigquery table iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1245,7 +1245,7 @@ resource "google_bigquery_table_iam_member" {
 
 resource "google_bigquery_table_iam_policy" {
   summary    = "bigquery table iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigquery_table_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1280,7 +1280,7 @@ resource "google_bigtable_gc_policy" {
 
 resource "google_bigtable_instance_iam_binding" {
   summary    = "bigtable instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1294,7 +1294,7 @@ resource "google_bigtable_instance_iam_binding" {
 
 resource "google_bigtable_instance_iam_member" {
   summary    = "bigtable instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1308,7 +1308,7 @@ resource "google_bigtable_instance_iam_member" {
 
 resource "google_bigtable_instance_iam_policy" {
   summary    = "bigtable instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1343,7 +1343,7 @@ resource "google_bigtable_schema_bundle" {
 
 resource "google_bigtable_table_iam_binding" {
   summary    = "bigtable table iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1357,7 +1357,7 @@ resource "google_bigtable_table_iam_binding" {
 
 resource "google_bigtable_table_iam_member" {
   summary    = "bigtable table iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1371,7 +1371,7 @@ resource "google_bigtable_table_iam_member" {
 
 resource "google_bigtable_table_iam_policy" {
   summary    = "bigtable table iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/bigtable_table_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1385,7 +1385,7 @@ resource "google_bigtable_table_iam_policy" {
 
 resource "google_billing_account_iam_binding" {
   summary    = "billing account iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1399,7 +1399,7 @@ resource "google_billing_account_iam_binding" {
 
 resource "google_billing_account_iam_member" {
   summary    = "billing account iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1413,7 +1413,7 @@ resource "google_billing_account_iam_member" {
 
 resource "google_billing_account_iam_policy" {
   summary    = "billing account iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_account_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1441,7 +1441,7 @@ resource "google_billing_project_info" {
 
 resource "google_billing_subaccount" {
   summary    = "billing subaccount: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/billing_subaccount"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_billing_subaccount"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
@@ -1455,7 +1455,7 @@ resource "google_binary_authorization_attestor" {
 
 resource "google_binary_authorization_attestor_iam_binding" {
   summary    = "binary authorization attestor iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1469,7 +1469,7 @@ resource "google_binary_authorization_attestor_iam_binding" {
 
 resource "google_binary_authorization_attestor_iam_member" {
   summary    = "binary authorization attestor iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1483,7 +1483,7 @@ resource "google_binary_authorization_attestor_iam_member" {
 
 resource "google_binary_authorization_attestor_iam_policy" {
   summary    = "binary authorization attestor iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/binary_authorization_attestor_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1667,7 +1667,7 @@ resource "google_cloud_run_domain_mapping" {
 
 resource "google_cloud_run_service_iam_binding" {
   summary    = "cloud run service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1681,7 +1681,7 @@ resource "google_cloud_run_service_iam_binding" {
 
 resource "google_cloud_run_service_iam_member" {
   summary    = "cloud run service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1695,7 +1695,7 @@ resource "google_cloud_run_service_iam_member" {
 
 resource "google_cloud_run_service_iam_policy" {
   summary    = "cloud run service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1718,7 +1718,7 @@ resource "google_cloud_run_v2_job" {
 
 resource "google_cloud_run_v2_job_iam_binding" {
   summary    = "cloud run v2 job iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1732,7 +1732,7 @@ resource "google_cloud_run_v2_job_iam_binding" {
 
 resource "google_cloud_run_v2_job_iam_member" {
   summary    = "cloud run v2 job iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1746,7 +1746,7 @@ resource "google_cloud_run_v2_job_iam_member" {
 
 resource "google_cloud_run_v2_job_iam_policy" {
   summary    = "cloud run v2 job iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_job_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1760,7 +1760,7 @@ resource "google_cloud_run_v2_job_iam_policy" {
 
 resource "google_cloud_run_v2_service_iam_binding" {
   summary    = "cloud run v2 service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1774,7 +1774,7 @@ resource "google_cloud_run_v2_service_iam_binding" {
 
 resource "google_cloud_run_v2_service_iam_member" {
   summary    = "cloud run v2 service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1788,7 +1788,7 @@ resource "google_cloud_run_v2_service_iam_member" {
 
 resource "google_cloud_run_v2_service_iam_policy" {
   summary    = "cloud run v2 service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1811,7 +1811,7 @@ resource "google_cloud_run_v2_worker_pool" {
 
 resource "google_cloud_run_v2_worker_pool_iam_binding" {
   summary    = "cloud run v2 worker pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1825,7 +1825,7 @@ resource "google_cloud_run_v2_worker_pool_iam_binding" {
 
 resource "google_cloud_run_v2_worker_pool_iam_member" {
   summary    = "cloud run v2 worker pool iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1839,7 +1839,7 @@ resource "google_cloud_run_v2_worker_pool_iam_member" {
 
 resource "google_cloud_run_v2_worker_pool_iam_policy" {
   summary    = "cloud run v2 worker pool iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_run_v2_worker_pool_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1860,7 +1860,7 @@ resource "google_cloud_tasks_queue" {
 
 resource "google_cloud_tasks_queue_iam_binding" {
   summary    = "cloud tasks queue iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1874,7 +1874,7 @@ resource "google_cloud_tasks_queue_iam_binding" {
 
 resource "google_cloud_tasks_queue_iam_member" {
   summary    = "cloud tasks queue iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1888,7 +1888,7 @@ resource "google_cloud_tasks_queue_iam_member" {
 
 resource "google_cloud_tasks_queue_iam_policy" {
   summary    = "cloud tasks queue iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloud_tasks_queue_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1924,7 +1924,7 @@ resource "google_cloudbuildv2_connection" {
 
 resource "google_cloudbuildv2_connection_iam_binding" {
   summary    = "cloudbuildv2 connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -1938,7 +1938,7 @@ resource "google_cloudbuildv2_connection_iam_binding" {
 
 resource "google_cloudbuildv2_connection_iam_member" {
   summary    = "cloudbuildv2 connection iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -1952,7 +1952,7 @@ resource "google_cloudbuildv2_connection_iam_member" {
 
 resource "google_cloudbuildv2_connection_iam_policy" {
   summary    = "cloudbuildv2 connection iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudbuildv2_connection_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -1989,7 +1989,7 @@ resource "google_clouddeploy_custom_target_type" {
 
 resource "google_clouddeploy_custom_target_type_iam_binding" {
   summary    = "clouddeploy custom target type iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2003,7 +2003,7 @@ resource "google_clouddeploy_custom_target_type_iam_binding" {
 
 resource "google_clouddeploy_custom_target_type_iam_member" {
   summary    = "clouddeploy custom target type iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2017,7 +2017,7 @@ resource "google_clouddeploy_custom_target_type_iam_member" {
 
 resource "google_clouddeploy_custom_target_type_iam_policy" {
   summary    = "clouddeploy custom target type iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_custom_target_type_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2039,7 +2039,7 @@ resource "google_clouddeploy_delivery_pipeline" {
 
 resource "google_clouddeploy_delivery_pipeline_iam_binding" {
   summary    = "clouddeploy delivery pipeline iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2053,7 +2053,7 @@ resource "google_clouddeploy_delivery_pipeline_iam_binding" {
 
 resource "google_clouddeploy_delivery_pipeline_iam_member" {
   summary    = "clouddeploy delivery pipeline iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2067,7 +2067,7 @@ resource "google_clouddeploy_delivery_pipeline_iam_member" {
 
 resource "google_clouddeploy_delivery_pipeline_iam_policy" {
   summary    = "clouddeploy delivery pipeline iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_delivery_pipeline_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2097,7 +2097,7 @@ resource "google_clouddeploy_target" {
 
 resource "google_clouddeploy_target_iam_binding" {
   summary    = "clouddeploy target iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2111,7 +2111,7 @@ resource "google_clouddeploy_target_iam_binding" {
 
 resource "google_clouddeploy_target_iam_member" {
   summary    = "clouddeploy target iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2125,7 +2125,7 @@ resource "google_clouddeploy_target_iam_member" {
 
 resource "google_clouddeploy_target_iam_policy" {
   summary    = "clouddeploy target iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/clouddeploy_target_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2147,7 +2147,7 @@ resource "google_clouddomains_registration" {
 
 resource "google_cloudfunctions2_function_iam_binding" {
   summary    = "cloudfunctions2 function iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2161,7 +2161,7 @@ resource "google_cloudfunctions2_function_iam_binding" {
 
 resource "google_cloudfunctions2_function_iam_member" {
   summary    = "cloudfunctions2 function iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2175,7 +2175,7 @@ resource "google_cloudfunctions2_function_iam_member" {
 
 resource "google_cloudfunctions2_function_iam_policy" {
   summary    = "cloudfunctions2 function iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions2_function_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2198,7 +2198,7 @@ resource "google_cloudfunctions_function" {
 
 resource "google_cloudfunctions_function_iam_binding" {
   summary    = "cloudfunctions function iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2212,7 +2212,7 @@ resource "google_cloudfunctions_function_iam_binding" {
 
 resource "google_cloudfunctions_function_iam_member" {
   summary    = "cloudfunctions function iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2226,7 +2226,7 @@ resource "google_cloudfunctions_function_iam_member" {
 
 resource "google_cloudfunctions_function_iam_policy" {
   summary    = "cloudfunctions function iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/cloudfunctions_function_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2265,7 +2265,7 @@ resource "google_colab_runtime_template" {
 
 resource "google_colab_runtime_template_iam_binding" {
   summary    = "colab runtime template iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2279,7 +2279,7 @@ resource "google_colab_runtime_template_iam_binding" {
 
 resource "google_colab_runtime_template_iam_member" {
   summary    = "colab runtime template iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2293,7 +2293,7 @@ resource "google_colab_runtime_template_iam_member" {
 
 resource "google_colab_runtime_template_iam_policy" {
   summary    = "colab runtime template iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/colab_runtime_template_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2373,7 +2373,7 @@ resource "google_compute_disk_async_replication" {
 
 resource "google_compute_disk_iam_binding" {
   summary    = "compute disk iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2387,7 +2387,7 @@ resource "google_compute_disk_iam_binding" {
 
 resource "google_compute_disk_iam_member" {
   summary    = "compute disk iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2401,7 +2401,7 @@ resource "google_compute_disk_iam_member" {
 
 resource "google_compute_disk_iam_policy" {
   summary    = "compute disk iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_disk_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2509,7 +2509,7 @@ resource "google_compute_image" {
 
 resource "google_compute_image_iam_binding" {
   summary    = "compute image iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2523,7 +2523,7 @@ resource "google_compute_image_iam_binding" {
 
 resource "google_compute_image_iam_member" {
   summary    = "compute image iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2537,7 +2537,7 @@ resource "google_compute_image_iam_member" {
 
 resource "google_compute_image_iam_policy" {
   summary    = "compute image iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_image_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2583,7 +2583,7 @@ resource "google_compute_instance_group_named_port" {
 
 resource "google_compute_instance_iam_binding" {
   summary    = "compute instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2597,7 +2597,7 @@ resource "google_compute_instance_iam_binding" {
 
 resource "google_compute_instance_iam_member" {
   summary    = "compute instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2611,7 +2611,7 @@ resource "google_compute_instance_iam_member" {
 
 resource "google_compute_instance_iam_policy" {
   summary    = "compute instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2639,7 +2639,7 @@ resource "google_compute_instance_settings" {
 
 resource "google_compute_instance_template_iam_binding" {
   summary    = "compute instance template iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2653,7 +2653,7 @@ resource "google_compute_instance_template_iam_binding" {
 
 resource "google_compute_instance_template_iam_member" {
   summary    = "compute instance template iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2667,7 +2667,7 @@ resource "google_compute_instance_template_iam_member" {
 
 resource "google_compute_instance_template_iam_policy" {
   summary    = "compute instance template iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instance_template_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2689,7 +2689,7 @@ resource "google_compute_instant_snapshot" {
 
 resource "google_compute_instant_snapshot_iam_binding" {
   summary    = "compute instant snapshot iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2703,7 +2703,7 @@ resource "google_compute_instant_snapshot_iam_binding" {
 
 resource "google_compute_instant_snapshot_iam_member" {
   summary    = "compute instant snapshot iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2717,7 +2717,7 @@ resource "google_compute_instant_snapshot_iam_member" {
 
 resource "google_compute_instant_snapshot_iam_policy" {
   summary    = "compute instant snapshot iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_instant_snapshot_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -2931,7 +2931,7 @@ resource "google_compute_region_commitment" {
 
 resource "google_compute_region_disk_iam_binding" {
   summary    = "compute region disk iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -2945,7 +2945,7 @@ resource "google_compute_region_disk_iam_binding" {
 
 resource "google_compute_region_disk_iam_member" {
   summary    = "compute region disk iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -2959,7 +2959,7 @@ resource "google_compute_region_disk_iam_member" {
 
 resource "google_compute_region_disk_iam_policy" {
   summary    = "compute region disk iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_region_disk_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3185,7 +3185,7 @@ resource "google_compute_shared_vpc_service_project" {
 
 resource "google_compute_snapshot_iam_binding" {
   summary    = "compute snapshot iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3199,7 +3199,7 @@ resource "google_compute_snapshot_iam_binding" {
 
 resource "google_compute_snapshot_iam_member" {
   summary    = "compute snapshot iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3213,7 +3213,7 @@ resource "google_compute_snapshot_iam_member" {
 
 resource "google_compute_snapshot_iam_policy" {
   summary    = "compute snapshot iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_snapshot_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3256,7 +3256,7 @@ resource "google_compute_storage_pool" {
 
 resource "google_compute_storage_pool_iam_binding" {
   summary    = "compute storage pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3270,7 +3270,7 @@ resource "google_compute_storage_pool_iam_binding" {
 
 resource "google_compute_storage_pool_iam_member" {
   summary    = "compute storage pool iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3284,7 +3284,7 @@ resource "google_compute_storage_pool_iam_member" {
 
 resource "google_compute_storage_pool_iam_policy" {
   summary    = "compute storage pool iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_storage_pool_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3298,7 +3298,7 @@ resource "google_compute_storage_pool_iam_policy" {
 
 resource "google_compute_subnetwork_iam_binding" {
   summary    = "compute subnetwork iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3312,7 +3312,7 @@ resource "google_compute_subnetwork_iam_binding" {
 
 resource "google_compute_subnetwork_iam_member" {
   summary    = "compute subnetwork iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3326,7 +3326,7 @@ resource "google_compute_subnetwork_iam_member" {
 
 resource "google_compute_subnetwork_iam_policy" {
   summary    = "compute subnetwork iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/compute_subnetwork_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3412,7 +3412,7 @@ resource "google_container_analysis_note" {
 
 resource "google_container_analysis_note_iam_binding" {
   summary    = "container analysis note iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3426,7 +3426,7 @@ resource "google_container_analysis_note_iam_binding" {
 
 resource "google_container_analysis_note_iam_member" {
   summary    = "container analysis note iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3440,7 +3440,7 @@ resource "google_container_analysis_note_iam_member" {
 
 resource "google_container_analysis_note_iam_policy" {
   summary    = "container analysis note iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/container_analysis_note_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3531,7 +3531,7 @@ resource "google_data_catalog_entry_group" {
 
 resource "google_data_catalog_entry_group_iam_binding" {
   summary    = "data catalog entry group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3545,7 +3545,7 @@ resource "google_data_catalog_entry_group_iam_binding" {
 
 resource "google_data_catalog_entry_group_iam_member" {
   summary    = "data catalog entry group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3559,7 +3559,7 @@ resource "google_data_catalog_entry_group_iam_member" {
 
 resource "google_data_catalog_entry_group_iam_policy" {
   summary    = "data catalog entry group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_entry_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3580,7 +3580,7 @@ resource "google_data_catalog_policy_tag" {
 
 resource "google_data_catalog_policy_tag_iam_binding" {
   summary    = "data catalog policy tag iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3594,7 +3594,7 @@ resource "google_data_catalog_policy_tag_iam_binding" {
 
 resource "google_data_catalog_policy_tag_iam_member" {
   summary    = "data catalog policy tag iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3608,7 +3608,7 @@ resource "google_data_catalog_policy_tag_iam_member" {
 
 resource "google_data_catalog_policy_tag_iam_policy" {
   summary    = "data catalog policy tag iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_policy_tag_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3636,7 +3636,7 @@ resource "google_data_catalog_tag_template" {
 
 resource "google_data_catalog_tag_template_iam_binding" {
   summary    = "data catalog tag template iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3650,7 +3650,7 @@ resource "google_data_catalog_tag_template_iam_binding" {
 
 resource "google_data_catalog_tag_template_iam_member" {
   summary    = "data catalog tag template iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3664,7 +3664,7 @@ resource "google_data_catalog_tag_template_iam_member" {
 
 resource "google_data_catalog_tag_template_iam_policy" {
   summary    = "data catalog tag template iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_tag_template_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3685,7 +3685,7 @@ resource "google_data_catalog_taxonomy" {
 
 resource "google_data_catalog_taxonomy_iam_binding" {
   summary    = "data catalog taxonomy iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3699,7 +3699,7 @@ resource "google_data_catalog_taxonomy_iam_binding" {
 
 resource "google_data_catalog_taxonomy_iam_member" {
   summary    = "data catalog taxonomy iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3713,7 +3713,7 @@ resource "google_data_catalog_taxonomy_iam_member" {
 
 resource "google_data_catalog_taxonomy_iam_policy" {
   summary    = "data catalog taxonomy iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_catalog_taxonomy_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3736,7 +3736,7 @@ resource "google_data_fusion_instance" {
 
 resource "google_data_fusion_instance_iam_binding" {
   summary    = "data fusion instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3750,7 +3750,7 @@ resource "google_data_fusion_instance_iam_binding" {
 
 resource "google_data_fusion_instance_iam_member" {
   summary    = "data fusion instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3764,7 +3764,7 @@ resource "google_data_fusion_instance_iam_member" {
 
 resource "google_data_fusion_instance_iam_policy" {
   summary    = "data fusion instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/data_fusion_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3861,7 +3861,7 @@ resource "google_dataplex_aspect_type" {
 
 resource "google_dataplex_aspect_type_iam_binding" {
   summary    = "dataplex aspect type iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3875,7 +3875,7 @@ resource "google_dataplex_aspect_type_iam_binding" {
 
 resource "google_dataplex_aspect_type_iam_member" {
   summary    = "dataplex aspect type iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3889,7 +3889,7 @@ resource "google_dataplex_aspect_type_iam_member" {
 
 resource "google_dataplex_aspect_type_iam_policy" {
   summary    = "dataplex aspect type iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_aspect_type_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3911,7 +3911,7 @@ resource "google_dataplex_asset" {
 
 resource "google_dataplex_asset_iam_binding" {
   summary    = "dataplex asset iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3925,7 +3925,7 @@ resource "google_dataplex_asset_iam_binding" {
 
 resource "google_dataplex_asset_iam_member" {
   summary    = "dataplex asset iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3939,7 +3939,7 @@ resource "google_dataplex_asset_iam_member" {
 
 resource "google_dataplex_asset_iam_policy" {
   summary    = "dataplex asset iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_asset_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -3961,7 +3961,7 @@ resource "google_dataplex_datascan" {
 
 resource "google_dataplex_datascan_iam_binding" {
   summary    = "dataplex datascan iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -3975,7 +3975,7 @@ resource "google_dataplex_datascan_iam_binding" {
 
 resource "google_dataplex_datascan_iam_member" {
   summary    = "dataplex datascan iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -3989,7 +3989,7 @@ resource "google_dataplex_datascan_iam_member" {
 
 resource "google_dataplex_datascan_iam_policy" {
   summary    = "dataplex datascan iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_datascan_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4018,7 +4018,7 @@ resource "google_dataplex_entry_group" {
 
 resource "google_dataplex_entry_group_iam_binding" {
   summary    = "dataplex entry group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4032,7 +4032,7 @@ resource "google_dataplex_entry_group_iam_binding" {
 
 resource "google_dataplex_entry_group_iam_member" {
   summary    = "dataplex entry group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4046,7 +4046,7 @@ resource "google_dataplex_entry_group_iam_member" {
 
 resource "google_dataplex_entry_group_iam_policy" {
   summary    = "dataplex entry group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4068,7 +4068,7 @@ resource "google_dataplex_entry_type" {
 
 resource "google_dataplex_entry_type_iam_binding" {
   summary    = "dataplex entry type iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4082,7 +4082,7 @@ resource "google_dataplex_entry_type_iam_binding" {
 
 resource "google_dataplex_entry_type_iam_member" {
   summary    = "dataplex entry type iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4096,7 +4096,7 @@ resource "google_dataplex_entry_type_iam_member" {
 
 resource "google_dataplex_entry_type_iam_policy" {
   summary    = "dataplex entry type iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_entry_type_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4126,7 +4126,7 @@ resource "google_dataplex_glossary_category" {
 
 resource "google_dataplex_glossary_iam_binding" {
   summary    = "dataplex glossary iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4140,7 +4140,7 @@ resource "google_dataplex_glossary_iam_binding" {
 
 resource "google_dataplex_glossary_iam_member" {
   summary    = "dataplex glossary iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4154,7 +4154,7 @@ resource "google_dataplex_glossary_iam_member" {
 
 resource "google_dataplex_glossary_iam_policy" {
   summary    = "dataplex glossary iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_glossary_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4184,7 +4184,7 @@ resource "google_dataplex_lake" {
 
 resource "google_dataplex_lake_iam_binding" {
   summary    = "dataplex lake iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4198,7 +4198,7 @@ resource "google_dataplex_lake_iam_binding" {
 
 resource "google_dataplex_lake_iam_member" {
   summary    = "dataplex lake iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4212,7 +4212,7 @@ resource "google_dataplex_lake_iam_member" {
 
 resource "google_dataplex_lake_iam_policy" {
   summary    = "dataplex lake iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_lake_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4234,7 +4234,7 @@ resource "google_dataplex_task" {
 
 resource "google_dataplex_task_iam_binding" {
   summary    = "dataplex task iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4248,7 +4248,7 @@ resource "google_dataplex_task_iam_binding" {
 
 resource "google_dataplex_task_iam_member" {
   summary    = "dataplex task iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4262,7 +4262,7 @@ resource "google_dataplex_task_iam_member" {
 
 resource "google_dataplex_task_iam_policy" {
   summary    = "dataplex task iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_task_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4284,7 +4284,7 @@ resource "google_dataplex_zone" {
 
 resource "google_dataplex_zone_iam_binding" {
   summary    = "dataplex zone iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4298,7 +4298,7 @@ resource "google_dataplex_zone_iam_binding" {
 
 resource "google_dataplex_zone_iam_member" {
   summary    = "dataplex zone iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4312,7 +4312,7 @@ resource "google_dataplex_zone_iam_member" {
 
 resource "google_dataplex_zone_iam_policy" {
   summary    = "dataplex zone iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataplex_zone_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4333,7 +4333,7 @@ resource "google_dataproc_autoscaling_policy" {
 
 resource "google_dataproc_autoscaling_policy_iam_binding" {
   summary    = "dataproc autoscaling policy iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4347,7 +4347,7 @@ resource "google_dataproc_autoscaling_policy_iam_binding" {
 
 resource "google_dataproc_autoscaling_policy_iam_member" {
   summary    = "dataproc autoscaling policy iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4361,7 +4361,7 @@ resource "google_dataproc_autoscaling_policy_iam_member" {
 
 resource "google_dataproc_autoscaling_policy_iam_policy" {
   summary    = "dataproc autoscaling policy iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_autoscaling_policy_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4392,7 +4392,7 @@ resource "google_dataproc_cluster" {
 
 resource "google_dataproc_cluster_iam_binding" {
   summary    = "dataproc cluster iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4406,7 +4406,7 @@ resource "google_dataproc_cluster_iam_binding" {
 
 resource "google_dataproc_cluster_iam_member" {
   summary    = "dataproc cluster iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4420,7 +4420,7 @@ resource "google_dataproc_cluster_iam_member" {
 
 resource "google_dataproc_cluster_iam_policy" {
   summary    = "dataproc cluster iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_cluster_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4470,7 +4470,7 @@ resource "google_dataproc_job" {
 
 resource "google_dataproc_job_iam_binding" {
   summary    = "dataproc job iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4484,7 +4484,7 @@ resource "google_dataproc_job_iam_binding" {
 
 resource "google_dataproc_job_iam_member" {
   summary    = "dataproc job iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4498,7 +4498,7 @@ resource "google_dataproc_job_iam_member" {
 
 resource "google_dataproc_job_iam_policy" {
   summary    = "dataproc job iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_job_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4512,7 +4512,7 @@ resource "google_dataproc_job_iam_policy" {
 
 resource "google_dataproc_metastore_database_iam_binding" {
   summary    = "dataproc metastore database iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4526,7 +4526,7 @@ resource "google_dataproc_metastore_database_iam_binding" {
 
 resource "google_dataproc_metastore_database_iam_member" {
   summary    = "dataproc metastore database iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4540,7 +4540,7 @@ resource "google_dataproc_metastore_database_iam_member" {
 
 resource "google_dataproc_metastore_database_iam_policy" {
   summary    = "dataproc metastore database iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_database_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4563,7 +4563,7 @@ resource "google_dataproc_metastore_federation" {
 
 resource "google_dataproc_metastore_federation_iam_binding" {
   summary    = "dataproc metastore federation iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4577,7 +4577,7 @@ resource "google_dataproc_metastore_federation_iam_binding" {
 
 resource "google_dataproc_metastore_federation_iam_member" {
   summary    = "dataproc metastore federation iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4591,7 +4591,7 @@ resource "google_dataproc_metastore_federation_iam_member" {
 
 resource "google_dataproc_metastore_federation_iam_policy" {
   summary    = "dataproc metastore federation iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_federation_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4618,7 +4618,7 @@ resource "google_dataproc_metastore_service" {
 
 resource "google_dataproc_metastore_service_iam_binding" {
   summary    = "dataproc metastore service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4632,7 +4632,7 @@ resource "google_dataproc_metastore_service_iam_binding" {
 
 resource "google_dataproc_metastore_service_iam_member" {
   summary    = "dataproc metastore service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4646,7 +4646,7 @@ resource "google_dataproc_metastore_service_iam_member" {
 
 resource "google_dataproc_metastore_service_iam_policy" {
   summary    = "dataproc metastore service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4660,7 +4660,7 @@ resource "google_dataproc_metastore_service_iam_policy" {
 
 resource "google_dataproc_metastore_table_iam_binding" {
   summary    = "dataproc metastore table iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4674,7 +4674,7 @@ resource "google_dataproc_metastore_table_iam_binding" {
 
 resource "google_dataproc_metastore_table_iam_member" {
   summary    = "dataproc metastore table iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -4688,7 +4688,7 @@ resource "google_dataproc_metastore_table_iam_member" {
 
 resource "google_dataproc_metastore_table_iam_policy" {
   summary    = "dataproc metastore table iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dataproc_metastore_table_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -4981,7 +4981,7 @@ resource "google_discovery_engine_target_site" {
 
 resource "google_dns_managed_zone_iam_binding" {
   summary    = "dns managed zone iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -4995,7 +4995,7 @@ resource "google_dns_managed_zone_iam_binding" {
 
 resource "google_dns_managed_zone_iam_member" {
   summary    = "dns managed zone iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5009,7 +5009,7 @@ resource "google_dns_managed_zone_iam_member" {
 
 resource "google_dns_managed_zone_iam_policy" {
   summary    = "dns managed zone iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/dns_managed_zone_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5129,7 +5129,7 @@ resource "google_endpoints_service" {
 
 resource "google_endpoints_service_consumers_iam_binding" {
   summary    = "endpoints service consumers iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5143,7 +5143,7 @@ resource "google_endpoints_service_consumers_iam_binding" {
 
 resource "google_endpoints_service_consumers_iam_member" {
   summary    = "endpoints service consumers iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5157,7 +5157,7 @@ resource "google_endpoints_service_consumers_iam_member" {
 
 resource "google_endpoints_service_consumers_iam_policy" {
   summary    = "endpoints service consumers iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_consumers_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5171,7 +5171,7 @@ resource "google_endpoints_service_consumers_iam_policy" {
 
 resource "google_endpoints_service_iam_binding" {
   summary    = "endpoints service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5185,7 +5185,7 @@ resource "google_endpoints_service_iam_binding" {
 
 resource "google_endpoints_service_iam_member" {
   summary    = "endpoints service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5199,7 +5199,7 @@ resource "google_endpoints_service_iam_member" {
 
 resource "google_endpoints_service_iam_policy" {
   summary    = "endpoints service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/endpoints_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5427,7 +5427,7 @@ resource "google_firestore_index" {
 
 resource "google_folder" {
   summary    = "folder: a configuration object of the provider API."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder"
   rationale  = "No data held that configuration cannot recreate. Changes apply in place; a delete or replacement removes the object, and what depends on it stops or reverts to the default until it exists again. (category: config)"
   holds_data = false
 }
@@ -5448,7 +5448,7 @@ resource "google_folder_access_approval_settings" {
 
 resource "google_folder_iam_audit_config" {
   summary    = "folder iam audit config: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_audit_config"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5462,7 +5462,7 @@ resource "google_folder_iam_audit_config" {
 
 resource "google_folder_iam_member" {
   summary    = "folder iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/folder_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_folder_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5572,7 +5572,7 @@ resource "google_gemini_repository_group" {
 
 resource "google_gemini_repository_group_iam_binding" {
   summary    = "gemini repository group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5586,7 +5586,7 @@ resource "google_gemini_repository_group_iam_binding" {
 
 resource "google_gemini_repository_group_iam_member" {
   summary    = "gemini repository group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5600,7 +5600,7 @@ resource "google_gemini_repository_group_iam_member" {
 
 resource "google_gemini_repository_group_iam_policy" {
   summary    = "gemini repository group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gemini_repository_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5630,7 +5630,7 @@ resource "google_gke_backup_backup_plan" {
 
 resource "google_gke_backup_backup_plan_iam_binding" {
   summary    = "gke backup backup plan iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5644,7 +5644,7 @@ resource "google_gke_backup_backup_plan_iam_binding" {
 
 resource "google_gke_backup_backup_plan_iam_member" {
   summary    = "gke backup backup plan iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5658,7 +5658,7 @@ resource "google_gke_backup_backup_plan_iam_member" {
 
 resource "google_gke_backup_backup_plan_iam_policy" {
   summary    = "gke backup backup plan iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_backup_plan_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5688,7 +5688,7 @@ resource "google_gke_backup_restore_plan" {
 
 resource "google_gke_backup_restore_plan_iam_binding" {
   summary    = "gke backup restore plan iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5702,7 +5702,7 @@ resource "google_gke_backup_restore_plan_iam_binding" {
 
 resource "google_gke_backup_restore_plan_iam_member" {
   summary    = "gke backup restore plan iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5716,7 +5716,7 @@ resource "google_gke_backup_restore_plan_iam_member" {
 
 resource "google_gke_backup_restore_plan_iam_policy" {
   summary    = "gke backup restore plan iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_backup_restore_plan_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5739,7 +5739,7 @@ resource "google_gke_hub_feature" {
 
 resource "google_gke_hub_feature_iam_binding" {
   summary    = "gke hub feature iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5753,7 +5753,7 @@ resource "google_gke_hub_feature_iam_binding" {
 
 resource "google_gke_hub_feature_iam_member" {
   summary    = "gke hub feature iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5767,7 +5767,7 @@ resource "google_gke_hub_feature_iam_member" {
 
 resource "google_gke_hub_feature_iam_policy" {
   summary    = "gke hub feature iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_feature_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5812,7 +5812,7 @@ resource "google_gke_hub_membership_binding" {
 
 resource "google_gke_hub_membership_iam_binding" {
   summary    = "gke hub membership iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5826,7 +5826,7 @@ resource "google_gke_hub_membership_iam_binding" {
 
 resource "google_gke_hub_membership_iam_member" {
   summary    = "gke hub membership iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5840,7 +5840,7 @@ resource "google_gke_hub_membership_iam_member" {
 
 resource "google_gke_hub_membership_iam_policy" {
   summary    = "gke hub membership iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_membership_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5872,7 +5872,7 @@ resource "google_gke_hub_scope" {
 
 resource "google_gke_hub_scope_iam_binding" {
   summary    = "gke hub scope iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5886,7 +5886,7 @@ resource "google_gke_hub_scope_iam_binding" {
 
 resource "google_gke_hub_scope_iam_member" {
   summary    = "gke hub scope iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -5900,7 +5900,7 @@ resource "google_gke_hub_scope_iam_member" {
 
 resource "google_gke_hub_scope_iam_policy" {
   summary    = "gke hub scope iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/gke_hub_scope_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -5978,7 +5978,7 @@ resource "google_healthcare_consent_store" {
 
 resource "google_healthcare_consent_store_iam_binding" {
   summary    = "healthcare consent store iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -5992,7 +5992,7 @@ resource "google_healthcare_consent_store_iam_binding" {
 
 resource "google_healthcare_consent_store_iam_member" {
   summary    = "healthcare consent store iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6006,7 +6006,7 @@ resource "google_healthcare_consent_store_iam_member" {
 
 resource "google_healthcare_consent_store_iam_policy" {
   summary    = "healthcare consent store iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_consent_store_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6027,7 +6027,7 @@ resource "google_healthcare_dataset" {
 
 resource "google_healthcare_dataset_iam_binding" {
   summary    = "healthcare dataset iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6041,7 +6041,7 @@ resource "google_healthcare_dataset_iam_binding" {
 
 resource "google_healthcare_dataset_iam_member" {
   summary    = "healthcare dataset iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6055,7 +6055,7 @@ resource "google_healthcare_dataset_iam_member" {
 
 resource "google_healthcare_dataset_iam_policy" {
   summary    = "healthcare dataset iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dataset_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6077,7 +6077,7 @@ resource "google_healthcare_dicom_store" {
 
 resource "google_healthcare_dicom_store_iam_binding" {
   summary    = "healthcare dicom store iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6091,7 +6091,7 @@ resource "google_healthcare_dicom_store_iam_binding" {
 
 resource "google_healthcare_dicom_store_iam_member" {
   summary    = "healthcare dicom store iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6105,7 +6105,7 @@ resource "google_healthcare_dicom_store_iam_member" {
 
 resource "google_healthcare_dicom_store_iam_policy" {
   summary    = "healthcare dicom store iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_dicom_store_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6127,7 +6127,7 @@ resource "google_healthcare_fhir_store" {
 
 resource "google_healthcare_fhir_store_iam_binding" {
   summary    = "healthcare fhir store iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6141,7 +6141,7 @@ resource "google_healthcare_fhir_store_iam_binding" {
 
 resource "google_healthcare_fhir_store_iam_member" {
   summary    = "healthcare fhir store iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6155,7 +6155,7 @@ resource "google_healthcare_fhir_store_iam_member" {
 
 resource "google_healthcare_fhir_store_iam_policy" {
   summary    = "healthcare fhir store iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_fhir_store_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6177,7 +6177,7 @@ resource "google_healthcare_hl7_v2_store" {
 
 resource "google_healthcare_hl7_v2_store_iam_binding" {
   summary    = "healthcare hl7 v2 store iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6191,7 +6191,7 @@ resource "google_healthcare_hl7_v2_store_iam_binding" {
 
 resource "google_healthcare_hl7_v2_store_iam_member" {
   summary    = "healthcare hl7 v2 store iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6205,7 +6205,7 @@ resource "google_healthcare_hl7_v2_store_iam_member" {
 
 resource "google_healthcare_hl7_v2_store_iam_policy" {
   summary    = "healthcare hl7 v2 store iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/healthcare_hl7_v2_store_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6305,7 +6305,7 @@ resource "google_iam_workforce_pool" {
 
 resource "google_iam_workforce_pool_iam_binding" {
   summary    = "iam workforce pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6319,7 +6319,7 @@ resource "google_iam_workforce_pool_iam_binding" {
 
 resource "google_iam_workforce_pool_iam_member" {
   summary    = "iam workforce pool iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6333,7 +6333,7 @@ resource "google_iam_workforce_pool_iam_member" {
 
 resource "google_iam_workforce_pool_iam_policy" {
   summary    = "iam workforce pool iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iam_workforce_pool_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6375,7 +6375,7 @@ resource "google_iam_workload_identity_pool_provider" {
 
 resource "google_iap_app_engine_service_iam_binding" {
   summary    = "iap app engine service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6389,7 +6389,7 @@ resource "google_iap_app_engine_service_iam_binding" {
 
 resource "google_iap_app_engine_service_iam_member" {
   summary    = "iap app engine service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6403,7 +6403,7 @@ resource "google_iap_app_engine_service_iam_member" {
 
 resource "google_iap_app_engine_service_iam_policy" {
   summary    = "iap app engine service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6417,7 +6417,7 @@ resource "google_iap_app_engine_service_iam_policy" {
 
 resource "google_iap_app_engine_version_iam_binding" {
   summary    = "iap app engine version iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6431,7 +6431,7 @@ resource "google_iap_app_engine_version_iam_binding" {
 
 resource "google_iap_app_engine_version_iam_member" {
   summary    = "iap app engine version iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6445,7 +6445,7 @@ resource "google_iap_app_engine_version_iam_member" {
 
 resource "google_iap_app_engine_version_iam_policy" {
   summary    = "iap app engine version iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_app_engine_version_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6494,7 +6494,7 @@ resource "google_iap_tunnel_dest_group" {
 
 resource "google_iap_tunnel_dest_group_iam_binding" {
   summary    = "iap tunnel dest group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6508,7 +6508,7 @@ resource "google_iap_tunnel_dest_group_iam_binding" {
 
 resource "google_iap_tunnel_dest_group_iam_member" {
   summary    = "iap tunnel dest group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6522,7 +6522,7 @@ resource "google_iap_tunnel_dest_group_iam_member" {
 
 resource "google_iap_tunnel_dest_group_iam_policy" {
   summary    = "iap tunnel dest group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_dest_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6536,7 +6536,7 @@ resource "google_iap_tunnel_dest_group_iam_policy" {
 
 resource "google_iap_tunnel_iam_binding" {
   summary    = "iap tunnel iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6550,7 +6550,7 @@ resource "google_iap_tunnel_iam_binding" {
 
 resource "google_iap_tunnel_iam_member" {
   summary    = "iap tunnel iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6564,7 +6564,7 @@ resource "google_iap_tunnel_iam_member" {
 
 resource "google_iap_tunnel_iam_policy" {
   summary    = "iap tunnel iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6578,7 +6578,7 @@ resource "google_iap_tunnel_iam_policy" {
 
 resource "google_iap_tunnel_instance_iam_binding" {
   summary    = "iap tunnel instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6592,7 +6592,7 @@ resource "google_iap_tunnel_instance_iam_binding" {
 
 resource "google_iap_tunnel_instance_iam_member" {
   summary    = "iap tunnel instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6606,7 +6606,7 @@ resource "google_iap_tunnel_instance_iam_member" {
 
 resource "google_iap_tunnel_instance_iam_policy" {
   summary    = "iap tunnel instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_tunnel_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6620,7 +6620,7 @@ resource "google_iap_tunnel_instance_iam_policy" {
 
 resource "google_iap_web_backend_service_iam_binding" {
   summary    = "iap web backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6634,7 +6634,7 @@ resource "google_iap_web_backend_service_iam_binding" {
 
 resource "google_iap_web_backend_service_iam_member" {
   summary    = "iap web backend service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6648,7 +6648,7 @@ resource "google_iap_web_backend_service_iam_member" {
 
 resource "google_iap_web_backend_service_iam_policy" {
   summary    = "iap web backend service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_backend_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6662,7 +6662,7 @@ resource "google_iap_web_backend_service_iam_policy" {
 
 resource "google_iap_web_cloud_run_service_iam_binding" {
   summary    = "iap web cloud run service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6676,7 +6676,7 @@ resource "google_iap_web_cloud_run_service_iam_binding" {
 
 resource "google_iap_web_cloud_run_service_iam_member" {
   summary    = "iap web cloud run service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6690,7 +6690,7 @@ resource "google_iap_web_cloud_run_service_iam_member" {
 
 resource "google_iap_web_cloud_run_service_iam_policy" {
   summary    = "iap web cloud run service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_cloud_run_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6704,7 +6704,7 @@ resource "google_iap_web_cloud_run_service_iam_policy" {
 
 resource "google_iap_web_iam_binding" {
   summary    = "iap web iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6718,7 +6718,7 @@ resource "google_iap_web_iam_binding" {
 
 resource "google_iap_web_iam_member" {
   summary    = "iap web iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6732,7 +6732,7 @@ resource "google_iap_web_iam_member" {
 
 resource "google_iap_web_iam_policy" {
   summary    = "iap web iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6746,7 +6746,7 @@ resource "google_iap_web_iam_policy" {
 
 resource "google_iap_web_region_backend_service_iam_binding" {
   summary    = "iap web region backend service iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6760,7 +6760,7 @@ resource "google_iap_web_region_backend_service_iam_binding" {
 
 resource "google_iap_web_region_backend_service_iam_member" {
   summary    = "iap web region backend service iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6774,7 +6774,7 @@ resource "google_iap_web_region_backend_service_iam_member" {
 
 resource "google_iap_web_region_backend_service_iam_policy" {
   summary    = "iap web region backend service iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_region_backend_service_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6788,7 +6788,7 @@ resource "google_iap_web_region_backend_service_iam_policy" {
 
 resource "google_iap_web_type_app_engine_iam_binding" {
   summary    = "iap web type app engine iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6802,7 +6802,7 @@ resource "google_iap_web_type_app_engine_iam_binding" {
 
 resource "google_iap_web_type_app_engine_iam_member" {
   summary    = "iap web type app engine iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6816,7 +6816,7 @@ resource "google_iap_web_type_app_engine_iam_member" {
 
 resource "google_iap_web_type_app_engine_iam_policy" {
   summary    = "iap web type app engine iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_app_engine_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6830,7 +6830,7 @@ resource "google_iap_web_type_app_engine_iam_policy" {
 
 resource "google_iap_web_type_compute_iam_binding" {
   summary    = "iap web type compute iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6844,7 +6844,7 @@ resource "google_iap_web_type_compute_iam_binding" {
 
 resource "google_iap_web_type_compute_iam_member" {
   summary    = "iap web type compute iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -6858,7 +6858,7 @@ resource "google_iap_web_type_compute_iam_member" {
 
 resource "google_iap_web_type_compute_iam_policy" {
   summary    = "iap web type compute iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/iap_web_type_compute_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -6980,7 +6980,7 @@ resource "google_kms_autokey_config" {
 
 resource "google_kms_crypto_key_iam_binding" {
   summary    = "kms crypto key iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_crypto_key_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -6994,7 +6994,7 @@ resource "google_kms_crypto_key_iam_binding" {
 
 resource "google_kms_crypto_key_iam_member" {
   summary    = "kms crypto key iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_crypto_key_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -7008,7 +7008,7 @@ resource "google_kms_crypto_key_iam_member" {
 
 resource "google_kms_crypto_key_iam_policy" {
   summary    = "kms crypto key iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_crypto_key_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_crypto_key_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -7036,7 +7036,7 @@ resource "google_kms_ekm_connection" {
 
 resource "google_kms_ekm_connection_iam_binding" {
   summary    = "kms ekm connection iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -7050,7 +7050,7 @@ resource "google_kms_ekm_connection_iam_binding" {
 
 resource "google_kms_ekm_connection_iam_member" {
   summary    = "kms ekm connection iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -7064,7 +7064,7 @@ resource "google_kms_ekm_connection_iam_member" {
 
 resource "google_kms_ekm_connection_iam_policy" {
   summary    = "kms ekm connection iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_ekm_connection_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -7085,7 +7085,7 @@ resource "google_kms_key_handle" {
 
 resource "google_kms_key_ring_iam_binding" {
   summary    = "kms key ring iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_key_ring_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -7099,7 +7099,7 @@ resource "google_kms_key_ring_iam_binding" {
 
 resource "google_kms_key_ring_iam_member" {
   summary    = "kms key ring iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_key_ring_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -7113,7 +7113,7 @@ resource "google_kms_key_ring_iam_member" {
 
 resource "google_kms_key_ring_iam_policy" {
   summary    = "kms key ring iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/kms_key_ring_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_kms_key_ring_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -7218,7 +7218,7 @@ resource "google_logging_log_view" {
 
 resource "google_logging_log_view_iam_binding" {
   summary    = "logging log view iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -7232,7 +7232,7 @@ resource "google_logging_log_view_iam_binding" {
 
 resource "google_logging_log_view_iam_member" {
   summary    = "logging log view iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -7246,7 +7246,7 @@ resource "google_logging_log_view_iam_member" {
 
 resource "google_logging_log_view_iam_policy" {
   summary    = "logging log view iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/logging_log_view_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -7656,7 +7656,7 @@ resource "google_network_security_address_group" {
 
 resource "google_network_security_address_group_iam_binding" {
   summary    = "network security address group iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -7670,7 +7670,7 @@ resource "google_network_security_address_group_iam_binding" {
 
 resource "google_network_security_address_group_iam_member" {
   summary    = "network security address group iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -7684,7 +7684,7 @@ resource "google_network_security_address_group_iam_member" {
 
 resource "google_network_security_address_group_iam_policy" {
   summary    = "network security address group iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/network_security_address_group_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -7980,7 +7980,7 @@ resource "google_notebooks_instance" {
 
 resource "google_notebooks_instance_iam_binding" {
   summary    = "notebooks instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -7994,7 +7994,7 @@ resource "google_notebooks_instance_iam_binding" {
 
 resource "google_notebooks_instance_iam_member" {
   summary    = "notebooks instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8008,7 +8008,7 @@ resource "google_notebooks_instance_iam_member" {
 
 resource "google_notebooks_instance_iam_policy" {
   summary    = "notebooks instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8038,7 +8038,7 @@ resource "google_notebooks_runtime" {
 
 resource "google_notebooks_runtime_iam_binding" {
   summary    = "notebooks runtime iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8052,7 +8052,7 @@ resource "google_notebooks_runtime_iam_binding" {
 
 resource "google_notebooks_runtime_iam_member" {
   summary    = "notebooks runtime iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8066,7 +8066,7 @@ resource "google_notebooks_runtime_iam_member" {
 
 resource "google_notebooks_runtime_iam_policy" {
   summary    = "notebooks runtime iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/notebooks_runtime_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8143,7 +8143,7 @@ resource "google_organization_access_approval_settings" {
 
 resource "google_organization_iam_audit_config" {
   summary    = "organization iam audit config: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_audit_config"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8157,14 +8157,14 @@ resource "google_organization_iam_audit_config" {
 
 resource "google_organization_iam_custom_role" {
   summary    = "organization iam custom role: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_custom_role"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_iam_custom_role"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 }
 
 resource "google_organization_iam_member" {
   summary    = "organization iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/organization_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_organization_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8269,7 +8269,7 @@ resource "google_privateca_ca_pool" {
 
 resource "google_privateca_ca_pool_iam_binding" {
   summary    = "privateca ca pool iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8283,7 +8283,7 @@ resource "google_privateca_ca_pool_iam_binding" {
 
 resource "google_privateca_ca_pool_iam_member" {
   summary    = "privateca ca pool iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8297,7 +8297,7 @@ resource "google_privateca_ca_pool_iam_member" {
 
 resource "google_privateca_ca_pool_iam_policy" {
   summary    = "privateca ca pool iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_ca_pool_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8335,7 +8335,7 @@ resource "google_privateca_certificate_template" {
 
 resource "google_privateca_certificate_template_iam_binding" {
   summary    = "privateca certificate template iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8349,7 +8349,7 @@ resource "google_privateca_certificate_template_iam_binding" {
 
 resource "google_privateca_certificate_template_iam_member" {
   summary    = "privateca certificate template iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8363,7 +8363,7 @@ resource "google_privateca_certificate_template_iam_member" {
 
 resource "google_privateca_certificate_template_iam_policy" {
   summary    = "privateca certificate template iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/privateca_certificate_template_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8398,7 +8398,7 @@ resource "google_project_access_approval_settings" {
 
 resource "google_project_iam_member_remove" {
   summary    = "project iam member remove: grants access or enforces a policy."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/project_iam_member_remove"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_project_iam_member_remove"
   rationale  = "No data held. A change applies at once; a delete (or the gap while it is replaced) removes the access it grants, or the policy it enforces, at once: callers that rely on it are refused, or what it blocked is let through. (category: access)"
   holds_data = false
 
@@ -8459,7 +8459,7 @@ resource "google_pubsub_schema" {
 
 resource "google_pubsub_schema_iam_binding" {
   summary    = "pubsub schema iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8473,7 +8473,7 @@ resource "google_pubsub_schema_iam_binding" {
 
 resource "google_pubsub_schema_iam_member" {
   summary    = "pubsub schema iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8487,7 +8487,7 @@ resource "google_pubsub_schema_iam_member" {
 
 resource "google_pubsub_schema_iam_policy" {
   summary    = "pubsub schema iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_schema_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8501,7 +8501,7 @@ resource "google_pubsub_schema_iam_policy" {
 
 resource "google_pubsub_subscription_iam_binding" {
   summary    = "pubsub subscription iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8515,7 +8515,7 @@ resource "google_pubsub_subscription_iam_binding" {
 
 resource "google_pubsub_subscription_iam_member" {
   summary    = "pubsub subscription iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8529,7 +8529,7 @@ resource "google_pubsub_subscription_iam_member" {
 
 resource "google_pubsub_subscription_iam_policy" {
   summary    = "pubsub subscription iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_subscription_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8543,7 +8543,7 @@ resource "google_pubsub_subscription_iam_policy" {
 
 resource "google_pubsub_topic_iam_binding" {
   summary    = "pubsub topic iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8557,7 +8557,7 @@ resource "google_pubsub_topic_iam_binding" {
 
 resource "google_pubsub_topic_iam_member" {
   summary    = "pubsub topic iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8571,7 +8571,7 @@ resource "google_pubsub_topic_iam_member" {
 
 resource "google_pubsub_topic_iam_policy" {
   summary    = "pubsub topic iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/pubsub_topic_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8731,7 +8731,7 @@ resource "google_scc_source" {
 
 resource "google_scc_source_iam_binding" {
   summary    = "scc source iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8745,7 +8745,7 @@ resource "google_scc_source_iam_binding" {
 
 resource "google_scc_source_iam_member" {
   summary    = "scc source iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8759,7 +8759,7 @@ resource "google_scc_source_iam_member" {
 
 resource "google_scc_source_iam_policy" {
   summary    = "scc source iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_source_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8829,7 +8829,7 @@ resource "google_scc_v2_organization_source" {
 
 resource "google_scc_v2_organization_source_iam_binding" {
   summary    = "scc v2 organization source iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8843,7 +8843,7 @@ resource "google_scc_v2_organization_source_iam_binding" {
 
 resource "google_scc_v2_organization_source_iam_member" {
   summary    = "scc v2 organization source iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8857,7 +8857,7 @@ resource "google_scc_v2_organization_source_iam_member" {
 
 resource "google_scc_v2_organization_source_iam_policy" {
   summary    = "scc v2 organization source iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/scc_v2_organization_source_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8900,7 +8900,7 @@ resource "google_secret_manager_regional_secret" {
 
 resource "google_secret_manager_regional_secret_iam_binding" {
   summary    = "secret manager regional secret iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8914,7 +8914,7 @@ resource "google_secret_manager_regional_secret_iam_binding" {
 
 resource "google_secret_manager_regional_secret_iam_member" {
   summary    = "secret manager regional secret iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8928,7 +8928,7 @@ resource "google_secret_manager_regional_secret_iam_member" {
 
 resource "google_secret_manager_regional_secret_iam_policy" {
   summary    = "secret manager regional secret iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_regional_secret_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -8949,7 +8949,7 @@ resource "google_secret_manager_regional_secret_version" {
 
 resource "google_secret_manager_secret_iam_binding" {
   summary    = "secret manager secret iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -8963,7 +8963,7 @@ resource "google_secret_manager_secret_iam_binding" {
 
 resource "google_secret_manager_secret_iam_member" {
   summary    = "secret manager secret iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -8977,7 +8977,7 @@ resource "google_secret_manager_secret_iam_member" {
 
 resource "google_secret_manager_secret_iam_policy" {
   summary    = "secret manager secret iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secret_manager_secret_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9006,7 +9006,7 @@ resource "google_secure_source_manager_instance" {
 
 resource "google_secure_source_manager_instance_iam_binding" {
   summary    = "secure source manager instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9020,7 +9020,7 @@ resource "google_secure_source_manager_instance_iam_binding" {
 
 resource "google_secure_source_manager_instance_iam_member" {
   summary    = "secure source manager instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9034,7 +9034,7 @@ resource "google_secure_source_manager_instance_iam_member" {
 
 resource "google_secure_source_manager_instance_iam_policy" {
   summary    = "secure source manager instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9055,7 +9055,7 @@ resource "google_secure_source_manager_repository" {
 
 resource "google_secure_source_manager_repository_iam_binding" {
   summary    = "secure source manager repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9069,7 +9069,7 @@ resource "google_secure_source_manager_repository_iam_binding" {
 
 resource "google_secure_source_manager_repository_iam_member" {
   summary    = "secure source manager repository iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9083,7 +9083,7 @@ resource "google_secure_source_manager_repository_iam_member" {
 
 resource "google_secure_source_manager_repository_iam_policy" {
   summary    = "secure source manager repository iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/secure_source_manager_repository_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9118,7 +9118,7 @@ resource "google_service_networking_connection" {
 
 resource "google_service_networking_peered_dns_domain" {
   summary    = "service networking peered dns domain: serves DNS."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/service_networking_peered_dns_domain"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_service_networking_peered_dns_domain"
   rationale  = "No data held that configuration cannot recreate. A change reaches resolvers as caches expire; a delete makes the name stop resolving (or stop being delegated) until it exists again. (category: dns)"
   holds_data = false
 }
@@ -9153,7 +9153,7 @@ resource "google_sourcerepo_repository" {
 
 resource "google_sourcerepo_repository_iam_binding" {
   summary    = "sourcerepo repository iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9167,7 +9167,7 @@ resource "google_sourcerepo_repository_iam_binding" {
 
 resource "google_sourcerepo_repository_iam_member" {
   summary    = "sourcerepo repository iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9181,7 +9181,7 @@ resource "google_sourcerepo_repository_iam_member" {
 
 resource "google_sourcerepo_repository_iam_policy" {
   summary    = "sourcerepo repository iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/sourcerepo_repository_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9202,7 +9202,7 @@ resource "google_spanner_backup_schedule" {
 
 resource "google_spanner_database_iam_binding" {
   summary    = "spanner database iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9216,7 +9216,7 @@ resource "google_spanner_database_iam_binding" {
 
 resource "google_spanner_database_iam_member" {
   summary    = "spanner database iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9230,7 +9230,7 @@ resource "google_spanner_database_iam_member" {
 
 resource "google_spanner_database_iam_policy" {
   summary    = "spanner database iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_database_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9252,7 +9252,7 @@ resource "google_spanner_instance_config" {
 
 resource "google_spanner_instance_iam_binding" {
   summary    = "spanner instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9266,7 +9266,7 @@ resource "google_spanner_instance_iam_binding" {
 
 resource "google_spanner_instance_iam_member" {
   summary    = "spanner instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9280,7 +9280,7 @@ resource "google_spanner_instance_iam_member" {
 
 resource "google_spanner_instance_iam_policy" {
   summary    = "spanner instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/spanner_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9429,7 +9429,7 @@ resource "google_storage_managed_folder" {
 
 resource "google_storage_managed_folder_iam_binding" {
   summary    = "storage managed folder iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9443,7 +9443,7 @@ resource "google_storage_managed_folder_iam_binding" {
 
 resource "google_storage_managed_folder_iam_member" {
   summary    = "storage managed folder iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9457,7 +9457,7 @@ resource "google_storage_managed_folder_iam_member" {
 
 resource "google_storage_managed_folder_iam_policy" {
   summary    = "storage managed folder iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/storage_managed_folder_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9513,7 +9513,7 @@ resource "google_storage_transfer_job" {
 
 resource "google_tags_location_tag_binding" {
   summary    = "tags location tag binding: links two objects."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_location_tag_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/google_tags_location_tag_binding"
   rationale  = "No data held: the objects it links keep theirs. Deleting or replacing it unlinks them at once, and whatever depends on the link (routing, delivery, mounting, access) stops until it exists again. (category: attachment)"
   holds_data = false
 }
@@ -9534,7 +9534,7 @@ resource "google_tags_tag_key" {
 
 resource "google_tags_tag_key_iam_binding" {
   summary    = "tags tag key iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9548,7 +9548,7 @@ resource "google_tags_tag_key_iam_binding" {
 
 resource "google_tags_tag_key_iam_member" {
   summary    = "tags tag key iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9562,7 +9562,7 @@ resource "google_tags_tag_key_iam_member" {
 
 resource "google_tags_tag_key_iam_policy" {
   summary    = "tags tag key iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_key_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9583,7 +9583,7 @@ resource "google_tags_tag_value" {
 
 resource "google_tags_tag_value_iam_binding" {
   summary    = "tags tag value iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9597,7 +9597,7 @@ resource "google_tags_tag_value_iam_binding" {
 
 resource "google_tags_tag_value_iam_member" {
   summary    = "tags tag value iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9611,7 +9611,7 @@ resource "google_tags_tag_value_iam_member" {
 
 resource "google_tags_tag_value_iam_policy" {
   summary    = "tags tag value iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/tags_tag_value_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 
@@ -9860,7 +9860,7 @@ resource "google_workbench_instance" {
 
 resource "google_workbench_instance_iam_binding" {
   summary    = "workbench instance iam binding: sets every member of one role on an existing object (authoritative for that role)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_binding"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam"
   rationale  = "Authoritative for its role: a create sets the complete member list of one role on an object that exists without it, so members of that role it does not list lose it at once, grants made elsewhere included; other roles are kept. A delete or replacement removes the role from the members it lists. (category: authoritative-role)"
   holds_data = false
 
@@ -9874,7 +9874,7 @@ resource "google_workbench_instance_iam_binding" {
 
 resource "google_workbench_instance_iam_member" {
   summary    = "workbench instance iam member: adds one grant or member to an existing object (non-authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_member"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam"
   rationale  = "Non-authoritative: a create adds one grant (a member of a role, a member of a group) to an object that exists without it and keeps every other grant; the access applies at once. A delete or replacement removes the access it grants (that one grant), and callers that rely on it are refused. (category: grant)"
   holds_data = false
 
@@ -9888,7 +9888,7 @@ resource "google_workbench_instance_iam_member" {
 
 resource "google_workbench_instance_iam_policy" {
   summary    = "workbench instance iam policy: sets the whole access policy of an existing object (authoritative)."
-  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam_policy"
+  source     = "https://registry.terraform.io/providers/hashicorp/google/latest/docs/resources/workbench_instance_iam"
   rationale  = "Authoritative: a create replaces the whole policy of an object that exists without it, so every grant it does not list is removed at once, grants made elsewhere included. A change applies at once; a delete or replacement removes the grants it lists, and callers that rely on them are refused. (category: authoritative-policy)"
   holds_data = false
 

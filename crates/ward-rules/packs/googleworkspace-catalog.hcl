@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-googleworkspace 8.0.1 (provider registry.terraform.io/hashicorp/googleworkspace 0.7.0), checked by the self-check.
 # Types by category: access 4, config 3, data 3, dns 2, singleton-settings 1; 13 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: 91ea56cd73836f215072321c14b9141d0a7b4fd2f005a27c77a9424b94416e22
+# inputs sha256: 14184603c63debfb93f56ca82b6c37d7ecde6aa536521d1faaaf3d523042daeb
 
 pack {
   name     = "googleworkspace-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/grafana/terraform-provider-grafana at 3f9621f47eb6ab61fde7fd3d7b0efd54ac41dc1d (2026-08-21).
 # Types by category: access 22, config 28, credential 13, data 6, monitoring 51, traffic 1; 121 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 84d62c1ce31be2b15d6ee5028e61f274ff7ebb30915352deec36b8553d97fb9b
+# inputs sha256: fdd9b73264bd372d04a7d8f3d607119d4449961ae4da63e0f760bc1b79c7779b
 
 pack {
   name     = "grafana-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/* of github.com/DeviaVir/terraform-provider-gsuite at 6f0cc7548b0ed19cb8074e8f6fdf18ceaf54b37b (2021-06-27).
 # Types by category: access 2, config 2, data 3, dns 1; 8 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 4d0d277f603410ad431613d123cda75bb156de28078e3628ab5d36c5ed097cb3
+# inputs sha256: 664286b94885e415a4dc21f1c786e0b53665b70a400825227a5647b7c162cb24
 
 pack {
   name     = "gsuite-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/hetznercloud/terraform-provider-hcloud at f81c9af4bfcc491f8b43f800c853fb77f8a7b792 (2026-08-17).
 # Types by category: access 1, attachment 1, credential 2, data 2, dns 3; 9 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 2ab8ce8b5e90d45369b80d765b1aaae35a9866d82f41baec7757ae98670ed17e
+# inputs sha256: 4c18b1d973e18164ccb30470283ea3adf4f4cfb4c0dc2b960ff82c68308cc46c
 
 pack {
   name     = "hcloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-hcp 10.5.1 (provider registry.terraform.io/hashicorp/hcp 0.111.0), checked by the self-check.
 # Types by category: access 10, authoritative-policy 6, compute 2, config 11, credential 15, data 7, dns 2, monitoring 6, traffic 7; 66 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 6.
-# inputs sha256: 1f1e8adfb59e24b4583dcb5aa61b59ef73a011d5e5d04ee7ee0fa9628964c8a4
+# inputs sha256: a4314e869a8a7f52aab5b457d3e6226d936a5b5bc7794f9a16090fc965c5e3b9
 
 pack {
   name     = "hcp-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/lxc/terraform-provider-incus at 8db600319289bdf5a4c0f8117f33ffa71bc5b652 (2026-08-18).
 # Types by category: config 2, credential 2, data 3, dns 2, traffic 6; 15 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 10f8cad15df497f67cf8fd5b468427402ef8aa0488ed162f8b7d4e23049e8f5b
+# inputs sha256: c83935b2bc880534c4609f73a464915bbda03436faaef6f113a611a1f618df9e
 
 pack {
   name     = "incus-catalog"

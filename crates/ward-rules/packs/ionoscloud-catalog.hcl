@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-ionoscloud 12.0.13 (provider registry.terraform.io/ionos-cloud/ionoscloud 6.7.20), checked by the self-check.
 # Types by category: access 6, attachment 2, authoritative-policy 1, compute 3, config 7, credential 6, data 22, dns 1, monitoring 1, traffic 22; 71 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 1.
-# inputs sha256: 0c802fa7068ffaf5c50a314fd0dbeebe5c49ecfe51cc8588afd7c3b04446ea32
+# inputs sha256: fd01d1f00ba8d57a401e816f7d779fa89bb4f51fb2200cd47bf23da4edf51c7b
 
 pack {
   name     = "ionoscloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/juju/terraform-provider-juju at 0c40ceeb2e3a48d27e320c4f834937be9391886d (2026-07-31).
 # Types by category: access 12, attachment 2, compute 2, config 5, credential 2, data 3, traffic 2, workflow 1; 29 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 88dcf8add2a7c7725d392f8b849a13d0721b547a4e68e3dc0569efecef60f34c
+# inputs sha256: cbeac7a07c211fd45dd69bcb3b40292b3f4f97519214262fc3e9adb50f3ea680
 
 pack {
   name     = "juju-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/gavinbunney/terraform-provider-kubectl at 82633069ffbd8097e09866dd036b41b097bb4ed9 (2025-02-03).
 # Types by category: data 1, workflow 1; 2 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: dc4749f139e162081c4a2fe642f0e7c79bc34e4999b6b64db9c9ef221b47a3db
+# inputs sha256: ecc5152ca512ab86611e10449edecbc9ebb322ca8233359537dbd2e6fc31cb1c
 
 pack {
   name     = "kubectl-catalog"

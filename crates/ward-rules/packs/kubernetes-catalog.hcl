@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-kubernetes 12.1.1 (provider registry.terraform.io/hashicorp/kubernetes 2.38.0), checked by the self-check.
 # Types by category: access 6, compute 2, config 7, credential 3, data 1, traffic 8; 27 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: 08c02237d99e3100ba0f0cee36dd4c28f0afe177ecc222e24df7feea72806ca1
+# inputs sha256: b1b92ed2b02c4926dc7eb3f6ae95af03dee50b9180addd5081eb2ba2854fa11d
 
 pack {
   name     = "kubernetes-catalog"

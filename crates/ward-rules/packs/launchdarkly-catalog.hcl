@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-launchdarkly 5.1.1 (provider registry.terraform.io/launchdarkly/launchdarkly 2.26.0), checked by the self-check.
 # Types by category: access 4, config 2, credential 2, data 4, monitoring 4; 16 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 4fdb404eebcd3595282d7bb677185f9c5275b9d6e91ea3bf3ce244e43d015284
+# inputs sha256: c666f043f265a1a5bd44f60dcb65b455c9d3e583114c42a0107d05650d2cd2b9
 
 pack {
   name     = "launchdarkly-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/dmacvicar/terraform-provider-libvirt at 6bd1e07319afe589ad5394e57bd2f065f594b96e (2026-05-02, the 0.9 rewrite).
 # Types by category: config 1; 1 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d87a5da657e1cb1f8047be970f3153011b1ef0e8b60b03a9eda1c4605951b414
+# inputs sha256: e618486d3c315133d877d04d3ef5a312c7a4e8ae4c609005bcc2d41f430ad279
 
 pack {
   name     = "libvirt-catalog"

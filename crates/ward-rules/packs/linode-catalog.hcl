@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/linode/terraform-provider-linode at 6aef35f541140d81c49de65d586c9096b5309b34 (2026-05-14).
 # Types by category: access 8, attachment 2, compute 3, config 4, credential 4, data 9, dns 2, monitoring 1, traffic 10; 43 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: ef133943aa0d0e436f5f4de79c07292d353280f004a4c560875d295bfb296358
+# inputs sha256: f8f34816c346faad4e734d6ce0cf7030d84715ef2fe1ef8a8918aa7795736666
 
 pack {
   name     = "linode-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/terraform-lxd/terraform-provider-lxd at 05cbf8b4750abe9e423a306158be70a9f471bdab (2026-06-29).
 # Types by category: access 2, attachment 2, credential 3, data 4, dns 2, traffic 4; 17 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d200978312f2d0724df3b99751cdf0d7f24dfaaa0c674c23c56e51091ce8433b
+# inputs sha256: d6c80b6ca9dad71cc705a1629d7ee5e1bb2d6256aa08a469cd9c397113b463bd
 
 pack {
   name     = "lxd-catalog"

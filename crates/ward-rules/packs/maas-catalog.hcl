@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/canonical/terraform-provider-maas at b76df544644893df486d6a787a51893173b24f35 (2024-09-10).
 # Types by category: access 1, attachment 1, compute 1, config 5, data 2, dns 2, traffic 9; 21 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: c06956c1cc5bd529e0cf163b8b7118b803f9f918462961f5b2d2a242bc127833
+# inputs sha256: f15113c211f8fdefd57d642c0238886dc097aa451b3a725a2516babaff0c66f4
 
 pack {
   name     = "maas-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-mongodbatlas 8.6.2 (provider registry.terraform.io/mongodb/mongodbatlas 1.41.1), checked by the self-check.
 # Types by category: access 15, compute 5, config 8, credential 3, data 7, dns 1, grant 1, monitoring 4, outage-drill 1, restore 1, traffic 12, workflow 4; 62 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
-# inputs sha256: 8343e37ad16fc61a07a9ef83e7e7e4b087b8b09e65234b37aa311e76811ffeb1
+# inputs sha256: 0df9cf1943257a7886f9ee2ac409d9ff92e28eff32f8d86083deca4f223ea64e
 
 pack {
   name     = "mongodbatlas-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/petoju/terraform-provider-mysql at 214310dc192b656ea5313106fbdfb681ff852379 (2026-06-23).
 # Types by category: access 5, config 3, data 1; 9 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: df26c032f3fb37e338d5a051217e5eb8079fe55cabcec2ca0ce9a8e6d2768966
+# inputs sha256: 0776a8af15cb141645c1628fbe52e133d79a5de9b1822440ace14c06d9813601
 
 pack {
   name     = "mysql-catalog"

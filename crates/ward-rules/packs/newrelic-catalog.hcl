@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-newrelic 13.12.2 (provider registry.terraform.io/newrelic/newrelic 3.76.3), checked by the self-check.
 # Types by category: access 2, config 8, credential 2, data 1, monitoring 35, singleton-settings 1, workflow 1; 50 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: e5fc905b3afd0e33044634da0cd33d080162174d50829a052eaa76b0f1b7cdd0
+# inputs sha256: 87b05e070cccfa1a9dedcc53d7ee6ed14c163da58e93b9dec612507be52bb4b2
 
 pack {
   name     = "newrelic-catalog"

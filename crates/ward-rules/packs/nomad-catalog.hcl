@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-nomad 10.0.3 (provider registry.terraform.io/hashicorp/nomad 2.5.2), checked by the self-check.
 # Types by category: access 6, attachment 3, compute 1, config 3, credential 1, data 4; 18 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: dddb9de3eda97eaa2e9ce5c40c3c3f112e1776b0c7fc5ee52ce1351c2d5bcaa9
+# inputs sha256: e9bb0dbfcb181233d6a8c6918e44b990e4b81ad835544a681c2421862d980c2a
 
 pack {
   name     = "nomad-catalog"

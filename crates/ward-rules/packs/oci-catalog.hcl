@@ -11,7 +11,7 @@
 # Types by category: access 88, adopted 1, adopted-rules 2, attachment 22, compute 69, config 272, credential 33, data 55, dns 9, grant 1, monitoring 211, traffic 77, workflow 37; 877 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1, overwrites in-place 1, overwrites interrupt 2.
 # Free on every type whatever the pinned schema has (older provider versions have it): system_tags.
-# inputs sha256: d3766e235a5b6d57946227156c0c43c4956a3b9c86808ea891fd65e65945c1cc
+# inputs sha256: 82b848250a198c5fc80bd1212e1a6073d3ea6972a06ad1c7a32c60a696ddbbae
 
 pack {
   name     = "oci-catalog"

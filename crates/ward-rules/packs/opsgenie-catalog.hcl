@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/opsgenie/terraform-provider-opsgenie at 0e7ce6d1db8541d1b9fbeecbe7371506453c351d (2025-10-28).
 # Types by category: access 3, config 3, credential 1, data 1, monitoring 3, traffic 8; 19 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 6461e1e44bf110608a62e5d3971494d81f5604dd3841938d95b6f1441344fc27
+# inputs sha256: 9a4eed18020c37142f2462f3630f92497cc861049560bfb6e284c1f8b96cdeaa
 
 pack {
   name     = "opsgenie-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-pagerduty 14.3.9 (provider registry.terraform.io/pagerduty/pagerduty 3.30.8), checked by the self-check.
 # Types by category: access 4, config 16, data 3, grant 1, monitoring 9, traffic 17; 50 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 1.
-# inputs sha256: fe62dcce03ad32329477728a452cb5e76398e61d9fec09b563f96e68889f952e
+# inputs sha256: 725924ea36f5da85d953569da335fa042318e7b00c63d39f27ebe4eab13e2b7e
 
 pack {
   name     = "pagerduty-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-postgresql 12.1.1 (provider registry.terraform.io/cyrilgdn/postgresql 1.26.0), checked by the self-check.
 # Types by category: access 5, config 3, data 5, singleton-settings 1, traffic 1; 15 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites in-place 1.
-# inputs sha256: eb0d32082212f3ed11029ace7fe47e5d4157fd8243b465afa7883794b9ae1ac9
+# inputs sha256: 5bb535a0c607ebf3dcda956baee0c80046e3714b0455267b90003dcb0a592482
 
 pack {
   name     = "postgresql-catalog"

@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/bpg/terraform-provider-proxmox at d6bd1ffe00c0f2822ff6370b3dcb6e60eb1c3da9 (2026-07-19); the proxmox_* names are the newer spellings of proxmox_virtual_environment_*.
 # Types by category: access 16, compute 6, config 30, credential 7, data 8, monitoring 2, traffic 36; 105 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 1269eac67dc1971e0690fb1d88e2d370cc37e5b31f893e14267b1449183e40be
+# inputs sha256: 003af082713253178f1fb85927d61c06e7d836c8e54d6a38620c0c537c7b7188
 
 pack {
   name     = "proxmox-catalog"

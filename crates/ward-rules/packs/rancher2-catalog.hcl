@@ -10,7 +10,7 @@
 # Schema: unavailable; types from docs/resources/*.md of github.com/rancher/terraform-provider-rancher2 at c37fdac6ffbdd45e97bbab5b53e4604ee87a520f (2026-08-18).
 # Types by category: access 17, compute 4, config 8, credential 9, data 5, workflow 1; 44 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d7fdbac68962d8775091948a3d5ef0d4974ec21fc887018dff4a233437a18047
+# inputs sha256: 0307cb01c116a9ed0d9a74785c1b1dfc434d32d799ec89a0134b3726fec292ed
 
 pack {
   name     = "rancher2-catalog"

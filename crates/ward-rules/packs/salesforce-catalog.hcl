@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-salesforce 8.0.1 (provider registry.terraform.io/hashicorp/salesforce 0.1.0), checked by the self-check.
 # Types by category: access 3; 3 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: c812147d90fe6cddeabac7812590308ea792cd5fc6b7664c2cd28c741dc8d969
+# inputs sha256: c002d8c6513a20c10cc1fb7ddb337f96ae5b084b4b7061bbef8c380b506e3adb
 
 pack {
   name     = "salesforce-catalog"

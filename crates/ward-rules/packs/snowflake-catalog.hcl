@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-snowflake 15.9.1 (provider registry.terraform.io/snowflakedb/snowflake 2.11.0), checked by the self-check.
 # Types by category: access 30, adopted 2, applied-policy 5, compute 7, config 28, credential 6, data 13, monitoring 4, sql 1, traffic 3; 99 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies interrupt 5, overwrites in-place 2, overwrites interrupt 1.
-# inputs sha256: e030aa5834eb91131ac755ec83102e841495ca362da493ec584ce4dc28de9756
+# inputs sha256: 7c55b67703f194aa6f102259c9c376306913cc29d313c66167140d18ed47fac0
 
 pack {
   name     = "snowflake-catalog"

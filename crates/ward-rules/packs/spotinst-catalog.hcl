@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-spotinst 14.11.1 (provider registry.terraform.io/spotinst/spotinst 1.231.0), checked by the self-check.
 # Types by category: access 4, compute 17, config 10, credential 3, data 2, monitoring 3; 39 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: d2e7c6941acdc43de6f2f93d23d259b4294624ca042c648aa4237563e1b1a0df
+# inputs sha256: ba5f93c630b6e2988519c14248746fe2637aab7759bdbdea684918bb68d35218
 
 pack {
   name     = "spotinst-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-tfe 12.5.1 (provider registry.terraform.io/hashicorp/tfe 0.71.0), checked by the self-check.
 # Types by category: access 13, compute 1, config 19, credential 12, data 3, exclusive-members 2, grant 3, monitoring 2, singleton-settings 5, workflow 1; 61 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 3, overwrites in-place 5, overwrites interrupt 2.
-# inputs sha256: 2d7716c6e3d2a6d58d45343f9b1c30b2b168370f755ef980fdd04d64d5d1b08e
+# inputs sha256: 468df62bf173afa3e92040d263928a454b343b94bf85d67d5753f13e4f6eb241
 
 pack {
   name     = "tfe-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-upcloud 15.9.1 (provider registry.terraform.io/upcloudltd/upcloud 5.32.0), checked by the self-check.
 # Types by category: access 4, compute 3, config 2, credential 5, data 11, dns 1, traffic 15; 41 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 2c4ef3e10c6248161dc2e5e2c00e63d5423fc3a93cb4da438cbe4005e4e2edc7
+# inputs sha256: 4b7e7c4c8ca60ccd194c2d01813b513ca1bd8c08aca4472a38cf3f70c3ef1b46
 
 pack {
   name     = "upcloud-catalog"

@@ -10,7 +10,7 @@
 # Schema: @cdktf/provider-vault 15.6.1 (provider registry.terraform.io/hashicorp/vault 5.6.0), checked by the self-check.
 # Types by category: access 81, config 29, credential 36, data 8, exclusive-members 2, monitoring 2, traffic 2; 160 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): overwrites interrupt 2.
-# inputs sha256: 5b0d1b2b399cc1b3bf3de54da2f1f518034d8f05aa5c89573302ff8d30173d72
+# inputs sha256: 1c3fe4433f09062bf99f0217d76f67517dcbf8fe946764f8c71a443ccf129b54
 
 pack {
   name     = "vault-catalog"

@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-vsphere 11.2.1 (provider registry.terraform.io/vmware/vsphere 2.15.0), checked by the self-check.
 # Types by category: access 3, attachment 1, compute 6, config 22, data 7, traffic 6; 45 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: b2f168972272cd1483f64e197811cd6c2df18be7aa772337d777a763eb28cf1a
+# inputs sha256: bf174562cda6fafdb63a8acb3777e519b7ae4c992de2acbafae95c22812cdb5b
 
 pack {
   name     = "vsphere-catalog"

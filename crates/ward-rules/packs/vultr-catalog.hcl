@@ -10,7 +10,7 @@
 # Schema: unavailable; types from website/docs/r/*.html.markdown of github.com/vultr/terraform-provider-vultr at f670e5bf534cd8c51300380b344050c076ff94c4 (2026-07-21).
 # Types by category: access 15, compute 4, config 4, credential 3, data 13, dns 3, traffic 9; 51 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): none.
-# inputs sha256: 8a60379945633e459228d17c3c5ba45084ae73659c6babb15f7e71a32770ab06
+# inputs sha256: 45f9bb38c5419f2abbfe1d5e45a86d2382b59e354a951528fa61def12cd3955e
 
 pack {
   name     = "vultr-catalog"

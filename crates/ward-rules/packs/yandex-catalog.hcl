@@ -10,7 +10,7 @@
 # Schema: cdktf-cdktf-provider-yandex 2.0.32 (provider registry.terraform.io/yandex-cloud/yandex 0.77.0), checked by the self-check.
 # Types by category: access 4, adopted-rules 1, authoritative-policy 2, authoritative-role 10, compute 8, config 7, credential 4, data 28, dns 1, grant 4, traffic 16; 85 in all.
 # Types whose create overwrites or modifies state outside the root (`overwrites` / `modifies` blocks, from the table's category, rule or type templates): modifies in-place 4, overwrites interrupt 13.
-# inputs sha256: 5b17f8177d16fe81d721493aa2b7dff6006636707ba5fe42bb2aa071077d158b
+# inputs sha256: f4a51fa0046077eacf72671db48322eec268580084419e24433ce7f9cb7911a0
 
 pack {
   name     = "yandex-catalog"

@@ -2,7 +2,7 @@
 
 use crate::explain::{action_line, before_after, paths, reason_line, Seen};
 use crate::{AttrVerdict, Fact, Verdict};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrChange, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Direction, Knowledge, Moved, Resolved, RuleRef, Target};
@@ -21,6 +21,71 @@ pub(crate) struct Rules {
     pub(crate) seen: BTreeMap<String, Seen>,
     /// Terse: verdicts without explanations (see `Assessor::terse`).
     pub(crate) terse: bool,
+    /// The names of the objects created so far in the plan, by type (see [`Created`]).
+    pub(crate) created: Created,
+}
+
+/// The names of the objects the plan creates, read so far (changes are classified in plan
+/// order, as the reader hands them over): for each created type, the planned values of its
+/// name-like top-level attributes (`name`, `*_name`, `*_id` but `id`, and the attribute named
+/// like the type's last word: `bucket` of `aws_s3_bucket`). A create of a type that overwrites
+/// or changes an existing object, whose target names one of them (`bucket = "b"` after the plan
+/// creates `google_storage_bucket` `b`), changes nothing that exists. Terraform writes
+/// `resource_changes` sorted by address, so the root module's objects, and a type before the
+/// longer types it prefixes (`aws_iam_role` before `aws_iam_role_policy_attachment`), come
+/// first.
+#[derive(Debug, Default)]
+pub(crate) struct Created {
+    names: HashMap<Arc<str>, HashSet<Box<str>>>,
+}
+
+impl Created {
+    /// Records what a create names.
+    fn add(&mut self, type_name: &Arc<str>, c: &ResourceChange) {
+        let last = type_name.rsplit('_').next().unwrap_or_default();
+        for (k, shown) in &c.after_scalars {
+            let name_like = k == "name"
+                || k.ends_with("_name")
+                || (k.ends_with("_id") && k != "id")
+                || k == last;
+            if let (true, Shown::Known(serde_json::Value::String(v))) = (name_like, shown) {
+                if !v.is_empty() {
+                    self.names
+                        .entry(Arc::clone(type_name))
+                        .or_default()
+                        .insert(v.as_str().into());
+                }
+            }
+        }
+    }
+
+    /// The type created earlier in the plan that a target of `type_name` names: one of the same
+    /// provider prefix whose name ends with the target's stem (`bucket`, `role`, `function` of
+    /// `function_name`, `dataset` of `dataset_id`) and that has `value` as a name.
+    fn named(&self, type_name: &str, target: &str, value: &str) -> Option<&str> {
+        let prefix = type_name.split('_').next().unwrap_or_default();
+        let stem = ["_id", "_name", "_arn"]
+            .iter()
+            .find_map(|s| target.strip_suffix(s))
+            .unwrap_or(target);
+        if stem.is_empty() || stem == "id" {
+            return None;
+        }
+        let mut found: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|(t, values)| {
+                t.strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|rest| rest == stem || rest.ends_with(&format!("_{stem}")))
+                    && values.contains(value)
+            })
+            .map(|(t, _)| &**t)
+            .collect();
+        // Several types can match; the first by name keeps the explanation deterministic.
+        found.sort_unstable();
+        found.first().copied()
+    }
 }
 
 /// An explanation being written: its sentences, or nothing at all when the verdict is terse.
@@ -185,8 +250,8 @@ pub(crate) fn verdict(
             let d = r.cost(Cost::OnCreate);
             v.impact = d.value;
             v.decided_by = d.rule.clone();
-            let took = overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
-            let changed = modifies(c, &r, &mut v, &mut lines);
+            let took = overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
+            let changed = modifies(c, &r, &rules.created, &mut v, &mut lines);
             if took || changed {
                 // The overwrites or modifies line said what the create costs and why.
             } else if d.value > Impact::Free {
@@ -203,7 +268,7 @@ pub(crate) fn verdict(
         }
         Action::Update => {
             update(c, &r, &holds, identity, &mut v, &mut lines);
-            overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
+            overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
             access_removed_lines(c, &r, &mut lines);
         }
         Action::Delete => {
@@ -235,8 +300,8 @@ pub(crate) fn verdict(
                 );
             }
             forces_replacement(c, &mut lines);
-            overwrites(c, &r, Kind::Overwrites, &mut v, &mut lines);
-            modifies(c, &r, &mut v, &mut lines);
+            overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
+            modifies(c, &r, &rules.created, &mut v, &mut lines);
             v.attributes = attributes(c, &r, identity);
             // An attribute that forces the replacement costs what the replacement costs.
             for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
@@ -269,6 +334,10 @@ pub(crate) fn verdict(
     }
     fact_lines(&v.facts, &mut lines);
     v.explanation = lines.done();
+    // Every create names what it makes, for the creates that follow it in the plan.
+    if !drift && matches!(c.action, Action::Create | Action::CreateThenForget) {
+        rules.created.add(&v.type_name, c);
+    }
     v
 }
 
@@ -284,8 +353,14 @@ enum Kind {
 /// A type whose create changes an object that exists outside this root (`modifies`): a create
 /// or replacement costs at least the rule's class, unless the object is created by this plan
 /// too; an update is costed by its attributes alone. True when it raised or explained the cost.
-fn modifies(c: &ResourceChange, r: &Resolved<'_>, v: &mut Verdict, lines: &mut Lines) -> bool {
-    c.action != Action::Update && overwrites(c, r, Kind::Modifies, v, lines)
+fn modifies(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    created: &Created,
+    v: &mut Verdict,
+    lines: &mut Lines,
+) -> bool {
+    c.action != Action::Update && overwrites(c, r, Kind::Modifies, created, v, lines)
 }
 
 /// True when a create sets one of `names` (some leaf under it is known, sensitive, or left out
@@ -311,6 +386,7 @@ fn overwrites(
     c: &ResourceChange,
     r: &Resolved<'_>,
     kind: Kind,
+    created: &Created,
     v: &mut Verdict,
     lines: &mut Lines,
 ) -> bool {
@@ -353,6 +429,27 @@ fn overwrites(
             )
         );
         return false;
+    }
+    // A target that names an object this plan creates (earlier in its order): nothing that
+    // exists is overwritten or changed.
+    if c.action != Action::Update {
+        let made = given.iter().find_map(|t| match found(t) {
+            Some(Shown::Known(serde_json::Value::String(value))) => created
+                .named(&c.type_name, t, value)
+                .map(|made| (t, value, made)),
+            _ => None,
+        });
+        if let Some((t, value, made)) = made {
+            say!(
+                lines,
+                format!(
+                    "{verb} nothing that exists yet: `{t}` = {} names the {made} this plan creates{}",
+                    serde_json::Value::String(value.clone()),
+                    per(&d.rule)
+                )
+            );
+            return false;
+        }
     }
     // A create that sets none of the attributes that would change the existing object adopts
     // it as it is.

@@ -144,3 +144,32 @@ fn only_the_targets_the_plan_gives_are_printed() {
     assert!(line.contains("(subnet_id = \"subnet-0aa\")"), "{line}");
     assert!(!line.contains("gateway_id"), "{line}");
 }
+
+/// A target that names an object the plan creates earlier (Terraform writes `resource_changes`
+/// sorted by address) changes nothing that exists: the binding on the bucket created above, the
+/// attachment to the role created above. A name shared with a created object of another type
+/// (the policy `app`, not a role) does not count.
+#[test]
+fn a_target_named_by_a_create_earlier_in_the_plan_is_new() {
+    let a = assessed();
+    for (address, words) in [
+        (
+            "google_storage_bucket_iam_binding.new_bucket",
+            "overwrites nothing that exists yet: `bucket` = \"b-new\" names the google_storage_bucket this plan creates",
+        ),
+        (
+            "aws_iam_role_policy_attachment.new_role",
+            "changes nothing that exists yet: `role` = \"fresh-role\" names the aws_iam_role this plan creates",
+        ),
+    ] {
+        let v = verdict(&a, address);
+        assert_eq!(v.impact, Impact::Free, "{address}: {:#?}", v.explanation);
+        assert!(says(v, words), "{address}: `{words}` not in {:#?}", v.explanation);
+        assert!(v.overwrites.is_none(), "{address}");
+    }
+    let v = verdict(&a, "google_storage_bucket_iam_binding.old_bucket");
+    assert_eq!(v.impact, Impact::Interrupt, "{:#?}", v.explanation);
+    assert!(v.overwrites.is_some());
+    let v = verdict(&a, "aws_iam_role_policy_attachment.existing_role");
+    assert_eq!(v.impact, Impact::InPlace, "{:#?}", v.explanation);
+}

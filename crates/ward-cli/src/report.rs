@@ -26,16 +26,18 @@ pub struct Args {
     /// How many of each root's newest runs its timeline shows.
     #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10000))]
     runs: u32,
-    /// Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`).
-    #[arg(long, value_name = "DURATION", default_value = ward_serve::views::DEFAULT_STALE_AFTER)]
-    stale_after: String,
+    /// Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`; default:
+    /// `history { stale_after }` in ward.hcl, else 2d).
+    #[arg(long, value_name = "DURATION")]
+    stale_after: Option<String>,
 }
 
 /// Runs `ward report --html`.
 pub fn run(a: Args) -> Result<Exit, CliError> {
-    let stale = ward_serve::views::Staleness::new(ward_time::Clock::System.now(), &a.stale_after)
-        .map_err(|e| CliError::new(format!("--stale-after: {e}")))?;
     let (store, cfg) = crate::history::open(a.db.as_deref(), a.config.as_deref())?;
+    let after = crate::serve::stale_after(a.stale_after.as_deref(), cfg.as_ref());
+    let stale = ward_serve::views::Staleness::new(ward_time::Clock::System.now(), &after)
+        .map_err(|e| CliError::new(format!("--stale-after: {e}")))?;
     let layers = ward_serve::views::Layers::from_config(cfg.as_ref());
     let report = ward_serve::views::report(&store, &layers, a.runs as usize, &stale)
         .map_err(|e| CliError::new(e.to_string()))?;

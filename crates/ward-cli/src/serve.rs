@@ -43,9 +43,10 @@ pub struct Args {
     /// repeatable.
     #[arg(long = "host", value_name = "NAME")]
     hosts: Vec<String>,
-    /// Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`).
-    #[arg(long, value_name = "DURATION", default_value = ward_serve::views::DEFAULT_STALE_AFTER)]
-    stale_after: String,
+    /// Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`; default:
+    /// `history { stale_after }` in ward.hcl, else 2d).
+    #[arg(long, value_name = "DURATION")]
+    stale_after: Option<String>,
 }
 
 fn token(a: &Args) -> Result<Option<String>, CliError> {
@@ -77,6 +78,13 @@ fn token(a: &Args) -> Result<Option<String>, CliError> {
         .filter(|t| !t.is_empty()))
 }
 
+/// The staleness threshold: `--stale-after`, else `history { stale_after }`, else the default.
+pub(crate) fn stale_after(flag: Option<&str>, cfg: Option<&ward_config::Config>) -> String {
+    flag.map(str::to_string)
+        .or_else(|| cfg.and_then(|c| c.history.stale_after.clone()))
+        .unwrap_or_else(|| ward_serve::views::DEFAULT_STALE_AFTER.to_string())
+}
+
 /// Runs `ward serve` until the process is stopped.
 pub fn run(a: Args) -> Result<Exit, CliError> {
     let token = token(&a)?;
@@ -91,14 +99,15 @@ pub fn run(a: Args) -> Result<Exit, CliError> {
     let banner = format!(
         "ward serve: http://{shown}/ over {location} (read-only; API at /api/v1; stop with Ctrl-C)"
     );
+    let layers = ward_serve::views::Layers::from_config(cfg.as_ref());
     let app = ward_serve::App::new(
         Box::new(move || Store::open_existing(&location)),
-        ward_serve::views::Layers::from_config(cfg.as_ref()),
+        layers,
         token,
         ward_serve::Hosts::for_listen(shown, &a.hosts),
         ward_time::Clock::System,
     )
-    .stale_after(&a.stale_after)
+    .stale_after(&stale_after(a.stale_after.as_deref(), cfg.as_ref()))
     .map_err(|e| CliError::new(format!("--stale-after: {e}")))?;
     eprintln!("{banner}");
     ward_serve::serve(listener, app).map_err(|e| CliError::new(e.to_string()))?;

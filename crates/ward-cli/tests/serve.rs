@@ -223,6 +223,63 @@ fn the_static_report_holds_the_history_and_is_deterministic() {
     );
 }
 
+/// Staleness: `--stale-after`, else `history { stale_after }`, else 2 days (the fixture's runs
+/// are in November 2026, long before the clock of any run of this test).
+#[test]
+fn the_report_marks_stale_roots_by_the_flag_or_ward_hcl() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fixture(dir.path());
+    let write = |extra: &[&str]| {
+        let out = dir.path().join("r.html");
+        let o = ward()
+            .args(["report", "--html", out.to_str().unwrap()])
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+            std::fs::read_to_string(&out).unwrap_or_default(),
+        )
+    };
+    let hcl = |stale: &str| {
+        std::fs::write(
+            dir.path().join("ward.hcl"),
+            format!(
+                "history {{\n  url = {:?}\n{stale}}}\n",
+                db.display().to_string()
+            ),
+        )
+        .unwrap();
+    };
+    hcl("");
+    let (code, _, html) = write(&[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        html.contains("(no run for 2d)") && html.contains("stale · "),
+        "default 2d"
+    );
+    hcl("  stale_after = \"5000w\"\n");
+    let (_, _, html) = write(&[]);
+    assert!(
+        html.contains("(no run for 5000w)") && !html.contains("stale · "),
+        "from ward.hcl"
+    );
+    let (_, _, html) = write(&["--stale-after", "1d"]);
+    assert!(
+        html.contains("(no run for 1d)") && html.contains("stale · "),
+        "the flag wins"
+    );
+    hcl("  stale_after = \"soon\"\n");
+    let (code, e, _) = write(&[]);
+    assert_eq!(code, Some(2), "{e}");
+    assert!(
+        e.contains("ward.hcl:3:17") && e.contains("stale_after"),
+        "{e}"
+    );
+}
+
 /// A command that only reads the history never creates one: a mistyped `--db` is an error that
 /// says so (exit 2), and no file appears (#33 item 11).
 #[test]

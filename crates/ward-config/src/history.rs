@@ -6,6 +6,7 @@
 //! history {
 //!   url           = "postgres://ward@db.internal/ward"  # or a SQLite file
 //!   password_file = "/etc/ward/pg-password"             # optional
+//!   stale_after   = "2d"                                # optional: the dashboard's staleness
 //! }
 //! ```
 //!
@@ -29,9 +30,12 @@ pub struct HistorySettings {
     /// `password_file`: a file whose first line is the PostgreSQL password (relative to the
     /// directory of `ward.hcl`, already resolved).
     pub password_file: Option<PathBuf>,
+    /// `stale_after`: how long after its newest run `ward serve` and `ward report --html` mark a
+    /// root stale (a ward duration, checked here, kept as written); `--stale-after` overrides it.
+    pub stale_after: Option<String>,
 }
 
-pub(crate) const HISTORY_KEYS: &[&str] = &["url", "password_file"];
+pub(crate) const HISTORY_KEYS: &[&str] = &["url", "password_file", "stale_after"];
 
 pub(crate) fn history(
     src: &Src<'_>,
@@ -62,6 +66,24 @@ pub(crate) fn history(
         }
         h.password_file = Some(dir.join(p));
     }
+    if let Some(a) = f.get("stale_after") {
+        let t = src.string(a)?;
+        let d = ward_time::parse_duration(&t).map_err(|m| {
+            src.err(
+                a.value.span(),
+                format!("`history {{ stale_after }}`: {m}"),
+                "e.g. `stale_after = \"2d\"`",
+            )
+        })?;
+        if d.is_zero() {
+            return Err(src.err(
+                a.value.span(),
+                "`history { stale_after }` must be longer than 0s: it would mark every root stale",
+                "write e.g. `stale_after = \"2d\"`",
+            ));
+        }
+        h.stale_after = Some(t.trim().to_string());
+    }
     Ok(h)
 }
 
@@ -70,6 +92,28 @@ pub(crate) fn history(
 mod tests {
     use crate::Config;
     use std::path::Path;
+
+    #[test]
+    fn reads_stale_after_and_refuses_a_bad_one() {
+        let c = Config::parse(
+            "history {\n  stale_after = \"36h\"\n}\n",
+            "ward.hcl",
+            Path::new("/etc/ward"),
+        )
+        .unwrap();
+        assert_eq!(c.history.stale_after.as_deref(), Some("36h"));
+        assert_eq!(c.history.url, None);
+        for (bad, says) in [("two days", "invalid duration"), ("0s", "longer than 0s")] {
+            let e = Config::parse(
+                &format!("history {{\n  stale_after = \"{bad}\"\n}}\n"),
+                "ward.hcl",
+                Path::new("/etc/ward"),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("ward.hcl:2:17") && e.contains(says), "{e}");
+        }
+    }
 
     #[test]
     fn reads_url_and_password_file() {

@@ -894,7 +894,10 @@ fn render_docs(packs: &[PackFile]) -> String {
          schema and a reviewed category table in `scripts/pack-categories/`: every type the \
          curated pack does not name, with data holders listed one by one and every other type \
          put in a documented category (access, attachment, traffic, dns, monitoring, credential, \
-         compute, adopted, workflow, config, and a few a table defines for itself: a restore \
+         compute, adopted, workflow, config; for creates that take over or change what exists outside \
+         the root: authoritative-policy, authoritative-role, exclusive-members, \
+         replacing-association, singleton-settings, adopted-rules, takeover, grant, applied-policy; \
+         and a few a table defines for itself: a restore \
          that overwrites its target, a drill that fails a service over, SQL ward cannot read) \
          whose rationale each entry repeats. The self-check \
          fails when a schema type is in no pack or a catalog is stale. For providers with no \

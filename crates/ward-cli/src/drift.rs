@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
     let location = ward_drift::history_location(a.db.as_deref(), config.as_ref())
         .map_err(|e| CliError::new(e.to_string()))?;
-    let torn_down = teardowns(config.as_ref(), &location)?;
+    let torn_down = teardowns(a.db.as_deref(), config.as_ref())?;
     let mut store = ward_drift::ward_store::Store::open_location(&location)
         .map_err(|e| CliError::new(e.to_string()))?;
     // One instant for the whole run: history rows and --timestamps agree.
@@ -232,23 +232,22 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
 
 /// The root instances a recorded `ward stack teardown` emptied, read from the stack's journal
 /// (`ward_stack::journal`): an instance whose latest step is `destroyed` or `already-empty`.
-/// The journal is where `ward stack` keeps it: `stack { history }`, else this history when it
-/// is a SQLite file. No journal there: nothing was torn down.
+/// The journal is where `ward stack` keeps it, by the stack's own rule
+/// ([`crate::stack::history`]: `--db`, else `stack { history }`, else `history { url }`, else
+/// the default file). No journal there (no such file): nothing was torn down.
 fn teardowns(
+    db: Option<&std::path::Path>,
     config: Option<&ward_config::Config>,
-    location: &ward_drift::ward_store::Location,
 ) -> Result<ward_drift::TornDown, CliError> {
     let mut out = ward_drift::TornDown::new();
     let Some(cfg) = config else { return Ok(out) };
-    let db = match (&cfg.stack.history, location) {
-        (Some(p), _) => p.clone(),
-        (None, ward_drift::ward_store::Location::Sqlite(p)) => p.clone(),
-        (None, _) => return Ok(out),
-    };
-    if !db.is_file() {
-        return Ok(out);
+    let at = crate::stack::history(db, cfg)?;
+    if let ward_drift::ward_store::Location::Sqlite(p) = &at {
+        if !p.is_file() {
+            return Ok(out);
+        }
     }
-    let journal = ward_stack::journal::Journal::open(&db).map_err(CliError::new)?;
+    let journal = ward_stack::journal::Journal::open_location(&at).map_err(CliError::new)?;
     for root in &cfg.roots {
         for site in root.stack.instances() {
             let step = journal

@@ -134,19 +134,9 @@ impl Instance {
     }
 }
 
-/// The variable a read root's outputs are passed as: its name, every character other than a
-/// letter, digit or `_` written `_`.
-pub fn variable_name(root: &str) -> String {
-    root.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
+/// The variable a read root's outputs are passed as (ward-terraform owns the rule: `ward drift`
+/// passes them the same way).
+pub use ward_terraform::variable_name;
 
 /// Every instance of the stack, in apply order.
 fn instances(cfg: &Config, repo: &Path) -> Result<Vec<Instance>, StackError> {
@@ -354,15 +344,6 @@ fn mark(s: &ward_terraform::PulledState) -> Option<StateMark> {
     })
 }
 
-/// A string as an HCL quoted string (for a `-backend-config` file): JSON escapes, with
-/// template sequences doubled so they stay literal.
-fn hcl_string(s: &str) -> String {
-    serde_json::to_string(s)
-        .unwrap_or_default()
-        .replace("${", "$${")
-        .replace("%{", "%%{")
-}
-
 /// One running command: the options, the journal, what the run learned.
 struct Run<'a> {
     opts: &'a Options,
@@ -417,21 +398,11 @@ impl<'a> Run<'a> {
         r.binary = Some(sel.binary.to_string());
         let ws = Workspace::for_root(&sel.binary, &inst.dir, self.timeout, &self.opts.env)
             .map_err(|e| e.to_string())?;
-        let mut args = Vec::new();
-        if !inst.site.backend_config.is_empty() {
-            let text: String = inst
-                .site
-                .backend_config
-                .iter()
-                .map(|(k, v)| format!("{k} = {}\n", hcl_string(v)))
-                .collect();
-            let f = ws
-                .scratch_file("backend.hcl", text.as_bytes())
-                .map_err(|e| e.to_string())?;
-            // One directory serves several sites: switch its backend without migrating state.
-            args.push("-reconfigure".to_string());
-            args.push(format!("-backend-config={}", f.display()));
-        }
+        // One directory serves several sites: its backend is switched (`-reconfigure`), never
+        // migrated; the values go in an owner-only file (ward-terraform, as `ward drift` does).
+        let args = ws
+            .backend_args(&inst.site.backend_config)
+            .map_err(|e| e.to_string())?;
         ws.init(&args).map_err(|e| e.to_string())?;
         Ok(ws)
     }
@@ -464,21 +435,14 @@ impl<'a> Run<'a> {
         if inst.reads.is_empty() {
             return Ok((files, None));
         }
-        let mut vars = serde_json::Map::new();
-        let mut lines = String::new();
+        let mut reads = Vec::new();
         for id in &inst.reads {
-            let o = self.outputs_of(all, id)?;
-            let root = id.split('/').next().unwrap_or(id);
-            vars.insert(variable_name(root), serde_json::Value::Object(o.values()));
-            lines.push_str(&format!("{id}={}\n", o.sha256));
+            reads.push((id.clone(), self.outputs_of(all, id)?));
         }
-        let bytes =
-            serde_json::to_vec(&serde_json::Value::Object(vars)).map_err(|e| e.to_string())?;
-        let f = ws
-            .scratch_file("ward-upstream.tfvars.json", &bytes)
-            .map_err(|e| e.to_string())?;
+        // The var file and its context hash are ward-terraform's (`ward drift` passes the same).
+        let (f, context) = ws.upstream_var_file(&reads).map_err(|e| e.to_string())?;
         files.push(f);
-        Ok((files, Some(ward_terraform::sha256(lines.as_bytes()))))
+        Ok((files, Some(context)))
     }
 
     fn approve_command(&self, inst: &Instance, address: &str) -> String {
@@ -1872,7 +1836,6 @@ root "instances" {
 
     #[test]
     fn backend_values_stay_literal() {
-        assert_eq!(hcl_string("a\"b${x}%{y}"), "\"a\\\"b$${x}%%{y}\"");
         assert_eq!(variable_name("my-net.work"), "my_net_work");
         assert_eq!(safe_name("../etc"), ".._etc");
         assert_eq!(safe_name(".."), "___");

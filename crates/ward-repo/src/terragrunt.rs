@@ -302,49 +302,19 @@ pub fn read_unit_at(
     unit_dir: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<(Unit, Vec<FileProblem>), FileProblem> {
-    let unit_dir = unit_dir.to_string();
     let own = parse(root, rel)?;
     let mut problems = Vec::new();
     let mut unresolved = Vec::new();
-    let no_includes = BTreeMap::new();
     // Includes, resolved in the unit's context.
-    let mut included: Vec<(String, File)> = Vec::new();
-    {
-        let ctx = Ctx {
-            root,
-            unit_dir: &unit_dir,
-            file: &own,
-            includes: &no_includes,
-            values,
-        };
-        for inc in own.nodes.iter().filter(|n| n.ident == "include") {
-            let label = inc.labels.first().cloned().unwrap_or_default();
-            let Some(path) = inc.attr("path") else {
-                continue;
-            };
-            let written = text_of(&path.value).unwrap_or_default();
-            let target = match &path.value {
-                Val::Str(s) => ctx.path(s),
-                _ => ctx.eval(&written).and_then(|p| ctx.path(&p)),
-            };
-            let Some(target) = target else {
-                unresolved.push(format!(
-                    "include \"{label}\" path {written} (not evaluated without Terragrunt)"
-                ));
-                continue;
-            };
-            match parse(root, &target) {
-                Ok(f) => included.push((label, f)),
-                Err(mut p) => {
-                    p.message = format!(
-                        "included by {rel}:{} (include \"{label}\"): {}",
-                        inc.line, p.message
-                    );
-                    problems.push(p);
-                }
-            }
-        }
-    }
+    let no_includes = BTreeMap::new();
+    let ctx = Ctx {
+        root,
+        unit_dir,
+        file: &own,
+        includes: &no_includes,
+        values,
+    };
+    let included = read_includes(&ctx, &mut problems, &mut unresolved);
     let include_locals: BTreeMap<String, BTreeMap<String, String>> = included
         .iter()
         .map(|(l, f)| (l.clone(), f.locals.clone()))
@@ -362,120 +332,171 @@ pub fn read_unit_at(
         values: Vec::new(),
     };
     // The unit first, then its includes: the first value found wins.
-    let files: Vec<&File> = std::iter::once(&own)
-        .chain(included.iter().map(|(_, f)| f))
-        .collect();
-    for file in files {
+    for file in std::iter::once(&own).chain(included.iter().map(|(_, f)| f)) {
         let ctx = Ctx {
             root,
-            unit_dir: &unit_dir,
+            unit_dir,
             file,
             includes: &include_locals,
             values,
         };
-        let loc = |line: usize| Loc {
-            file: file.rel.clone(),
-            line,
+        absorb_file(&mut unit, &ctx);
+    }
+    Ok((unit, problems))
+}
+
+/// The files the unit (`ctx.file`) includes, each with its `include` label; an include whose
+/// path is not evaluated is recorded in `unresolved`, one that cannot be read in `problems`.
+fn read_includes(
+    ctx: &Ctx<'_>,
+    problems: &mut Vec<FileProblem>,
+    unresolved: &mut Vec<String>,
+) -> Vec<(String, File)> {
+    let mut included = Vec::new();
+    for inc in ctx.file.nodes.iter().filter(|n| n.ident == "include") {
+        let label = inc.labels.first().cloned().unwrap_or_default();
+        let Some(path) = inc.attr("path") else {
+            continue;
         };
-        for n in &file.nodes {
-            match n.ident.as_str() {
-                "terraform" if unit.source.is_none() => {
-                    let Some(a) = n.attr("source") else { continue };
-                    let written = text_of(&a.value).unwrap_or_default();
-                    let value = match &a.value {
-                        Val::Str(s) => Some(s.clone()),
-                        _ => ctx.eval(&written),
-                    };
-                    let Some(value) = value else {
-                        unit.unresolved.push(format!(
-                            "terraform source {written} at {}:{} (not evaluated without Terragrunt)",
-                            file.rel, a.line
-                        ));
-                        continue;
-                    };
-                    let (source, version) = match registry_source(&value) {
-                        Some((address, version)) => (
-                            ModuleSource {
-                                raw: value.clone(),
-                                kind: SourceKind::Registry { address },
-                                subdir: None,
-                            },
-                            version,
-                        ),
-                        None if value.starts_with('/') => {
-                            (ModuleSource::parse(&relative_from(&unit_dir, &value)), None)
-                        }
-                        None => (ModuleSource::parse(&value), None),
-                    };
-                    unit.source = Some(ModuleCall {
-                        name: "terragrunt".to_string(),
-                        source: Some(source),
-                        version,
-                        loc: loc(a.line),
-                    });
-                }
-                "dependency" => {
-                    let name = n.labels.first().cloned().unwrap_or_default();
-                    if unit.dependencies.iter().any(|d| d.name == name) {
-                        continue;
-                    }
-                    let Some(a) = n.attr("config_path") else {
-                        continue;
-                    };
-                    let written = text_of(&a.value).unwrap_or_default();
-                    let dir = match &a.value {
-                        Val::Str(s) => ctx.path(s),
-                        _ => ctx.eval(&written).and_then(|p| ctx.path(&p)),
-                    };
-                    unit.dependencies.push(Dependency {
-                        name,
-                        config_path: written,
-                        dir,
-                        loc: loc(n.line),
-                    });
-                }
-                "remote_state" if unit.backend.is_none() => {
-                    let kind = n
-                        .attr("backend")
-                        .and_then(|a| a.value.as_str().map(str::to_string))
-                        .unwrap_or_else(|| "remote_state".to_string());
-                    let config = match n.attr("config").map(|a| &a.value) {
-                        Some(Val::Map(items)) => items.clone(),
-                        _ => Vec::new(),
-                    };
-                    unit.backend = Some(Backend {
-                        kind,
-                        config,
-                        loc: loc(n.line),
-                    });
-                }
-                "generate" => {
-                    let contents = n.attr("contents").and_then(|a| text_of(&a.value));
-                    let contents = contents.unwrap_or_default();
-                    if contents.contains("provider \"") || contents.contains("provider \\\"") {
-                        unit.generates_provider = true;
-                    }
-                    if unit.backend.is_none() {
-                        if let Some(kind) = generated_backend(&contents) {
-                            unit.backend = Some(Backend {
-                                kind,
-                                config: Vec::new(),
-                                loc: loc(n.line),
-                            });
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Top-level attributes are not blocks: `terraform_version_constraint = "..."`.
-        if unit.version_constraint.is_none() {
-            if let Some((t, line)) = top_attr(root, &file.rel, "terraform_version_constraint") {
-                unit.version_constraint = Some((t, loc(line)));
+        let written = text_of(&path.value).unwrap_or_default();
+        let target = match &path.value {
+            Val::Str(s) => ctx.path(s),
+            _ => ctx.eval(&written).and_then(|p| ctx.path(&p)),
+        };
+        let Some(target) = target else {
+            unresolved.push(format!(
+                "include \"{label}\" path {written} (not evaluated without Terragrunt)"
+            ));
+            continue;
+        };
+        match parse(ctx.root, &target) {
+            Ok(f) => included.push((label, f)),
+            Err(mut p) => {
+                p.message = format!(
+                    "included by {}:{} (include \"{label}\"): {}",
+                    ctx.file.rel, inc.line, p.message
+                );
+                problems.push(p);
             }
         }
     }
-    Ok((unit, problems))
+    included
+}
+
+/// What one file of the unit (`ctx.file`: the unit's own, or an include) adds to it, where the
+/// unit has no value yet: source, dependencies, backend, generated provider, version.
+fn absorb_file(unit: &mut Unit, ctx: &Ctx<'_>) {
+    let file = ctx.file;
+    let loc = |line: usize| Loc {
+        file: file.rel.clone(),
+        line,
+    };
+    for n in &file.nodes {
+        match n.ident.as_str() {
+            "terraform" if unit.source.is_none() => unit_source(unit, ctx, n),
+            "dependency" => {
+                let name = n.labels.first().cloned().unwrap_or_default();
+                if unit.dependencies.iter().any(|d| d.name == name) {
+                    continue;
+                }
+                let Some(a) = n.attr("config_path") else {
+                    continue;
+                };
+                let written = text_of(&a.value).unwrap_or_default();
+                let dir = match &a.value {
+                    Val::Str(s) => ctx.path(s),
+                    _ => ctx.eval(&written).and_then(|p| ctx.path(&p)),
+                };
+                unit.dependencies.push(Dependency {
+                    name,
+                    config_path: written,
+                    dir,
+                    loc: loc(n.line),
+                });
+            }
+            "remote_state" if unit.backend.is_none() => {
+                let kind = n
+                    .attr("backend")
+                    .and_then(|a| a.value.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "remote_state".to_string());
+                let config = match n.attr("config").map(|a| &a.value) {
+                    Some(Val::Map(items)) => items.clone(),
+                    _ => Vec::new(),
+                };
+                unit.backend = Some(Backend {
+                    kind,
+                    config,
+                    loc: loc(n.line),
+                });
+            }
+            "generate" => {
+                let contents = n.attr("contents").and_then(|a| text_of(&a.value));
+                let contents = contents.unwrap_or_default();
+                if contents.contains("provider \"") || contents.contains("provider \\\"") {
+                    unit.generates_provider = true;
+                }
+                if unit.backend.is_none() {
+                    if let Some(kind) = generated_backend(&contents) {
+                        unit.backend = Some(Backend {
+                            kind,
+                            config: Vec::new(),
+                            loc: loc(n.line),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Top-level attributes are not blocks: `terraform_version_constraint = "..."`.
+    if unit.version_constraint.is_none() {
+        if let Some((t, line)) = top_attr(ctx.root, &file.rel, "terraform_version_constraint") {
+            unit.version_constraint = Some((t, loc(line)));
+        }
+    }
+}
+
+/// A `terraform { source }` of the unit, as a module call: a registry address with its
+/// version, a path from the unit's directory, or any other source; unresolved when it is an
+/// expression Terragrunt alone evaluates.
+fn unit_source(unit: &mut Unit, ctx: &Ctx<'_>, n: &Node) {
+    let Some(a) = n.attr("source") else { return };
+    let written = text_of(&a.value).unwrap_or_default();
+    let value = match &a.value {
+        Val::Str(s) => Some(s.clone()),
+        _ => ctx.eval(&written),
+    };
+    let Some(value) = value else {
+        unit.unresolved.push(format!(
+            "terraform source {written} at {}:{} (not evaluated without Terragrunt)",
+            ctx.file.rel, a.line
+        ));
+        return;
+    };
+    let (source, version) = match registry_source(&value) {
+        Some((address, version)) => (
+            ModuleSource {
+                raw: value.clone(),
+                kind: SourceKind::Registry { address },
+                subdir: None,
+            },
+            version,
+        ),
+        None if value.starts_with('/') => (
+            ModuleSource::parse(&relative_from(ctx.unit_dir, &value)),
+            None,
+        ),
+        None => (ModuleSource::parse(&value), None),
+    };
+    unit.source = Some(ModuleCall {
+        name: "terragrunt".to_string(),
+        source: Some(source),
+        version,
+        loc: Loc {
+            file: ctx.file.rel.clone(),
+            line: a.line,
+        },
+    });
 }
 
 /// Whether `dir` is a Terragrunt unit with no Terraform files of its own: a command on it must go

@@ -49,6 +49,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let done = run::approve(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
     finish(
         &ward_report::gate::approve_text(&done),
+        None,
         &done.notes,
         done.exit,
     )

@@ -2,6 +2,7 @@
 //! Thin arguments over `ward_gate::run::gate`, rendered by `ward_report::gate`; see docs/gate.md.
 
 use crate::error::CliError;
+use crate::output::ColorChoice;
 use clap::ValueEnum;
 use std::path::PathBuf;
 use ward_gate::run::{self, Audit, GateOptions, Inputs};
@@ -124,6 +125,12 @@ pub struct Args {
     /// Report format.
     #[arg(long, value_enum, default_value_t = GateFormat::Terminal)]
     format: GateFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
     /// Write the gate record (for `ward verify`) to this file.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
@@ -157,16 +164,24 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         }
         Err(e) => return Err(CliError::new(e.to_string())),
     };
+    let color = format == Format::Terminal && args.color.enabled(args.output.is_some());
     finish(
-        &ward_report::gate::render(&run.report, format),
+        &ward_report::gate::render_with(&run.report, format, color),
+        args.output.as_deref(),
         &run.notes,
         run.exit,
     )
 }
 
-/// Prints a command's rendered report, then its notes on standard error, and ends with `exit`.
-pub fn finish(stdout: &str, notes: &[String], exit: Exit) -> Result<Exit, CliError> {
-    crate::output::write(stdout, None)?;
+/// Writes a command's rendered report (to `output`, or standard output), then its notes on
+/// standard error, and ends with `exit`.
+pub fn finish(
+    report: &str,
+    output: Option<&std::path::Path>,
+    notes: &[String],
+    exit: Exit,
+) -> Result<Exit, CliError> {
+    crate::output::write(report, output)?;
     for n in notes {
         eprintln!("{n}");
     }

@@ -56,6 +56,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Terminal)]
     format: VerifyFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 /// Runs `ward verify`.
@@ -69,5 +72,10 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     };
     let v = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
     let json = args.format == VerifyFormat::Json;
-    finish(&ward_report::gate::verify(&v, json), &v.notes, v.exit)
+    finish(
+        &ward_report::gate::verify(&v, json),
+        args.output.as_deref(),
+        &v.notes,
+        v.exit,
+    )
 }

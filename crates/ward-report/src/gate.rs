@@ -6,6 +6,9 @@
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
 use crate::term_line;
+use crate::terminal::Painter;
+use crate::Group;
+use anstyle::{AnsiColor, Style};
 use std::fmt::Write;
 use ward_gate::guard::{GuardRun, GuardStatus};
 use ward_gate::run::{Approved, Verified};
@@ -26,11 +29,28 @@ pub enum Format {
 
 /// `ward gate`'s report in `format`.
 pub fn render(r: &GateReport, format: Format) -> String {
+    render_with(r, format, false)
+}
+
+/// `ward gate`'s report in `format`; `color` adds ANSI styles to the terminal report (the caller
+/// decides: a terminal, `NO_COLOR`, `--color`).
+pub fn render_with(r: &GateReport, format: Format, color: bool) -> String {
     match format {
-        Format::Terminal => text(r),
+        Format::Terminal => text_with(r, color),
         Format::Json => json(r),
         Format::Markdown => markdown(r),
     }
+}
+
+/// Appends one terminal line, escaped like [`term_line!`](crate::term_line), then styled whole.
+fn styled_line(out: &mut String, p: &Painter, style: Style, line: &str) {
+    out.push_str(&p.paint(style, &crate::escape::terminal(line)));
+    out.push('\n');
+}
+
+fn verdict_style(o: &Outcome) -> Style {
+    let c = if matches!(o, Outcome::Pass) { AnsiColor::Green } else { AnsiColor::Red };
+    Style::new().fg_color(Some(c.into())).bold()
 }
 
 fn status_line(r: &Required) -> String {
@@ -147,8 +167,20 @@ pub fn verify_json(v: &VerifyReport) -> String {
 
 /// The terminal rendering.
 pub fn text(r: &GateReport) -> String {
+    text_with(r, false)
+}
+
+/// The terminal rendering, coloured when `color` is set: the verdict, each change needing
+/// approval in its class's colour, and whether it is approved.
+pub fn text_with(r: &GateReport, color: bool) -> String {
+    let p = Painter { color };
     let mut s = String::new();
-    term_line!(&mut s, "ward gate {}: {}", r.plan, r.outcome.describe());
+    styled_line(
+        &mut s,
+        &p,
+        verdict_style(&r.outcome),
+        &format!("ward gate {}: {}", r.plan, r.outcome.describe()),
+    );
     for e in &r.errors {
         term_line!(&mut s, "error: {e}");
     }
@@ -200,12 +232,16 @@ pub fn text(r: &GateReport) -> String {
         s.push('\n');
         term_line!(&mut s, "changes that need approval ({}):", r.required.len());
         for x in &r.required {
-            term_line!(
+            styled_line(
                 &mut s,
-                "  {}  {} [{}]",
-                target(&x.address, &x.deposed),
-                x.action.describe(),
-                x.impact
+                &p,
+                Painter::group_style(Group::Class(x.impact)),
+                &format!(
+                    "  {}  {} [{}]",
+                    target(&x.address, &x.deposed),
+                    x.action.describe(),
+                    x.impact
+                ),
             );
             let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
             term_line!(&mut s, "    why: {}", why.join("; "));
@@ -213,7 +249,14 @@ pub fn text(r: &GateReport) -> String {
                 term_line!(&mut s, "    deciding: {}", a.describe());
             }
             term_line!(&mut s, "    digest: {}", x.digest);
-            term_line!(&mut s, "    {}", status_line(x));
+            let approved = x.approval.is_approved();
+            let c = if approved { AnsiColor::Green } else { AnsiColor::Red };
+            styled_line(
+                &mut s,
+                &p,
+                Style::new().fg_color(Some(c.into())),
+                &format!("    {}", status_line(x)),
+            );
             if let ApprovalStatus::Stale { differences, .. } = &x.approval {
                 for d in differences {
                     term_line!(&mut s, "      {d}");
@@ -269,14 +312,18 @@ pub fn text(r: &GateReport) -> String {
         }
     }
     s.push('\n');
-    term_line!(
+    styled_line(
         &mut s,
-        "{} (exit {})",
-        match r.outcome {
-            Outcome::Pass => "gate passed".to_string(),
-            o => o.describe().to_string(),
-        },
-        r.outcome.exit().code()
+        &p,
+        verdict_style(&r.outcome),
+        &format!(
+            "{} (exit {})",
+            match r.outcome {
+                Outcome::Pass => "gate passed".to_string(),
+                o => o.describe().to_string(),
+            },
+            r.outcome.exit().code()
+        ),
     );
     s
 }

@@ -14,13 +14,13 @@ use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact};
 use ward_rules::RuleOrigin;
 
-/// Applies styles only when colour is on.
-struct Painter {
-    color: bool,
+/// Applies styles only when colour is on (the plan's report, and the gate's).
+pub(crate) struct Painter {
+    pub(crate) color: bool,
 }
 
 impl Painter {
-    fn paint(&self, style: Style, text: &str) -> String {
+    pub(crate) fn paint(&self, style: Style, text: &str) -> String {
         if self.color {
             format!("{style}{text}{style:#}")
         } else {
@@ -28,7 +28,7 @@ impl Painter {
         }
     }
 
-    fn group_style(g: Group) -> Style {
+    pub(crate) fn group_style(g: Group) -> Style {
         let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
         match g {
             Group::Unknown => fg(AnsiColor::Magenta).bold(),

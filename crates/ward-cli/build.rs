@@ -28,22 +28,23 @@ const TOPICS: &[&str] = &[
     "stack",
 ];
 
-fn main() {
+/// A build error: cargo prints it and fails the build.
+fn fail(what: String) -> Box<dyn std::error::Error> {
+    what.into()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let docs = manifest.join("../../docs");
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default());
     let dir = out.join("docs");
-    if let Err(e) = fs::create_dir_all(&dir) {
-        panic!("cannot create {}: {e}", dir.display());
-    }
+    fs::create_dir_all(&dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
     let mut table = String::from("&[\n");
     for topic in TOPICS {
         let path = docs.join(format!("{topic}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) => panic!("cannot read {}: {e}", path.display()),
-        };
+        let text = fs::read_to_string(&path)
+            .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
         let title = text
             .lines()
             .find_map(|l| l.strip_prefix("# "))
@@ -51,9 +52,8 @@ fn main() {
             .to_string();
         let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
         let file = dir.join(format!("{topic}.md.z"));
-        if let Err(e) = fs::write(&file, &packed) {
-            panic!("cannot write {}: {e}", file.display());
-        }
+        fs::write(&file, &packed)
+            .map_err(|e| fail(format!("cannot write {}: {e}", file.display())))?;
         let _ = writeln!(
             table,
             "    Doc {{ topic: {topic:?}, title: {title:?}, deflated: include_bytes!({:?}), len: {} }},",
@@ -62,7 +62,7 @@ fn main() {
         );
     }
     table.push_str("]\n");
-    if let Err(e) = fs::write(out.join("docs.rs"), table) {
-        panic!("cannot write docs.rs: {e}");
-    }
+    fs::write(out.join("docs.rs"), table)
+        .map_err(|e| fail(format!("cannot write docs.rs: {e}")))?;
+    Ok(())
 }

@@ -267,8 +267,8 @@ impl<'de> DeserializeSeed<'de> for TopValue<'_> {
                 section: "output_changes",
             }
             .deserialize(d),
-            "configuration" => Opt(ConfigDoc { acc }).deserialize(d),
-            "prior_state" => Opt(StateDoc { acc }).deserialize(d),
+            "configuration" => Opt(Object(ConfigDoc::new(acc))).deserialize(d),
+            "prior_state" => Opt(Object(StateDoc { acc })).deserialize(d),
             _ => Unique.deserialize(d),
         }
     }

@@ -20,7 +20,7 @@
 
 use crate::input::MAX_DEPTH;
 use crate::long::{Long, FORGED};
-use crate::parse::{self, Acc, Entry, Key, Opt, TopValue, STOP};
+use crate::parse::{self, Acc, Entry, Key, List, Object, Opt, TopValue, STOP};
 use crate::unique::{Seen, UValue};
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 use serde::Deserialize;
@@ -911,13 +911,13 @@ fn top_key<R: Read>(
                 ("values", b'{') => w.object(&mut |w, key| match (key, w.peek_some()?) {
                     ("root_module", b'{') => state_module(w, acc),
                     ("root_module", _) => w.parse_value(|de| {
-                        Opt(parse::StateModule { acc: &mut *acc }).deserialize(de)
+                        Opt(Object(parse::StateModule { acc: &mut *acc })).deserialize(de)
                     }),
                     _ => w.skip(),
                 }),
-                ("values", _) => {
-                    w.parse_value(|de| Opt(parse::StateValues { acc: &mut *acc }).deserialize(de))
-                }
+                ("values", _) => w.parse_value(|de| {
+                    Opt(Object(parse::StateValues { acc: &mut *acc })).deserialize(de)
+                }),
                 _ => w.skip(),
             })
         }
@@ -967,14 +967,14 @@ fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
             Ok(())
         }),
         ("resources", _) => {
-            w.parse_value(|de| Opt(parse::StateResources { acc: &mut *acc }).deserialize(de))
+            w.parse_value(|de| Opt(List(parse::StateResources { acc: &mut *acc })).deserialize(de))
         }
         ("child_modules", b'[') => w.array(&mut |w| match w.peek_some()? {
             b'{' => state_module(w, acc),
-            _ => w.parse_value(|de| parse::StateModule { acc: &mut *acc }.deserialize(de)),
+            _ => w.parse_value(|de| Object(parse::StateModule { acc: &mut *acc }).deserialize(de)),
         }),
         ("child_modules", _) => {
-            w.parse_value(|de| Opt(parse::StateChildren { acc: &mut *acc }).deserialize(de))
+            w.parse_value(|de| Opt(List(parse::StateChildren { acc: &mut *acc })).deserialize(de))
         }
         _ => w.skip(),
     })

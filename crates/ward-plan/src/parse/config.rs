@@ -7,8 +7,23 @@ use super::*;
 /// `provider_config` is known.
 pub(crate) type ConfigSeen = BTreeSet<(Mode, String, Option<String>)>;
 
+/// The `configuration` object: `provider_config` and the root module, read into
+/// [`Acc::configured`] once both are known ([`Fields::done`]).
 pub(crate) struct ConfigDoc<'a> {
     pub(crate) acc: &'a mut Acc,
+    pub(crate) providers: BTreeMap<String, RawProviderConfig>,
+    pub(crate) seen: ConfigSeen,
+}
+
+impl<'a> ConfigDoc<'a> {
+    /// Reads into `acc`.
+    pub(crate) fn new(acc: &'a mut Acc) -> Self {
+        ConfigDoc {
+            acc,
+            providers: BTreeMap::new(),
+            seen: ConfigSeen::new(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -17,46 +32,37 @@ pub(crate) struct RawProviderConfig {
     full_name: Option<String>,
 }
 
-impl<'de> DeserializeSeed<'de> for ConfigDoc<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ConfigDoc<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a configuration object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut providers: BTreeMap<String, RawProviderConfig> = BTreeMap::new();
-        let mut seen = ConfigSeen::new();
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            match key.0 {
-                "provider_config" => {
-                    // Built with every key checked, then read as the map it is.
-                    providers = match map.next_value::<Option<UValue>>()? {
-                        Some(UValue(v)) => {
-                            Option::<BTreeMap<String, RawProviderConfig>>::deserialize(v)
-                                .map_err(de::Error::custom)?
-                                .unwrap_or_default()
-                        }
-                        None => BTreeMap::new(),
-                    };
-                }
-                "root_module" => map.next_value_seed(Opt(ConfigModule { seen: &mut seen }))?,
-                _ => map.next_value_seed(Unique)?,
+impl<'de> Fields<'de> for ConfigDoc<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a configuration object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "provider_config" => {
+                // Built with every key checked, then read as the map it is.
+                self.providers = match map.next_value::<Option<UValue>>()? {
+                    Some(UValue(v)) => {
+                        Option::<BTreeMap<String, RawProviderConfig>>::deserialize(v)
+                            .map_err(de::Error::custom)?
+                            .unwrap_or_default()
+                    }
+                    None => BTreeMap::new(),
+                };
+                Ok(())
             }
+            "root_module" => map.next_value_seed(Opt(Object(ConfigModule {
+                seen: &mut self.seen,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
-        for p in providers.values() {
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
+        for p in self.providers.values() {
             if let Some(f) = &p.full_name {
                 note_provider(self.acc, f);
             }
         }
-        for (mode, type_name, key) in seen {
-            let provider = key.map(|k| resolve_provider(&providers, &k));
+        for (mode, type_name, key) in self.seen {
+            let provider = key.map(|k| resolve_provider(&self.providers, &k));
             self.acc.configured.insert(TypeRef {
                 mode,
                 type_name,
@@ -74,31 +80,21 @@ pub(crate) struct ConfigModule<'a> {
     seen: &'a mut ConfigSeen,
 }
 
-impl<'de> DeserializeSeed<'de> for ConfigModule<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ConfigModule<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a configuration module object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            match key.0 {
-                "resources" => map.next_value_seed(Opt(ConfigResources {
-                    seen: &mut *self.seen,
-                }))?,
-                "module_calls" => map.next_value_seed(Opt(ModuleCalls {
-                    seen: &mut *self.seen,
-                }))?,
-                _ => map.next_value_seed(Unique)?,
-            }
+impl<'de> Fields<'de> for ConfigModule<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a configuration module object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "resources" => map.next_value_seed(Opt(List(ConfigResources {
+                seen: &mut *self.seen,
+            }))),
+            "module_calls" => map.next_value_seed(Opt(Object(ModuleCalls {
+                seen: &mut *self.seen,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }
@@ -127,90 +123,61 @@ impl<'de> Fields<'de> for RawConfigResource {
     }
 }
 
+/// `resources`: each one's mode, type and provider key.
 pub(crate) struct ConfigResources<'a> {
     seen: &'a mut ConfigSeen,
 }
 
-impl<'de> DeserializeSeed<'de> for ConfigResources<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ConfigResources<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of configuration resources")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(r) = seq.next_element_seed(Object(RawConfigResource::default()))? {
-            let (Some(mode), Some(type_name)) = (r.mode, r.type_name) else {
-                continue;
-            };
+impl<'de> Elements<'de> for ConfigResources<'_> {
+    const WHAT: &'static str = "a list of configuration resources";
+    fn element<A: SeqAccess<'de>>(&mut self, seq: &mut A) -> Result<bool, A::Error> {
+        let Some(r) = seq.next_element_seed(Object(RawConfigResource::default()))? else {
+            return Ok(false);
+        };
+        if let (Some(mode), Some(type_name)) = (r.mode, r.type_name) {
             if let Some(mode) = parse_mode(&mode) {
                 self.seen.insert((mode, type_name, r.provider_config_key));
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
+/// `module_calls`: each call, whatever its name.
 pub(crate) struct ModuleCalls<'a> {
     seen: &'a mut ConfigSeen,
 }
 
-impl<'de> DeserializeSeed<'de> for ModuleCalls<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
+impl<'de> Fields<'de> for ModuleCalls<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a module_calls object";
+    fn field<A: MapAccess<'de>>(&mut self, _: &'static str, map: &mut A) -> Result<(), A::Error> {
+        map.next_value_seed(Opt(Object(ModuleCall {
+            seen: &mut *self.seen,
+        })))
     }
-}
-
-impl<'de> Visitor<'de> for ModuleCalls<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a module_calls object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(KeyText(name)) = map.next_key()? {
-            keys.check(name)?;
-            map.next_value_seed(Opt(ModuleCall {
-                seen: &mut *self.seen,
-            }))?;
-        }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }
 
+/// One module call: its `module`.
 pub(crate) struct ModuleCall<'a> {
     seen: &'a mut ConfigSeen,
 }
 
-impl<'de> DeserializeSeed<'de> for ModuleCall<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ModuleCall<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a module call object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            if key.0 == "module" {
-                map.next_value_seed(Opt(ConfigModule {
-                    seen: &mut *self.seen,
-                }))?;
-            } else {
-                map.next_value_seed(Unique)?;
-            }
+impl<'de> Fields<'de> for ModuleCall<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a module call object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "module" => map.next_value_seed(Opt(Object(ConfigModule {
+                seen: &mut *self.seen,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }

@@ -2,62 +2,44 @@
 
 use super::*;
 
+/// The `prior_state` object: its `values`.
 pub(crate) struct StateDoc<'a> {
     pub acc: &'a mut Acc,
 }
 
-impl<'de> DeserializeSeed<'de> for StateDoc<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StateDoc<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a prior_state object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            if key.0 == "values" {
-                map.next_value_seed(Opt(StateValues { acc: self.acc }))?;
-            } else {
-                map.next_value_seed(Unique)?;
-            }
+impl<'de> Fields<'de> for StateDoc<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a prior_state object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "values" => map.next_value_seed(Opt(Object(StateValues {
+                acc: &mut *self.acc,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }
 
+/// `prior_state.values`: its `root_module`.
 pub(crate) struct StateValues<'a> {
     pub acc: &'a mut Acc,
 }
 
-impl<'de> DeserializeSeed<'de> for StateValues<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StateValues<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a prior_state.values object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            if key.0 == "root_module" {
-                map.next_value_seed(Opt(StateModule {
-                    acc: &mut *self.acc,
-                }))?;
-            } else {
-                map.next_value_seed(Unique)?;
-            }
+impl<'de> Fields<'de> for StateValues<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a prior_state.values object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "root_module" => map.next_value_seed(Opt(Object(StateModule {
+                acc: &mut *self.acc,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }
@@ -68,64 +50,57 @@ pub(crate) struct StateModule<'a> {
     pub acc: &'a mut Acc,
 }
 
-impl<'de> DeserializeSeed<'de> for StateModule<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StateModule<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a state module object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed(&mut keys))? {
-            match key.0 {
-                "resources" => map.next_value_seed(Opt(StateResources {
-                    acc: &mut *self.acc,
-                }))?,
-                "child_modules" => map.next_value_seed(Opt(StateChildren {
-                    acc: &mut *self.acc,
-                }))?,
-                _ => map.next_value_seed(Unique)?,
-            }
+impl<'de> Fields<'de> for StateModule<'_> {
+    type Out = ();
+    const WHAT: &'static str = "a state module object";
+    fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match key {
+            "resources" => map.next_value_seed(Opt(List(StateResources {
+                acc: &mut *self.acc,
+            }))),
+            "child_modules" => map.next_value_seed(Opt(List(StateChildren {
+                acc: &mut *self.acc,
+            }))),
+            _ => map.next_value_seed(Unique),
         }
+    }
+    fn done<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
 }
 
+/// `child_modules`: state modules.
 pub(crate) struct StateChildren<'a> {
     pub acc: &'a mut Acc,
 }
 
-impl<'de> DeserializeSeed<'de> for StateChildren<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StateChildren<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of child modules")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq
-            .next_element_seed(StateModule {
+impl<'de> Elements<'de> for StateChildren<'_> {
+    const WHAT: &'static str = "a list of child modules";
+    fn element<A: SeqAccess<'de>>(&mut self, seq: &mut A) -> Result<bool, A::Error> {
+        Ok(seq
+            .next_element_seed(Object(StateModule {
                 acc: &mut *self.acc,
-            })?
-            .is_some()
-        {}
-        Ok(())
+            }))?
+            .is_some())
     }
 }
 
+/// `resources`: each one's type.
 pub(crate) struct StateResources<'a> {
     pub acc: &'a mut Acc,
+}
+
+impl<'de> Elements<'de> for StateResources<'_> {
+    const WHAT: &'static str = "a list of state resources";
+    fn element<A: SeqAccess<'de>>(&mut self, seq: &mut A) -> Result<bool, A::Error> {
+        match seq.next_element_seed(Object(RawStateResource::default()))? {
+            Some(r) => {
+                state_resource(self.acc, r);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -156,26 +131,6 @@ impl<'de> Fields<'de> for RawStateResource {
 impl<'de> Deserialize<'de> for RawStateResource {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Object(RawStateResource::default()).deserialize(d)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for StateResources<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StateResources<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of state resources")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(r) = seq.next_element_seed(Object(RawStateResource::default()))? {
-            state_resource(self.acc, r);
-        }
-        Ok(())
     }
 }
 

@@ -126,6 +126,37 @@ pub(crate) trait Fields<'de>: Sized {
     fn done<E: de::Error>(self) -> Result<Self::Out, E>;
 }
 
+/// What a JSON array is read into, element by element: the one loop of [`List`] calls
+/// `element` until it says the array ended.
+pub(crate) trait Elements<'de>: Sized {
+    /// What a value of another type was expected to be (in serde's error).
+    const WHAT: &'static str;
+    /// Reads the next element; `false` when there is none.
+    fn element<A: SeqAccess<'de>>(&mut self, seq: &mut A) -> Result<bool, A::Error>;
+}
+
+/// Reads one JSON array into `E`.
+pub(crate) struct List<E>(pub E);
+
+impl<'de, E: Elements<'de>> DeserializeSeed<'de> for List<E> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, E: Elements<'de>> Visitor<'de> for List<E> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(E::WHAT)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut elements = self.0;
+        while elements.element(&mut seq)? {}
+        Ok(())
+    }
+}
+
 /// Reads one JSON object into `F`, refusing a key it holds twice.
 pub(crate) struct Object<F>(pub F);
 

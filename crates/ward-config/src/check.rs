@@ -191,6 +191,92 @@ fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String,
     ))
 }
 
+/// One `rule "ID" { ... }` block of `check` (`rules`: those read before it).
+fn rule(
+    src: &Src<'_>,
+    nb: &Block,
+    line: usize,
+    rules: &[RuleSetting],
+) -> Result<RuleSetting, ConfigError> {
+    let id = src.one_label(nb, "rule \"WARD-MOD-004\" { enabled = false }")?;
+    let place = format!("`check {{ rule \"{id}\" }}`");
+    let rf = src.fields(&nb.body, &place, RULE_KEYS, &[])?;
+    if let Some(first) = rules.iter().find(|r| r.id == id) {
+        return Err(src.err(
+            nb.ident.span(),
+            format!("rule \"{id}\" is tuned twice in `check`"),
+            format!("the first is at line {}; merge the two", first.line),
+        ));
+    }
+    let mut options = Vec::new();
+    for (key, number) in RULE_OPTION_KEYS {
+        if let Some(a) = rf.get(key) {
+            options.push(RuleOption {
+                key: key.to_string(),
+                value: if *number {
+                    RuleValue::Count(src.count(a)?)
+                } else {
+                    RuleValue::Strings(src.string_list(a)?)
+                },
+                line: src.line(a.key.span()),
+            });
+        }
+    }
+    options.sort_by_key(|o| o.line);
+    Ok(RuleSetting {
+        id,
+        options,
+        severity: rf.get("severity").map(|a| severity(src, a)).transpose()?,
+        enabled: rf
+            .get("enabled")
+            .map(|a| src.boolean(a))
+            .transpose()?
+            .unwrap_or(true),
+        line,
+    })
+}
+
+/// One `generated "BY" { ... }` block of `check`.
+fn generated(src: &Src<'_>, nb: &Block, line: usize) -> Result<Generated, ConfigError> {
+    let by = src.one_label(nb, "generated \"atmos\" { backend = true }")?;
+    let place = format!("`check {{ generated \"{by}\" }}`");
+    let gf = src.fields(&nb.body, &place, GENERATED_KEYS, &[])?;
+    let flag = |k: &str| -> Result<bool, ConfigError> {
+        Ok(gf
+            .get(k)
+            .map(|a| src.boolean(a))
+            .transpose()?
+            .unwrap_or(false))
+    };
+    let (backend, lock_file) = (flag("backend")?, flag("lock_file")?);
+    if !backend && !lock_file {
+        return Err(src.err(
+            nb.ident.span(),
+            format!("{place} says the generator writes nothing"),
+            "set `backend = true` and/or `lock_file = true`",
+        ));
+    }
+    let mut paths = Vec::new();
+    if let Some(a) = gf.get("paths") {
+        for (p, span) in src.strings(a)? {
+            paths.push(crate::read::confined_rel(&p).ok_or_else(|| {
+                src.err(
+                    span,
+                    format!("{place}: path \"{p}\" is outside the repository"),
+                    "give paths relative to the repository root",
+                )
+            })?);
+        }
+    }
+    Ok(Generated {
+        by,
+        backend,
+        lock_file,
+        paths,
+        line,
+    })
+}
+
 pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`check`", CHECK_KEYS, CHECK_BLOCKS)?;
@@ -211,85 +297,13 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
         let line = src.line(nb.ident.span());
         match nb.ident.as_str() {
             "rule" => {
-                let id = src.one_label(nb, "rule \"WARD-MOD-004\" { enabled = false }")?;
-                let place = format!("`check {{ rule \"{id}\" }}`");
-                let rf = src.fields(&nb.body, &place, RULE_KEYS, &[])?;
-                if let Some(first) = c.rules.iter().find(|r| r.id == id) {
-                    return Err(src.err(
-                        nb.ident.span(),
-                        format!("rule \"{id}\" is tuned twice in `check`"),
-                        format!("the first is at line {}; merge the two", first.line),
-                    ));
-                }
-                let mut options = Vec::new();
-                for (key, number) in RULE_OPTION_KEYS {
-                    if let Some(a) = rf.get(key) {
-                        options.push(RuleOption {
-                            key: key.to_string(),
-                            value: if *number {
-                                RuleValue::Count(src.count(a)?)
-                            } else {
-                                RuleValue::Strings(src.string_list(a)?)
-                            },
-                            line: src.line(a.key.span()),
-                        });
-                    }
-                }
-                options.sort_by_key(|o| o.line);
-                c.rules.push(RuleSetting {
-                    id,
-                    options,
-                    severity: rf.get("severity").map(|a| severity(src, a)).transpose()?,
-                    enabled: rf
-                        .get("enabled")
-                        .map(|a| src.boolean(a))
-                        .transpose()?
-                        .unwrap_or(true),
-                    line,
-                });
+                let r = rule(src, nb, line, &c.rules)?;
+                c.rules.push(r);
             }
             "exclude" => c
                 .excludes
                 .push(crate::drift::exclude(src, nb, "check", line)?),
-            "generated" => {
-                let by = src.one_label(nb, "generated \"atmos\" { backend = true }")?;
-                let place = format!("`check {{ generated \"{by}\" }}`");
-                let gf = src.fields(&nb.body, &place, GENERATED_KEYS, &[])?;
-                let flag = |k: &str| -> Result<bool, ConfigError> {
-                    Ok(gf
-                        .get(k)
-                        .map(|a| src.boolean(a))
-                        .transpose()?
-                        .unwrap_or(false))
-                };
-                let (backend, lock_file) = (flag("backend")?, flag("lock_file")?);
-                if !backend && !lock_file {
-                    return Err(src.err(
-                        nb.ident.span(),
-                        format!("{place} says the generator writes nothing"),
-                        "set `backend = true` and/or `lock_file = true`",
-                    ));
-                }
-                let mut paths = Vec::new();
-                if let Some(a) = gf.get("paths") {
-                    for (p, span) in src.strings(a)? {
-                        paths.push(crate::read::confined_rel(&p).ok_or_else(|| {
-                            src.err(
-                                span,
-                                format!("{place}: path \"{p}\" is outside the repository"),
-                                "give paths relative to the repository root",
-                            )
-                        })?);
-                    }
-                }
-                c.generated.push(Generated {
-                    by,
-                    backend,
-                    lock_file,
-                    paths,
-                    line,
-                });
-            }
+            "generated" => c.generated.push(generated(src, nb, line)?),
             _ => {
                 let name = src.one_label(nb, "release \"platform\" { ... }")?;
                 let place = format!("`check {{ release \"{name}\" }}`");

@@ -138,7 +138,8 @@ pub struct Rule {
     pub opt_in: Option<&'static str>,
     /// The settings it takes besides `severity` and `enabled` in `check { rule "ID" { } }`.
     pub options: &'static [&'static str],
-    /// The field note (FIELD-NOTES.md) it rests on.
+    /// The field note (the project's requirements background) it rests on; the generated
+    /// documentation states its principle.
     pub note: Option<u8>,
     /// What it checks and why, with the failure it prevents.
     pub doc: &'static str,

@@ -143,6 +143,26 @@ fn empty_history_pages_say_what_to_run() {
 }
 
 #[test]
+fn a_filter_value_is_shown_escaped() {
+    let (_dir, s) = store();
+    let evil = "\"><script>alert(1)</script>";
+    let f = Filter::from_params(None, None, Some(evil)).unwrap();
+    let o = views::overview(&s, &layers(), &staleness(), &f).unwrap();
+    assert_eq!(o.shown, 0, "no root has that in its name");
+    let html = dashboard::render_page(Page::Overview(&o)).unwrap();
+    assert!(!html.contains(evil), "{html}");
+    assert!(
+        html.contains("value=\"&quot;&gt;&lt;script&gt;alert(1)&lt;&#x2f;script&gt;\""),
+        "{html}"
+    );
+    assert!(html.contains("No root matches this filter"), "{html}");
+    // The script-named root is found by a part of its name, as text.
+    let f = Filter::from_params(None, None, Some("<SCRIPT>")).unwrap();
+    let o = views::overview(&s, &layers(), &staleness(), &f).unwrap();
+    assert_eq!(o.shown, 1);
+}
+
+#[test]
 fn filters_refuse_what_they_do_not_know() {
     for (status, stale) in [(Some("banana"), None), (None, Some("maybe"))] {
         let e = Filter::from_params(status, stale, None).unwrap_err();

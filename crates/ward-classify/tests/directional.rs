@@ -240,6 +240,27 @@ fn volume_sizes_and_retentions_cost_by_direction() {
             "os_disk[0].disk_size_gb",
         ),
         (
+            "azurerm_linux_web_app.longer",
+            InPlace,
+            "backup[0].schedule[0].retention_period_days",
+        ),
+        (
+            "azurerm_linux_web_app.shorter",
+            DataLoss,
+            "backup[0].schedule[0].retention_period_days",
+        ),
+        // 0 keeps the exported data forever: to it is longer, from it shorter.
+        (
+            "azurerm_monitor_diagnostic_setting.longer",
+            InPlace,
+            "metric[0].retention_policy[0].days",
+        ),
+        (
+            "azurerm_monitor_diagnostic_setting.shorter",
+            DataLoss,
+            "metric[0].retention_policy[0].days",
+        ),
+        (
             "aws_db_instance.longer",
             InPlace,
             "performance_insights_retention_period",

@@ -14,7 +14,7 @@
 
 pack {
   name     = "azurerm"
-  version  = "2026.12.3"
+  version  = "2026.12.4"
   provider = "hashicorp/azurerm"
   schema   = "checked"
 }
@@ -630,9 +630,23 @@ resource "azurerm_application_insights" {
 resource "azurerm_monitor_diagnostic_setting" {
   summary    = "A diagnostic setting (where a resource sends logs and metrics)."
   source     = "https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/monitor_diagnostic_setting"
-  rationale  = "Configuration only; delivered logs stay in their destination."
+  rationale  = "Configuration only; delivered logs stay in their destination, except that a (deprecated) retention_policy deletes those older than it from a storage account destination."
   holds_data = false
   identity   = ["id"]
+
+  attribute "enabled_log.retention_policy.days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the exported logs or metrics older than it from the storage account; 0 keeps them forever (deprecated by Azure in favour of storage lifecycle rules)."
+  }
+
+  attribute "metric.retention_policy.days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the exported logs or metrics older than it from the storage account; 0 keeps them forever (deprecated by Azure in favour of storage lifecycle rules)."
+  }
 
   modifies {
     impact = "in-place"
@@ -763,6 +777,33 @@ resource "azurerm_linux_web_app" {
     impact = "interrupt"
     why    = "Most site configuration changes (runtime stack, container image) restart the app."
   }
+
+  attribute "backup.schedule.retention_period_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the app backups older than it; a longer one keeps more."
+  }
+
+  attribute "logs.application_logs.azure_blob_storage.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
+
+  attribute "logs.http_logs.azure_blob_storage.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
+
+  attribute "logs.http_logs.file_system.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
 }
 
 resource "azurerm_windows_web_app" {
@@ -785,6 +826,33 @@ resource "azurerm_windows_web_app" {
     impact = "interrupt"
     why    = "Most site configuration changes (runtime stack, container image) restart the app."
   }
+
+  attribute "backup.schedule.retention_period_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the app backups older than it; a longer one keeps more."
+  }
+
+  attribute "logs.application_logs.azure_blob_storage.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
+
+  attribute "logs.http_logs.azure_blob_storage.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
+
+  attribute "logs.http_logs.file_system.retention_in_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever (a change to it is an increase, from it a decrease)."
+  }
 }
 
 resource "azurerm_linux_function_app" {
@@ -802,6 +870,19 @@ resource "azurerm_linux_function_app" {
   attribute "site_config" {
     impact = "interrupt"
     why    = "Most site configuration changes restart the app."
+  }
+
+  attribute "backup.schedule.retention_period_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    why       = "A shorter retention deletes the app backups older than it; a longer one keeps more."
+  }
+
+  attribute "site_config.app_service_logs.retention_period_days" {
+    decrease  = "data-loss"
+    increase  = "in-place"
+    unbounded = [0]
+    why       = "A shorter retention deletes the logs older than it; 0 keeps them forever."
   }
 }
 

@@ -140,12 +140,12 @@ impl Approval {
     }
 }
 
-/// Compares two byte strings in time independent of where they differ.
+/// Compares two byte strings in time independent of where they differ (subtle's comparison; a
+/// different length is unequal at once, and lengths here are public: hex of a fixed-size MAC or
+/// hash).
 pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    use subtle::ConstantTimeEq;
+    a.ct_eq(b).into()
 }
 
 /// Reads the approvals file; a missing file is an empty set of approvals.

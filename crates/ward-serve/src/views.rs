@@ -722,17 +722,32 @@ pub fn stack_runs(store: &Store) -> Result<StackRuns, StoreError> {
             backups: Vec::new(),
         });
     }
+    // Each shown run's steps, by the key ward-stack gives them (`RUN/SITE`): one query per site
+    // of the run, so an old run never loses its steps to a global limit, and the page reads the
+    // steps (and the saved plans some of them hold) of the runs it shows only.
     let mut steps: BTreeMap<String, BTreeMap<String, StepView>> = BTreeMap::new();
-    for r in query("stack-step", RECORDS_PER_KIND * 20)? {
-        let Some(run) = text(&r.body, "run") else {
-            continue;
-        };
-        if !index.contains_key(&run) {
-            continue;
-        }
-        if let Some(step) = step_view(&r.body, &r.recorded_at) {
-            let id = format!("{}/{}", step.root, step.site);
-            steps.entry(run).or_default().entry(id).or_insert(step);
+    for run in &runs {
+        let sites: std::collections::BTreeSet<&str> = run
+            .order
+            .iter()
+            .filter_map(|id| id.rsplit_once('/').map(|(_, site)| site))
+            .collect();
+        for site in sites {
+            let key = format!("{}/{site}", run.run);
+            for r in store.records(&RecordQuery {
+                kind: "stack-step",
+                key: Some(&key),
+                ..Default::default()
+            })? {
+                if let Some(step) = step_view(&r.body, &r.recorded_at) {
+                    let id = format!("{}/{}", step.root, step.site);
+                    steps
+                        .entry(run.run.clone())
+                        .or_default()
+                        .entry(id)
+                        .or_insert(step);
+                }
+            }
         }
     }
     for r in query("stack-backup", RECORDS_PER_KIND * 4)? {

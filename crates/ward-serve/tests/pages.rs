@@ -204,3 +204,68 @@ fn a_root_is_stale_only_past_the_threshold() {
     );
     assert_eq!(at("7h59m"), (1, vec!["fleet/root0005 8h 0m".to_string()]));
 }
+
+/// A run's steps are read by its own key: ten thousand steps of a newer run do not push an older
+/// run's steps out of a global limit (it then showed them `not-reached`).
+#[test]
+fn an_old_run_keeps_its_steps_behind_many_newer_ones() {
+    use serde_json::json;
+    use ward_store::NewRecord;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("h.sqlite")).unwrap();
+    let run = |id: &str, order: &[String]| json!({"run": id, "command": "apply", "status": "pass", "exit_code": 0, "order": order});
+    let step = |id: &str, root: &str| {
+        json!({"run": id, "report": {"root": root, "site": "default", "layer": "l", "level": 0,
+               "path": root, "outcome": "applied"}})
+    };
+    let old_order = vec!["old-root/default".to_string()];
+    let (old_run, old_step) = (run("r-old", &old_order), step("r-old", "old-root"));
+    s.append_records(&[
+        NewRecord {
+            kind: "stack-run",
+            root: "(stack)",
+            key: "r-old",
+            recorded_at: "2026-11-01T00:00:00Z",
+            body: &old_run,
+        },
+        NewRecord {
+            kind: "stack-step",
+            root: "old-root",
+            key: "r-old/default",
+            recorded_at: "2026-11-01T00:00:01Z",
+            body: &old_step,
+        },
+    ])
+    .unwrap();
+    let roots: Vec<String> = (0..10_001).map(|i| format!("r{i:05}")).collect();
+    let order: Vec<String> = roots.iter().map(|r| format!("{r}/default")).collect();
+    let new_run = run("r-new", &order);
+    let bodies: Vec<serde_json::Value> = roots.iter().map(|r| step("r-new", r)).collect();
+    let mut records = vec![NewRecord {
+        kind: "stack-run",
+        root: "(stack)",
+        key: "r-new",
+        recorded_at: "2026-11-02T00:00:00Z",
+        body: &new_run,
+    }];
+    for (r, b) in roots.iter().zip(&bodies) {
+        records.push(NewRecord {
+            kind: "stack-step",
+            root: r,
+            key: "r-new/default",
+            recorded_at: "2026-11-02T00:00:01Z",
+            body: b,
+        });
+    }
+    s.append_records(&records).unwrap();
+    let st = views::stack_runs(&s).unwrap();
+    assert_eq!(st.runs.len(), 2);
+    let old = st.runs.iter().find(|r| r.run == "r-old").unwrap();
+    assert_eq!(old.steps.len(), 1);
+    assert_eq!(
+        old.steps[0].outcome, "applied",
+        "the old run's step is still read"
+    );
+    let new = st.runs.iter().find(|r| r.run == "r-new").unwrap();
+    assert!(new.steps.iter().all(|s| s.outcome == "applied"));
+}

@@ -54,12 +54,10 @@ impl Resolver {
     }
 
     fn cache_file(&self, url: &str) -> Option<PathBuf> {
-        // FNV-1a: a stable file name per URL.
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in url.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x100000001b3);
-        }
+        // FNV-1a (64 bits): a stable file name per URL.
+        let mut hasher = fnv::FnvHasher::default();
+        std::hash::Hasher::write(&mut hasher, url.as_bytes());
+        let h = std::hash::Hasher::finish(&hasher);
         self.cache_dir.as_ref().map(|d| d.join(format!("{h:016x}")))
     }
 

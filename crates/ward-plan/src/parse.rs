@@ -957,7 +957,8 @@ impl<'de> Visitor<'de> for Body {
 /// Skips the next value, read as raw JSON (only the walk's slices are read so, see
 /// [`Entry::lazy`]), refusing it when an object in it holds a key twice.
 fn skip_raw<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    let raw: Box<RawValue> = map.next_value()?;
+    // Borrowed from the slice, not copied.
+    let raw: &'de RawValue = map.next_value()?;
     match crate::unique::first_repeat(raw.get().as_bytes()) {
         Some((_, key)) => Err(crate::unique::repeated(&key)),
         None => Ok(()),

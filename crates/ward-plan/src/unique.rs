@@ -284,7 +284,14 @@ pub(crate) fn first_repeat(json: &[u8]) -> Option<(usize, String)> {
                 let mut j = i + 1;
                 let mut escaped = false;
                 loop {
-                    let k = memchr::memchr2(b'"', b'\\', json.get(j..)?)?;
+                    // Most strings of a plan are short: a plain look at the first bytes before
+                    // memchr, whose setup costs more than that.
+                    let rest = json.get(j..)?;
+                    let k = match rest.iter().take(16).position(|&b| b == b'"' || b == b'\\') {
+                        Some(k) => k,
+                        None if rest.len() <= 16 => return None,
+                        None => 16 + memchr::memchr2(b'"', b'\\', &rest[16..])?,
+                    };
                     j += k;
                     if json[j] == b'\\' {
                         escaped = true;

@@ -359,16 +359,28 @@ pub fn render_markdown() -> String {
 /// The principle each field note states, in a few words, for the generated rule documentation
 /// (the notes themselves are the project's requirements background, not shipped with ward).
 const PRINCIPLES: &[(u8, &str)] = &[
-    (2, "a classification that silently lets new types through is worse than none"),
+    (
+        2,
+        "a classification that silently lets new types through is worse than none",
+    ),
     (5, "a missing input is a failure, never a skip"),
-    (6, "discover what exists, then compare it with what is declared"),
+    (
+        6,
+        "discover what exists, then compare it with what is declared",
+    ),
     (8, "a check that cannot fail is a defect"),
     (10, "the plan does not know what is running"),
-    (11, "protection that lives only in code disappears with the code"),
+    (
+        11,
+        "protection that lives only in code disappears with the code",
+    ),
     (12, "state lives outside every checkout"),
     (13, "choose the binary by evidence"),
     (14, "one version across every layer"),
-    (15, "a layer reads only the layer below, and only its outputs"),
+    (
+        15,
+        "a layer reads only the layer below, and only its outputs",
+    ),
     (16, "import, don't rebuild"),
     (17, "output is deterministic"),
     (19, "secrets leak through side doors"),

@@ -49,7 +49,11 @@ fn styled_line(out: &mut String, p: &Painter, style: Style, line: &str) {
 }
 
 fn verdict_style(o: &Outcome) -> Style {
-    let c = if matches!(o, Outcome::Pass) { AnsiColor::Green } else { AnsiColor::Red };
+    let c = if matches!(o, Outcome::Pass) {
+        AnsiColor::Green
+    } else {
+        AnsiColor::Red
+    };
     Style::new().fg_color(Some(c.into())).bold()
 }
 
@@ -250,7 +254,11 @@ pub fn text_with(r: &GateReport, color: bool) -> String {
             }
             term_line!(&mut s, "    digest: {}", x.digest);
             let approved = x.approval.is_approved();
-            let c = if approved { AnsiColor::Green } else { AnsiColor::Red };
+            let c = if approved {
+                AnsiColor::Green
+            } else {
+                AnsiColor::Red
+            };
             styled_line(
                 &mut s,
                 &p,

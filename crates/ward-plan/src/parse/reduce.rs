@@ -1,0 +1,422 @@
+//! The reduction of a read entry ([`RawChange`]) to the model's [`ResourceChange`]: the action,
+//! mode and index checked, the per-attribute changes, what a create sets or a delete removes,
+//! the small values kept for explanations.
+
+use super::*;
+
+pub(crate) fn parse_mode(mode: &str) -> Option<Mode> {
+    match mode {
+        "managed" => Some(Mode::Managed),
+        "data" => Some(Mode::Data),
+        "ephemeral" => Some(Mode::Ephemeral),
+        _ => None,
+    }
+}
+
+/// The mode an address implies, for lookalike plans that omit `mode`.
+pub(crate) fn mode_from_address(address: &str) -> Mode {
+    // Skip `module.NAME[KEY].` prefixes: the resource part is what follows the last of them.
+    let mut rest = address;
+    while let Some(r) = rest.strip_prefix("module.") {
+        match r.find('.') {
+            Some(i) => rest = &r[i + 1..],
+            None => break,
+        }
+        // A bracketed key may itself hold dots; this is a best effort for lookalikes only.
+    }
+    if rest.starts_with("data.") {
+        Mode::Data
+    } else if rest.starts_with("ephemeral.") {
+        Mode::Ephemeral
+    } else {
+        Mode::Managed
+    }
+}
+
+pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
+    let RawChange {
+        address,
+        previous_address,
+        module_address,
+        mode,
+        type_name,
+        name,
+        index,
+        provider_name,
+        deposed,
+        action_reason,
+        change,
+    } = raw;
+    // Entry checked these are present.
+    let address = address.unwrap_or_default();
+    let type_name = type_name.unwrap_or_default();
+    let mut change = change.unwrap_or_default();
+    let action = match change.actions.take() {
+        Some(Actions::Known(a)) => a,
+        Some(Actions::Unknown(actions)) => {
+            return Err(Semantic::UnknownAction { address, actions })
+        }
+        None => {
+            return Err(Semantic::UnknownAction {
+                address,
+                actions: Vec::new(),
+            })
+        }
+    };
+    let mode = match mode {
+        Some(ModeText::Known(m)) => m,
+        Some(ModeText::Other(mode)) => return Err(Semantic::UnknownMode { address, mode }),
+        None => mode_from_address(&address),
+    };
+    let index = match index {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(InstanceKey::Str(s)),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(i) => Some(InstanceKey::Int(i)),
+            None => {
+                return Err(Semantic::Malformed(format!(
+                    "`{address}` has index {n}, which is neither an integer nor a string"
+                )))
+            }
+        },
+        Some(other) => {
+            return Err(Semantic::Malformed(format!(
+                "`{address}` has index {other}, which is neither an integer nor a string"
+            )))
+        }
+    };
+    let mut replace_paths = Vec::new();
+    for p in change.replace_paths.take().unwrap_or_default() {
+        let mut steps = Vec::with_capacity(p.len());
+        for s in p {
+            steps.push(match s {
+                Value::String(k) => PathStep::Key(k),
+                Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or(0)),
+                other => {
+                    return Err(Semantic::Malformed(format!(
+                        "`{address}` has a replace_paths step {other}, which is neither a key nor an index"
+                    )))
+                }
+            });
+        }
+        replace_paths.push(AttrPath(steps));
+    }
+    replace_paths.sort();
+    replace_paths.dedup();
+
+    let diff = diffed(Some(action));
+    settle_sides(&address, &mut change, diff)?;
+    let lazy = lazy_objects(&address, &change)?;
+    let masks = (
+        Mask::of(change.after_unknown.as_ref()),
+        Mask::of(change.before_sensitive.as_ref()),
+        Mask::of(change.after_sensitive.as_ref()),
+    );
+    let before_scalars = match &lazy {
+        _ if !action.destroys() => Vec::new(),
+        (Some(before), _) => before_scalars_of(
+            before.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            change.before_sensitive.as_ref(),
+        ),
+        (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
+    };
+    let after_scalars = match &lazy {
+        _ if !(creates(action) || diff) => Vec::new(),
+        (_, Some(after)) => after_scalars_of(
+            after.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            &change,
+        ),
+        (_, None) => match &change.after {
+            Some(Value::Object(m)) => after_scalars_of(
+                m.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+                &change,
+            ),
+            _ => Vec::new(),
+        },
+    };
+    // Per-attribute changes where an existing object changes in place or is replaced; for a
+    // create or a delete the whole object is the change: what it sets or removes, bounded.
+    let mut changed_left_out = 0;
+    let changed = match &lazy {
+        _ if creates(action) || action == Action::Delete => {
+            let (kept, more) = whole_object(&address, action, &change, &lazy)?;
+            changed_left_out = more;
+            kept
+        }
+        _ if !diff => Vec::new(),
+        (Some(before), Some(after)) => diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
+            .map_err(|e| malformed_side(&address, &e))?,
+        _ => diff::changed(&Sides {
+            before: change.before.as_ref(),
+            after: change.after.as_ref(),
+            after_unknown: masks.0,
+            before_sensitive: masks.1,
+            after_sensitive: masks.2,
+        }),
+    };
+
+    Ok(ResourceChange {
+        address,
+        previous_address,
+        module_address,
+        mode,
+        type_name,
+        name: name.unwrap_or_default(),
+        index,
+        provider_name: provider_name.unwrap_or_default(),
+        deposed,
+        action,
+        action_reason,
+        replace_paths,
+        changed,
+        importing: change.importing.map(|i| Importing { id: i.id }),
+        content: change
+            .fingerprinted
+            .then(|| ward_model::HiddenDigest::new(crate::fingerprint::combine(&change.fps))),
+        before_scalars,
+        after_scalars,
+        changed_left_out,
+    })
+}
+
+/// What a create sets (its `after`) or a delete removes (its `before`), see
+/// [`diff::object_values`]: each side parsed whole, or attribute by attribute when it was left
+/// raw.
+pub(crate) fn whole_object(
+    address: &str,
+    action: Action,
+    change: &RawInner,
+    lazy: &LazyObjects<'_>,
+) -> Result<(Vec<ward_model::AttrChange>, usize), Semantic> {
+    let creates = creates(action);
+    let (value, raw, unknown, sensitive) = if creates {
+        (
+            change.after.as_ref(),
+            lazy.1.as_ref(),
+            Mask::of(change.after_unknown.as_ref()),
+            Mask::of(change.after_sensitive.as_ref()),
+        )
+    } else {
+        (
+            change.before.as_ref(),
+            lazy.0.as_ref(),
+            Mask::Clear,
+            Mask::of(change.before_sensitive.as_ref()),
+        )
+    };
+    let entries: Vec<(&str, std::borrow::Cow<'_, Value>)> = match (raw, value) {
+        (Some(raw), _) => raw
+            .iter()
+            .map(|(k, r)| {
+                serde_json::from_str::<Value>(r.get())
+                    .map(|v| (k.as_str(), std::borrow::Cow::Owned(v)))
+                    .map_err(|e| malformed_side(address, &e))
+            })
+            .collect::<Result<_, _>>()?,
+        (None, Some(Value::Object(m))) => m
+            .iter()
+            .map(|(k, v)| (k.as_str(), std::borrow::Cow::Borrowed(v)))
+            .collect(),
+        (None, _) => Vec::new(),
+    };
+    Ok(diff::object_values(
+        &diff::Whole {
+            entries,
+            unknown,
+            sensitive,
+            creates,
+        },
+        ward_model::MAX_OBJECT_ATTRIBUTES,
+    ))
+}
+
+/// The top-level small values of an object as planned ([`ResourceChange::after_scalars`]):
+/// booleans, numbers and strings of at most [`ward_model::MAX_KEPT_STRING`] characters, each
+/// [`Shown::Sensitive`] when `after_sensitive` marks it (wholly or in part), and every attribute
+/// `after_unknown` marks as [`Shown::Unknown`]; sorted by name.
+pub(crate) fn after_scalars_of<'a>(
+    entries: impl Iterator<Item = (&'a str, Scalar<'a>)>,
+    change: &RawInner,
+) -> Vec<(String, Shown)> {
+    let sensitive = change.after_sensitive.as_ref();
+    let all_sensitive = sensitive.is_some_and(|m| !m.is_object() && diff::contains_true(m));
+    let marked = |k: &str| {
+        all_sensitive
+            || sensitive
+                .and_then(|m| m.get(k))
+                .is_some_and(diff::contains_true)
+    };
+    let mut out: Vec<(String, Shown)> = Vec::new();
+    for (k, v) in entries {
+        let mut parsed = None;
+        let Some(v) = v.scalar(b"tf\"-0123456789", &mut parsed) else {
+            continue;
+        };
+        let small = match v {
+            Value::Bool(_) | Value::Number(_) => true,
+            Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
+            _ => false,
+        };
+        if marked(k) {
+            // A long string is a value too, never shown; a null is no value (and the raw and the
+            // parsed readings of one object agree on it).
+            if small || matches!(v, Value::String(_)) {
+                out.push((k.to_string(), Shown::Sensitive));
+            }
+        } else if small {
+            out.push((k.to_string(), Shown::Known(v.clone())));
+        }
+    }
+    if let Some(Value::Object(unknown)) = &change.after_unknown {
+        for (k, m) in unknown {
+            if matches!(m, Value::Bool(true)) && !out.iter().any(|(have, _)| have == k) {
+                out.push((k.clone(), Shown::Unknown));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.shrink_to_fit();
+    out
+}
+
+/// The top-level booleans and short strings of a destroyed object's last values, nothing
+/// `before_sensitive` marks (nothing at all when the whole object is marked), sorted by name.
+pub(crate) fn before_scalars(before: Option<&Value>, mask: Option<&Value>) -> Vec<(String, Value)> {
+    let Some(Value::Object(before)) = before else {
+        return Vec::new();
+    };
+    before_scalars_of(
+        before.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+        mask,
+    )
+}
+
+/// A top-level value of a destroyed object, parsed or raw.
+pub(crate) enum Scalar<'a> {
+    Value(&'a Value),
+    Raw(&'a RawValue),
+}
+
+impl<'a> Scalar<'a> {
+    /// The value, a raw one parsed into `slot` only when its first byte is one of `starts`
+    /// (the kinds of scalar wanted); `None` for a raw value of another kind or that does not
+    /// parse.
+    fn scalar<'s>(self, starts: &[u8], slot: &'s mut Option<Value>) -> Option<&'s Value>
+    where
+        'a: 's,
+    {
+        match self {
+            Scalar::Value(v) => Some(v),
+            Scalar::Raw(raw) => {
+                let first = raw.get().as_bytes().first()?;
+                if !starts.contains(first) {
+                    return None;
+                }
+                *slot = Some(serde_json::from_str::<Value>(raw.get()).ok()?);
+                slot.as_ref()
+            }
+        }
+    }
+}
+
+/// [`before_scalars`] over an object's entries, parsed or raw (a raw one is parsed only when it
+/// is a boolean or a string).
+pub(crate) fn before_scalars_of<'a>(
+    entries: impl Iterator<Item = (&'a str, Scalar<'a>)>,
+    mask: Option<&Value>,
+) -> Vec<(String, Value)> {
+    if matches!(mask, Some(Value::Bool(true))) {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for (k, v) in entries {
+        let marked = mask.and_then(|m| m.get(k)).is_some_and(diff::contains_true);
+        if marked {
+            continue;
+        }
+        let mut parsed = None;
+        let Some(v) = v.scalar(b"tf\"", &mut parsed) else {
+            continue;
+        };
+        let small = match v {
+            Value::Bool(_) => true,
+            Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
+            _ => false,
+        };
+        if small {
+            out.push((k.to_string(), v.clone()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.shrink_to_fit();
+    out
+}
+
+/// The top-level attributes of a lazily read side, by name.
+pub(crate) type RawObject<'a> = BTreeMap<diff::RawKey<'a>, &'a RawValue>;
+
+/// For an entry read lazily ([`Entry::lazy`]): parses the raw sides into `change.before` and
+/// `change.after` unless they can be read attribute by attribute: for a diffed change (`diff`),
+/// both sides objects and neither the whole `after` unknown nor a whole side sensitive; for a
+/// delete, `before` an object.
+pub(crate) fn settle_sides(
+    address: &str,
+    change: &mut RawInner,
+    diff: bool,
+) -> Result<(), Semantic> {
+    if change.before_raw.is_none() && change.after_raw.is_none() {
+        return Ok(());
+    }
+    let whole = |m: Option<&Value>| matches!(Mask::of(m), Mask::All);
+    let object = |r: &Option<Box<RawValue>>| {
+        r.as_ref()
+            .is_some_and(|r| r.get().trim_start().starts_with('{'))
+    };
+    let by_attribute = if diff {
+        object(&change.before_raw)
+            && object(&change.after_raw)
+            && !whole(change.after_unknown.as_ref())
+            && !whole(change.before_sensitive.as_ref())
+            && !whole(change.after_sensitive.as_ref())
+    } else {
+        object(&change.before_raw) && change.after_raw.is_none()
+    };
+    if by_attribute {
+        return Ok(());
+    }
+    let parse = |r: Option<Box<RawValue>>| {
+        r.map(|r| serde_json::from_str::<Value>(r.get()))
+            .transpose()
+            .map_err(|e| malformed_side(address, &e))
+    };
+    change.before = parse(change.before_raw.take())?;
+    change.after = parse(change.after_raw.take())?;
+    Ok(())
+}
+
+/// The top-level attributes of the sides [`settle_sides`] left raw.
+pub(crate) type LazyObjects<'a> = (Option<RawObject<'a>>, Option<RawObject<'a>>);
+
+/// See [`LazyObjects`].
+pub(crate) fn lazy_objects<'a>(
+    address: &str,
+    change: &'a RawInner,
+) -> Result<LazyObjects<'a>, Semantic> {
+    let side = |r: Option<&'a RawValue>| {
+        r.map(|r| serde_json::from_str::<RawObject<'a>>(r.get()))
+            .transpose()
+            .map_err(|e| malformed_side(address, &e))
+    };
+    Ok((
+        side(change.before_raw.as_deref())?,
+        side(change.after_raw.as_deref())?,
+    ))
+}
+
+/// A side that serde_json accepted as raw JSON but could not read again: not expected (the
+/// bytes were checked when the entry was read), reported rather than ignored.
+pub(crate) fn malformed_side(address: &str, e: &serde_json::Error) -> Semantic {
+    Semantic::Malformed(format!(
+        "`{address}` has a `before` or `after` value that cannot be read: {e}"
+    ))
+}

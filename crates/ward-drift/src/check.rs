@@ -141,10 +141,7 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
         }
         Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
-    let sp = ws.scratch();
     let exec = |args: &[&str]| ws.run(args);
-    // `show -json` leaves its output in a scratch file, which ward-plan reads in blocks.
-    let show = |args: &[&str]| ws.run_keeping_stdout(args);
 
     // 1. init, non-interactive, with the site's backend configuration (as `ward stack` inits
     // it: ward_terraform owns how).
@@ -223,37 +220,47 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
     if ctx.read.contains(&root.name) {
         *kept = Some(ws.outputs().map_err(|e| e.to_string()));
     }
-    // 3. refresh-only plan, read from its JSON, with the site's var files and the outputs of
-    // the roots it reads.
+    // 3 and 4: the plans.
+    match plans(ctx, inst, &ws, &mut r) {
+        Ok(()) => r,
+        Err((outcome, why)) => fail(r, outcome, why),
+    }
+}
+
+/// Steps 3 and 4 of a check: the refresh-only plan, read from its JSON, with the site's var
+/// files and the outputs of the roots it reads; with `--pending`, a normal plan too. Fills the
+/// result's drift, outputs, pending changes and outcome, or says why the plans failed.
+fn plans(
+    ctx: &Ctx<'_>,
+    inst: &Instance,
+    ws: &Workspace,
+    r: &mut RootResult,
+) -> Result<(), (Outcome, String)> {
+    let exec = |args: &[&str]| ws.run(args);
+    // `show -json` leaves its output in a scratch file, which ward-plan reads in blocks.
+    let show = |args: &[&str]| ws.run_keeping_stdout(args);
     let mut var_files: Vec<PathBuf> = inst.site.var_files.iter().map(PathBuf::from).collect();
     if !inst.root.stack.reads.is_empty() {
-        let up = match ctx.upstream(inst) {
-            Ok(u) => u,
-            Err(e) => return fail(r, Outcome::Error, format!("cannot plan: {e}")),
-        };
-        match ws.upstream_var_file(&up) {
-            Ok((f, _)) => var_files.push(f),
-            Err(e) => return fail(r, Outcome::Error, e.to_string()),
-        }
+        let up = ctx
+            .upstream(inst)
+            .map_err(|e| (Outcome::Error, format!("cannot plan: {e}")))?;
+        let (f, _) = ws
+            .upstream_var_file(&up)
+            .map_err(|e| (Outcome::Error, e.to_string()))?;
+        var_files.push(f);
     }
     let vars = ws.var_file_args(&var_files);
-    let product = bin.product.to_string();
-    let plan = match plan_json(&exec, &show, sp, &product, &vars, PlanKind::RefreshOnly) {
-        Ok(p) => p,
-        Err((outcome, detail)) => return fail(r, outcome, detail),
-    };
+    let product = ws.binary().product.to_string();
+    let sp = ws.scratch();
+    let plan = plan_json(&exec, &show, sp, &product, &vars, PlanKind::RefreshOnly)?;
     r.drift = outcome::drift_items(&plan, ctx.knowledge);
     r.outputs = outcome::output_changes(&plan);
-    // 4. optional normal plan: pending code changes.
     if ctx.pending {
-        match plan_json(&exec, &show, sp, &product, &vars, PlanKind::Normal) {
-            Ok(p) => r.pending = outcome::pending_changes(&p),
-            Err((outcome, detail)) => return fail(r, outcome, detail),
-        }
+        let p = plan_json(&exec, &show, sp, &product, &vars, PlanKind::Normal)?;
+        r.pending = outcome::pending_changes(&p);
     }
-    let active = r.drift.len();
-    r.outcome = outcome::decide(active, &r.outputs, &r.pending);
-    r
+    r.outcome = outcome::decide(r.drift.len(), &r.outputs, &r.pending);
+    Ok(())
 }
 
 /// Runs a command leaving its standard output in a scratch file

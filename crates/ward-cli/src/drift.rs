@@ -8,6 +8,17 @@ use std::path::PathBuf;
 use ward_report::Exit;
 
 /// `--format` of `ward drift`.
+/// `--notify-format` of `ward drift`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotifyFormatArg {
+    /// ward's own JSON body.
+    Ward,
+    /// A Slack incoming webhook's message.
+    Slack,
+    /// A Microsoft Teams (Workflows) webhook's Adaptive Card.
+    Teams,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DriftFormat {
     /// For a terminal (`text` is still accepted, as a hidden alias).
@@ -135,6 +146,10 @@ struct RunArgs {
     /// not take is kept and sent first by the next run.
     #[arg(long, value_name = "URL")]
     notify: Option<String>,
+    /// The webhook body's shape: ward (ward's JSON, docs/drift.md), slack (a Slack incoming
+    /// webhook's message), teams (a Microsoft Teams Workflows webhook's Adaptive Card).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = NotifyFormatArg::Ward, requires = "notify")]
+    notify_format: NotifyFormatArg,
     /// Trust this root's current state lineage/serial (after a deliberate state migration).
     #[arg(long, value_name = "ROOT")]
     accept_state: Vec<String>,
@@ -207,6 +222,11 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         env: Vec::new(),
         allow_env: a.allow_env,
         notify: a.notify,
+        notify_format: match a.notify_format {
+            NotifyFormatArg::Ward => ward_drift::notify::NotifyFormat::Ward,
+            NotifyFormatArg::Slack => ward_drift::notify::NotifyFormat::Slack,
+            NotifyFormatArg::Teams => ward_drift::notify::NotifyFormat::Teams,
+        },
     };
     let inputs = ward_drift::Inputs {
         config: config.as_ref(),

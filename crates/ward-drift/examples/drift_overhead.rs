@@ -86,6 +86,7 @@ fn main() {
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
             allow_env: vec![],
             notify: None,
+            notify_format: Default::default(),
         };
         let t0 = Instant::now();
         let c0 = own_cpu();

@@ -111,6 +111,8 @@ pub struct Options {
     /// `--notify URL`: the webhook the run's alert goes to, with the alerts earlier runs could
     /// not deliver ([`notify::deliver`]). Checked before anything runs.
     pub notify: Option<String>,
+    /// `--notify-format`: the webhook body's shape (ward's JSON, Slack, Microsoft Teams).
+    pub notify_format: notify::NotifyFormat,
 }
 
 /// What the caller read and opened for a run, as values: ward-drift finds, reads and opens none
@@ -557,7 +559,7 @@ pub fn run(opts: &Options, inputs: &Inputs<'_>, store: &mut Store) -> Result<Rep
         },
     )?;
     if let Some(url) = &opts.notify {
-        if let Err(e) = notify::deliver(store, url, &report, &now) {
+        if let Err(e) = notify::deliver_as(store, url, opts.notify_format, &report, &now) {
             report.webhook_failed(&e);
         }
     }

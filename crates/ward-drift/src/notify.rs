@@ -1,7 +1,9 @@
 //! Alerts on transitions: a JSON POST to a webhook.
 //!
 //! Sent only when the run has transitions (new, escalated or resolved findings); a run whose drift
-//! merely persists sends nothing. The body is [`Payload`].
+//! merely persists sends nothing. The body is [`Payload`], or the shape a chat's incoming webhook
+//! expects ([`NotifyFormat`]: a Slack message, a Microsoft Teams Adaptive Card), made from it
+//! when it is sent ([`shaped`]).
 //!
 //! An alert is never lost to a webhook that is down: one that cannot be delivered is kept in the
 //! history database (an `alert` record, [`ward_store::KINDS`]) and sent again, before any newer
@@ -31,6 +33,134 @@ pub struct Payload<'a> {
     pub summary: String,
     /// The transitions, sorted.
     pub transitions: &'a [Transition],
+}
+
+/// The shape of the webhook's body (`--notify-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyFormat {
+    /// ward's own JSON, [`Payload`].
+    #[default]
+    Ward,
+    /// A Slack incoming webhook's message: `text` in Slack's mrkdwn.
+    Slack,
+    /// A Microsoft Teams incoming webhook (Workflows): a message holding one Adaptive Card.
+    Teams,
+}
+
+/// At most this many transitions are listed in a chat message; the rest are counted.
+pub const CHAT_LIMIT: usize = 40;
+
+/// The body `format` expects, made from ward's payload (alerts are kept in the history in ward's
+/// shape, so a kept alert is re-sent in the format of the run that sends it).
+pub fn shaped(format: NotifyFormat, payload: &serde_json::Value) -> serde_json::Value {
+    use serde_json::{json, Value};
+    if format == NotifyFormat::Ward {
+        return payload.clone();
+    }
+    let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let mut title = format!("ward drift: {}", str_of(payload, "summary"));
+    if let Some(run) = payload.get("run_id").and_then(Value::as_i64) {
+        title.push_str(&format!(" (run {run}"));
+        match payload.get("shard").and_then(Value::as_str) {
+            Some(s) if !s.is_empty() => title.push_str(&format!(", shard {s})")),
+            _ => title.push(')'),
+        }
+    }
+    let empty = Vec::new();
+    let transitions = payload
+        .get("transitions")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
+    // (kind, root, address, attribute, impact, previous impact)
+    let rows: Vec<[String; 6]> = transitions
+        .iter()
+        .map(|t| {
+            [
+                str_of(t, "kind"),
+                str_of(t, "root"),
+                str_of(t, "address"),
+                str_of(t, "attribute"),
+                str_of(t, "impact"),
+                str_of(t, "previous_impact"),
+            ]
+        })
+        .collect();
+    let more = rows.len().saturating_sub(CHAT_LIMIT);
+    let impact = |r: &[String; 6]| {
+        if r[5].is_empty() {
+            r[4].clone()
+        } else {
+            format!("{} \u{2192} {}", r[5], r[4])
+        }
+    };
+    match format {
+        NotifyFormat::Ward => payload.clone(),
+        NotifyFormat::Slack => {
+            let mut text = format!("*{}*", slack_escape(&title));
+            for r in rows.iter().take(CHAT_LIMIT) {
+                text.push_str(&format!(
+                    "\n\u{2022} {}: `{}` `{}` {} ({})",
+                    slack_escape(&r[0]),
+                    slack_code(&r[1]),
+                    slack_code(&r[2]),
+                    slack_escape(&r[3]),
+                    slack_escape(&impact(r))
+                ));
+            }
+            if more > 0 {
+                text.push_str(&format!(
+                    "\n\u{2026} and {more} more (`ward drift history`)"
+                ));
+            }
+            json!({ "text": text })
+        }
+        NotifyFormat::Teams => {
+            let mut facts: Vec<Value> = rows
+                .iter()
+                .take(CHAT_LIMIT)
+                .map(|r| {
+                    json!({
+                        "title": r[0],
+                        "value": format!("{} {} {} ({})", r[1], r[2], r[3], impact(r)),
+                    })
+                })
+                .collect();
+            if more > 0 {
+                facts.push(
+                    json!({ "title": "more", "value": format!("{more} more: ward drift history") }),
+                );
+            }
+            json!({
+                "type": "message",
+                "attachments": [{
+                    "contentType": "application/vnd.microsoft.card.adaptive",
+                    "contentUrl": null,
+                    "content": {
+                        "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
+                        "type": "AdaptiveCard",
+                        "version": "1.4",
+                        "body": [
+                            { "type": "TextBlock", "text": title, "weight": "Bolder", "size": "Medium", "wrap": true },
+                            { "type": "FactSet", "facts": facts }
+                        ]
+                    }
+                }]
+            })
+        }
+    }
+}
+
+/// Text for Slack's mrkdwn: `&`, `<` and `>` escaped as Slack asks, so a value can neither
+/// mention anyone nor form a link.
+fn slack_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Text inside Slack inline code: escaped, and without backticks (which would end it).
+fn slack_code(s: &str) -> String {
+    slack_escape(s).replace('`', "'")
 }
 
 /// The body for a report.
@@ -93,11 +223,16 @@ pub fn redact(url: &str) -> String {
 
 /// POSTs the report's transitions to `url` when there are any. Returns whether it sent.
 pub fn send(url: &str, report: &Report) -> Result<bool, String> {
+    send_as(url, NotifyFormat::Ward, report)
+}
+
+/// [`send`] in `format`.
+pub fn send_as(url: &str, format: NotifyFormat, report: &Report) -> Result<bool, String> {
     if report.transitions.is_empty() {
         return Ok(false);
     }
     let body = serde_json::to_value(payload(report)).map_err(|e| e.to_string())?;
-    post(url, &body)?;
+    post(url, &shaped(format, &body))?;
     Ok(true)
 }
 
@@ -150,6 +285,17 @@ pub fn deliver(
     report: &Report,
     now: &str,
 ) -> Result<Delivered, String> {
+    deliver_as(store, url, NotifyFormat::Ward, report, now)
+}
+
+/// [`deliver`], each alert sent in `format` (kept in the history in ward's shape).
+pub fn deliver_as(
+    store: &mut Store,
+    url: &str,
+    format: NotifyFormat,
+    report: &Report,
+    now: &str,
+) -> Result<Delivered, String> {
     let shard = report.shard.as_deref().unwrap_or("");
     let mut queue = kept(store, shard)?;
     if !report.transitions.is_empty() {
@@ -165,7 +311,7 @@ pub fn deliver(
     let mut failure = None;
     for k in &queue {
         let sent = match &failure {
-            None => post(url, &k.body),
+            None => post(url, &shaped(format, &k.body)),
             Some(_) => Err("an older alert could not be delivered first".to_string()),
         };
         let key = k.run.to_string();

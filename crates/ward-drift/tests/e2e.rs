@@ -140,6 +140,7 @@ impl Repo {
                 )],
                 allow_env: vec![],
                 notify: None,
+                notify_format: Default::default(),
             },
             config: None,
             terraform: Some(self.tf.clone()),

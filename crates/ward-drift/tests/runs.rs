@@ -40,6 +40,7 @@ fn options(repo: &Path, db: PathBuf) -> common::Run {
             env: vec![],
             allow_env: vec![],
             notify: None,
+            notify_format: Default::default(),
         },
         config: None,
         terraform: None,

@@ -433,3 +433,170 @@ fn pending_changes_are_the_changes_sorted_with_their_action() {
         ["fakecloud_volume.a (delete)", "fakecloud_volume.b (update)"]
     );
 }
+
+/// The JSON body of a raw request the receiver got.
+fn body_of(request: &str) -> serde_json::Value {
+    serde_json::from_str(&request[request.find("\r\n\r\n").unwrap() + 4..]).unwrap()
+}
+
+/// A report whose one transition holds what a chat would render as markup: a Slack mention, a
+/// link and a backtick.
+fn hostile_report() -> Report {
+    let mut r = report(Exit::DriftAlert);
+    r.run_id = 7;
+    r.shard = Some("2/4".into());
+    r.transitions[0].address =
+        "fakecloud_volume.x[\"<!channel> <https://evil.example|y>`\"]".into();
+    r.transitions.push(Transition {
+        root: "db".into(),
+        kind: TransitionKind::Escalated,
+        address: "fakecloud_instance.db".into(),
+        attribute: "image".into(),
+        impact: "data-loss".into(),
+        previous_impact: Some("in-place".into()),
+    });
+    r
+}
+
+#[test]
+fn slack_and_teams_bodies_have_the_shapes_their_webhooks_take() {
+    use ward_drift::notify::{payload, shaped, NotifyFormat};
+    let r = hostile_report();
+    let ward = serde_json::to_value(payload(&r)).unwrap();
+    assert_eq!(
+        shaped(NotifyFormat::Ward, &ward),
+        ward,
+        "ward's own shape is the payload"
+    );
+
+    // Slack: an object with one `text` in mrkdwn; a value can neither mention nor link.
+    let slack = shaped(NotifyFormat::Slack, &ward);
+    let obj = slack.as_object().unwrap();
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["text"], "{slack}");
+    let text = obj["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("*ward drift: 1 escalated, 1 new (run 7, shard 2/4)*"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\u{2022} escalated: `db` `fakecloud_instance.db` image (in-place \u{2192} data-loss)"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("<!channel>") && !text.contains("<https://"),
+        "{text}"
+    );
+    assert!(text.contains("&lt;!channel&gt;"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+
+    // Teams: a message with one Adaptive Card: a title and one fact per transition.
+    let teams = shaped(NotifyFormat::Teams, &ward);
+    assert_eq!(teams["type"], "message", "{teams}");
+    let att = teams["attachments"].as_array().unwrap();
+    assert_eq!(att.len(), 1);
+    assert_eq!(
+        att[0]["contentType"],
+        "application/vnd.microsoft.card.adaptive"
+    );
+    let card = &att[0]["content"];
+    assert_eq!(card["type"], "AdaptiveCard");
+    assert_eq!(card["version"], "1.4");
+    assert_eq!(card["body"][0]["type"], "TextBlock");
+    assert_eq!(
+        card["body"][0]["text"],
+        "ward drift: 1 escalated, 1 new (run 7, shard 2/4)"
+    );
+    let facts = card["body"][1]["facts"].as_array().unwrap();
+    assert_eq!(card["body"][1]["type"], "FactSet");
+    assert_eq!(facts.len(), 2, "{teams}");
+    assert_eq!(facts[0]["title"], "new");
+    assert_eq!(facts[1]["title"], "escalated");
+    assert!(facts[1]["value"]
+        .as_str()
+        .unwrap()
+        .contains("(in-place \u{2192} data-loss)"));
+}
+
+#[test]
+fn a_chat_message_lists_at_most_the_limit_and_counts_the_rest() {
+    use ward_drift::notify::{payload, shaped, NotifyFormat, CHAT_LIMIT};
+    let mut r = report(Exit::DriftAlert);
+    let one = r.transitions[0].clone();
+    r.transitions = (0..CHAT_LIMIT + 5)
+        .map(|i| Transition {
+            address: format!("fakecloud_volume.v{i}"),
+            ..one.clone()
+        })
+        .collect();
+    let ward = serde_json::to_value(payload(&r)).unwrap();
+    let slack = shaped(NotifyFormat::Slack, &ward);
+    let text = slack["text"].as_str().unwrap();
+    assert_eq!(text.lines().count(), 1 + CHAT_LIMIT + 1, "{text}");
+    assert!(
+        text.ends_with("\u{2026} and 5 more (`ward drift history`)"),
+        "{text}"
+    );
+    let teams = shaped(NotifyFormat::Teams, &ward);
+    let facts = teams["attachments"][0]["content"]["body"][1]["facts"]
+        .as_array()
+        .unwrap();
+    assert_eq!(facts.len(), CHAT_LIMIT + 1);
+    assert_eq!(facts[CHAT_LIMIT]["value"], "5 more: ward drift history");
+}
+
+/// Each format, posted to a loopback receiver, arrives as that shape; an alert kept by a failed
+/// run is sent again in the format of the run that sends it.
+#[test]
+fn each_format_reaches_a_loopback_webhook_and_kept_alerts_follow_the_sending_run() {
+    use ward_drift::notify::{deliver_as, send_as, NotifyFormat};
+    let r = hostile_report();
+    for (format, check) in [
+        (NotifyFormat::Slack, "text"),
+        (NotifyFormat::Teams, "attachments"),
+        (NotifyFormat::Ward, "transitions"),
+    ] {
+        let (url, server) = receiver(&[200]);
+        assert_eq!(send_as(&url, format, &r), Ok(true), "{format:?}");
+        let got = server.join().unwrap();
+        assert!(
+            got[0].contains("Content-Type: application/json")
+                || got[0].contains("content-type: application/json"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            body_of(&got[0]).get(check).is_some(),
+            "{format:?}: {}",
+            got[0]
+        );
+    }
+    let mut store = ward_store::Store::open_in_memory().unwrap();
+    let first = run_report(1, true);
+    deliver_as(
+        &mut store,
+        DEAD,
+        NotifyFormat::Slack,
+        &first,
+        "2026-11-29T00:00:00Z",
+    )
+    .unwrap_err();
+    let (url, server) = receiver(&[200]);
+    let sent = deliver_as(
+        &mut store,
+        &url,
+        NotifyFormat::Teams,
+        &run_report(2, false),
+        "2026-11-30T00:00:00Z",
+    )
+    .unwrap();
+    assert_eq!(sent.runs, vec![1]);
+    let got = server.join().unwrap();
+    assert_eq!(
+        body_of(&got[0])["type"],
+        "message",
+        "the kept alert went out as Teams: {}",
+        got[0]
+    );
+}

@@ -306,7 +306,7 @@ fn backup_dir(opts: &Options) -> Result<PathBuf, StackError> {
     let real = resolve(b);
     if real.starts_with(&checkout) {
         return Err(usage(format!(
-            "{}:{}: stack.backup_dir {} lies inside the checkout {}: a backup in a checkout is lost with it (FIELD-NOTES 12); set it to a directory outside the repository",
+            "{}:{}: stack.backup_dir {} lies inside the checkout {}: a backup in a checkout is lost with it (a re-clone, or a CI workspace wiped between jobs); set it to a directory outside the repository",
             opts.config.file,
             opts.config.stack.line,
             b.display(),

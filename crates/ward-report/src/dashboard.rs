@@ -344,6 +344,9 @@ pub struct StackRunView {
     pub started_at: String,
     /// When it recorded its end, if it did.
     pub ended_at: Option<String>,
+    /// While `running`: the process the journal names (`process 4711 on ci-7`); when that process
+    /// is gone the run was interrupted (`ward stack status` checks it on that machine).
+    pub process: Option<String>,
     /// Its root instances in visiting order (`root/site`).
     pub order: Vec<String>,
     /// What happened to each, in that order.
@@ -764,6 +767,7 @@ mod tests {
                 resumes: None,
                 started_at: "2026-12-01T00:00:00Z".into(),
                 ended_at: None,
+                process: Some(format!("process 1 on {evil}")),
                 order: vec![format!("{evil}/dc0")],
                 steps: vec![StepView {
                     root: evil.into(),

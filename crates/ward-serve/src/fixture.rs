@@ -181,10 +181,11 @@ pub fn write(store: &mut Store, roots: &[String], runs: usize) -> Result<(), Sto
     write_stack_runs(store, roots)
 }
 
-/// Two `ward stack` runs journaled as ward-stack writes them (a `stack-run` record when the run
+/// Three `ward stack` runs journaled as ward-stack writes them (a `stack-run` record when the run
 /// starts and another when it ends, a `stack-step` per root instance, with `null`s where a
-/// field is unset): an apply that passed over the first two roots at two sites, with a backup,
-/// and a teardown stopped for an approval, one instance not reached.
+/// field is unset): an apply killed at its first instance (still `running`, its process named),
+/// an apply that passed over the first two roots at two sites, and a teardown stopped for an
+/// approval with a backup, one instance not reached.
 fn write_stack_runs(store: &mut Store, roots: &[String]) -> Result<(), StoreError> {
     let (Some(net), Some(app)) = (roots.first(), roots.get(1)) else {
         return Ok(());
@@ -214,6 +215,31 @@ fn write_stack_runs(store: &mut Store, roots: &[String]) -> Result<(), StoreErro
             "pending_plan": null, "context": null, "every_change": false,
         })
     };
+    // A run killed at its first instance: `running` with its process, one step in progress.
+    let killed = "20261101T030000Z-apply";
+    let mut killed_run = run(killed, "apply", "running", None, &order[..1]);
+    if let Some(o) = killed_run.as_object_mut() {
+        o.insert(
+            "process".into(),
+            json!({"pid": 4711, "host": "ci-runner-7", "start": 123_456}),
+        );
+    }
+    store.append_records(&[
+        NewRecord {
+            kind: "stack-run",
+            root: "(stack)",
+            key: killed,
+            recorded_at: &run_time(3),
+            body: &killed_run,
+        },
+        NewRecord {
+            kind: "stack-step",
+            root: net,
+            key: &format!("{killed}/dc0"),
+            recorded_at: &run_time(3),
+            body: &step(killed, net, "dc0", "network", "in-progress", &[]),
+        },
+    ])?;
     let apply = "20261101T040000Z-apply";
     let teardown = "20261101T060000Z-teardown";
     let reversed: Vec<String> = order.iter().rev().cloned().collect();

@@ -709,6 +709,14 @@ pub fn stack_runs(store: &Store) -> Result<StackRuns, StoreError> {
         runs.push(StackRunView {
             severity: run_severity(&status).to_string(),
             ended_at: (status != "running").then(|| r.recorded_at.clone()),
+            process: (status == "running")
+                .then(|| {
+                    let p = r.body.get("process")?;
+                    let pid = p.get("pid").and_then(serde_json::Value::as_u64)?;
+                    let host = text(p, "host").unwrap_or_default();
+                    Some(format!("process {pid} on {host}"))
+                })
+                .flatten(),
             started_at: r.recorded_at,
             command: text(&r.body, "command").unwrap_or_default(),
             site: text(&r.body, "site"),

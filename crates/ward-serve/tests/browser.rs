@@ -489,7 +489,7 @@ async fn check_glance(c: &Client, fx: &Fixture) {
     // Stack runs: one per run, its root instances in visiting order, nothing raw.
     c.goto(&format!("{}/stacks", fx.base)).await.unwrap();
     let runs = c.find_all(Locator::Css("article.stack-run")).await.unwrap();
-    assert_eq!(runs.len(), 2, "one entry per run, not one per record");
+    assert_eq!(runs.len(), 3, "one entry per run, not one per record");
     let mut outcomes = Vec::new();
     for e in runs[0]
         .find_all(Locator::Css("tr.step-row td[data-label=outcome] .outcome"))
@@ -511,6 +511,10 @@ async fn check_glance(c: &Client, fx: &Fixture) {
     let main = main_text(c).await;
     assert!(!main.contains("null"), "no null fields shown: {main}");
     assert!(main.contains("Verified backups"), "{main}");
+    assert!(
+        main.contains("No end recorded: process 4711 on ci-runner-7"),
+        "the killed run names its process: {main}"
+    );
     no_console_problems(c, "/stacks").await;
 
     // Imports: the adopted ids as address and id, not escaped JSON.

@@ -407,7 +407,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__drift)
-            opts="-j -o -h -V --config --terraform --tofu --jobs --timeout --allow-env --shard --pending --db --notify --accept-state --format --output --timestamps --no-progress --help --version history help"
+            opts="-j -o -h -V --config --terraform --tofu --jobs --timeout --allow-env --shard --pending --db --notify --notify-format --accept-state --format --output --timestamps --no-progress --help --version history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -451,6 +451,10 @@ _ward() {
                     ;;
                 --notify)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notify-format)
+                    COMPREPLY=($(compgen -W "ward slack teams" -- "${cur}"))
                     return 0
                     ;;
                 --accept-state)
@@ -545,7 +549,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__gate)
-            opts="-h -V --config --approvals --root --allow-unclassified --db --format --record --no-record-protection --help --version"
+            opts="-o -h -V --config --approvals --root --allow-unclassified --db --format --output --color --record --no-record-protection --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,6 +573,18 @@ _ward() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "terminal json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --record)
@@ -1221,12 +1237,16 @@ _ward() {
             return 0
             ;;
         ward__subcmd__man)
-            opts="-h -V --help --version"
+            opts="-h -V --dir --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1281,7 +1301,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__report)
-            opts="-h -V --html --db --config --runs --help --version"
+            opts="-h -V --html --db --config --runs --stale-after --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1300,6 +1320,10 @@ _ward() {
                     return 0
                     ;;
                 --runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stale-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1425,7 +1449,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__serve)
-            opts="-h -V --db --config --listen --allow-remote --token-file --host --help --version"
+            opts="-h -V --db --config --listen --allow-remote --token-file --host --stale-after --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1448,6 +1472,10 @@ _ward() {
                     return 0
                     ;;
                 --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stale-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1519,7 +1547,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__approve)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --root --site --address --reason --expires --by --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --root --site --address --all --reason --expires --by --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1877,7 +1905,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__verify)
-            opts="-h -V --record --binary --chdir --timeout --format --help --version"
+            opts="-o -h -V --record --binary --chdir --timeout --format --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1901,6 +1929,14 @@ _ward() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "terminal json" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -83,10 +83,14 @@ complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand gate" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand gate" -l db -d 'The history database `ward import` records adoptions in (default: as `ward drift`)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l db -d 'The history (a SQLite file or a postgres:// URL): where `ward import` records adoptions and, when given here or as `history { url }` in ward.hcl, where approvals and the gate\'s decisions are recorded (default: as `ward drift`, read only)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l format -d 'Report format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'The gate report as JSON'
 markdown\t'A pull-request comment telling a reviewer what to approve'"
+complete -c ward -n "__fish_ward_using_subcommand gate" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand gate" -l record -d 'Write the gate record (for `ward verify`) to this file' -r -F
 complete -c ward -n "__fish_ward_using_subcommand gate" -l allow-unclassified -d 'Do not fail on unclassified resource types (their destroys still need approval)'
 complete -c ward -n "__fish_ward_using_subcommand gate" -l no-record-protection -d 'Do not add newly found `prevent_destroy` addresses to the protection record'
@@ -95,7 +99,7 @@ complete -c ward -n "__fish_ward_using_subcommand gate" -s V -l version -d 'Prin
 complete -c ward -n "__fish_ward_using_subcommand approve" -l config -d 'Rule and policy file to use instead of the ward.hcl found at the repository root' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l approvals -d 'Approvals file (default: policy.approvals, or .ward/approvals.json beside ward.hcl)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l root -d 'The Terraform root that was planned, read for `prevent_destroy` (default: the current directory when it holds .tf files)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand approve" -l db -d 'The history database `ward import` records adoptions in (default: as `ward drift`)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand approve" -l db -d 'The history (a SQLite file or a postgres:// URL): where `ward import` records adoptions and, when given here or as `history { url }` in ward.hcl, where approvals and the gate\'s decisions are recorded (default: as `ward drift`, read only)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand approve" -l address -d 'The change\'s address (a `*` pattern only for changes that do not lose data)' -r
 complete -c ward -n "__fish_ward_using_subcommand approve" -l reason -d 'Why the change is safe to apply (recorded with the approval)' -r
 complete -c ward -n "__fish_ward_using_subcommand approve" -l expires -d 'How long the approval lasts: 90s, 30m, 24h, 7d, 2w, 1d12h. Default: policy.approval_expiry in ward.hcl (7d unless set; "never" for no expiry)' -r
@@ -110,6 +114,7 @@ complete -c ward -n "__fish_ward_using_subcommand verify" -l chdir -d 'The root 
 complete -c ward -n "__fish_ward_using_subcommand verify" -l timeout -d 'Seconds `show -json` may take; then its process group is killed and verify fails (exit 2)' -r
 complete -c ward -n "__fish_ward_using_subcommand verify" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON'"
+complete -c ward -n "__fish_ward_using_subcommand verify" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
 complete -c ward -n "__fish_ward_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from REPO to the repository root, the first directory with .git)' -r -F
@@ -121,6 +126,9 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l shard -d 'Check only shard K of N (1-based, stable by root path), e.g. --shard 2/8' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l notify -d 'POST the transitions (new, escalated, resolved) as JSON to this webhook; an alert it does not take is kept and sent first by the next run' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l notify-format -d 'The webhook body\'s shape: ward (ward\'s JSON, docs/drift.md), slack (a Slack incoming webhook\'s message), teams (a Microsoft Teams Workflows webhook\'s Adaptive Card)' -r -f -a "ward\t'ward\'s own JSON body'
+slack\t'A Slack incoming webhook\'s message'
+teams\t'A Microsoft Teams (Workflows) webhook\'s Adaptive Card'"
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l accept-state -d 'Trust this root\'s current state lineage/serial (after a deliberate state migration)' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON (schema_version 1)'
@@ -149,12 +157,12 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
 complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
 complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
-complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "approve" -d 'Approve one change of the plan a root waits on (or, with --all, each destroy of its teardown), bound to its digest and upstream outputs'
 complete -c ward -n "__fish_ward_using_subcommand stack; and not __fish_seen_subcommand_from plan apply teardown resume status approve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -165,7 +173,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -176,7 +184,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -188,7 +196,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -198,7 +206,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -208,7 +216,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l terraform -d 'A terraform binary to consider (besides `terraform` on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l tofu -d 'A tofu binary to consider (besides `tofu` on PATH)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l db -d 'The history database (default: stack.history in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l db -d 'The history: a SQLite file or a postgres:// URL (default: stack.history in ward.hcl, else history.url, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal'
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
@@ -218,7 +226,8 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l address -d 'The exact resource address' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l reason -d 'Why this change is safe (recorded with the approval)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l expires -d 'How long the approval lasts (`24h`, `7d`); default: the policy\'s approval_expiry' -r
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l by -d 'Who approves (default: WARD_APPROVER, USER, LOGNAME)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l by -d 'Who approves (default: WARD_APPROVER, else USER, else LOGNAME; containers and CI jobs often set none of them: then pass --by or set WARD_APPROVER)' -r
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l all -d 'Every destroy the instance\'s teardown waits on: listed with its digest, then each approved on its own (its own approval and history record)'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Plan every root in layer order; a root whose upstream has changes is blocked-by-upstream'
@@ -226,7 +235,7 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
-complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "approve" -d 'Approve one change of the plan a root waits on (or, with --all, each destroy of its teardown), bound to its digest and upstream outputs'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand check" -l config -d 'The ward configuration (default: the first ward.hcl walking up from DIR to the repository root, the first directory with .git)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand check" -l format -d 'Output format' -r -f -a "terminal\t'Human-readable text'
@@ -307,6 +316,7 @@ complete -c ward -n "__fish_ward_using_subcommand docs" -s h -l help -d 'Print h
 complete -c ward -n "__fish_ward_using_subcommand docs" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c ward -n "__fish_ward_using_subcommand man" -l dir -d 'Write every page (ward.1 and one per subcommand) into this directory instead of printing ward(1): e.g. `ward man --dir /usr/local/share/man/man1`' -r -F
 complete -c ward -n "__fish_ward_using_subcommand man" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand man" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand serve" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
@@ -314,6 +324,7 @@ complete -c ward -n "__fish_ward_using_subcommand serve" -l config -d 'ward.hcl 
 complete -c ward -n "__fish_ward_using_subcommand serve" -l listen -d 'Address and port to listen on' -r
 complete -c ward -n "__fish_ward_using_subcommand serve" -l token-file -d 'A file whose first line is the token (instead of WARD_SERVE_TOKEN); readable by its owner only' -r -F
 complete -c ward -n "__fish_ward_using_subcommand serve" -l host -d 'Another host name requests may give (the name behind your proxy or in your DNS); repeatable' -r
+complete -c ward -n "__fish_ward_using_subcommand serve" -l stale-after -d 'Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`; default: `history { stale_after }` in ward.hcl, else 2d)' -r
 complete -c ward -n "__fish_ward_using_subcommand serve" -l allow-remote -d 'Allow an address that is not loopback (a token is then required)'
 complete -c ward -n "__fish_ward_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand serve" -s V -l version -d 'Print version'
@@ -321,6 +332,7 @@ complete -c ward -n "__fish_ward_using_subcommand report" -l html -d 'The file t
 complete -c ward -n "__fish_ward_using_subcommand report" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand report" -l config -d 'ward.hcl to read (layers, `history`); default: the one found from the current directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand report" -l runs -d 'How many of each root\'s newest runs its timeline shows' -r
+complete -c ward -n "__fish_ward_using_subcommand report" -l stale-after -d 'Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`; default: `history { stale_after }` in ward.hcl, else 2d)' -r
 complete -c ward -n "__fish_ward_using_subcommand report" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand report" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'
@@ -346,7 +358,7 @@ complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcomma
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "teardown" -d 'Per root, downwards: verified backup, pre_destroy, destroy plan with every destroy approved on its own, apply, empty-state proof'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "resume" -d 'Continue the last run that stopped; what it finished is checked again first'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "status" -d 'The last run: each root\'s outcome, its backup and its outputs\' hash'
-complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "approve" -d 'Approve one change of the plan a root waits on, bound to its digest and upstream outputs'
+complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from stack" -f -a "approve" -d 'Approve one change of the plan a root waits on (or, with --all, each destroy of its teardown), bound to its digest and upstream outputs'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "plan" -d 'Write the imports for an inventory: import blocks, or `terraform import` commands'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "check" -d 'Pass a plan only when it imports exactly the inventory and changes nothing'
 complete -c ward -n "__fish_ward_using_subcommand help; and __fish_seen_subcommand_from import" -f -a "accept" -d 'Apply the checked plan, require empty plans after it, and record the acceptance'

@@ -70,6 +70,53 @@ fn completions_and_man_page_are_generated_and_current() {
     assert!(page.contains(".TH ward 1"), "{page}");
     assert!(page.contains("completions"), "{page}");
     current(&o.stdout, "dist/man/ward.1");
+    // Every page a page refers to is shipped: `ward man --dir` writes ward.1 and one page per
+    // subcommand, and dist/man/ holds exactly those.
+    let tmp = tempfile::tempdir().unwrap();
+    let o = ward(&["man", "--dir", tmp.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{o:?}");
+    let mut written: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert!(
+        written.contains(&"ward-stack-apply.1".to_string()),
+        "{written:?}"
+    );
+    assert!(!written.contains(&"ward-help.1".to_string()), "{written:?}");
+    for name in &written {
+        let page = std::fs::read_to_string(tmp.path().join(name)).unwrap();
+        for (i, _) in page.match_indices("(1)") {
+            let start = page[..i]
+                .rfind(|c: char| c.is_whitespace())
+                .map_or(0, |s| s + 1);
+            let referred = page[start..i].replace("\\-", "-");
+            if referred.starts_with("ward") {
+                assert!(
+                    written.contains(&format!("{referred}.1")),
+                    "{name} refers to {referred}(1), which is not generated"
+                );
+            }
+        }
+        current(
+            &std::fs::read(tmp.path().join(name)).unwrap(),
+            &format!("dist/man/{name}"),
+        );
+    }
+    if std::env::var_os("WARD_BLESS").is_none() {
+        let mut kept: Vec<String> = std::fs::read_dir(top().join("dist/man"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        kept.sort();
+        assert_eq!(
+            kept, written,
+            "dist/man/ holds a page ward no longer generates"
+        );
+    }
+    let o = ward(&["man", "--dir", "/nonexistent/man1"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
 }
 
 #[test]
@@ -118,6 +165,57 @@ fn ci_script_builds_the_comment_and_updates_one_comment_on_a_fake_api() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
+    assert!(err.contains("Ran 6 tests"), "{err}");
+}
+
+#[test]
+fn the_installer_verifies_the_pinned_checksum_against_a_loopback_release() {
+    let python = which("python3").expect("python3 is needed for the installer's tests");
+    let o = Command::new(python)
+        .arg(top().join("integrations/ci/test_install_ward.py"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("Ran 5 tests"), "{err}");
+}
+
+/// The newest Terraform under `.tools/terraform/` (scripts/install-tools), if installed.
+fn tools_terraform() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(top().join(".tools/terraform"))
+        .ok()?
+        .filter_map(|e| Some(e.ok()?.path().join("terraform")))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort_by_key(|p| {
+        let v = p.parent().and_then(|d| d.file_name()).unwrap_or_default();
+        v.to_string_lossy()
+            .split('.')
+            .map(|n| n.parse::<u32>().unwrap_or(0))
+            .collect::<Vec<_>>()
+    });
+    found.pop()
+}
+
+#[test]
+fn the_atlantis_workflow_gates_plans_and_verifies_before_apply() {
+    let Some(terraform) = tools_terraform() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no Terraform under .tools/terraform: scripts/install-tools installs it"
+        );
+        println!("skipped: no Terraform under .tools/terraform (run scripts/install-tools)");
+        return;
+    };
+    let python = which("python3").expect("python3 is needed for the Atlantis workflow's tests");
+    let o = Command::new(python)
+        .arg(top().join("integrations/atlantis/test_atlantis.py"))
+        .env("WARD_BIN", env!("CARGO_BIN_EXE_ward"))
+        .env("TERRAFORM", terraform)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
     assert!(err.contains("Ran 4 tests"), "{err}");
 }
 
@@ -130,8 +228,19 @@ fn the_action_and_the_template_run_the_script_and_never_paste_inputs_into_script
     assert!(action.contains("ward_ci.py\" gate"), "{action}");
     assert!(action.contains("--post github"));
     assert!(action.contains("upload-sarif"));
+    // SARIF upload is opt-in (it fails on private repositories without code scanning); the
+    // report always reaches the step summary; the binary is checksum-verified.
+    assert!(
+        action.contains("sarif:") && action.contains("default: \"false\""),
+        "{action}"
+    );
+    assert!(
+        action.contains("--summary \"$GITHUB_STEP_SUMMARY\""),
+        "{action}"
+    );
+    assert!(action.contains("install_ward.py"), "{action}");
     assert!(template.contains("--post gitlab"), "{template}");
-    assert!(template.contains("--format sarif"));
+    assert!(template.contains("junit:"), "{template}");
     // An input pasted into a `run:` script is a script injection: inputs go through `env:`.
     let mut in_run = false;
     for line in action.lines() {
@@ -261,4 +370,96 @@ fn pre_commit_try_repo_runs_the_hooks() {
     let (code, out) = try_repo("ward-plan", &["plan.json"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("data-loss"), "{out}");
+}
+
+/// Copies the four CI definitions scripts/lint-ci checks into `dir`, as the repository has them.
+fn ci_definitions_into(dir: &Path) {
+    for file in [
+        ".github/workflows/release.yml",
+        "integrations/github/action.yml",
+        "integrations/gitlab/ward.gitlab-ci.yml",
+        "dist/container/Dockerfile",
+    ] {
+        let to = dir.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(top().join(file), &to).unwrap();
+    }
+}
+
+#[test]
+fn the_release_workflow_action_template_and_image_pass_their_linters() {
+    if !top().join(".tools/ci-lint/bin/zizmor").is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            ".tools/ci-lint is missing: scripts/install-tools installs it"
+        );
+        println!("skipped: no .tools/ci-lint (run scripts/install-tools)");
+        return;
+    }
+    let lint = |tree: &Path| {
+        Command::new("bash")
+            .arg(top().join("scripts/lint-ci"))
+            .arg(tree)
+            .output()
+            .unwrap()
+    };
+    let o = lint(&top());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "{}\n{err}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(err.contains("lint-ci: ok"), "{err}");
+    // Each linter fails on a planted defect in its file (a lint that cannot fail proves nothing).
+    for (file, from, to, says) in [
+        (
+            ".github/workflows/release.yml",
+            "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
+            "actions/checkout@v4",
+            "unpinned-uses",
+        ),
+        (
+            ".github/workflows/release.yml",
+            "needs: build",
+            "needs: bild",
+            "bild",
+        ),
+        (
+            "integrations/github/action.yml",
+            "using: composite",
+            "using: compost",
+            "compost",
+        ),
+        (
+            "integrations/gitlab/ward.gitlab-ci.yml",
+            "    when: always",
+            "    when: sometimes",
+            "sometimes",
+        ),
+        (
+            "dist/container/Dockerfile",
+            "FROM scratch",
+            "FROM debian:latest",
+            "DL3007",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        ci_definitions_into(tmp.path());
+        let path = tmp.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(from),
+            "{file} no longer has {from:?}: update this test"
+        );
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let o = lint(tmp.path());
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(1), "{file} with {to:?}: {out}");
+        assert!(out.contains(says), "{file} with {to:?}: {out}");
+    }
 }

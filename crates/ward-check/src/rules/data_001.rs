@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     opt_in: None,
     options: &[],
     note: Some(11),
-    doc: "A resource type that holds data (per ward's knowledge: databases, volumes, buckets...) has no `lifecycle { prevent_destroy = true }` and no ward protection rule (`check { protected = [...] }`). Removing the block or a replacement plan destroys the data. Protect it, or suppress with a reason when the data is disposable. Not raised in a module repository, nor in a module no root of this repository calls (an atmos component, a module published from here): `prevent_destroy` is a literal, so only whoever instantiates it can decide (counted in `not_raised`).",
+    doc: "A resource type that holds data (per ward's knowledge: databases, volumes, buckets...) has no `lifecycle { prevent_destroy = true }` and no ward protection rule (`check { protected = [...] }`). Removing the block or a replacement plan destroys the data. Protect it, or suppress with a reason when the data is disposable. Not raised in a module repository, nor in a module no root of this repository calls (an atmos component, a module published from here): `prevent_destroy` is a literal, so only whoever instantiates it can decide; nor in a `deprecated/` directory, code nobody maintains (each counted in `not_raised`).",
     fix: "Add `lifecycle { prevent_destroy = true }`, or list the address in `check { protected = [...] }`.",
     waive: "Data that is disposable is suppressed inline with the reason.",
     fails: &[
@@ -30,6 +30,10 @@ pub const RULE: Rule = Rule {
         Example {
             path: "components/store/main.tf",
             text: include_str!("../../tests/fixtures/rules/WARD-DATA-001/pass/components/store/main.tf"),
+        },
+        Example {
+            path: "deprecated/old-store/main.tf",
+            text: include_str!("../../tests/fixtures/rules/WARD-DATA-001/pass/deprecated/old-store/main.tf"),
         },
         Example {
             path: "main.tf",
@@ -82,6 +86,13 @@ fn check(cx: &mut Cx<'_>) -> Result<(), String> {
                 skip(&mut cx.skipped, 
                     RuleId::Data001,
                     "a module repository: prevent_destroy cannot be parameterised in a reusable module, so its callers protect",
+                );
+                continue;
+            }
+            if ward_repo::is_deprecated_dir(&m.dir) {
+                skip(&mut cx.skipped,
+                    RuleId::Data001,
+                    "in a directory the repository calls deprecated: nobody adds protection to code that is no longer maintained",
                 );
                 continue;
             }

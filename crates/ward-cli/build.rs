@@ -35,7 +35,8 @@ fn fail(what: String) -> Box<dyn std::error::Error> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let docs = manifest.join("../../docs");
+    // crates/ward-cli/docs is a link to the repository's docs/, so the packaged crate has them.
+    let docs = manifest.join("docs");
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default());
     let dir = out.join("docs");
     fs::create_dir_all(&dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;

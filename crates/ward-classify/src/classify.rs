@@ -209,7 +209,7 @@ pub(crate) fn verdict(
         module: c.module_address.as_deref(),
         provider: &c.provider_name,
     };
-    let r = k.resolve(&target);
+    let r = k.resolve_values(&target, &|name| side_values(c, name));
     if !r.is_classified() {
         v.classified = false;
         say!(lines, format!(
@@ -831,6 +831,33 @@ fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String>
 }
 
 /// The last known value of a top-level attribute of a destroyed object.
+/// A top-level attribute's value on each side of the change where the object exists, for rules
+/// narrowed by `when`: the last known value of an object the change destroys, the planned value
+/// of one it creates or keeps; `None` on a side where it is not a known string (unknown until
+/// apply, sensitive, absent, not a string; both lists keep only short strings).
+fn side_values(c: &ResourceChange, name: &str) -> Vec<Option<String>> {
+    let string = |v: Option<&serde_json::Value>| match v {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let mut sides = Vec::new();
+    if c.action.destroys() {
+        sides.push(string(last_value(c, name)));
+    }
+    if !matches!(c.action, Action::Delete) && !c.action.is_inert() {
+        sides.push(string(
+            c.after_scalars
+                .iter()
+                .find(|(k, _)| k == name)
+                .and_then(|(_, v)| match v {
+                    Shown::Known(v) => Some(v),
+                    _ => None,
+                }),
+        ));
+    }
+    sides
+}
+
 fn last_value<'c>(c: &'c ResourceChange, name: &str) -> Option<&'c serde_json::Value> {
     c.before_scalars
         .iter()

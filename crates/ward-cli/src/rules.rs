@@ -171,6 +171,9 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule]) -> String {
         if let Some(p) = &s.provider {
             let _ = writeln!(out, "  applies to provider: {p}");
         }
+        for (attribute, glob) in &s.when {
+            let _ = writeln!(out, "  applies when {attribute} matches: {glob}");
+        }
         if let Some(x) = &r.summary {
             let _ = writeln!(out, "  summary: {x}");
         }

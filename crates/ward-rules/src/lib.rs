@@ -28,7 +28,9 @@ pub use error::RulesError;
 pub mod hcl {
     pub use crate::parse::{did_you_mean, list, Reader, Spanned};
 }
-pub use rule::{AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, Selector, Target};
+pub use rule::{
+    AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, Selector, Target, Values,
+};
 
 use parse::{parse_file, parse_pack_block, parse_user_blocks, FileKind, OneBlock};
 use pattern::Relation;
@@ -893,12 +895,19 @@ impl Knowledge {
         })
     }
 
-    /// The rules that apply to one resource instance, in precedence order.
+    /// The rules that apply to one resource instance, in precedence order. Rules narrowed by
+    /// attribute values (`when`) do not apply: use [`Knowledge::resolve_values`].
     pub fn resolve(&self, target: &Target<'_>) -> Resolved<'_> {
+        self.resolve_values(target, &|_| Vec::new())
+    }
+
+    /// The rules that apply to one resource change, in precedence order, reading the change's
+    /// attribute values for rules narrowed by `when`.
+    pub fn resolve_values(&self, target: &Target<'_>, values: Values<'_>) -> Resolved<'_> {
         Resolved {
             rules: self
                 .rules_for(target.type_name)
-                .filter(|r| r.matches(target))
+                .filter(|r| r.matches_values(target, values))
                 .collect(),
         }
     }

@@ -5,7 +5,7 @@ use crate::error::RulesError;
 use crate::pattern::{is_type_name, Pattern};
 use crate::rule::{AttrRule, Bound, Direction, Overwrites, Pack, Rule, RulePaths, Selector};
 use crate::{RuleOrigin, RuleRef};
-use hcl_edit::expr::Expression;
+use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Attribute, Block, Body, Structure};
 use hcl_edit::template::Element;
 use hcl_edit::Span;
@@ -13,6 +13,16 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 use ward_model::Impact;
+
+/// A top-level attribute name as Terraform spells it: a letter or `_`, then letters, digits,
+/// `_` or `-`.
+fn is_plain_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
 
 /// What kind of file is being read: the two accept different top-level blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +53,7 @@ const RESOURCE_KEYS: &[&str] = &[
     "address",
     "module",
     "provider",
+    "when",
 ];
 const ATTRIBUTE_KEYS: &[&str] = &["impact", "why", "decrease", "increase", "unbounded"];
 const OVERWRITES_KEYS: &[&str] = &["impact", "what", "why", "target", "when_set"];
@@ -354,6 +365,45 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A `when` selector: an object from top-level attribute names to non-empty value globs,
+    /// e.g. `{ type = "Microsoft.Storage/storageAccounts@*" }`.
+    fn when(&self, a: &Attribute) -> Result<BTreeMap<String, String>, RulesError> {
+        const EXAMPLE: &str =
+            "write an object of top-level attribute names and value patterns, e.g. `when = { type = \"Microsoft.Storage/storageAccounts@*\" }`";
+        let Expression::Object(obj) = &a.value else {
+            return Err(self
+                .err(a.value.span(), "`when` must be an object")
+                .help(EXAMPLE));
+        };
+        let mut out = BTreeMap::new();
+        for (key, value) in obj.iter() {
+            let (name, span) = match key {
+                ObjectKey::Ident(i) => (i.as_str().to_string(), i.span()),
+                ObjectKey::Expression(e) => (self.string_expr(e, "when")?, e.span()),
+            };
+            if !is_plain_name(&name) {
+                return Err(self
+                    .err(span, format!("`when` names `{name}`, not a top-level attribute"))
+                    .help("`when` reads the value of one top-level attribute (`type`, `kind`), not a path, an index or a pattern"));
+            }
+            let glob = self.string_expr(value.expr(), &name)?;
+            if glob.trim().is_empty() {
+                return Err(self
+                    .err(value.expr().span(), format!("`when` gives `{name}` an empty pattern"))
+                    .help("give the value pattern, e.g. `\"Microsoft.Storage/storageAccounts@*\"`; `*` matches any run of characters"));
+            }
+            if out.insert(name.clone(), glob).is_some() {
+                return Err(self
+                    .err(span, format!("`when` names `{name}` twice"))
+                    .help("keep one"));
+            }
+        }
+        if out.is_empty() {
+            return Err(self.err(a.value.span(), "`when` is empty").help(EXAMPLE));
+        }
+        Ok(out)
+    }
+
     /// The one label of a block; `what` says what it names, `example` how to write it.
     pub fn one_label(&self, b: &Block, what: &str, example: &str) -> Result<String, RulesError> {
         match b.labels.as_slice() {
@@ -656,6 +706,11 @@ impl<'a> Reader<'a> {
             }
         }
 
+        let when = match attrs.get("when") {
+            None => BTreeMap::new(),
+            Some(a) => self.when(a)?,
+        };
+
         let identity = match attrs.get("identity") {
             None => None,
             Some(a) => {
@@ -806,6 +861,7 @@ impl<'a> Reader<'a> {
             address,
             module,
             provider,
+            when,
         };
         let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
         let rule = Rule {
@@ -844,6 +900,7 @@ impl<'a> Reader<'a> {
             "address",
             "module",
             "provider",
+            "when",
         ];
         if kind == FileKind::User
             && rule.attributes.is_empty()

@@ -3,6 +3,7 @@
 use crate::pattern::{glob_matches, provider_matches, strip_instance_keys, Pattern};
 use crate::{RuleOrigin, RuleRef};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use ward_model::{AttrPath, Impact};
 
@@ -42,27 +43,49 @@ pub struct Selector {
     /// Provider: `hashicorp/aws`, `aws` or a full address; matches any registry host.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// Values of top-level string attributes (`when = { type = "Microsoft.Storage/*" }`): each
+    /// attribute's value, on every side of the change where the object exists, must be known and
+    /// match its glob (`*` matches any run of characters). An azapi resource's ARM `type`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub when: BTreeMap<String, String>,
 }
 
 impl Selector {
-    /// 0 = address glob, 1 = module, 2 = provider, 3 = type only: lower is more specific and
-    /// comes first.
+    /// 0 = address glob, 1 = module, 2 = attribute values (`when`), 3 = provider, 4 = type
+    /// only: lower is more specific and comes first.
     pub fn specificity(&self) -> u8 {
         if self.address.is_some() {
             0
         } else if self.module.is_some() {
             1
-        } else if self.provider.is_some() {
+        } else if !self.when.is_empty() {
             2
-        } else {
+        } else if self.provider.is_some() {
             3
+        } else {
+            4
         }
     }
 
-    /// True when the selector narrows a type to some instances (address or module).
+    /// True when the selector narrows a type to some instances (address, module or attribute
+    /// values).
     pub fn narrows_instances(&self) -> bool {
-        self.address.is_some() || self.module.is_some()
+        self.address.is_some() || self.module.is_some() || !self.when.is_empty()
     }
+}
+
+/// What a `when` selector reads of one change: for a top-level attribute, its value on each
+/// side of the change where the object exists (the prior object of an update, delete or
+/// replacement when known, the planned one of a create, update or replacement), each `None`
+/// when not a known, non-sensitive string. No side at all: the value is not known.
+pub type Values<'v> = &'v dyn Fn(&str) -> Vec<Option<String>>;
+
+/// True when every side's value is a known string matching the glob, and there is a side.
+fn value_matches(glob: &str, sides: &[Option<String>]) -> bool {
+    !sides.is_empty()
+        && sides
+            .iter()
+            .all(|v| v.as_deref().is_some_and(|v| glob_matches(glob, v)))
 }
 
 /// What a numeric attribute's change costs by its direction (`decrease`, `increase` and
@@ -373,10 +396,21 @@ impl Rule {
         RuleRef::clone(&self.reference)
     }
 
-    /// True when the rule applies to this instance.
+    /// True when the rule applies to this instance. A rule narrowed by `when` applies only
+    /// through [`Rule::matches_values`], which is given the change's values.
     pub fn matches(&self, t: &Target<'_>) -> bool {
+        self.matches_values(t, &|_| Vec::new())
+    }
+
+    /// True when the rule applies to this instance, whose attribute values `values` gives.
+    pub fn matches_values(&self, t: &Target<'_>, values: Values<'_>) -> bool {
         if self.type_name != t.type_name {
             return false;
+        }
+        for (attribute, glob) in &self.selector.when {
+            if !value_matches(glob, &values(attribute)) {
+                return false;
+            }
         }
         if let Some(glob) = &self.selector.address {
             if !glob_matches(glob, t.address) {

@@ -734,3 +734,83 @@ fn directions_read_quantities() {
         assert_eq!(moved(json!(s), json!("1Gi")), Moved::Unknown, "{s}");
     }
 }
+
+#[test]
+fn when_selects_by_value_on_every_side_and_ranks_before_provider() {
+    let mut k = Knowledge::empty();
+    k.load_user_str(
+        "w.hcl",
+        "resource \"a_thing\" {\n  provider  = \"example/a\"\n  on_update = \"interrupt\"\n}\nresource \"a_thing\" {\n  when      = { kind = \"db-*\", tier = \"small\" }\n  on_update = \"in-place\"\n}\n",
+    )
+    .unwrap();
+    let t = target("a_thing", "a_thing.x", None);
+    let update = |values: &[(&str, Vec<Option<&str>>)]| {
+        let values: Vec<(String, Vec<Option<String>>)> = values
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    v.iter().map(|s| s.map(str::to_string)).collect(),
+                )
+            })
+            .collect();
+        let get = move |name: &str| {
+            values
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        k.resolve_values(&t, &get).cost(Cost::OnUpdate).value
+    };
+    // Both attributes match on every side: the `when` rule, ranked before `provider`.
+    assert_eq!(
+        update(&[
+            ("kind", vec![Some("db-main")]),
+            ("tier", vec![Some("small")])
+        ]),
+        Impact::InPlace
+    );
+    assert_eq!(
+        update(&[
+            ("kind", vec![Some("db-a"), Some("db-b")]),
+            ("tier", vec![Some("small"), Some("small")])
+        ]),
+        Impact::InPlace
+    );
+    // One attribute missing, one side not matching, a side unknown, no side at all: not it.
+    for values in [
+        vec![("kind", vec![Some("db-main")])],
+        vec![
+            ("kind", vec![Some("db-a"), Some("web")]),
+            ("tier", vec![Some("small"), Some("small")]),
+        ],
+        vec![
+            ("kind", vec![Some("db-a"), None]),
+            ("tier", vec![Some("small"), Some("small")]),
+        ],
+        vec![("kind", vec![]), ("tier", vec![Some("small")])],
+        vec![
+            ("kind", vec![Some("DB-main")]),
+            ("tier", vec![Some("small")]),
+        ],
+    ] {
+        assert_eq!(update(&values), Impact::Interrupt, "{values:?}");
+    }
+    // Without values (`resolve`), and for types seen without instances, a `when` rule does not
+    // apply.
+    assert_eq!(k.resolve(&t).cost(Cost::OnUpdate).value, Impact::Interrupt);
+    let when_only = {
+        let mut k = Knowledge::empty();
+        k.load_user_str(
+            "w.hcl",
+            "resource \"b_thing\" {\n  when      = { kind = \"*\" }\n  on_update = \"in-place\"\n}\n",
+        )
+        .unwrap();
+        k
+    };
+    assert!(!when_only.classifies_type("b_thing", None));
+    assert!(!when_only
+        .resolve(&target("b_thing", "b_thing.x", None))
+        .is_classified());
+}

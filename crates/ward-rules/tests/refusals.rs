@@ -116,6 +116,18 @@ fn user_fixtures_load_once_fixed() {
         ),
         ("unbounded_string.hcl", ", \"never\"", ", null"),
         ("direction_typo.hcl", "decrese ", "decrease"),
+        (
+            "when_empty_pattern.hcl",
+            "\"\" }",
+            "\"Microsoft.Storage/*\" }",
+        ),
+        ("when_nested.hcl", "\"body.sku\"", "type"),
+        (
+            "when_not_object.hcl",
+            "\"Microsoft.Storage/storageAccounts@*\"",
+            "{ type = \"Microsoft.Storage/storageAccounts@*\" }",
+        ),
+        ("when_empty.hcl", "{}", "{ kind = \"StorageV2\" }"),
     ];
     for (file, from, to) in fixes {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,24 +4,15 @@
 //! updates in both directions, to and from "never expire", unknown, sensitive and non-numeric.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use ward_classify::{assess, Assessment, Options, Verdict};
+use ward_classify::{assess, Assessment, Options};
 use ward_model::Impact;
 use ward_rules::Knowledge;
 
-fn assessed(k: &Knowledge) -> Assessment {
-    let path = format!(
-        "{}/tests/fixtures/directional.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
-    assess(&plan, k, &Options::default())
-}
+mod common;
+use common::verdict;
 
-fn verdict<'a>(a: &'a Assessment, address: &str) -> &'a Verdict {
-    a.verdicts
-        .iter()
-        .find(|v| v.address == address)
-        .unwrap_or_else(|| panic!("no verdict for {address}"))
+fn assessed(k: &Knowledge) -> Assessment {
+    common::assess_fixture_with("directional.json", k)
 }
 
 #[test]

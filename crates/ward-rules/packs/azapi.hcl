@@ -12,10 +12,20 @@
 # kind can cost: ward cannot tell a tag change on a storage account from a SKU change that
 # restarts a virtual machine, nor a storage account from a role assignment. Write narrower rules
 # for your own instances (`address = "azapi_resource.logs"`) when you know their type.
+#
+# ARM types known by value: an `azapi_resource` entry narrowed by `when = { type = "...@*" }` reads
+# the resource's `type` attribute (it does not change in an update) and answers for that ARM type
+# only; it is more specific than the type-only entry, whose answers (holds_data, identity, delete
+# and replace costs) still apply to every question it does not answer. Only types whose
+# properties Azure's documentation says are updated on the running resource are listed. ARM types
+# are matched as written (case included): a type spelled otherwise, and every type not listed
+# (Microsoft.Web/sites, whose app settings restart the app; Microsoft.Web/serverfarms, whose SKU
+# change moves the apps to new workers; Microsoft.Compute/virtualMachines, whose size change
+# restarts it), keeps the worst case, interrupt.
 
 pack {
   name     = "azapi"
-  version  = "2026.12.0"
+  version  = "2026.12.1"
   provider = "Azure/azapi"
   schema   = "unavailable: no package generated from the azapi provider schema is published in the npm or PyPI registries; written from the provider documentation"
 }
@@ -27,6 +37,34 @@ resource "azapi_resource" {
   holds_data = true
   identity   = ["id"]
   on_update  = "interrupt"
+}
+
+resource "azapi_resource" {
+  when      = { type = "Microsoft.Automation/automationAccounts@*" }
+  source    = "https://learn.microsoft.com/en-us/rest/api/automation/automation-account/update"
+  rationale = "An Automation account's properties (SKU, disableLocalAuth, publicNetworkAccess, encryption, identity) are updated on the existing account (the Update operation of the Automation REST API, which the azapi provider's PUT of the same resource id amounts to): its runbooks, schedules and assets stay, and jobs keep running."
+  on_update = "in-place"
+}
+
+resource "azapi_resource" {
+  when      = { type = "Microsoft.Storage/storageAccounts@*" }
+  source    = "https://learn.microsoft.com/en-us/azure/storage/common/redundancy-migration"
+  rationale = "A storage account's SKU (adding or removing geo-replication or read access: LRS to GRS, GRS to RA-GRS), access tier, network rules and other account properties change on the existing account; Azure documents a replication change as keeping data, endpoints and keys available (a zone-redundancy conversion runs in the background with no loss of availability). Its data (blobs, files, queues, tables) is not in the body."
+  on_update = "in-place"
+}
+
+resource "azapi_resource" {
+  when      = { type = "Microsoft.KeyVault/vaults@*" }
+  source    = "https://learn.microsoft.com/en-us/rest/api/keyvault/keyvault/vaults/update"
+  rationale = "A Key Vault's properties (SKU, access policies, network ACLs, soft-delete and purge protection settings) are updated on the existing vault (the Vaults Update operation); its keys, secrets and certificates are data plane objects, not in the body, and stay."
+  on_update = "in-place"
+}
+
+resource "azapi_resource" {
+  when      = { type = "Microsoft.Resources/resourceGroups@*" }
+  source    = "https://learn.microsoft.com/en-us/rest/api/resources/resource-groups/update"
+  rationale = "A resource group's update changes only its tags and managedBy (the Resource Groups Update operation); the resources in it are not touched."
+  on_update = "in-place"
 }
 
 resource "azapi_data_plane_resource" {

@@ -41,6 +41,9 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, Default)]
 struct Entry {
     type_name: String,
+    /// A `when` selector as written (`type = "Microsoft.Storage/storageAccounts@*"`), empty for
+    /// an entry about every instance of the type.
+    when: String,
     line: usize,
     summary: String,
     source: String,
@@ -65,6 +68,9 @@ struct PackFile {
     provider: String,
     schema: String,
     entries: Vec<Entry>,
+    /// Entries narrowed by `when` (an ARM type of `azapi_resource`): not types of their own, so
+    /// neither counted nor held to a schema; the docs list each under its type.
+    narrowed: Vec<Entry>,
     /// A catalog's free names not held to the schema (its header's `# Free on every type
     /// whatever the pinned schema has ...: a, b.` line): system-managed metadata that older
     /// provider versions put on types whose pinned schema no longer has it.
@@ -166,6 +172,23 @@ fn parse_pack(text: &str, file: &str) -> PackFile {
                         "holds_data" => e.holds_data = expr_str(&a.value) == "true",
                         "identity" => e.identity = expr_list(&a.value),
                         "free" => e.free = expr_list(&a.value),
+                        "when" => {
+                            if let Expression::Object(o) = &a.value {
+                                e.when = o
+                                    .iter()
+                                    .map(|(k, v)| {
+                                        let k = match k {
+                                            hcl_edit::expr::ObjectKey::Ident(i) => {
+                                                i.as_str().to_string()
+                                            }
+                                            hcl_edit::expr::ObjectKey::Expression(x) => expr_str(x),
+                                        };
+                                        format!("{k} = \"{}\"", expr_str(v.expr()))
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(", ");
+                            }
+                        }
                         k if k.starts_with("on_") => {
                             e.actions.push((k.to_string(), expr_str(&a.value)))
                         }
@@ -202,7 +225,11 @@ fn parse_pack(text: &str, file: &str) -> PackFile {
                     }
                     e.attributes.push((block_label(ab), impact, why));
                 }
-                pack.entries.push(e);
+                if e.when.is_empty() {
+                    pack.entries.push(e);
+                } else {
+                    pack.narrowed.push(e);
+                }
             }
             _ => {}
         }
@@ -824,6 +851,27 @@ fn provider_packs_have_sources_and_rationales() {
                 }
             }
         }
+        let mut seen = BTreeSet::new();
+        for e in &pack.narrowed {
+            if !pack.entries.iter().any(|t| t.type_name == e.type_name) {
+                failures.push(format!(
+                    "{}: {} when {} narrows a type the pack has no entry for",
+                    pack.file, e.type_name, e.when
+                ));
+            }
+            if !seen.insert((&e.type_name, &e.when)) {
+                failures.push(format!(
+                    "{}: {} when {} appears twice",
+                    pack.file, e.type_name, e.when
+                ));
+            }
+            if !e.source.starts_with("https://") || e.rationale.is_empty() {
+                failures.push(format!(
+                    "{}: {} when {} needs an https source and a rationale",
+                    pack.file, e.type_name, e.when
+                ));
+            }
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -875,6 +923,29 @@ fn md_escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// An entry's free, costs and otherwise cells in docs/packs.md.
+fn cost_cells(e: &Entry) -> (String, String, String) {
+    let free = e
+        .free
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let costs = e
+        .attributes
+        .iter()
+        .map(|(pat, imp, _)| format!("`{pat}`: {imp}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let other = e
+        .actions
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", k.trim_start_matches("on_")))
+        .collect::<Vec<_>>()
+        .join("; ");
+    (free, costs, other)
+}
+
 fn render_docs(packs: &[PackFile]) -> String {
     let mut out = String::new();
     out.push_str("# Built-in packs: what ward knows\n\n");
@@ -908,7 +979,8 @@ fn render_docs(packs: &[PackFile]) -> String {
          unavailable, as aws-legacy-catalog and azurerm-legacy-catalog do for the types the \
          provider removed before the pinned schema (named by an older real schema, and by the \
          azurerm 4.0 upgrade guide), which plans of older versions still have; azapi, whose four types manage any ARM type, is curated and costs each \
-         as the worst that type can do. google-beta's catalog holds only the types the google \
+         as the worst that type can do, but for the ARM types it names by value (`when = { type = ... }`, \
+         listed under `azapi_resource`). google-beta's catalog holds only the types the google \
          schema lacks, decided by the google table's rules: entries match by type name whatever \
          the provider, so the google packs decide the types both providers have.\n\n",
     );
@@ -981,24 +1053,7 @@ fn render_docs(packs: &[PackFile]) -> String {
         let mut entries: Vec<&Entry> = p.entries.iter().collect();
         entries.sort_by(|a, b| a.type_name.cmp(&b.type_name));
         for e in entries {
-            let free = e
-                .free
-                .iter()
-                .map(|f| format!("`{f}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let costs = e
-                .attributes
-                .iter()
-                .map(|(pat, imp, _)| format!("`{pat}`: {imp}"))
-                .collect::<Vec<_>>()
-                .join("; ");
-            let other = e
-                .actions
-                .iter()
-                .map(|(k, v)| format!("{}: {v}", k.trim_start_matches("on_")))
-                .collect::<Vec<_>>()
-                .join("; ");
+            let (free, costs, other) = cost_cells(e);
             let _ = writeln!(
                 out,
                 "| [`{}`]({}) | {} | {} | {} | {} | {} |",
@@ -1010,6 +1065,21 @@ fn render_docs(packs: &[PackFile]) -> String {
                 other,
                 md_escape(&e.rationale)
             );
+            for n in p.narrowed.iter().filter(|n| n.type_name == e.type_name) {
+                let (free, costs, other) = cost_cells(n);
+                let _ = writeln!(
+                    out,
+                    "| [`{}`]({}) when `{}` | {} | {} | {} | {} | {} |",
+                    n.type_name,
+                    n.source,
+                    md_escape(&n.when),
+                    if n.holds_data { "yes" } else { "as the type" },
+                    free,
+                    costs,
+                    other,
+                    md_escape(&n.rationale)
+                );
+            }
         }
         out.push('\n');
     }

@@ -111,12 +111,16 @@ pub fn plan(changes: Vec<ResourceChange>) -> Plan {
 /// `tests/fixtures/<name>` (a `show -json` plan) assessed with the built-in packs; every type in
 /// it must be classified.
 pub fn assess_fixture(name: &str) -> ward_classify::Assessment {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
-    let k = Knowledge::builtin().unwrap();
-    let a = ward_classify::assess(&plan, &k, &ward_classify::Options::default());
+    let a = assess_fixture_with(name, &Knowledge::builtin().unwrap());
     assert!(a.coverage.unclassified.is_empty(), "{:?}", a.coverage);
     a
+}
+
+/// `tests/fixtures/<name>` (a `show -json` plan) assessed with `k`.
+pub fn assess_fixture_with(name: &str, k: &Knowledge) -> ward_classify::Assessment {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let plan = ward_plan::read_file(std::path::Path::new(&path)).unwrap();
+    ward_classify::assess(&plan, k, &ward_classify::Options::default())
 }
 
 /// The verdict of `address`; panics when the assessment has none.

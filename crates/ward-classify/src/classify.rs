@@ -229,6 +229,7 @@ pub(crate) fn verdict(
         }
         diff_lines(c, &mut lines);
         whole_object(c, &mut v);
+        unjudged_diff(c, &mut v);
         fact_lines(&v.facts, &mut lines);
         v.explanation = lines.done();
         return v;
@@ -1057,6 +1058,28 @@ fn diffed(c: &ResourceChange) -> &[AttrChange] {
         Action::Create | Action::CreateThenForget | Action::Delete => &[],
         _ => &c.changed,
     }
+}
+
+/// An unclassified update's or replacement's changed attributes, so that every report (the JSON
+/// first) carries what changes even when no rule says what it costs: each costs the change's own
+/// class (none: unjudged), decided by no rule; `forces_replacement` as the plan says. The gate
+/// never takes them as deciding (`ward_gate::digest::deciding` reads classified verdicts only).
+fn unjudged_diff(c: &ResourceChange, v: &mut Verdict) {
+    let changed = diffed(c);
+    if changed.is_empty() || !v.attributes.is_empty() {
+        return;
+    }
+    v.attributes = changed
+        .iter()
+        .map(|ch| AttrVerdict {
+            change: ch.clone(),
+            impact: v.impact,
+            rule: None,
+            why: None,
+            forces_replacement: c.replace_paths.iter().any(|p| overlaps(&ch.path, p)),
+        })
+        .collect();
+    v.attributes_left_out = c.changed_left_out;
 }
 
 /// A create's or a delete's attributes (what it sets or removes, as the reader kept them): each

@@ -141,3 +141,27 @@ fn explanations_read_final_snapshots_removed_access_and_replacement_attributes()
         "{text}"
     );
 }
+
+/// The JSON report carries the changed attributes of every change (#31 item 2), an unclassified
+/// update's too: what changes is known even when no rule says what it costs. The terminal
+/// prints them once (in the explanation), and the gate takes none of them as deciding.
+#[test]
+fn the_json_report_carries_an_unclassified_changes_attributes() {
+    let o = ward(&[
+        "plan",
+        &data("coverage/update-unclassified.json"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 3);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let change = &v["changes"][0];
+    assert_eq!(change["classified"], false, "{change}");
+    let attrs = change["attributes"].as_array().unwrap();
+    assert_eq!(attrs.len(), 1, "{change}");
+    assert_eq!(attrs[0]["path"], "size");
+    assert_eq!(attrs[0]["before"]["value"], 1, "{change}");
+    assert_eq!(attrs[0]["after"]["value"], 2, "{change}");
+    let text = out(&ward(&["plan", &data("coverage/update-unclassified.json")]));
+    assert_eq!(text.matches("1 → 2").count(), 1, "listed once: {text}");
+}

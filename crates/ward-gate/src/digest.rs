@@ -148,9 +148,10 @@ fn shown_value(s: &Shown) -> Value {
 
 /// The attributes of a verdict that decide its class (see the module documentation).
 pub fn deciding(v: &Verdict) -> impl Iterator<Item = &AttrVerdict> {
+    // An unclassified change lists what changes, but no rule judged any of it: nothing decides.
     v.attributes
         .iter()
-        .filter(|a| is_deciding(v.action, v.impact, a))
+        .filter(|a| v.classified && is_deciding(v.action, v.impact, a))
 }
 
 /// Whether `a` decides the class of a change with this action and class (what [`deciding`]

@@ -97,8 +97,13 @@ impl Side {
 /// Whether a change's block lists its attributes: always an update's or a replacement's (they
 /// decide its class), a create's when it costs more than `free` or overwrites state that exists
 /// outside this root (what it sets is what it costs or takes over) or when expanded, a
-/// delete's only when expanded.
+/// delete's only when expanded. An unclassified update's or replacement's attributes are in its
+/// explanation already (the classifier lists what changes, with what forces the replacement), so
+/// the block does not list them twice; the JSON report carries them.
 pub(crate) fn lists_attributes(v: &Verdict, expanded: bool) -> bool {
+    if !v.classified && Side::of(v.action) == Side::Changes {
+        return false;
+    }
     match Side::of(v.action) {
         Side::Changes => true,
         Side::Sets => expanded || v.impact > Impact::Free || v.overwrites.is_some(),

@@ -7,7 +7,7 @@
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::ward_on_tty;
+use common::{plain, ward_on_tty};
 
 /// A repository with one error (a module on a branch) and one warning (a registry range).
 fn repo() -> tempfile::TempDir {
@@ -32,18 +32,6 @@ fn ward(args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Without its ANSI sequences (ESC `[` … `m`).
-fn plain(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find("\u{1b}[") {
-        out.push_str(&rest[..i]);
-        rest = rest[i..].split_once('m').map_or("", |(_, r)| r);
-    }
-    out.push_str(rest);
-    out
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::ward_on_tty;
+use common::{plain, ward_on_tty};
 
 fn top() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -100,7 +100,7 @@ fn gate_color_is_taken_like_plans() {
     assert_eq!(always.status.code(), Some(4));
     assert!(a.contains(ESC), "--color always colours: {a}");
     assert!(!n.contains(ESC), "--color never does not: {n}");
-    assert_eq!(strip(&a), n, "colour changes no word");
+    assert_eq!(plain(&a), n, "colour changes no word");
     let md = ward(&[
         "gate", "--config", &config, &plan, "--format", "markdown", "--color", "always",
     ]);
@@ -136,20 +136,4 @@ fn verify_writes_its_report_to_the_output_file() {
     assert!(!out.exists());
     let help = ward(&["verify", "--help"]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("-o, --output <FILE>"));
-}
-
-/// Without its ANSI sequences (ESC `[` … `m`).
-fn strip(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find(ESC) {
-        out.push_str(&rest[..i]);
-        rest = &rest[i + ESC.len()..];
-        match rest.find('m') {
-            Some(j) => rest = &rest[j + 1..],
-            None => break,
-        }
-    }
-    out.push_str(rest);
-    out
 }

@@ -30,3 +30,15 @@ pub fn ward_on_tty(args: &str, no_color: Option<&str>) -> String {
         .expect("util-linux `script` runs ward under a pseudo-terminal");
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// `s` without its ANSI sequences (ESC `[` … `m`).
+pub fn plain(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].split_once('m').map_or("", |(_, r)| r);
+    }
+    out.push_str(rest);
+    out
+}

@@ -79,47 +79,33 @@ pub fn parse_date(s: &str) -> Result<Date, String> {
     })
 }
 
-/// Parses a duration: one or more `<number><unit>` groups, unit one of `s`, `m`, `h`, `d`, `w`
-/// (`90s`, `30m`, `24h`, `7d`, `2w`, `1d12h`).
+/// Parses a duration in jiff's friendly format: one or more `<number><unit>` groups, largest unit
+/// first (`90s`, `30m`, `24h`, `7d`, `2w`, `1d12h`, also `1.5h` or `2 hours 30 minutes`), a day
+/// being 24 hours and a week 7 days. Refused: negative durations, months and years (their length
+/// depends on the date), and parts of a second.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let bad = || {
+    static PARSER: jiff::fmt::friendly::SpanParser = jiff::fmt::friendly::SpanParser::new();
+    let bad = |why: String| {
         format!(
-            "invalid duration `{s}`: write a number and a unit (s, m, h, d, w), e.g. `90s`, `24h`, `7d`, `1d12h`"
+            "invalid duration `{s}` ({why}): write numbers and units (s, m, h, d, w), largest first, e.g. `90s`, `24h`, `7d`, `1d12h`"
         )
     };
-    let s_trim = s.trim();
-    if s_trim.is_empty() {
-        return Err(bad());
+    let span = PARSER
+        .parse_span(s.trim())
+        .map_err(|e| bad(e.to_string()))?;
+    if span.is_negative() {
+        return Err(bad("it is negative".into()));
     }
-    let mut total: u64 = 0;
-    let mut num = String::new();
-    for c in s_trim.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-            continue;
-        }
-        let unit: u64 = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            'w' => 604_800,
-            _ => return Err(bad()),
-        };
-        if num.is_empty() {
-            return Err(bad());
-        }
-        let n: u64 = num.parse().map_err(|_| bad())?;
-        total = n
-            .checked_mul(unit)
-            .and_then(|x| total.checked_add(x))
-            .ok_or_else(bad)?;
-        num.clear();
+    if span.get_years() != 0 || span.get_months() != 0 {
+        return Err(bad("months and years have no fixed length".into()));
     }
-    if !num.is_empty() {
-        return Err(bad());
+    let d = span
+        .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
+        .map_err(|e| bad(e.to_string()))?;
+    if d.subsec_nanos() != 0 {
+        return Err(bad("it has a part of a second".into()));
     }
-    Ok(Duration::from_secs(total))
+    Duration::try_from(d).map_err(|e| bad(e.to_string()))
 }
 
 /// `t` plus a duration, or an error naming it when the result is out of range.
@@ -140,8 +126,27 @@ mod tests {
         assert_eq!(parse_duration("24h"), Ok(Duration::from_secs(86_400)));
         assert_eq!(parse_duration("7d"), Ok(Duration::from_secs(604_800)));
         assert_eq!(parse_duration("1d12h"), Ok(Duration::from_secs(129_600)));
-        for bad in ["", "h", "12", "3x", "-1h", "1.5h", "99999999999999999999w"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
+        // jiff's friendly format: fractions, spaces and unit names (#36 item 7).
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5_400)));
+        assert_eq!(
+            parse_duration("2 hours 30 minutes"),
+            Ok(Duration::from_secs(9_000))
+        );
+        assert_eq!(parse_duration(" 2w "), Ok(Duration::from_secs(1_209_600)));
+        for bad in [
+            "",
+            "h",
+            "12",
+            "3x",
+            "-1h",
+            "1.5s",
+            "1mo",
+            "1y",
+            "30m1h",
+            "99999999999999999999w",
+        ] {
+            let e = parse_duration(bad).unwrap_err();
+            assert!(e.contains("e.g. `90s`"), "{bad}: {e}");
         }
     }
 

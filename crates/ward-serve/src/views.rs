@@ -401,10 +401,40 @@ pub fn chart(runs: &[TimelineRun]) -> Chart {
 /// One root's newest `limit` runs (oldest first), its findings and the chart; `None` when the
 /// history has no run of it.
 pub fn timeline(store: &Store, root: &str, limit: usize) -> Result<Option<Timeline>, StoreError> {
-    let mut rows = store.root_runs(root, limit)?;
+    let rows = store.root_runs(root, limit)?;
     if rows.is_empty() {
         return Ok(None);
     }
+    Ok(Some(timeline_of(root, rows, store.findings(Some(root))?)))
+}
+
+/// Every root's timeline ([`timeline`] of each root with a run), sorted by root, read in two
+/// queries (every root's newest `limit` runs, every finding) rather than two per root.
+pub fn timelines(store: &Store, limit: usize) -> Result<Vec<Timeline>, StoreError> {
+    let mut findings: BTreeMap<String, Vec<FindingRow>> = BTreeMap::new();
+    for f in store.findings(None)? {
+        findings.entry(f.root.clone()).or_default().push(f);
+    }
+    let mut out = Vec::new();
+    let mut rows = store.every_root_runs(limit)?.into_iter().peekable();
+    while let Some(first) = rows.next() {
+        let root = first.outcome.root.clone();
+        let mut mine = vec![first];
+        while let Some(next) = rows.next_if(|r| r.outcome.root == root) {
+            mine.push(next);
+        }
+        let f = findings.remove(&root).unwrap_or_default();
+        out.push(timeline_of(&root, mine, f));
+    }
+    Ok(out)
+}
+
+/// A root's timeline from its outcomes (newest first, as the store gives them) and findings.
+fn timeline_of(
+    root: &str,
+    mut rows: Vec<ward_store::RootRunRow>,
+    findings: Vec<FindingRow>,
+) -> Timeline {
     rows.reverse();
     let runs: Vec<TimelineRun> = rows
         .into_iter()
@@ -419,18 +449,13 @@ pub fn timeline(store: &Store, root: &str, limit: usize) -> Result<Option<Timeli
             serial: r.outcome.state.map(|s| s.serial),
         })
         .collect();
-    let findings = store
-        .findings(Some(root))?
-        .into_iter()
-        .map(finding_view)
-        .collect();
-    Ok(Some(Timeline {
+    Timeline {
         schema_version: API_VERSION,
         root: root.to_string(),
         chart: chart(&runs),
         runs,
-        findings,
-    }))
+        findings: findings.into_iter().map(finding_view).collect(),
+    }
 }
 
 /// Every open finding, worst first.
@@ -833,12 +858,7 @@ pub fn report(
     stale: &Staleness,
 ) -> Result<Report, StoreError> {
     let now = ward_time::rfc3339(stale.now);
-    let mut timelines = Vec::new();
-    for root in store.roots()? {
-        if let Some(t) = timeline(store, &root, runs)? {
-            timelines.push(t);
-        }
-    }
+    let timelines = timelines(store, runs)?;
     let mut records_pages = Vec::new();
     for (_, title, kinds) in RECORD_PAGES {
         let r = records(store, title, kinds, &now)?;
@@ -921,5 +941,23 @@ mod tests {
         assert!(c.points[2].y < c.points[1].y && c.points[1].y < c.points[0].y);
         assert_eq!(c.line.split(' ').count(), 3);
         assert_eq!(chart(&[]).points.len(), 0);
+    }
+
+    /// The report's timelines, read in two queries, are each root's own timeline.
+    #[test]
+    fn every_timeline_at_once_is_each_roots_timeline() {
+        let mut store = Store::open_in_memory().unwrap();
+        let roots = crate::fixture::root_names(12);
+        crate::fixture::write(&mut store, &roots, 9).unwrap();
+        for limit in [1, 4, 100] {
+            let all = timelines(&store, limit).unwrap();
+            let mut names = store.roots().unwrap();
+            names.sort();
+            assert_eq!(all.len(), names.len());
+            for (t, name) in all.iter().zip(&names) {
+                let one = timeline(&store, name, limit).unwrap().unwrap();
+                assert_eq!(t, &one, "{name}, limit {limit}");
+            }
+        }
     }
 }

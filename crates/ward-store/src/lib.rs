@@ -54,8 +54,10 @@ use ward_model::Impact;
 /// - 3: adds `records` (approvals, gate outcomes, stack journals and backups, import
 ///   acceptances: see [`records`](crate::NewRecord));
 /// - 4: adds `approvals` and `gate_outcomes`, the gate's audit trail ([`ApprovalRecord`],
-///   [`GateOutcomeRecord`]).
-pub const SCHEMA_VERSION: i64 = 4;
+///   [`GateOutcomeRecord`]);
+/// - 5: adds the index `findings_by_root` (root, address, attribute, first run): a root's
+///   findings, open and resolved, without reading every root's (docs/performance.md, "Fleet").
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]
@@ -377,6 +379,7 @@ pub(crate) trait Backend: Send {
     fn runs(&self, limit: usize) -> Result<Vec<RunRow>, StoreError>;
     fn root_runs(&self, root: &str, limit: usize) -> Result<Vec<RootRunRow>, StoreError>;
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError>;
+    fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError>;
     fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError>;
     fn roots(&self) -> Result<Vec<String>, StoreError>;
     fn append_records(
@@ -527,6 +530,19 @@ impl Store {
         self.backend.latest_outcomes()
     }
 
+    /// Every root's newest `limit` outcomes: by root (sorted), each root's newest first. What
+    /// [`Store::root_runs`] gives for each of [`Store::roots`], read at once.
+    pub fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
+        let mut rows = self.backend.every_root_runs(limit)?;
+        rows.sort_by(|a, b| {
+            a.outcome
+                .root
+                .cmp(&b.outcome.root)
+                .then_with(|| b.run.cmp(&a.run))
+        });
+        Ok(rows)
+    }
+
     /// Every finding (open and resolved), optionally of one root, sorted by root, address,
     /// attribute, then first run.
     pub fn findings(&self, root: Option<&str>) -> Result<Vec<FindingRow>, StoreError> {
@@ -558,6 +574,31 @@ fn chain(e: &dyn std::error::Error) -> String {
         cur = c.source();
     }
     out
+}
+
+/// The findings query, asking only what it must: with `root`, one root's (`param` is its
+/// placeholder, `?1` or `$1`), with `open_only`, the open ones. Written out per case because
+/// neither planner uses an index through `(? IS NULL OR root = ?)`: `findings_by_root` serves
+/// a root's findings and the whole list in this order, `findings_open` the open ones.
+fn findings_sql(root: bool, open_only: bool, param: &str) -> String {
+    let mut conditions = Vec::new();
+    if root {
+        conditions.push(format!("root = {param}"));
+    }
+    if open_only {
+        conditions.push("resolved_run IS NULL".to_string());
+    }
+    let filter = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", conditions.join(" AND "))
+    };
+    format!(
+        "SELECT root, address, attribute, impact, first_run, first_at, last_run, last_at,
+                resolved_run, resolved_at
+         FROM findings{filter}
+         ORDER BY root, address, attribute, first_run"
+    )
 }
 
 fn limit_i64(limit: usize) -> i64 {

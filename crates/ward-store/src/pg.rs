@@ -10,10 +10,10 @@
 use crate::audit::{gate_lists, AuditSource};
 use crate::location::PgTarget;
 use crate::{
-    check_version, diff_findings, limit_i64, mark, ApprovalRecord, ApprovalRow, AuditQuery,
-    Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow, NewRecord,
-    OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow, StateMark,
-    StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, findings_sql, limit_i64, mark, ApprovalRecord, ApprovalRow,
+    AuditQuery, Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow,
+    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
+    StateMark, StoreError, Transition, SCHEMA_VERSION,
 };
 use postgres::{Client, NoTls};
 use std::collections::BTreeMap;
@@ -80,7 +80,21 @@ CREATE INDEX IF NOT EXISTS records_by_kind ON records(kind, root, key, id);
 "#,
     ),
     (4, crate::audit::AUDIT_TABLES),
+    (
+        5,
+        "CREATE INDEX IF NOT EXISTS findings_by_root
+             ON findings(root, address, attribute, first_run);",
+    ),
 ];
+
+/// Every root that has an outcome, in order, one index seek each (`outcomes_by_root`) instead
+/// of reading every outcome (PostgreSQL 15 has no skip scan for `DISTINCT` or `GROUP BY`).
+const ROOTS_CTE: &str = "WITH RECURSIVE r(root) AS (
+    (SELECT root FROM outcomes ORDER BY root LIMIT 1)
+    UNION ALL
+    SELECT (SELECT o.root FROM outcomes o WHERE o.root > r.root ORDER BY o.root LIMIT 1)
+    FROM r WHERE r.root IS NOT NULL
+)";
 
 /// A PostgreSQL history database.
 pub(crate) struct Pg {
@@ -380,24 +394,42 @@ impl Backend for Pg {
 
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError> {
         let rows = self.client()?.query(
-            r#"SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
-               FROM (SELECT root, MAX(run_id) AS run_id FROM outcomes GROUP BY root) l
-               JOIN outcomes o ON o.root = l.root AND o.run_id = l.run_id
-               JOIN runs r ON r.id = o.run_id
-               ORDER BY o.root"#,
+            &format!(
+                r#"{ROOTS_CTE}
+                SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
+                FROM r
+                CROSS JOIN LATERAL (SELECT * FROM outcomes x WHERE x.root = r.root
+                                    ORDER BY x.run_id DESC LIMIT 1) o
+                JOIN runs ru ON ru.id = o.run_id
+                ORDER BY o.root"#
+            ),
             &[],
         )?;
         Ok(rows.iter().map(root_run_row).collect())
     }
 
-    fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError> {
+    fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
         let rows = self.client()?.query(
-            "SELECT root, address, attribute, impact, first_run, first_at, last_run, last_at,
-                    resolved_run, resolved_at
-             FROM findings WHERE ($1::TEXT IS NULL OR root = $1) AND (NOT $2 OR resolved_run IS NULL)
-             ORDER BY root, address, attribute, first_run",
-            &[&root, &open_only],
+            &format!(
+                r#"{ROOTS_CTE}
+                SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
+                FROM r
+                CROSS JOIN LATERAL (SELECT * FROM outcomes x WHERE x.root = r.root
+                                    ORDER BY x.run_id DESC LIMIT $1) o
+                JOIN runs ru ON ru.id = o.run_id"#
+            ),
+            &[&limit_i64(limit)],
         )?;
+        Ok(rows.iter().map(root_run_row).collect())
+    }
+
+    fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError> {
+        let sql = findings_sql(root.is_some(), open_only, "$1");
+        let mut c = self.client()?;
+        let rows = match &root {
+            Some(r) => c.query(&sql, &[r])?,
+            None => c.query(&sql, &[])?,
+        };
         Ok(rows
             .iter()
             .map(|r| {
@@ -417,9 +449,10 @@ impl Backend for Pg {
     }
 
     fn roots(&self) -> Result<Vec<String>, StoreError> {
-        let rows = self
-            .client()?
-            .query("SELECT DISTINCT root FROM outcomes ORDER BY root", &[])?;
+        let rows = self.client()?.query(
+            &format!("{ROOTS_CTE} SELECT root FROM r WHERE root IS NOT NULL ORDER BY root"),
+            &[],
+        )?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 

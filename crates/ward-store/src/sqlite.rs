@@ -3,10 +3,10 @@
 use crate::audit::{gate_lists, sqlite_ddl, AuditSource, AUDIT_TABLES};
 use crate::records::RECORDS_SCHEMA;
 use crate::{
-    check_version, diff_findings, limit_i64, mark, ApprovalRecord, ApprovalRow, AuditQuery,
-    Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow, NewRecord,
-    OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow, StateMark,
-    StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, findings_sql, limit_i64, mark, ApprovalRecord, ApprovalRow,
+    AuditQuery, Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow,
+    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
+    StateMark, StoreError, Transition, SCHEMA_VERSION,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
@@ -59,7 +59,29 @@ CREATE TABLE IF NOT EXISTS findings(
 CREATE UNIQUE INDEX IF NOT EXISTS findings_open
     ON findings(root, address, attribute) WHERE resolved_run IS NULL;
 CREATE INDEX IF NOT EXISTS outcomes_by_root ON outcomes(root, run_id);
+CREATE INDEX IF NOT EXISTS findings_by_root ON findings(root, address, attribute, first_run);
 ";
+
+/// Every root that has an outcome, in order, one index seek each (`outcomes_by_root`) instead
+/// of reading every outcome: SQLite has no skip scan for `DISTINCT` or `GROUP BY`.
+const ROOTS_CTE: &str = "WITH RECURSIVE r(root) AS (
+    SELECT MIN(root) FROM outcomes
+    UNION ALL
+    SELECT (SELECT MIN(root) FROM outcomes WHERE root > r.root) FROM r WHERE r.root IS NOT NULL
+)";
+
+/// Every root's newest outcome: for each root, the outcome of its highest run id.
+fn latest_sql() -> String {
+    format!(
+        "{ROOTS_CTE}
+         SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
+         FROM r
+         JOIN outcomes o ON o.root = r.root
+             AND o.run_id = (SELECT MAX(run_id) FROM outcomes WHERE root = r.root)
+         JOIN runs ru ON ru.id = o.run_id
+         ORDER BY o.root"
+    )
+}
 
 impl Sqlite {
     pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
@@ -104,6 +126,7 @@ impl Sqlite {
         tx.execute_batch(RECORDS_SCHEMA)?;
         // Version 4 added the audit tables; creating them is the whole migration from 3.
         tx.execute_batch(&sqlite_ddl(AUDIT_TABLES))?;
+        // Version 5 added the index findings_by_root, which SCHEMA creates.
         // Version 1 kept a rank beside the impact name; the name is what counts.
         if has_column(&tx, "findings", "rank")? {
             migrate_ranks_to_names(&tx)?;
@@ -288,7 +311,7 @@ impl Backend for Sqlite {
     }
 
     fn root_runs(&self, root: &str, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
              FROM outcomes o JOIN runs r ON r.id = o.run_id
              WHERE o.root = ?1 ORDER BY o.run_id DESC LIMIT ?2",
@@ -298,25 +321,28 @@ impl Backend for Sqlite {
     }
 
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError> {
-        let mut st = self.conn.prepare(
-            "SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
-             FROM (SELECT root, MAX(run_id) AS run_id FROM outcomes GROUP BY root) l
-             JOIN outcomes o ON o.root = l.root AND o.run_id = l.run_id
-             JOIN runs r ON r.id = o.run_id
-             ORDER BY o.root",
-        )?;
+        let mut st = self.conn.prepare(&latest_sql())?;
         let rows = st.query_map([], root_run_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
+    fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
+        let mut out = Vec::new();
+        for root in self.roots()? {
+            out.extend(self.root_runs(&root, limit)?);
+        }
+        Ok(out)
+    }
+
     fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError> {
-        let mut st = self.conn.prepare(
-            "SELECT root, address, attribute, impact, first_run, first_at, last_run, last_at,
-                    resolved_run, resolved_at
-             FROM findings WHERE (?1 IS NULL OR root = ?1) AND (?2 = 0 OR resolved_run IS NULL)
-             ORDER BY root, address, attribute, first_run",
-        )?;
-        let rows = st.query_map(params![root, open_only], |r| {
+        let mut st = self
+            .conn
+            .prepare_cached(&findings_sql(root.is_some(), open_only, "?1"))?;
+        let params: Vec<&dyn rusqlite::ToSql> = match &root {
+            Some(r) => vec![r],
+            None => vec![],
+        };
+        let rows = st.query_map(params.as_slice(), |r| {
             let rr: Option<i64> = r.get(8)?;
             let ra: Option<String> = r.get(9)?;
             Ok(FindingRow {
@@ -333,9 +359,9 @@ impl Backend for Sqlite {
     }
 
     fn roots(&self) -> Result<Vec<String>, StoreError> {
-        let mut st = self
-            .conn
-            .prepare("SELECT DISTINCT root FROM outcomes ORDER BY root")?;
+        let mut st = self.conn.prepare(&format!(
+            "{ROOTS_CTE} SELECT root FROM r WHERE root IS NOT NULL ORDER BY root"
+        ))?;
         let rows = st.query_map([], |r| r.get::<_, String>(0))?;
         let mut out = Vec::new();
         for row in rows {
@@ -779,5 +805,40 @@ mod tests {
         .unwrap();
         let v = s.schema_version().unwrap().unwrap();
         assert_eq!(v, crate::SCHEMA_VERSION.to_string());
+    }
+
+    /// The plan SQLite makes for `sql`, one line per step.
+    fn plan(s: &Sqlite, sql: &str) -> String {
+        let mut st = s
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let rows = st.query_map([], |r| r.get::<_, String>(3)).unwrap();
+        rows.map(Result::unwrap).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The history's reads at a fleet's scale: a root's findings through `findings_by_root`, the
+    /// open ones through `findings_open`, every root and its newest run by index seeks: none
+    /// reads a whole table of outcomes or findings (docs/performance.md, "Fleet").
+    #[test]
+    fn the_fleet_reads_seek_instead_of_scanning() {
+        let s = Sqlite::open_in_memory().unwrap();
+        let root_findings = plan(&s, &findings_sql(true, false, "'net'"));
+        assert!(
+            root_findings.contains("USING INDEX findings_by_root"),
+            "{root_findings}"
+        );
+        let all = plan(&s, &findings_sql(false, false, "?1"));
+        assert!(
+            all.contains("findings_by_root") && !all.contains("TEMP B-TREE"),
+            "{all}"
+        );
+        let open = plan(&s, &findings_sql(false, true, "?1"));
+        assert!(open.contains("findings_open"), "{open}");
+        let roots = plan(&s, &format!("{ROOTS_CTE} SELECT root FROM r"));
+        let latest = plan(&s, &latest_sql());
+        for p in [&roots, &latest] {
+            assert!(!p.contains("SCAN outcomes"), "{p}");
+        }
     }
 }

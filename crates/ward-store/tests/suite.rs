@@ -82,6 +82,34 @@ impl Db {
         ));
     }
 
+    /// Whether the database has an index of that name.
+    fn has_index(&self, name: &str) -> bool {
+        match self {
+            Db::Sqlite(_, p) => {
+                rusqlite::Connection::open(p)
+                    .unwrap()
+                    .query_row(
+                        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                        [name],
+                        |r| r.get::<_, i64>(0),
+                    )
+                    .unwrap()
+                    == 1
+            }
+            Db::Pg(url) => {
+                postgres::Client::connect(url, postgres::NoTls)
+                    .unwrap()
+                    .query_one(
+                        "SELECT COUNT(*) FROM pg_indexes WHERE indexname = $1",
+                        &[&name],
+                    )
+                    .unwrap()
+                    .get::<_, i64>(0)
+                    == 1
+            }
+        }
+    }
+
     /// Runs SQL behind the store's back, the way another program would.
     fn execute(&self, sql: &str) {
         match self {
@@ -131,6 +159,8 @@ both!(
     a_bad_approval_is_refused_and_nothing_lands,
     a_schema_3_history_gains_the_audit_tables,
     an_audit_row_ward_did_not_write_is_an_error_not_a_guess,
+    a_schema_4_history_gains_the_findings_index,
+    every_root_runs_is_each_roots_newest_runs,
 );
 
 fn f(addr: &str, attr: &str, impact: &str) -> Finding {
@@ -732,7 +762,6 @@ fn a_schema_3_history_gains_the_audit_tables(db: &Db) {
         s.schema_version().unwrap(),
         Some(ward_store::SCHEMA_VERSION.to_string())
     );
-    assert_eq!(ward_store::SCHEMA_VERSION, 4);
     assert_eq!(
         s.records(&RecordQuery {
             kind: "stack-step",
@@ -767,4 +796,102 @@ fn an_audit_row_ward_did_not_write_is_an_error_not_a_guess(db: &Db) {
         .unwrap_err()
         .to_string();
     assert!(e.contains("gate outcome 1 cannot be read back"), "{e}");
+}
+
+/// A history written by a ward of schema 4 (no `findings_by_root`) gains the index when opened
+/// and keeps what it held; a root's findings read the same through it.
+fn a_schema_4_history_gains_the_findings_index(db: &Db) {
+    {
+        let mut s = db.open();
+        let r = s.begin_run("t1", None).unwrap();
+        s.apply_findings(
+            r,
+            "t1",
+            "net",
+            &[f("a", "b", "free"), f("a", "c", "replace")],
+        )
+        .unwrap();
+        s.apply_findings(r, "t1", "app", &[f("x", "y", "free")])
+            .unwrap();
+        let r = s.begin_run("t2", None).unwrap();
+        s.apply_findings(r, "t2", "net", &[f("a", "c", "replace")])
+            .unwrap();
+    }
+    assert!(db.has_index("findings_by_root"));
+    db.execute("DROP INDEX findings_by_root;");
+    db.set_schema_version("4");
+    assert!(!db.has_index("findings_by_root"));
+    let s = db.open();
+    assert_eq!(
+        s.schema_version().unwrap(),
+        Some(ward_store::SCHEMA_VERSION.to_string())
+    );
+    assert_eq!(ward_store::SCHEMA_VERSION, 5);
+    assert!(db.has_index("findings_by_root"));
+    let net: Vec<(String, String, bool)> = s
+        .findings(Some("net"))
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.address, r.attribute, r.resolved.is_some()))
+        .collect();
+    assert_eq!(
+        net,
+        [
+            ("a".to_string(), "b".to_string(), true),
+            ("a".to_string(), "c".to_string(), false),
+        ]
+    );
+    assert_eq!(s.findings(None).unwrap().len(), 3);
+    assert_eq!(s.open_findings().unwrap().len(), 2);
+}
+
+/// Every root's newest runs at once are what each root's own query gives, in root order, and
+/// the roots and latest outcomes agree with them.
+fn every_root_runs_is_each_roots_newest_runs(db: &Db) {
+    let mut s = db.open();
+    let roots = ["b/net", "a/app", "c/db", "a/app2"];
+    for n in 0..6 {
+        let now = format!("t{n}");
+        let run = s.begin_run(&now, None).unwrap();
+        for (i, root) in roots.iter().enumerate() {
+            // Root i is checked in runs n >= i (c/db from the third, a/app2 only in the fourth on).
+            if n >= i {
+                let o = if (n + i) % 3 == 0 { "drifted" } else { "clean" };
+                s.record_outcome(run, &outcome(root, o)).unwrap();
+            }
+        }
+        s.finish_run(run, &now, 0).unwrap();
+    }
+    let mut sorted = roots.to_vec();
+    sorted.sort();
+    assert_eq!(s.roots().unwrap(), sorted);
+    for limit in [1, 2, 4, 100] {
+        let all = s.every_root_runs(limit).unwrap();
+        let mut expected = Vec::new();
+        for root in &sorted {
+            expected.extend(s.root_runs(root, limit).unwrap());
+        }
+        assert_eq!(all, expected, "limit {limit}");
+    }
+    let latest: Vec<(String, i64)> = s
+        .latest_outcomes()
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.outcome.root, r.run))
+        .collect();
+    let newest: Vec<(String, i64)> = s
+        .every_root_runs(1)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.outcome.root, r.run))
+        .collect();
+    assert_eq!(latest, newest);
+    assert_eq!(latest.len(), 4);
+    assert!(s.every_root_runs(3).unwrap().len() == 3 + 3 + 3 + 3);
+    drop(s);
+    let empty = Db::sqlite();
+    let s = empty.open();
+    assert!(s.every_root_runs(5).unwrap().is_empty());
+    assert!(s.latest_outcomes().unwrap().is_empty());
+    assert!(s.roots().unwrap().is_empty());
 }

@@ -14,6 +14,7 @@
 //! | `stack` | [`Config::stack`] | `ward stack` |
 //! | `render "NAME"` | [`Config::renders`] | `ward check` |
 //! | `waiver` | [`Config::waivers`] | `ward check` |
+//! | `reviewers` | [`Policy::reviewers`](policy::Policy::reviewers) | `ward gate --approvals-from` |
 //!
 //! Every error is `FILE:LINE:COLUMN: what was wrong` with a `help:` line saying what to do, and
 //! every unknown block or key, at any depth, is an error with a did-you-mean. A new section is a
@@ -40,6 +41,7 @@ pub mod policy;
 mod read;
 pub mod render;
 pub mod repo;
+pub mod review;
 mod rules;
 pub mod stack;
 pub mod waiver;
@@ -74,12 +76,25 @@ const EVERYWHERE: &[&[read::Schema]] = &[
     drift::SCHEMAS,
     render::SCHEMAS,
     waiver::SCHEMAS,
+    review::SCHEMAS,
 ];
 
 /// The top-level blocks `ward.hcl` takes, in the order docs/config.md lists them.
 pub const SECTIONS: &[&str] = &[
-    "resource", "root", "layer", "check", "policy", "guard", "drift", "plan", "stack", "render",
-    "waiver", "history", "rules",
+    "resource",
+    "root",
+    "layer",
+    "check",
+    "policy",
+    "guard",
+    "drift",
+    "plan",
+    "stack",
+    "render",
+    "waiver",
+    "history",
+    "rules",
+    "reviewers",
 ];
 
 /// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
@@ -264,7 +279,17 @@ impl Config {
             };
             let ident = b.ident.as_str();
             let line = src.line(b.ident.span());
-            if ["check", "policy", "plan", "stack", "history", "rules"].contains(&ident) {
+            if [
+                "check",
+                "policy",
+                "plan",
+                "stack",
+                "history",
+                "rules",
+                "reviewers",
+            ]
+            .contains(&ident)
+            {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
                     return Err(src.err(
                         b.ident.span(),
@@ -296,6 +321,7 @@ impl Config {
                     c.waivers.push(waiver::waiver(&src, b, n)?);
                 }
                 "history" => c.history = history::history(&src, b, dir)?,
+                "reviewers" => c.policy.reviewers = review::reviewers(&src, b)?,
                 "rules" => c.rule_files = rules::rules(&src, b, dir)?,
                 "pack" => {
                     return Err(src.err(

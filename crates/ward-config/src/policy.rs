@@ -47,6 +47,8 @@ pub struct Policy {
     /// How long an approval lasts when `ward approve` is given no `--expires`
     /// (`approval_expiry`, default [`DEFAULT_APPROVAL_EXPIRY`]); `None`: `"never"`.
     pub approval_expiry: Option<std::time::Duration>,
+    /// The `reviewers` block: who may approve what through pull-request reviews.
+    pub reviewers: crate::review::Reviewers,
 }
 
 /// The default of `policy.approval_expiry`: seven days.
@@ -72,6 +74,7 @@ impl Policy {
             protection_record: dir.join(DEFAULT_PROTECTION_RECORD),
             guards: Vec::new(),
             approval_expiry: Some(DEFAULT_APPROVAL_EXPIRY),
+            reviewers: crate::review::Reviewers::default(),
         }
     }
 }

@@ -57,6 +57,7 @@ mod cloud;
 pub mod corpus;
 mod error;
 pub mod examples;
+pub mod forge;
 mod root;
 pub mod rules;
 pub mod terragrunt;

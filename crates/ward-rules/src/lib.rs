@@ -63,14 +63,73 @@ mod embedded {
         pub(crate) entries: usize,
     }
 
+    /// One embedded pack file (build.rs): its head plain, the rest deflated in chunks, each
+    /// inflated the first time a lookup needs it.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct File {
+        /// The file name (`aws.hcl`).
+        pub(crate) name: &'static str,
+        /// The text up to the first chunk: the `pack` header of an indexed pack, read at every
+        /// start (empty for a pack read whole).
+        pub(crate) head: &'static str,
+        /// The chunks' deflated bytes, back to back.
+        pub(crate) deflated: &'static [u8],
+        /// The rest of the text, in order.
+        pub(crate) chunks: &'static [Chunk],
+    }
+
+    /// A part of a pack's text, deflated.
+    #[derive(Debug, Clone)]
+    pub(crate) struct Chunk {
+        /// Its first byte in the file.
+        pub(crate) at: usize,
+        /// Its length, inflated.
+        pub(crate) len: usize,
+        /// Its bytes in [`File::deflated`].
+        pub(crate) z: std::ops::Range<usize>,
+    }
+
+    impl File {
+        /// The text of chunk `i`.
+        pub(crate) fn inflate(&self, i: usize) -> Result<String, String> {
+            let c = self.chunks.get(i).ok_or("no such chunk")?;
+            let z = self
+                .deflated
+                .get(c.z.clone())
+                .ok_or("a chunk lies outside the data")?;
+            let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(z, c.len)
+                .map_err(|e| format!("a chunk cannot be inflated ({e:?})"))?;
+            if bytes.len() != c.len {
+                return Err("a chunk inflates to the wrong length".into());
+            }
+            String::from_utf8(bytes).map_err(|_| "a chunk is not UTF-8".to_string())
+        }
+
+        /// The whole text.
+        pub(crate) fn whole(&self) -> Result<String, String> {
+            let mut text = String::from(self.head);
+            for i in 0..self.chunks.len() {
+                text.push_str(&self.inflate(i)?);
+            }
+            Ok(text)
+        }
+
+        /// Which chunk holds bytes `start..end` (`None`: the head, or nowhere).
+        pub(crate) fn chunk_of(&self, start: usize, end: usize) -> Option<usize> {
+            self.chunks
+                .iter()
+                .position(|c| c.at <= start && end <= c.at + c.len)
+        }
+    }
+
     include!(concat!(env!("OUT_DIR"), "/packs.rs"));
 
     /// The packs [`Knowledge::builtin`](super::Knowledge::builtin) reads, with build.rs's index
     /// of them: [`BUILT`], or a test's own (packs read whole, types with several entries).
     #[derive(Debug, Clone, Copy)]
     pub(crate) struct Sources {
-        /// (file name, contents), as [`EMBEDDED_PACKS`].
-        pub(crate) packs: &'static [(&'static str, &'static str)],
+        /// The pack files, as [`EMBEDDED_PACKS`].
+        pub(crate) packs: &'static [File],
         /// Per pack, its header, as [`PACK_INDEX`].
         pub(crate) index: &'static [Option<Header>],
         /// The indexed `resource` blocks, as [`ENTRIES`].
@@ -186,6 +245,70 @@ struct Lazy {
     types: Vec<(&'static str, usize, usize)>,
     /// Per distinct type, its rules once read (sorted by precedence), or why they did not load.
     slots: Vec<OnceLock<Result<Vec<Rule>, RulesError>>>,
+    /// The packs' text, each chunk inflated once.
+    texts: Texts,
+}
+
+/// The embedded packs' text: heads as embedded, each deflated chunk inflated the first time a
+/// block in it is read, and kept.
+#[derive(Debug, Clone)]
+struct Texts {
+    src: embedded::Sources,
+    /// Per pack, per chunk: its text, or why it did not inflate.
+    inflated: Vec<Vec<OnceLock<Result<String, String>>>>,
+}
+
+impl Texts {
+    fn new(src: embedded::Sources) -> Texts {
+        Texts {
+            src,
+            inflated: src
+                .packs
+                .iter()
+                .map(|f| f.chunks.iter().map(|_| OnceLock::new()).collect())
+                .collect(),
+        }
+    }
+
+    /// The text of `block` in pack `pack`.
+    fn block(&self, pack: usize, block: &embedded::Block) -> Result<&str, RulesError> {
+        let name = self.src.packs.get(pack).map_or("", |f| f.name);
+        let mismatch = || {
+            RulesError::new(&pack_file(name), "the pack index does not match the file")
+                .help("this is a bug in ward's build script (build.rs); please report it")
+        };
+        let f = self.src.packs.get(pack).ok_or_else(mismatch)?;
+        if let Some(text) = f.head.get(block.start..block.end) {
+            return Ok(text);
+        }
+        let i = f.chunk_of(block.start, block.end).ok_or_else(mismatch)?;
+        let (Some(chunk), Some(slot)) = (
+            f.chunks.get(i),
+            self.inflated.get(pack).and_then(|p| p.get(i)),
+        ) else {
+            return Err(mismatch());
+        };
+        let text = slot.get_or_init(|| f.inflate(i)).as_ref().map_err(|why| {
+            RulesError::new(
+                &pack_file(name),
+                format!("the embedded pack is damaged: {why}"),
+            )
+            .help("the ward binary is damaged: reinstall it")
+        })?;
+        text.get(block.start - chunk.at..block.end - chunk.at)
+            .ok_or_else(mismatch)
+    }
+}
+
+/// The whole text of an embedded pack.
+fn whole_text(f: &embedded::File) -> Result<String, RulesError> {
+    f.whole().map_err(|why| {
+        RulesError::new(
+            &pack_file(f.name),
+            format!("the embedded pack is damaged: {why}"),
+        )
+        .help("the ward binary is damaged: reinstall it")
+    })
 }
 
 impl Lazy {
@@ -205,13 +328,13 @@ impl Lazy {
     fn read(&self, first: usize, count: usize) -> Result<Vec<Rule>, RulesError> {
         let mut rules: Vec<Rule> = Vec::with_capacity(count);
         for (_, pack, block) in self.src.entries.iter().skip(first).take(count) {
-            let (Some((name, text)), Some(Some(origin))) =
+            let (Some(f), Some(Some(origin))) =
                 (self.src.packs.get(*pack), self.origins.get(*pack))
             else {
                 continue;
             };
-            let file = pack_file(name);
-            let slice = text.get(block.start..block.end).unwrap_or_default();
+            let file = pack_file(f.name);
+            let slice = self.texts.block(*pack, block)?;
             let OneBlock::Resource(mut rule) = parse_pack_block(&file, slice, block.line, origin)?
             else {
                 return Err(
@@ -224,7 +347,7 @@ impl Lazy {
                     .src
                     .packs
                     .get(dup.rank.2)
-                    .map_or_else(String::new, |(n, _)| pack_file(n));
+                    .map_or_else(String::new, |f| pack_file(f.name));
                 return Err(RulesError::new(
                     &file,
                     format!(
@@ -625,11 +748,12 @@ impl Knowledge {
     fn builtin_from(src: embedded::Sources) -> Result<Knowledge, RulesError> {
         let mut k = Knowledge::default();
         let mut origins = Vec::with_capacity(src.packs.len());
-        let mut whole: Vec<(String, &str)> = Vec::new();
-        for ((name, text), index) in src.packs.iter().zip(src.index) {
-            let file = pack_file(name);
+        let texts = Texts::new(src);
+        let mut whole: Vec<(String, String)> = Vec::new();
+        for ((pack_index, f), index) in src.packs.iter().enumerate().zip(src.index) {
+            let file = pack_file(f.name);
             let Some(index) = index else {
-                whole.push((file.clone(), text));
+                whole.push((file.clone(), whole_text(f)?));
                 origins.push(None);
                 // Its place among the packs is kept: read below, then ordered by file.
                 k.packs.push(Pack {
@@ -644,7 +768,7 @@ impl Knowledge {
                 continue;
             };
             let b = index.block;
-            let slice = text.get(b.start..b.end).unwrap_or_default();
+            let slice = texts.block(pack_index, &b)?;
             let placeholder = RuleOrigin::User {
                 file: file.clone(),
                 line: 0,
@@ -664,6 +788,10 @@ impl Knowledge {
             k.packs.push(pack);
         }
         if !whole.is_empty() {
+            let whole: Vec<(&str, &str)> = whole
+                .iter()
+                .map(|(f, t)| (f.as_str(), t.as_str()))
+                .collect();
             let read = Knowledge::from_pack_sources(&whole)?;
             for p in read.packs {
                 if let Some(slot) = k.packs.iter_mut().find(|q| q.file == p.file) {
@@ -706,6 +834,7 @@ impl Knowledge {
             origins,
             slots: (0..types.len()).map(|_| OnceLock::new()).collect(),
             types,
+            texts,
         });
         k.sort();
         Ok(k)
@@ -714,9 +843,13 @@ impl Knowledge {
     /// Every embedded pack read whole, every entry at once: what [`Knowledge::builtin`] reads
     /// lazily. For the tests that check the packs and the index.
     pub fn builtin_whole() -> Result<Knowledge, RulesError> {
-        let sources: Vec<(String, &str)> = embedded::EMBEDDED_PACKS
+        let texts: Vec<(String, String)> = embedded::EMBEDDED_PACKS
             .iter()
-            .map(|(name, text)| (pack_file(name), *text))
+            .map(|f| Ok((pack_file(f.name), whole_text(f)?)))
+            .collect::<Result<_, RulesError>>()?;
+        let sources: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(f, t)| (f.as_str(), t.as_str()))
             .collect();
         Knowledge::from_pack_sources(&sources)
     }

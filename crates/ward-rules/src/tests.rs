@@ -163,8 +163,18 @@ fn indexed(packs: &'static [(&'static str, &'static str)], whole: &[&str]) -> em
         }));
     }
     entries.sort_by_key(|(t, pack, b)| (*t, *pack, b.start));
+    // Each test pack's text is its head (nothing deflated).
+    let files: Vec<embedded::File> = packs
+        .iter()
+        .map(|(name, text)| embedded::File {
+            name,
+            head: text,
+            deflated: &[],
+            chunks: &[],
+        })
+        .collect();
     embedded::Sources {
-        packs,
+        packs: Box::leak(files.into_boxed_slice()),
         index: Box::leak(index.into_boxed_slice()),
         entries: Box::leak(entries.into_boxed_slice()),
     }

@@ -69,7 +69,7 @@ fn who(s: &ApprovalStatus) -> (Option<String>, Option<String>) {
         ApprovalStatus::Stale { by, .. }
         | ApprovalStatus::Expired { by, .. }
         | ApprovalStatus::Refused { by, .. } => (Some(by.clone()), None),
-        ApprovalStatus::Missing => (None, None),
+        ApprovalStatus::Missing | ApprovalStatus::Awaiting { .. } => (None, None),
     }
 }
 

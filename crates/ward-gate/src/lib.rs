@@ -32,6 +32,7 @@ pub mod guard;
 pub mod policy;
 pub mod protect;
 pub mod record;
+pub mod review;
 pub mod run;
 pub mod verify;
 
@@ -191,6 +192,15 @@ pub enum ApprovalStatus {
         /// Why it is refused.
         why: String,
     },
+    /// Approvals come from pull-request reviews ([`review`]) and the ones that count do not
+    /// meet what `ward.hcl`'s `reviewers` block requires.
+    Awaiting {
+        /// Each requirement not met: how many approving reviews from whom, and who approved.
+        needs: Vec<String>,
+        /// Reviews that do not count for this change, and why (a push since, the author's own,
+        /// expired, another digest).
+        not_counted: Vec<String>,
+    },
 }
 
 impl ApprovalStatus {
@@ -208,6 +218,7 @@ impl ApprovalStatus {
             ApprovalStatus::Stale { .. } => "stale",
             ApprovalStatus::Expired { .. } => "expired",
             ApprovalStatus::Refused { .. } => "refused",
+            ApprovalStatus::Awaiting { .. } => "awaiting-review",
         }
     }
 }

@@ -411,6 +411,16 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 /// returns the typed report. Prints nothing. `env` gives the approval key and guard bypasses
 /// ([`process_env`] in a real process).
 pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
+    gate_reviewed(opts, env, None)
+}
+
+/// [`gate`], with the approvals of the changes that need one taken from pull-request reviews
+/// ([`crate::review`]) instead of the approvals file, when `reviews` is given.
+pub fn gate_reviewed(
+    opts: &GateOptions,
+    env: Env<'_>,
+    reviews: Option<&crate::review::Settle<'_>>,
+) -> Result<GateRun, GateError> {
     let now = now(env)?;
     let key = key(env)?;
     let want = Want {
@@ -467,6 +477,9 @@ pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
         context: env(CONTEXT_VAR),
     };
     let mut report = evaluate(&l.assessment, &ctx);
+    if let Some(r) = reviews {
+        r.apply(&mut report, &l.policy);
+    }
     let objects = crate::guard::object_attributes(&l.objects);
     run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
     let mut notes = Vec::new();

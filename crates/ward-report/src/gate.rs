@@ -88,6 +88,13 @@ fn status_line(r: &Required) -> String {
         ApprovalStatus::Refused { by, why } => {
             format!("NOT APPROVED: the approval by {by} is refused: {why}")
         }
+        ApprovalStatus::Awaiting { needs, not_counted } => {
+            let mut s = format!("NOT APPROVED: {}", needs.join("; "));
+            if !not_counted.is_empty() {
+                let _ = write!(s, "; not counted: {}", not_counted.join("; "));
+            }
+            s
+        }
     }
 }
 

@@ -1,0 +1,431 @@
+//! Approvals from pull-request reviews (`ward_gate::review`) against a fake forge on the
+//! loopback: a review approves exactly the digests ward's comment listed at the reviewed commit;
+//! a push after the review, another digest, the author's own review, an expired review, a later
+//! request for changes, too few team members, an unknown team, an outage and a rate limit do
+//! not approve.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::json;
+use std::time::Duration;
+use ward_forge::{Client, Kind, Options};
+use ward_gate::review::{self, ReviewSource, Settle, MARKER};
+use ward_gate::testkit::{assessment, policy_of, verdict, Fixture};
+use ward_gate::{run_guards, ApprovalStatus, GateReport, Outcome};
+use ward_model::{Action, Impact};
+use ward_rig::forge::{unreachable_base, FakeForge};
+
+const PR: &str = "/repos/acme/infra/pulls/7";
+const REVIEWS: &str = "/repos/acme/infra/pulls/7/reviews?per_page=100";
+const COMMENTS: &str = "/repos/acme/infra/issues/7/comments?per_page=100";
+const BOT: &str = "github-actions[bot]";
+
+/// The forge with pull request 7 at `head` by `dev`.
+fn forge(head: &str) -> FakeForge {
+    let f = FakeForge::start().unwrap();
+    f.json(
+        PR,
+        &json!({"head": {"sha": head}, "user": {"login": "dev"}}),
+    );
+    f.json(REVIEWS, &json!([]));
+    f.json(COMMENTS, &json!([]));
+    f
+}
+
+fn source(base: &str) -> ReviewSource {
+    ReviewSource {
+        client: Client::new(
+            Kind::GitHub,
+            Options {
+                base: base.into(),
+                token: Some("t0ken".into()),
+                timeout: Duration::from_secs(5),
+            },
+        ),
+        source: "github:acme/infra#7".parse().unwrap(),
+    }
+}
+
+fn review(by: &str, state: &str, commit: &str, at: &str) -> serde_json::Value {
+    json!({"user": {"login": by}, "state": state, "commit_id": commit, "submitted_at": at})
+}
+
+fn comment(by: &str, listings: &[(&str, &str, &str)]) -> serde_json::Value {
+    let mut body = format!("<!-- ward-gate:default -->\n## ward gate\n{MARKER}\n");
+    for (commit, at, digest) in listings {
+        body.push_str(&format!("listed {commit} {at} {digest}\n"));
+    }
+    body.push_str("-->\n");
+    json!({"user": {"login": by}, "body": body, "updated_at": "2026-11-29T12:00:00Z"})
+}
+
+/// The gate's report on one data-loss delete at `fakecloud_volume.db`, with `reviewers`.
+fn report(reviewers: &str) -> (Fixture, ward_classify::Assessment, GateReport) {
+    let mut f = Fixture::new();
+    f.policy = policy_of(reviewers);
+    let a = assessment(vec![verdict(
+        "fakecloud_volume.db",
+        Action::Delete,
+        Impact::DataLoss,
+    )]);
+    let r = f.gate(&a);
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    (f, a, r)
+}
+
+/// Settles the report from the forge at `base`, for root `live/prod/db`.
+fn settle(f: &Fixture, a: &ward_classify::Assessment, mut r: GateReport, base: &str) -> GateReport {
+    let src = source(base);
+    let s = Settle::new(&src, Some("live/prod/db".into()));
+    s.apply(&mut r, &f.policy);
+    run_guards(
+        &mut r,
+        a,
+        &f.policy.guards,
+        &Default::default(),
+        &|_: &str| None,
+    );
+    r
+}
+
+fn status(r: &GateReport) -> &ApprovalStatus {
+    &r.required[0].approval
+}
+
+fn awaiting(r: &GateReport) -> String {
+    match status(r) {
+        ApprovalStatus::Awaiting { needs, not_counted } => {
+            format!("{}\n{}", needs.join("\n"), not_counted.join("\n"))
+        }
+        other => panic!("not awaiting: {other:?}"),
+    }
+}
+
+const AUTHOR: &str = "reviewers {\n  comment_author = \"github-actions[bot]\"\n}\n";
+
+#[test]
+fn a_review_at_the_head_after_ward_listed_the_digest_approves_it() {
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let r = settle(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::Pass, "{:?}", status(&r));
+    match status(&r) {
+        ApprovalStatus::Approved {
+            by,
+            reason,
+            approved_at,
+            ..
+        } => {
+            assert_eq!(by, "alice");
+            assert!(reason.contains("github:acme/infra#7 at c2"), "{reason}");
+            assert_eq!(approved_at, "2026-11-29T11:00:00Z");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_push_after_the_review_needs_a_new_review() {
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c3");
+    fg.json(
+        COMMENTS,
+        &json!([comment(
+            BOT,
+            &[
+                ("c2", "2026-11-29T10:00:00Z", &d),
+                ("c3", "2026-11-29T12:00:00Z", &d)
+            ]
+        )]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let r = settle(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    let why = awaiting(&r);
+    assert!(
+        why.contains("alice: approved at c2, the head is now c3 (pushed since"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_review_approves_only_the_digests_listed_before_it() {
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    // The reviewer saw another digest at this commit (a plan since re-made against drifted
+    // state); the current digest was listed only after the review.
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(
+            BOT,
+            &[
+                ("c2", "2026-11-29T10:00:00Z", "aaaa"),
+                ("c2", "2026-11-29T12:00:00Z", &d)
+            ]
+        )]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let r = settle(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    let why = awaiting(&r);
+    assert!(
+        why.contains("alice: the review approved other digests"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_listing_in_someone_elses_comment_does_not_count() {
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment("mallory", &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let r = settle(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    assert!(awaiting(&r).contains("no ward comment listed digests at c2"));
+}
+
+#[test]
+fn the_authors_own_review_does_not_count_unless_the_policy_allows_it() {
+    for (allow, want) in [(false, Outcome::ApprovalRequired), (true, Outcome::Pass)] {
+        let (f, a, r) = report(&format!(
+            "reviewers {{\n  comment_author = \"{BOT}\"\n  allow_author = {allow}\n}}\n"
+        ));
+        let d = r.required[0].digest.clone();
+        let fg = forge("c2");
+        fg.json(
+            COMMENTS,
+            &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+        );
+        fg.json(
+            REVIEWS,
+            &json!([review("dev", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+        );
+        let r = settle(&f, &a, r, &fg.base());
+        assert_eq!(r.outcome, want, "allow_author = {allow}");
+        if !allow {
+            assert!(awaiting(&r).contains("dev: the pull request's author"));
+        }
+    }
+}
+
+#[test]
+fn an_expired_review_or_a_later_request_for_changes_does_not_count() {
+    let (f, a, r) = report(&format!(
+        "policy {{\n  approval_expiry = \"1h\"\n}}\n{AUTHOR}"
+    ));
+    let d = r.required[0].digest.clone();
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let expired = settle(&f, &a, r.clone(), &fg.base());
+    assert!(awaiting(&expired).contains("alice: the review of 2026-11-29T11:00:00Z has expired"));
+
+    let (f, a, r) = report(AUTHOR);
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([
+            review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z"),
+            review("alice", "COMMENTED", "c2", "2026-11-29T11:10:00Z"),
+            review("alice", "CHANGES_REQUESTED", "c2", "2026-11-29T11:30:00Z")
+        ]),
+    );
+    let r = settle(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+}
+
+const DBA: &str = "reviewers {\n  comment_author = \"github-actions[bot]\"\n  require \"dba\" {\n    impact = [\"data-loss\"]\n    root = [\"live/prod/*\"]\n    from = [\"@acme/dba\"]\n    count = 2\n  }\n}\n";
+
+/// The forge with team acme/dba (alice, bob, over two pages) and reviews by `approvers`.
+fn dba_forge(d: &str, approvers: &[&str]) -> FakeForge {
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", d)])]),
+    );
+    let reviews: Vec<_> = approvers
+        .iter()
+        .map(|a| review(a, "APPROVED", "c2", "2026-11-29T11:00:00Z"))
+        .collect();
+    fg.json(REVIEWS, &json!(reviews));
+    let page2 = format!(
+        "{}/orgs/acme/teams/dba/members?per_page=100&page=2",
+        fg.base()
+    );
+    fg.route(
+        "/orgs/acme/teams/dba/members?per_page=100",
+        200,
+        &[("Link", &format!("<{page2}>; rel=\"next\""))],
+        &json!([{"login": "alice"}]).to_string(),
+    );
+    fg.json(
+        "/orgs/acme/teams/dba/members?per_page=100&page=2",
+        &json!([{"login": "bob"}]),
+    );
+    fg
+}
+
+#[test]
+fn two_of_a_team_read_across_pages_approve_a_data_loss_in_prod() {
+    let (f, a, r) = report(DBA);
+    let d = r.required[0].digest.clone();
+    let fg = dba_forge(&d, &["alice", "carol"]);
+    let one = settle(&f, &a, r.clone(), &fg.base());
+    assert_eq!(one.outcome, Outcome::ApprovalRequired);
+    let why = awaiting(&one);
+    assert!(
+        why.contains("`dba` needs 2 approving review(s) at c2 from @acme/dba (have 1: alice)"),
+        "{why}"
+    );
+    assert!(
+        why.contains("carol: not among those a requirement names"),
+        "{why}"
+    );
+
+    let fg = dba_forge(&d, &["alice", "bob"]);
+    let two = settle(&f, &a, r, &fg.base());
+    assert_eq!(two.outcome, Outcome::Pass, "{:?}", status(&two));
+    assert!(matches!(status(&two), ApprovalStatus::Approved { by, .. } if by == "alice, bob"));
+}
+
+#[test]
+fn a_requirement_for_another_root_does_not_apply() {
+    let (f, a, r) = report(DBA);
+    let d = r.required[0].digest.clone();
+    let fg = dba_forge(&d, &["carol"]);
+    let src = source(&fg.base());
+    let mut r = r;
+    Settle::new(&src, Some("live/dev/db".into())).apply(&mut r, &f.policy);
+    run_guards(&mut r, &a, &[], &Default::default(), &|_: &str| None);
+    assert_eq!(r.outcome, Outcome::Pass, "{:?}", status(&r));
+}
+
+#[test]
+fn an_unknown_team_an_outage_and_a_rate_limit_refuse_with_the_reason() {
+    let (f, a, r) = report(DBA);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    fg.json(
+        REVIEWS,
+        &json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]),
+    );
+    let unknown = settle(&f, &a, r.clone(), &fg.base());
+    assert_eq!(unknown.outcome, Outcome::ApprovalRequired);
+    assert!(
+        matches!(status(&unknown), ApprovalStatus::Refused { why, .. } if why.contains("team @acme/dba was not found")),
+        "{:?}",
+        status(&unknown)
+    );
+
+    let down = settle(&f, &a, r.clone(), &unreachable_base().unwrap());
+    assert_eq!(down.outcome, Outcome::ApprovalRequired);
+    assert!(
+        matches!(status(&down), ApprovalStatus::Refused { why, .. } if why.contains("could not be reached") && !why.contains("t0ken")),
+        "{:?}",
+        status(&down)
+    );
+
+    let limited = forge("c2");
+    limited.route(PR, 429, &[], "{}");
+    let r = settle(&f, &a, r, &limited.base());
+    assert_eq!(r.outcome, Outcome::ApprovalRequired);
+    assert!(
+        matches!(status(&r), ApprovalStatus::Refused { why, .. } if why.contains("rate limit"))
+    );
+}
+
+#[test]
+fn nothing_is_read_when_nothing_needs_an_approval() {
+    let f = Fixture::new();
+    let a = assessment(vec![verdict(
+        "fakecloud_volume.db",
+        Action::Update,
+        Impact::None,
+    )]);
+    let mut r = f.gate(&a);
+    let fg = forge("c2");
+    let src = source(&fg.base());
+    let s = Settle::new(&src, None);
+    s.apply(&mut r, &f.policy);
+    assert!(fg.requests().is_empty());
+    assert!(s.reviews().is_none());
+}
+
+#[test]
+fn the_marker_carries_earlier_listings_and_adds_the_head_once() {
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c3");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", "abcd")])]),
+    );
+    let src = source(&fg.base());
+    let s = Settle::new(&src, None);
+    let mut r = r;
+    s.apply(&mut r, &f.policy);
+    run_guards(&mut r, &a, &[], &Default::default(), &|_: &str| None);
+    let reviews = s.reviews().unwrap().as_ref().unwrap();
+    let m = review::marker(reviews, &f.policy.reviewers, &r);
+    assert_eq!(
+        m,
+        format!(
+            "{MARKER}\nlisted c2 2026-11-29T10:00:00Z abcd\nlisted c3 {} {d}\n-->\n",
+            r.now
+        )
+    );
+    assert_eq!(review::parse(&m).len(), 2);
+    // Posted, and read back: the same listing at the head is not added again.
+    fg.json(
+        COMMENTS,
+        &json!([{"user": {"login": BOT}, "body": m, "updated_at": "2026-11-29T12:00:00Z"}]),
+    );
+    let s2 = Settle::new(&src, None);
+    let (_, _, mut r2) = report(AUTHOR);
+    s2.apply(&mut r2, &f.policy);
+    let again = review::marker(
+        s2.reviews().unwrap().as_ref().unwrap(),
+        &f.policy.reviewers,
+        &r2,
+    );
+    assert_eq!(again, m);
+}

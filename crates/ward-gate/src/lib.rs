@@ -385,16 +385,15 @@ pub fn needs_approval(v: &Verdict, policy: &Policy, protection: &Protection) -> 
     out
 }
 
-/// Quotes a word for a POSIX shell when it needs it.
+/// Quotes a word for a shell when it needs it, with shlex: POSIX quoting that also keeps clear of
+/// interactive shells' history expansion (`!`, `^`) and of Fish's backslash in single quotes.
 pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=@,+".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
+    // With NUL bytes allowed (no argument can hold one, but the word is still shown), shlex's
+    // only error cannot happen; the empty word stands in for it all the same.
+    shlex::Quoter::new()
+        .allow_nul(true)
+        .quote(s)
+        .map_or_else(|_| String::from("''"), std::borrow::Cow::into_owned)
 }
 
 fn approve_command(ctx: &GateContext<'_>, v: &Verdict) -> String {

@@ -39,12 +39,16 @@ fn data_volume(address: &str, action: Action) -> Verdict {
 
 #[test]
 fn shell_quote_leaves_plain_words_and_quotes_the_rest() {
-    assert_eq!(shell_quote("a_-./:=@,+9Z"), "a_-./:=@,+9Z");
+    assert_eq!(shell_quote("a_-./:@+9Z"), "a_-./:@+9Z");
     assert_eq!(shell_quote(""), "''");
     assert_eq!(shell_quote("a b"), "'a b'");
-    assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    // shlex also quotes `=` and `,` (brace expansion) and picks double quotes around a `'`.
+    assert_eq!(shell_quote("a=b,c"), "'a=b,c'");
+    assert_eq!(shell_quote("it's"), "\"it's\"");
     assert_eq!(shell_quote("x[\"k\"]"), "'x[\"k\"]'");
     assert_eq!(shell_quote("é"), "'é'");
+    // History expansion: `!` is never left where an interactive shell expands it.
+    assert_eq!(shell_quote("it's!"), "\"it's\"'!'");
 }
 
 #[test]

@@ -137,6 +137,13 @@ pub struct Args {
     /// Do not add newly found `prevent_destroy` addresses to the protection record.
     #[arg(long)]
     no_record_protection: bool,
+    /// Take the approvals from a pull request's reviews instead of the approvals file:
+    /// github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN). See `ward docs gate`, "Review approvals".
+    #[arg(long, value_name = "FORGE:PROJECT#N")]
+    approvals_from: Option<String>,
+    /// The forge's API base for --approvals-from (default: GITHUB_API_URL, else GitHub's).
+    #[arg(long, value_name = "URL", requires = "approvals_from")]
+    forge_url: Option<String>,
 }
 
 /// Runs `ward gate`.
@@ -153,7 +160,24 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         GateFormat::Json => Format::Json,
         GateFormat::Markdown => Format::Markdown,
     };
-    let run = match run::gate(&opts, &run::process_env) {
+    // ward.hcl's reviewers block and the root's place, for --approvals-from only.
+    let config = match &args.approvals_from {
+        Some(_) => {
+            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            ward_config::discover(args.inputs.config.as_deref(), &cwd)
+                .and_then(|f| f.as_ref().map(ward_config::Config::load_found).transpose())
+                .map_err(|e| CliError::new(e.to_string()))?
+        }
+        None => None,
+    };
+    let review = crate::forge::prepare(
+        args.approvals_from.as_deref(),
+        args.forge_url.as_deref(),
+        config.as_ref(),
+        args.inputs.root.as_deref(),
+    )?;
+    let settle = review.as_ref().map(|p| p.settle());
+    let run = match run::gate_reviewed(&opts, &run::process_env, settle.as_ref()) {
         Ok(run) => run,
         // A root being adopted takes only imports: a refusal of the plan, not a usage error.
         Err(ward_gate::GateError::Adopting(refusal)) => {
@@ -165,12 +189,12 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         Err(e) => return Err(CliError::new(e.to_string())),
     };
     let color = format == Format::Terminal && args.color.enabled(args.output.is_some());
-    finish(
-        &ward_report::gate::render_with(&run.report, format, color),
-        args.output.as_deref(),
-        &run.notes,
-        run.exit,
-    )
+    let mut text = ward_report::gate::render_with(&run.report, format, color);
+    if let (Some(p), Some(s), Format::Markdown) = (&review, &settle, format) {
+        // The digests this comment lists, for the reviews that approve them.
+        text.push_str(&p.marker(s, &run.report));
+    }
+    finish(&text, args.output.as_deref(), &run.notes, run.exit)
 }
 
 /// Writes a command's rendered report (to `output`, or standard output), then its notes on

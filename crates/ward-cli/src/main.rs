@@ -9,6 +9,7 @@ mod completions;
 mod docs;
 mod drift;
 mod error;
+mod forge;
 mod gate;
 mod history;
 mod import;

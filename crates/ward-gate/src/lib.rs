@@ -194,6 +194,7 @@ pub enum ApprovalStatus {
     },
     /// Approvals come from pull-request reviews ([`review`]) and the ones that count do not
     /// meet what `ward.hcl`'s `reviewers` block requires.
+    #[serde(rename = "awaiting-review")]
     Awaiting {
         /// Each requirement not met: how many approving reviews from whom, and who approved.
         needs: Vec<String>,

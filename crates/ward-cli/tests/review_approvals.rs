@@ -1,0 +1,161 @@
+//! `ward gate --approvals-from github:OWNER/REPO#N` end to end, against a fake forge on the
+//! loopback (#37): the Markdown comment lists the digests at the head; a review at that commit
+//! passes the gate; a push after it refuses; the forge down refuses; the token is never printed.
+//! docs/gate.md's "Review approvals" walks through the same steps.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::json;
+use std::path::Path;
+use std::process::{Command, Output};
+use ward_rig::forge::{unreachable_base, FakeForge};
+
+const TOKEN: &str = "ghp_sekrit_123";
+const BOT: &str = "github-actions[bot]";
+
+fn plan() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/plans/data-loss.json")
+        .display()
+        .to_string()
+}
+
+/// `ward ARGS` in `dir`, with the token in the environment only.
+fn ward(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", dir.join("home"))
+        .env("GITHUB_TOKEN", TOKEN)
+        .output()
+        .unwrap()
+}
+
+fn gate(dir: &Path, base: &str, format: &str) -> (i32, String, String) {
+    let p = plan();
+    let o = ward(
+        dir,
+        &[
+            "gate",
+            &p,
+            "--format",
+            format,
+            "--approvals-from",
+            "github:acme/infra#7",
+            "--forge-url",
+            base,
+            "--no-record-protection",
+        ],
+    );
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!out.contains(TOKEN) && !err.contains(TOKEN));
+    (o.status.code().unwrap_or(-1), out, err)
+}
+
+fn pull(f: &FakeForge, head: &str) {
+    f.json(
+        "/repos/acme/infra/pulls/7",
+        &json!({"head": {"sha": head}, "user": {"login": "dev"}}),
+    );
+}
+
+#[test]
+fn comment_review_pass_push_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ward.hcl"),
+        ward_rig::rules::ward_hcl(&format!("reviewers {{\n  comment_author = \"{BOT}\"\n}}\n")),
+    )
+    .unwrap();
+    let f = FakeForge::start().unwrap();
+    pull(&f, "c0ffee1");
+    f.json("/repos/acme/infra/pulls/7/reviews?per_page=100", &json!([]));
+    f.json(
+        "/repos/acme/infra/issues/7/comments?per_page=100",
+        &json!([]),
+    );
+
+    // 1. No review yet: refused, and the comment lists the digests at the head.
+    let (code, comment, err) = gate(dir.path(), &f.base(), "markdown");
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        comment.contains(
+            "needs 1 approving review(s) at c0ffee1 from anyone but the author (none yet)"
+        ),
+        "{comment}"
+    );
+    let listed = comment
+        .lines()
+        .find(|l| l.starts_with("listed c0ffee1 "))
+        .unwrap_or_else(|| panic!("no listing in {comment}"))
+        .to_string();
+    let at = listed.split_whitespace().nth(2).unwrap().to_string();
+    assert!(listed.contains("sha256:"), "{listed}");
+    for r in &f.requests() {
+        assert_eq!(
+            r.authorization.as_deref(),
+            Some(format!("Bearer {TOKEN}").as_str())
+        );
+    }
+
+    // 2. ward's comment is posted; a reviewer approves at that commit: the gate passes.
+    f.json(
+        "/repos/acme/infra/issues/7/comments?per_page=100",
+        &json!([{"user": {"login": BOT}, "body": comment, "updated_at": at}]),
+    );
+    f.json(
+        "/repos/acme/infra/pulls/7/reviews?per_page=100",
+        &json!([{"user": {"login": "alice"}, "state": "APPROVED", "commit_id": "c0ffee1", "submitted_at": at}]),
+    );
+    let (code, out, err) = gate(dir.path(), &f.base(), "json");
+    assert_eq!(code, 0, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for r in report["required"].as_array().unwrap() {
+        assert_eq!(r["approval"]["status"], "approved");
+        assert_eq!(r["approval"]["by"], "alice");
+    }
+
+    // 3. A push after the review: refused until someone reviews the new head.
+    pull(&f, "d00d2");
+    let (code, out, _) = gate(dir.path(), &f.base(), "json");
+    assert_eq!(code, 4);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let a = &report["required"][0]["approval"];
+    assert_eq!(a["status"], "awaiting-review");
+    assert!(a["not_counted"][0]
+        .as_str()
+        .unwrap()
+        .contains("alice: approved at c0ffee1, the head is now d00d2 (pushed since"));
+
+    // 4. The author approving their own push does not count.
+    f.json(
+        "/repos/acme/infra/pulls/7/reviews?per_page=100",
+        &json!([{"user": {"login": "dev"}, "state": "APPROVED", "commit_id": "d00d2", "submitted_at": at}]),
+    );
+    let (code, _, _) = gate(dir.path(), &f.base(), "json");
+    assert_eq!(code, 4);
+}
+
+#[test]
+fn the_forge_down_refuses_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ward.hcl"), ward_rig::rules::ward_hcl("")).unwrap();
+    let (code, out, _) = gate(dir.path(), &unreachable_base().unwrap(), "terminal");
+    assert_eq!(code, 4);
+    assert!(out.contains("could not be reached"), "{out}");
+}
+
+#[test]
+fn a_bad_source_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan();
+    let o = ward(
+        dir.path(),
+        &["gate", &p, "--approvals-from", "acme/infra#7"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--approvals-from: `acme/infra#7` names no forge"));
+}

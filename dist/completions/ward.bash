@@ -407,7 +407,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__drift)
-            opts="-j -o -h -V --config --terraform --tofu --jobs --timeout --allow-env --shard --pending --db --notify --notify-format --accept-state --format --output --timestamps --no-progress --help --version history help"
+            opts="-j -o -h -V --config --terraform --tofu --jobs --timeout --allow-env --shard --pending --db --notify --notify-format --accept-state --format --output --color --timestamps --no-progress --help --version history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +473,10 @@ _ward() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -523,7 +527,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__drift__subcmd__history)
-            opts="-h -V --db --limit --format --help --version"
+            opts="-o -h -V --db --limit --format --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -541,6 +545,14 @@ _ward() {
                     COMPREPLY=($(compgen -W "terminal json" -- "${cur}"))
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -549,7 +561,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__gate)
-            opts="-o -h -V --config --approvals --root --allow-unclassified --db --format --output --color --record --no-record-protection --help --version"
+            opts="-o -h -V --config --approvals --root --allow-unclassified --db --format --output --color --record --no-record-protection --approvals-from --forge-url --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -588,6 +600,14 @@ _ward() {
                     return 0
                     ;;
                 --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forge-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1005,7 +1025,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__import__subcmd__accept)
-            opts="-o -h -V --plan --record --timeout --allow-env --format --output --terraform --tofu --config --db --help --version"
+            opts="-o -h -V --plan --record --timeout --allow-env --format --output --color --terraform --tofu --config --db --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1039,6 +1059,10 @@ _ward() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --terraform)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1063,7 +1087,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__import__subcmd__check)
-            opts="-o -h -V --inventory --state --other-roots --root --timeout --record --format --output --terraform --tofu --config --help --version"
+            opts="-o -h -V --inventory --state --other-roots --root --timeout --record --format --output --color --terraform --tofu --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1099,6 +1123,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --terraform)
@@ -1405,7 +1433,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__rules__subcmd__list)
-            opts="-h -V --format --config --help --version"
+            opts="-o -h -V --format --config --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1417,6 +1445,18 @@ _ward() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1427,7 +1467,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__rules__subcmd__show)
-            opts="-h -V --format --config --help --version"
+            opts="-o -h -V --format --config --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1439,6 +1479,18 @@ _ward() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1501,7 +1553,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__apply)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --site --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --site --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1533,6 +1585,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --site)
@@ -1547,7 +1603,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__approve)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --root --site --address --all --reason --expires --by --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --root --site --address --all --reason --expires --by --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1579,6 +1635,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1725,7 +1785,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__plan)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --site --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --site --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1757,6 +1817,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --site)
@@ -1771,7 +1835,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__resume)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1803,6 +1867,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1813,7 +1881,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__status)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1845,6 +1913,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1855,7 +1927,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__stack__subcmd__teardown)
-            opts="-o -h -V --config --terraform --tofu --db --format --output --site --root --help --version"
+            opts="-o -h -V --config --terraform --tofu --db --format --output --color --site --root --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1887,6 +1959,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --site)
@@ -1905,7 +1981,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__verify)
-            opts="-o -h -V --record --binary --chdir --timeout --format --output --help --version"
+            opts="-o -h -V --record --binary --chdir --timeout --format --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1937,6 +2013,10 @@ _ward() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

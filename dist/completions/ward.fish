@@ -70,11 +70,19 @@ complete -c ward -n "__fish_ward_using_subcommand rules; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -l format -d 'Output format' -r -f -a "terminal\t'For people'
 json\t'For machines (`schema_version` 1)'"
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -l format -d 'Output format' -r -f -a "terminal\t'For people'
 json\t'For machines (`schema_version` 1)'"
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -l config -d 'Rule file to use instead of the ward.hcl found at the repository root' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand rules; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the packs (name, version, provider) and every classified resource type'
@@ -92,6 +100,8 @@ complete -c ward -n "__fish_ward_using_subcommand gate" -l color -d 'Colour the 
 always\t'Always colour (even into a file or a pipe)'
 never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand gate" -l record -d 'Write the gate record (for `ward verify`) to this file' -r -F
+complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals-from -d 'Take the approvals from a pull request\'s reviews instead of the approvals file: github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN). See `ward docs gate`, "Review approvals"' -r
+complete -c ward -n "__fish_ward_using_subcommand gate" -l forge-url -d 'The forge\'s API base for --approvals-from (default: GITHUB_API_URL, else GitHub\'s)' -r
 complete -c ward -n "__fish_ward_using_subcommand gate" -l allow-unclassified -d 'Do not fail on unclassified resource types (their destroys still need approval)'
 complete -c ward -n "__fish_ward_using_subcommand gate" -l no-record-protection -d 'Do not add newly found `prevent_destroy` addresses to the protection record'
 complete -c ward -n "__fish_ward_using_subcommand gate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -115,6 +125,9 @@ complete -c ward -n "__fish_ward_using_subcommand verify" -l timeout -d 'Seconds
 complete -c ward -n "__fish_ward_using_subcommand verify" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON'"
 complete -c ward -n "__fish_ward_using_subcommand verify" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand verify" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from REPO to the repository root, the first directory with .git)' -r -F
@@ -135,6 +148,9 @@ json\t'JSON (schema_version 1)'
 markdown\t'Markdown'
 junit\t'JUnit XML, one test case per root'"
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l pending -d 'Also run a normal plan to report code changes not yet applied (pending-change)'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l timestamps -d 'Add the start time and per-root durations to the report'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -l no-progress -d 'No progress lines on standard error (default: shown when it is a terminal)'
@@ -146,6 +162,7 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcomm
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON (schema_version 1)'"
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
@@ -167,6 +184,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
@@ -178,6 +198,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
@@ -189,6 +212,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l site -d 'Only this site\'s instances (and roots without sites, which serve every site)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -l root -d 'Only this root (refused while a root that reads it holds resources)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from teardown" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -201,6 +227,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
@@ -211,6 +240,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l config -d 'ward.hcl to read (default: the first ward.hcl walking up from the current directory to the repository root). Roots\' paths are relative to its directory' -r -F
@@ -221,6 +253,9 @@ complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcomm
 json\t'JSON (schema_version 1, docs/stack.schema.json)'
 markdown\t'Markdown'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l root -d 'The root' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l site -d 'The site (needed when the root has several)' -r
 complete -c ward -n "__fish_ward_using_subcommand stack; and __fish_seen_subcommand_from approve" -l address -d 'The exact resource address' -r
@@ -288,6 +323,9 @@ complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcom
 json\t'JSON (schema_version 1)'
 markdown\t'Markdown, for a pull-request comment'"
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l tofu -d 'OpenTofu executable to use' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from check" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
@@ -302,6 +340,9 @@ complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcom
 json\t'JSON (schema_version 1)'
 markdown\t'Markdown, for a pull-request comment'"
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l color -d 'Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t'Colour when writing to a terminal and `NO_COLOR` is not set'
+always\t'Always colour (even into a file or a pipe)'
+never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l tofu -d 'OpenTofu executable to use' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F

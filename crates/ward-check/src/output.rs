@@ -1,21 +1,9 @@
-//! What a `ward check` run produced, for `ward_report::check` to render, and the formats it
-//! renders. The command (flags, configuration, exit) is `ward check` in ward-cli.
+//! What a `ward check` run produced, for `ward_report::check` to render (in the formats
+//! `ward_report::format` lists for it). The command (flags, configuration, exit) is `ward check`
+//! in ward-cli.
 
 use crate::finding::Report;
 use ward_model::Exit;
-
-/// Output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Human-readable text.
-    Terminal,
-    /// The full report as JSON.
-    Json,
-    /// SARIF 2.1.0, for code scanning.
-    Sarif,
-    /// JUnit XML, for CI test reports.
-    Junit,
-}
 
 /// What a `ward check` run produced, for `ward_report::check::render`.
 #[derive(Debug)]

@@ -7,8 +7,9 @@
 use std::path::Path;
 use ward_check::catalog::Severity;
 use ward_check::knowledge::RulesKnowledge;
-use ward_check::output::{Format, Output};
+use ward_check::output::Output;
 use ward_report::check::render;
+use ward_report::Format;
 
 /// Runs the checks as `ward check` runs them with `args` (PATH, `--today`, `--format`,
 /// `--verbose`, `--config`, `--fail-on`; the flags themselves are ward-cli's, tested in its
@@ -56,7 +57,7 @@ fn run(args: &[&str]) -> (u8, String, String) {
             let out = Output::Report(Box::new(r));
             (
                 out.exit().code(),
-                render(&out, format, verbose),
+                render(&out, format, verbose).unwrap(),
                 String::new(),
             )
         }

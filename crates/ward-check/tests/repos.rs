@@ -9,7 +9,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use ward_check::finding::Report;
-use ward_check::output::{Format, Output};
+use ward_check::output::Output;
+use ward_report::Format;
 
 mod common;
 use common::run_check;
@@ -55,6 +56,7 @@ fn check(name: &str, extra: &[&str]) -> (Report, String) {
     let report = run_check(&root, &excludes);
     let out = Output::Report(Box::new(report));
     let text = ward_report::check::render(&out, Format::Terminal, true)
+        .unwrap()
         .replace(&root.display().to_string(), "<repo>");
     let Output::Report(report) = out else {
         panic!("no report")

@@ -6,7 +6,9 @@
 //!   it, the changed attributes with their cost, the identity attributes that change, the facts
 //!   (import, move, forget, deposed) and an explanation in plain sentences;
 //! - the coverage gate lists every managed resource type seen in `configuration`, `prior_state`
-//!   or `resource_changes` that no rule classifies ([`Coverage`]).
+//!   or `resource_changes` that no rule classifies ([`Coverage`]);
+//! - [`outcome::evaluate`] decides the plan's pass/fail from an assessment: errored plan (exit
+//!   2), coverage (3), `--fail-on` (1), with the reasons a report prints.
 //!
 //! How each action is costed (the rule questions are answered by `ward-rules`):
 //!
@@ -24,6 +26,7 @@
 
 mod classify;
 pub mod explain;
+pub mod outcome;
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

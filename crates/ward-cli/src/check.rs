@@ -15,11 +15,12 @@ use std::path::PathBuf;
 use ward_check::catalog::Severity;
 use ward_check::exec::ExecOptions;
 use ward_check::knowledge::RulesKnowledge;
-use ward_check::output::{Format, Output};
+use ward_check::output::Output;
 use ward_check::resolve::Resolver;
 use ward_check::ward_repo;
 use ward_check::{check, CheckOptions};
-use ward_report::Exit;
+use ward_report::format::Command;
+use ward_report::{Exit, Format};
 
 /// `ward check`'s arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -39,35 +40,10 @@ pub fn run(args: &Args) -> Result<Exit, CliError> {
         Ok(out) => out,
         Err(exit) => return Ok(exit),
     };
-    let format = Format::from(a.format);
-    let color = format == Format::Terminal && args.color.enabled(a.output.is_some());
-    let text = ward_report::check::render_with(&out, format, a.verbose, color);
+    let color = a.format == Format::Terminal && args.color.enabled(a.output.is_some());
+    let text = ward_report::check::render_with(&out, a.format, a.verbose, color)?;
     crate::output::write(&text, a.output.as_deref())?;
     Ok(out.exit())
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Terminal => Format::Terminal,
-            FormatArg::Json => Format::Json,
-            FormatArg::Sarif => Format::Sarif,
-            FormatArg::Junit => Format::Junit,
-        }
-    }
-}
-
-/// Output format (`--format`), mapped to [`ward_check::output::Format`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Human-readable text.
-    Terminal,
-    /// The full report as JSON.
-    Json,
-    /// SARIF 2.1.0, for code scanning.
-    Sarif,
-    /// JUnit XML, for CI test reports.
-    Junit,
 }
 
 /// A severity on the command line.
@@ -102,8 +78,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "terminal")]
-    pub format: FormatArg,
+    #[arg(long, value_parser = crate::output::format(Command::Check), default_value = "terminal")]
+    pub format: Format,
     /// Write the report to this file instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,

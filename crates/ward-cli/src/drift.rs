@@ -2,12 +2,13 @@
 //! The work is in `ward-drift`; see docs/drift.md.
 
 use crate::error::CliError;
+use crate::output::Dest;
 use clap::ValueEnum;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use ward_report::Exit;
+use ward_report::format::Command;
+use ward_report::{Exit, Format};
 
-/// `--format` of `ward drift`.
 /// `--notify-format` of `ward drift`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum NotifyFormatArg {
@@ -17,29 +18,6 @@ pub enum NotifyFormatArg {
     Slack,
     /// A Microsoft Teams (Workflows) webhook's Adaptive Card.
     Teams,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DriftFormat {
-    /// For a terminal (`text` is still accepted, as a hidden alias).
-    #[value(alias = "text")]
-    Terminal,
-    /// JSON (schema_version 1).
-    Json,
-    /// Markdown.
-    Markdown,
-    /// JUnit XML, one test case per root.
-    Junit,
-}
-
-/// `--format` of `ward drift history`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HistoryFormat {
-    /// For a terminal (`text` is still accepted, as a hidden alias).
-    #[value(alias = "text")]
-    Terminal,
-    /// JSON (schema_version 1).
-    Json,
 }
 
 /// The text after `ward drift --help`; its exit codes are generated from [`Exit`].
@@ -100,8 +78,11 @@ struct HistoryArgs {
     #[arg(long, default_value_t = 20)]
     limit: usize,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = HistoryFormat::Terminal)]
-    format: HistoryFormat,
+    #[arg(long, value_parser = crate::output::format(Command::DriftHistory), default_value = "terminal")]
+    format: Format,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 /// Arguments of a drift run.
@@ -154,11 +135,10 @@ struct RunArgs {
     #[arg(long, value_name = "ROOT")]
     accept_state: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DriftFormat::Terminal)]
-    format: DriftFormat,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[arg(long, value_parser = crate::output::format(Command::Drift), default_value = "terminal")]
+    format: Format,
+    #[command(flatten)]
+    dest: Dest,
     /// Add the start time and per-root durations to the report.
     #[arg(long)]
     timestamps: bool,
@@ -239,14 +219,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     if a.timestamps {
         report.started_at = Some(now);
     }
-    let format = match a.format {
-        DriftFormat::Terminal => ward_report::drift::Format::Terminal,
-        DriftFormat::Json => ward_report::drift::Format::Json,
-        DriftFormat::Markdown => ward_report::drift::Format::Markdown,
-        DriftFormat::Junit => ward_report::drift::Format::Junit,
-    };
-    let text = ward_report::drift::render(&report, format, a.timestamps);
-    crate::output::write(&text, a.output.as_deref())?;
+    let text =
+        ward_report::drift::render_with(&report, a.format, a.timestamps, a.dest.color(a.format))?;
+    a.dest.write(&text)?;
     Ok(report.exit)
 }
 
@@ -291,10 +266,7 @@ fn history(h: HistoryArgs) -> Result<Exit, CliError> {
     let (store, _) = crate::history::open(h.db.as_deref(), None)?;
     let history = ward_drift::history::read(&store, h.root.as_deref(), h.limit)
         .map_err(|e| CliError::new(e.to_string()))?;
-    let text = match h.format {
-        HistoryFormat::Json => ward_report::drift::history_json(&history),
-        HistoryFormat::Terminal => ward_report::drift::history_text(&history),
-    };
-    crate::output::write(&text, None)?;
+    let text = ward_report::drift::history(&history, h.format)?;
+    crate::output::write(&text, h.output.as_deref())?;
     Ok(Exit::Pass)
 }

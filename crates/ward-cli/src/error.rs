@@ -56,3 +56,11 @@ impl From<ward_rules::RulesError> for CliError {
         CliError::new(format!("in rule file {e}"))
     }
 }
+
+/// A renderer given a format its command does not write (the `--format` parser lets none
+/// through; see `output::format`).
+impl From<ward_report::Unsupported> for CliError {
+    fn from(e: ward_report::Unsupported) -> Self {
+        CliError::new(e.to_string()).hint("choose one of the formats `--help` lists")
+    }
+}

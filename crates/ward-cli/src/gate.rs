@@ -3,11 +3,10 @@
 
 use crate::error::CliError;
 use crate::output::ColorChoice;
-use clap::ValueEnum;
 use std::path::PathBuf;
 use ward_gate::run::{self, Audit, GateOptions, Inputs};
-use ward_report::gate::Format;
-use ward_report::Exit;
+use ward_report::format::Command;
+use ward_report::{Exit, Format};
 
 /// Where the gate reads its inputs (shared by `ward gate` and `ward approve`).
 #[derive(Debug, clap::Args)]
@@ -75,18 +74,6 @@ impl InputArgs {
     }
 }
 
-/// `--format` of `ward gate`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GateFormat {
-    /// For a terminal (`text` is still accepted, as a hidden alias).
-    #[value(alias = "text")]
-    Terminal,
-    /// The gate report as JSON.
-    Json,
-    /// A pull-request comment telling a reviewer what to approve.
-    Markdown,
-}
-
 /// The text after `ward gate --help`; its exit codes are generated from [`Exit`].
 fn after_help() -> String {
     let codes = Exit::help_line(
@@ -123,8 +110,8 @@ pub struct Args {
     #[command(flatten)]
     inputs: InputArgs,
     /// Report format.
-    #[arg(long, value_enum, default_value_t = GateFormat::Terminal)]
-    format: GateFormat,
+    #[arg(long, value_parser = crate::output::format(Command::Gate), default_value = "terminal")]
+    format: Format,
     /// Write the report to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -155,11 +142,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         no_record_protection: args.no_record_protection,
         audit,
     };
-    let format = match args.format {
-        GateFormat::Terminal => Format::Terminal,
-        GateFormat::Json => Format::Json,
-        GateFormat::Markdown => Format::Markdown,
-    };
+    let format = args.format;
     // ward.hcl's reviewers block and the root's place, for --approvals-from only.
     let config = match &args.approvals_from {
         Some(_) => {
@@ -189,7 +172,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         Err(e) => return Err(CliError::new(e.to_string())),
     };
     let color = format == Format::Terminal && args.color.enabled(args.output.is_some());
-    let mut text = ward_report::gate::render_with(&run.report, format, color);
+    let mut text = ward_report::gate::render_with(&run.report, format, color)?;
     if let (Some(p), Some(s), Format::Markdown) = (&review, &settle, format) {
         // The digests this comment lists, for the reviews that approve them.
         text.push_str(&p.marker(s, &run.report));

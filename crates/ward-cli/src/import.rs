@@ -3,24 +3,14 @@
 //! `ward-terraform`, the reports in `ward_report::import`. See docs/import.md.
 
 use crate::error::CliError;
-use clap::ValueEnum;
+use crate::output::Dest;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use ward_import::write::{self, Method};
 use ward_import::{adoption, inventory, Budget};
-use ward_report::Exit;
+use ward_report::format::Command as Report;
+use ward_report::{Exit, Format};
 use ward_terraform::binary::{self, Binary, Product};
-
-/// `--format` of `ward import check` and `ward import accept`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ImportFormat {
-    /// For a terminal.
-    Terminal,
-    /// JSON (schema_version 1).
-    Json,
-    /// Markdown, for a pull-request comment.
-    Markdown,
-}
 
 fn after_help() -> String {
     let codes = Exit::help_line(&[Exit::Pass, Exit::Fail, Exit::Usage], |e| match e {
@@ -120,11 +110,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ImportFormat::Terminal)]
-    format: ImportFormat,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[arg(long, value_parser = crate::output::format(Report::Import), default_value = "terminal")]
+    format: Format,
+    #[command(flatten)]
+    dest: Dest,
     #[command(flatten)]
     bin: BinaryArgs,
 }
@@ -149,11 +138,10 @@ pub struct AcceptArgs {
     #[arg(long, value_name = "NAME")]
     allow_env: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ImportFormat::Terminal)]
-    format: ImportFormat,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[arg(long, value_parser = crate::output::format(Report::Import), default_value = "terminal")]
+    format: Format,
+    #[command(flatten)]
+    dest: Dest,
     #[command(flatten)]
     bin: BinaryArgs,
     #[command(flatten)]
@@ -352,12 +340,11 @@ fn check(a: CheckArgs) -> Result<Exit, CliError> {
     if let Some(r) = &a.record {
         crate::output::write(&ward_report::import::check_json(&report), Some(r))?;
     }
-    let text = match a.format {
-        ImportFormat::Terminal => ward_report::import::check_terminal(&report),
-        ImportFormat::Json => ward_report::import::check_json(&report),
-        ImportFormat::Markdown => ward_report::import::check_markdown(&report),
-    };
-    crate::output::write(&text, a.output.as_deref())?;
+    a.dest.write(&ward_report::import::check(
+        &report,
+        a.format,
+        a.dest.color(a.format),
+    )?)?;
     Ok(if report.passed {
         Exit::Pass
     } else {
@@ -438,12 +425,11 @@ fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
         },
         &mut store,
     );
-    let text = match a.format {
-        ImportFormat::Terminal => ward_report::import::accept_terminal(&report),
-        ImportFormat::Json => ward_report::import::accept_json(&report),
-        ImportFormat::Markdown => ward_report::import::accept_markdown(&report),
-    };
-    crate::output::write(&text, a.output.as_deref())?;
+    a.dest.write(&ward_report::import::accept(
+        &report,
+        a.format,
+        a.dest.color(a.format),
+    )?)?;
     Ok(if report.accepted {
         Exit::Pass
     } else {

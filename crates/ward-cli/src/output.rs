@@ -1,9 +1,54 @@
-//! Where reports go (standard output or `--output FILE`) and whether they are coloured.
+//! Where reports go (standard output or `--output FILE`), whether they are coloured, and the
+//! one `--format` parser every command uses.
 
 use crate::error::CliError;
 use clap::ValueEnum;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use ward_report::format::Command;
+use ward_report::Format;
+
+/// `--format` of `command`: its possible values (and their help) are the formats
+/// `ward_report::format` says it writes, so `--help` and a wrong value's error list exactly
+/// those; the old spellings ([`Format::ALIASES`]) are accepted, hidden. The default is each
+/// command's `default_value = "terminal"`.
+pub fn format(command: Command) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(command.offers().iter().map(|o| {
+        let aliases = Format::ALIASES
+            .iter()
+            .filter(|(_, f)| *f == o.format)
+            .map(|(a, _)| *a);
+        PossibleValue::new(o.format.as_str())
+            .help(o.help)
+            .aliases(aliases)
+    }))
+    .try_map(|s| Format::parse(&s).ok_or_else(|| format!("unknown format `{s}`")))
+}
+
+/// `-o FILE` and `--color WHEN`: where a report goes and whether its terminal form is
+/// coloured (every command that writes a report takes both).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Dest {
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Colour the terminal report: auto (a terminal, and NO_COLOR unset), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+impl Dest {
+    /// Whether a report in `format` is coloured: only the terminal report, as `--color` says.
+    pub fn color(&self, format: Format) -> bool {
+        format == Format::Terminal && self.color.enabled(self.output.is_some())
+    }
+
+    /// Writes `text` to `-o FILE`, or standard output ([`write`](fn@write)).
+    pub fn write(&self, text: &str) -> Result<(), CliError> {
+        write(text, self.output.as_deref())
+    }
+}
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -5,8 +5,10 @@ use crate::output::{self, ColorChoice};
 use clap::ValueEnum;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use ward_classify::outcome::GateOptions;
 use ward_model::Impact;
-use ward_report::{Exit, Expand, Format, GateOptions, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
+use ward_report::format::Command;
+use ward_report::{Exit, Expand, Format, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
 
 /// Arguments of `ward plan`.
 #[derive(Debug, clap::Args)]
@@ -35,8 +37,8 @@ pub struct Args {
     plan: String,
 
     /// Report format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Terminal)]
-    format: FormatArg,
+    #[arg(long, value_parser = output::format(Command::Plan), default_value = "terminal")]
+    format: Format,
 
     /// Fail (exit 1) when any change is of this class or worse. Default: `plan { fail_on }` in
     /// ward.hcl, else no threshold.
@@ -95,35 +97,6 @@ fn expand(classes: &[ExpandArg]) -> Expand {
     }
 }
 
-/// `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// For people: grouped by class, worst first.
-    Terminal,
-    /// For machines: schema version 2 (`ward docs json-schema`).
-    Json,
-    /// For pull-request comments, within --markdown-limit.
-    Markdown,
-}
-
-impl FormatArg {
-    fn format(self) -> Format {
-        match self {
-            FormatArg::Terminal => Format::Terminal,
-            FormatArg::Json => Format::Json,
-            FormatArg::Markdown => Format::Markdown,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            FormatArg::Terminal => "terminal",
-            FormatArg::Json => "JSON",
-            FormatArg::Markdown => "Markdown",
-        }
-    }
-}
-
 /// An impact class on the command line: clap's possible values (and their help) are the model's
 /// classes, lowest first ([`Impact::ALL`], [`Impact::meaning`]), parsed by `Impact`'s `FromStr`.
 pub fn impact_class() -> impl clap::builder::TypedValueParser<Value = Impact> {
@@ -143,8 +116,8 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     }
     let to_file = args.output.is_some();
     let render = RenderOptions {
-        format: args.format.format(),
-        color: args.format == FormatArg::Terminal && args.color.enabled(to_file),
+        format: args.format,
+        color: args.format == Format::Terminal && args.color.enabled(to_file),
         markdown_limit: usize::try_from(args.markdown_limit).unwrap_or(usize::MAX),
         expand: if args.expand.is_empty() {
             Expand {
@@ -169,7 +142,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         fail_on: args.fail_on.or(settings.fail_on),
         allow_errored: args.allow_errored,
     };
-    let (assessment, outcome) = if args.format == FormatArg::Json {
+    let (assessment, outcome) = if args.format == Format::Json {
         json(&args, &knowledge, assessor, &classify, &gate)?
     } else {
         let mut assessor = assessor;
@@ -182,7 +155,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         notes(&plan);
         let (assessment, order) = assessor.finish_ordered(&plan, &classify);
         drop(plan);
-        let outcome = ward_report::evaluate(&assessment, &gate);
+        let outcome = ward_classify::outcome::evaluate(&assessment, &gate);
         output::stream(args.output.as_deref(), |w| {
             ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, w)
         })?;
@@ -241,7 +214,7 @@ fn json(
         notes(&plan);
         let (assessment, order) = assessor.finish_ordered(&plan, classify);
         drop(plan);
-        let outcome = ward_report::evaluate(&assessment, gate);
+        let outcome = ward_classify::outcome::evaluate(&assessment, gate);
         let r = stream.finish(&assessment, &outcome, &order).map(|_| ());
         done = Some((assessment, outcome));
         r

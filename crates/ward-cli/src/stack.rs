@@ -2,20 +2,10 @@
 //! down in reverse. The work is in `ward-stack`; see docs/stack.md.
 
 use crate::error::CliError;
-use clap::ValueEnum;
+use crate::output::Dest;
 use std::path::PathBuf;
-use ward_report::Exit;
-
-/// `--format` of `ward stack`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// For a terminal.
-    Terminal,
-    /// JSON (schema_version 1, docs/stack.schema.json).
-    Json,
-    /// Markdown.
-    Markdown,
-}
+use ward_report::format::Command;
+use ward_report::{Exit, Format};
 
 /// The text after `ward stack --help`; its exit codes are generated from [`Exit`].
 fn after_help() -> String {
@@ -69,11 +59,10 @@ struct Common {
     #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    #[arg(long, value_parser = crate::output::format(Command::Stack), default_value = "terminal")]
     format: Format,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    dest: Dest,
 }
 
 /// `--site` and `--root`.
@@ -219,12 +208,11 @@ pub fn history(
 }
 
 fn render(c: &Common, r: &ward_report::stack::StackReport) -> Result<Exit, CliError> {
-    let text = match c.format {
-        Format::Terminal => ward_report::stack::text(r),
-        Format::Json => ward_report::stack::json(r),
-        Format::Markdown => ward_report::stack::markdown(r),
-    };
-    crate::output::write(&text, c.output.as_deref())?;
+    c.dest.write(&ward_report::stack::render(
+        r,
+        c.format,
+        c.dest.color(c.format),
+    )?)?;
     Ok(r.exit)
 }
 
@@ -286,7 +274,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
             )
             .map_err(fail)?;
             eprint!("{notes}");
-            crate::output::write(&out, common.output.as_deref())?;
+            common.dest.write(&out)?;
             Ok(Exit::Pass)
         }
     }

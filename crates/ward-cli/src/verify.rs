@@ -3,20 +3,11 @@
 
 use crate::error::CliError;
 use crate::gate::finish;
-use clap::ValueEnum;
+use crate::output::Dest;
 use std::path::PathBuf;
 use ward_gate::run::{self, VerifyOptions};
-use ward_report::Exit;
-
-/// `--format` of `ward verify`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VerifyFormat {
-    /// For a terminal (`text` is still accepted, as a hidden alias).
-    #[value(alias = "text")]
-    Terminal,
-    /// JSON.
-    Json,
-}
+use ward_report::format::Command;
+use ward_report::{Exit, Format};
 
 /// The text after `ward verify --help`; its exit codes are generated from [`Exit`].
 fn after_help() -> String {
@@ -54,11 +45,10 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Terminal)]
-    format: VerifyFormat,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[arg(long, value_parser = crate::output::format(Command::Verify), default_value = "terminal")]
+    format: Format,
+    #[command(flatten)]
+    dest: Dest,
 }
 
 /// Runs `ward verify`.
@@ -71,10 +61,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         timeout: Some(std::time::Duration::from_secs(args.timeout)),
     };
     let v = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
-    let json = args.format == VerifyFormat::Json;
     finish(
-        &ward_report::gate::verify(&v, json),
-        args.output.as_deref(),
+        &ward_report::gate::verify(&v, args.format, args.dest.color(args.format))?,
+        args.dest.output.as_deref(),
         &v.notes,
         v.exit,
     )

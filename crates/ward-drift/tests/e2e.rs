@@ -360,19 +360,19 @@ drift {
 
     // Every report format carries the invariant.
     for f in [
-        ward_report::drift::Format::Terminal,
-        ward_report::drift::Format::Json,
-        ward_report::drift::Format::Markdown,
-        ward_report::drift::Format::Junit,
+        ward_report::Format::Terminal,
+        ward_report::Format::Json,
+        ward_report::Format::Markdown,
+        ward_report::Format::Junit,
     ] {
-        let text = ward_report::drift::render(&r2, f, false);
+        let text = ward_report::drift::render(&r2, f, false).unwrap();
         assert!(
             text.contains("discovered 10 = checked 9 + excluded 1"),
             "{f:?}: {text}"
         );
     }
     // Deterministic: no timestamps unless asked for.
-    let json = ward_report::drift::render(&r2, ward_report::drift::Format::Json, false);
+    let json = ward_report::drift::render(&r2, ward_report::Format::Json, false).unwrap();
     assert!(
         !json.contains("started_at") && !json.contains("millis"),
         "{json}"
@@ -526,7 +526,8 @@ drift {
     assert_eq!(a.outcome, Outcome::Clean, "{:?}", a.drift);
     assert_eq!((a.suppressed, r.suppressed), (1, 1));
     assert!(
-        ward_report::drift::render(&r, ward_report::drift::Format::Terminal, false)
+        ward_report::drift::render(&r, ward_report::Format::Terminal, false)
+            .unwrap()
             .contains("suppressed by ignore rules: 1")
     );
     // After the expiry the rule suppresses nothing and says so.

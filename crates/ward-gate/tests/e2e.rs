@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs, VerifyOptions};
-use ward_report::gate::Format;
+use ward_report::Format;
 
 mod common;
 use ward_rig::{Rig, Root};

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ward_gate::run::{self, GateOptions, Inputs, VerifyOptions};
-use ward_report::gate::Format;
+use ward_report::Format;
 
 mod common;
 use common::example;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs};
-use ward_report::gate::Format;
+use ward_report::Format;
 
 mod common;
 
@@ -258,7 +258,8 @@ fn no_output_carries_the_fingerprint_or_the_secret() {
         "assessment holds the fingerprint"
     );
     assert_no_secret("assessment", &assessment);
-    let outcome = ward_report::outcome::evaluate(&a, &ward_report::outcome::GateOptions::default());
+    let outcome =
+        ward_classify::outcome::evaluate(&a, &ward_classify::outcome::GateOptions::default());
     let report = ward_report::render_json(&a, &outcome);
     assert!(!report.contains(&fp), "JSON report holds the fingerprint");
     assert_no_secret("JSON report", &report);

@@ -147,7 +147,7 @@ mod pinned {
     use super::*;
 
     fn hex(fp: Fp) -> String {
-        data_encoding::HEXLOWER.encode(&fp)
+        fp.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     fn stream(s: &str) -> Fp {

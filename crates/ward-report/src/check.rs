@@ -1,31 +1,39 @@
 //! `ward check`'s renderers: terminal text, JSON, SARIF 2.1.0 (code scanning) and JUnit XML, of
 //! the typed report `ward_check` returns. All deterministic: same report, same bytes.
 
+use crate::format::{Command, Format, Unsupported};
 use crate::junit::{self, Case, CaseResult, Document, Suite};
 use crate::term_line;
 use serde_json::{json, Value};
 use ward_check::catalog::{Severity, RULES};
 use ward_check::finding::{Finding, Report};
-use ward_check::output::{Format, Output};
+use ward_check::output::Output;
 
 /// What `ward check` prints for `out` in `format` (`verbose`: the terminal report also lists
 /// every directory and the source matrix), without colour.
-pub fn render(out: &Output, format: Format, verbose: bool) -> String {
+pub fn render(out: &Output, format: Format, verbose: bool) -> Result<String, Unsupported> {
     render_with(out, format, verbose, false)
 }
 
 /// [`render`], the terminal report coloured when `color` (the caller decides: `--color`, a
-/// terminal, `NO_COLOR`); the other formats are never coloured.
-pub fn render_with(out: &Output, format: Format, verbose: bool, color: bool) -> String {
-    match out {
+/// terminal, `NO_COLOR`); the other formats are never coloured. `ward check` writes terminal,
+/// JSON, SARIF and JUnit reports; any other format is [`Unsupported`].
+pub fn render_with(
+    out: &Output,
+    format: Format,
+    verbose: bool,
+    color: bool,
+) -> Result<String, Unsupported> {
+    Ok(match out {
         Output::Catalog => catalog(),
         Output::Report(report) => match format {
             Format::Terminal => terminal_with(report, verbose, color),
             Format::Json => json(report),
             Format::Sarif => sarif(report),
             Format::Junit => junit(report),
+            f => return Err(Command::Check.unsupported(f)),
         },
-    }
+    })
 }
 
 /// `ward check --list-rules`: the rule catalog, one rule a line.

@@ -3,34 +3,47 @@
 //! sorted, no timestamps or durations unless `--timestamps`.
 
 use crate::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
+use crate::format::{Command, Format, Unsupported};
 use crate::junit::{self, Case, CaseResult, Document, Suite};
 use crate::term_line;
+use crate::terminal::Painter;
 use std::fmt::Write;
 use ward_drift::outcome::Outcome;
 use ward_drift::{History, Report, RootResult};
 use ward_model::Exit;
 
-/// Report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Human-readable text.
-    Terminal,
-    /// JSON, `schema_version` 1.
-    Json,
-    /// Markdown (a CI summary or an issue comment).
-    Markdown,
-    /// JUnit XML: one test case per root.
-    Junit,
+/// Renders a report: terminal, JSON (`schema_version` 1), Markdown (a CI summary or an issue
+/// comment) or JUnit XML (one test case per root); any other format is [`Unsupported`].
+/// `timestamps` adds the start time and per-root durations.
+pub fn render(report: &Report, format: Format, timestamps: bool) -> Result<String, Unsupported> {
+    render_with(report, format, timestamps, false)
 }
 
-/// Renders a report. `timestamps` adds the start time and per-root durations.
-pub fn render(report: &Report, format: Format, timestamps: bool) -> String {
-    match format {
-        Format::Terminal => terminal(report, timestamps),
+/// [`render`], the terminal report's exit line coloured when `color` (pass green, anything else
+/// red; the caller decides: `--color`, a terminal, `NO_COLOR`).
+pub fn render_with(
+    report: &Report,
+    format: Format,
+    timestamps: bool,
+    color: bool,
+) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => terminal(report, timestamps, color),
         Format::Json => json(report, timestamps),
         Format::Markdown => markdown(report, timestamps),
         Format::Junit => junit(report, timestamps),
-    }
+        f => return Err(Command::Drift.unsupported(f)),
+    })
+}
+
+/// Renders `ward drift history`: [`history_text`] or [`history_json`]; any other format is
+/// [`Unsupported`].
+pub fn history(h: &History, format: Format) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => history_text(h),
+        Format::Json => history_json(h),
+        f => return Err(Command::DriftHistory.unsupported(f)),
+    })
 }
 
 fn counts_line(r: &Report) -> String {
@@ -105,7 +118,7 @@ fn root_lines(r: &RootResult, timestamps: bool) -> Vec<String> {
     out
 }
 
-fn terminal(r: &Report, timestamps: bool) -> String {
+fn terminal(r: &Report, timestamps: bool, color: bool) -> String {
     let mut s = String::new();
     term_line!(
         &mut s,
@@ -156,7 +169,11 @@ fn terminal(r: &Report, timestamps: bool) -> String {
             ward_drift::notify::payload(r).summary
         }
     );
-    term_line!(&mut s, "exit {}: {}", r.exit.code(), exit_meaning(r.exit));
+    Painter { color }.verdict_line(
+        &mut s,
+        r.exit == Exit::Pass,
+        &format!("exit {}: {}", r.exit.code(), exit_meaning(r.exit)),
+    );
     s
 }
 
@@ -462,6 +479,11 @@ mod tests {
     use super::*;
     use ward_drift::outcome::DriftItem;
     use ward_drift::ward_store::{StateMark, Transition, TransitionKind};
+
+    /// [`super::render`] of a format `ward drift` writes.
+    fn render(r: &Report, format: Format, timestamps: bool) -> String {
+        super::render(r, format, timestamps).unwrap()
+    }
 
     fn sample() -> Report {
         let mut roots = vec![

@@ -5,6 +5,7 @@
 //! Deterministic: same report, same bytes (guard run times are not printed).
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
+use crate::format::{Command, Format, Unsupported};
 use crate::term_line;
 use crate::terminal::Painter;
 use crate::Group;
@@ -15,46 +16,29 @@ use ward_gate::run::{Approved, Verified};
 use ward_gate::verify::VerifyReport;
 use ward_gate::{ApprovalStatus, GateReport, Outcome, Required};
 
-/// The formats of `ward gate`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// For a terminal.
-    #[default]
-    Terminal,
-    /// The report as JSON (`docs/gate.schema.json`).
-    Json,
-    /// For a pull-request comment, within [`MARKDOWN_LIMIT`].
-    Markdown,
-}
-
-/// `ward gate`'s report in `format`.
-pub fn render(r: &GateReport, format: Format) -> String {
+/// `ward gate`'s report in `format` (terminal, JSON as `docs/gate.schema.json`, Markdown within
+/// [`MARKDOWN_LIMIT`]; any other is [`Unsupported`]).
+pub fn render(r: &GateReport, format: Format) -> Result<String, Unsupported> {
     render_with(r, format, false)
 }
 
 /// `ward gate`'s report in `format`; `color` adds ANSI styles to the terminal report (the caller
 /// decides: a terminal, `NO_COLOR`, `--color`).
-pub fn render_with(r: &GateReport, format: Format, color: bool) -> String {
-    match format {
+pub fn render_with(r: &GateReport, format: Format, color: bool) -> Result<String, Unsupported> {
+    Ok(match format {
         Format::Terminal => text_with(r, color),
         Format::Json => json(r),
         Format::Markdown => markdown(r),
-    }
+        f => return Err(Command::Gate.unsupported(f)),
+    })
 }
 
-/// Appends one terminal line, escaped like [`term_line!`](crate::term_line), then styled whole.
 fn styled_line(out: &mut String, p: &Painter, style: Style, line: &str) {
-    out.push_str(&p.paint(style, &crate::escape::terminal(line)));
-    out.push('\n');
+    p.line(out, style, line);
 }
 
 fn verdict_style(o: &Outcome) -> Style {
-    let c = if matches!(o, Outcome::Pass) {
-        AnsiColor::Green
-    } else {
-        AnsiColor::Red
-    };
-    Style::new().fg_color(Some(c.into())).bold()
+    Painter::verdict_style(matches!(o, Outcome::Pass))
 }
 
 fn status_line(r: &Required) -> String {
@@ -545,17 +529,27 @@ fn markdown_full(r: &GateReport) -> String {
 
 /// The terminal rendering of `ward verify`.
 pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
+    verify_text_with(planfile, v, false)
+}
+
+/// [`verify_text`], its verdict line coloured when `color` (verified green, refused red).
+pub fn verify_text_with(planfile: &str, v: &VerifyReport, color: bool) -> String {
+    let p = Painter { color };
     let mut s = String::new();
     if v.ok {
-        term_line!(
+        p.verdict_line(
             &mut s,
-            "ward verify {planfile}: verified: the saved plan is the gated plan ({} changes, same digests)",
-            v.changes
+            true,
+            &format!(
+                "ward verify {planfile}: verified: the saved plan is the gated plan ({} changes, same digests)",
+                v.changes
+            ),
         );
     } else {
-        term_line!(
+        p.verdict_line(
             &mut s,
-            "ward verify {planfile}: REFUSED: this is not the plan that passed the gate"
+            false,
+            &format!("ward verify {planfile}: REFUSED: this is not the plan that passed the gate"),
         );
         for d in &v.differences {
             term_line!(&mut s, "  {d}");
@@ -568,13 +562,14 @@ pub fn verify_text(planfile: &str, v: &VerifyReport) -> String {
     s
 }
 
-/// `ward verify`'s result: [`verify_json`] when `json`, else [`verify_text`].
-pub fn verify(v: &Verified, json: bool) -> String {
-    if json {
-        verify_json(&v.report)
-    } else {
-        verify_text(&v.planfile, &v.report)
-    }
+/// `ward verify`'s result in `format`: [`verify_text`] (coloured when `color`) or
+/// [`verify_json`]; any other is [`Unsupported`].
+pub fn verify(v: &Verified, format: Format, color: bool) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => verify_text_with(&v.planfile, &v.report, color),
+        Format::Json => verify_json(&v.report),
+        f => return Err(Command::Verify.unsupported(f)),
+    })
 }
 
 /// The terminal rendering of `ward approve`: a line per approved change, then the file written.

@@ -3,7 +3,9 @@
 //! `docs/import-accept.schema.json`) and Markdown. Deterministic: same report, same bytes.
 
 use crate::escape::{md_code, md_text};
+use crate::format::{Command, Format, Unsupported};
 use crate::term_line;
+use crate::terminal::Painter;
 use ward_import::accept::AcceptReport;
 use ward_import::check::{CheckReport, Status};
 
@@ -23,16 +25,46 @@ fn status(s: &Status) -> &'static str {
     }
 }
 
+/// A check in `format`: [`check_terminal_with`] (coloured when `color`), [`check_json`] or
+/// [`check_markdown`]; any other format is [`Unsupported`].
+pub fn check(r: &CheckReport, format: Format, color: bool) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => check_terminal_with(r, color),
+        Format::Json => check_json(r),
+        Format::Markdown => check_markdown(r),
+        f => return Err(Command::Import.unsupported(f)),
+    })
+}
+
+/// An acceptance in `format`: [`accept_terminal_with`] (coloured when `color`), [`accept_json`]
+/// or [`accept_markdown`]; any other format is [`Unsupported`].
+pub fn accept(r: &AcceptReport, format: Format, color: bool) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => accept_terminal_with(r, color),
+        Format::Json => accept_json(r),
+        Format::Markdown => accept_markdown(r),
+        f => return Err(Command::Import.unsupported(f)),
+    })
+}
+
 /// Terminal text of a check.
 pub fn check_terminal(r: &CheckReport) -> String {
+    check_terminal_with(r, false)
+}
+
+/// [`check_terminal`], its verdict line coloured when `color` (pass green, refused red).
+pub fn check_terminal_with(r: &CheckReport, color: bool) -> String {
     let mut s = String::new();
     let verdict = if r.passed { "pass" } else { "refused" };
-    term_line!(
+    Painter { color }.verdict_line(
         &mut s,
-        "ward import check {}: {} objects, {} problems · {verdict}",
-        r.plan,
-        r.objects.len(),
-        r.problems.len()
+        r.passed,
+        &format!(
+            "ward import check {}: {} objects, {} problems · {verdict}",
+            r.plan,
+            r.objects.len(),
+            r.problems.len()
+        ),
     );
     term_line!(
         &mut s,
@@ -151,13 +183,22 @@ pub fn check_markdown(r: &CheckReport) -> String {
 
 /// Terminal text of an acceptance.
 pub fn accept_terminal(r: &AcceptReport) -> String {
+    accept_terminal_with(r, false)
+}
+
+/// [`accept_terminal`], its verdict line coloured when `color` (accepted green, else red).
+pub fn accept_terminal_with(r: &AcceptReport, color: bool) -> String {
     let mut s = String::new();
     let verdict = if r.accepted {
         "accepted"
     } else {
         "not accepted"
     };
-    term_line!(&mut s, "ward import accept {}: {verdict}", r.root);
+    Painter { color }.verdict_line(
+        &mut s,
+        r.accepted,
+        &format!("ward import accept {}: {verdict}", r.root),
+    );
     for st in &r.steps {
         term_line!(&mut s, "  {} {}", if st.ok { "✓" } else { "✗" }, st.name);
         for d in &st.detail {

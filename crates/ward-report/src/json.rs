@@ -339,7 +339,7 @@ impl Serialize for ChangeList<'_> {
 /// let mut stream = json::Stream::start(&knowledge, out);
 /// let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| assessor.add_with(c, |v| stream.keep(v)))?;
 /// let (assessment, order) = assessor.finish_ordered(&plan, &options);
-/// let outcome = evaluate(&assessment, &gate);
+/// let outcome = ward_classify::outcome::evaluate(&assessment, &gate);
 /// stream.finish(&assessment, &outcome, &order)?;
 /// ```
 ///

@@ -355,7 +355,7 @@ impl Keep {
         };
         let brief = match self.format {
             Format::Markdown => crate::markdown::brief_entry(v, self.expand).into_boxed_str(),
-            Format::Terminal | Format::Json => Box::default(),
+            Format::Terminal | Format::Json | Format::Sarif | Format::Junit => Box::default(),
         };
         Entry { main, tofu, brief }
     }
@@ -364,7 +364,7 @@ impl Keep {
         match self.format {
             Format::Terminal => crate::terminal::entry(self.color, self.expand, g, v),
             Format::Markdown => crate::markdown::entry(g, v, self.expand),
-            Format::Json => String::new(),
+            Format::Json | Format::Sarif | Format::Junit => String::new(),
         }
         .into_boxed_str()
     }

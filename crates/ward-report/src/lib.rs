@@ -1,6 +1,6 @@
-//! Renders ward's verdicts on a plan, and decides the run's exit code.
+//! Renders ward's verdicts on a plan and every other command's typed report; it decides nothing.
 //!
-//! Three formats, all deterministic (same [`Assessment`] → same bytes):
+//! A plan in three formats, all deterministic (same [`Assessment`] → same bytes):
 //!
 //! - [`render_terminal`]: for people at a terminal, grouped by class, worst first; colour only when
 //!   the caller enables it.
@@ -9,8 +9,12 @@
 //! - [`render_markdown`]: for pull-request comments; never longer than the limit it is given, and
 //!   always says how many entries it left out.
 //!
-//! The exit code comes from [`evaluate`]: errored plan (2), coverage (3), `--fail-on` (1); the
-//! [`Exit`] type itself lives in `ward_model::exit` and is re-exported here.
+//! The exit code is decided by ward-classify (`ward_classify::outcome::evaluate`): errored plan
+//! (2), coverage (3), `--fail-on` (1); the [`Exit`] type itself lives in `ward_model::exit` and
+//! is re-exported here. ward-report only renders the decision.
+//!
+//! [`format`] lists every report format ([`Format`]) and which of them each command writes
+//! (`format::Command::offers`): the one source of every command's `--format`.
 //!
 //! The other commands' typed reports render here too, each in its module: [`check`] (`ward
 //! check`), [`gate`] (`ward gate`, `ward approve`, `ward verify`) and [`drift`] (`ward drift`,
@@ -29,6 +33,7 @@ pub mod check;
 pub mod dashboard;
 pub mod drift;
 pub mod escape;
+pub mod format;
 pub mod gate;
 pub mod import;
 pub mod json;
@@ -36,29 +41,20 @@ pub mod junit;
 mod kept;
 mod markdown;
 pub mod outcome;
+pub mod rules;
 pub mod stack;
 mod terminal;
 mod text;
 
+pub use format::{Format, Unsupported};
 pub use kept::Keep;
 pub use markdown::{render_markdown, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT};
-pub use outcome::{cost_unknown, evaluate, Exit, GateOptions, Outcome, Reason};
+pub use outcome::{cost_unknown, Exit, Outcome, Reason};
 pub use terminal::render_terminal;
 
 use std::collections::BTreeMap;
 use ward_classify::{Assessment, Verdict};
 use ward_model::Impact;
-
-/// The report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// Human-readable text for a terminal.
-    Terminal,
-    /// JSON, schema version [`json::SCHEMA_VERSION`].
-    Json,
-    /// Markdown for a pull-request comment.
-    Markdown,
-}
 
 /// Options for [`render`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,15 +110,21 @@ impl Default for RenderOptions {
     }
 }
 
-/// Renders an assessment and its outcome in the chosen format.
-pub fn render(a: &Assessment, outcome: &Outcome, opts: &RenderOptions) -> String {
-    match opts.format {
+/// Renders an assessment and its outcome in the chosen format (`ward plan`'s: terminal, JSON,
+/// Markdown; any other is [`Unsupported`]).
+pub fn render(
+    a: &Assessment,
+    outcome: &Outcome,
+    opts: &RenderOptions,
+) -> Result<String, Unsupported> {
+    Ok(match opts.format {
         Format::Terminal => terminal::render(a, outcome, opts.color, opts.expand),
         Format::Json => render_json(a, outcome),
         Format::Markdown => {
             markdown::render_markdown_kept(a, outcome, opts.markdown_limit, opts.expand, None)
         }
-    }
+        f => return Err(format::Command::Plan.unsupported(f)),
+    })
 }
 
 /// Renders the JSON report (pretty-printed, with a final newline).
@@ -132,7 +134,8 @@ pub fn render_json(a: &Assessment, outcome: &Outcome) -> String {
 
 /// Writes an assessment and its outcome in the chosen format to `w`. The JSON format is
 /// streamed (one change at a time, never the whole report in memory); the others are rendered
-/// first, then written. The bytes are those of [`render`]. The caller flushes.
+/// first, then written. The bytes are those of [`render`]; a format `ward plan` does not write
+/// is an error of kind `InvalidInput` ([`Unsupported`]). The caller flushes.
 pub fn write<W: std::io::Write>(
     a: &Assessment,
     outcome: &Outcome,
@@ -144,7 +147,8 @@ pub fn write<W: std::io::Write>(
         Format::Terminal => {
             terminal::write_terminal(a, outcome, opts.color, opts.expand, None, &mut w)
         }
-        Format::Markdown => w.write_all(render(a, outcome, opts).as_bytes()),
+        Format::Markdown => w.write_all(render(a, outcome, opts)?.as_bytes()),
+        f => Err(format::Command::Plan.unsupported(f).into()),
     }
 }
 
@@ -180,6 +184,7 @@ pub fn write_kept<W: std::io::Write>(
             )
             .as_bytes(),
         ),
+        f => Err(format::Command::Plan.unsupported(f).into()),
     }
 }
 

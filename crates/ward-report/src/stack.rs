@@ -5,7 +5,9 @@
 //! only as their `sha256:` digests, backups by path and digest.
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
+use crate::format::{Format, Unsupported};
 use crate::term_line;
+use crate::terminal::Painter;
 use serde::{Deserialize, Serialize};
 use ward_model::Exit;
 
@@ -299,8 +301,24 @@ fn facts(x: &RootReport) -> Vec<String> {
     v
 }
 
+/// The report in `format`: [`text`] (coloured when `color`), [`json`] or [`markdown`]; any other
+/// format is [`Unsupported`].
+pub fn render(r: &StackReport, format: Format, color: bool) -> Result<String, Unsupported> {
+    Ok(match format {
+        Format::Terminal => text_with(r, color),
+        Format::Json => json(r),
+        Format::Markdown => markdown(r),
+        f => return Err(crate::format::Command::Stack.unsupported(f)),
+    })
+}
+
 /// For a terminal.
 pub fn text(r: &StackReport) -> String {
+    text_with(r, false)
+}
+
+/// [`text`], its result line coloured when `color` (passed green, anything else red).
+pub fn text_with(r: &StackReport, color: bool) -> String {
     let mut s = String::new();
     term_line!(
         &mut s,
@@ -345,11 +363,10 @@ pub fn text(r: &StackReport) -> String {
         }
     }
     s.push('\n');
-    term_line!(
+    Painter { color }.verdict_line(
         &mut s,
-        "result: {} (exit {})",
-        r.exit.as_str(),
-        r.exit.code()
+        r.exit == Exit::Pass,
+        &format!("result: {} (exit {})", r.exit.as_str(), r.exit.code()),
     );
     if let Some(why) = &r.stopped {
         term_line!(&mut s, "stopped: {why}");

@@ -14,7 +14,7 @@ use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact};
 use ward_rules::RuleOrigin;
 
-/// Applies styles only when colour is on (the plan's report, and the gate's).
+/// Applies styles only when colour is on (every command's terminal report).
 pub(crate) struct Painter {
     pub(crate) color: bool,
 }
@@ -39,6 +39,28 @@ impl Painter {
             Group::Class(Impact::Free) => fg(AnsiColor::Green),
             Group::Class(Impact::None) => Style::new().dimmed(),
         }
+    }
+
+    /// Appends one terminal line, escaped like [`term_line!`](crate::term_line), then styled
+    /// whole.
+    pub(crate) fn line(&self, out: &mut String, style: Style, line: &str) {
+        out.push_str(&self.paint(style, &terminal(line)));
+        out.push('\n');
+    }
+
+    /// The style of a report's verdict: bold green when it passed, bold red when not.
+    pub(crate) fn verdict_style(passed: bool) -> Style {
+        let c = if passed {
+            AnsiColor::Green
+        } else {
+            AnsiColor::Red
+        };
+        Style::new().fg_color(Some(c.into())).bold()
+    }
+
+    /// [`Painter::line`] in the [verdict style](Painter::verdict_style).
+    pub(crate) fn verdict_line(&self, out: &mut String, passed: bool, line: &str) {
+        self.line(out, Self::verdict_style(passed), line);
     }
 
     fn tag(&self, g: Group) -> String {

@@ -3,11 +3,11 @@
 //! bytes twice.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_model::Impact;
 use ward_report::json::Stream;
 use ward_report::{
-    evaluate, render_json, render_markdown, render_terminal, write, write_kept, Format,
-    GateOptions, Keep, RenderOptions,
+    render_json, render_markdown, render_terminal, write, write_kept, Format, Keep, RenderOptions,
 };
 
 #[test]

@@ -6,12 +6,13 @@
 mod fixtures;
 
 use proptest::prelude::*;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_model::{Impact, Shown};
 use ward_report::escape::{
     html, is_unsafe, md_cell_code, md_code, md_code_block, md_outside_code, md_rich, md_text,
     terminal,
 };
-use ward_report::{evaluate, render_markdown, render_terminal, GateOptions};
+use ward_report::{render_markdown, render_terminal};
 
 /// Characters that break terminal lines, Markdown or HTML, and some plain ones.
 fn hostile_char() -> impl Strategy<Value = char> {

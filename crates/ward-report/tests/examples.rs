@@ -3,10 +3,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_classify::Assessment;
 use ward_report::{
-    evaluate, render, render_markdown, render_terminal, Expand, Format, GateOptions, RenderOptions,
-    DEFAULT_MARKDOWN_LIMIT,
+    render, render_markdown, render_terminal, Expand, Format, RenderOptions, DEFAULT_MARKDOWN_LIMIT,
 };
 
 fn plans() -> Vec<(String, Assessment)> {
@@ -152,7 +152,7 @@ fn rendered(a: &Assessment, format: Format, expand: Expand) -> String {
         expand,
         ..RenderOptions::default()
     };
-    render(a, &o, &opts)
+    render(a, &o, &opts).unwrap()
 }
 
 /// The README's first command: the hazards report fits in 50 lines, and no change block, in
@@ -250,14 +250,17 @@ fn the_json_report_has_the_attributes_of_a_create_and_a_delete() {
     let changes = |name: &str| -> Vec<serde_json::Value> {
         let (_, a) = plans().into_iter().find(|(n, _)| n == name).unwrap();
         let o = evaluate(&a, &GateOptions::default());
-        let doc: serde_json::Value = serde_json::from_str(&render(
-            &a,
-            &o,
-            &RenderOptions {
-                format: Format::Json,
-                ..RenderOptions::default()
-            },
-        ))
+        let doc: serde_json::Value = serde_json::from_str(
+            &render(
+                &a,
+                &o,
+                &RenderOptions {
+                    format: Format::Json,
+                    ..RenderOptions::default()
+                },
+            )
+            .unwrap(),
+        )
         .unwrap();
         doc["changes"].as_array().unwrap().clone()
     };

@@ -5,11 +5,10 @@
 mod fixtures;
 
 use fixtures::*;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_classify::{explain::reason_line, Assessment};
 use ward_model::{Action, Impact, Product};
-use ward_report::{
-    evaluate, write, write_kept, Expand, Format, GateOptions, Keep, Outcome, RenderOptions,
-};
+use ward_report::{write, write_kept, Expand, Format, Keep, Outcome, RenderOptions};
 
 fn gate() -> GateOptions {
     GateOptions {

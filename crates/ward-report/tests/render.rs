@@ -5,10 +5,10 @@ mod fixtures;
 
 use fixtures::*;
 use proptest::prelude::*;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_model::Impact;
 use ward_report::{
-    evaluate, render_json, render_markdown, render_terminal, Exit, GateOptions,
-    DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT,
+    render_json, render_markdown, render_terminal, Exit, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT,
 };
 
 fn gate(fail_on: Option<Impact>) -> GateOptions {

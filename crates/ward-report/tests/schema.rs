@@ -4,8 +4,9 @@
 mod fixtures;
 
 use fixtures::*;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_model::Impact;
-use ward_report::{evaluate, render_json, GateOptions};
+use ward_report::render_json;
 
 fn schema() -> jsonschema::Validator {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/report.schema.json");

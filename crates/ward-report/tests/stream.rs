@@ -6,13 +6,14 @@
 mod fixtures;
 
 use fixtures::*;
+use ward_classify::outcome::{evaluate, GateOptions};
 use ward_classify::{
     explain::{plain_reason_line, reason_line},
     Assessment,
 };
 use ward_model::{Impact, Product};
 use ward_report::json::Stream;
-use ward_report::{evaluate, render_json, GateOptions, Outcome};
+use ward_report::{render_json, Outcome};
 
 fn gate() -> GateOptions {
     GateOptions {

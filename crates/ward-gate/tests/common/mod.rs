@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use ward_gate::run::{self, ApproveOptions, Approved, GateOptions, GateRun, Inputs, Verified};
 use ward_model::Exit;
-use ward_report::gate::{self, Format};
+use ward_report::gate;
+use ward_report::Format;
 
 /// The path of an example plan committed in `examples/plans` (real Terraform output).
 pub fn example(name: &str) -> String {
@@ -116,7 +117,7 @@ fn notes(n: &[String]) -> String {
 /// `ward gate --format F`.
 pub fn gate(r: GateRun, format: Format) -> Out {
     Out {
-        stdout: gate::render(&r.report, format),
+        stdout: gate::render(&r.report, format).unwrap(),
         stderr: notes(&r.notes),
         exit: r.exit,
     }
@@ -134,7 +135,12 @@ pub fn approve(a: Approved) -> Out {
 /// `ward verify` (`--format json` when `json`).
 pub fn verify(v: Verified, json: bool) -> Out {
     Out {
-        stdout: gate::verify(&v, json),
+        stdout: gate::verify(
+            &v,
+            if json { Format::Json } else { Format::Terminal },
+            false,
+        )
+        .unwrap(),
         stderr: notes(&v.notes),
         exit: v.exit,
     }

@@ -264,98 +264,173 @@ impl<'de> Visitor<'de> for Unique {
 
 /// The first key repeated in one object of `json`, which serde_json has already read as valid
 /// JSON: its offset in `json` and the key (decoded). The check of a value that is skipped or
-/// kept raw, in one pass over its bytes with strings jumped by `memchr` (faster than a second
-/// parse: nothing is decoded but the keys that hold an escape). `None` also for text that is
-/// not valid JSON (the parser says what is wrong with it).
+/// kept raw, in one pass over its bytes (faster than a second parse: nothing is decoded but the
+/// keys that hold an escape). `None` also for text that is not valid JSON (the parser says what
+/// is wrong with it).
+///
+/// Since the text is valid JSON, the scan needs only three kinds of byte: a quote starts a
+/// string, which [`string_end`] jumps eight bytes at a time; a string followed by `:` is a key
+/// of the innermost open object; `{` and `}` open and close an object. Arrays hold no keys of
+/// their own, so their brackets, like every other byte, are stepped over. A key is compared
+/// with the object's earlier keys by a tag of its first and last bytes and its length first
+/// (one integer comparison each), by its bytes only when the tags match.
 pub(crate) fn first_repeat(json: &[u8]) -> Option<(usize, String)> {
-    /// An open array or object: where its keys start in `keys`, or its set once it has many.
+    /// An open object: where its keys start in `keys`, or its set once it has many.
     struct Level<'a> {
-        object: bool,
         start: usize,
         many: Option<HashSet<Cow<'a, [u8]>>>,
     }
     let mut levels: Vec<Level<'_>> = Vec::new();
+    let mut tags: Vec<u64> = Vec::new();
     let mut keys: Vec<Cow<'_, [u8]>> = Vec::new();
-    let mut expect_key = false;
     let mut i = 0;
     while i < json.len() {
         match json[i] {
             b'"' => {
-                let mut j = i + 1;
-                let mut escaped = false;
-                loop {
-                    // Most strings of a plan are short: a plain look at the first bytes before
-                    // memchr, whose setup costs more than that.
-                    let rest = json.get(j..)?;
-                    let k = match rest.iter().take(16).position(|&b| b == b'"' || b == b'\\') {
-                        Some(k) => k,
-                        None if rest.len() <= 16 => return None,
-                        None => 16 + memchr::memchr2(b'"', b'\\', &rest[16..])?,
-                    };
-                    j += k;
-                    if json[j] == b'\\' {
-                        escaped = true;
-                        j += 2;
-                    } else {
-                        break;
-                    }
+                let (end, escaped) = string_end(json, i + 1)?;
+                let mut next = end + 1;
+                while json
+                    .get(next)
+                    .is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                {
+                    next += 1;
                 }
-                if expect_key {
-                    let key: Cow<'_, [u8]> = if escaped {
-                        Cow::Owned(
-                            serde_json::from_slice::<String>(&json[i..=j])
-                                .ok()?
-                                .into_bytes(),
-                        )
-                    } else {
-                        Cow::Borrowed(&json[i + 1..j])
-                    };
-                    let level = levels.last_mut()?;
-                    let repeated = match &mut level.many {
-                        Some(set) => !set.insert(key.clone()),
-                        None if keys[level.start..].contains(&key) => true,
-                        None if keys.len() - level.start < LINEAR => {
-                            keys.push(key.clone());
+                if json.get(next) != Some(&b':') {
+                    i = next;
+                    continue;
+                }
+                let key: Cow<'_, [u8]> = if escaped {
+                    Cow::Owned(
+                        serde_json::from_slice::<String>(&json[i..=end])
+                            .ok()?
+                            .into_bytes(),
+                    )
+                } else {
+                    Cow::Borrowed(&json[i + 1..end])
+                };
+                let level = levels.last_mut()?;
+                let repeated = match &mut level.many {
+                    Some(set) => {
+                        if set.contains(&key) {
+                            true
+                        } else {
+                            set.insert(key);
                             false
                         }
-                        None => {
-                            let mut set: HashSet<Cow<'_, [u8]>> =
-                                keys.drain(level.start..).collect();
-                            set.insert(key.clone());
+                    }
+                    None => {
+                        let tag = tag(&key);
+                        let start = level.start;
+                        let seen = tags[start..]
+                            .iter()
+                            .enumerate()
+                            .any(|(n, &t)| t == tag && keys[start + n][..] == key[..]);
+                        if seen {
+                            true
+                        } else if keys.len() - start < LINEAR {
+                            tags.push(tag);
+                            keys.push(key);
+                            false
+                        } else {
+                            let mut set: HashSet<Cow<'_, [u8]>> = keys.drain(start..).collect();
+                            tags.truncate(start);
+                            set.insert(key);
                             level.many = Some(set);
                             false
                         }
-                    };
-                    if repeated {
-                        return Some((i, String::from_utf8_lossy(&key).into_owned()));
                     }
-                    expect_key = false;
+                };
+                if repeated {
+                    let key = String::from_utf8_lossy(&json[i + 1..end]);
+                    let key = if escaped {
+                        serde_json::from_slice::<String>(&json[i..=end]).ok()?
+                    } else {
+                        key.into_owned()
+                    };
+                    return Some((i, key));
                 }
-                i = j + 1;
+                i = next + 1;
             }
-            open @ (b'{' | b'[') => {
+            b'{' => {
                 levels.push(Level {
-                    object: open == b'{',
                     start: keys.len(),
                     many: None,
                 });
-                expect_key = open == b'{';
                 i += 1;
             }
-            b'}' | b']' => {
+            b'}' => {
                 if let Some(level) = levels.pop() {
                     keys.truncate(level.start);
+                    tags.truncate(level.start);
                 }
-                i += 1;
-            }
-            b',' => {
-                expect_key = levels.last().is_some_and(|l| l.object);
                 i += 1;
             }
             _ => i += 1,
         }
     }
     None
+}
+
+/// Where the string whose text starts at `from` (after its opening quote) ends: the offset of
+/// its closing quote, and whether it holds an escape. `None` when `json` ends first.
+fn string_end(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
+    loop {
+        // Eight bytes at a time for the first 32 (most strings of a plan are shorter), then
+        // memchr, whose setup costs more than that for a short string.
+        let mut at = None;
+        for _ in 0..4 {
+            let Some(word) = json.get(from..from + 8) else {
+                break;
+            };
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let word = u64::from_le_bytes(bytes);
+            let hits = zero_bytes(word ^ QUOTES) | zero_bytes(word ^ BACKSLASHES);
+            if hits != 0 {
+                at = Some(from + (hits.trailing_zeros() / 8) as usize);
+                break;
+            }
+            from += 8;
+        }
+        let at = match at {
+            Some(at) => at,
+            None => from + memchr::memchr2(b'"', b'\\', json.get(from..)?)?,
+        };
+        if json[at] == b'\\' {
+            escaped = true;
+            from = at + 2;
+        } else {
+            return Some((at, escaped));
+        }
+    }
+}
+
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const QUOTES: u64 = 0x2222_2222_2222_2222;
+const BACKSLASHES: u64 = 0x5c5c_5c5c_5c5c_5c5c;
+
+/// The high bit of each byte of `word` that is zero, and no other bit (exact: no borrow runs
+/// from one byte into the next).
+fn zero_bytes(word: u64) -> u64 {
+    !(((word & LOW7) + LOW7) | word | LOW7)
+}
+
+/// A key's tag: its first and last eight bytes and its length, mixed. Equal keys have equal
+/// tags; most different keys of one object have different ones.
+fn tag(key: &[u8]) -> u64 {
+    let n = key.len();
+    match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+        (Some(&head), Some(&tail)) => {
+            u64::from_le_bytes(head)
+                ^ u64::from_le_bytes(tail).rotate_left(29)
+                ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+        // Shorter: its bytes and its length, whole.
+        _ => key
+            .iter()
+            .fold((n as u64) << 56, |tag, &b| (tag << 8) | u64::from(b)),
+    }
 }
 
 #[cfg(test)]
@@ -394,5 +469,90 @@ mod tests {
             first_repeat(format!("{{{}}}", many.join(", ")).as_bytes()),
             None
         );
+    }
+
+    use proptest::prelude::*;
+
+    /// JSON text with few distinct keys (so that objects repeat some), strings whose quotes,
+    /// backslashes and brackets fall anywhere within and across the scan's 8-byte words,
+    /// escapes in keys (`\u0061` is `a`), and any whitespace between tokens.
+    fn text() -> impl Strategy<Value = String> {
+        let ws = prop::sample::select(vec!["", "", "", " ", "\n  ", "\t", "\r\n"]);
+        let piece = prop::sample::select(vec![
+            "a",
+            "b",
+            "\\\"",
+            "\\\\",
+            "{",
+            "}",
+            "[",
+            "]",
+            ":",
+            ",",
+            "\\u0061",
+            "long-text-",
+            "é",
+            "0123456789abcdef",
+        ]);
+        let string = prop::collection::vec(piece, 0..8).prop_map(|p| format!("\"{}\"", p.concat()));
+        let key = prop::sample::select(vec![
+            "a",
+            "b",
+            "\\u0061",
+            "0123456789abcdefX",
+            "0123456789abcdefY",
+            "x\\\"y",
+            "",
+        ])
+        .prop_map(|k| format!("\"{k}\""));
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            Just("-1.5e3".to_string()),
+            string,
+        ];
+        let tree = leaf.prop_recursive(5, 64, 8, move |inner| {
+            let ws = ws.clone();
+            prop_oneof![
+                (
+                    prop::collection::vec((ws.clone(), inner.clone()), 0..6),
+                    ws.clone()
+                )
+                    .prop_map(|(items, w)| {
+                        let items: Vec<String> =
+                            items.into_iter().map(|(w, v)| format!("{w}{v}")).collect();
+                        format!("[{}{w}]", items.join(","))
+                    }),
+                (
+                    prop::collection::vec((ws.clone(), key.clone(), ws.clone(), inner), 0..6),
+                    ws
+                )
+                    .prop_map(|(members, w)| {
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(a, k, b, v)| format!("{a}{k}{b}:{b}{v}"))
+                            .collect();
+                        format!("{{{}{w}}}", members.join(","))
+                    }),
+            ]
+        });
+        tree
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+
+        /// The scan finds a repeated key exactly when the parse does, the same key first.
+        #[test]
+        fn the_byte_scan_and_the_parse_agree(text in text()) {
+            prop_assume!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+            let scanned = first_repeat(text.as_bytes()).map(|(_, k)| k);
+            let parsed = serde_json::from_str::<Unique>(&text).err().map(|e| e.to_string());
+            prop_assert_eq!(scanned.is_some(), parsed.is_some(), "{}", text);
+            if let (Some(key), Some(message)) = (&scanned, &parsed) {
+                let shown = format!("the key `{}` twice", shown(key));
+                prop_assert!(message.contains(&shown), "{} / {} / {}", text, key, message);
+            }
+        }
     }
 }

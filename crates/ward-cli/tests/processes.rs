@@ -3,6 +3,9 @@
 //! And when ward itself is stopped, it stops what it started and removes its scratch files.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::process::{logged_n, program_gone, scratch_removed, sleeping_pid, stop};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -121,13 +124,6 @@ fn verify_ends_at_its_timeout() {
     assert!(err.contains("--timeout SECONDS"), "{err}");
 }
 
-fn alive(pid: &str) -> bool {
-    Path::new("/proc").join(pid).join("cmdline").exists()
-        && std::fs::read_to_string(Path::new("/proc").join(pid).join("stat"))
-            .map(|s| !s.contains(") Z "))
-            .unwrap_or(false)
-}
-
 /// Where a drift run is stopped: Terraform's `init`, its `plan -refresh-only`, or ward writing
 /// the run to the history (every Terraform command done, the history's write lock held by the
 /// test).
@@ -210,18 +206,7 @@ fn ward_drift(dir: &Path, repo: &Path, tf: &Path, tmp: &Path) -> Command {
 
 /// Waits until `dir/log` has the line `line`.
 fn logged(dir: &Path, line: &str) {
-    let t0 = Instant::now();
-    while !std::fs::read_to_string(dir.join("log"))
-        .unwrap_or_default()
-        .lines()
-        .any(|l| l == line)
-    {
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "terraform never ran {line}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    logged_n(&dir.join("log"), line, 1);
 }
 
 /// Starts `ward drift` (see [`drift_fixture`]) and waits until it is at `step`: Terraform
@@ -249,22 +234,7 @@ fn drift_stopped_at(
         std::thread::sleep(Duration::from_millis(300));
         return (ward, None, Some(store));
     }
-    let pid_file = dir.join("terraform.pid");
-    let t0 = Instant::now();
-    let tf_pid = loop {
-        if let Ok(p) = std::fs::read_to_string(&pid_file) {
-            let p = p.trim().to_string();
-            let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
-            if String::from_utf8_lossy(&cmd).starts_with("sleep") {
-                break p;
-            }
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "terraform never reached {step:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let tf_pid = sleeping_pid(&dir.join("terraform.pid"));
     (ward, Some(tf_pid), None)
 }
 
@@ -288,41 +258,12 @@ fn drift_killed(step: Step, signal: &str) {
             "drift's scratch directory, while Terraform runs"
         );
     }
-    let st = Command::new("kill")
-        .args([&format!("-{signal}"), &ward.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let t1 = Instant::now();
-    let status = loop {
-        if let Some(s) = ward.try_wait().unwrap() {
-            break s;
-        }
-        assert!(t1.elapsed() < Duration::from_secs(20), "ward did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    };
     let what = format!("{signal} at {step:?}");
-    match signal {
-        "INT" => assert_eq!(status.code(), Some(130), "{what}: 128 + SIGINT"),
-        "TERM" => assert_eq!(status.code(), Some(143), "{what}: 128 + SIGTERM"),
-        _ => assert_eq!(status.code(), None, "{what}: killed"),
-    }
+    stop(&mut ward, signal, &what);
     if let Some(pid) = &tf_pid {
-        if signal == "KILL" {
-            // SIGKILL runs no handler: the stand-in, in its own process group, is ended here.
-            let _ = Command::new("kill").args(["-KILL", pid]).status();
-        } else {
-            let t2 = Instant::now();
-            while alive(pid) && t2.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            assert!(!alive(pid), "{what}: terraform (pid {pid}) outlived ward");
-        }
+        program_gone(pid, signal, &what);
     }
-    if signal != "KILL" {
-        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
-        assert!(left.is_empty(), "{what}: scratch left behind: {left:?}");
-    }
+    scratch_removed(&tmp, signal, &what);
     drop(lock);
     no_run_recorded(&d.path().join("h.sqlite"));
     let db = d.path().join("h.sqlite");

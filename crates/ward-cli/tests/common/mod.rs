@@ -1,6 +1,8 @@
 //! Helpers shared by the `ward` binary's test files (each uses some of them).
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 

@@ -574,3 +574,63 @@ mod tests {
         assert_eq!(pgpass_lookup("a:b:c\n", &["a", "b", "c", "d"]), None);
     }
 }
+
+/// What `sslmode` and `sslrootcert` become and what is kept of the rest, in a URL and in a libpq
+/// string (mutants of `take_tls` survived the tests above: docs/testing.md).
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tls_parameters {
+    use super::*;
+    use crate::tls::SslMode;
+
+    fn target(text: &str) -> PgTarget {
+        match Location::parse(text, None, "--db").unwrap() {
+            Location::Postgres(t) => *t,
+            Location::Sqlite(p) => panic!("{text}: read as the file {}", p.display()),
+        }
+    }
+
+    #[test]
+    fn a_url_gives_its_tls_parameters_to_ward_and_keeps_the_others() {
+        let t = target("postgres://ward@db/hist?sslmode=verify-full&sslrootcert=/etc/ca.pem&application_name=nightly");
+        assert_eq!(t.tls.mode, SslMode::VerifyFull);
+        assert_eq!(t.tls.root_cert.as_deref(), Some(Path::new("/etc/ca.pem")));
+        assert_eq!(t.config.get_application_name(), Some("nightly"));
+        assert_eq!(t.config.get_dbname(), Some("hist"));
+        let t = target("postgres://ward@db/hist?sslmode=require");
+        assert_eq!(t.tls.mode, SslMode::Require);
+        assert_eq!(t.tls.root_cert, None);
+        assert_eq!(t.config.get_application_name(), Some("ward"));
+    }
+
+    #[test]
+    fn a_libpq_string_gives_its_tls_parameters_to_ward_and_keeps_the_others_quoted() {
+        let t = target(
+            r"host=db dbname=hist sslmode=verify-ca sslrootcert='/etc/my ca.pem' application_name='it\'s a\\b'",
+        );
+        assert_eq!(t.tls.mode, SslMode::VerifyCa);
+        assert_eq!(
+            t.tls.root_cert.as_deref(),
+            Some(Path::new("/etc/my ca.pem"))
+        );
+        assert_eq!(t.config.get_application_name(), Some(r"it's a\b"));
+        assert_eq!(t.config.get_dbname(), Some("hist"));
+        assert_eq!(t.shown(), "host=db dbname=hist");
+    }
+
+    #[test]
+    fn libpq_pairs_take_spaces_around_equals_and_escapes() {
+        assert_eq!(
+            libpq_pairs(r" host = db  dbname=a\ b user='x y'").unwrap(),
+            [
+                ("host".to_string(), "db".to_string()),
+                ("dbname".to_string(), "a b".to_string()),
+                ("user".to_string(), "x y".to_string()),
+            ]
+        );
+        assert!(libpq_pairs("host").unwrap_err().contains("without `=`"));
+        assert!(libpq_pairs("host='db")
+            .unwrap_err()
+            .contains("no closing quote"));
+    }
+}

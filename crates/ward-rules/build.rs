@@ -337,17 +337,42 @@ fn main() -> io::Result<()> {
     index_table.push_str("];\n");
     out.push_str(&index_table);
     entries.sort();
+    // The types back to back, each once; entries name theirs by its byte range (plain numbers,
+    // no pointers to relocate at load).
+    let mut names = String::new();
     out.push_str(
-        "/// Every indexed `resource` block: (type, pack index, block), sorted by type, pack, position.\n\
-         pub(crate) static ENTRIES: &[(&str, usize, Block)] = &[\n",
+        "/// Every indexed `resource` block, sorted by type, pack, position.\n\
+         pub(crate) static ENTRIES: &[Entry] = &[\n",
     );
+    let mut last: Option<(&str, usize, usize)> = None;
     for (label, pack, start, end, line) in &entries {
+        let (from, to) = match last {
+            Some((l, from, to)) if l == label.as_str() => (from, to),
+            _ => {
+                let from = names.len();
+                names.push_str(label);
+                (from, names.len())
+            }
+        };
+        last = Some((label, from, to));
         let _ = writeln!(
             out,
-            "    ({label:?}, {pack}, Block {{ start: {start}, end: {end}, line: {line} }}),"
+            "    Entry {{ name: ({from}, {to}), pack: {pack}, block: Block {{ start: {start}, end: {end}, line: {line} }} }},"
         );
     }
     out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "/// The types of [`ENTRIES`], back to back.\npub(crate) static NAMES: &str = {names:?};"
+    );
+    // The index's numbers are u32: refuse a pack that would not fit.
+    if entries
+        .iter()
+        .any(|(_, _, _, end, line)| u32::try_from(*end).is_err() || u32::try_from(*line).is_err())
+        || u32::try_from(names.len()).is_err()
+    {
+        return Err(io::Error::other("a pack is larger than 4 GiB"));
+    }
 
     fs::write(out_dir.join("packs.rs"), out)
 }

@@ -43,15 +43,40 @@ use std::sync::{Arc, OnceLock};
 use ward_model::{AttrPath, Impact};
 
 mod embedded {
-    /// Where one top-level block lies in its pack file (build.rs's index).
+    /// Where one top-level block lies in its pack file (build.rs's index). `u32`, as every
+    /// number of the index: the tables are plain data (no pointers the loader relocates), 24
+    /// bytes an entry instead of 72.
     #[derive(Debug, Clone, Copy)]
     pub(crate) struct Block {
         /// First byte (the block starts a line).
-        pub(crate) start: usize,
+        pub(crate) start: u32,
         /// One past the closing brace.
-        pub(crate) end: usize,
+        pub(crate) end: u32,
         /// Lines of the file before it.
-        pub(crate) line: usize,
+        pub(crate) line: u32,
+    }
+
+    impl Block {
+        /// Its bytes in the file.
+        pub(crate) fn range(&self) -> std::ops::Range<usize> {
+            self.start as usize..self.end as usize
+        }
+
+        /// Lines of the file before it.
+        pub(crate) fn line(&self) -> usize {
+            self.line as usize
+        }
+    }
+
+    /// One indexed `resource` block.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Entry {
+        /// Its type: bytes `name.0..name.1` of [`Sources::names`].
+        pub(crate) name: (u32, u32),
+        /// Its pack's place in [`Sources::packs`].
+        pub(crate) pack: u32,
+        /// Where it lies.
+        pub(crate) block: Block,
     }
 
     /// An indexed pack: its header and how many `resource` blocks it has.
@@ -132,8 +157,19 @@ mod embedded {
         pub(crate) packs: &'static [File],
         /// Per pack, its header, as [`PACK_INDEX`].
         pub(crate) index: &'static [Option<Header>],
-        /// The indexed `resource` blocks, as [`ENTRIES`].
-        pub(crate) entries: &'static [(&'static str, usize, Block)],
+        /// The indexed `resource` blocks, as [`ENTRIES`]: sorted by type, pack and position.
+        pub(crate) entries: &'static [Entry],
+        /// Their types, back to back, as [`NAMES`].
+        pub(crate) names: &'static str,
+    }
+
+    impl Sources {
+        /// The type of `e`.
+        pub(crate) fn type_of(&self, e: &Entry) -> &'static str {
+            self.names
+                .get(e.name.0 as usize..e.name.1 as usize)
+                .unwrap_or_default()
+        }
     }
 
     /// The embedded packs.
@@ -141,6 +177,7 @@ mod embedded {
         packs: EMBEDDED_PACKS,
         index: PACK_INDEX,
         entries: ENTRIES,
+        names: NAMES,
     };
 }
 
@@ -278,10 +315,11 @@ impl Texts {
                 .help("this is a bug in ward's build script (build.rs); please report it")
         };
         let f = self.src.packs.get(pack).ok_or_else(mismatch)?;
-        if let Some(text) = f.head.get(block.start..block.end) {
+        let range = block.range();
+        if let Some(text) = f.head.get(range.clone()) {
             return Ok(text);
         }
-        let i = f.chunk_of(block.start, block.end).ok_or_else(mismatch)?;
+        let i = f.chunk_of(range.start, range.end).ok_or_else(mismatch)?;
         let (Some(chunk), Some(slot)) = (
             f.chunks.get(i),
             self.inflated.get(pack).and_then(|p| p.get(i)),
@@ -295,7 +333,7 @@ impl Texts {
             )
             .help("the ward binary is damaged: reinstall it")
         })?;
-        text.get(block.start - chunk.at..block.end - chunk.at)
+        text.get(range.start - chunk.at..range.end - chunk.at)
             .ok_or_else(mismatch)
     }
 }
@@ -327,15 +365,16 @@ impl Lazy {
     /// ranks them, refusing two with the same selector as it does.
     fn read(&self, first: usize, count: usize) -> Result<Vec<Rule>, RulesError> {
         let mut rules: Vec<Rule> = Vec::with_capacity(count);
-        for (_, pack, block) in self.src.entries.iter().skip(first).take(count) {
-            let (Some(f), Some(Some(origin))) =
-                (self.src.packs.get(*pack), self.origins.get(*pack))
+        for entry in self.src.entries.iter().skip(first).take(count) {
+            let pack = entry.pack as usize;
+            let (Some(f), Some(Some(origin))) = (self.src.packs.get(pack), self.origins.get(pack))
             else {
                 continue;
             };
             let file = pack_file(f.name);
-            let slice = self.texts.block(*pack, block)?;
-            let OneBlock::Resource(mut rule) = parse_pack_block(&file, slice, block.line, origin)?
+            let slice = self.texts.block(pack, &entry.block)?;
+            let OneBlock::Resource(mut rule) =
+                parse_pack_block(&file, slice, entry.block.line(), origin)?
             else {
                 return Err(
                     RulesError::new(&file, "the pack index does not match the file")
@@ -358,7 +397,7 @@ impl Lazy {
                 .at(Some((rule.line, 1)))
                 .help("a type belongs to one pack; remove one entry, or narrow it with `provider`"));
             }
-            rule.rank = (1, rule.selector.specificity(), *pack, rule.line);
+            rule.rank = (1, rule.selector.specificity(), pack, rule.line);
             rules.push(*rule);
         }
         rules.sort_by_key(|r| r.rank);
@@ -773,7 +812,7 @@ impl Knowledge {
                 file: file.clone(),
                 line: 0,
             };
-            let OneBlock::Pack(mut pack) = parse_pack_block(&file, slice, b.line, &placeholder)?
+            let OneBlock::Pack(mut pack) = parse_pack_block(&file, slice, b.line(), &placeholder)?
             else {
                 return Err(
                     RulesError::new(&file, "the pack index does not match the file")
@@ -823,9 +862,10 @@ impl Knowledge {
             }
         }
         let mut types: Vec<(&'static str, usize, usize)> = Vec::new();
-        for (i, (t, _, _)) in src.entries.iter().enumerate() {
+        for (i, e) in src.entries.iter().enumerate() {
+            let t = src.type_of(e);
             match types.last_mut() {
-                Some((last, _, count)) if last == t => *count += 1,
+                Some((last, _, count)) if *last == t => *count += 1,
                 _ => types.push((t, i, 1)),
             }
         }

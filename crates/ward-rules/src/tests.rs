@@ -142,9 +142,9 @@ fn indexed(packs: &'static [(&'static str, &'static str)], whole: &[&str]) -> em
             } else if line.trim_end() == "}" {
                 if let Some((label, start, line)) = open.take() {
                     let block = embedded::Block {
-                        start,
-                        end: at + 1,
-                        line,
+                        start: u32::try_from(start).unwrap(),
+                        end: u32::try_from(at + 1).unwrap(),
+                        line: u32::try_from(line).unwrap(),
                     };
                     match label {
                         Some(t) => {
@@ -163,6 +163,20 @@ fn indexed(packs: &'static [(&'static str, &'static str)], whole: &[&str]) -> em
         }));
     }
     entries.sort_by_key(|(t, pack, b)| (*t, *pack, b.start));
+    // The types back to back, as build.rs writes them (a type once per entry here).
+    let mut names = String::new();
+    let entries: Vec<embedded::Entry> = entries
+        .into_iter()
+        .map(|(t, pack, block)| {
+            let from = u32::try_from(names.len()).unwrap();
+            names.push_str(t);
+            embedded::Entry {
+                name: (from, u32::try_from(names.len()).unwrap()),
+                pack: u32::try_from(pack).unwrap(),
+                block,
+            }
+        })
+        .collect();
     // Each test pack's text is its head (nothing deflated).
     let files: Vec<embedded::File> = packs
         .iter()
@@ -177,6 +191,7 @@ fn indexed(packs: &'static [(&'static str, &'static str)], whole: &[&str]) -> em
         packs: Box::leak(files.into_boxed_slice()),
         index: Box::leak(index.into_boxed_slice()),
         entries: Box::leak(entries.into_boxed_slice()),
+        names: names.leak(),
     }
 }
 

@@ -118,6 +118,8 @@ fn long_version() -> String {
 /// How ward ends when told to stop (after `ward_exec` stopped every program and removed its
 /// scratch files): with the [`Exit`] for that signal.
 fn exit_on_signal(signal: i32) -> ! {
+    // A `ward stack` run under way records that it was stopped (waiting a bounded time).
+    ward_stack::journal::record_signal(signal, &ward_time::Clock::System.now_rfc3339());
     let code = Exit::from_signal(signal).map_or(128 + signal, |e| i32::from(e.code()));
     std::process::exit(code)
 }

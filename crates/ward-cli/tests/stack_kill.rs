@@ -397,6 +397,39 @@ impl Fx {
     }
 }
 
+/// The journal's latest `stack-run` record (the history `dir/h.sqlite`).
+fn last_run_record(dir: &Path) -> Value {
+    let store = ward_store::Store::open(&dir.join("h.sqlite")).unwrap();
+    let rows = store
+        .records(&ward_store::RecordQuery {
+            kind: "stack-run",
+            root: Some(ward_stack::journal::RUN_ROOT),
+            key: None,
+            limit: 1,
+        })
+        .unwrap();
+    rows.into_iter().next().unwrap().body
+}
+
+/// The journal as another machine reads it: its latest `stack-run` record appended again, made
+/// by a process on another host.
+fn seen_from_another_machine(dir: &Path) {
+    let mut body = last_run_record(dir);
+    if let Some(p) = body.get_mut("process").filter(|p| p.is_object()) {
+        p["host"] = "another-machine".into();
+    }
+    let mut store = ward_store::Store::open(&dir.join("h.sqlite")).unwrap();
+    store
+        .append_record(&ward_store::NewRecord {
+            kind: "stack-run",
+            root: ward_stack::journal::RUN_ROOT,
+            key: body["run"].as_str().unwrap(),
+            recorded_at: "2026-12-04T00:00:00Z",
+            body: &body,
+        })
+        .unwrap();
+}
+
 /// The root instance `id` (`root/site`, or a root name) of a stack report.
 fn instance<'a>(report: &'a Value, id: &str) -> &'a Value {
     let id = if id.contains('/') {
@@ -495,6 +528,19 @@ fn killed(cmd: Cmd, step: Step, signal: &str) {
     drop(lock);
     for f in ["hang", "pause", "go", "tf.pid"] {
         let _ = std::fs::remove_file(d.join(f));
+    }
+    if tf_pid.is_some() && signal != "KILL" {
+        // The journal itself says how the run ended, not only that its process is gone: a
+        // machine that cannot look at that process (a cancelled CI job's retry, in a new
+        // container) knows it too, and resumes it.
+        let rec = last_run_record(d);
+        let (name, code) = match signal {
+            "INT" => ("interrupted", 130),
+            _ => ("terminated", 143),
+        };
+        assert_eq!(rec["status"], name, "{what}: the journal's run: {rec}");
+        assert_eq!(rec["exit_code"], code, "{what}: the journal's run: {rec}");
+        seen_from_another_machine(d);
     }
     // Nothing was applied or destroyed by the stopped run but what it had finished.
     let done_now = fx.done();

@@ -2,13 +2,17 @@
 //! of kinds `stack-run`, `stack-step` and `stack-backup`). Nothing else is kept.
 //!
 //! - `stack-run`, root [`RUN_ROOT`], key the run id: appended when the run starts (`status`
-//!   `running`) and when it ends (`status` the exit's name); the latest is the run's state.
+//!   `running`) and when it ends (`status` the exit's name; `interrupted`, `terminated` or
+//!   `hung-up` when ward was told to stop, [`record_signal`]); the latest is the run's state.
 //! - `stack-step`, root the root's name, key `RUN/SITE`: one per root instance visited, the
 //!   [`RootReport`] as rendered plus what `ward stack approve` needs when it waits.
 //! - `stack-backup`, root the root's name, key the site: each verified state backup.
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+use ward_model::Exit;
 use ward_report::stack::{Backup, Command, RootReport};
 use ward_store::{Location, NewRecord, RecordQuery, Store};
 
@@ -85,6 +89,14 @@ pub enum Liveness {
 }
 
 impl RunRecord {
+    /// The exit of a run that ended because ward was told to stop (SIGINT, SIGTERM, SIGHUP:
+    /// [`record_signal`]), not by its own outcome.
+    pub fn stopped_by_signal(&self) -> Option<Exit> {
+        self.exit_code
+            .and_then(|c| Exit::from_code(i32::from(c)))
+            .filter(|e| e.is_signal())
+    }
+
     /// Where a `running` run stands ([`Liveness`]).
     pub fn liveness(&self) -> Liveness {
         match self.process.as_ref().and_then(Process::alive) {
@@ -113,6 +125,45 @@ pub struct StepRecord {
 /// The journal over an open store.
 pub struct Journal {
     store: Store,
+    at: Location,
+}
+
+/// The run this process has started and not yet ended, and the history it is recorded in: what
+/// [`record_signal`] ends when ward is told to stop.
+static UNDER_WAY: Mutex<Option<(Location, RunRecord)>> = Mutex::new(None);
+
+/// How long [`record_signal`] waits for the history (another writer may hold it, or a
+/// PostgreSQL server may be slow to answer) before ward exits without the record.
+pub const SIGNAL_RECORD_WAIT: Duration = Duration::from_secs(2);
+
+/// Records the run under way in this process, if there is one, as ended by `signal` (status
+/// `interrupted`, `terminated` or `hung-up`, its exit code 128 + the signal), at `at`. For the
+/// handler of a termination signal, once the run's programs are stopped: a run written as it
+/// moves ends with its true state, so `ward stack status` and `resume` know it was stopped even
+/// where they cannot look at its process (a cancelled CI job's retry in another container,
+/// another machine on a shared history). Waits at most [`SIGNAL_RECORD_WAIT`]; without the
+/// record the run stays `running` and a later command on this machine tells it interrupted by
+/// its process being gone ([`RunRecord::liveness`]).
+pub fn record_signal(signal: i32, at: &str) {
+    let Some(exit) = Exit::from_signal(signal) else {
+        return;
+    };
+    let Some((history, mut rec)) = UNDER_WAY.lock().ok().and_then(|mut u| u.take()) else {
+        return;
+    };
+    rec.status = exit.as_str().to_string();
+    rec.exit_code = Some(exit.code());
+    let at = at.to_string();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let writer = std::thread::Builder::new()
+        .name("ward-stack-journal".into())
+        .spawn(move || {
+            let done = Journal::open_location(&history).and_then(|mut j| j.run(&rec, &at));
+            let _ = tx.send(done);
+        });
+    if writer.is_ok() {
+        let _ = rx.recv_timeout(SIGNAL_RECORD_WAIT);
+    }
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -136,11 +187,23 @@ impl Journal {
         }
         Ok(Journal {
             store: Store::open_location(at).map_err(err)?,
+            at: at.clone(),
         })
     }
 
-    /// Records a run's state.
+    /// Records a run's state. A `running` run is this process's run under way until its end
+    /// is recorded ([`record_signal`]).
     pub fn run(&mut self, r: &RunRecord, at: &str) -> Result<(), String> {
+        let running = r.status == "running";
+        if !running {
+            // Its end, first taken from what a signal would record, so a signal arriving now
+            // cannot record it stopped after it ended.
+            if let Ok(mut u) = UNDER_WAY.lock() {
+                if u.as_ref().is_some_and(|(_, x)| x.run == r.run) {
+                    *u = None;
+                }
+            }
+        }
         let body = serde_json::to_value(r).map_err(err)?;
         self.store
             .append_record(&NewRecord {
@@ -150,8 +213,13 @@ impl Journal {
                 recorded_at: at,
                 body: &body,
             })
-            .map(|_| ())
-            .map_err(err)
+            .map_err(err)?;
+        if running {
+            if let Ok(mut u) = UNDER_WAY.lock() {
+                *u = Some((self.at.clone(), r.clone()));
+            }
+        }
+        Ok(())
     }
 
     /// Records a step.

@@ -40,8 +40,8 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
             }
         }
     }
-    // What the last run is: ended (its own exit), still running, or interrupted (its process
-    // is gone without recording an end: killed, or a cancelled CI job).
+    // What the last run is: ended (its own exit), still running, or interrupted (stopped by a
+    // signal, which it recorded, or its process gone without recording an end: killed).
     let in_progress = || {
         roots
             .iter()
@@ -50,16 +50,16 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let at = match in_progress() {
+        w if w.is_empty() => String::new(),
+        w => format!("; it was at {w}, whose state may be partly changed"),
+    };
     let (exit, stopped) = if last.status == "running" {
         let who = last
             .process
             .as_ref()
             .map(|p| format!("process {} on {}", p.pid, p.host))
             .unwrap_or_else(|| "a process ward did not record".to_string());
-        let at = match in_progress() {
-            w if w.is_empty() => String::new(),
-            w => format!("; it was at {w}, whose state may be partly changed"),
-        };
         match last.liveness() {
             journal::Liveness::Running => (
                 Exit::Pass,
@@ -83,6 +83,17 @@ pub fn status(opts: &Options) -> Result<StackReport, StackError> {
                 )),
             ),
         }
+    } else if let Some(signal) = last.stopped_by_signal() {
+        // Told to stop (a cancelled CI job, Ctrl-C): it recorded so, wherever it ran.
+        (
+            Exit::StackFailed,
+            Some(format!(
+                "the last run (ward stack {}) was interrupted: it was stopped by a signal ({}, exit {}){at}",
+                last.command.as_str(),
+                signal.as_str(),
+                signal.code()
+            )),
+        )
     } else {
         let exit = last
             .exit_code

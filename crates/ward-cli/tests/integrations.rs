@@ -165,7 +165,7 @@ fn ci_script_builds_the_comment_and_updates_one_comment_on_a_fake_api() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("Ran 6 tests"), "{err}");
+    assert!(err.contains("Ran 7 tests"), "{err}");
 }
 
 #[test]

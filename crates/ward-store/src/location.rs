@@ -619,6 +619,103 @@ mod tls_parameters {
     }
 
     #[test]
+    fn a_target_debugs_as_its_url() {
+        let t = target("postgres://ward@db/hist?sslmode=require");
+        let shown = format!("{t:?}");
+        assert!(
+            shown.contains("PgTarget") && shown.contains("postgres://ward@db/hist"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_scheme_is_a_letter_then_letters_digits_plus_minus_or_dots() {
+        // Not schemes: file names, whatever follows.
+        for path in ["2024://x.db", "my_db://x.db", "+x://y.db"] {
+            assert!(
+                matches!(
+                    Location::parse(path, None, "--db").unwrap(),
+                    Location::Sqlite(_)
+                ),
+                "{path}"
+            );
+        }
+        // Schemes: refused unless PostgreSQL's.
+        for url in ["x+y-z.1://h/db", "s3://bucket/h.db"] {
+            let e = Location::parse(url, None, "--db").unwrap_err().to_string();
+            assert!(e.contains("URL"), "{url}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_refused_url_is_shown_without_its_password_parameter() {
+        let e = Location::parse("mysql://u@h/db?password=hunter2&x=1", None, "--db")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("password=***&x=1"), "{e}");
+        assert!(!e.contains("hunter2"), "{e}");
+    }
+
+    #[test]
+    fn a_pgpass_comment_is_never_an_entry_and_a_password_keeps_its_colons() {
+        let text = "#db:5432:hist:ward:commented\n#db:*:*:*:pa:ss\n";
+        assert_eq!(pgpass_lookup(text, &["#db", "5432", "hist", "ward"]), None);
+        assert_eq!(
+            pgpass_lookup("db:5432:hist:ward:pa:ss\n", &["db", "5432", "hist", "ward"]).as_deref(),
+            Some("pa:ss")
+        );
+    }
+
+    /// The password's sources from the environment, each read in a child process of this test
+    /// binary (the environment is process state, never changed in the tests' own process).
+    #[test]
+    fn the_password_comes_from_pgpassword_then_pgpassfile_never_an_empty_one() {
+        const CHILD: &str = "WARD_STORE_PASSWORD_CHILD";
+        let name = "location::tls_parameters::the_password_comes_from_pgpassword_then_pgpassfile_never_an_empty_one";
+        if let Ok(want) = std::env::var(CHILD) {
+            let t = target("postgres://ward@db:5432/hist");
+            let got = t
+                .config
+                .get_password()
+                .map(|p| String::from_utf8_lossy(p).into_owned());
+            assert_eq!(got.as_deref(), (!want.is_empty()).then_some(want.as_str()));
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let pass = dir.path().join("pgpass");
+        std::fs::write(&pass, "db:5432:hist:ward:from-file\n").unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        let exe = std::env::current_exe().unwrap();
+        for (pgpassword, pgpassfile, want) in [
+            (Some("from-env"), Some(pass.as_os_str()), "from-env"),
+            (Some(""), Some(pass.as_os_str()), "from-file"),
+            (None, Some(pass.as_os_str()), "from-file"),
+            (None, Some(std::ffi::OsStr::new("")), ""),
+            (None, None, ""),
+        ] {
+            let mut c = std::process::Command::new(&exe);
+            c.args(["--exact", name, "--test-threads=1"])
+                .env(CHILD, want)
+                .env("HOME", &home)
+                .env_remove("PGPASSWORD")
+                .env_remove("PGPASSFILE");
+            if let Some(p) = pgpassword {
+                c.env("PGPASSWORD", p);
+            }
+            if let Some(f) = pgpassfile {
+                c.env("PGPASSFILE", f);
+            }
+            let out = c.output().unwrap();
+            assert!(
+                out.status.success(),
+                "PGPASSWORD={pgpassword:?} PGPASSFILE={pgpassfile:?}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+
+    #[test]
     fn libpq_pairs_take_spaces_around_equals_and_escapes() {
         assert_eq!(
             libpq_pairs(r" host = db  dbname=a\ b user='x y'").unwrap(),

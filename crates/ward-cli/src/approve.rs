@@ -1,5 +1,6 @@
 //! `ward approve`: record an approval bound to exactly one change. See docs/gate.md.
 
+use crate::context::Context;
 use crate::error::CliError;
 use crate::gate::{finish, InputArgs};
 use ward_gate::run::{self, ApproveOptions};
@@ -36,7 +37,8 @@ pub struct Args {
 
 /// Runs `ward approve`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
-    let (inputs, audit) = args.inputs.inputs()?;
+    let ctx = Context::load(args.inputs.config.as_deref())?;
+    let (inputs, audit) = args.inputs.inputs(&ctx)?;
     let opts = ApproveOptions {
         inputs,
         audit,
@@ -45,8 +47,10 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         reason: args.reason,
         expires: args.expires,
         by: args.by,
+        binding: Default::default(),
     };
-    let done = run::approve(&opts, &run::process_env).map_err(|e| CliError::new(e.to_string()))?;
+    let done = run::approve(&opts, &ctx.gate_setup(), &run::process_env)
+        .map_err(|e| CliError::new(e.to_string()))?;
     finish(
         &ward_report::gate::approve_text(&done),
         None,

@@ -1,6 +1,7 @@
 //! `ward gate`: nothing dangerous is applied until someone approved that exact change.
 //! Thin arguments over `ward_gate::run::gate`, rendered by `ward_report::gate`; see docs/gate.md.
 
+use crate::context::Context;
 use crate::error::CliError;
 use crate::output::ColorChoice;
 use std::path::PathBuf;
@@ -38,15 +39,11 @@ impl InputArgs {
     /// The library's form, with the history chosen once for the run: `--db`, else ward.hcl's
     /// `history { url }` (both also record the audit trail, [`Audit`]), else the default file
     /// (read for adoptions only).
-    pub fn inputs(&self) -> Result<(Inputs, Option<Audit>), CliError> {
-        let found = ward_config::discover(self.config.as_deref(), std::path::Path::new("."))?;
-        let cfg = found
-            .as_ref()
-            .map(ward_config::Config::load_found)
-            .transpose()?;
+    pub fn inputs(&self, ctx: &Context) -> Result<(Inputs, Option<Audit>), CliError> {
+        let cfg = ctx.config.as_ref();
         let configured = self.db.is_some() || cfg.as_ref().is_some_and(|c| c.history.url.is_some());
         let (history, audit) = if configured {
-            let at = ward_drift::history_location(self.db.as_deref(), cfg.as_ref())
+            let at = ward_drift::history_location(self.db.as_deref(), cfg)
                 .map_err(|e| CliError::new(e.to_string()))?;
             let audit = Audit {
                 history: at.clone(),
@@ -135,32 +132,25 @@ pub struct Args {
 
 /// Runs `ward gate`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
-    let (inputs, audit) = args.inputs.inputs()?;
+    let ctx = Context::load(args.inputs.config.as_deref())?;
+    let (inputs, audit) = args.inputs.inputs(&ctx)?;
     let opts = GateOptions {
         inputs,
         record: args.record,
         no_record_protection: args.no_record_protection,
         audit,
+        binding: Default::default(),
     };
     let format = args.format;
-    // ward.hcl's reviewers block and the root's place, for --approvals-from only.
-    let config = match &args.approvals_from {
-        Some(_) => {
-            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-            ward_config::discover(args.inputs.config.as_deref(), &cwd)
-                .and_then(|f| f.as_ref().map(ward_config::Config::load_found).transpose())
-                .map_err(|e| CliError::new(e.to_string()))?
-        }
-        None => None,
-    };
     let review = crate::forge::prepare(
         args.approvals_from.as_deref(),
         args.forge_url.as_deref(),
-        config.as_ref(),
+        ctx.config.as_ref(),
         args.inputs.root.as_deref(),
     )?;
     let settle = review.as_ref().map(|p| p.settle());
-    let run = match run::gate_reviewed(&opts, &run::process_env, settle.as_ref()) {
+    let gated = run::gate_reviewed(&opts, &ctx.gate_setup(), &run::process_env, settle.as_ref());
+    let run = match gated {
         Ok(run) => run,
         // A root being adopted takes only imports: a refusal of the plan, not a usage error.
         Err(ward_gate::GateError::Adopting(refusal)) => {

@@ -16,17 +16,11 @@ pub fn load(config: Option<&Path>) -> Result<Knowledge, CliError> {
 pub fn load_with_plan(
     config: Option<&Path>,
 ) -> Result<(Knowledge, ward_config::PlanSettings), CliError> {
-    let cwd = std::env::current_dir().map_err(|e| {
-        CliError::new(format!("cannot read the current directory: {e}"))
-            .hint("run ward from an existing directory, or pass --config FILE")
-    })?;
-    let found = ward_config::discover(config, &cwd)?;
-    let loaded = found
-        .as_ref()
-        .map(ward_config::Config::load_found)
-        .transpose()?;
-    let k = ward_config::knowledge(loaded.as_ref()).map_err(broken_pack)?;
-    Ok((k, loaded.map(|c| c.plan).unwrap_or_default()))
+    let ctx = crate::context::Context::load(config)?;
+    Ok((
+        ctx.knowledge,
+        ctx.config.map(|c| c.plan).unwrap_or_default(),
+    ))
 }
 
 /// [`load`] with every entry of every pack read now (packs are otherwise read type by type as
@@ -37,7 +31,7 @@ pub fn load_every_entry(config: Option<&Path>) -> Result<Knowledge, CliError> {
     Ok(k)
 }
 
-fn broken_pack(e: ward_rules::RulesError) -> CliError {
+pub(crate) fn broken_pack(e: ward_rules::RulesError) -> CliError {
     CliError::new(format!("a built-in rule pack does not load: {e}"))
         .hint("this is a bug in ward; please report it with the message above")
 }

@@ -6,6 +6,7 @@
 mod approve;
 mod check;
 mod completions;
+mod context;
 mod docs;
 mod drift;
 mod error;

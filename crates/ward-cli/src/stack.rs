@@ -1,6 +1,7 @@
 //! `ward stack plan|apply|teardown|resume|status|approve`: layered roots applied forward and torn
 //! down in reverse. The work is in `ward-stack`; see docs/stack.md.
 
+use crate::context::Context;
 use crate::error::CliError;
 use crate::output::Dest;
 use std::path::PathBuf;
@@ -157,14 +158,13 @@ fn options(
     site: Option<String>,
     root: Option<String>,
 ) -> Result<ward_stack::Options, CliError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let found = ward_config::discover(c.config.as_deref(), &cwd)?.ok_or_else(|| {
+    let ctx = Context::load(c.config.as_deref())?;
+    let config = ctx.config.ok_or_else(|| {
         CliError::new("no ward.hcl found: ward stack runs the roots, layers and sites it declares")
             .hint(
             "create ward.hcl at the repository root (see `ward docs stack`), or pass --config FILE",
         )
     })?;
-    let config = ward_config::Config::load_found(&found)?;
     let db = history(c.db.as_deref(), &config)?;
     let explicit: Vec<(PathBuf, ward_terraform::Product)> = c
         .terraform
@@ -180,11 +180,13 @@ fn options(
     Ok(ward_stack::Options {
         repo: config.dir.clone(),
         config,
+        knowledge: ctx.knowledge,
+        approver: ctx.approver,
         site,
         root,
         binaries,
         db,
-        clock: ward_time::Clock::System,
+        clock: ctx.clock,
         progress: true,
         env: Vec::new(),
     })

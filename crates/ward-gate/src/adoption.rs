@@ -7,6 +7,7 @@
 use crate::error::GateError;
 use crate::run::Inputs;
 use std::path::{Path, PathBuf};
+use ward_config::Config;
 use ward_import::adoption::{self, Adoption};
 use ward_model::ResourceChange;
 
@@ -35,15 +36,15 @@ impl Imports {
 /// that is being adopted and not accepted and changes more than imports; `None` lets the gate
 /// go on. `imports` is what [`Imports::add`] kept of the plan's changes; `lines` gives the
 /// refusal line ([`ward_import::adoption::refusal_line`]) of the changes at those positions.
-/// `config` is the `ward.hcl` in use, `cwd` the working directory.
+/// `config` is the `ward.hcl` in use (read by the caller), `cwd` the working directory.
 pub fn refuse(
     imports: &Imports,
     lines: &dyn Fn(&[usize]) -> Vec<String>,
     inputs: &Inputs,
-    config: Option<&Path>,
+    config: Option<&Config>,
     cwd: &Path,
 ) -> Result<Option<String>, GateError> {
-    let root_name = root_name(inputs, config, cwd)?;
+    let root_name = root_name(inputs, config, cwd);
     let mut state = Adoption::NotStarted;
     if let (Some(key), Some(history)) = (&root_name, &inputs.history) {
         // Never create a history database just to find it empty.
@@ -91,23 +92,12 @@ pub fn refuse(
 /// The root the plan was made in as the history names it (its name in `ward.hcl`, else its
 /// path): `--root`, else the working directory when it holds Terraform files; `None` when
 /// there is neither.
-pub fn root_name(
-    inputs: &Inputs,
-    config: Option<&Path>,
-    cwd: &Path,
-) -> Result<Option<String>, GateError> {
+pub fn root_name(inputs: &Inputs, config: Option<&Config>, cwd: &Path) -> Option<String> {
     let root_dir: Option<PathBuf> = inputs
         .root
         .clone()
         .or_else(|| crate::protect::has_terraform_files(cwd).then(|| cwd.to_path_buf()));
-    let Some(dir) = root_dir else {
-        return Ok(None);
-    };
-    let loaded = match config {
-        Some(p) => Some(ward_config::Config::load(p, &p.display().to_string())?),
-        None => None,
-    };
-    Ok(Some(adoption::root_key(loaded.as_ref(), &dir)))
+    root_dir.map(|dir| adoption::root_key(config, &dir))
 }
 
 /// One line of the refusal; escaped when printed (`ward_report::escape`, by ward-cli).

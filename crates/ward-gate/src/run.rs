@@ -11,12 +11,21 @@
 //!     no_record_protection: true,
 //!     ..GateOptions::default()
 //! };
-//! let run = run::gate(&opts, &run::process_env)?;
+//! // The run's values, read once by the caller (ward-cli's run context).
+//! let knowledge = ward_config::knowledge(None)?;
+//! let setup = run::Setup {
+//!     config: None,
+//!     knowledge: &knowledge,
+//!     cwd: std::path::Path::new("."),
+//!     clock: ward_time::Clock::System,
+//!     approver: None,
+//! };
+//! let run = run::gate(&opts, &setup, &run::process_env)?;
 //! if run.exit != ward_model::Exit::Pass {
 //!     // run.report says why: what needs approval, budgets, guards, coverage.
 //!     eprintln!("{} change(s) need approval", run.report.required.len());
 //! }
-//! # Ok::<(), ward_gate::GateError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use crate::approvals::{self, Approval, KEY_VAR};
@@ -30,33 +39,54 @@ use std::path::{Path, PathBuf};
 use ward_classify::Assessment;
 use ward_model::pattern::{is_pattern, matches as glob_match};
 use ward_model::{Action, Exit, Impact, Plan};
-use ward_time::Timestamp;
 
-/// The clock override for tests, an RFC 3339 time: read only from an injected [`Env`], never
-/// from the process environment ([`process_env`] refuses it).
+/// The name tests give a fixed clock under; never taken from the process environment
+/// ([`process_env`] refuses it): the gate's clock is [`Setup::clock`].
 pub const NOW_VAR: &str = "WARD_NOW";
 
-/// A context bound into every approval digest ([`crate::digest::ChangeMaterial::context`]):
-/// read only from an injected [`Env`] (ward stack passes the sha256 of the upstream outputs a
-/// root reads), never from the process environment ([`process_env`] refuses it).
-pub const CONTEXT_VAR: &str = "WARD_GATE_CONTEXT";
+/// The run's values the gate decides with, read once by its caller (ward-cli's run context;
+/// ward stack passes its own): the gate reads no `ward.hcl`, builds no knowledge and asks no
+/// clock or working directory of its own.
+#[derive(Clone)]
+pub struct Setup<'a> {
+    /// `ward.hcl`, read (`None`: there is none, and the default policy applies).
+    pub config: Option<&'a ward_config::Config>,
+    /// What the plan is classified with: the built-in packs and `config`'s rules.
+    pub knowledge: &'a ward_rules::Knowledge,
+    /// The working directory: the root planned when [`Inputs::root`] is not given and it holds
+    /// Terraform files.
+    pub cwd: &'a Path,
+    /// The clock approvals expire by.
+    pub clock: ward_time::Clock,
+    /// Who approves when [`ApproveOptions::by`] is not given (in `ward`: `WARD_APPROVER`, else
+    /// `USER`, else `LOGNAME`).
+    pub approver: Option<String>,
+}
 
-/// When set (to any value) in an injected [`Env`], every classified change needs its own
-/// approval, whatever `policy.approve` says (ward stack's teardown: one approval per destroy).
-/// Never read from the process environment.
-pub const APPROVE_EVERY_VAR: &str = "WARD_GATE_APPROVE_EVERY_CHANGE";
+/// What a plan's approvals are bound to beyond its changes (ward stack's, given as values).
+#[derive(Debug, Clone, Default)]
+pub struct Binding {
+    /// A context bound into every approval digest
+    /// ([`crate::digest::ChangeMaterial::context`]): ward stack passes the sha256 of the
+    /// upstream outputs a root reads.
+    pub context: Option<String>,
+    /// Every classified change needs its own approval, whatever `policy.approve` says (ward
+    /// stack's teardown: one approval per destroy).
+    pub every_change: bool,
+}
 
 /// Where the gate reads its inputs from.
 #[derive(Debug, Clone, Default)]
 pub struct Inputs {
     /// The plan JSON (`-` for standard input).
     pub plan: String,
-    /// `ward.hcl`; found from the current directory when not given.
+    /// `--config`, as given: only repeated in the `ward approve` commands the report shows (the
+    /// file itself is read by the caller, [`Setup::config`]).
     pub config: Option<PathBuf>,
     /// The approvals file; default from the policy.
     pub approvals: Option<PathBuf>,
-    /// The Terraform root that was planned (for `prevent_destroy`); default: the current
-    /// directory when it holds `.tf` files.
+    /// The Terraform root that was planned (for `prevent_destroy`); default: [`Setup::cwd`]
+    /// when it holds `.tf` files.
     pub root: Option<PathBuf>,
     /// Relax the coverage gate.
     pub allow_unclassified: bool,
@@ -77,6 +107,8 @@ pub struct GateOptions {
     pub no_record_protection: bool,
     /// Record the decision in a history ([`Audit`]); `None`: not recorded.
     pub audit: Option<Audit>,
+    /// What approvals are bound to beyond the changes.
+    pub binding: Binding,
 }
 
 /// Options of `ward approve`.
@@ -92,11 +124,13 @@ pub struct ApproveOptions {
     pub reason: String,
     /// How long the approval lasts (`24h`, `7d`); none: the policy's `approval_expiry`.
     pub expires: Option<String>,
-    /// Who approves; default `WARD_APPROVER`, `USER`, `LOGNAME`.
+    /// Who approves; default [`Setup::approver`].
     pub by: Option<String>,
     /// Record each approval in a history ([`Audit`]) as well as in the approvals file; `None`:
     /// the file only.
     pub audit: Option<Audit>,
+    /// What the approval is bound to beyond the change: the binding the gate used.
+    pub binding: Binding,
 }
 
 /// Options of `ward verify`.
@@ -176,23 +210,10 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// environment of a real process (a release binary must not let anyone move its clock and
 /// revive expired approvals). Tests that need a fixed time inject it through their own [`Env`].
 pub fn process_env(name: &str) -> Option<String> {
-    if [NOW_VAR, CONTEXT_VAR, APPROVE_EVERY_VAR].contains(&name) {
+    if name == NOW_VAR {
         return None;
     }
     std::env::var(name).ok()
-}
-
-/// The gate's clock: the system clock, or the fixed time an injected [`Env`] gives as
-/// [`NOW_VAR`] (tests only; [`process_env`] never gives it).
-fn now(env: Env<'_>) -> Result<Timestamp, GateError> {
-    let clock =
-        match env(NOW_VAR) {
-            Some(s) => ward_time::Clock::Fixed(ward_time::parse_timestamp(&s).map_err(|e| {
-                GateError::Usage(format!("{NOW_VAR}: {e}; unset it to use the clock"))
-            })?),
-            None => ward_time::Clock::System,
-        };
-    Ok(clock.now())
 }
 
 fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
@@ -221,7 +242,6 @@ struct Loaded {
     /// What the adoption check needs of the changes.
     imports: crate::adoption::Imports,
     policy: Policy,
-    config: Option<PathBuf>,
     approvals_path: PathBuf,
     protection: Protection,
 }
@@ -235,7 +255,7 @@ struct Want<'a> {
     content: bool,
     /// The gate record's digests, under this key (`Some(None)`: keyless).
     record: Option<Option<&'a [u8]>>,
-    /// Every change needs its own approval ([`APPROVE_EVERY_VAR`]).
+    /// Every change needs its own approval ([`Binding::every_change`]).
     approve_every: bool,
     /// Keep the deciding attributes and destroyed object of every change at this address or
     /// pattern (`ward approve` records an approval even for a change that needs none).
@@ -274,25 +294,15 @@ fn slim(
     v
 }
 
-/// Reads `ward.hcl`, the plan (change by change: each is classified as the reader hands it
-/// over, and only its slim verdict, its record digest and the adoption check's note are kept),
-/// and the protection.
-fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    // ward.hcl: --config, else the first one walking up from here to the repository root.
-    let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
-    let loaded = found
-        .as_ref()
-        .map(ward_config::Config::load_found)
-        .transpose()?;
-    if let Some(c) = &loaded {
+/// Reads the plan (change by change: each is classified as the reader hands it over, and only
+/// its slim verdict, its record digest and the adoption check's note are kept) and the
+/// protection, under the policy of the `ward.hcl` the caller read.
+fn load(inputs: &Inputs, setup: &Setup<'_>, want: Want<'_>) -> Result<Loaded, GateError> {
+    let cwd = setup.cwd;
+    if let Some(c) = setup.config {
         c.check_gate_files()?;
     }
-    let knowledge =
-        ward_config::knowledge(loaded.as_ref()).map_err(|e| GateError::Usage(e.to_string()))?;
-    let cfg = loaded.unwrap_or_else(|| ward_config::Config::empty(Path::new("")));
-    let config = found.map(|f| f.path);
-    let mut policy: Policy = cfg.policy;
+    let mut policy: Policy = setup.config.map(|c| c.policy.clone()).unwrap_or_default();
     if want.approve_every {
         policy.approve = Impact::ALL.iter().copied().collect();
     }
@@ -307,7 +317,7 @@ fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
         None => false,
     };
     // The slim verdicts drop their explanations: none is written.
-    let mut assessor = ward_classify::Assessor::new(&knowledge).terse();
+    let mut assessor = ward_classify::Assessor::new(setup.knowledge).terse();
     let mut digests = want.record.map(|_| record::Digests::new());
     let mut imports = crate::adoption::Imports::default();
     let mut position = 0usize;
@@ -341,7 +351,7 @@ fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
             }
             Some(r.clone())
         }
-        None => protect::has_terraform_files(&cwd).then(|| PathBuf::from(".")),
+        None => protect::has_terraform_files(cwd).then(|| cwd.to_path_buf()),
     };
     let in_code = match &root {
         Some(r) => protect::scan_root(r)?,
@@ -362,7 +372,6 @@ fn load(inputs: &Inputs, want: Want<'_>) -> Result<Loaded, GateError> {
         digests,
         imports,
         policy,
-        config,
         approvals_path,
         protection,
     })
@@ -408,38 +417,40 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 
 /// `ward gate`: reads the plan, `ward.hcl`, the approvals and protection, decides change by
 /// change, runs the guards when nothing else blocks, writes the gate record when asked, and
-/// returns the typed report. Prints nothing. `env` gives the approval key and guard bypasses
-/// ([`process_env`] in a real process).
-pub fn gate(opts: &GateOptions, env: Env<'_>) -> Result<GateRun, GateError> {
-    gate_reviewed(opts, env, None)
+/// returns the typed report. Prints nothing. `setup` holds the run's values (`ward.hcl`, the
+/// knowledge, the clock); `env` gives the approval key and guard bypasses ([`process_env`] in a
+/// real process).
+pub fn gate(opts: &GateOptions, setup: &Setup<'_>, env: Env<'_>) -> Result<GateRun, GateError> {
+    gate_reviewed(opts, setup, env, None)
 }
 
 /// [`gate`], with the approvals of the changes that need one taken from pull-request reviews
 /// ([`crate::review`]) instead of the approvals file, when `reviews` is given.
 pub fn gate_reviewed(
     opts: &GateOptions,
+    setup: &Setup<'_>,
     env: Env<'_>,
     reviews: Option<&crate::review::Settle<'_>>,
 ) -> Result<GateRun, GateError> {
-    let now = now(env)?;
+    let now = setup.clock.now();
     let key = key(env)?;
     let want = Want {
         content: key.is_some() || opts.record.is_some(),
         record: opts.record.as_ref().map(|_| key.as_deref()),
-        approve_every: env(APPROVE_EVERY_VAR).is_some(),
+        approve_every: opts.binding.every_change,
         address: None,
     };
-    let mut l = load(&opts.inputs, want)?;
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut l = load(&opts.inputs, setup, want)?;
+    let cwd = setup.cwd;
     if let Some(refusal) = crate::adoption::refuse(
         &l.imports,
         &|p| l.refusal_lines(p),
         &opts.inputs,
-        l.config.as_deref(),
-        &cwd,
+        setup.config,
+        cwd,
     )? {
         if let Some(a) = &opts.audit {
-            let root = crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?;
+            let root = crate::adoption::root_name(&opts.inputs, setup.config, cwd);
             crate::audit::record_gate(
                 a,
                 &ward_store::GateOutcomeRecord {
@@ -474,7 +485,7 @@ pub fn gate_reviewed(
         now,
         plan_name: opts.inputs.plan.clone(),
         approve_extra: approve_extra(&opts.inputs),
-        context: env(CONTEXT_VAR),
+        context: opts.binding.context.clone(),
     };
     let mut report = evaluate(&l.assessment, &ctx);
     if let Some(r) = reviews {
@@ -514,7 +525,7 @@ pub fn gate_reviewed(
     let exit = report.outcome.exit();
     // The decision, in the history, before anyone acts on it.
     if let Some(a) = &opts.audit {
-        let root = crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?;
+        let root = crate::adoption::root_name(&opts.inputs, setup.config, cwd);
         crate::audit::record_gate(
             a,
             &crate::audit::gate_record(&report, exit, a, root.as_deref().unwrap_or_default()),
@@ -528,9 +539,13 @@ pub fn gate_reviewed(
 }
 
 /// `ward approve`: records approvals for exactly the named change(s) and returns what it
-/// recorded. Prints nothing.
-pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateError> {
-    let now = now(env)?;
+/// recorded. Prints nothing. `setup` holds the run's values, `env` gives the approval key.
+pub fn approve(
+    opts: &ApproveOptions,
+    setup: &Setup<'_>,
+    env: Env<'_>,
+) -> Result<Approved, GateError> {
+    let now = setup.clock.now();
     let key = key(env)?;
     if opts.reason.trim().is_empty() {
         return Err(GateError::Approve(
@@ -540,9 +555,7 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
     let by = opts
         .by
         .clone()
-        .or_else(|| env("WARD_APPROVER"))
-        .or_else(|| env("USER"))
-        .or_else(|| env("LOGNAME"))
+        .or_else(|| setup.approver.clone())
         .filter(|s| !s.trim().is_empty())
         .ok_or_else(|| GateError::Approve(
                 "nobody to record as the approver: pass --by NAME, or set WARD_APPROVER (else USER or LOGNAME is used)".into(),
@@ -564,11 +577,11 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
     let want = Want {
         content: key.is_some(),
         record: None,
-        approve_every: env(APPROVE_EVERY_VAR).is_some(),
+        approve_every: opts.binding.every_change,
         address: Some(opts.address.trim()),
     };
-    let l = load(&opts.inputs, want)?;
-    let context = env(CONTEXT_VAR);
+    let l = load(&opts.inputs, setup, want)?;
+    let context = opts.binding.context.clone();
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {
         (Some(t), _) => Some(t),
@@ -732,10 +745,9 @@ pub fn approve(opts: &ApproveOptions, env: Env<'_>) -> Result<Approved, GateErro
     approvals::save(&l.approvals_path, &file)?;
     // Each approval as given, in the history beside the file.
     if let Some(au) = &opts.audit {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let root = match &au.root {
             Some(r) => r.clone(),
-            None => crate::adoption::root_name(&opts.inputs, l.config.as_deref(), &cwd)?
+            None => crate::adoption::root_name(&opts.inputs, setup.config, setup.cwd)
                 .unwrap_or_default(),
         };
         for g in &mut given {
@@ -863,14 +875,22 @@ mod tests {
     #[test]
     fn approve_keeps_what_decides_the_changes_its_address_names() {
         let dir = tempfile::tempdir().unwrap();
-        let config = dir.path().join("ward.hcl");
-        std::fs::write(&config, ward_rig::rules::ward_hcl("")).unwrap();
+        let cfg =
+            ward_config::Config::parse(&ward_rig::rules::ward_hcl(""), "ward.hcl", dir.path())
+                .unwrap();
+        let knowledge = ward_config::knowledge(Some(&cfg)).unwrap();
+        let setup = Setup {
+            config: Some(&cfg),
+            knowledge: &knowledge,
+            cwd: dir.path(),
+            clock: ward_time::Clock::System,
+            approver: None,
+        };
         let inputs = Inputs {
             plan: Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../../examples/plans/restart.json")
                 .display()
                 .to_string(),
-            config: Some(config),
             ..Inputs::default()
         };
         // The size of fakecloud_instance.db restarts it: no approval needed by default.
@@ -881,7 +901,7 @@ mod tests {
                 approve_every: false,
                 address,
             };
-            let l = load(&inputs, want).unwrap();
+            let l = load(&inputs, &setup, want).unwrap();
             let v = l
                 .assessment
                 .verdicts

@@ -58,6 +58,7 @@ fn each_decision_and_approval_lands_in_the_history_as_the_gate_moves() {
                 record: None,
                 no_record_protection: true,
                 audit: Some(audit.clone()),
+                binding: Default::default(),
             })
             .unwrap()
         };
@@ -156,6 +157,7 @@ fn without_an_audit_nothing_is_recorded_and_no_history_is_created() {
             record: None,
             no_record_protection: true,
             audit: None,
+            binding: Default::default(),
         })
         .unwrap();
     assert_eq!(out.exit, Exit::ApprovalRequired);
@@ -182,6 +184,7 @@ fn a_history_that_cannot_be_written_fails_the_gate_instead_of_leaving_a_hole() {
                 site: None,
                 run: None,
             }),
+            binding: Default::default(),
         })
         .unwrap_err();
     assert!(e.contains("cannot record in the history"), "{e}");

@@ -78,6 +78,7 @@ fn newly_found_protection_is_recorded_unless_asked_not_to() {
         record: None,
         no_record_protection,
         audit: None,
+        binding: Default::default(),
     };
     let record = t.path(".ward/protection.json");
     // Asked not to record: nothing written, nothing said.

@@ -4,11 +4,13 @@
 //! read whole, assessed whole, and `ward_gate::evaluate` on it).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::Path;
 use ward_gate::approvals;
 use ward_gate::protect::{self, Protection};
 use ward_gate::record::{self, Digests};
-use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs};
+use ward_gate::run::{ApproveOptions, GateOptions, Inputs};
 use ward_gate::{evaluate, run_guards, verify, GateContext, GateError};
 
 const NOW: &str = "2026-12-01T12:00:00Z";
@@ -144,8 +146,9 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
             record: Some(record_path.clone()),
             no_record_protection: true,
             audit: None,
+            binding: Default::default(),
         };
-        let streamed = run::gate(&opts, &env(true));
+        let streamed = common::run_gate(&opts, &env(true));
         let whole = whole_gate(f, &inputs, Some(key));
         let (report, plan) = match (whole, streamed) {
             (Err(w), Err(GateError::Usage(s))) => {
@@ -243,8 +246,9 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
                 record: Some(record_path.clone()),
                 no_record_protection: true,
                 audit: None,
+                binding: Default::default(),
             };
-            let s = run::gate(&opts, &env(false)).unwrap();
+            let s = common::run_gate(&opts, &env(false)).unwrap();
             let (w, _) = whole_gate(f, &inputs, None).unwrap();
             assert_eq!(timeless(s.report), w, "{}", f.display());
             let rec = record::load(&record_path).unwrap();
@@ -264,7 +268,7 @@ fn corpus_plans_gate_approve_and_verify_streaming_as_whole() {
 
         // Approving the first change that needs it records the whole path's digest.
         if let Some(r) = report.required.first() {
-            let a = run::approve(
+            let a = common::run_approve(
                 &ApproveOptions {
                     inputs: inputs.clone(),
                     address: r.address.clone(),

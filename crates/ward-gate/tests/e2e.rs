@@ -114,12 +114,13 @@ impl Case<'_> {
 
     fn gate(&self, plan: &str, env: &Env, record: Option<PathBuf>) -> common::Out {
         common::gate(
-            run::gate(
+            common::run_gate(
                 &GateOptions {
                     inputs: self.inputs(plan),
                     record,
                     no_record_protection: false,
                     audit: None,
+                    binding: Default::default(),
                 },
                 &env.get(),
             )
@@ -135,7 +136,7 @@ impl Case<'_> {
         expires: Option<&str>,
         env: &Env,
     ) -> Result<common::Out, ward_gate::GateError> {
-        run::approve(
+        common::run_approve(
             &ApproveOptions {
                 inputs: self.inputs(plan),
                 address: address.to_string(),
@@ -144,6 +145,7 @@ impl Case<'_> {
                 expires: expires.map(str::to_string),
                 by: None,
                 audit: None,
+                binding: Default::default(),
             },
             &env.get(),
         )

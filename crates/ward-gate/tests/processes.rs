@@ -31,7 +31,7 @@ fn gate_with_guard_timeout(
         _ => None,
     };
     common::gate(
-        run::gate(
+        common::run_gate(
             &GateOptions {
                 inputs: Inputs {
                     plan: example("replace.json"),
@@ -44,6 +44,7 @@ fn gate_with_guard_timeout(
                 record,
                 no_record_protection: true,
                 audit: None,
+                binding: Default::default(),
             },
             &env,
         )
@@ -138,8 +139,8 @@ fn verify_ends_at_its_timeout_when_show_hangs() {
     assert!(msg.contains("--timeout SECONDS"), "{msg}");
 }
 
-/// `run::process_env` reads the process environment, except the variables only an injected
-/// environment may give: the test clock, the digest context and approve-every-change.
+/// `run::process_env` reads the process environment, except the test clock's name: the clock,
+/// the digest context and approve-every-change are values ([`run::Setup`], [`run::Binding`]).
 #[test]
 fn the_process_environment_never_gives_the_injected_only_variables() {
     std::env::set_var("WARD_TEST_PROCESS_ENV", "from the process");
@@ -148,9 +149,7 @@ fn the_process_environment_never_gives_the_injected_only_variables() {
         Some("from the process")
     );
     assert_eq!(run::process_env("WARD_TEST_PROCESS_ENV_UNSET"), None);
-    for name in [run::NOW_VAR, run::CONTEXT_VAR, run::APPROVE_EVERY_VAR] {
-        std::env::set_var(name, "2026-11-29T18:00:00Z");
-        assert_eq!(run::process_env(name), None, "{name}");
-        std::env::remove_var(name);
-    }
+    std::env::set_var(run::NOW_VAR, "2026-11-29T18:00:00Z");
+    assert_eq!(run::process_env(run::NOW_VAR), None);
+    std::env::remove_var(run::NOW_VAR);
 }

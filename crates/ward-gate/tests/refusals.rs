@@ -75,7 +75,7 @@ fn a_delete_approval_is_bound_to_the_object_it_deletes() {
         plan: p.to_string(),
         ..t.inputs("destroy.json")
     };
-    run::approve(
+    common::run_approve(
         &ApproveOptions {
             inputs: inputs(&first),
             address: "fakecloud_volume.db_data".into(),
@@ -84,6 +84,7 @@ fn a_delete_approval_is_bound_to_the_object_it_deletes() {
             expires: None,
             by: None,
             audit: None,
+            binding: Default::default(),
         },
         &|k: &str| t.env.get(k).cloned(),
     )

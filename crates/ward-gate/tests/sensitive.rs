@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ward_gate::run::{self, ApproveOptions, GateOptions, Inputs};
+use ward_gate::run::{ApproveOptions, GateOptions, Inputs};
 use ward_report::Format;
 
 mod common;
@@ -88,12 +88,13 @@ impl T {
     }
     fn gate(&self, plan: &str, format: Format) -> common::Out {
         let env = self.env.clone();
-        let run = run::gate(
+        let run = common::run_gate(
             &GateOptions {
                 inputs: self.inputs(plan),
                 record: None,
                 no_record_protection: true,
                 audit: None,
+                binding: Default::default(),
             },
             &move |k: &str| env.get(k).cloned(),
         )
@@ -102,7 +103,7 @@ impl T {
     }
     fn approve(&self, plan: &str) {
         let env = self.env.clone();
-        run::approve(
+        common::run_approve(
             &ApproveOptions {
                 inputs: self.inputs(plan),
                 address: ADDRESS.into(),
@@ -111,6 +112,7 @@ impl T {
                 expires: None,
                 by: None,
                 audit: None,
+                binding: Default::default(),
             },
             &move |k: &str| env.get(k).cloned(),
         )

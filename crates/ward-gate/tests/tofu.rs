@@ -3,6 +3,8 @@
 //! `.tofu`-only root is a root. On the committed example plans; no Terraform needed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use ward_gate::run::{self, GateOptions, Inputs};
@@ -16,7 +18,7 @@ fn gate(root: &Path) -> Result<run::GateRun, String> {
         .to_string();
     let mut env = BTreeMap::new();
     env.insert("WARD_NOW".to_string(), "2026-11-29T18:00:00Z".to_string());
-    run::gate(
+    common::run_gate(
         &GateOptions {
             inputs: Inputs {
                 plan,
@@ -29,6 +31,7 @@ fn gate(root: &Path) -> Result<run::GateRun, String> {
             record: None,
             no_record_protection: true,
             audit: None,
+            binding: Default::default(),
         },
         &move |k: &str| env.get(k).cloned(),
     )

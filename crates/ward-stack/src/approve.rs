@@ -71,8 +71,8 @@ pub fn approve(
         let mut args = a.clone();
         args.address = address.to_string();
         gate::approve(
+            opts,
             Path::new(&plan),
-            &opts.config.path,
             &code,
             gate::Recorded {
                 db: &opts.db,

@@ -1,10 +1,12 @@
 //! The one place ward stack calls ward-gate's library entry points (`ward_gate::run::gate` and
 //! `ward_gate::run::approve`): what a stack needs from the gate, behind two small functions, so
-//! a change of the gate's API touches only this file.
+//! a change of the gate's API touches only this file. The gate is given the stack's values
+//! ([`ward_gate::run::Setup`]: its `ward.hcl`, knowledge and clock; the binding as options): it
+//! reads no configuration of its own.
 
-use crate::Env;
+use crate::{Env, Options};
 use std::path::Path;
-use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, APPROVE_EVERY_VAR, CONTEXT_VAR};
+use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, Setup};
 use ward_model::Exit;
 use ward_report::stack::PendingApproval;
 use ward_store::{AuditSource, Location};
@@ -26,6 +28,26 @@ pub(crate) struct Gated {
 pub(crate) struct Binding<'a> {
     pub context: Option<&'a str>,
     pub every_change: bool,
+}
+
+impl Binding<'_> {
+    fn value(&self) -> ward_gate::run::Binding {
+        ward_gate::run::Binding {
+            context: self.context.map(str::to_string),
+            every_change: self.every_change,
+        }
+    }
+}
+
+/// The stack's values, as the gate takes them.
+fn setup(opts: &Options) -> Setup<'_> {
+    Setup {
+        config: Some(&opts.config),
+        knowledge: &opts.knowledge,
+        cwd: &opts.repo,
+        clock: opts.clock,
+        approver: opts.approver.clone(),
+    }
 }
 
 /// The stack's history and the instance a gate or an approval is recorded under there.
@@ -54,8 +76,8 @@ impl Recorded<'_> {
     }
 }
 
-/// What the gate reads: the plan, the stack's `ward.hcl`, the root, and the stack's own history
-/// (where `ward import` records a root being adopted), never the default one.
+/// What the gate reads: the plan, the root, and the stack's own history (where `ward import`
+/// records a root being adopted), never the default one.
 fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> Inputs {
     Inputs {
         plan: plan_json.display().to_string(),
@@ -67,35 +89,25 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> In
     }
 }
 
-/// The caller's environment with the stack's binding added (the gate never takes these two
-/// names from the process environment).
-fn bound<'a>(env: Env<'a>, b: Binding<'a>) -> impl Fn(&str) -> Option<String> + 'a {
-    move |name: &str| match name {
-        CONTEXT_VAR => b.context.map(str::to_string),
-        APPROVE_EVERY_VAR => b.every_change.then(|| "1".to_string()),
-        other => env(other),
-    }
-}
-
 /// Gates one saved plan (its `show -json` file) of the root in `root_dir`, with the stack's
 /// history, where the decision is recorded.
 pub(crate) fn gate(
+    opts: &Options,
     plan_json: &Path,
-    config: &Path,
     root_dir: &Path,
     rec: Recorded<'_>,
     b: Binding<'_>,
     env: Env<'_>,
     approve_command: &dyn Fn(&str) -> String,
 ) -> Result<Gated, String> {
-    let opts = GateOptions {
-        inputs: inputs(plan_json, config, root_dir, rec.db),
+    let g = GateOptions {
+        inputs: inputs(plan_json, &opts.config.path, root_dir, rec.db),
         record: None,
         no_record_protection: true,
         audit: Some(rec.audit()),
+        binding: b.value(),
     };
-    let e = bound(env, b);
-    let out = ward_gate::run::gate(&opts, &e).map_err(|e| e.to_string())?;
+    let out = ward_gate::run::gate(&g, &setup(opts), env).map_err(|e| e.to_string())?;
     let rep = &out.report;
     let pending = rep
         .required
@@ -140,25 +152,25 @@ pub struct ApproveArgs {
 /// Approves one change of a saved plan with the same binding the gate used, and records it in
 /// the stack's history.
 pub(crate) fn approve(
+    opts: &Options,
     plan_json: &Path,
-    config: &Path,
     root_dir: &Path,
     rec: Recorded<'_>,
     b: Binding<'_>,
     a: &ApproveArgs,
     env: Env<'_>,
 ) -> Result<ward_gate::run::Approved, String> {
-    let opts = ApproveOptions {
-        inputs: inputs(plan_json, config, root_dir, rec.db),
+    let o = ApproveOptions {
+        inputs: inputs(plan_json, &opts.config.path, root_dir, rec.db),
         audit: Some(rec.audit()),
         address: a.address.clone(),
         deposed: None,
         reason: a.reason.clone(),
         expires: a.expires.clone(),
         by: a.by.clone(),
+        binding: b.value(),
     };
-    let e = bound(env, b);
-    ward_gate::run::approve(&opts, &e).map_err(|e| e.to_string())
+    ward_gate::run::approve(&o, &setup(opts), env).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -179,8 +191,23 @@ mod tests {
             "resource \"fakecloud_instance\" \"web\" {\n  image = \"debian-12\"\n}\n",
         )
         .unwrap();
-        let config = t.path().join("ward.hcl");
-        std::fs::write(&config, ward_rig::rules::ward_hcl("")).unwrap();
+        let mut config =
+            ward_config::Config::parse(&ward_rig::rules::ward_hcl(""), "ward.hcl", t.path())
+                .unwrap();
+        config.path = t.path().join("ward.hcl");
+        let opts = Options {
+            knowledge: ward_config::knowledge(Some(&config)).unwrap(),
+            approver: None,
+            config,
+            repo: t.path().to_path_buf(),
+            site: None,
+            root: None,
+            binaries: vec![],
+            db: Location::Sqlite(t.path().join("unused.sqlite")),
+            clock: ward_time::Clock::System,
+            progress: false,
+            env: vec![],
+        };
         let plan = t.path().join("plan.json");
         std::fs::write(
             &plan,
@@ -221,14 +248,14 @@ mod tests {
             site: "default",
             run: None,
         };
-        let e = gate(&plan, &config, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
+        let e = gate(&opts, &plan, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
         assert!(
             e.contains("refused: fakecloud_instance.web (create)"),
             "{e}"
         );
         let other = t.path().join("other.sqlite");
-        let g = gate(&plan, &config, &root, rec(&at_other), b, &env, &cmd).unwrap();
+        let g = gate(&opts, &plan, &root, rec(&at_other), b, &env, &cmd).unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
         // Each decision is in the stack's history, under the instance (#33 item 8).
         let decided = |db: &Path| {

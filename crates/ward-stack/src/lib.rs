@@ -53,8 +53,8 @@ use ward_config::Config;
 use ward_model::Exit;
 use ward_terraform::Binary;
 
-/// Reads environment variables (injectable for tests): approvals' key, guard bypasses, the
-/// approver's name. The process environment in `ward`.
+/// Reads environment variables (injectable for tests): the approvals' key and guard bypasses.
+/// The process environment in `ward`.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Why a stack command could not run at all (exit 2).
@@ -76,10 +76,15 @@ pub(crate) fn usage(s: impl Into<String>) -> StackError {
     StackError::Usage(s.into())
 }
 
-/// Everything a stack command needs.
+/// Everything a stack command needs: values the caller read once (ward-cli's run context).
 pub struct Options {
     /// `ward.hcl`, read.
     pub config: Config,
+    /// What plans are classified with: the built-in packs and `config`'s rules.
+    pub knowledge: ward_rules::Knowledge,
+    /// Who approves when `ward stack approve` is given no `--by` (in `ward`: `WARD_APPROVER`,
+    /// else `USER`, else `LOGNAME`).
+    pub approver: Option<String>,
     /// The directory roots' paths are relative to (the directory of `ward.hcl`).
     pub repo: PathBuf,
     /// `--site`.

@@ -50,6 +50,8 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
     drop(j);
     let o = Options {
         config: opts.config.clone(),
+        knowledge: opts.knowledge.clone(),
+        approver: opts.approver.clone(),
         repo: opts.repo.clone(),
         site: last.site.clone(),
         root: last.root.clone(),

@@ -46,7 +46,6 @@ pub(crate) fn mark(s: &ward_terraform::PulledState) -> Option<StateMark> {
 pub(crate) struct Run<'a> {
     pub(crate) opts: &'a Options,
     pub(crate) env: Env<'a>,
-    pub(crate) config_path: PathBuf,
     pub(crate) timeout: Duration,
     /// Outputs of instances, by id, read or applied in this run.
     pub(crate) outputs: BTreeMap<String, Outputs>,
@@ -61,7 +60,6 @@ impl<'a> Run<'a> {
         Run {
             opts,
             env,
-            config_path: opts.config.path.clone(),
             timeout: opts.config.stack.timeout,
             outputs: BTreeMap::new(),
             journal: None,
@@ -177,8 +175,8 @@ impl<'a> Run<'a> {
         // The configuration the plan was made from: the root, or a unit's working copy.
         let code = ward_terraform::config_dir(&inst.dir).map_err(|e| e.to_string())?;
         let g = gate::gate(
+            self.opts,
             &plan.json_path,
-            &self.config_path,
             &code,
             gate::Recorded {
                 db: &self.opts.db,

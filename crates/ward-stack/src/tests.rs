@@ -116,6 +116,8 @@ fn options_in(dir: &Path, b: &str) -> Options {
     c.path = repo.join("ward.hcl");
     Options {
         config: c,
+        knowledge: ward_rules::Knowledge::default(),
+        approver: None,
         repo,
         site: None,
         root: None,

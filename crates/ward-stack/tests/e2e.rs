@@ -47,6 +47,8 @@ impl Site {
         let path = self.repo().join("ward.hcl");
         let cfg = ward_config::Config::load(&path, "ward.hcl").unwrap();
         Options {
+            knowledge: ward_config::knowledge(Some(&cfg)).unwrap(),
+            approver: None,
             config: cfg,
             repo: self.repo(),
             site: site.map(str::to_string),
@@ -640,6 +642,8 @@ root "instances" {{
         let cfg = ward_config::Config::load(&self.repo().join("ward.hcl"), "ward.hcl").unwrap();
         let t = self.tmp.path();
         Options {
+            knowledge: ward_config::knowledge(Some(&cfg)).unwrap(),
+            approver: None,
             config: cfg,
             repo: self.repo(),
             site: None,

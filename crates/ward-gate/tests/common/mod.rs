@@ -10,6 +10,70 @@ use ward_model::Exit;
 use ward_report::gate;
 use ward_report::Format;
 
+/// The run's values read the way `ward` reads them once (ward-cli's context): the `ward.hcl` of
+/// `--config`, else the one found from the working directory, and its knowledge; the clock
+/// `env` gives as `WARD_NOW` (tests only), else the system's; the approver `env` gives.
+pub struct Ctx {
+    pub config: Option<ward_config::Config>,
+    pub knowledge: ward_rules::Knowledge,
+    pub cwd: PathBuf,
+    pub clock: ward_time::Clock,
+    pub approver: Option<String>,
+}
+
+impl Ctx {
+    pub fn read(inputs: &Inputs, env: run::Env<'_>) -> Result<Ctx, ward_gate::GateError> {
+        let cwd = std::env::current_dir().unwrap();
+        let found = ward_config::discover(inputs.config.as_deref(), &cwd)?;
+        let config = found
+            .as_ref()
+            .map(ward_config::Config::load_found)
+            .transpose()?;
+        let knowledge = ward_config::knowledge(config.as_ref())
+            .map_err(|e| ward_gate::GateError::Usage(e.to_string()))?;
+        let clock = match env(run::NOW_VAR) {
+            Some(s) => ward_time::Clock::Fixed(
+                ward_time::parse_timestamp(&s)
+                    .map_err(|e| ward_gate::GateError::Usage(format!("{}: {e}", run::NOW_VAR)))?,
+            ),
+            None => ward_time::Clock::System,
+        };
+        let approver = ["WARD_APPROVER", "USER", "LOGNAME"]
+            .iter()
+            .find_map(|v| env(v));
+        Ok(Ctx {
+            config,
+            knowledge,
+            cwd,
+            clock,
+            approver,
+        })
+    }
+
+    pub fn setup(&self) -> run::Setup<'_> {
+        run::Setup {
+            config: self.config.as_ref(),
+            knowledge: &self.knowledge,
+            cwd: &self.cwd,
+            clock: self.clock,
+            approver: self.approver.clone(),
+        }
+    }
+}
+
+/// `ward_gate::run::gate` with the run's values read as `ward` reads them ([`Ctx`]).
+pub fn run_gate(opts: &GateOptions, env: run::Env<'_>) -> Result<GateRun, ward_gate::GateError> {
+    run::gate(opts, &Ctx::read(&opts.inputs, env)?.setup(), env)
+}
+
+/// `ward_gate::run::approve` with the run's values read as `ward` reads them ([`Ctx`]).
+pub fn run_approve(
+    opts: &ApproveOptions,
+    env: run::Env<'_>,
+) -> Result<Approved, ward_gate::GateError> {
+    run::approve(opts, &Ctx::read(&opts.inputs, env)?.setup(), env)
+}
+
 /// The path of an example plan committed in `examples/plans` (real Terraform output).
 pub fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -59,7 +123,7 @@ impl T {
     /// `ward gate` with these options, rendered as JSON.
     pub fn gate_opts(&self, opts: &GateOptions) -> Result<Out, String> {
         let env = self.env.clone();
-        run::gate(opts, &move |k: &str| env.get(k).cloned())
+        run_gate(opts, &move |k: &str| env.get(k).cloned())
             .map(|r| gate(r, Format::Json))
             .map_err(|e| e.to_string())
     }
@@ -70,6 +134,7 @@ impl T {
             record,
             no_record_protection: true,
             audit: None,
+            binding: Default::default(),
         })
     }
     pub fn gate(&self, plan: &str) -> Result<Out, String> {
@@ -85,10 +150,11 @@ impl T {
             expires: None,
             by: None,
             audit: None,
+            binding: Default::default(),
         };
         f(&mut o);
         let env = self.env.clone();
-        run::approve(&o, &move |k: &str| env.get(k).cloned())
+        run_approve(&o, &move |k: &str| env.get(k).cloned())
             .map(approve)
             .map_err(|e| e.to_string())
     }

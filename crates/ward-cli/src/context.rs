@@ -1,0 +1,66 @@
+//! The run's context: the values a command reads once and passes down (#34). The CLI is the
+//! one place that finds and reads `ward.hcl`, builds the knowledge, asks for the working
+//! directory and the clock, and reads the environment values the libraries need as values;
+//! ward-gate and ward-stack take them from here.
+
+use crate::error::CliError;
+use std::path::{Path, PathBuf};
+use ward_config::Config;
+use ward_rules::Knowledge;
+
+/// What one `ward` run reads once.
+pub struct Context {
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// `ward.hcl`: `--config`, else the first one walking up from `cwd` to the repository
+    /// root; `None` when there is none.
+    pub config: Option<Config>,
+    /// The built-in packs plus the `resource` blocks of `config`.
+    pub knowledge: Knowledge,
+    /// The clock.
+    pub clock: ward_time::Clock,
+    /// Who approves when no `--by` is given: `WARD_APPROVER`, else `USER`, else `LOGNAME`.
+    pub approver: Option<String>,
+}
+
+impl Context {
+    /// Reads the run's context: `config` when given (it must exist), else the `ward.hcl` found
+    /// from the working directory.
+    pub fn load(config: Option<&Path>) -> Result<Context, CliError> {
+        let cwd = std::env::current_dir().map_err(|e| {
+            CliError::new(format!("cannot read the current directory: {e}"))
+                .hint("run ward from an existing directory, or pass --config FILE")
+        })?;
+        let found = ward_config::discover(config, &cwd)?;
+        let config = found
+            .as_ref()
+            .map(ward_config::Config::load_found)
+            .transpose()?;
+        let knowledge = ward_config::knowledge(config.as_ref()).map_err(|e| {
+            CliError::new(format!("a built-in rule pack does not load: {e}"))
+                .hint("this is a bug in ward; please report it with the message above")
+        })?;
+        // The first of them set (an empty one is refused by the gate, not skipped).
+        let approver = ["WARD_APPROVER", "USER", "LOGNAME"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok());
+        Ok(Context {
+            cwd,
+            config,
+            knowledge,
+            clock: ward_time::Clock::System,
+            approver,
+        })
+    }
+
+    /// The values the gate decides with.
+    pub fn gate_setup(&self) -> ward_gate::run::Setup<'_> {
+        ward_gate::run::Setup {
+            config: self.config.as_ref(),
+            knowledge: &self.knowledge,
+            cwd: &self.cwd,
+            clock: self.clock,
+            approver: self.approver.clone(),
+        }
+    }
+}

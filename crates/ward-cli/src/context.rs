@@ -36,10 +36,8 @@ impl Context {
             .as_ref()
             .map(ward_config::Config::load_found)
             .transpose()?;
-        let knowledge = ward_config::knowledge(config.as_ref()).map_err(|e| {
-            CliError::new(format!("a built-in rule pack does not load: {e}"))
-                .hint("this is a bug in ward; please report it with the message above")
-        })?;
+        let knowledge =
+            ward_config::knowledge(config.as_ref()).map_err(crate::knowledge::broken_pack)?;
         // The first of them set (an empty one is refused by the gate, not skipped).
         let approver = ["WARD_APPROVER", "USER", "LOGNAME"]
             .iter()

@@ -515,6 +515,8 @@ struct GhReview {
 struct GhComment {
     user: Option<GhUser>,
     body: Option<String>,
+    /// Not needed to evaluate reviews (a listing carries its own time): absent is empty.
+    #[serde(default)]
     updated_at: String,
 }
 

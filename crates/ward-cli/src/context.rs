@@ -23,6 +23,17 @@ pub struct Context {
     pub approver: Option<String>,
 }
 
+/// `ward.hcl`: `explicit` when given (it must exist), else the first one walking up from
+/// `start` to the repository root; `None` when there is none. The one place ward-cli finds and
+/// reads it for a command that needs no knowledge (`ward import`, the history's location).
+pub fn read_config(explicit: Option<&Path>, start: &Path) -> Result<Option<Config>, CliError> {
+    let found = ward_config::discover(explicit, start)?;
+    Ok(found
+        .as_ref()
+        .map(ward_config::Config::load_found)
+        .transpose()?)
+}
+
 impl Context {
     /// Reads the run's context: `config` when given (it must exist), else the `ward.hcl` found
     /// from the working directory.
@@ -31,11 +42,7 @@ impl Context {
             CliError::new(format!("cannot read the current directory: {e}"))
                 .hint("run ward from an existing directory, or pass --config FILE")
         })?;
-        let found = ward_config::discover(config, &cwd)?;
-        let config = found
-            .as_ref()
-            .map(ward_config::Config::load_found)
-            .transpose()?;
+        let config = read_config(config, &cwd)?;
         let knowledge =
             ward_config::knowledge(config.as_ref()).map_err(crate::knowledge::broken_pack)?;
         // The first of them set (an empty one is refused by the gate, not skipped).

@@ -13,8 +13,7 @@ pub fn locate(
     db: Option<&Path>,
     config: Option<&Path>,
 ) -> Result<(Location, Option<Config>), CliError> {
-    let found = ward_config::discover(config, Path::new("."))?;
-    let cfg = found.as_ref().map(Config::load_found).transpose()?;
+    let cfg = crate::context::read_config(config, Path::new("."))?;
     let location =
         ward_drift::history_location(db, cfg.as_ref()).map_err(|e| CliError::new(e.to_string()))?;
     Ok((location, cfg))

@@ -159,11 +159,7 @@ pub fn run(cmd: Command) -> Result<Exit, CliError> {
 
 fn load_config(explicit: Option<&Path>) -> Result<Option<ward_config::Config>, CliError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let found = ward_config::discover(explicit, &cwd)?;
-    Ok(found
-        .as_ref()
-        .map(ward_config::Config::load_found)
-        .transpose()?)
+    crate::context::read_config(explicit, &cwd)
 }
 
 fn root_dir(root: &Path) -> Result<(), CliError> {

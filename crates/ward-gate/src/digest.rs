@@ -58,6 +58,7 @@
 //! a record naming other parameters is refused, so an edited record cannot make verify spend
 //! unbounded memory or time.
 
+use data_encoding::{HEXLOWER, HEXLOWER_PERMISSIVE};
 use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -176,7 +177,10 @@ pub fn bind(key: &[u8], hidden: &HiddenDigest) -> Option<String> {
 pub fn hmac_hex(key: &[u8], bytes: &[u8]) -> Option<String> {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).ok()?;
     mac.update(bytes);
-    Some(format!("hmac-sha256:{}", hex(&mac.finalize().into_bytes())))
+    Some(format!(
+        "hmac-sha256:{}",
+        HEXLOWER.encode(&mac.finalize().into_bytes())
+    ))
 }
 
 /// The deciding attributes of a verdict (see the module documentation). With `key` (the
@@ -349,7 +353,11 @@ pub(crate) fn content_binding_of(input: &[u8; 32]) -> Option<String> {
 
 fn content_binding_with_salt(input: &[u8; 32], salt: &[u8]) -> Option<String> {
     let out = argon2(input, salt)?;
-    Some(format!("{CONTENT_SCHEME}:{}:{}", hex(salt), hex(&out)))
+    Some(format!(
+        "{CONTENT_SCHEME}:{}:{}",
+        HEXLOWER.encode(salt),
+        HEXLOWER.encode(&out)
+    ))
 }
 
 /// Whether `binding` (a [`content_binding`]) binds exactly the raw values of `plan`; `Err` says
@@ -379,21 +387,16 @@ pub(crate) fn content_matches_input(binding: &str, input: &[u8; 32]) -> Result<b
     Ok(crate::approvals::constant_time_eq(&got, &want))
 }
 
+/// Hex of either case, as the content binding was written (lower case) or edited.
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| s.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
-        .collect()
+    HEXLOWER_PERMISSIVE.decode(s.as_bytes()).ok()
 }
 
 /// `sha256:<hex>` of the canonical serialization of a JSON value (object keys sorted, no
 /// whitespace).
 pub fn sha256_json(v: &Value) -> String {
     let bytes = canonical_bytes(v);
-    format!("sha256:{}", hex(&Sha256::digest(&bytes)))
+    format!("sha256:{}", HEXLOWER.encode(&Sha256::digest(&bytes)))
 }
 
 /// The canonical serialization: object keys sorted at every level, compact.
@@ -419,12 +422,3 @@ fn canonical(v: &Value) -> Value {
     }
 }
 
-/// Lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}

@@ -404,7 +404,7 @@ mod tests {
         assert_ne!(ca, cb, "two records of one plan share no salt and no hash");
         assert!(compare(&a, &p).ok && compare(&b, &p).ok);
         // Nothing derived from the secret without the KDF: the hash is not a plain SHA-256.
-        assert!(!ca.contains(&crate::digest::hex(&sha2::Sha256::digest(b"1234"))));
+        assert!(!ca.contains(&data_encoding::HEXLOWER.encode(&sha2::Sha256::digest(b"1234"))));
         // An older record (no binding) or an edited one is refused, naming what to do.
         let mut old = a.clone();
         old.content = None;

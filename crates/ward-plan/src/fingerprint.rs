@@ -147,7 +147,7 @@ mod pinned {
     use super::*;
 
     fn hex(fp: Fp) -> String {
-        fp.iter().map(|b| format!("{b:02x}")).collect()
+        data_encoding::HEXLOWER.encode(&fp)
     }
 
     fn stream(s: &str) -> Fp {

@@ -262,21 +262,13 @@ fn read_files(path: &Path, shown: &str) -> Result<Option<Files>, Failed> {
     Ok(Some(files))
 }
 
-/// The command as one would type it in a POSIX shell.
+/// The command as one would type it in a shell: shlex's quoting, as ward gate's approve command.
 pub fn shell_words(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| {
-            let plain = !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-            if plain {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    // With NUL bytes allowed, shlex's only error cannot happen.
+    shlex::Quoter::new()
+        .allow_nul(true)
+        .join(argv.iter().map(String::as_str))
+        .unwrap_or_default()
 }
 
 /// What to run to bring the committed files up to date (and commit them, with `commit`).

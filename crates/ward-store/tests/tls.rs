@@ -109,3 +109,15 @@ fn the_url_form_takes_sslmode_and_sslrootcert_too() {
     .to_string();
     assert!(e.contains("sslmode=verify-everything"), "{e}");
 }
+
+/// verify-ca checks the chain (not the name): a certificate from another CA is refused. Without
+/// this, `verify-ca` read as "verify nothing" passed every test (a mutant, docs/testing.md).
+#[test]
+fn verify_ca_refuses_a_certificate_of_another_ca() {
+    let Some(s) = server() else { return };
+    let text = format!("{} sslmode=verify-ca sslrootcert={}", s.base, s.other_ca);
+    let e = open(&text)
+        .err()
+        .expect("verify-ca with an unrelated CA must be refused");
+    assert!(e.to_lowercase().contains("certificate"), "{e}");
+}

@@ -28,11 +28,13 @@ class Fake(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def _send(self, code, obj):
+    def _send(self, code, obj, headers=()):
         data = json.dumps(obj).encode("utf-8")
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        for k, v in headers:
+            self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
 
@@ -71,13 +73,24 @@ class Fake(http.server.BaseHTTPRequestHandler):
             return self._send(403, {"message": "Resource not accessible by integration"})
         if not self._authorized():
             return self._send(401, {"message": "Bad credentials"})
+        # The pull request and its reviews, for ward gate --approvals-from.
+        bare = self.path.split("?")[0]
+        if self.command == "GET" and bare == "/repos/acme/infra/pulls/7" and self.server.pull:
+            return self._send(200, self.server.pull)
+        if self.command == "GET" and bare == "/repos/acme/infra/pulls/7/reviews":
+            return self._send(200, self.server.reviews)
         kind, cid = self._route()
         comments = self.server.comments
         if kind == "collection" and self.command == "GET":
             query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
             page = int(query.get("page", ["1"])[0])
             per = int(query.get("per_page", ["30"])[0])
-            return self._send(200, comments[(page - 1) * per : page * per])
+            link = ()
+            if page * per < len(comments):
+                base = "http://%s:%d" % self.server.server_address
+                nxt = "%s%s?per_page=%d&page=%d" % (base, bare, per, page + 1)
+                link = (("Link", '<%s>; rel="next"' % nxt),)
+            return self._send(200, comments[(page - 1) * per : page * per], link)
         if kind == "collection" and self.command == "POST":
             c = {"id": self.server.next_id, "body": payload["body"], "user": {"login": "ward-bot"}}
             self.server.next_id += 1
@@ -103,6 +116,8 @@ class Server:
         self.httpd.comments += [{"id": 100 + i, "body": "note %d" % i} for i in range(120)]
         self.httpd.next_id = 1000
         self.httpd.read_only = False
+        self.httpd.pull = None
+        self.httpd.reviews = []
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
         return self.httpd
@@ -232,6 +247,32 @@ class Tests(unittest.TestCase):
         p = self.gate({}, post="gitlab")
         self.assertEqual(p.returncode, expected, p.stderr.decode())
         self.assertIn(b"CI_API_V4_URL is not set", p.stderr)
+
+    def test_reviews_of_the_pull_request_approve_the_digests_its_comment_listed(self):
+        with Server() as srv:
+            srv.pull = {"head": {"sha": "c0ffee1"}, "user": {"login": "dev"}}
+            env = self.github_env(srv)
+            args = ["gate", "--plan", self.plan, "--ward", self.ward, "--body-out", self.body]
+            args += ["--post", "github", "--reviews", "--", "--allow-unclassified", "--no-record-protection"]
+            first = run(args, env)
+            self.assertEqual(first.returncode, 4, first.stderr.decode())
+            ours = [c for c in srv.comments if c["body"].startswith("<!-- ward-gate:ward-gate -->")]
+            listed = [l for l in ours[0]["body"].splitlines() if l.startswith("listed c0ffee1 ")]
+            self.assertEqual(len(listed), 1, ours[0]["body"][-400:])
+            at = listed[0].split()[2]
+            # A review at the commit the comment listed, after it: the gate passes, and the
+            # comment (found past the first page of comments) is updated, not duplicated.
+            srv.reviews = [{"user": {"login": "alice"}, "state": "APPROVED", "commit_id": "c0ffee1", "submitted_at": at}]
+            second = run(args, env)
+            self.assertEqual(second.returncode, 0, second.stderr.decode())
+            self.assertIn(b"updated comment 1000", second.stdout)
+            # A push after the review: refused again.
+            srv.pull = {"head": {"sha": "d00d2"}, "user": {"login": "dev"}}
+            third = run(args, env)
+            self.assertEqual(third.returncode, 4, third.stderr.decode())
+            self.assertIn("pushed since", srv.comments[-1]["body"])
+            for p in (first, second, third):
+                self.assertNotIn(TOKEN.encode(), p.stdout + p.stderr)
 
     def test_the_report_goes_to_the_step_summary(self):
         summary = os.path.join(self.tmp.name, "summary.md")

@@ -103,15 +103,9 @@ class Api:
                 return
 
 
-def github(env):
-    api = Api(
-        env.get("GITHUB_API_URL") or "https://api.github.com",
-        {
-            "Authorization": "Bearer " + need(env, "GITHUB_TOKEN", "give the job a token (the action passes github.token)"),
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-        },
-    )
+def github_pull(env):
+    """(owner/name, number) of the pull request this run is for (pull_request and
+    pull_request_review events carry it; WARD_PR_NUMBER overrides)."""
     repo = need(env, "GITHUB_REPOSITORY", "run inside GitHub Actions, or set it to owner/name")
     number = env.get("WARD_PR_NUMBER", "")
     if not number and env.get("GITHUB_EVENT_PATH"):
@@ -123,6 +117,19 @@ def github(env):
             raise Failure("cannot read GITHUB_EVENT_PATH: %s" % e)
     if not number.isdigit():
         raise Failure("no pull request: run on pull_request events, or set WARD_PR_NUMBER")
+    return repo, number
+
+
+def github(env):
+    api = Api(
+        env.get("GITHUB_API_URL") or "https://api.github.com",
+        {
+            "Authorization": "Bearer " + need(env, "GITHUB_TOKEN", "give the job a token (the action passes github.token)"),
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+        },
+    )
+    repo, number = github_pull(env)
     issue = "/repos/%s/issues/%s" % (repo, number)
     return (
         api,
@@ -195,6 +202,11 @@ def main(argv):
     g.add_argument("--body-out", default="ward-gate.md")
     g.add_argument("--post", choices=["github", "gitlab"])
     g.add_argument("--summary", help="append the report to this file (GitHub's $GITHUB_STEP_SUMMARY)")
+    g.add_argument(
+        "--reviews",
+        action="store_true",
+        help="approvals from this pull request's reviews (ward gate --approvals-from github:REPO#N)",
+    )
     g.add_argument("gate_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("post", help="post or update the comment")
     p.add_argument("--platform", required=True, choices=["github", "gitlab"])
@@ -204,6 +216,11 @@ def main(argv):
     try:
         if a.cmd == "gate":
             extra = a.gate_args[1:] if a.gate_args[:1] == ["--"] else a.gate_args
+            if a.reviews:
+                # ward reads the reviews itself (GITHUB_TOKEN, GITHUB_API_URL from the environment);
+                # a run without a pull request cannot gate on its reviews: an error, not a pass.
+                repo, number = github_pull(os.environ)
+                extra = list(extra) + ["--approvals-from", "github:%s#%s" % (repo, number)]
             code, markdown = run_gate(a.ward, a.plan, extra)
             if not markdown.strip():
                 # A usage or input error (exit 2): ward said why on stderr; nothing to post.

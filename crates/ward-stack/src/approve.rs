@@ -18,44 +18,7 @@ pub fn approve(
     env: Env<'_>,
 ) -> Result<(String, String), StackError> {
     let all = instances(&opts.config, &opts.repo)?;
-    let Some(decl) = all.iter().find(|i| i.root == a.root) else {
-        let names: BTreeSet<&str> = all.iter().map(|i| i.root.as_str()).collect();
-        return Err(usage(format!(
-            "--root {}: no root of the stack has that name; the roots are: {}",
-            a.root,
-            names.into_iter().collect::<Vec<_>>().join(", ")
-        )));
-    };
-    let sites: Vec<&Instance> = all.iter().filter(|i| i.root == a.root).collect();
-    let inst = match &a.site {
-        Some(s) => sites
-            .iter()
-            .find(|i| &i.site.name == s)
-            .copied()
-            .ok_or_else(|| {
-                usage(format!(
-                    "unknown site \"{s}\" for root \"{}\"; its sites: {}",
-                    a.root,
-                    sites
-                        .iter()
-                        .map(|i| i.site.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })?,
-        None if sites.len() == 1 => decl,
-        None => {
-            return Err(usage(format!(
-                "root \"{}\" has several sites ({}): pass --site",
-                a.root,
-                sites
-                    .iter()
-                    .map(|i| i.site.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )))
-        }
-    };
+    let inst = chosen(&all, a)?;
     let j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
     let step = j
         .latest_step(&inst.root, &inst.site.name)
@@ -146,6 +109,47 @@ pub fn approve(
         out.push_str(&ward_report::gate::approve_text(&done));
     }
     Ok((out, notes))
+}
+
+/// The instance `ward stack approve` names: `--root`, at `--site` (needed when the root has
+/// several).
+fn chosen<'a>(all: &'a [Instance], a: &ApproveArgs) -> Result<&'a Instance, StackError> {
+    let Some(decl) = all.iter().find(|i| i.root == a.root) else {
+        let names: BTreeSet<&str> = all.iter().map(|i| i.root.as_str()).collect();
+        return Err(usage(format!(
+            "--root {}: no root of the stack has that name; the roots are: {}",
+            a.root,
+            names.into_iter().collect::<Vec<_>>().join(", ")
+        )));
+    };
+    let sites: Vec<&Instance> = all.iter().filter(|i| i.root == a.root).collect();
+    match &a.site {
+        Some(s) => sites
+            .iter()
+            .find(|i| &i.site.name == s)
+            .copied()
+            .ok_or_else(|| {
+                usage(format!(
+                    "unknown site \"{s}\" for root \"{}\"; its sites: {}",
+                    a.root,
+                    sites
+                        .iter()
+                        .map(|i| i.site.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }),
+        None if sites.len() == 1 => Ok(decl),
+        None => Err(usage(format!(
+            "root \"{}\" has several sites ({}): pass --site",
+            a.root,
+            sites
+                .iter()
+                .map(|i| i.site.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
 
 /// Notes, one line each.

@@ -93,31 +93,7 @@ pub(crate) fn teardown_inner(
         // Proof: every root that remains and holds resources plans with no changes.
         for inst in at.iter().filter(|i| !ids.contains(&i.id())) {
             let mut r = inst.report(RootOutcome::Unchanged);
-            let res = (|| -> Result<Option<String>, String> {
-                let ws = run.open(inst, &mut r)?;
-                let s = ws.state_pull().map_err(|e| e.to_string())?;
-                if s.resources() == 0 {
-                    return Ok(None);
-                }
-                r.state = mark(&s);
-                let (files, context) = run.inputs(&all, inst, &ws)?;
-                r.upstream_sha256 = context;
-                let p = ws
-                    .plan(&PlanArgs {
-                        var_files: files,
-                        name: Some("remains".into()),
-                        ..PlanArgs::default()
-                    })
-                    .map_err(|e| e.to_string())?;
-                r.changes = Some(count(&p.plan));
-                Ok(p.has_changes.then(|| {
-                    format!(
-                        "it remains and now plans changes ({}): the teardown changed what it depends on",
-                        count(&p.plan).describe()
-                    )
-                }))
-            })();
-            match res {
+            match remains(&mut run, &all, inst, &mut r) {
                 Ok(None) => {
                     if r.state.is_some() {
                         r.detail.push("remains; plans with no changes".into());
@@ -145,6 +121,38 @@ pub(crate) fn teardown_inner(
     );
     rep.resumed = resumed;
     Ok(rep)
+}
+
+/// The proof for an instance the teardown left: `None` when it holds no resources (its state
+/// not set in `r`) or plans with no changes, else why not.
+fn remains(
+    run: &mut Run<'_>,
+    all: &[Instance],
+    inst: &Instance,
+    r: &mut RootReport,
+) -> Result<Option<String>, String> {
+    let ws = run.open(inst, r)?;
+    let s = ws.state_pull().map_err(|e| e.to_string())?;
+    if s.resources() == 0 {
+        return Ok(None);
+    }
+    r.state = mark(&s);
+    let (files, context) = run.inputs(all, inst, &ws)?;
+    r.upstream_sha256 = context;
+    let p = ws
+        .plan(&PlanArgs {
+            var_files: files,
+            name: Some("remains".into()),
+            ..PlanArgs::default()
+        })
+        .map_err(|e| e.to_string())?;
+    r.changes = Some(count(&p.plan));
+    Ok(p.has_changes.then(|| {
+        format!(
+            "it remains and now plans changes ({}): the teardown changed what it depends on",
+            count(&p.plan).describe()
+        )
+    }))
 }
 
 fn teardown_one(

@@ -29,3 +29,36 @@ fn show_names_the_overwrites_block_and_both_directions() {
         "{text}"
     );
 }
+
+/// A user rule's text reaches the terminal escaped, like every other report's: an escape
+/// sequence or a bidi override in ward.hcl's `rationale` is shown, not obeyed (it was written
+/// raw before `ward rules` was rendered by ward-report).
+#[test]
+fn user_text_is_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("ward.hcl");
+    std::fs::write(
+        &cfg,
+        "resource \"fake_thing\" {\n  on_update = \"in-place\"\n  rationale = \"safe\\u001b[2J\\u202e now\"\n}\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_ward"))
+        .args([
+            "rules",
+            "show",
+            "fake_thing",
+            "--config",
+            cfg.to_str().unwrap(),
+        ])
+        .current_dir(tmp.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("rationale: safe"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+}

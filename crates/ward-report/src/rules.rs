@@ -3,10 +3,10 @@
 //! is ward-rules'; this module only renders it.
 
 use crate::format::{Command, Format, Unsupported};
+use crate::term_line;
 use crate::terminal::Painter;
 use anstyle::Style;
 use serde::Serialize;
-use std::fmt::Write as _;
 use ward_rules::{Knowledge, Pack, Rule, RuleOrigin};
 
 /// The version of the JSON that `ward rules list|show --format json` writes.
@@ -61,8 +61,8 @@ fn list_text(k: &Knowledge, color: bool) -> String {
     let packs = sorted_packs(k);
     p.line(&mut out, bold, &format!("packs ({}):", packs.len()));
     for p in &packs {
-        let _ = writeln!(
-            out,
+        term_line!(
+            &mut out,
             "  {} {}  provider {}  {}  schema: {}",
             p.name,
             p.version,
@@ -77,9 +77,12 @@ fn list_text(k: &Knowledge, color: bool) -> String {
     }
     let files = k.user_files();
     if files.is_empty() {
-        let _ = writeln!(out, "user rules: none (no ward.hcl found, no --config)");
+        term_line!(
+            &mut out,
+            "user rules: none (no ward.hcl found, no --config)"
+        );
     } else {
-        let _ = writeln!(out, "user rules: {}", files.join(", "));
+        term_line!(&mut out, "user rules: {}", files.join(", "));
     }
     let types = k.types();
     out.push('\n');
@@ -91,7 +94,7 @@ fn list_text(k: &Knowledge, color: bool) -> String {
     let width = types.iter().map(|t| t.type_name.len()).max().unwrap_or(0);
     for t in &types {
         let from: Vec<String> = t.rules.iter().map(origin_short).collect();
-        let _ = writeln!(out, "  {:width$}  {}", t.type_name, from.join(", "));
+        term_line!(&mut out, "  {:width$}  {}", t.type_name, from.join(", "));
     }
     out
 }
@@ -107,8 +110,8 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
     let p = Painter { color };
     use ward_rules::defaults;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
+    term_line!(
+        &mut out,
         "{type_name}: {} in precedence order (the first that answers a question decides it)",
         if rules.len() == 1 {
             "1 rule".to_string()
@@ -119,31 +122,31 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
     for r in rules {
         out.push('\n');
         p.line(&mut out, Style::new().bold(), &r.rule_ref().to_string());
-        let _ = writeln!(out, "  from: {}:{}", origin_file(k, r), r.line);
+        term_line!(&mut out, "  from: {}:{}", origin_file(k, r), r.line);
         let s = &r.selector;
         if let Some(a) = &s.address {
-            let _ = writeln!(out, "  applies to addresses: {a}");
+            term_line!(&mut out, "  applies to addresses: {a}");
         }
         if let Some(m) = &s.module {
-            let _ = writeln!(out, "  applies to module: {m}");
+            term_line!(&mut out, "  applies to module: {m}");
         }
         if let Some(p) = &s.provider {
-            let _ = writeln!(out, "  applies to provider: {p}");
+            term_line!(&mut out, "  applies to provider: {p}");
         }
         for (attribute, glob) in &s.when {
-            let _ = writeln!(out, "  applies when {attribute} matches: {glob}");
+            term_line!(&mut out, "  applies when {attribute} matches: {glob}");
         }
         if let Some(x) = &r.summary {
-            let _ = writeln!(out, "  summary: {x}");
+            term_line!(&mut out, "  summary: {x}");
         }
         if let Some(x) = &r.rationale {
-            let _ = writeln!(out, "  rationale: {x}");
+            term_line!(&mut out, "  rationale: {x}");
         }
         if let Some(x) = &r.source {
-            let _ = writeln!(out, "  source: {x}");
+            term_line!(&mut out, "  source: {x}");
         }
-        let _ = writeln!(
-            out,
+        term_line!(
+            &mut out,
             "  holds data: {}",
             match r.holds_data {
                 Some(b) => b.to_string(),
@@ -151,10 +154,10 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
             }
         );
         if let Some(ids) = &r.identity {
-            let _ = writeln!(out, "  identity: {}", ids.join(", "));
+            term_line!(&mut out, "  identity: {}", ids.join(", "));
         }
-        let _ = writeln!(
-            out,
+        term_line!(
+            &mut out,
             "  on create: {}; on update: {}; on delete: {}; on replace: {}",
             impact_or_default(r.on_create, defaults::ON_CREATE),
             impact_or_default(r.on_update, defaults::ON_UPDATE),
@@ -162,8 +165,8 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
             impact_or_default(r.on_replace, defaults::ON_REPLACE),
         );
         if r.holds_data == Some(true) {
-            let _ = writeln!(
-                out,
+            term_line!(
+                &mut out,
                 "  (it holds data: a delete or replacement is data-loss whatever its cost says)"
             );
         }
@@ -178,8 +181,8 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
             } else {
                 format!(" (target: {})", o.target.join(", "))
             };
-            let _ = writeln!(
-                out,
+            term_line!(
+                &mut out,
                 "  overwrites state outside this root: a create or replacement costs at least {}; {}{target}{why}",
                 o.impact, o.what
             );
@@ -202,14 +205,16 @@ fn show_text(k: &Knowledge, type_name: &str, rules: &[Rule], color: bool) -> Str
                             .collect();
                         format!(", no limit: {}", shown.join(", "))
                     };
-                    let _ = writeln!(
-                        out,
+                    term_line!(
+                        &mut out,
                         "  attribute {} → decrease: {}, increase: {}{unbounded}{why}",
-                        a.pattern, d.decrease, d.increase
+                        a.pattern,
+                        d.decrease,
+                        d.increase
                     );
                 }
                 None => {
-                    let _ = writeln!(out, "  attribute {} → {}{why}", a.pattern, a.impact);
+                    term_line!(&mut out, "  attribute {} → {}{why}", a.pattern, a.impact);
                 }
             }
         }

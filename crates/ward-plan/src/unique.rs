@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -275,14 +276,50 @@ impl<'de> Visitor<'de> for Unique {
 /// with the object's earlier keys by a tag of its first and last bytes and its length first
 /// (one integer comparison each), by its bytes only when the tags match.
 pub(crate) fn first_repeat(json: &[u8]) -> Option<(usize, String)> {
-    /// An open object: where its keys start in `keys`, or its set once it has many.
-    struct Level<'a> {
-        start: usize,
-        many: Option<HashSet<Cow<'a, [u8]>>>,
+    thread_local! {
+        static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
-    let mut levels: Vec<Level<'_>> = Vec::new();
-    let mut tags: Vec<u64> = Vec::new();
-    let mut keys: Vec<Cow<'_, [u8]>> = Vec::new();
+    // The lists are kept from one call to the next: the reader calls this for every skipped
+    // value (most of them small), and growing fresh lists each time cost as much as the scan.
+    SCRATCH
+        .try_with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => scan(json, &mut scratch),
+            Err(_) => scan(json, &mut Scratch::default()),
+        })
+        .unwrap_or_else(|_| scan(json, &mut Scratch::default()))
+}
+
+/// [`first_repeat`]'s lists: the open objects, and the keys of each so far.
+#[derive(Default)]
+struct Scratch {
+    /// An open object: where its keys start in `keys`, or its set once it has many.
+    levels: Vec<(usize, Option<HashSet<Vec<u8>>>)>,
+    /// A key: its tag, and where its text is: in the input, or (decoded) in `decoded`.
+    keys: Vec<(u64, Span)>,
+    /// The decoded text of the keys that hold an escape.
+    decoded: Vec<u8>,
+}
+
+/// Where a key's text is.
+#[derive(Clone, Copy)]
+enum Span {
+    Input(usize, usize),
+    Decoded(usize, usize),
+}
+
+impl Scratch {
+    fn text<'a>(&'a self, json: &'a [u8], span: Span) -> &'a [u8] {
+        match span {
+            Span::Input(from, to) => &json[from..to],
+            Span::Decoded(from, to) => &self.decoded[from..to],
+        }
+    }
+}
+
+fn scan(json: &[u8], s: &mut Scratch) -> Option<(usize, String)> {
+    s.levels.clear();
+    s.keys.clear();
+    s.decoded.clear();
     let mut i = 0;
     while i < json.len() {
         match json[i] {
@@ -299,69 +336,58 @@ pub(crate) fn first_repeat(json: &[u8]) -> Option<(usize, String)> {
                     i = next;
                     continue;
                 }
-                let key: Cow<'_, [u8]> = if escaped {
-                    Cow::Owned(
-                        serde_json::from_slice::<String>(&json[i..=end])
-                            .ok()?
-                            .into_bytes(),
-                    )
+                let span = if escaped {
+                    let text = serde_json::from_slice::<String>(&json[i..=end]).ok()?;
+                    let from = s.decoded.len();
+                    s.decoded.extend_from_slice(text.as_bytes());
+                    Span::Decoded(from, s.decoded.len())
                 } else {
-                    Cow::Borrowed(&json[i + 1..end])
+                    Span::Input(i + 1, end)
                 };
-                let level = levels.last_mut()?;
-                let repeated = match &mut level.many {
-                    Some(set) => {
-                        if set.contains(&key) {
-                            true
-                        } else {
-                            set.insert(key);
-                            false
-                        }
-                    }
+                let (start, many) = s.levels.last()?;
+                let (start, in_set) = (*start, many.is_some());
+                let tag = tag(s.text(json, span));
+                let repeated = match many {
+                    Some(set) => set.contains(s.text(json, span)),
                     None => {
-                        let tag = tag(&key);
-                        let start = level.start;
-                        let seen = tags[start..]
+                        let key = s.text(json, span);
+                        s.keys[start..]
                             .iter()
-                            .enumerate()
-                            .any(|(n, &t)| t == tag && keys[start + n][..] == key[..]);
-                        if seen {
-                            true
-                        } else if keys.len() - start < LINEAR {
-                            tags.push(tag);
-                            keys.push(key);
-                            false
-                        } else {
-                            let mut set: HashSet<Cow<'_, [u8]>> = keys.drain(start..).collect();
-                            tags.truncate(start);
-                            set.insert(key);
-                            level.many = Some(set);
-                            false
-                        }
+                            .any(|&(t, other)| t == tag && s.text(json, other) == key)
                     }
                 };
                 if repeated {
-                    let key = String::from_utf8_lossy(&json[i + 1..end]);
-                    let key = if escaped {
-                        serde_json::from_slice::<String>(&json[i..=end]).ok()?
-                    } else {
-                        key.into_owned()
-                    };
+                    let key = String::from_utf8_lossy(s.text(json, span)).into_owned();
                     return Some((i, key));
+                }
+                if in_set {
+                    let key = s.text(json, span).to_vec();
+                    if let Some((_, Some(set))) = s.levels.last_mut() {
+                        set.insert(key);
+                    }
+                } else if s.keys.len() - start < LINEAR {
+                    s.keys.push((tag, span));
+                } else {
+                    // Many keys: a set of their texts from here on.
+                    let mut set: HashSet<Vec<u8>> = s.keys[start..]
+                        .iter()
+                        .map(|&(_, other)| s.text(json, other).to_vec())
+                        .collect();
+                    set.insert(s.text(json, span).to_vec());
+                    s.keys.truncate(start);
+                    if let Some(level) = s.levels.last_mut() {
+                        level.1 = Some(set);
+                    }
                 }
                 i = next + 1;
             }
             b'{' => {
-                levels.push(Level {
-                    start: keys.len(),
-                    many: None,
-                });
+                s.levels.push((s.keys.len(), None));
                 i += 1;
             }
             b'}' => {
-                if let Some(level) = levels.pop() {
-                    keys.truncate(level.start);
-                    tags.truncate(level.start);
+                if let Some((start, _)) = s.levels.pop() {
+                    s.keys.truncate(start);
                 }
                 i += 1;
             }

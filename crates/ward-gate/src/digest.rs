@@ -421,4 +421,3 @@ fn canonical(v: &Value) -> Value {
         other => other.clone(),
     }
 }
-

@@ -123,6 +123,13 @@ fn chosen<'a>(all: &'a [Instance], a: &ApproveArgs) -> Result<&'a Instance, Stac
         )));
     };
     let sites: Vec<&Instance> = all.iter().filter(|i| i.root == a.root).collect();
+    let site_names = || {
+        sites
+            .iter()
+            .map(|i| i.site.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match &a.site {
         Some(s) => sites
             .iter()
@@ -132,22 +139,14 @@ fn chosen<'a>(all: &'a [Instance], a: &ApproveArgs) -> Result<&'a Instance, Stac
                 usage(format!(
                     "unknown site \"{s}\" for root \"{}\"; its sites: {}",
                     a.root,
-                    sites
-                        .iter()
-                        .map(|i| i.site.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    site_names()
                 ))
             }),
         None if sites.len() == 1 => Ok(decl),
         None => Err(usage(format!(
             "root \"{}\" has several sites ({}): pass --site",
             a.root,
-            sites
-                .iter()
-                .map(|i| i.site.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            site_names()
         ))),
     }
 }

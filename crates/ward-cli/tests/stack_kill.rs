@@ -1,8 +1,9 @@
-//! `ward stack apply` and `ward stack teardown` stopped by SIGINT, SIGTERM and SIGKILL at each
-//! step a run passes through (#33 item 5, and "every run is a state machine written as it
-//! moves ... tested by killing at every step"); after each: ward's exit, the Terraform it ran
-//! gone, its scratch removed, `ward stack status` naming the run interrupted at the root it was
-//! at (exit 9, never `result: pass`), `ward stack resume` taking it up to the end, and each root
+//! `ward stack apply` and `ward stack teardown` stopped by SIGINT, SIGTERM, SIGHUP (a closed
+//! terminal or SSH session) and SIGKILL at each step a run passes through (#33 item 5, "every
+//! run is a state machine written as it moves ... tested by killing at every step" and
+//! "Signals (INT, TERM, HUP) are handled"); after each: ward's exit, the Terraform it ran gone,
+//! its scratch removed, `ward stack status` naming the run interrupted at the root it was at
+//! (exit 9, never `result: pass`), `ward stack resume` taking it up to the end, and each root
 //! applied or destroyed exactly once, its backup kept.
 //!
 //! A two-layer stack (`net`, then `app`, which reads `net`'s outputs) and a stand-in
@@ -536,6 +537,7 @@ fn killed(cmd: Cmd, step: Step, signal: &str) {
         let rec = last_run_record(d);
         let (name, code) = match signal {
             "INT" => ("interrupted", 130),
+            "HUP" => ("hung-up", 129),
             _ => ("terminated", 143),
         };
         assert_eq!(rec["status"], name, "{what}: the journal's run: {rec}");
@@ -613,7 +615,7 @@ fn every_signal(cmd: Cmd, step: Step) {
     if !Path::new("/proc/self/stat").exists() {
         return; // reads process state from /proc
     }
-    for signal in ["INT", "TERM", "KILL"] {
+    for signal in ["INT", "TERM", "HUP", "KILL"] {
         killed(cmd, step, signal);
     }
 }

@@ -54,8 +54,8 @@ pub fn sleeping_pid(pid_file: &Path) -> String {
     }
 }
 
-/// Sends `signal` (`INT`, `TERM` or `KILL`) to `child`, waits (at most 20 s) for it to end and
-/// checks how: 128 + the signal (ward's documented exits 130 and 143), or killed.
+/// Sends `signal` (`INT`, `TERM`, `HUP` or `KILL`) to `child`, waits (at most 20 s) for it to end
+/// and checks how: 128 + the signal (ward's documented exits 130, 143 and 129), or killed.
 pub fn stop(child: &mut Child, signal: &str, what: &str) -> ExitStatus {
     let st = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
@@ -76,12 +76,13 @@ pub fn stop(child: &mut Child, signal: &str, what: &str) -> ExitStatus {
     match signal {
         "INT" => assert_eq!(status.code(), Some(130), "{what}: 128 + SIGINT"),
         "TERM" => assert_eq!(status.code(), Some(143), "{what}: 128 + SIGTERM"),
+        "HUP" => assert_eq!(status.code(), Some(129), "{what}: 128 + SIGHUP"),
         _ => assert_eq!(status.code(), None, "{what}: killed"),
     }
     status
 }
 
-/// After ward was stopped with `signal`: the program it ran (`pid`) is gone (INT and TERM:
+/// After ward was stopped with `signal`: the program it ran (`pid`) is gone (INT, TERM and HUP:
 /// ward ends it). SIGKILL runs no handler: the program, in its own process group, outlives ward
 /// and is ended here.
 pub fn program_gone(pid: &str, signal: &str, what: &str) {
@@ -100,7 +101,7 @@ pub fn program_gone(pid: &str, signal: &str, what: &str) {
 }
 
 /// After ward was stopped with `signal`: its scratch directories under `tmp` (its `TMPDIR`)
-/// are removed (INT and TERM; SIGKILL leaves them).
+/// are removed (INT, TERM and HUP; SIGKILL leaves them).
 pub fn scratch_removed(tmp: &Path, signal: &str, what: &str) {
     if signal != "KILL" {
         let left: Vec<_> = std::fs::read_dir(tmp).unwrap().collect();

@@ -6,9 +6,10 @@
 //! the key the digests bind every raw value; without it, the record's Argon2id content binding
 //! does ([`crate::digest::content_binding`]).
 //!
-//! `show -json` runs through [`ward_exec`] with a timeout ([`DEFAULT_TIMEOUT`], `ward verify
-//! --timeout`); its output goes to an owner-only scratch file that ward-plan reads in bounded
-//! memory, and the file is removed afterwards.
+//! `show -json` runs through ward-terraform ([`ward_terraform::show::saved_plan`], over
+//! [`ward_exec`]) with a timeout ([`DEFAULT_TIMEOUT`], `ward verify --timeout`); its output goes
+//! to an owner-only scratch file that ward-plan reads in bounded memory, and the file is removed
+//! afterwards.
 
 use crate::error::GateError;
 use crate::record::{Digests, GateRecord, RecordedChange};
@@ -21,9 +22,6 @@ use ward_model::{Exit, Plan};
 
 /// How long `show -json` may take unless `ward verify --timeout` says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The most `show -json` may print: 4 GiB.
-const SHOW_CAP: u64 = 4 << 30;
 
 /// What `ward verify` concluded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -233,48 +231,31 @@ fn show_json_with(
             planfile.display()
         )));
     }
-    let scratch = ward_exec::ScratchDir::new("ward-verify-").map_err(|e| {
-        GateError::Verify(format!(
-            "cannot create a scratch directory for `{binary} show -json`: {e}"
-        ))
-    })?;
-    let json = scratch.path().join("plan.json");
     let shown = format!("{binary} show -json {}", planfile.display());
-    let out = ward_exec::Command::new(binary, timeout)
-        .arg(format!("-chdir={}", dir.display()))
-        .arg("show")
-        .arg("-json")
-        .arg(&plan_arg)
-        .terraform()
-        .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
-        .stdout_to_file(&json)
-        .stdout_cap(SHOW_CAP)
-        .timeout_hint("raise the limit with --timeout SECONDS")
-        .run()
-        .and_then(ward_exec::Output::require_whole)
-        .map_err(|e| match e {
-            ward_exec::ExecError::NotFound { .. } | ward_exec::ExecError::NotExecutable { .. } => {
-                GateError::Verify(format!(
-                    "{e}; give the binary that wrote the plan with --binary PATH"
-                ))
+    let show = ward_terraform::show::ShowPlan {
+        binary: std::ffi::OsStr::new(binary),
+        dir,
+        planfile: &plan_arg,
+        timeout,
+        timeout_hint: "raise the limit with --timeout SECONDS",
+    };
+    ward_terraform::show::saved_plan(&show, options, on_change).map_err(|e| {
+        use ward_terraform::show::ShowError;
+        GateError::Verify(match e {
+            ShowError::Scratch(e) => {
+                format!("cannot create a scratch directory for `{binary} show -json`: {e}")
             }
-            e => GateError::Verify(e.to_string()),
-        })?;
-    if !out.success() {
-        let status = match (out.code, out.signal) {
-            (Some(c), _) => format!("exit status: {c}"),
-            (None, Some(s)) => format!("killed by signal {s}"),
-            (None, None) => "unknown status".to_string(),
-        };
-        return Err(GateError::Verify(format!(
-            "`{shown}` failed ({status}): {}\nRun it in the root that made the plan (--chdir DIR), after `init`.",
-            out.stderr_text().trim()
-        )));
-    }
-    let path = json.display().to_string();
-    ward_plan::read_with(&path, options, on_change)
-        .map(|(plan, _)| plan)
-        .map_err(|e| GateError::Verify(e.to_string().replace(&path, &shown)))
+            ShowError::Exec(
+                e @ (ward_exec::ExecError::NotFound { .. }
+                | ward_exec::ExecError::NotExecutable { .. }),
+            ) => format!("{e}; give the binary that wrote the plan with --binary PATH"),
+            ShowError::Exec(e) => e.to_string(),
+            ShowError::Failed { status, stderr } => format!(
+                "`{shown}` failed ({status}): {stderr}\nRun it in the root that made the plan (--chdir DIR), after `init`."
+            ),
+            ShowError::Read { error, path } => error.to_string().replace(&path, &shown),
+        })
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! - [`exec`]: one Terraform command through ward's one process runner ([`ward_exec`]): its own
 //!   process group, a mandatory deadline, the caller's `TF_*` variables removed except those on
 //!   the allow-list, Terraform's automation variables, bounded output, Terraform's error lines.
+//! - [`show`]: `show -json` of a saved plan file with a binary the caller names (`ward verify`),
+//!   read through ward-plan in bounded memory.
 //! - [`state`]: what `state pull` printed (lineage, serial, resources, provider hosts).
 //! - [`workspace`]: a [`Workspace`] runs each subcommand in one root (`init`, `plan -out`,
 //!   `show -json`, `apply` of a saved plan, `state pull`, `output -json`, destroy plans) and
@@ -17,6 +19,7 @@
 
 pub mod binary;
 pub mod exec;
+pub mod show;
 pub mod state;
 pub mod workspace;
 

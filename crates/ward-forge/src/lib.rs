@@ -286,6 +286,16 @@ impl Client {
         }
     }
 
+    /// The API base it reads.
+    pub fn base(&self) -> &str {
+        &self.options.base
+    }
+
+    /// The forge it reads.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
     /// Reads the pull request `source`: head, author, every review and comment.
     pub fn pull_request(&self, source: &Source) -> Result<PullRequest, ForgeError> {
         if self.kind != Kind::GitHub || source.kind != Kind::GitHub {

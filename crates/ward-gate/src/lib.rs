@@ -35,6 +35,7 @@ pub mod record;
 pub mod review;
 pub mod run;
 pub mod verify;
+pub mod verify_reviews;
 
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;

@@ -57,6 +57,10 @@ pub struct GateRecord {
     /// (`argon2id-v19-m65536-t3-p1:<salt>:<hash>`, see [`crate::digest::content_binding`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// The review approvals the gate used (`ward gate --approvals-from`), which `ward verify`
+    /// re-checks ([`crate::verify_reviews`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviews: Option<crate::verify_reviews::ReviewBinding>,
     /// `hmac-sha256:<hex>` over the canonical JSON of the record without this field, when
     /// written with the approval key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,6 +210,7 @@ pub fn build_with(
         outcome,
         changes: digests.into_changes(),
         content,
+        reviews: None,
         signature: None,
     };
     if let Some(k) = key {

@@ -190,37 +190,31 @@ struct Counted<'a> {
     digests: &'a BTreeSet<String>,
 }
 
-/// Settles every change that needs an approval from the reviews (replacing what the approvals
-/// file said), or refuses each with `error` when the forge could not be read. `root` is the
-/// gated root's path relative to the directory of `ward.hcl` (`None`: unknown). The caller
-/// settles the outcome afterwards (guards run only when everything is approved).
-pub fn apply(
-    report: &mut GateReport,
-    reviews: Result<&Reviews, &ForgeError>,
+/// One change the reviews must approve.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted<'a> {
+    /// Its approval digest (the one ward's comment lists).
+    pub digest: &'a str,
+    /// Its impact class.
+    pub impact: ward_model::Impact,
+    /// Its address.
+    pub address: &'a str,
+}
+
+/// The approving reviews that count (each reviewer's latest decisive one, at the head, after a
+/// listing at that commit, not expired) and why each other approval does not.
+struct Tally<'a> {
+    counted: Vec<Counted<'a>>,
+    not_counted: Vec<String>,
+}
+
+fn tally<'a>(
+    pull: &'a PullRequest,
+    all: &'a [Listing],
     reviewers: &Reviewers,
     expiry: Option<std::time::Duration>,
-    root: Option<&str>,
-) {
-    let reviews = match reviews {
-        Ok(r) => r,
-        Err(e) => {
-            for r in &mut report.required {
-                r.approval = ApprovalStatus::Refused {
-                    by: "pull-request reviews".into(),
-                    why: e.to_string(),
-                };
-            }
-            return;
-        }
-    };
-    if reviewers.comment_author.is_none() && !report.required.is_empty() {
-        report.warnings.push(
-            "reviewers.comment_author is not set: a digest list in anyone's comment on the pull request counts; set it to the account that posts ward's comment".into(),
-        );
-    }
-    let now = ward_time::parse_timestamp(&report.now).ok();
-    let pull = &reviews.pull;
-    let all = listings(pull, reviewers);
+    now: Option<Timestamp>,
+) -> Tally<'a> {
     // Each reviewer's latest decisive review (a comment-only or pending review decides nothing).
     let mut latest: BTreeMap<&str, &ward_forge::Review> = BTreeMap::new();
     for r in &pull.reviews {
@@ -296,99 +290,169 @@ pub fn apply(
             digests: &seen.digests,
         });
     }
+    Tally {
+        counted,
+        not_counted,
+    }
+}
 
-    for r in &mut report.required {
-        let approvers: Vec<&Counted<'_>> = counted
-            .iter()
-            .filter(|c| c.digests.contains(&r.digest))
-            .collect();
-        let default = Requirement {
-            name: "any reviewer".into(),
-            impact: BTreeSet::new(),
-            address: Vec::new(),
-            root: Vec::new(),
-            from: Vec::new(),
-            count: 1,
-            line: 0,
-        };
-        let mut applies: Vec<&Requirement> = reviewers
-            .require
-            .iter()
-            .filter(|q| q.covers(r.impact, &r.address, root))
-            .collect();
-        if applies.is_empty() {
-            applies.push(&default);
+/// Settles every change that needs an approval from the reviews (replacing what the approvals
+/// file said), or refuses each with `error` when the forge could not be read. `root` is the
+/// gated root's path relative to the directory of `ward.hcl` (`None`: unknown). The caller
+/// settles the outcome afterwards (guards run only when everything is approved).
+pub fn apply(
+    report: &mut GateReport,
+    reviews: Result<&Reviews, &ForgeError>,
+    reviewers: &Reviewers,
+    expiry: Option<std::time::Duration>,
+    root: Option<&str>,
+) {
+    let reviews = match reviews {
+        Ok(r) => r,
+        Err(e) => {
+            for r in &mut report.required {
+                r.approval = ApprovalStatus::Refused {
+                    by: "pull-request reviews".into(),
+                    why: e.to_string(),
+                };
+            }
+            return;
         }
-        let mut needs = Vec::new();
-        let mut who: BTreeSet<&str> = BTreeSet::new();
-        for q in &applies {
-            let ok: Vec<&str> = approvers
-                .iter()
-                .filter(|c| q.from.is_empty() || may_approve(q, c.by, &reviews.teams))
-                .map(|c| c.by)
-                .collect();
-            if (ok.len() as u64) < q.count {
-                let from = if q.from.is_empty() {
-                    "anyone but the author".to_string()
-                } else {
-                    q.from.join(", ")
-                };
-                let have = if ok.is_empty() {
-                    "none yet".to_string()
-                } else {
-                    format!("have {}: {}", ok.len(), ok.join(", "))
-                };
-                needs.push(format!(
-                    "`{}` needs {} approving review(s) at {} from {from} ({have})",
-                    q.name, q.count, pull.head
+    };
+    if reviewers.comment_author.is_none() && !report.required.is_empty() {
+        report.warnings.push(
+            "reviewers.comment_author is not set: a digest list in anyone's comment on the pull request counts; set it to the account that posts ward's comment".into(),
+        );
+    }
+    let now = ward_time::parse_timestamp(&report.now).ok();
+    let all = listings(&reviews.pull, reviewers);
+    let t = tally(&reviews.pull, &all, reviewers, expiry, now);
+    for r in &mut report.required {
+        let w = Wanted {
+            digest: &r.digest,
+            impact: r.impact,
+            address: &r.address,
+        };
+        r.approval = status(w, &t, reviews, reviewers, expiry, root);
+    }
+}
+
+/// [`apply`] for one change, at `now` (RFC 3339): what the reviews say of it. `ward verify`
+/// re-checks a gated change with it ([`crate::verify_reviews`]).
+pub fn settle_one(
+    wanted: Wanted<'_>,
+    reviews: &Reviews,
+    reviewers: &Reviewers,
+    expiry: Option<std::time::Duration>,
+    root: Option<&str>,
+    now: &str,
+) -> ApprovalStatus {
+    let now = ward_time::parse_timestamp(now).ok();
+    let all = listings(&reviews.pull, reviewers);
+    let t = tally(&reviews.pull, &all, reviewers, expiry, now);
+    status(wanted, &t, reviews, reviewers, expiry, root)
+}
+
+/// What the counted reviews say of one change.
+fn status(
+    w: Wanted<'_>,
+    t: &Tally<'_>,
+    reviews: &Reviews,
+    reviewers: &Reviewers,
+    expiry: Option<std::time::Duration>,
+    root: Option<&str>,
+) -> ApprovalStatus {
+    let pull = &reviews.pull;
+    let approvers: Vec<&Counted<'_>> = t
+        .counted
+        .iter()
+        .filter(|c| c.digests.contains(w.digest))
+        .collect();
+    let default = Requirement {
+        name: "any reviewer".into(),
+        impact: BTreeSet::new(),
+        address: Vec::new(),
+        root: Vec::new(),
+        from: Vec::new(),
+        count: 1,
+        line: 0,
+    };
+    let mut applies: Vec<&Requirement> = reviewers
+        .require
+        .iter()
+        .filter(|q| q.covers(w.impact, w.address, root))
+        .collect();
+    if applies.is_empty() {
+        applies.push(&default);
+    }
+    let mut needs = Vec::new();
+    let mut who: BTreeSet<&str> = BTreeSet::new();
+    for q in &applies {
+        let ok: Vec<&str> = approvers
+            .iter()
+            .filter(|c| q.from.is_empty() || may_approve(q, c.by, &reviews.teams))
+            .map(|c| c.by)
+            .collect();
+        if (ok.len() as u64) < q.count {
+            let from = if q.from.is_empty() {
+                "anyone but the author".to_string()
+            } else {
+                q.from.join(", ")
+            };
+            let have = if ok.is_empty() {
+                "none yet".to_string()
+            } else {
+                format!("have {}: {}", ok.len(), ok.join(", "))
+            };
+            needs.push(format!(
+                "`{}` needs {} approving review(s) at {} from {from} ({have})",
+                q.name, q.count, pull.head
+            ));
+        }
+        who.extend(ok);
+    }
+    let others: Vec<String> = approvers
+        .iter()
+        .filter(|c| !who.contains(c.by))
+        .map(|c| format!("{}: not among those a requirement names", c.by))
+        .collect();
+    if needs.is_empty() {
+        let used: Vec<&&Counted<'_>> = approvers.iter().filter(|c| who.contains(c.by)).collect();
+        let last = used.iter().max_by_key(|c| c.at);
+        let first = used.iter().min_by_key(|c| c.at);
+        ApprovalStatus::Approved {
+            by: who.iter().copied().collect::<Vec<_>>().join(", "),
+            reason: format!(
+                "pull-request review of {} at {} ({})",
+                pull.source,
+                pull.head,
+                applies
+                    .iter()
+                    .map(|q| q.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            approved_at: last.map(|c| c.at_text.to_string()).unwrap_or_default(),
+            expires_at: expiry.and_then(|e| {
+                first.and_then(|c| ward_time::add(c.at, e).ok().map(ward_time::rfc3339))
+            }),
+            signed: false,
+        }
+    } else {
+        let mut nc = t.not_counted.clone();
+        nc.extend(others);
+        for c in &t.counted {
+            if !c.digests.contains(w.digest) {
+                nc.push(format!(
+                    "{}: the review approved other digests (the change differs from the one listed)",
+                    c.by
                 ));
             }
-            who.extend(ok);
         }
-        let others: Vec<String> = approvers
-            .iter()
-            .filter(|c| !who.contains(c.by))
-            .map(|c| format!("{}: not among those a requirement names", c.by))
-            .collect();
-        r.approval = if needs.is_empty() {
-            let used: Vec<&&Counted<'_>> =
-                approvers.iter().filter(|c| who.contains(c.by)).collect();
-            let last = used.iter().max_by_key(|c| c.at);
-            let first = used.iter().min_by_key(|c| c.at);
-            ApprovalStatus::Approved {
-                by: who.iter().copied().collect::<Vec<_>>().join(", "),
-                reason: format!(
-                    "pull-request review of {} at {} ({})",
-                    pull.source,
-                    pull.head,
-                    applies
-                        .iter()
-                        .map(|q| q.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                approved_at: last.map(|c| c.at_text.to_string()).unwrap_or_default(),
-                expires_at: expiry.and_then(|e| {
-                    first.and_then(|c| ward_time::add(c.at, e).ok().map(ward_time::rfc3339))
-                }),
-                signed: false,
-            }
-        } else {
-            let mut nc = not_counted.clone();
-            nc.extend(others);
-            for c in &counted {
-                if !c.digests.contains(&r.digest) {
-                    nc.push(format!(
-                        "{}: the review approved other digests (the change differs from the one listed)",
-                        c.by
-                    ));
-                }
-            }
-            ApprovalStatus::Awaiting {
-                needs,
-                not_counted: nc,
-            }
-        };
+        ApprovalStatus::Awaiting {
+            needs,
+            not_counted: nc,
+        }
     }
 }
 

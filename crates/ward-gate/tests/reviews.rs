@@ -429,3 +429,154 @@ fn the_marker_carries_earlier_listings_and_adds_the_head_once() {
     );
     assert_eq!(again, m);
 }
+
+/// `ward verify`'s re-check ([`ward_gate::verify_reviews`]): the gate passes on a review, its
+/// binding is checked again at apply time; a push, a withdrawn review, an expiry since the gate
+/// and an outage are each a difference with the reason.
+#[test]
+fn verify_re_checks_the_bound_reviews_at_apply_time() {
+    use ward_gate::verify_reviews::{binding, check};
+    let (f, a, r) = report(AUTHOR);
+    let d = r.required[0].digest.clone();
+    let fg = forge("c2");
+    fg.json(
+        COMMENTS,
+        &json!([comment(BOT, &[("c2", "2026-11-29T10:00:00Z", &d)])]),
+    );
+    let approved = json!([review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z")]);
+    fg.json(REVIEWS, &approved);
+    let src = source(&fg.base());
+    let s = Settle::new(&src, Some("live/prod/db".into()));
+    let mut gated = r.clone();
+    s.apply(&mut gated, &f.policy);
+    run_guards(
+        &mut gated,
+        &a,
+        &f.policy.guards,
+        &Default::default(),
+        &|_: &str| None,
+    );
+    assert_eq!(gated.outcome, Outcome::Pass, "{:?}", status(&gated));
+    let b = binding(&s, &gated, &f.policy).expect("a binding");
+    assert_eq!((b.head.as_str(), b.changes.len()), ("c2", 1));
+    assert_eq!(b.changes[0].approved_by, "alice");
+    assert_eq!(b.changes[0].digest, d);
+    let now = gated.now.clone();
+
+    // Nothing changed: the approvals hold.
+    assert_eq!(check(&b, &src, &now), Vec::<String>::new());
+
+    // A push after the gate.
+    fg.json(
+        PR,
+        &json!({"head": {"sha": "c3"}, "user": {"login": "dev"}}),
+    );
+    let diffs = check(&b, &src, &now);
+    assert!(
+        diffs.len() == 1
+            && diffs[0].contains("pushed to since the gate (gated at c2, the head is now c3)"),
+        "{diffs:?}"
+    );
+    fg.json(
+        PR,
+        &json!({"head": {"sha": "c2"}, "user": {"login": "dev"}}),
+    );
+
+    // The review withdrawn (dismissed), or changes requested since.
+    for later in ["DISMISSED", "CHANGES_REQUESTED"] {
+        fg.json(
+            REVIEWS,
+            &json!([
+                review("alice", "APPROVED", "c2", "2026-11-29T11:00:00Z"),
+                review("alice", later, "c2", "2026-11-29T11:30:00Z")
+            ]),
+        );
+        let diffs = check(&b, &src, &now);
+        assert!(
+            diffs.len() == 1
+                && diffs[0].starts_with("fakecloud_volume.db: its review approval no longer holds: `any reviewer` needs 1"),
+            "{later}: {diffs:?}"
+        );
+    }
+    fg.json(REVIEWS, &approved);
+
+    // Expired between the gate and the apply (the gate's expiry is in the binding).
+    let mut b1 = b.clone();
+    b1.expiry_seconds = Some(3600);
+    assert!(check(&b1, &src, "2026-11-29T11:30:00Z").is_empty());
+    let diffs = check(&b1, &src, "2026-11-29T12:30:00Z");
+    assert!(
+        diffs.len() == 1
+            && diffs[0].contains("alice: the review of 2026-11-29T11:00:00Z has expired"),
+        "{diffs:?}"
+    );
+
+    // Another pull request than the one gated.
+    let other = ReviewSource {
+        client: source(&fg.base()).client,
+        source: "github:acme/infra#8".parse().unwrap(),
+    };
+    let diffs = check(&b, &other, &now);
+    assert!(
+        diffs[0].contains("the gate took its approvals from github:acme/infra#7"),
+        "{diffs:?}"
+    );
+
+    // The forge down at apply time.
+    let down = source(&unreachable_base().unwrap());
+    let diffs = check(&b, &down, &now);
+    assert!(
+        diffs.len() == 1
+            && diffs[0].contains("could not be read again")
+            && diffs[0].contains("could not be reached"),
+        "{diffs:?}"
+    );
+}
+
+/// The binding is in the gate record and its signature covers it: an edit of the binding is
+/// refused by `ward verify` with the key.
+#[test]
+fn the_binding_is_signed_with_the_record() {
+    use ward_gate::verify_reviews::{bind, BoundChange, ReviewBinding};
+    let plan = ward_plan::read_reader(
+        br#"{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[]}"#.as_slice(),
+        "plan.json",
+    )
+    .unwrap();
+    let key = b"k".as_slice();
+    let mut rec = ward_gate::record::build_keyed(&plan, "plan.json", Outcome::Pass, Some(key));
+    let b = ReviewBinding {
+        source: "github:acme/infra#7".into(),
+        forge: "http://127.0.0.1:1".into(),
+        head: "c2".into(),
+        root: None,
+        comment_author: Some(BOT.into()),
+        allow_author: false,
+        expiry_seconds: None,
+        changes: vec![BoundChange {
+            address: "fakecloud_volume.db".into(),
+            deposed: None,
+            impact: Impact::DataLoss,
+            digest: "sha256:00".into(),
+            requires: Vec::new(),
+            approved_by: "alice".into(),
+            approved_at: "2026-11-29T11:00:00Z".into(),
+        }],
+    };
+    bind(&mut rec, Some(b), Some(key));
+    assert!(rec.check_signature(key).is_ok());
+    let text = serde_json::to_string(&rec).unwrap();
+    let back: ward_gate::record::GateRecord = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, rec);
+    let mut edited = rec.clone();
+    if let Some(b) = edited.reviews.as_mut() {
+        b.changes[0]
+            .requires
+            .push(ward_gate::verify_reviews::BoundRequirement {
+                name: "x".into(),
+                from: vec!["mallory".into()],
+                count: 1,
+            });
+    }
+    assert!(edited.check_signature(key).is_err());
+}

@@ -6,10 +6,10 @@
 //! lock files and caches, and ward never writes into the repository it checks. Each directory is
 //! reported separately.
 //!
-//! Every command runs through [`ward_exec`] with a timeout ([`ExecOptions::timeout`],
-//! `--exec-timeout`); inherited `TF_*` variables are removed except
-//! [`ward_exec::TERRAFORM_ALLOWED_TF`] and `--allow-env NAME`. The first command that times out
-//! is reported, and no further command is started.
+//! Every command runs through ward-terraform ([`ward_terraform::offline`], over [`ward_exec`])
+//! with a timeout ([`ExecOptions::timeout`], `--exec-timeout`); inherited `TF_*` variables are
+//! removed except [`ward_exec::TERRAFORM_ALLOWED_TF`] and `--allow-env NAME`. The first command
+//! that times out is reported, and no further command is started.
 
 use crate::finding::Finding;
 use crate::rules::shared::anchor;
@@ -154,20 +154,16 @@ pub(crate) struct Target<'a> {
     pub(crate) data_dir: PathBuf,
 }
 
-fn command(
-    opts: &ExecOptions,
-    t: &Target<'_>,
-    args: &[&str],
-) -> Result<ward_exec::Output, ward_exec::ExecError> {
-    ward_exec::Command::new(&opts.binary, opts.timeout)
-        .args(args)
-        .current_dir(t.dir)
-        .terraform()
-        .allow_tf(ward_exec::TERRAFORM_ALLOWED_TF.iter().copied())
-        .allow_tf(&opts.allow_env)
-        .env("TF_DATA_DIR", &t.data_dir)
-        .timeout_hint("raise it with --exec-timeout SECONDS")
-        .run()
+/// How the commands run in `t` (through ward-terraform, the one place Terraform runs).
+fn terraform<'a>(opts: &'a ExecOptions, t: &'a Target<'_>) -> ward_terraform::offline::Offline<'a> {
+    ward_terraform::offline::Offline {
+        binary: &opts.binary,
+        dir: t.dir,
+        data_dir: &t.data_dir,
+        timeout: opts.timeout,
+        allow_env: &opts.allow_env,
+        timeout_hint: "raise it with --exec-timeout SECONDS",
+    }
 }
 
 /// A command that timed out: reported, and nothing more is started (the next one would most
@@ -191,7 +187,7 @@ pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Findin
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "terraform".to_string());
-    match command(opts, t, &["fmt", "-check", "-list=true", "-no-color"]) {
+    match terraform(opts, t).fmt_check() {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
             timed_out(t, out, RuleId::Exec001, &e);
             return Step::Stop;
@@ -237,11 +233,7 @@ pub(crate) fn fmt_check(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Findin
 
 /// WARD-EXEC-002: `init -backend=false`, then `validate`, in one directory.
 pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Finding>) -> Step {
-    match command(
-        opts,
-        t,
-        &["init", "-backend=false", "-input=false", "-no-color"],
-    ) {
+    match terraform(opts, t).init() {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
             timed_out(t, out, RuleId::Exec002, &e);
             return Step::Stop;
@@ -267,7 +259,7 @@ pub(crate) fn init_validate(opts: &ExecOptions, t: &Target<'_>, out: &mut Vec<Fi
         }
         Ok(_) => {}
     }
-    match command(opts, t, &["validate", "-json", "-no-color"]) {
+    match terraform(opts, t).validate_json() {
         Err(e @ ward_exec::ExecError::TimedOut { .. }) => {
             timed_out(t, out, RuleId::Exec002, &e);
             return Step::Stop;

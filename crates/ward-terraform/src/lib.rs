@@ -6,6 +6,8 @@
 //! - [`exec`]: one Terraform command through ward's one process runner ([`ward_exec`]): its own
 //!   process group, a mandatory deadline, the caller's `TF_*` variables removed except those on
 //!   the allow-list, Terraform's automation variables, bounded output, Terraform's error lines.
+//! - [`offline`]: a module's `fmt -check`, `init -backend=false` and `validate -json` with a
+//!   binary the caller names, in a copy with its own `TF_DATA_DIR` (`ward check --exec`).
 //! - [`show`]: `show -json` of a saved plan file with a binary the caller names (`ward verify`),
 //!   read through ward-plan in bounded memory.
 //! - [`state`]: what `state pull` printed (lineage, serial, resources, provider hosts).
@@ -19,6 +21,7 @@
 
 pub mod binary;
 pub mod exec;
+pub mod offline;
 pub mod show;
 pub mod state;
 pub mod workspace;

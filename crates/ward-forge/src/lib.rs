@@ -11,11 +11,15 @@
 //! ([`Options`]). The token is sent in the `Authorization` header only, never in a URL, and no
 //! error quotes it.
 //!
-//! GitHub's REST API is read; a `gitlab:` source is parsed, and refused with
-//! [`ForgeError::Unsupported`] (merge-request approvals carry no commit to bind them to).
+//! GitHub's REST API and GitLab's (v4) are read. GitLab's approvals carry no commit; see
+//! [`Client::pull_request`] for how one is bound to the commit its approver saw (the merge
+//! request's versions), and why the project must reset approvals on push.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod gitlab;
+
+use gitlab::GlUser;
 use serde::Deserialize;
 use std::fmt;
 use std::str::FromStr;
@@ -23,6 +27,12 @@ use std::time::Duration;
 
 /// The API base of github.com, for a source whose caller gives none.
 pub const GITHUB_API: &str = "https://api.github.com";
+
+/// The API base of gitlab.com, for a `gitlab:` source whose caller gives none.
+pub const GITLAB_API: &str = "https://gitlab.com/api/v4";
+
+/// The system note GitLab adds when someone approves a merge request.
+pub const GITLAB_APPROVED_NOTE: &str = "approved this merge request";
 
 /// The default timeout of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -297,11 +307,20 @@ impl Client {
     }
 
     /// Reads the pull request `source`: head, author, every review and comment.
+    ///
+    /// A GitLab merge request's approvals ([`Client::gitlab_merge_request`]) are read as
+    /// approving reviews bound to the commit of the merge-request version current when each was
+    /// given.
     pub fn pull_request(&self, source: &Source) -> Result<PullRequest, ForgeError> {
-        if self.kind != Kind::GitHub || source.kind != Kind::GitHub {
+        if self.kind != source.kind {
             return Err(ForgeError::Unsupported(format!(
-                "{source}: reading GitLab merge-request approvals is not supported yet (they carry no commit to bind an approval to); use github:OWNER/REPO#NUMBER, or `ward approve`"
+                "{source}: this client reads {}, not {}",
+                self.kind.as_str(),
+                source.kind.as_str()
             )));
+        }
+        if source.kind == Kind::GitLab {
+            return self.gitlab_merge_request(source);
         }
         let repo = format!("/repos/{}", source.project);
         let what = format!("pull request {source}");
@@ -356,10 +375,16 @@ impl Client {
                 what: format!("team @{team}"),
             });
         };
-        if self.kind != Kind::GitHub {
-            return Err(ForgeError::Unsupported(format!(
-                "team @{team}: reading GitLab group members is not supported yet"
-            )));
+        if self.kind == Kind::GitLab {
+            // `@group/subgroup`: every member, inherited ones included.
+            let members: Vec<GlUser> = self.get_all(
+                &format!("/groups/{}/members/all", encode_path(team)),
+                &format!("group @{team}"),
+            )?;
+            let mut out: Vec<String> = members.into_iter().map(|u| u.username).collect();
+            out.sort();
+            out.dedup();
+            return Ok(out);
         }
         let members: Vec<GhUser> = self.get_all(
             &format!("/orgs/{org}/teams/{slug}/members"),
@@ -389,7 +414,8 @@ impl Client {
         path: &str,
         what: &str,
     ) -> Result<Vec<T>, ForgeError> {
-        let mut url = format!("{}{path}?per_page=100", self.options.base);
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let mut url = format!("{}{path}{sep}per_page=100", self.options.base);
         let mut out = Vec::new();
         for _ in 0..MAX_PAGES {
             let (text, next) = self.get(&url, what)?;
@@ -420,9 +446,13 @@ impl Client {
         let mut req = self
             .agent
             .get(url)
-            .header("Accept", "application/vnd.github+json")
-            .header("X-GitHub-Api-Version", "2022-11-28")
             .header("User-Agent", concat!("ward/", env!("CARGO_PKG_VERSION")));
+        req = match self.kind {
+            Kind::GitHub => req
+                .header("Accept", "application/vnd.github+json")
+                .header("X-GitHub-Api-Version", "2022-11-28"),
+            Kind::GitLab => req.header("Accept", "application/json"),
+        };
         if let Some(t) = &self.options.token {
             req = req.header("Authorization", format!("Bearer {t}"));
         }
@@ -437,9 +467,15 @@ impl Client {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string)
         };
-        let remaining = header("x-ratelimit-remaining");
-        let reset = header("x-ratelimit-reset");
-        let next = header("link").and_then(|l| next_link(&l));
+        let remaining = header("x-ratelimit-remaining").or_else(|| header("ratelimit-remaining"));
+        let reset = header("x-ratelimit-reset").or_else(|| header("ratelimit-reset"));
+        // GitLab sends `Link` and `X-Next-Page` (only the latter past 10,000 rows).
+        let next = header("link").and_then(|l| next_link(&l)).or_else(|| {
+            header("x-next-page")
+                .filter(|p| !p.is_empty())
+                .and_then(|p| p.parse::<u32>().ok())
+                .map(|p| with_page(url, p))
+        });
         let what = what.to_string();
         match status {
             200..=299 => {}
@@ -453,10 +489,11 @@ impl Client {
                 })
             }
             401 | 403 => {
-                let hint = if self.options.token.is_none() {
-                    "no token was given: set GITHUB_TOKEN".to_string()
-                } else {
-                    "the token is wrong, expired, or lacks a permission (reviews need pull-request read access, teams need read:org)".to_string()
+                let hint = match (self.kind, self.options.token.is_none()) {
+                    (Kind::GitHub, true) => "no token was given: set GITHUB_TOKEN".to_string(),
+                    (Kind::GitHub, false) => "the token is wrong, expired, or lacks a permission (reviews need pull-request read access, teams need read:org)".to_string(),
+                    (Kind::GitLab, true) => "no token was given: set GITLAB_TOKEN".to_string(),
+                    (Kind::GitLab, false) => "the token is wrong, expired, or lacks a permission (it needs the read_api scope, and at least Reporter access to the project)".to_string(),
                 };
                 return Err(ForgeError::Denied { what, status, hint });
             }
@@ -482,6 +519,25 @@ impl Client {
             _ => s.to_string(),
         }
     }
+}
+
+/// `url` with its `page` query parameter set to `page` (added when absent).
+fn with_page(url: &str, page: u32) -> String {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut parts: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("page="))
+        .map(str::to_string)
+        .collect();
+    parts.push(format!("page={page}"));
+    format!("{path}?{}", parts.join("&"))
+}
+
+/// A GitLab project or group path as one URL path segment (`group/sub/project` →
+/// `group%2Fsub%2Fproject`); [`Source`] already refused every other character that would need
+/// escaping.
+fn encode_path(p: &str) -> String {
+    p.replace('/', "%2F")
 }
 
 /// The `rel="next"` target of a `Link` header.

@@ -175,7 +175,7 @@ fn an_unreachable_forge_is_an_error_that_does_not_quote_the_token() {
 }
 
 #[test]
-fn gitlab_is_refused_for_now() {
+fn a_github_client_refuses_a_gitlab_source_without_asking() {
     let f = FakeForge::start().unwrap();
     let s: Source = "gitlab:grp/proj!3".parse().unwrap();
     let e = client(&f.base()).pull_request(&s).unwrap_err();

@@ -580,3 +580,184 @@ fn the_binding_is_signed_with_the_record() {
     }
     assert!(edited.check_signature(key).is_err());
 }
+
+/// GitLab: merge request !7 of grp/infra at `head` by `dev`, versions `(commit, created_at)`,
+/// approvals `(username, approved_at)`, ward's note listing `d` at `listed_at` on `head`, and
+/// the project's `reset_approvals_on_push`.
+mod gitlab {
+    use super::*;
+
+    const P: &str = "/projects/grp%2Finfra";
+    const MR: &str = "/projects/grp%2Finfra/merge_requests/7";
+    const NOTES: &str =
+        "/projects/grp%2Finfra/merge_requests/7/notes?sort=asc&order_by=created_at&per_page=100";
+
+    pub fn forge(head: &str, versions: &[(&str, &str)], approvals: &[(&str, &str)]) -> FakeForge {
+        let f = FakeForge::start().unwrap();
+        f.json(
+            &format!("{P}/approvals"),
+            &json!({"reset_approvals_on_push": true}),
+        );
+        f.json(MR, &json!({"sha": head, "author": {"username": "dev"}}));
+        let v: Vec<_> = versions
+            .iter()
+            .rev()
+            .map(|(c, at)| json!({"head_commit_sha": c, "created_at": at}))
+            .collect();
+        f.json(&format!("{MR}/versions?per_page=100"), &json!(v));
+        let a: Vec<_> = approvals
+            .iter()
+            .map(|(u, at)| json!({"user": {"username": u}, "approved_at": at}))
+            .collect();
+        f.json(&format!("{MR}/approvals"), &json!({ "approved_by": a }));
+        f.json(NOTES, &json!([]));
+        f
+    }
+
+    /// ward's note listing `d` at `commit` (`listed_at`), as GitLab returns a note.
+    pub fn listed(f: &FakeForge, commit: &str, listed_at: &str, d: &str) {
+        let body = format!("## ward gate\n{MARKER}\nlisted {commit} {listed_at} {d}\n-->\n");
+        f.json(
+            NOTES,
+            &json!([{"author": {"username": "ward-bot"}, "body": body, "system": false, "created_at": listed_at}]),
+        );
+    }
+
+    pub fn settle_gl(
+        f: &Fixture,
+        a: &ward_classify::Assessment,
+        mut r: GateReport,
+        base: &str,
+    ) -> GateReport {
+        let src = ReviewSource {
+            client: Client::new(
+                Kind::GitLab,
+                Options {
+                    base: base.into(),
+                    token: Some("glpat".into()),
+                    timeout: Duration::from_secs(5),
+                },
+            ),
+            source: "gitlab:grp/infra!7".parse().unwrap(),
+        };
+        let s = Settle::new(&src, Some("live/prod/db".into()));
+        s.apply(&mut r, &f.policy);
+        run_guards(
+            &mut r,
+            a,
+            &f.policy.guards,
+            &Default::default(),
+            &|_: &str| None,
+        );
+        r
+    }
+
+    pub const BOT: &str = "reviewers {\n  comment_author = \"ward-bot\"\n}\n";
+    pub const V1: (&str, &str) = ("c1", "2026-11-29T09:00:00Z");
+    pub const V2: (&str, &str) = ("c2", "2026-11-29T10:00:00Z");
+}
+
+#[test]
+fn gitlab_an_approval_after_wards_note_at_the_head_approves_the_listed_digest() {
+    let (f, a, r) = report(gitlab::BOT);
+    let d = r.required[0].digest.clone();
+    let fg = gitlab::forge(
+        "c2",
+        &[gitlab::V1, gitlab::V2],
+        &[("alice", "2026-11-29T11:00:00.000Z")],
+    );
+    gitlab::listed(&fg, "c2", "2026-11-29T10:30:00Z", &d);
+    let r = gitlab::settle_gl(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::Pass, "{:?}", status(&r));
+    assert!(
+        matches!(status(&r), ApprovalStatus::Approved { by, reason, .. } if by == "alice" && reason.contains("gitlab:grp/infra!7 at c2")),
+        "{:?}",
+        status(&r)
+    );
+}
+
+#[test]
+fn gitlab_a_push_after_the_approval_a_self_approval_and_an_approval_before_the_note_do_not_count() {
+    let (f, a, r) = report(gitlab::BOT);
+    let d = r.required[0].digest.clone();
+    // (approver, approved at, ward's note at commit, listed at, why it does not count)
+    let cases = [
+        // alice approved c1 before c2 was pushed (GitLab had not reset it yet).
+        (
+            "alice",
+            "2026-11-29T09:30:00Z",
+            "c1",
+            "2026-11-29T09:10:00Z",
+            "alice: approved at c1, the head is now c2 (pushed since",
+        ),
+        (
+            "dev",
+            "2026-11-29T11:00:00Z",
+            "c2",
+            "2026-11-29T10:30:00Z",
+            "dev: the pull request's author",
+        ),
+        // At the head, but before ward's note listed the digest there.
+        (
+            "alice",
+            "2026-11-29T10:10:00Z",
+            "c2",
+            "2026-11-29T10:30:00Z",
+            "alice: no ward comment listed digests at c2 before the review",
+        ),
+    ];
+    for (by, at, commit, listed_at, why) in cases {
+        let fg = gitlab::forge("c2", &[gitlab::V1, gitlab::V2], &[(by, at)]);
+        gitlab::listed(&fg, commit, listed_at, &d);
+        let got = gitlab::settle_gl(&f, &a, r.clone(), &fg.base());
+        assert_eq!(got.outcome, Outcome::ApprovalRequired, "{why}");
+        assert!(awaiting(&got).contains(why), "{}", awaiting(&got));
+    }
+}
+
+#[test]
+fn gitlab_a_project_keeping_approvals_on_push_or_down_is_refused_with_the_reason() {
+    let (f, a, r) = report(gitlab::BOT);
+    let d = r.required[0].digest.clone();
+    let fg = gitlab::forge("c2", &[gitlab::V2], &[("alice", "2026-11-29T11:00:00Z")]);
+    gitlab::listed(&fg, "c2", "2026-11-29T10:30:00Z", &d);
+    fg.json(
+        "/projects/grp%2Finfra/approvals",
+        &json!({"reset_approvals_on_push": false}),
+    );
+    let off = gitlab::settle_gl(&f, &a, r.clone(), &fg.base());
+    assert_eq!(off.outcome, Outcome::ApprovalRequired);
+    assert!(
+        matches!(status(&off), ApprovalStatus::Refused { why, .. } if why.contains("reset_approvals_on_push is false") && why.contains("Remove all approvals when commits are added")),
+        "{:?}",
+        status(&off)
+    );
+    let down = gitlab::settle_gl(&f, &a, r, &unreachable_base().unwrap());
+    assert!(
+        matches!(status(&down), ApprovalStatus::Refused { why, .. } if why.contains("could not be reached")),
+        "{:?}",
+        status(&down)
+    );
+}
+
+#[test]
+fn gitlab_wards_note_on_the_second_page_is_found() {
+    let (f, a, r) = report(gitlab::BOT);
+    let d = r.required[0].digest.clone();
+    let fg = gitlab::forge("c2", &[gitlab::V2], &[("alice", "2026-11-29T11:00:00Z")]);
+    let notes =
+        "/projects/grp%2Finfra/merge_requests/7/notes?sort=asc&order_by=created_at&per_page=100";
+    fg.route(
+        notes,
+        200,
+        &[("X-Next-Page", "2")],
+        &json!([{"author": {"username": "carol"}, "body": "looks fine", "system": false, "created_at": "2026-11-29T10:20:00Z"}]).to_string(),
+    );
+    let body = format!("{MARKER}\nlisted c2 2026-11-29T10:30:00Z {d}\n-->\n");
+    fg.json(
+        &format!("{notes}&page=2"),
+        &json!([{"author": {"username": "ward-bot"}, "body": body, "system": false, "created_at": "2026-11-29T10:30:00Z"}]),
+    );
+    let r = gitlab::settle_gl(&f, &a, r, &fg.base());
+    assert_eq!(r.outcome, Outcome::Pass, "{:?}", status(&r));
+}

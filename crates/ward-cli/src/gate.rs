@@ -149,7 +149,13 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         args.inputs.root.as_deref(),
     )?;
     let settle = review.as_ref().map(|p| p.settle());
-    let gated = run::gate_reviewed(&opts, &ctx.gate_setup(), &run::process_env, settle.as_ref());
+    let gated = run::gate_reviewed(
+        &opts,
+        &ctx.gate_setup(),
+        None,
+        &run::process_env,
+        settle.as_ref(),
+    );
     let run = match gated {
         Ok(run) => run,
         // A root being adopted takes only imports: a refusal of the plan, not a usage error.

@@ -20,7 +20,8 @@
 //!     clock: ward_time::Clock::System,
 //!     approver: None,
 //! };
-//! let run = run::gate(&opts, &setup, &run::process_env)?;
+//! // `None`: the gate reads the plan file (a caller holding the read plan passes it).
+//! let run = run::gate(&opts, &setup, None, &run::process_env)?;
 //! if run.exit != ward_model::Exit::Pass {
 //!     // run.report says why: what needs approval, budgets, guards, coverage.
 //!     eprintln!("{} change(s) need approval", run.report.required.len());
@@ -73,6 +74,21 @@ pub struct Binding {
     /// Every classified change needs its own approval, whatever `policy.approve` says (ward
     /// stack's teardown: one approval per destroy).
     pub every_change: bool,
+}
+
+/// A plan its caller already read, given to [`gate`] and [`gate_reviewed`] instead of the file
+/// at [`Inputs::plan`] (which then only names it in the report, the record and the history):
+/// ward stack gates the saved plan ward-terraform read from `show -json`, without reading its
+/// JSON again.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadPlan<'a> {
+    /// The plan, read with every change's content fingerprint
+    /// (`ward_plan::ReadOptions::default()`): signed approvals and the gate record bind to it.
+    pub plan: &'a Plan,
+    /// What guards are told about the objects it destroys (`ward_plan::ReadOptions::objects`);
+    /// `None`: not collected, and the gate reads them from [`Inputs::plan`] when the policy has
+    /// guards.
+    pub objects: Option<&'a ward_plan::BeforeObjects>,
 }
 
 /// Where the gate reads its inputs from.
@@ -297,7 +313,12 @@ fn slim(
 /// Reads the plan (change by change: each is classified as the reader hands it over, and only
 /// its slim verdict, its record digest and the adoption check's note are kept) and the
 /// protection, under the policy of the `ward.hcl` the caller read.
-fn load(inputs: &Inputs, setup: &Setup<'_>, want: Want<'_>) -> Result<Loaded, GateError> {
+fn load(
+    inputs: &Inputs,
+    setup: &Setup<'_>,
+    given: Option<ReadPlan<'_>>,
+    want: Want<'_>,
+) -> Result<Loaded, GateError> {
     let cwd = setup.cwd;
     if let Some(c) = setup.config {
         c.check_gate_files()?;
@@ -329,8 +350,37 @@ fn load(inputs: &Inputs, setup: &Setup<'_>, want: Want<'_>) -> Result<Loaded, Ga
         position += 1;
         assessor.add_with(c, |v| slim(v, &policy, &keep));
     };
-    let (plan, objects) = ward_plan::read_with(&inputs.plan, options, Some(&mut each))
-        .map_err(|e| GateError::Usage(e.to_string()))?;
+    let (plan, objects) = match given {
+        None => ward_plan::read_with(&inputs.plan, options, Some(&mut each))
+            .map_err(|e| GateError::Usage(e.to_string()))?,
+        Some(read) => {
+            if want.content && read.plan.changes.iter().any(|c| c.content.is_none()) {
+                return Err(GateError::Usage(format!(
+                    "{}: the plan was read without its content fingerprints, which signed approvals and the gate record bind to: read it with ward_plan::ReadOptions::default()",
+                    inputs.plan
+                )));
+            }
+            read.plan.changes.iter().cloned().for_each(&mut each);
+            let objects = match read.objects {
+                Some(o) => o.clone(),
+                None if options.objects => {
+                    let only = ward_plan::ReadOptions {
+                        content: false,
+                        objects: true,
+                    };
+                    ward_plan::read_with(
+                        &inputs.plan,
+                        only,
+                        Some(&mut |_: ward_model::ResourceChange| {}),
+                    )
+                    .map_err(|e| GateError::Usage(e.to_string()))?
+                    .1
+                }
+                None => ward_plan::BeforeObjects::new(),
+            };
+            (without_changes(read.plan), objects)
+        }
+    };
     let (assessment, order) = assessor.finish_ordered(
         &plan,
         &ward_classify::Options {
@@ -377,6 +427,24 @@ fn load(inputs: &Inputs, setup: &Setup<'_>, want: Want<'_>) -> Result<Loaded, Ga
     })
 }
 
+/// `plan` without its changes: what [`load`] keeps of a plan read change by change (the
+/// assessor classifies every change it still holds).
+fn without_changes(plan: &Plan) -> Plan {
+    Plan {
+        format_version: plan.format_version,
+        terraform_version: plan.terraform_version.clone(),
+        product: plan.product,
+        changes: Vec::new(),
+        drift: plan.drift.clone(),
+        output_changes: plan.output_changes.clone(),
+        configured_types: plan.configured_types.clone(),
+        state_types: plan.state_types.clone(),
+        errored: plan.errored,
+        complete: plan.complete,
+        reader_notes: plan.reader_notes.clone(),
+    }
+}
+
 impl Loaded {
     /// The refusal lines of the changes at these plan positions (see
     /// [`crate::adoption::refuse`]), in the order given.
@@ -418,10 +486,16 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 /// `ward gate`: reads the plan, `ward.hcl`, the approvals and protection, decides change by
 /// change, runs the guards when nothing else blocks, writes the gate record when asked, and
 /// returns the typed report. Prints nothing. `setup` holds the run's values (`ward.hcl`, the
-/// knowledge, the clock); `env` gives the approval key and guard bypasses ([`process_env`] in a
-/// real process).
-pub fn gate(opts: &GateOptions, setup: &Setup<'_>, env: Env<'_>) -> Result<GateRun, GateError> {
-    gate_reviewed(opts, setup, env, None)
+/// knowledge, the clock); `plan`, the plan when the caller already read it (else the gate reads
+/// [`Inputs::plan`]); `env` gives the approval key and guard bypasses ([`process_env`] in a real
+/// process).
+pub fn gate(
+    opts: &GateOptions,
+    setup: &Setup<'_>,
+    plan: Option<ReadPlan<'_>>,
+    env: Env<'_>,
+) -> Result<GateRun, GateError> {
+    gate_reviewed(opts, setup, plan, env, None)
 }
 
 /// [`gate`], with the approvals of the changes that need one taken from pull-request reviews
@@ -429,6 +503,7 @@ pub fn gate(opts: &GateOptions, setup: &Setup<'_>, env: Env<'_>) -> Result<GateR
 pub fn gate_reviewed(
     opts: &GateOptions,
     setup: &Setup<'_>,
+    plan: Option<ReadPlan<'_>>,
     env: Env<'_>,
     reviews: Option<&crate::review::Settle<'_>>,
 ) -> Result<GateRun, GateError> {
@@ -440,7 +515,7 @@ pub fn gate_reviewed(
         approve_every: opts.binding.every_change,
         address: None,
     };
-    let mut l = load(&opts.inputs, setup, want)?;
+    let mut l = load(&opts.inputs, setup, plan, want)?;
     let cwd = setup.cwd;
     if let Some(refusal) = crate::adoption::refuse(
         &l.imports,
@@ -511,16 +586,19 @@ pub fn gate_reviewed(
     }
     if let Some(path) = &opts.record {
         let digests = l.digests.take().unwrap_or_default();
-        record::save(
-            path,
-            &record::build_with(
-                &l.plan,
-                digests,
-                &opts.inputs.plan,
-                report.outcome,
-                key.as_deref(),
-            ),
-        )?;
+        let mut rec = record::build_with(
+            &l.plan,
+            digests,
+            &opts.inputs.plan,
+            report.outcome,
+            key.as_deref(),
+        );
+        // The review approvals used, for `ward verify` to re-check (#37).
+        if let Some(r) = reviews {
+            let b = crate::verify_reviews::binding(r, &report, &l.policy);
+            crate::verify_reviews::bind(&mut rec, b.filter(|_| false), key.as_deref());
+        }
+        record::save(path, &rec)?;
     }
     let exit = report.outcome.exit();
     // The decision, in the history, before anyone acts on it.
@@ -580,7 +658,7 @@ pub fn approve(
         approve_every: opts.binding.every_change,
         address: Some(opts.address.trim()),
     };
-    let l = load(&opts.inputs, setup, want)?;
+    let l = load(&opts.inputs, setup, None, want)?;
     let context = opts.binding.context.clone();
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
     let expires_at = match (expires_at, l.policy.approval_expiry) {
@@ -872,20 +950,29 @@ mod tests {
         assert_eq!(s.attributes.len(), 1);
     }
 
+    /// Runs `f` with the run's values of a `ward.hcl` of fakecloud's rules in `dir`.
+    fn with_setup<R>(dir: &Path, clock: ward_time::Clock, f: impl FnOnce(&Setup<'_>) -> R) -> R {
+        let cfg =
+            ward_config::Config::parse(&ward_rig::rules::ward_hcl(""), "ward.hcl", dir).unwrap();
+        let knowledge = ward_config::knowledge(Some(&cfg)).unwrap();
+        f(&Setup {
+            config: Some(&cfg),
+            knowledge: &knowledge,
+            cwd: dir,
+            clock,
+            approver: None,
+        })
+    }
+
     #[test]
     fn approve_keeps_what_decides_the_changes_its_address_names() {
         let dir = tempfile::tempdir().unwrap();
-        let cfg =
-            ward_config::Config::parse(&ward_rig::rules::ward_hcl(""), "ward.hcl", dir.path())
-                .unwrap();
-        let knowledge = ward_config::knowledge(Some(&cfg)).unwrap();
-        let setup = Setup {
-            config: Some(&cfg),
-            knowledge: &knowledge,
-            cwd: dir.path(),
-            clock: ward_time::Clock::System,
-            approver: None,
-        };
+        with_setup(dir.path(), ward_time::Clock::System, |setup| {
+            approve_keeps(setup)
+        });
+    }
+
+    fn approve_keeps(setup: &Setup<'_>) {
         let inputs = Inputs {
             plan: Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../../examples/plans/restart.json")
@@ -901,7 +988,7 @@ mod tests {
                 approve_every: false,
                 address,
             };
-            let l = load(&inputs, &setup, want).unwrap();
+            let l = load(&inputs, setup, None, want).unwrap();
             let v = l
                 .assessment
                 .verdicts
@@ -916,5 +1003,58 @@ mod tests {
         assert_eq!(size_of_db(Some("fakecloud_instance.db")), 1);
         assert_eq!(size_of_db(Some("fakecloud_instance.*")), 1);
         assert_eq!(size_of_db(Some("fakecloud_volume.*")), 0);
+    }
+
+    /// A plan its caller already read is gated as its file is, and its file is not read again:
+    /// each example plan, with and without an approval key (which binds every change's content),
+    /// gated from its file and then, the file moved away, from the plan read once (#34).
+    #[test]
+    fn a_plan_given_read_is_gated_as_its_file_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = ward_time::Clock::Fixed("2026-12-04T00:00:00Z".parse().unwrap());
+        with_setup(dir.path(), clock, |setup| gate_given(dir.path(), setup));
+    }
+
+    fn gate_given(dir: &Path, setup: &Setup<'_>) {
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans");
+        let mut gated = 0;
+        for entry in std::fs::read_dir(&examples).unwrap() {
+            let from = entry.unwrap().path();
+            let file = dir.join("plan.json");
+            std::fs::copy(&from, &file).unwrap();
+            let opts = GateOptions {
+                inputs: Inputs {
+                    plan: file.display().to_string(),
+                    approvals: Some(dir.join("approvals.json")),
+                    allow_unclassified: true,
+                    ..Inputs::default()
+                },
+                no_record_protection: true,
+                ..GateOptions::default()
+            };
+            for key in [None, Some("k")] {
+                let env = |name: &str| (name == KEY_VAR).then(|| key.map(str::to_string)).flatten();
+                let plan = ward_plan::read_file(&file).unwrap();
+                let from_file = gate(&opts, setup, None, &env);
+                let moved = dir.join("moved.json");
+                std::fs::rename(&file, &moved).unwrap();
+                let read = ReadPlan {
+                    plan: &plan,
+                    objects: None,
+                };
+                let given = gate(&opts, setup, Some(read), &env);
+                std::fs::rename(&moved, &file).unwrap();
+                match (from_file, given) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a.report, b.report, "{}", from.display());
+                        assert_eq!((a.exit, a.notes), (b.exit, b.notes));
+                        gated += 1;
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    (a, b) => panic!("{}: {a:?} but {b:?}", from.display()),
+                }
+            }
+        }
+        assert!(gated >= 10, "{gated}");
     }
 }

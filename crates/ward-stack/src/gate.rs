@@ -6,10 +6,11 @@
 
 use crate::{Env, Options};
 use std::path::Path;
-use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, Setup};
+use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, ReadPlan, Setup};
 use ward_model::Exit;
 use ward_report::stack::PendingApproval;
 use ward_store::{AuditSource, Location};
+use ward_terraform::SavedPlan;
 
 /// What the gate said about one saved plan.
 #[derive(Debug, Clone)]
@@ -89,11 +90,12 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> In
     }
 }
 
-/// Gates one saved plan (its `show -json` file) of the root in `root_dir`, with the stack's
-/// history, where the decision is recorded.
+/// Gates one saved plan of the root in `root_dir`, with the stack's history, where the decision
+/// is recorded. The gate is given the plan ward-terraform read from `show -json`: it does not
+/// read the JSON file again (its path only names the plan).
 pub(crate) fn gate(
     opts: &Options,
-    plan_json: &Path,
+    plan: &SavedPlan,
     root_dir: &Path,
     rec: Recorded<'_>,
     b: Binding<'_>,
@@ -101,13 +103,17 @@ pub(crate) fn gate(
     approve_command: &dyn Fn(&str) -> String,
 ) -> Result<Gated, String> {
     let g = GateOptions {
-        inputs: inputs(plan_json, &opts.config.path, root_dir, rec.db),
+        inputs: inputs(&plan.json_path, &opts.config.path, root_dir, rec.db),
         record: None,
         no_record_protection: true,
         audit: Some(rec.audit()),
         binding: b.value(),
     };
-    let out = ward_gate::run::gate(&g, &setup(opts), env).map_err(|e| e.to_string())?;
+    let read = ReadPlan {
+        plan: &plan.plan,
+        objects: None,
+    };
+    let out = ward_gate::run::gate(&g, &setup(opts), Some(read), env).map_err(|e| e.to_string())?;
     let rep = &out.report;
     let pending = rep
         .required
@@ -219,6 +225,16 @@ mod tests {
                "after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}]}"#,
         )
         .unwrap();
+        // The plan as ward-terraform hands it over, read; its JSON file is gone, so the gate
+        // cannot have read it again.
+        let saved = SavedPlan {
+            path: t.path().join("plan.tfplan"),
+            plan: ward_plan::read_file(&plan).unwrap(),
+            json_path: plan.clone(),
+            has_changes: true,
+            json_sha256: String::new(),
+        };
+        std::fs::remove_file(&plan).unwrap();
         let db = t.path().join("stack.sqlite");
         let key = std::fs::canonicalize(&root).unwrap().display().to_string();
         let mut store = ward_store::Store::open(&db).unwrap();
@@ -248,14 +264,14 @@ mod tests {
             site: "default",
             run: None,
         };
-        let e = gate(&opts, &plan, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
+        let e = gate(&opts, &saved, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
         assert!(
             e.contains("refused: fakecloud_instance.web (create)"),
             "{e}"
         );
         let other = t.path().join("other.sqlite");
-        let g = gate(&opts, &plan, &root, rec(&at_other), b, &env, &cmd).unwrap();
+        let g = gate(&opts, &saved, &root, rec(&at_other), b, &env, &cmd).unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
         // Each decision is in the stack's history, under the instance (#33 item 8).
         let decided = |db: &Path| {

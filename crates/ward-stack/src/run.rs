@@ -176,7 +176,7 @@ impl<'a> Run<'a> {
         let code = ward_terraform::config_dir(&inst.dir).map_err(|e| e.to_string())?;
         let g = gate::gate(
             self.opts,
-            &plan.json_path,
+            plan,
             &code,
             gate::Recorded {
                 db: &self.opts.db,

@@ -63,7 +63,7 @@ impl Ctx {
 
 /// `ward_gate::run::gate` with the run's values read as `ward` reads them ([`Ctx`]).
 pub fn run_gate(opts: &GateOptions, env: run::Env<'_>) -> Result<GateRun, ward_gate::GateError> {
-    run::gate(opts, &Ctx::read(&opts.inputs, env)?.setup(), env)
+    run::gate(opts, &Ctx::read(&opts.inputs, env)?.setup(), None, env)
 }
 
 /// `ward_gate::run::approve` with the run's values read as `ward` reads them ([`Ctx`]).

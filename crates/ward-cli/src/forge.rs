@@ -1,7 +1,8 @@
-//! `ward gate --approvals-from FORGE:PROJECT#N`: the review source built from the arguments and
-//! the environment (the token from `GITHUB_TOKEN`, the API base from `--forge-url`, else
-//! `GITHUB_API_URL` as GitHub Actions sets it, else github.com's), handed to
-//! `ward_gate::review`. The token is never in an argument, and never printed.
+//! `ward gate --approvals-from FORGE:PROJECT#N` and `ward verify`: the review source built from
+//! the arguments and the environment (the token from `GITHUB_TOKEN` or `GITLAB_TOKEN`, the API
+//! base from `--forge-url`, else `GITHUB_API_URL` / `CI_API_V4_URL` as GitHub Actions and GitLab
+//! CI set them, else the forge's public one), handed to `ward_gate::review`. The token is never
+//! in an argument, and never printed.
 
 use crate::error::CliError;
 use std::path::Path;
@@ -10,17 +11,53 @@ use ward_forge::{Client, Kind, Options, Source};
 use ward_gate::review::{ReviewSource, Settle};
 use ward_gate::GateReport;
 
-/// The variable the token is read from.
+/// The variable the GitHub token is read from.
 pub const TOKEN_VAR: &str = "GITHUB_TOKEN";
+
+/// The variable the GitLab token is read from.
+pub const GITLAB_TOKEN_VAR: &str = "GITLAB_TOKEN";
 
 /// The variable GitHub Actions sets to the API base.
 pub const API_VAR: &str = "GITHUB_API_URL";
+
+/// The variable GitLab CI sets to the API base.
+pub const GITLAB_API_VAR: &str = "CI_API_V4_URL";
 
 /// A review source, ready for the gate.
 pub struct Prepared {
     source: ReviewSource,
     root: Option<String>,
     reviewers: Reviewers,
+}
+
+/// The client of the forge `source` names: the API base from `forge_url`, else the variable
+/// its CI sets, else the forge's public one; the token from the forge's variable.
+pub fn client(source: &Source, forge_url: Option<&str>) -> Result<Client, CliError> {
+    let (api_var, token_var, default) = match source.kind {
+        Kind::GitHub => (API_VAR, TOKEN_VAR, ward_forge::GITHUB_API),
+        Kind::GitLab => (GITLAB_API_VAR, GITLAB_TOKEN_VAR, ward_forge::GITLAB_API),
+    };
+    let base = match forge_url {
+        Some(u) => u.to_string(),
+        None => std::env::var(api_var)
+            .ok()
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| default.to_string()),
+    };
+    if !(base.starts_with("https://") || base.starts_with("http://")) {
+        return Err(CliError::new(format!(
+            "--forge-url: `{base}` is not an http(s) URL; give the API base, e.g. https://github.example/api/v3 or https://gitlab.example/api/v4"
+        )));
+    }
+    let token = std::env::var(token_var).ok().filter(|t| !t.is_empty());
+    Ok(Client::new(
+        source.kind,
+        Options {
+            base,
+            token,
+            timeout: ward_forge::DEFAULT_TIMEOUT,
+        },
+    ))
 }
 
 /// The review source `approvals_from` names (`None`: approvals come from the approvals file).
@@ -34,30 +71,8 @@ pub fn prepare(
     let Some(from) = approvals_from else {
         return Ok(None);
     };
-    let source: Source = from
-        .parse()
-        .map_err(|e: String| CliError::new(format!("--approvals-from: {e}")))?;
-    let base = match forge_url {
-        Some(u) => u.to_string(),
-        None => std::env::var(API_VAR)
-            .ok()
-            .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| ward_forge::GITHUB_API.to_string()),
-    };
-    if !(base.starts_with("https://") || base.starts_with("http://")) {
-        return Err(CliError::new(format!(
-            "--forge-url: `{base}` is not an http(s) URL; give the API base, e.g. https://github.example/api/v3"
-        )));
-    }
-    let token = std::env::var(TOKEN_VAR).ok().filter(|t| !t.is_empty());
-    let client = Client::new(
-        Kind::GitHub,
-        Options {
-            base,
-            token,
-            timeout: ward_forge::DEFAULT_TIMEOUT,
-        },
-    );
+    let source = parse_source(from)?;
+    let client = client(&source, forge_url)?;
     Ok(Some(Prepared {
         source: ReviewSource { client, source },
         root: root_rel(config, root),
@@ -65,6 +80,37 @@ pub fn prepare(
             .map(|c| c.policy.reviewers.clone())
             .unwrap_or_default(),
     }))
+}
+
+/// `--approvals-from`'s value as a source.
+pub fn parse_source(from: &str) -> Result<Source, CliError> {
+    from.parse()
+        .map_err(|e: String| CliError::new(format!("--approvals-from: {e}")))
+}
+
+/// The review source `ward verify` re-reads for a gate record's binding: `approvals_from` when
+/// given (else the record's pull request), at the API base `forge_url` (else the forge's CI
+/// variable, else its public one). That base must be the one the gate read, so a record cannot
+/// send the token elsewhere.
+pub fn for_binding(
+    binding: &ward_gate::verify_reviews::ReviewBinding,
+    approvals_from: Option<&str>,
+    forge_url: Option<&str>,
+) -> Result<ReviewSource, String> {
+    let source = approvals_from
+        .unwrap_or(&binding.source)
+        .parse::<Source>()
+        .map_err(|e| format!("the record's pull request: {e}"))?;
+    let client = client(&source, forge_url).map_err(|e| e.to_string())?;
+    if client.base() != binding.forge.trim_end_matches('/') {
+        return Err(format!(
+            "the gate read the reviews from {}, and verify would read them from {} (no token was sent): pass --forge-url {}",
+            binding.forge,
+            client.base(),
+            binding.forge
+        ));
+    }
+    Ok(ReviewSource { client, source })
 }
 
 impl Prepared {

@@ -44,6 +44,15 @@ pub struct Args {
     /// Seconds `show -json` may take; then its process group is killed and verify fails (exit 2).
     #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
+    /// The pull request the gate took its approvals from (github:OWNER/REPO#N,
+    /// gitlab:GROUP/PROJECT!IID): the record must hold review approvals of it, and they are read
+    /// again. Without it, a record that holds review approvals is re-checked against its own.
+    #[arg(long, value_name = "FORGE:PROJECT#N")]
+    approvals_from: Option<String>,
+    /// The forge's API base for the re-check (default: GITHUB_API_URL / CI_API_V4_URL, else the
+    /// forge's public one); it must be the one the gate read.
+    #[arg(long, value_name = "URL")]
+    forge_url: Option<String>,
     /// Output format.
     #[arg(long, value_parser = crate::output::format(Command::Verify), default_value = "terminal")]
     format: Format,
@@ -60,7 +69,18 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         chdir: args.chdir,
         timeout: Some(std::time::Duration::from_secs(args.timeout)),
     };
-    let v = run::verify(&opts).map_err(|e| CliError::new(e.to_string()))?;
+    if let Some(from) = args.approvals_from.as_deref() {
+        crate::forge::parse_source(from)?;
+    }
+    let (from, url) = (args.approvals_from.as_deref(), args.forge_url.as_deref());
+    let v = ward_gate::verify_reviews::verify(
+        &opts,
+        &run::process_env,
+        &ward_time::Clock::System.now_rfc3339(),
+        from,
+        &|b| crate::forge::for_binding(b, from, url),
+    )
+    .map_err(|e| CliError::new(e.to_string()))?;
     finish(
         &ward_report::gate::verify(&v, args.format, args.dest.color(args.format))?,
         args.dest.output.as_deref(),

@@ -159,3 +159,157 @@ fn a_bad_source_is_a_usage_error() {
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("--approvals-from: `acme/infra#7` names no forge"));
 }
+
+/// `ward verify ARGS` in `dir` (the stand-in binary prints the gated plan for `show -json`).
+fn verify(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let fake = dir.join("terraform");
+    let mut args = vec![
+        "verify",
+        "tfplan",
+        "--record",
+        "gate.json",
+        "--binary",
+        fake.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = ward(dir, &args);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!out.contains(TOKEN) && !err.contains(TOKEN));
+    (o.status.code().unwrap_or(-1), out, err)
+}
+
+/// #37 item 4: the gate passes on a review and records it; `ward verify` at apply time reads
+/// the reviews again: they still hold (exit 0); the review dismissed, a push, or the forge at
+/// another address than the gate's is a refusal (exit 1) with the reason.
+#[test]
+fn verify_re_checks_the_reviews_the_gate_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("ward.hcl"),
+        ward_rig::rules::ward_hcl(&format!("reviewers {{\n  comment_author = \"{BOT}\"\n}}\n")),
+    )
+    .unwrap();
+    std::fs::write(d.join("tfplan"), "binary plan stand-in").unwrap();
+    let fake = d.join("terraform");
+    std::fs::write(&fake, format!("#!/bin/sh\ncat '{}'\n", plan())).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let f = FakeForge::start().unwrap();
+    pull(&f, "c0ffee1");
+    let reviews = "/repos/acme/infra/pulls/7/reviews?per_page=100";
+    f.json(reviews, &json!([]));
+    f.json(
+        "/repos/acme/infra/issues/7/comments?per_page=100",
+        &json!([]),
+    );
+    let (_, comment, _) = gate(d, &f.base(), "markdown");
+    let at = comment
+        .lines()
+        .find(|l| l.starts_with("listed c0ffee1 "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .unwrap()
+        .to_string();
+    f.json(
+        "/repos/acme/infra/issues/7/comments?per_page=100",
+        &json!([{"user": {"login": BOT}, "body": comment, "updated_at": at}]),
+    );
+    let approved = json!([{"user": {"login": "alice"}, "state": "APPROVED", "commit_id": "c0ffee1", "submitted_at": at}]);
+    f.json(reviews, &approved);
+    let p = plan();
+    let o = ward(
+        d,
+        &[
+            "gate",
+            &p,
+            "--approvals-from",
+            "github:acme/infra#7",
+            "--forge-url",
+            &f.base(),
+            "--no-record-protection",
+            "--record",
+            "gate.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("gate.json")).unwrap()).unwrap();
+    assert_eq!(rec["reviews"]["source"], "github:acme/infra#7");
+    assert_eq!(rec["reviews"]["head"], "c0ffee1");
+    assert_eq!(rec["reviews"]["changes"][0]["approved_by"], "alice");
+
+    // Nothing changed: verified.
+    let base = f.base();
+    let (code, out, err) = verify(d, &["--forge-url", &base]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("review approvals of github:acme/infra#7 at c0ffee1 still hold"),
+        "{err}"
+    );
+
+    // The review dismissed between the gate and the apply.
+    f.json(
+        reviews,
+        &json!([
+            {"user": {"login": "alice"}, "state": "APPROVED", "commit_id": "c0ffee1", "submitted_at": at},
+            {"user": {"login": "alice"}, "state": "DISMISSED", "commit_id": "c0ffee1", "submitted_at": at}
+        ]),
+    );
+    let (code, out, _) = verify(d, &["--forge-url", &base]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("its review approval no longer holds"), "{out}");
+    f.json(reviews, &approved);
+
+    // A push between the gate and the apply.
+    pull(&f, "d00d2");
+    let (code, out, _) = verify(d, &["--forge-url", &base]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("was pushed to since the gate (gated at c0ffee1, the head is now d00d2)"),
+        "{out}"
+    );
+    pull(&f, "c0ffee1");
+
+    // The forge at another address than the one the gate read: refused, the token not sent.
+    let other = FakeForge::start().unwrap();
+    let (code, out, _) = verify(d, &["--forge-url", &other.base()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the gate read the reviews from"), "{out}");
+    assert!(other.requests().is_empty());
+
+    // Another pull request named at apply time.
+    let (code, out, _) = verify(
+        d,
+        &[
+            "--forge-url",
+            &base,
+            "--approvals-from",
+            "github:acme/infra#8",
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("the gate took its approvals from github:acme/infra#7"),
+        "{out}"
+    );
+
+    // A record gated without reviews, verified with --approvals-from: refused.
+    let o = ward(
+        d,
+        &[
+            "gate",
+            &p,
+            "--no-record-protection",
+            "--record",
+            "gate.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(4), "{o:?}");
+    let (code, out, _) = verify(d, &["--approvals-from", "github:acme/infra#7"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("the gate record holds no review approvals"),
+        "{out}"
+    );
+}

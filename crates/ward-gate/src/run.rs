@@ -596,7 +596,7 @@ pub fn gate_reviewed(
         // The review approvals used, for `ward verify` to re-check (#37).
         if let Some(r) = reviews {
             let b = crate::verify_reviews::binding(r, &report, &l.policy);
-            crate::verify_reviews::bind(&mut rec, b.filter(|_| false), key.as_deref());
+            crate::verify_reviews::bind(&mut rec, b, key.as_deref());
         }
         record::save(path, &rec)?;
     }

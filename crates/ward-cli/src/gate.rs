@@ -122,10 +122,12 @@ pub struct Args {
     #[arg(long)]
     no_record_protection: bool,
     /// Take the approvals from a pull request's reviews instead of the approvals file:
-    /// github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN). See `ward docs gate`, "Review approvals".
+    /// github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN) or gitlab:GROUP/PROJECT!IID (token from
+    /// GITLAB_TOKEN). See `ward docs gate`, "Review approvals".
     #[arg(long, value_name = "FORGE:PROJECT#N")]
     approvals_from: Option<String>,
-    /// The forge's API base for --approvals-from (default: GITHUB_API_URL, else GitHub's).
+    /// The forge's API base for --approvals-from (default: GITHUB_API_URL or CI_API_V4_URL, else
+    /// the forge's public one).
     #[arg(long, value_name = "URL", requires = "approvals_from")]
     forge_url: Option<String>,
 }

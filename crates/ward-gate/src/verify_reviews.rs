@@ -120,14 +120,19 @@ impl ReviewBinding {
 }
 
 /// The binding of a gate that settled `report`'s changes from reviews through `settle`, under
-/// `policy`; `None` when the forge was not read (nothing needed an approval) or could not be
-/// (every change is then refused, so the gate did not pass).
+/// `policy`: with no change and no head when nothing needed an approval (the forge was not
+/// read), `None` when the forge could not be read (every change is then refused, so the gate
+/// did not pass).
 pub fn binding(
     settle: &Settle<'_>,
     report: &GateReport,
     policy: &ward_config::policy::Policy,
 ) -> Option<ReviewBinding> {
-    let reviews = settle.reviews()?.as_ref().ok()?;
+    let head = match settle.reviews() {
+        None if report.required.is_empty() => String::new(),
+        None => return None,
+        Some(r) => r.as_ref().ok()?.pull.head.clone(),
+    };
     let root = settle.root.as_deref();
     let changes = report
         .required
@@ -163,7 +168,7 @@ pub fn binding(
     Some(ReviewBinding {
         source: settle.source.source.to_string(),
         forge: settle.source.client.base().to_string(),
-        head: reviews.pull.head.clone(),
+        head,
         root: settle.root.clone(),
         comment_author: policy.reviewers.comment_author.clone(),
         allow_author: policy.reviewers.allow_author,
@@ -183,7 +188,8 @@ pub fn bind(record: &mut GateRecord, binding: Option<ReviewBinding>, key: Option
 }
 
 /// Re-reads the reviews of `binding` from `src` and settles each bound change at `now` (RFC
-/// 3339): every reason the approvals no longer hold, one line each (empty: they hold).
+/// 3339): every reason the approvals no longer hold, one line each (empty: they hold, or no
+/// change needed one, and then nothing is read).
 pub fn check(binding: &ReviewBinding, src: &ReviewSource, now: &str) -> Vec<String> {
     let mut diffs = Vec::new();
     let want = src.source.to_string();
@@ -192,6 +198,9 @@ pub fn check(binding: &ReviewBinding, src: &ReviewSource, now: &str) -> Vec<Stri
             "the gate took its approvals from {}, not {want}: verify against the pull request the gate read",
             binding.source
         ));
+        return diffs;
+    }
+    if binding.changes.is_empty() {
         return diffs;
     }
     let reviews = match review::read(src, &binding.all_reviewers()) {
@@ -280,11 +289,16 @@ pub fn verify(
             )],
         },
     };
-    if let (Some(b), true) = (&rec.reviews, diffs.is_empty()) {
-        v.notes.push(format!(
+    match (&rec.reviews, diffs.is_empty()) {
+        (Some(b), true) if b.changes.is_empty() => v.notes.push(format!(
+            "note: no change needed an approval from the reviews of {}",
+            b.source
+        )),
+        (Some(b), true) => v.notes.push(format!(
             "note: the review approvals of {} at {} still hold",
             b.source, b.head
-        ));
+        )),
+        _ => {}
     }
     if !diffs.is_empty() {
         v.report.differences.extend(diffs);

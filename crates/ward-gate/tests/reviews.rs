@@ -761,3 +761,22 @@ fn gitlab_wards_note_on_the_second_page_is_found() {
     let r = gitlab::settle_gl(&f, &a, r, &fg.base());
     assert_eq!(r.outcome, Outcome::Pass, "{:?}", status(&r));
 }
+
+/// A gate with `--approvals-from` where nothing needs an approval binds no change, and verify
+/// then reads nothing.
+#[test]
+fn a_binding_without_changes_reads_nothing_at_verify() {
+    use ward_gate::verify_reviews::{binding, check};
+    let f = Fixture::new();
+    let a = assessment(vec![]);
+    let r = f.gate(&a);
+    let fg = forge("c2");
+    let src = source(&fg.base());
+    let s = Settle::new(&src, None);
+    let mut gated = r.clone();
+    s.apply(&mut gated, &f.policy);
+    let b = binding(&s, &gated, &f.policy).expect("a binding");
+    assert!(b.changes.is_empty() && b.head.is_empty(), "{b:?}");
+    assert!(check(&b, &src, &gated.now).is_empty());
+    assert!(fg.requests().is_empty());
+}

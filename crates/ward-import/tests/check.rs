@@ -72,6 +72,39 @@ fn good() -> Vec<Value> {
     ]
 }
 
+/// [`INV`] with an allowance for `fakecloud_instance.web["a"]`'s `tags`.
+fn tags_of_web_a_allowed() -> String {
+    INV.replacen(
+        "}}",
+        "}, \"allow\": [{\"address\": \"fakecloud_instance.web[\\\"a\\\"]\", \"attribute\": \"tags\", \"reason\": \"normalised\"}]}",
+        1,
+    )
+}
+
+/// `fakecloud_instance.web["a"]`'s tag `role` updated in place (`import`: imported too).
+fn retag_web_a(import: Option<&str>) -> Value {
+    change(
+        "fakecloud_instance.web[\"a\"]",
+        &["update"],
+        json!({"id": "i-a", "tags": {"role": "old"}}),
+        json!({"id": "i-a", "tags": {"role": "web"}}),
+        import,
+    )
+}
+
+/// Another root, `network`, that manages `fakecloud_network` id `net-1`.
+fn network_root() -> ManagedIds {
+    let mut other = ManagedIds {
+        root: "network".into(),
+        ..ManagedIds::default()
+    };
+    other.ids.insert(
+        ("fakecloud_network".into(), "net-1".into()),
+        "fakecloud_network.core".into(),
+    );
+    other
+}
+
 #[test]
 fn imports_only_pass() {
     let r = run(good(), INV, &[]);
@@ -119,13 +152,7 @@ fn a_replacement_names_the_forcing_attribute() {
 #[test]
 fn an_update_is_refused_unless_allowed() {
     let mut v = good();
-    v[1] = change(
-        "fakecloud_instance.web[\"a\"]",
-        &["update"],
-        json!({"id": "i-a", "tags": {"role": "old"}}),
-        json!({"id": "i-a", "tags": {"role": "web"}}),
-        Some("i-a"),
-    );
+    v[1] = retag_web_a(Some("i-a"));
     let r = run(v.clone(), INV, &[]);
     assert_eq!(
         kinds(&r),
@@ -135,11 +162,7 @@ fn an_update_is_refused_unless_allowed() {
             vec!["tags.role".into()]
         )]
     );
-    let allowed = INV.replacen(
-        "}}",
-        "}, \"allow\": [{\"address\": \"fakecloud_instance.web[\\\"a\\\"]\", \"attribute\": \"tags\", \"reason\": \"normalised\"}]}",
-        1,
-    );
+    let allowed = tags_of_web_a_allowed();
     let r = run(v, &allowed, &[]);
     assert!(r.passed, "{:?}", r.problems);
     assert_eq!(r.objects[0].status, Status::ImportAllowedUpdate);
@@ -207,14 +230,7 @@ fn one_id_twice_is_refused_in_the_plan_and_in_the_inventory() {
 
 #[test]
 fn an_id_another_root_manages_is_refused() {
-    let mut other = ManagedIds {
-        root: "network".into(),
-        ..ManagedIds::default()
-    };
-    other.ids.insert(
-        ("fakecloud_network".into(), "net-1".into()),
-        "fakecloud_network.core".into(),
-    );
+    let other = network_root();
     let r = run(good(), INV, &[other]);
     assert_eq!(
         kinds(&r),
@@ -241,4 +257,75 @@ fn an_errored_plan_is_refused() {
         others: &[],
     });
     assert_eq!(r.problems[0].kind, ProblemKind::ErroredPlan);
+}
+
+/// The report's `ids` (what `ward import accept` compares the state with): every inventory
+/// object's address and id, whatever the plan did with it.
+#[test]
+fn the_report_gives_every_inventory_objects_id_by_address() {
+    let mut changes = good();
+    changes.pop();
+    let r = run(changes, INV, &[]);
+    assert!(!r.passed);
+    let ids: Vec<(String, String)> = r.ids().into_iter().collect();
+    assert_eq!(
+        ids,
+        [
+            (
+                "fakecloud_instance.web[\"a\"]".to_string(),
+                "i-a".to_string()
+            ),
+            (
+                "fakecloud_instance.web[\"b\"]".to_string(),
+                "i-b".to_string()
+            ),
+            ("fakecloud_network.main".to_string(), "net-1".to_string()),
+        ]
+    );
+}
+
+/// An in-place update of an object already in state (no import) is a managed change, refused as
+/// such even when an allowance names its attribute: allowances are for imports only.
+#[test]
+fn an_update_without_an_import_is_refused_even_when_an_allowance_names_it() {
+    let mut v = good();
+    v[1] = retag_web_a(None);
+    let allowed = tags_of_web_a_allowed();
+    for inv in [INV, allowed.as_str()] {
+        let r = run(v.clone(), inv, &[]);
+        assert!(!r.passed);
+        assert_eq!(
+            kinds(&r),
+            [(
+                "fakecloud_instance.web[\"a\"]".into(),
+                ProblemKind::NotImport,
+                vec!["tags.role".into()]
+            )]
+        );
+        assert_eq!(r.objects[0].status, Status::Refused, "{:?}", r.objects);
+        assert!(r.objects[0].allowed.is_empty(), "{:?}", r.objects);
+    }
+}
+
+/// An object whose import is fine in itself but that has a problem (here: another root manages
+/// its id) is `refused`; an object the plan does not mention stays `missing`, not `refused`.
+#[test]
+fn an_object_with_a_problem_is_refused_and_a_missing_one_stays_missing() {
+    let other = network_root();
+    let mut v = good();
+    v.remove(2); // web["b"] is not in the plan
+    let r = run(v, INV, &[other]);
+    let status: Vec<(&str, &Status)> = r
+        .objects
+        .iter()
+        .map(|o| (o.address.as_str(), &o.status))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("fakecloud_instance.web[\"a\"]", &Status::Import),
+            ("fakecloud_instance.web[\"b\"]", &Status::Missing),
+            ("fakecloud_network.main", &Status::Refused),
+        ]
+    );
 }

@@ -216,7 +216,7 @@ fn the_atlantis_workflow_gates_plans_and_verifies_before_apply() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("Ran 4 tests"), "{err}");
+    assert!(err.contains("Ran 6 tests"), "{err}");
 }
 
 #[test]

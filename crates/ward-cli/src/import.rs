@@ -187,7 +187,6 @@ fn choose_binary(
         explicit.push((p.clone(), Product::Tofu));
     }
     let found = binary::find_binaries(&explicit).map_err(CliError::new)?;
-    let ev = binary::Evidence::gather(root).map_err(CliError::new)?;
     let pin = config.and_then(|c| {
         let key = adoption::root_key(Some(c), root);
         c.roots
@@ -195,9 +194,10 @@ fn choose_binary(
             .find(|r| r.name == key)
             .and_then(|r| r.pin.clone())
     });
-    let sel = binary::select(pin.as_ref(), &ev, &found).map_err(|e| {
-        CliError::new(format!("{}: {e}", root.display()))
-            .hint("pass --terraform PATH or --tofu PATH")
+    let sel = binary::choose(root, pin.as_ref(), &found).map_err(|e| match e {
+        binary::ChooseError::Evidence(e) => CliError::new(e),
+        binary::ChooseError::Select(e) => CliError::new(format!("{}: {e}", root.display()))
+            .hint("pass --terraform PATH or --tofu PATH"),
     })?;
     Ok(sel.binary)
 }

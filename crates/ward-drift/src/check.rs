@@ -5,14 +5,13 @@
 use crate::binary::{self, Binary, Selection};
 use crate::config::Config;
 use crate::outcome::{self, Outcome};
-use crate::{exec, state, Instance, ReadOutputs, RootResult, TornDown};
+use crate::{state, Instance, ReadOutputs, RootResult, TornDown};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ward_config::stack::DEFAULT_SITE;
 use ward_store::StateMark;
-use ward_terraform::workspace::is_lock_error;
-use ward_terraform::{Outputs, TfError, Workspace};
+use ward_terraform::{Outputs, PlanArgs, TfError, Workspace};
 
 /// What every check of a run shares.
 pub(crate) struct Ctx<'a> {
@@ -106,22 +105,12 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
     };
     let dir = ctx.repo.join(&root.path);
     let deadline = Instant::now() + ctx.timeout;
-    let ev = match binary::Evidence::gather(&dir) {
-        Ok(e) => e,
-        Err(e) => return fail(r, Outcome::Error, e),
-    };
     let Selection {
         binary: bin,
         because,
-    } = match binary::select(root.pin.as_ref(), &ev, ctx.binaries) {
+    } = match binary::choose(&dir, root.pin.as_ref(), ctx.binaries) {
         Ok(s) => s,
-        Err(e) => {
-            return fail(
-                r,
-                Outcome::Error,
-                format!("cannot choose terraform or tofu: {e}"),
-            )
-        }
+        Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
     let mut r = r;
     r.binary = Some(bin.to_string());
@@ -141,33 +130,24 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
         }
         Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
-    let exec = |args: &[&str]| ws.run(args);
-
     // 1. init, non-interactive, with the site's backend configuration (as `ward stack` inits
     // it: ward_terraform owns how).
     let backend = match ws.backend_args(&inst.site.backend_config) {
         Ok(a) => a,
         Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
-    let mut init = vec!["init", "-input=false", "-no-color"];
-    init.extend(backend.iter().map(String::as_str));
-    match exec(&init) {
-        Ok(f) if f.ok() => {}
-        Ok(f) => {
-            return fail(
-                r,
-                Outcome::Error,
-                format!("{} init failed: {}", bin.product, f.stderr_tail(4)),
-            )
-        }
-        Err(e) => return fail(r, Outcome::Error, e.to_string()),
+    if let Err(e) = ws.init(&backend) {
+        return fail(
+            r,
+            Outcome::Error,
+            failed(e, &format!("{} init", bin.product)),
+        );
     }
     // 2. state pull and preflight.
-    let pulled = match exec(&["state", "pull"]) {
-        Ok(f) if f.ok() => f.stdout,
-        Ok(f) => {
-            let tail = f.stderr_tail(4);
-            let outcome = if is_lock_error(&f.stderr) {
+    let pulled = match ws.state_pull_bytes() {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let outcome = if matches!(e, TfError::Failed { locked: true, .. }) {
                 Outcome::Locked
             } else {
                 Outcome::Error
@@ -175,10 +155,9 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
             return fail(
                 r,
                 outcome,
-                format!("{} state pull failed: {tail}", bin.product),
+                failed(e, &format!("{} state pull", bin.product)),
             );
         }
-        Err(e) => return fail(r, Outcome::Error, e.to_string()),
     };
     let name = inst.name();
     let recorded = if ctx.accept.iter().any(|a| a == &name || a == &root.name) {
@@ -236,9 +215,6 @@ fn plans(
     ws: &Workspace,
     r: &mut RootResult,
 ) -> Result<(), (Outcome, String)> {
-    let exec = |args: &[&str]| ws.run(args);
-    // `show -json` leaves its output in a scratch file, which ward-plan reads in blocks.
-    let show = |args: &[&str]| ws.run_keeping_stdout(args);
     let mut var_files: Vec<PathBuf> = inst.site.var_files.iter().map(PathBuf::from).collect();
     if !inst.root.stack.reads.is_empty() {
         let up = ctx
@@ -249,23 +225,16 @@ fn plans(
             .map_err(|e| (Outcome::Error, e.to_string()))?;
         var_files.push(f);
     }
-    let vars = ws.var_file_args(&var_files);
-    let product = ws.binary().product.to_string();
-    let sp = ws.scratch();
-    let plan = plan_json(&exec, &show, sp, &product, &vars, PlanKind::RefreshOnly)?;
+    let plan = plan_json(ws, &var_files, PlanKind::RefreshOnly)?;
     r.drift = outcome::drift_items(&plan, ctx.knowledge);
     r.outputs = outcome::output_changes(&plan);
     if ctx.pending {
-        let p = plan_json(&exec, &show, sp, &product, &vars, PlanKind::Normal)?;
+        let p = plan_json(ws, &var_files, PlanKind::Normal)?;
         r.pending = outcome::pending_changes(&p);
     }
     r.outcome = outcome::decide(r.drift.len(), &r.outputs, &r.pending);
     Ok(())
 }
-
-/// Runs a command leaving its standard output in a scratch file
-/// ([`Workspace::run_keeping_stdout`]): how `show -json` runs.
-type ShowJson<'a> = dyn Fn(&[&str]) -> Result<(exec::Finished, PathBuf), exec::ExecError> + 'a;
 
 /// The two plans drift runs: what differs between them is the `-refresh-only` flag, the
 /// scratch file names and the wording of a failure.
@@ -277,89 +246,63 @@ enum PlanKind {
     Normal,
 }
 
-/// Runs `plan` (never waiting for a lock) with `vars` (`-var-file=` arguments), then `show
-/// -json` of its plan file, and reads that. A failure is the root's outcome and detail:
-/// `locked` when Terraform says the lock is held, else `error`.
+/// Runs `plan` (never waiting for a lock) with `var_files`, then `show -json` of its plan file,
+/// and reads that as a stream (ward-terraform: [`Workspace::plan_file`],
+/// [`Workspace::read_plan`]). A failure is the root's outcome and detail: `locked` when
+/// Terraform says the lock is held, else `error`.
 fn plan_json(
-    exec: &dyn Fn(&[&str]) -> Result<exec::Finished, exec::ExecError>,
-    show: &ShowJson<'_>,
-    sp: &Path,
-    product: &str,
-    vars: &[String],
+    ws: &Workspace,
+    var_files: &[PathBuf],
     which: PlanKind,
 ) -> Result<ward_model::Plan, (Outcome, String)> {
-    let (name, flag, what) = match which {
-        PlanKind::RefreshOnly => ("refresh", Some("-refresh-only"), "plan -refresh-only"),
-        PlanKind::Normal => ("normal", None, "plan"),
+    let (name, refresh_only, what) = match which {
+        PlanKind::RefreshOnly => ("refresh", true, "plan -refresh-only"),
+        PlanKind::Normal => ("normal", false, "plan"),
     };
-    let plan_file = sp.join(format!("{name}.tfplan"));
-    let plan_arg = format!("-out={}", plan_file.display());
-    let mut args = vec!["plan"];
-    args.extend(flag);
-    args.extend(["-input=false", "-no-color", "-lock-timeout=0s"]);
-    args.extend(vars.iter().map(String::as_str));
-    args.push(&plan_arg);
-    match exec(&args) {
-        Ok(f) if f.ok() => {}
-        Ok(f) if is_lock_error(&f.stderr) => return Err((Outcome::Locked, lock_detail(&f.stderr))),
-        Ok(f) => {
-            return Err((
-                Outcome::Error,
-                format!("{product} {what} failed: {}", f.stderr_tail(4)),
-            ))
+    let args = PlanArgs {
+        refresh_only,
+        var_files: var_files.to_vec(),
+        name: Some(name.to_string()),
+        ..PlanArgs::default()
+    };
+    let plan_file = match ws.plan_file(&args) {
+        Ok((f, _)) => f,
+        Err(TfError::Failed {
+            locked: true,
+            lock_info,
+            ..
+        }) => return Err((Outcome::Locked, lock_detail(&lock_info))),
+        Err(e) => {
+            let product = ws.binary().product;
+            return Err((Outcome::Error, failed(e, &format!("{product} {what}"))));
         }
-        Err(e) => return Err((Outcome::Error, e.to_string())),
-    }
-    show_json(show, &plan_file, sp, &format!("{name}.json")).map_err(|e| (Outcome::Error, e))
+    };
+    // Drift needs no content fingerprints (only keyed approval digests do).
+    let options = ward_plan::ReadOptions {
+        content: false,
+        objects: false,
+    };
+    ws.read_plan(&plan_file, options).map_err(|e| {
+        let why = match e {
+            TfError::Output { message, .. } => message,
+            e => failed(e, "show -json"),
+        };
+        (Outcome::Error, why)
+    })
 }
 
-fn show_json(
-    show: &ShowJson<'_>,
-    plan_file: &Path,
-    scratch: &Path,
-    name: &str,
-) -> Result<ward_model::Plan, String> {
-    let arg = plan_file.display().to_string();
-    let (f, out) = show(&["show", "-json", "-no-color", &arg]).map_err(|e| e.to_string())?;
-    // The output stays in its owner-only scratch file: read it in blocks, then remove it.
-    let read = || {
-        if !f.ok() {
-            return Err(format!("show -json failed: {}", f.stderr_tail(4)));
-        }
-        let file =
-            std::fs::File::open(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-        // Drift needs no content fingerprints (only keyed approval digests do).
-        let options = ward_plan::ReadOptions {
-            content: false,
-            objects: false,
-        };
-        ward_plan::read_reader_with(
-            file,
-            &format!("{scratch_name}/{name}", scratch_name = scratch.display()),
-            options,
-            None,
-        )
-        .map(|(plan, _)| plan)
-        .map_err(|e| format!("cannot read the plan JSON: {e}"))
-    };
-    let plan = read();
-    let _ = std::fs::remove_file(&out);
-    plan
+/// A Terraform command's failure as drift reports it: "`what` failed: Terraform's error
+/// lines" when it ran and failed, else what kept it from running.
+fn failed(e: TfError, what: &str) -> String {
+    match e {
+        TfError::Failed { summary, .. } => format!("{what} failed: {summary}"),
+        e => e.to_string(),
+    }
 }
 
 /// "busy: the state lock is held (ID …, Operation …, Who …, Created …)": from Terraform's
-/// lock-info lines.
-fn lock_detail(stderr: &str) -> String {
-    let info: Vec<String> = stderr
-        .lines()
-        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '│'))
-        .filter(|l| {
-            ["ID:", "Operation:", "Who:", "Created:", "Path:"]
-                .iter()
-                .any(|k| l.starts_with(k))
-        })
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect();
+/// lock-info lines ([`ward_terraform::workspace::lock_info`]).
+fn lock_detail(info: &[String]) -> String {
     format!(
         "busy: the state lock is held by someone else ({}); not run with -lock=false, check again later",
         if info.is_empty() { "no lock info".to_string() } else { info.join(", ") }
@@ -370,6 +313,7 @@ fn lock_detail(stderr: &str) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use ward_terraform::workspace::is_lock_error;
 
     /// Terraform's message when another run holds the lock (the local backend's, as 1.15 prints
     /// it) and when the lock table cannot be used at all (S3 with DynamoDB, access denied).
@@ -379,7 +323,10 @@ mod tests {
     #[test]
     fn only_a_held_lock_is_locked() {
         assert!(is_lock_error(LOCK_HELD));
-        assert!(lock_detail(LOCK_HELD).contains("ID: 4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d"));
+        assert!(
+            lock_detail(&ward_terraform::workspace::lock_info(LOCK_HELD))
+                .contains("ID: 4f0c9a5e-1d2b-7c3e-9a0b-8e1f2a3b4c5d")
+        );
         // Access denied on the lock table is an error to fix, not someone else's run.
         assert!(!is_lock_error(LOCK_DENIED));
         assert!(!is_lock_error(

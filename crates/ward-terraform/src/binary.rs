@@ -388,6 +388,25 @@ pub fn select(pin: Option<&Pin>, ev: &Evidence, found: &[Binary]) -> Result<Sele
     }
 }
 
+/// Why no binary was chosen for a root ([`choose`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChooseError {
+    /// Its files could not be read for the evidence ([`Evidence::gather`]).
+    #[error("{0}")]
+    Evidence(String),
+    /// The evidence and the binaries found decide nothing, or contradict ([`select`]).
+    #[error("cannot choose terraform or tofu: {0}")]
+    Select(String),
+}
+
+/// The binary for the root in `dir`: its evidence gathered ([`Evidence::gather`]), then chosen
+/// among `found` with its `pin` ([`select`]). The one gather-and-select every command that runs
+/// Terraform in a root uses.
+pub fn choose(dir: &Path, pin: Option<&Pin>, found: &[Binary]) -> Result<Selection, ChooseError> {
+    let ev = Evidence::gather(dir).map_err(ChooseError::Evidence)?;
+    select(pin, &ev, found).map_err(ChooseError::Select)
+}
+
 /// After the state is read: the registry hosts of the providers recorded in it must not belong to
 /// the other product. Returns an error naming both products when they do.
 pub fn check_state_hosts(chosen: Product, state_hosts: &BTreeSet<String>) -> Result<(), String> {

@@ -38,6 +38,9 @@ pub enum TfError {
         summary: String,
         /// True when the state lock is held by another run.
         locked: bool,
+        /// Who holds it, from Terraform's lock-info lines ([`lock_info`]; empty unless
+        /// `locked`).
+        lock_info: Vec<String>,
     },
     /// It succeeded but printed something ward cannot use.
     #[error("`{product} {command}` in {dir}: {message}")]
@@ -385,13 +388,19 @@ impl Workspace {
     }
 
     fn failed(&self, command: &str, f: &Finished) -> TfError {
+        let locked = is_lock_error(&f.stderr);
         TfError::Failed {
             product: self.product(),
             command: command.to_string(),
             dir: self.dir.display().to_string(),
             code: f.code.unwrap_or(-1),
             summary: f.stderr_tail(SUMMARY_LINES),
-            locked: is_lock_error(&f.stderr),
+            lock_info: if locked {
+                lock_info(&f.stderr)
+            } else {
+                Vec::new()
+            },
+            locked,
         }
     }
 
@@ -437,31 +446,8 @@ impl Workspace {
 
     /// `plan -out` into the scratch directory, then `show -json` of it, read through ward-plan.
     pub fn plan(&self, p: &PlanArgs) -> Result<SavedPlan, TfError> {
+        let (path, has_changes) = self.plan_file(p)?;
         let name = p.name.as_deref().unwrap_or("plan");
-        let path = self.scratch().join(format!("{name}.tfplan"));
-        let out_arg = format!("-out={}", path.display());
-        let var_args = self.var_file_args(&p.var_files);
-        let mut args = vec![
-            "plan",
-            "-input=false",
-            "-no-color",
-            "-detailed-exitcode",
-            "-lock-timeout=0s",
-        ];
-        if p.destroy {
-            args.push("-destroy");
-        }
-        if p.refresh_only {
-            args.push("-refresh-only");
-        }
-        args.extend(var_args.iter().map(String::as_str));
-        args.push(&out_arg);
-        let f = self.run(&args)?;
-        let has_changes = match f.code {
-            Some(0) => false,
-            Some(2) => true,
-            _ => return Err(self.failed("plan", &f)),
-        };
         let (bytes, plan) = self.show_json(&path)?;
         let json_path = self.scratch().join(format!("{name}.json"));
         write_owner_only(&json_path, &bytes).map_err(|e| TfError::Scratch {
@@ -475,6 +461,71 @@ impl Workspace {
             has_changes,
             json_sha256: crate::sha256(&bytes),
         })
+    }
+
+    /// `plan -out` into the scratch directory (`NAME.tfplan`), never waiting for a lock
+    /// (`-lock-timeout=0s`), with `-detailed-exitcode`: the plan file and whether it holds
+    /// changes. A held lock is [`TfError::Failed`] with `locked` set.
+    pub fn plan_file(&self, p: &PlanArgs) -> Result<(PathBuf, bool), TfError> {
+        let name = p.name.as_deref().unwrap_or("plan");
+        let path = self.scratch().join(format!("{name}.tfplan"));
+        let out_arg = format!("-out={}", path.display());
+        let var_args = self.var_file_args(&p.var_files);
+        let mut args = vec!["plan"];
+        if p.destroy {
+            args.push("-destroy");
+        }
+        if p.refresh_only {
+            args.push("-refresh-only");
+        }
+        args.extend([
+            "-input=false",
+            "-no-color",
+            "-detailed-exitcode",
+            "-lock-timeout=0s",
+        ]);
+        args.extend(var_args.iter().map(String::as_str));
+        args.push(&out_arg);
+        let f = self.run(&args)?;
+        let has_changes = match f.code {
+            Some(0) => false,
+            Some(2) => true,
+            _ => return Err(self.failed("plan", &f)),
+        };
+        Ok((path, has_changes))
+    }
+
+    /// `show -json PLANFILE` read through ward-plan as a stream with `options` (bounded memory:
+    /// the output stays in an owner-only scratch file, removed afterwards). A plan file
+    /// `NAME.tfplan` is read under the name `SCRATCH/NAME.json` in ward-plan's errors.
+    pub fn read_plan(
+        &self,
+        planfile: &Path,
+        options: ward_plan::ReadOptions,
+    ) -> Result<ward_model::Plan, TfError> {
+        let arg = planfile.display().to_string();
+        let (f, out) = self.run_keeping_stdout(&["show", "-json", "-no-color", &arg])?;
+        let read = || {
+            if !f.ok() {
+                return Err(self.failed("show", &f));
+            }
+            let file = std::fs::File::open(&out).map_err(|e| {
+                self.bad_output("show -json", format!("cannot read {}: {e}", out.display()))
+            })?;
+            let stem = planfile
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "plan".to_string());
+            let source = format!("{}/{stem}.json", self.scratch().display());
+            ward_plan::read_reader_with(file, &source, options, None)
+                .map(|(plan, _)| plan)
+                .map_err(|e| {
+                    self.bad_output("show -json", format!("cannot read the plan JSON: {e}"))
+                })
+        };
+        let plan = read();
+        let _ = std::fs::remove_file(&out);
+        plan
     }
 
     /// `show -json PLANFILE`: the bytes and the plan ward-plan reads from them.
@@ -506,17 +557,23 @@ impl Workspace {
 
     /// `state pull`: the bytes with their digest, lineage and serial.
     pub fn state_pull(&self) -> Result<PulledState, TfError> {
-        let f = self.ok("state pull", &["state", "pull"])?;
-        let info = if f.stdout.iter().all(u8::is_ascii_whitespace) {
+        let bytes = self.state_pull_bytes()?;
+        let info = if bytes.iter().all(u8::is_ascii_whitespace) {
             None
         } else {
-            Some(state::parse(&f.stdout).map_err(|e| self.bad_output("state pull", e))?)
+            Some(state::parse(&bytes).map_err(|e| self.bad_output("state pull", e))?)
         };
         Ok(PulledState {
-            sha256: crate::sha256(&f.stdout),
-            bytes: f.stdout,
+            sha256: crate::sha256(&bytes),
+            bytes,
             info,
         })
+    }
+
+    /// `state pull`: exactly what Terraform printed (empty without a state), unread. A held
+    /// lock is [`TfError::Failed`] with `locked` set.
+    pub fn state_pull_bytes(&self) -> Result<Vec<u8>, TfError> {
+        self.ok("state pull", &["state", "pull"]).map(|f| f.stdout)
     }
 
     /// `output -json`: every output, with the sha256 of what was printed.
@@ -627,6 +684,21 @@ fn write_owner_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .open(path)?;
     f.write_all(bytes)?;
     f.sync_all()
+}
+
+/// The lines of Terraform's "Lock Info:" naming who holds the lock (`ID:`, `Operation:`,
+/// `Who:`, `Created:`, `Path:`), each with its spacing collapsed: "ID: 4f0c…".
+pub fn lock_info(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '│'))
+        .filter(|l| {
+            ["ID:", "Operation:", "Who:", "Created:", "Path:"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
 }
 
 /// True only for Terraform's (and OpenTofu's) message that another run holds the lock: "Error
@@ -837,6 +909,69 @@ esac"#,
         // A root with .tf files beside terragrunt.hcl runs directly.
         std::fs::write(unit.join("main.tf"), "").unwrap();
         assert_eq!(runner_for(&unit, &env).unwrap(), Runner::Direct);
+    }
+
+    /// `plan_file`: the flags right after `plan`, exit 2 is changes; a held lock is `locked`
+    /// with who holds it. `read_plan` streams `show -json` and removes its output.
+    #[test]
+    fn plan_file_and_read_plan() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("args");
+        let b = fake(
+            d.path(),
+            &format!(
+                r#"echo "$@" >> {}
+case "$1" in
+  plan) case "$2" in -destroy) printf 'Error: Error acquiring the state lock
+ Lock Info:
+   ID:   abc
+   Who:  me
+' >&2; exit 1 ;; esac; exit 2 ;;
+  show) printf '{{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{{}}}}' ;;
+esac"#,
+                log.display()
+            ),
+        );
+        let ws = Workspace::new(&b, d.path(), Duration::from_secs(10)).unwrap();
+        let (path, changes) = ws
+            .plan_file(&PlanArgs {
+                refresh_only: true,
+                name: Some("refresh".into()),
+                ..PlanArgs::default()
+            })
+            .unwrap();
+        assert!(changes);
+        assert_eq!(path, ws.scratch().join("refresh.tfplan"));
+        let options = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        let plan = ws.read_plan(&path, options).unwrap();
+        assert_eq!(plan.terraform_version.as_deref(), Some("1.9.0"));
+        let args = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = args.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                format!("plan -refresh-only -input=false -no-color -detailed-exitcode -lock-timeout=0s -out={}", path.display()),
+                format!("show -json -no-color {}", path.display()),
+            ]
+        );
+        assert_eq!(
+            std::fs::read_dir(ws.scratch()).unwrap().count(),
+            0,
+            "show's output is removed"
+        );
+        let e = ws
+            .plan_file(&PlanArgs {
+                destroy: true,
+                ..PlanArgs::default()
+            })
+            .unwrap_err();
+        assert!(
+            matches!(&e, TfError::Failed { locked: true, lock_info, .. } if lock_info == &["ID: abc", "Who: me"]),
+            "{e:?}"
+        );
     }
 
     #[test]

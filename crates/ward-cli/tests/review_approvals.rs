@@ -313,3 +313,94 @@ fn verify_re_checks_the_reviews_the_gate_used() {
         "{out}"
     );
 }
+
+/// `--approvals-from gitlab:GROUP/PROJECT!IID` end to end: the token from GITLAB_TOKEN, ward's
+/// note listing the digests, an approval after it passes; the project setting off refuses,
+/// naming it.
+#[test]
+fn gitlab_merge_request_approvals_end_to_end() {
+    const GL: &str = "glpat-sekrit-9";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ward.hcl"),
+        ward_rig::rules::ward_hcl("reviewers {\n  comment_author = \"ward-bot\"\n}\n"),
+    )
+    .unwrap();
+    let f = FakeForge::start().unwrap();
+    let mr = "/projects/grp%2Finfra/merge_requests/7";
+    let notes = format!("{mr}/notes?sort=asc&order_by=created_at&per_page=100");
+    f.json(
+        "/projects/grp%2Finfra/approvals",
+        &json!({"reset_approvals_on_push": true}),
+    );
+    f.json(
+        mr,
+        &json!({"sha": "c0ffee1", "author": {"username": "dev"}}),
+    );
+    f.json(
+        &format!("{mr}/versions?per_page=100"),
+        &json!([{"head_commit_sha": "c0ffee1", "created_at": "2026-01-01T00:00:00Z"}]),
+    );
+    f.json(&format!("{mr}/approvals"), &json!({"approved_by": []}));
+    f.json(&notes, &json!([]));
+    let p = plan();
+    let run = |format: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_ward"))
+            .args([
+                "gate",
+                &p,
+                "--format",
+                format,
+                "--approvals-from",
+                "gitlab:grp/infra!7",
+                "--forge-url",
+                &f.base(),
+                "--no-record-protection",
+            ])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", dir.path().join("home"))
+            .env("GITLAB_TOKEN", GL)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(!out.contains(GL) && !String::from_utf8_lossy(&o.stderr).contains(GL));
+        (o.status.code().unwrap_or(-1), out)
+    };
+    let (code, comment) = run("markdown");
+    assert_eq!(code, 4, "{comment}");
+    let at = comment
+        .lines()
+        .find(|l| l.starts_with("listed c0ffee1 "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("no listing in {comment}"))
+        .to_string();
+    f.json(
+        &notes,
+        &json!([{"author": {"username": "ward-bot"}, "body": comment, "system": false, "created_at": at}]),
+    );
+    f.json(
+        &format!("{mr}/approvals"),
+        &json!({"approved_by": [{"user": {"username": "alice"}, "approved_at": at}]}),
+    );
+    let (code, out) = run("json");
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["required"][0]["approval"]["by"], "alice");
+    assert!(f
+        .requests()
+        .iter()
+        .all(|r| r.authorization.as_deref() == Some(format!("Bearer {GL}").as_str())));
+
+    f.json(
+        "/projects/grp%2Finfra/approvals",
+        &json!({"reset_approvals_on_push": false}),
+    );
+    let (code, out) = run("terminal");
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("Remove all approvals when commits are added"),
+        "{out}"
+    );
+}

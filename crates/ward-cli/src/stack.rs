@@ -187,7 +187,7 @@ fn options(
         binaries,
         db,
         clock: ctx.clock,
-        progress: true,
+        progress: Some(progress),
         env: Vec::new(),
     })
 }
@@ -209,7 +209,19 @@ pub fn history(
     })
 }
 
-fn render(c: &Common, r: &ward_report::stack::StackReport) -> Result<Exit, CliError> {
+/// A step starting, on standard error when it is a terminal: `[3/7] network/dc0: apply`.
+fn progress(done: usize, total: usize, instance: &str, what: &str) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!(
+            "[{}/{total}] {}: {what}",
+            done + 1,
+            ward_report::escape::terminal(instance)
+        );
+    }
+}
+
+fn render(c: &Common, r: &ward_stack::report::StackReport) -> Result<Exit, CliError> {
     c.dest.write(&ward_report::stack::render(
         r,
         c.format,
@@ -261,7 +273,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
             by,
         } => {
             let o = options(&common, None, None)?;
-            let (out, notes) = ward_stack::approve(
+            let done = ward_stack::approve(
                 &o,
                 &ward_stack::ApproveArgs {
                     root,
@@ -275,6 +287,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
                 &env,
             )
             .map_err(fail)?;
+            let (out, notes) = ward_report::stack::approved(&done);
             eprint!("{notes}");
             common.dest.write(&out)?;
             Ok(Exit::Pass)

@@ -4,10 +4,10 @@
 use crate::backup::backup_dir;
 use crate::journal::StepRecord;
 use crate::order::{at_site, instances, not_reached, Instance};
+use crate::report::{Command, RootOutcome, RootReport, StackReport};
 use crate::run::{begin, cannot_run, count, each_step, end, finish, mark, refuse, Run, Stop};
 use crate::{Env, Options, StackError};
 use std::collections::BTreeMap;
-use ward_report::stack::{Command, RootOutcome, RootReport, StackReport};
 use ward_terraform::PlanArgs;
 
 /// `ward stack apply`.

@@ -3,20 +3,32 @@
 use crate::gate::{self, ApproveArgs};
 use crate::journal::Journal;
 use crate::order::{instances, Instance};
+use crate::report::PendingApproval;
 use crate::{usage, Env, Options, StackError};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// What `ward stack approve` recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approved {
+    /// The one change named by its address.
+    One(ward_gate::run::Approved),
+    /// `--all`: every destroy the instance's teardown waited on, sorted by address, each as
+    /// listed (with the digest the teardown saw) and as approved, in that order.
+    All {
+        /// The instance (`root/site`).
+        instance: String,
+        /// Each destroy and its approval.
+        each: Vec<(PendingApproval, ward_gate::run::Approved)>,
+    },
+}
+
 /// `ward stack approve`: approves one change of the plan a root instance waits on (the last
 /// `ward stack apply` or `teardown` that stopped there), with the same binding the gate used;
 /// with [`ApproveArgs::all`], every destroy a teardown waits on, listed with its digest first,
-/// each approved (and recorded in the history) on its own. Returns what `ward approve` prints
-/// (stdout, stderr).
-pub fn approve(
-    opts: &Options,
-    a: &ApproveArgs,
-    env: Env<'_>,
-) -> Result<(String, String), StackError> {
+/// each approved (and recorded in the history) on its own. Returns what was approved
+/// (`ward_report::stack::approved` renders it as `ward approve` does).
+pub fn approve(opts: &Options, a: &ApproveArgs, env: Env<'_>) -> Result<Approved, StackError> {
     let all = instances(&opts.config, &opts.repo)?;
     let inst = chosen(&all, a)?;
     let j = Journal::open_location(&opts.db).map_err(StackError::Usage)?;
@@ -58,8 +70,7 @@ pub fn approve(
                 "give the change to approve with --address, or --all for every destroy a teardown waits on",
             ));
         }
-        let done = one(&a.address)?;
-        return Ok((ward_report::gate::approve_text(&done), lines(&done.notes)));
+        return one(&a.address).map(Approved::One);
     }
     // Every destroy the teardown waits on, listed with its digest, then each approved on its
     // own: its own approval, bound to its own digest, recorded on its own (FIELD-NOTES 9).
@@ -80,35 +91,15 @@ pub fn approve(
             inst.id()
         )));
     }
-    let mut notes = format!(
-        "{} waits on {} destroy(s); each is approved on its own, bound to its digest:\n",
-        inst.id(),
-        pending.len()
-    );
-    for p in &pending {
-        notes.push_str(&format!(
-            "  {} ({}, {}) {}\n",
-            ward_report::escape::terminal(&p.address),
-            p.action,
-            p.impact,
-            p.digest
-        ));
-    }
-    let mut out = String::new();
-    for p in &pending {
+    let mut each = Vec::new();
+    for p in pending {
         let done = one(&p.address)?;
-        for c in done.changes.iter().filter(|c| c.digest != p.digest) {
-            notes.push_str(&format!(
-                "note: {} was approved at {}, not the {} listed: the saved plan is what the gate checks\n",
-                ward_report::escape::terminal(&c.address),
-                c.digest,
-                p.digest
-            ));
-        }
-        notes.push_str(&lines(&done.notes));
-        out.push_str(&ward_report::gate::approve_text(&done));
+        each.push((p, done));
     }
-    Ok((out, notes))
+    Ok(Approved::All {
+        instance: inst.id(),
+        each,
+    })
 }
 
 /// The instance `ward stack approve` names: `--root`, at `--site` (needed when the root has
@@ -149,9 +140,4 @@ fn chosen<'a>(all: &'a [Instance], a: &ApproveArgs) -> Result<&'a Instance, Stac
             site_names()
         ))),
     }
-}
-
-/// Notes, one line each.
-pub(crate) fn lines(notes: &[String]) -> String {
-    notes.iter().map(|n| format!("{n}\n")).collect()
 }

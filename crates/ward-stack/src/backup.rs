@@ -2,9 +2,9 @@
 //! directories that never follow a link, and the verified state backup written before a destroy.
 
 use crate::order::Instance;
+use crate::report::Backup;
 use crate::{usage, Options, StackError};
 use std::path::{Path, PathBuf};
-use ward_report::stack::Backup;
 
 /// The checkout a directory belongs to: the nearest ancestor holding `.git`, else itself.
 fn checkout_of(dir: &Path) -> PathBuf {

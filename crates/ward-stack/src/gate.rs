@@ -4,11 +4,11 @@
 //! ([`ward_gate::run::Setup`]: its `ward.hcl`, knowledge and clock; the binding as options): it
 //! reads no configuration of its own.
 
+use crate::report::PendingApproval;
 use crate::{Env, Options};
 use std::path::Path;
 use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, ReadPlan, Setup};
 use ward_model::Exit;
-use ward_report::stack::PendingApproval;
 use ward_store::{AuditSource, Location};
 use ward_terraform::SavedPlan;
 
@@ -211,7 +211,7 @@ mod tests {
             binaries: vec![],
             db: Location::Sqlite(t.path().join("unused.sqlite")),
             clock: ward_time::Clock::System,
-            progress: false,
+            progress: None,
             env: vec![],
         };
         let plan = t.path().join("plan.json");

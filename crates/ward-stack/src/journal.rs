@@ -5,15 +5,16 @@
 //!   `running`) and when it ends (`status` the exit's name; `interrupted`, `terminated` or
 //!   `hung-up` when ward was told to stop, [`record_signal`]); the latest is the run's state.
 //! - `stack-step`, root the root's name, key `RUN/SITE`: one per root instance visited, the
-//!   [`RootReport`] as rendered plus what `ward stack approve` needs when it waits.
+//!   [`RootReport`] (the stack's own model, never its rendering) plus what `ward stack approve`
+//!   needs when it waits.
 //! - `stack-backup`, root the root's name, key the site: each verified state backup.
 
+use crate::report::{Backup, Command, RootReport};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 use ward_model::Exit;
-use ward_report::stack::{Backup, Command, RootReport};
 use ward_store::{Location, NewRecord, RecordQuery, Store};
 
 /// The `root` of `stack-run` records.

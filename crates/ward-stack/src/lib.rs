@@ -34,6 +34,7 @@ mod gate;
 pub mod journal;
 mod order;
 mod plan;
+pub mod report;
 mod resume;
 mod run;
 mod status;
@@ -42,7 +43,7 @@ mod teardown;
 mod tests;
 
 pub use apply::apply;
-pub use approve::approve;
+pub use approve::{approve, Approved};
 pub use gate::ApproveArgs;
 pub use plan::plan;
 pub use resume::resume;
@@ -76,6 +77,10 @@ pub(crate) fn usage(s: impl Into<String>) -> StackError {
     StackError::Usage(s.into())
 }
 
+/// A step starting: how many steps came before it, of how many, the instance (`root/site`),
+/// and what the step is (`plan`, `apply`, `teardown`).
+pub type Progress = fn(done: usize, total: usize, instance: &str, what: &str);
+
 /// Everything a stack command needs: values the caller read once (ward-cli's run context).
 pub struct Options {
     /// `ward.hcl`, read.
@@ -98,8 +103,9 @@ pub struct Options {
     pub db: ward_store::Location,
     /// The clock.
     pub clock: ward_time::Clock,
-    /// Print progress lines on standard error (when it is a terminal).
-    pub progress: bool,
+    /// Told of each step as it starts (ward-cli prints it on standard error when that is a
+    /// terminal); `None`: nobody is told. The stack itself writes nothing.
+    pub progress: Option<Progress>,
     /// Variables set for every Terraform run (besides the inherited environment, whose `TF_*`
     /// variables are removed except the allow-list's).
     pub env: Vec<(String, String)>,

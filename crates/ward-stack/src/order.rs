@@ -1,11 +1,11 @@
 //! The stack's instances (one root at one site) and their order: by layer level, then root
 //! name, then site in file order; `--site` narrows them.
 
+use crate::report::{RootOutcome, RootReport};
 use crate::{usage, StackError};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use ward_config::{Config, PreDestroy, Site};
-use ward_report::stack::{RootOutcome, RootReport};
 
 /// One root at one site.
 #[derive(Debug, Clone)]

@@ -1,11 +1,11 @@
 //! `ward stack plan`.
 
 use crate::order::{at_site, instances, not_reached};
+use crate::report::{Command, RootOutcome, StackReport};
 use crate::run::{cannot_run, count, finish, refusal, Run};
 use crate::{Env, Options, StackError};
 use std::collections::BTreeSet;
 use ward_model::Exit;
-use ward_report::stack::{Command, RootOutcome, StackReport};
 use ward_terraform::PlanArgs;
 
 /// `ward stack plan`: every instance in layer order; one whose upstream has changes is

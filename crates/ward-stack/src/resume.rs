@@ -2,10 +2,10 @@
 
 use crate::apply::apply_inner;
 use crate::journal::{self, Journal};
+use crate::report::{Command, StackReport};
 use crate::teardown::teardown_inner;
 use crate::{usage, Env, Options, StackError};
 use ward_model::Exit;
-use ward_report::stack::{Command, StackReport};
 
 /// `ward stack resume`: continues the last run when it did not pass, with its command, site
 /// and root; what it finished is checked again rather than redone.

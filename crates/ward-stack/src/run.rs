@@ -5,13 +5,12 @@ use crate::backup::{backup_dir, private_dir_under, resolve, safe_name};
 use crate::gate;
 use crate::journal::{self, Journal, RunRecord, StepRecord};
 use crate::order::{not_reached, Instance};
+use crate::report::{Changes, Command, RootOutcome, RootReport, StackReport, StateMark};
 use crate::{Env, Options, StackError};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use ward_model::Exit;
-use ward_report::stack::{Changes, Command, RootOutcome, RootReport, StackReport, StateMark};
 use ward_terraform::{binary, Outputs, SavedPlan, Workspace};
 
 pub(crate) fn count(plan: &ward_model::Plan) -> Changes {
@@ -74,13 +73,8 @@ impl<'a> Run<'a> {
     }
 
     pub(crate) fn progress(&self, inst: &Instance, what: &str) {
-        if self.opts.progress && std::io::stderr().is_terminal() {
-            eprintln!(
-                "[{}/{}] {}: {what}",
-                self.done + 1,
-                self.total,
-                ward_report::escape::terminal(&inst.id())
-            );
+        if let Some(told) = self.opts.progress {
+            told(self.done, self.total, &inst.id(), what);
         }
     }
 

@@ -1,9 +1,9 @@
 //! `ward stack status`.
 
 use crate::journal::{self, Journal};
+use crate::report::{Command, RootOutcome, RootReport, StackReport};
 use crate::{usage, Options, StackError};
 use ward_model::Exit;
-use ward_report::stack::{Command, RootOutcome, RootReport, StackReport};
 
 /// `ward stack status`: the last run, each root's outcome, backup and outputs' hash.
 pub fn status(opts: &Options) -> Result<StackReport, StackError> {

@@ -4,12 +4,12 @@
 use crate::backup::{backup, backup_dir};
 use crate::journal::StepRecord;
 use crate::order::{at_site, instances, not_reached, Instance};
+use crate::report::{Command, RootOutcome, RootReport, StackReport};
 use crate::run::{begin, cannot_run, count, each_step, end, finish, mark, refuse, Run, Stop};
 use crate::{usage, Env, Options, StackError};
 use std::collections::BTreeSet;
 use std::path::Path;
 use ward_model::Exit;
-use ward_report::stack::{Command, RootOutcome, RootReport, StackReport};
 use ward_terraform::PlanArgs;
 
 /// `ward stack teardown`.

@@ -2,11 +2,11 @@
 use crate::backup::{backup_dir, private_dir_under, safe_name};
 use crate::journal::{self, Journal, RunRecord, StepRecord};
 use crate::order::{at_site, instances, Instance};
+use crate::report::{Command, RootOutcome, RootReport};
 use crate::{resume, status, variable_name, Options};
 use std::path::Path;
 use ward_config::Config;
 use ward_model::Exit;
-use ward_report::stack::{Command, RootOutcome, RootReport};
 
 fn cfg(text: &str) -> Config {
     Config::parse(text, "ward.hcl", Path::new("/repo")).unwrap()
@@ -124,7 +124,7 @@ fn options_in(dir: &Path, b: &str) -> Options {
         binaries: vec![],
         db: ward_store::Location::Sqlite(dir.join("h.sqlite")),
         clock: ward_time::Clock::System,
-        progress: false,
+        progress: None,
         env: vec![],
     }
 }

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 use ward_model::Exit;
-use ward_report::stack::{RootOutcome, StackReport};
 use ward_rig::{Cloud, Rig};
+use ward_stack::report::{RootOutcome, StackReport};
 use ward_stack::{ApproveArgs, Options};
 
 /// A copy of the example in a scratch directory: `repo/` (the example, its own checkout),
@@ -60,7 +60,7 @@ impl Site {
             .unwrap()],
             db: ward_store::Location::Sqlite(self.tmp.path().join("history.sqlite")),
             clock: ward_time::Clock::System,
-            progress: false,
+            progress: None,
             env: vec![
                 (
                     "TF_CLI_CONFIG_FILE".into(),
@@ -94,7 +94,7 @@ fn env(name: &str) -> Option<String> {
     ward_gate::run::process_env(name)
 }
 
-fn root<'a>(r: &'a StackReport, id: &str) -> &'a ward_report::stack::RootReport {
+fn root<'a>(r: &'a StackReport, id: &str) -> &'a ward_stack::report::RootReport {
     r.roots
         .iter()
         .find(|x| x.id() == id)
@@ -135,7 +135,7 @@ fn approve_each(opts: &dyn Fn() -> Options, r: &StackReport) -> usize {
 fn approve_all_at_once(s: &Site, r: &StackReport) -> usize {
     let mut n = 0;
     for x in r.roots.iter().filter(|x| !x.approvals.is_empty()) {
-        let (out, notes) = ward_stack::approve(
+        let done = ward_stack::approve(
             &s.opts(None, None),
             &ApproveArgs {
                 root: x.root.clone(),
@@ -149,6 +149,7 @@ fn approve_all_at_once(s: &Site, r: &StackReport) -> usize {
             &env,
         )
         .unwrap();
+        let (out, notes) = ward_report::stack::approved(&done);
         // Listed first, each with its digest; then each approved on its own.
         for a in &x.approvals {
             assert!(
@@ -655,7 +656,7 @@ root "instances" {{
             .unwrap()],
             db: ward_store::Location::Sqlite(t.join("history.sqlite")),
             clock: ward_time::Clock::System,
-            progress: false,
+            progress: None,
             env: vec![
                 (
                     "TF_CLI_CONFIG_FILE".into(),

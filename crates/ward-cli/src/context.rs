@@ -34,6 +34,50 @@ pub fn read_config(explicit: Option<&Path>, start: &Path) -> Result<Option<Confi
         .transpose()?)
 }
 
+/// What the environment says of the PostgreSQL password, read here and passed down as values
+/// (ward-store reads no environment): `PGPASSWORD`, and the password file (`PGPASSFILE`, else
+/// `~/.pgpass`). The password stays in memory: never in argv, output or an error; `Debug`
+/// hides it.
+pub struct PgPassword {
+    /// `PGPASSWORD`.
+    pub password: Option<String>,
+    /// `PGPASSFILE` (an empty one is unset), else `HOME/.pgpass`.
+    pub file: Option<PathBuf>,
+}
+
+impl PgPassword {
+    /// Reads the three variables.
+    pub fn from_env() -> PgPassword {
+        PgPassword {
+            password: std::env::var("PGPASSWORD").ok(),
+            file: std::env::var_os("PGPASSFILE")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass"))),
+        }
+    }
+}
+
+impl std::fmt::Debug for PgPassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgPassword")
+            .field("password", &self.password.as_ref().map(|_| "***"))
+            .field("file", &self.file)
+            .finish()
+    }
+}
+
+/// Where the history is ([`ward_drift::history_location_in`]: `--db`, else `history { url }`,
+/// else the default file), with the PostgreSQL password's environment read once for it
+/// ([`PgPassword::from_env`]).
+pub fn history_location(
+    db: Option<&Path>,
+    cfg: Option<&Config>,
+) -> Result<ward_store::Location, ward_store::StoreError> {
+    let pg = PgPassword::from_env();
+    ward_drift::history_location_in(db, cfg, pg.password.as_deref(), pg.file.as_deref())
+}
+
 impl Context {
     /// Reads the run's context: `config` when given (it must exist), else the `ward.hcl` found
     /// from the working directory.

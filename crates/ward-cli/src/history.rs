@@ -1,6 +1,6 @@
 //! Opening the history store for the commands that read it (`ward drift history`, `ward serve`,
 //! `ward report --html`): `--db`, else `history { url }` in the `ward.hcl` found from the
-//! current directory (or `--config`), else the default file ([`ward_drift::history_location`]).
+//! current directory (or `--config`), else the default file ([`crate::context::history_location`]).
 
 use crate::error::CliError;
 use std::path::Path;
@@ -14,8 +14,8 @@ pub fn locate(
     config: Option<&Path>,
 ) -> Result<(Location, Option<Config>), CliError> {
     let cfg = crate::context::read_config(config, Path::new("."))?;
-    let location =
-        ward_drift::history_location(db, cfg.as_ref()).map_err(|e| CliError::new(e.to_string()))?;
+    let location = crate::context::history_location(db, cfg.as_ref())
+        .map_err(|e| CliError::new(e.to_string()))?;
     Ok((location, cfg))
 }
 

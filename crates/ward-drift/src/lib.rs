@@ -51,25 +51,49 @@ pub use ward_store;
 pub fn default_db() -> Option<PathBuf> {
     ward_store::default_path()
 }
-/// Where the history is kept: `--db` (a SQLite file, or a `postgres://` URL), else
-/// `history { url }` in `ward.hcl`, else [`default_db`]. One rule for every command that reads
-/// or writes the history.
+/// [`history_location_in`] with the PostgreSQL password's environment read here.
+///
+/// Still called by ward-cli's `drift.rs`, `stack.rs` and `gate.rs` (being edited by other
+/// engineers this stop): once they call `ward-cli`'s `context::history_location` (which reads
+/// the environment and calls [`history_location_in`]), this goes, and no library reads
+/// `PGPASSWORD`/`PGPASSFILE` (#34).
 pub fn history_location(
     db: Option<&Path>,
     cfg: Option<&Config>,
+) -> Result<ward_store::Location, ward_store::StoreError> {
+    let pgpassword = std::env::var("PGPASSWORD").ok();
+    let pgpass_file = std::env::var_os("PGPASSFILE")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")));
+    history_location_in(db, cfg, pgpassword.as_deref(), pgpass_file.as_deref())
+}
+
+/// Where the history is kept: `--db` (a SQLite file, or a `postgres://` URL), else
+/// `history { url }` in `ward.hcl`, else [`default_db`]. One rule for every command that reads
+/// or writes the history. A PostgreSQL password comes from `history { password_file }`, else
+/// `pgpassword`, else `pgpass_file`: what the caller read of `PGPASSWORD` and of `PGPASSFILE`
+/// (else `~/.pgpass`) ([`ward_store::Location::parse_in`]).
+pub fn history_location_in(
+    db: Option<&Path>,
+    cfg: Option<&Config>,
+    pgpassword: Option<&str>,
+    pgpass_file: Option<&Path>,
 ) -> Result<ward_store::Location, ward_store::StoreError> {
     let password_file = cfg.and_then(|c| c.history.password_file.as_deref());
     if let Some(p) = db {
         // One reading for every spelling: a URL in any case, a libpq string, a mistyped URL
         // (refused), else a SQLite file.
         return match p.to_str() {
-            Some(s) => ward_store::Location::parse(s, password_file, "--db"),
+            Some(s) => {
+                ward_store::Location::parse_in(s, password_file, pgpassword, pgpass_file, "--db")
+            }
             None => Ok(ward_store::Location::Sqlite(p.to_path_buf())),
         };
     }
     if let Some(url) = cfg.and_then(|c| c.history.url.as_deref()) {
         let at = cfg.map(|c| c.history.url_at.as_str()).unwrap_or("ward.hcl");
-        return ward_store::Location::parse(url, password_file, at);
+        return ward_store::Location::parse_in(url, password_file, pgpassword, pgpass_file, at);
     }
     default_db().map(ward_store::Location::Sqlite).ok_or_else(|| {
         ward_store::StoreError::Location(

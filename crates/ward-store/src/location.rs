@@ -10,7 +10,9 @@
 //! password is refused: a command line is visible to every user of the machine (`ps`), and a
 //! `ward.hcl` is committed. The password comes, first found, from the file named by
 //! `history { password_file }`, from `PGPASSWORD`, or from the password file PostgreSQL's own
-//! tools read (`PGPASSFILE`, else `~/.pgpass`: `host:port:database:user:password` lines).
+//! tools read (`PGPASSFILE`, else `~/.pgpass`: `host:port:database:user:password` lines). This
+//! crate reads no environment: the caller (ward-cli) reads those variables once and passes their
+//! values ([`Location::parse_in`]).
 
 use crate::StoreError;
 use std::path::{Path, PathBuf};
@@ -273,13 +275,28 @@ fn redact_libpq(config: &postgres::Config) -> String {
 }
 
 impl Location {
-    /// Reads a location as given to `--db` or `history { url }`: a `postgres://` or
-    /// `postgresql://` URL, or else the path of a SQLite file. `password_file` is
-    /// `history { password_file }`, when set; `where_from` names where the URL was given, for
-    /// messages (`--db`, `ward.hcl:3:9`).
+    /// [`Location::parse_in`] with no password from the environment (`history { password_file
+    /// }` only): for callers that have no environment to give, such as tests.
     pub fn parse(
         text: &str,
         password_file: Option<&Path>,
+        where_from: &str,
+    ) -> Result<Location, StoreError> {
+        Location::parse_in(text, password_file, None, None, where_from)
+    }
+
+    /// Reads a location as given to `--db` or `history { url }`: a `postgres://` or
+    /// `postgresql://` URL, or else the path of a SQLite file. `password_file` is
+    /// `history { password_file }`, when set; `pgpassword` and `pgpass_file` are what the
+    /// environment says of the password, as the caller read it (`PGPASSWORD`, non-empty; the
+    /// password file: `PGPASSFILE`, else `~/.pgpass`), tried in that order after
+    /// `password_file`; `where_from` names where the URL was given, for messages (`--db`,
+    /// `ward.hcl:3:9`).
+    pub fn parse_in(
+        text: &str,
+        password_file: Option<&Path>,
+        pgpassword: Option<&str>,
+        pgpass_file: Option<&Path>,
         where_from: &str,
     ) -> Result<Location, StoreError> {
         let kind = kind(text).map_err(|why| {
@@ -320,7 +337,7 @@ impl Location {
         if config.get_application_name().is_none() {
             config.application_name("ward");
         }
-        if let Some(password) = password(&config, password_file)? {
+        if let Some(password) = password(&config, password_file, pgpassword, pgpass_file)? {
             config.password(password);
         }
         Ok(Location::Postgres(Box::new(PgTarget {
@@ -364,10 +381,13 @@ fn hide_password_param(tail: &str) -> String {
     format!("{path}?{}", query.join("&"))
 }
 
-/// The password for `config`: `password_file`, `PGPASSWORD`, then the password file.
+/// The password for `config`: `password_file`, `pgpassword` (`PGPASSWORD`), then the entry of
+/// `pgpass_file` (`PGPASSFILE` or `~/.pgpass`) that matches the connection.
 fn password(
     config: &postgres::Config,
     password_file: Option<&Path>,
+    pgpassword: Option<&str>,
+    pgpass_file: Option<&Path>,
 ) -> Result<Option<String>, StoreError> {
     if let Some(path) = password_file {
         let text = std::fs::read_to_string(path).map_err(|e| {
@@ -378,15 +398,13 @@ fn password(
         })?;
         return Ok(Some(text.lines().next().unwrap_or("").to_string()));
     }
-    if let Some(p) = std::env::var_os("PGPASSWORD").filter(|p| !p.is_empty()) {
-        return Ok(Some(p.to_string_lossy().into_owned()));
+    if let Some(p) = pgpassword.filter(|p| !p.is_empty()) {
+        return Ok(Some(p.to_string()));
     }
-    let file = std::env::var_os("PGPASSFILE")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")));
-    let Some(file) = file else { return Ok(None) };
-    let Ok(text) = std::fs::read_to_string(&file) else {
+    let Some(file) = pgpass_file else {
+        return Ok(None);
+    };
+    let Ok(text) = std::fs::read_to_string(file) else {
         return Ok(None);
     };
     let host = match config.get_hosts().first() {
@@ -666,53 +684,54 @@ mod tls_parameters {
         );
     }
 
-    /// The password's sources from the environment, each read in a child process of this test
-    /// binary (the environment is process state, never changed in the tests' own process).
+    /// The password's sources from the environment, as the caller read and passes them:
+    /// `PGPASSWORD`, then the password file; never an empty one; `history { password_file }`
+    /// before both; none read from this process's environment.
     #[test]
     fn the_password_comes_from_pgpassword_then_pgpassfile_never_an_empty_one() {
-        const CHILD: &str = "WARD_STORE_PASSWORD_CHILD";
-        let name = "location::tls_parameters::the_password_comes_from_pgpassword_then_pgpassfile_never_an_empty_one";
-        if let Ok(want) = std::env::var(CHILD) {
-            let t = target("postgres://ward@db:5432/hist");
-            let got = t
-                .config
-                .get_password()
-                .map(|p| String::from_utf8_lossy(p).into_owned());
-            assert_eq!(got.as_deref(), (!want.is_empty()).then_some(want.as_str()));
-            return;
-        }
         let dir = tempfile::tempdir().unwrap();
         let pass = dir.path().join("pgpass");
-        std::fs::write(&pass, "db:5432:hist:ward:from-file\n").unwrap();
-        let home = dir.path().join("home");
-        std::fs::create_dir(&home).unwrap();
-        let exe = std::env::current_exe().unwrap();
-        for (pgpassword, pgpassfile, want) in [
-            (Some("from-env"), Some(pass.as_os_str()), "from-env"),
-            (Some(""), Some(pass.as_os_str()), "from-file"),
-            (None, Some(pass.as_os_str()), "from-file"),
-            (None, Some(std::ffi::OsStr::new("")), ""),
-            (None, None, ""),
+        std::fs::write(
+            &pass,
+            "db:5432:hist:ward:from-file\nother:5432:hist:ward:no\n",
+        )
+        .unwrap();
+        let password = |file: Option<&Path>, pgpassword: Option<&str>, pgpass: Option<&Path>| {
+            let url = "postgres://ward@db:5432/hist";
+            match Location::parse_in(url, file, pgpassword, pgpass, "--db").unwrap() {
+                Location::Postgres(t) => t
+                    .config
+                    .get_password()
+                    .map(|p| String::from_utf8_lossy(p).into_owned()),
+                Location::Sqlite(p) => panic!("read as the file {}", p.display()),
+            }
+        };
+        let pass = Some(pass.as_path());
+        let missing = dir.path().join("missing");
+        for (pgpassword, pgpass, want) in [
+            (Some("from-env"), pass, Some("from-env")),
+            (Some(""), pass, Some("from-file")),
+            (None, pass, Some("from-file")),
+            (None, Some(missing.as_path()), None),
+            (None, None, None),
         ] {
-            let mut c = std::process::Command::new(&exe);
-            c.args(["--exact", name, "--test-threads=1"])
-                .env(CHILD, want)
-                .env("HOME", &home)
-                .env_remove("PGPASSWORD")
-                .env_remove("PGPASSFILE");
-            if let Some(p) = pgpassword {
-                c.env("PGPASSWORD", p);
-            }
-            if let Some(f) = pgpassfile {
-                c.env("PGPASSFILE", f);
-            }
-            let out = c.output().unwrap();
-            assert!(
-                out.status.success(),
-                "PGPASSWORD={pgpassword:?} PGPASSFILE={pgpassfile:?}: {}",
-                String::from_utf8_lossy(&out.stdout)
+            assert_eq!(
+                password(None, pgpassword, pgpass).as_deref(),
+                want,
+                "PGPASSWORD={pgpassword:?} file={pgpass:?}"
             );
         }
+        // history { password_file } comes first.
+        let first = dir.path().join("first");
+        std::fs::write(&first, "from-config\n").unwrap();
+        assert_eq!(
+            password(Some(&first), Some("from-env"), pass).as_deref(),
+            Some("from-config")
+        );
+        // Nothing given, nothing read: not this process's PGPASSWORD, PGPASSFILE or ~/.pgpass.
+        assert_eq!(password(None, None, None), None);
+        let l = Location::parse("postgres://ward@db:5432/hist", None, "--db").unwrap();
+        assert!(matches!(l, Location::Postgres(t) if t.config.get_password().is_none()));
     }
 
     #[test]

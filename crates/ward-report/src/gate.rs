@@ -6,8 +6,8 @@
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
 use crate::format::{Command, Format, Unsupported};
+use crate::paint::Painter;
 use crate::term_line;
-use crate::terminal::Painter;
 use crate::Group;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write;

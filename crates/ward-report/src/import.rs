@@ -4,8 +4,8 @@
 
 use crate::escape::{md_code, md_text};
 use crate::format::{Command, Format, Unsupported};
+use crate::paint::Painter;
 use crate::term_line;
-use crate::terminal::Painter;
 use ward_import::accept::AcceptReport;
 use ward_import::check::{CheckReport, Status};
 

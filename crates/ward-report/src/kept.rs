@@ -224,7 +224,7 @@ impl Entry {
 
 /// The terminal entry `main` of `v` worded for OpenTofu, when that differs: rewording changes
 /// only the `action_reason` line of the explanation, and the block prints each explanation line
-/// on a line of its own ([`crate::terminal::explanation_line`]), so those lines of the text are
+/// on a line of its own ([`crate::entry::terminal::explanation_line`]), so those lines of the text are
 /// replaced instead of rendering the entry a second time. Nothing else in the block depends on
 /// the wording (what it leaves out of the explanation, or says once, names no product).
 fn terminal_tofu(main: &str, v: &Verdict) -> Option<Box<str>> {
@@ -235,8 +235,8 @@ fn terminal_tofu(main: &str, v: &Verdict) -> Option<Box<str>> {
         return None;
     }
     let (mut was_line, mut now_line) = (String::new(), String::new());
-    crate::terminal::explanation_line(&mut was_line, &was);
-    crate::terminal::explanation_line(&mut now_line, &now);
+    crate::entry::terminal::explanation_line(&mut was_line, &was);
+    crate::entry::terminal::explanation_line(&mut now_line, &now);
     let mut out = String::with_capacity(main.len() + 8);
     for line in main.split_inclusive('\n') {
         out.push_str(if line == was_line { &now_line } else { line });
@@ -317,7 +317,7 @@ impl Keep {
     /// Markdown: keeps the verdict's entry when it may be shown, then drops the last entries
     /// while the brief entries before them already exceed the limit.
     fn rank(&mut self, g: Group, v: &mut Verdict) {
-        if !crate::markdown::listed(g, v, self.expand) {
+        if !crate::entry::markdown::listed(g, v, self.expand) {
             return;
         }
         let key = rank_key(g, v);
@@ -354,7 +354,9 @@ impl Keep {
             None
         };
         let brief = match self.format {
-            Format::Markdown => crate::markdown::brief_entry(v, self.expand).into_boxed_str(),
+            Format::Markdown => {
+                crate::entry::markdown::brief_entry(v, self.expand).into_boxed_str()
+            }
             Format::Terminal | Format::Json | Format::Sarif | Format::Junit => Box::default(),
         };
         Entry { main, tofu, brief }
@@ -362,8 +364,8 @@ impl Keep {
 
     fn main(&self, g: crate::Group, v: &Verdict) -> Box<str> {
         match self.format {
-            Format::Terminal => crate::terminal::entry(self.color, self.expand, g, v),
-            Format::Markdown => crate::markdown::entry(g, v, self.expand),
+            Format::Terminal => crate::entry::terminal::entry(self.color, self.expand, g, v),
+            Format::Markdown => crate::entry::markdown::entry(g, v, self.expand),
             Format::Json | Format::Sarif | Format::Junit => String::new(),
         }
         .into_boxed_str()

@@ -32,6 +32,7 @@
 pub mod check;
 pub mod dashboard;
 pub mod drift;
+mod entry;
 pub mod escape;
 pub mod format;
 pub mod gate;
@@ -41,6 +42,7 @@ pub mod junit;
 mod kept;
 mod markdown;
 pub mod outcome;
+mod paint;
 pub mod rules;
 pub mod stack;
 mod terminal;

@@ -3,8 +3,8 @@
 //! is ward-rules'; this module only renders it.
 
 use crate::format::{Command, Format, Unsupported};
+use crate::paint::Painter;
 use crate::term_line;
-use crate::terminal::Painter;
 use anstyle::Style;
 use serde::Serialize;
 use ward_rules::{Knowledge, Pack, Rule, RuleOrigin};

@@ -6,8 +6,8 @@
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
 use crate::format::{Format, Unsupported};
+use crate::paint::Painter;
 use crate::term_line;
-use crate::terminal::Painter;
 use ward_model::Exit;
 
 /// The version of the JSON report's schema.

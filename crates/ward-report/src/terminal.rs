@@ -1,11 +1,13 @@
 //! The terminal report: grouped by class, worst first; colour only when asked.
 
+use crate::entry::terminal::entry;
 use crate::escape::terminal;
 use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
-use crate::text::{
-    deciding_line, fact_words, full_address, mentioned, product_line, show_value, sorted_facts,
-};
+// `drift.rs` still names the styler here while its history view is being changed (#35);
+// its owner is `crate::paint`.
+pub(crate) use crate::paint::Painter;
+use crate::text::{deciding_line, fact_words, full_address, product_line, sorted_facts};
 use crate::{class_counts, grouped_indexed, Exit, Expand, Group, Outcome};
 use anstyle::{AnsiColor, Style};
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,68 +15,6 @@ use std::fmt::Write as _;
 use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact};
 use ward_rules::RuleOrigin;
-
-/// Applies styles only when colour is on (every command's terminal report).
-pub(crate) struct Painter {
-    pub(crate) color: bool,
-}
-
-impl Painter {
-    pub(crate) fn paint(&self, style: Style, text: &str) -> String {
-        if self.color {
-            format!("{style}{text}{style:#}")
-        } else {
-            text.to_string()
-        }
-    }
-
-    pub(crate) fn group_style(g: Group) -> Style {
-        let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
-        match g {
-            Group::Unknown => fg(AnsiColor::Magenta).bold(),
-            Group::Class(Impact::DataLoss) => fg(AnsiColor::Red).bold(),
-            Group::Class(Impact::Replace) => fg(AnsiColor::Red),
-            Group::Class(Impact::Interrupt) => fg(AnsiColor::Yellow),
-            Group::Class(Impact::InPlace) => fg(AnsiColor::Cyan),
-            Group::Class(Impact::Free) => fg(AnsiColor::Green),
-            Group::Class(Impact::None) => Style::new().dimmed(),
-        }
-    }
-
-    /// Appends one terminal line, escaped like [`term_line!`](crate::term_line), then styled
-    /// whole.
-    pub(crate) fn line(&self, out: &mut String, style: Style, line: &str) {
-        out.push_str(&self.paint(style, &terminal(line)));
-        out.push('\n');
-    }
-
-    /// The style of a report's verdict: bold green when it passed, bold red when not.
-    pub(crate) fn verdict_style(passed: bool) -> Style {
-        let c = if passed {
-            AnsiColor::Green
-        } else {
-            AnsiColor::Red
-        };
-        Style::new().fg_color(Some(c.into())).bold()
-    }
-
-    /// [`Painter::line`] in the [verdict style](Painter::verdict_style).
-    pub(crate) fn verdict_line(&self, out: &mut String, passed: bool, line: &str) {
-        self.line(out, Self::verdict_style(passed), line);
-    }
-
-    fn tag(&self, g: Group) -> String {
-        self.paint(Self::group_style(g), &g.name().to_uppercase())
-    }
-
-    fn dim(&self, text: &str) -> String {
-        self.paint(Style::new().dimmed(), text)
-    }
-
-    fn bold(&self, text: &str) -> String {
-        self.paint(Style::new().bold(), text)
-    }
-}
 
 /// Renders the terminal report. `color` adds ANSI styles; the caller decides (TTY, `NO_COLOR`,
 /// `--color`).
@@ -88,23 +28,6 @@ pub(crate) fn render(a: &Assessment, outcome: &Outcome, color: bool, expand: Exp
     // Writing into a Vec cannot fail.
     let _ = write_terminal(a, outcome, color, expand, None, &mut out);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// One change's entry as the report prints it: its block (detailed classes), its row (free;
-/// with its attributes when expanded), nothing (none: counted, not listed, unless expanded).
-/// For [`crate::Keep`].
-pub(crate) fn entry(color: bool, expand: Expand, g: Group, v: &Verdict) -> String {
-    let p = Painter { color };
-    let mut out = String::new();
-    match g {
-        Group::Class(Impact::None | Impact::Free) => row(
-            &mut out,
-            v,
-            expand.expands(g) || crate::text::overwriting_create(v),
-        ),
-        _ => detailed(&mut out, &p, g, v),
-    }
-    out
 }
 
 /// Writes the terminal report to `w`, change block by change block; with `kept`, the entries
@@ -196,149 +119,6 @@ fn header(out: &mut String, p: &Painter, a: &Assessment, kept: Option<&BTreeSet<
         );
     }
     out.push('\n');
-}
-
-/// Writes one explanation line of a change block, indented and escaped, with its newline.
-/// [`crate::kept`] finds a verdict's `action_reason` line in a block by this form, to word it
-/// for OpenTofu without rendering the block again.
-pub(crate) fn explanation_line(out: &mut String, line: &str) {
-    let _ = writeln!(out, "    {}", terminal(line));
-}
-
-fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
-    let _ = writeln!(
-        out,
-        "{}  {}  {}",
-        p.tag(g),
-        p.bold(&full_address(v)),
-        v.action.describe()
-    );
-    let ind = "    ";
-    if g == Group::Unknown && v.explanation.is_empty() {
-        let _ = writeln!(
-            out,
-            "{ind}cost unknown: no rule classifies the type {}",
-            terminal(&v.type_name)
-        );
-    }
-    attribute_lines(out, g, v, ind, crate::text::lists_attributes(v, false));
-    for line in crate::text::explanation_lines(v) {
-        explanation_line(out, &line);
-    }
-    if let Some(r) = v.action_reason.as_ref().filter(|r| !mentioned(v, r)) {
-        let _ = writeln!(out, "{ind}Terraform's reason: {}", terminal(r));
-    }
-    if !v.identity_changes.is_empty() && !crate::text::identity_said(v) {
-        let ids: Vec<String> = v
-            .identity_changes
-            .iter()
-            .map(|i| terminal(&i.to_string()).into_owned())
-            .collect();
-        let _ = writeln!(out, "{ind}identity changes: {}", ids.join(", "));
-    }
-    if v.holds_data && v.action.destroys() && !mentioned(v, "holds data") {
-        let _ = writeln!(
-            out,
-            "{ind}holds data: destroying or replacing it loses data"
-        );
-    }
-    for f in sorted_facts(v) {
-        let _ = writeln!(out, "{ind}{}", fact_words(f));
-    }
-    match &v.decided_by {
-        Some(r) => {
-            let _ = writeln!(
-                out,
-                "{ind}{}",
-                p.dim(&format!("decided by {}", terminal(&r.to_string())))
-            );
-        }
-        None if g != Group::Unknown => {
-            let _ = writeln!(out, "{ind}{}", p.dim("decided by ward's defaults"));
-        }
-        None => {}
-    }
-    out.push('\n');
-}
-
-/// The attribute lines of a change, indented by `ind`: `~ path: before → after  [tags]` for
-/// an update or a replacement (its class when it is not the block's, `forces replacement`),
-/// `+ path = value` for what a create sets, `- path = value` for what a delete removes; at most
-/// [`crate::text::MAX_LISTED_ATTRIBUTES`] of a whole object, then how many more. Nothing when
-/// `listed` is false.
-fn attribute_lines(out: &mut String, g: Group, v: &Verdict, ind: &str, listed: bool) {
-    if !listed {
-        return;
-    }
-    let attrs = crate::text::listed_attributes(v);
-    for at in &attrs.shown {
-        let path = terminal(&at.change.path.to_string()).into_owned();
-        match crate::text::Side::of(v.action) {
-            crate::text::Side::Sets => {
-                let _ = writeln!(out, "{ind}+ {path} = {}", show_value(&at.change.after));
-                continue;
-            }
-            crate::text::Side::Removes => {
-                let _ = writeln!(out, "{ind}- {path} = {}", show_value(&at.change.before));
-                continue;
-            }
-            crate::text::Side::Changes => {}
-        }
-        let mut tags = Vec::new();
-        if g != Group::Class(at.impact) {
-            tags.push(at.impact.as_str());
-        }
-        if at.forces_replacement {
-            tags.push("forces replacement");
-        }
-        let tags = if tags.is_empty() {
-            String::new()
-        } else {
-            format!("  [{}]", tags.join(", "))
-        };
-        let _ = writeln!(
-            out,
-            "{ind}~ {path}: {} → {}{tags}",
-            show_value(&at.change.before),
-            show_value(&at.change.after),
-        );
-        if let Some(why) = crate::text::attribute_why(at) {
-            let _ = writeln!(out, "{ind}    {}", terminal(why));
-        }
-    }
-    if attrs.more > 0 {
-        let _ = writeln!(
-            out,
-            "{ind}… and {} (the JSON report lists them)",
-            plural(attrs.more, "more attribute", "more attributes")
-        );
-    }
-}
-
-/// A `free` or `none` change's row: its address and action (an update's changed paths after
-/// it), and with `expand` its attribute lines under it.
-fn row(out: &mut String, v: &Verdict, expand: bool) {
-    let paths: Vec<String> =
-        if expand || crate::text::Side::of(v.action) != crate::text::Side::Changes {
-            Vec::new()
-        } else {
-            v.attributes
-                .iter()
-                .map(|a| terminal(&a.change.path.to_string()).into_owned())
-                .collect()
-        };
-    let attrs = if paths.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", paths.join(", "))
-    };
-    let _ = writeln!(
-        out,
-        "    {}  {}{attrs}",
-        full_address(v),
-        v.action.describe()
-    );
-    attribute_lines(out, crate::group_of(v), v, "        ", expand);
 }
 
 fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict], expand: bool) {

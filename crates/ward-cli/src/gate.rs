@@ -43,7 +43,7 @@ impl InputArgs {
         let cfg = ctx.config.as_ref();
         let configured = self.db.is_some() || cfg.as_ref().is_some_and(|c| c.history.url.is_some());
         let (history, audit) = if configured {
-            let at = ward_drift::history_location(self.db.as_deref(), cfg)
+            let at = crate::context::history_location(self.db.as_deref(), cfg)
                 .map_err(|e| CliError::new(e.to_string()))?;
             let audit = Audit {
                 history: at.clone(),

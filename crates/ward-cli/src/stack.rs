@@ -194,7 +194,7 @@ fn options(
 
 /// The stack's history, chosen once for the run: `--db` (a file or a URL), else
 /// `stack { history }` (a file), else `history { url }`, else the default file
-/// ([`ward_drift::history_location`] reads the last three the way every command does).
+/// ([`crate::context::history_location`] reads the last three the way every command does).
 pub fn history(
     db: Option<&std::path::Path>,
     config: &ward_config::Config,
@@ -202,7 +202,7 @@ pub fn history(
     let db = db
         .map(std::path::Path::to_path_buf)
         .or_else(|| config.stack.history.clone());
-    ward_drift::history_location(db.as_deref(), Some(config)).map_err(|e| {
+    crate::context::history_location(db.as_deref(), Some(config)).map_err(|e| {
         CliError::new(e.to_string()).hint(
             "pass --db FILE (or a postgres:// URL), or set stack { history = \"...\" } in ward.hcl",
         )

@@ -82,9 +82,8 @@ impl<'a> Run<'a> {
     /// Terragrunt unit) through `terragrunt`, `init` with the site's backend configuration
     /// (from an owner-only file, never in argv).
     pub(crate) fn open(&self, inst: &Instance, r: &mut RootReport) -> Result<Workspace, String> {
-        let ev = binary::Evidence::gather(&inst.dir)?;
-        let sel = binary::select(inst.pin.as_ref(), &ev, &self.opts.binaries)
-            .map_err(|e| format!("cannot choose terraform or tofu: {e}"))?;
+        let sel = binary::choose(&inst.dir, inst.pin.as_ref(), &self.opts.binaries)
+            .map_err(|e| e.to_string())?;
         r.binary = Some(sel.binary.to_string());
         let ws = Workspace::for_root(&sel.binary, &inst.dir, self.timeout, &self.opts.env)
             .map_err(|e| e.to_string())?;

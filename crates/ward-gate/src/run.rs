@@ -618,6 +618,9 @@ pub fn gate_reviewed(
 
 /// `ward approve`: records approvals for exactly the named change(s) and returns what it
 /// recorded. Prints nothing. `setup` holds the run's values, `env` gives the approval key.
+/// Its steps: the approver and expiry asked for ([`asked`]), the plan read as the gate reads it,
+/// the changes named ([`chosen`]), each approval made ([`approval_of`]) and written under the
+/// file's lock, then recorded in the history ([`record_given`]).
 pub fn approve(
     opts: &ApproveOptions,
     setup: &Setup<'_>,
@@ -625,6 +628,82 @@ pub fn approve(
 ) -> Result<Approved, GateError> {
     let now = setup.clock.now();
     let key = key(env)?;
+    let (by, expires_at) = asked(opts, setup, now)?;
+    let want = Want {
+        content: key.is_some(),
+        record: None,
+        approve_every: opts.binding.every_change,
+        address: Some(opts.address.trim()),
+    };
+    let l = load(&opts.inputs, setup, None, want)?;
+    // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
+    let expires_at = match (expires_at, l.policy.approval_expiry) {
+        (Some(t), _) => Some(t),
+        (None, Some(dur)) => Some(
+            ward_time::add(now, dur)
+                .map_err(|e| GateError::Approve(format!("policy.approval_expiry: {e}")))?
+                .to_string(),
+        ),
+        (None, None) => None,
+    };
+    let chosen = chosen(&l, opts)?;
+    let given = Given {
+        opts,
+        by: &by,
+        now: &now.to_string(),
+        expires_at: expires_at.as_deref(),
+        key: key.as_deref(),
+    };
+    // Read, change and write back under the file's lock: parallel approvals all land.
+    let _lock = crate::lock(&l.approvals_path)?;
+    let mut file = approvals::load(&l.approvals_path)?;
+    let (mut changes, mut notes, mut records) = (Vec::new(), Vec::new(), Vec::new());
+    for v in chosen {
+        if !v.action.is_change() {
+            return Err(GateError::Approve(format!(
+                "{} does not change in this plan ({}): nothing to approve",
+                v.address, v.action
+            )));
+        }
+        if needs_approval(v, &l.policy, &l.protection).is_empty() {
+            notes.push(format!(
+                "note: {} ({}, {}) does not need approval under the current policy; recorded anyway",
+                v.address, v.action, v.impact
+            ));
+        }
+        let (a, change, record) = approval_of(v, &given);
+        let before = file.approvals.len();
+        file.approvals
+            .retain(|a| !(a.address == v.address && a.deposed == v.deposed));
+        if file.approvals.len() != before {
+            notes.push(format!(
+                "note: replaced the earlier approval for {}",
+                v.address
+            ));
+        }
+        file.approvals.push(a);
+        changes.push(change);
+        records.push(record);
+    }
+    approvals::save(&l.approvals_path, &file)?;
+    if let Some(au) = &opts.audit {
+        record_given(au, &opts.inputs, setup, records)?;
+    }
+    Ok(Approved {
+        changes,
+        written_to: l.approvals_path,
+        notes,
+        exit: Exit::Pass,
+    })
+}
+
+/// What `ward approve` was asked beyond the change: who approves (`--by`, else the setup's
+/// approver) and, with `--expires`, until when; the reason must not be empty.
+fn asked(
+    opts: &ApproveOptions,
+    setup: &Setup<'_>,
+    now: ward_time::Timestamp,
+) -> Result<(String, Option<String>), GateError> {
     if opts.reason.trim().is_empty() {
         return Err(GateError::Approve(
             "--reason is empty: say why this change is safe to apply (it is recorded with the approval)".into(),
@@ -652,50 +731,41 @@ pub fn approve(
         }
         None => None,
     };
-    let want = Want {
-        content: key.is_some(),
-        record: None,
-        approve_every: opts.binding.every_change,
-        address: Some(opts.address.trim()),
-    };
-    let l = load(&opts.inputs, setup, None, want)?;
-    let context = opts.binding.context.clone();
-    // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
-    let expires_at = match (expires_at, l.policy.approval_expiry) {
-        (Some(t), _) => Some(t),
-        (None, Some(dur)) => Some(
-            ward_time::add(now, dur)
-                .map_err(|e| GateError::Approve(format!("policy.approval_expiry: {e}")))?
-                .to_string(),
-        ),
-        (None, None) => None,
-    };
+    Ok((by, expires_at))
+}
+
+/// The changes `--address` (and `--deposed`) name: every change a pattern matches that needs
+/// approval (never one that loses data), or the one object at an exact address.
+fn chosen<'l>(
+    l: &'l Loaded,
+    opts: &ApproveOptions,
+) -> Result<Vec<&'l ward_classify::Verdict>, GateError> {
     let address = opts.address.trim();
     if address.is_empty() {
         return Err(GateError::Approve("--address is empty".into()));
     }
-    let needing: Vec<String> = l
-        .assessment
-        .verdicts
-        .iter()
-        .filter(|v| !needs_approval(v, &l.policy, &l.protection).is_empty())
-        .map(|v| v.address.clone())
-        .collect();
+    let needs =
+        |v: &&ward_classify::Verdict| !needs_approval(v, &l.policy, &l.protection).is_empty();
     let list_needing = || {
+        let needing: Vec<&str> = l
+            .assessment
+            .verdicts
+            .iter()
+            .filter(needs)
+            .map(|v| v.address.as_str())
+            .collect();
         if needing.is_empty() {
             "nothing in this plan needs approval".to_string()
         } else {
             format!("changes that need approval: {}", needing.join(", "))
         }
     };
-    let chosen: Vec<&ward_classify::Verdict> = if is_pattern(address) {
-        let m: Vec<_> = l
-            .assessment
-            .verdicts
-            .iter()
+    let verdicts = l.assessment.verdicts.iter();
+    if is_pattern(address) {
+        let m: Vec<_> = verdicts
             .filter(|v| glob_match(address, &v.address))
             .filter(|v| opts.deposed.is_none() || v.deposed == opts.deposed)
-            .filter(|v| !needs_approval(v, &l.policy, &l.protection).is_empty())
+            .filter(needs)
             .collect();
         if m.is_empty() {
             return Err(GateError::Approve(format!(
@@ -714,134 +784,116 @@ pub fn approve(
                 lossy.join(", ")
             )));
         }
-        m
-    } else {
-        let at: Vec<_> = l
-            .assessment
-            .verdicts
+        return Ok(m);
+    }
+    let at: Vec<_> = verdicts.filter(|v| v.address == address).collect();
+    if at.is_empty() {
+        return Err(GateError::Approve(format!(
+            "no change at `{address}` in {}; {}",
+            opts.inputs.plan,
+            list_needing()
+        )));
+    }
+    let m: Vec<_> = at
+        .iter()
+        .filter(|v| v.deposed == opts.deposed)
+        .copied()
+        .collect();
+    if m.is_empty() {
+        let keys: Vec<String> = at
             .iter()
-            .filter(|v| v.address == address)
+            .map(|v| match &v.deposed {
+                Some(d) => format!("--deposed {d}"),
+                None => "(no --deposed)".into(),
+            })
             .collect();
-        if at.is_empty() {
-            return Err(GateError::Approve(format!(
-                "no change at `{address}` in {}; {}",
-                opts.inputs.plan,
-                list_needing()
-            )));
-        }
-        let m: Vec<_> = at
-            .iter()
-            .filter(|v| v.deposed == opts.deposed)
-            .copied()
-            .collect();
-        if m.is_empty() {
-            let keys: Vec<String> = at
-                .iter()
-                .map(|v| match &v.deposed {
-                    Some(d) => format!("--deposed {d}"),
-                    None => "(no --deposed)".into(),
-                })
-                .collect();
-            return Err(GateError::Approve(format!(
-                "`{address}` has no change for that object; choose one of: {}",
-                keys.join(", ")
-            )));
-        }
-        m
+        return Err(GateError::Approve(format!(
+            "`{address}` has no change for that object; choose one of: {}",
+            keys.join(", ")
+        )));
+    }
+    Ok(m)
+}
+
+/// What every approval of one `ward approve` shares.
+struct Given<'a> {
+    opts: &'a ApproveOptions,
+    by: &'a str,
+    now: &'a str,
+    expires_at: Option<&'a str>,
+    key: Option<&'a [u8]>,
+}
+
+/// The approval of one change (signed with the key, when there is one), what `ward approve`
+/// reports of it, and its record for the history (the audit fills in where it was given).
+fn approval_of(
+    v: &ward_classify::Verdict,
+    g: &Given<'_>,
+) -> (Approval, ApprovedChange, ward_store::ApprovalRecord) {
+    let m = crate::digest::material_in(v, g.key, g.opts.binding.context.as_deref());
+    let digest = digest_material(&m);
+    let expires_at = g.expires_at.map(str::to_string);
+    let mut a = Approval {
+        address: v.address.clone(),
+        deposed: v.deposed.clone(),
+        digest: digest.clone(),
+        change: m,
+        reason: g.opts.reason.trim().to_string(),
+        by: g.by.to_string(),
+        approved_at: g.now.to_string(),
+        expires_at: expires_at.clone(),
+        signature: None,
     };
-    // Read, change and write back under the file's lock: parallel approvals all land.
-    let _lock = crate::lock(&l.approvals_path)?;
-    let mut file = approvals::load(&l.approvals_path)?;
-    let mut changes = Vec::new();
-    let mut notes = Vec::new();
-    let mut given = Vec::new();
-    for v in chosen {
-        if !v.action.is_change() {
-            return Err(GateError::Approve(format!(
-                "{} does not change in this plan ({}): nothing to approve",
-                v.address, v.action
-            )));
-        }
-        if needs_approval(v, &l.policy, &l.protection).is_empty() {
-            notes.push(format!(
-                "note: {} ({}, {}) does not need approval under the current policy; recorded anyway",
-                v.address, v.action, v.impact
-            ));
-        }
-        let m = crate::digest::material_in(v, key.as_deref(), context.as_deref());
-        let digest = digest_material(&m);
-        let before = file.approvals.len();
-        file.approvals
-            .retain(|a| !(a.address == v.address && a.deposed == v.deposed));
-        if file.approvals.len() != before {
-            notes.push(format!(
-                "note: replaced the earlier approval for {}",
-                v.address
-            ));
-        }
-        let mut a = Approval {
-            address: v.address.clone(),
-            deposed: v.deposed.clone(),
-            digest: digest.clone(),
-            change: m,
-            reason: opts.reason.trim().to_string(),
-            by: by.clone(),
-            approved_at: now.to_string(),
-            expires_at: expires_at.clone(),
-            signature: None,
-        };
-        if let Some(k) = &key {
-            a.sign(k);
-        }
-        given.push(ward_store::ApprovalRecord {
-            source: ward_store::AuditSource::Gate,
-            root: String::new(),
-            site: None,
-            address: v.address.clone(),
-            deposed: v.deposed.clone(),
-            action: crate::audit::action_name(v.action),
-            impact: v.impact.as_str().to_string(),
-            digest: digest.clone(),
-            by: by.clone(),
-            reason: a.reason.clone(),
-            approved_at: a.approved_at.clone(),
-            expires_at: expires_at.clone(),
-            signed: key.is_some(),
-            plan: opts.inputs.plan.clone(),
-            run: None,
-        });
-        changes.push(ApprovedChange {
-            address: v.address.clone(),
-            action: v.action,
-            impact: v.impact,
-            digest,
-            expires_at: expires_at.clone(),
-            signed: key.is_some(),
-        });
-        file.approvals.push(a);
+    if let Some(k) = g.key {
+        a.sign(k);
     }
-    approvals::save(&l.approvals_path, &file)?;
-    // Each approval as given, in the history beside the file.
-    if let Some(au) = &opts.audit {
-        let root = match &au.root {
-            Some(r) => r.clone(),
-            None => crate::adoption::root_name(&opts.inputs, setup.config, setup.cwd)
-                .unwrap_or_default(),
-        };
-        for g in &mut given {
-            g.source = au.source;
-            g.root = root.clone();
-            g.site = au.site.clone();
-            g.run = au.run.clone();
-        }
-        crate::audit::record_approvals(au, &given)?;
+    let record = ward_store::ApprovalRecord {
+        source: ward_store::AuditSource::Gate,
+        root: String::new(),
+        site: None,
+        address: v.address.clone(),
+        deposed: v.deposed.clone(),
+        action: crate::audit::action_name(v.action),
+        impact: v.impact.as_str().to_string(),
+        digest: digest.clone(),
+        by: g.by.to_string(),
+        reason: a.reason.clone(),
+        approved_at: a.approved_at.clone(),
+        expires_at: expires_at.clone(),
+        signed: g.key.is_some(),
+        plan: g.opts.inputs.plan.clone(),
+        run: None,
+    };
+    let change = ApprovedChange {
+        address: v.address.clone(),
+        action: v.action,
+        impact: v.impact,
+        digest,
+        expires_at,
+        signed: g.key.is_some(),
+    };
+    (a, change, record)
+}
+
+/// Each approval as given, in the history beside the file, under the audit's source, root
+/// (else the planned root's name), site and run.
+fn record_given(
+    au: &Audit,
+    inputs: &Inputs,
+    setup: &Setup<'_>,
+    mut records: Vec<ward_store::ApprovalRecord>,
+) -> Result<(), GateError> {
+    let root = match &au.root {
+        Some(r) => r.clone(),
+        None => crate::adoption::root_name(inputs, setup.config, setup.cwd).unwrap_or_default(),
+    };
+    for g in &mut records {
+        g.source = au.source;
+        g.root = root.clone();
+        g.site = au.site.clone();
+        g.run = au.run.clone();
     }
-    Ok(Approved {
-        changes,
-        written_to: l.approvals_path,
-        notes,
-        exit: Exit::Pass,
-    })
+    crate::audit::record_approvals(au, &records)
 }
 
 /// `ward verify`, with the approval key from the process environment.

@@ -179,93 +179,9 @@ pub fn text_with(r: &GateReport, color: bool) -> String {
     for e in &r.errors {
         term_line!(&mut s, "error: {e}");
     }
-    if !r.unclassified.is_empty() {
-        s.push('\n');
-        term_line!(
-            &mut s,
-            "unclassified resource types{}:",
-            if r.coverage_relaxed {
-                " (coverage gate relaxed)"
-            } else if r.coverage_blocking.is_empty() {
-                " (not blocking: no change of this plan touches them)"
-            } else {
-                ""
-            }
-        );
-        for (t, wheres) in &r.unclassified {
-            term_line!(&mut s, "  {t} (seen in {})", wheres.join(", "));
-        }
-    }
-    let exceeded: Vec<_> = r.budgets.iter().filter(|b| b.exceeded).collect();
-    if !r.budgets.is_empty() {
-        s.push('\n');
-        term_line!(&mut s, "budgets:");
-        for b in &r.budgets {
-            term_line!(
-                &mut s,
-                "  {} {}: {} of at most {}{}{}",
-                b.type_name.as_deref().unwrap_or("all types"),
-                b.kind,
-                b.count,
-                b.limit,
-                if b.exceeded { "  EXCEEDED: " } else { "" },
-                if b.exceeded {
-                    b.addresses.join(", ")
-                } else {
-                    String::new()
-                }
-            );
-        }
-        if !exceeded.is_empty() {
-            term_line!(
-                &mut s,
-                "  No approval lifts a budget: split the change into smaller plans, or raise the budget in ward.hcl."
-            );
-        }
-    }
-    if !r.required.is_empty() {
-        s.push('\n');
-        term_line!(&mut s, "changes that need approval ({}):", r.required.len());
-        for x in &r.required {
-            styled_line(
-                &mut s,
-                &p,
-                Painter::group_style(Group::Class(x.impact)),
-                &format!(
-                    "  {}  {} [{}]",
-                    target(&x.address, &x.deposed),
-                    x.action.describe(),
-                    x.impact
-                ),
-            );
-            let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
-            term_line!(&mut s, "    why: {}", why.join("; "));
-            for a in &x.change.attributes {
-                term_line!(&mut s, "    deciding: {}", a.describe());
-            }
-            term_line!(&mut s, "    digest: {}", x.digest);
-            let approved = x.approval.is_approved();
-            let c = if approved {
-                AnsiColor::Green
-            } else {
-                AnsiColor::Red
-            };
-            styled_line(
-                &mut s,
-                &p,
-                Style::new().fg_color(Some(c.into())),
-                &format!("    {}", status_line(x)),
-            );
-            if let ApprovalStatus::Stale { differences, .. } = &x.approval {
-                for d in differences {
-                    term_line!(&mut s, "      {d}");
-                }
-            }
-            if !x.approval.is_approved() {
-                term_line!(&mut s, "    approve: {}", x.approve_command);
-            }
-        }
-    }
+    text_unclassified(&mut s, r);
+    text_budgets(&mut s, r);
+    text_required(&mut s, &p, r);
     if !r.guards.is_empty() {
         s.push('\n');
         term_line!(&mut s, "guards:");
@@ -286,24 +202,7 @@ pub fn text_with(r: &GateReport, color: bool) -> String {
             term_line!(&mut s, "  guard `{}` for {}", p.guard, p.address);
         }
     }
-    if !r.unused_approvals.is_empty() {
-        s.push('\n');
-        term_line!(
-            &mut s,
-            "approvals in {} this plan does not use:",
-            r.approvals_file
-        );
-        for u in &r.unused_approvals {
-            term_line!(
-                &mut s,
-                "  {} (by {} at {}): {}",
-                target(&u.address, &u.deposed),
-                u.by,
-                u.approved_at,
-                u.why
-            );
-        }
-    }
+    text_unused(&mut s, r);
     if !r.warnings.is_empty() {
         let _ = writeln!(s);
         for w in &r.warnings {
@@ -325,6 +224,127 @@ pub fn text_with(r: &GateReport, color: bool) -> String {
         ),
     );
     s
+}
+
+/// The terminal rendering's unclassified types, and whether they block.
+fn text_unclassified(s: &mut String, r: &GateReport) {
+    if !r.unclassified.is_empty() {
+        s.push('\n');
+        term_line!(
+            s,
+            "unclassified resource types{}:",
+            if r.coverage_relaxed {
+                " (coverage gate relaxed)"
+            } else if r.coverage_blocking.is_empty() {
+                " (not blocking: no change of this plan touches them)"
+            } else {
+                ""
+            }
+        );
+        for (t, wheres) in &r.unclassified {
+            term_line!(s, "  {t} (seen in {})", wheres.join(", "));
+        }
+    }
+}
+
+/// The terminal rendering's budgets, and what an exceeded one asks for.
+fn text_budgets(s: &mut String, r: &GateReport) {
+    let exceeded: Vec<_> = r.budgets.iter().filter(|b| b.exceeded).collect();
+    if !r.budgets.is_empty() {
+        s.push('\n');
+        term_line!(s, "budgets:");
+        for b in &r.budgets {
+            term_line!(
+                s,
+                "  {} {}: {} of at most {}{}{}",
+                b.type_name.as_deref().unwrap_or("all types"),
+                b.kind,
+                b.count,
+                b.limit,
+                if b.exceeded { "  EXCEEDED: " } else { "" },
+                if b.exceeded {
+                    b.addresses.join(", ")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        if !exceeded.is_empty() {
+            term_line!(
+                s,
+                "  No approval lifts a budget: split the change into smaller plans, or raise the budget in ward.hcl."
+            );
+        }
+    }
+}
+
+/// The terminal rendering's changes that need approval, each in its class's colour with its status.
+fn text_required(s: &mut String, p: &Painter, r: &GateReport) {
+    if !r.required.is_empty() {
+        s.push('\n');
+        term_line!(s, "changes that need approval ({}):", r.required.len());
+        for x in &r.required {
+            styled_line(
+                s,
+                p,
+                Painter::group_style(Group::Class(x.impact)),
+                &format!(
+                    "  {}  {} [{}]",
+                    target(&x.address, &x.deposed),
+                    x.action.describe(),
+                    x.impact
+                ),
+            );
+            let why: Vec<String> = x.because.iter().map(|b| b.describe()).collect();
+            term_line!(s, "    why: {}", why.join("; "));
+            for a in &x.change.attributes {
+                term_line!(s, "    deciding: {}", a.describe());
+            }
+            term_line!(s, "    digest: {}", x.digest);
+            let approved = x.approval.is_approved();
+            let c = if approved {
+                AnsiColor::Green
+            } else {
+                AnsiColor::Red
+            };
+            styled_line(
+                s,
+                p,
+                Style::new().fg_color(Some(c.into())),
+                &format!("    {}", status_line(x)),
+            );
+            if let ApprovalStatus::Stale { differences, .. } = &x.approval {
+                for d in differences {
+                    term_line!(s, "      {d}");
+                }
+            }
+            if !x.approval.is_approved() {
+                term_line!(s, "    approve: {}", x.approve_command);
+            }
+        }
+    }
+}
+
+/// The terminal rendering's approvals the plan does not use.
+fn text_unused(s: &mut String, r: &GateReport) {
+    if !r.unused_approvals.is_empty() {
+        s.push('\n');
+        term_line!(
+            s,
+            "approvals in {} this plan does not use:",
+            r.approvals_file
+        );
+        for u in &r.unused_approvals {
+            term_line!(
+                s,
+                "  {} (by {} at {}): {}",
+                target(&u.address, &u.deposed),
+                u.by,
+                u.approved_at,
+                u.why
+            );
+        }
+    }
 }
 
 /// The default limit of the Markdown rendering, in bytes: under GitHub's 65,536-character comment
@@ -393,6 +413,40 @@ fn markdown_full(r: &GateReport) -> String {
         }
         let _ = writeln!(s);
     }
+    markdown_budgets(&mut s, r);
+    markdown_required(&mut s, r);
+    markdown_guards(&mut s, r);
+    if !r.unused_approvals.is_empty() {
+        let _ = writeln!(s, "### Approvals this plan does not use\n");
+        for u in &r.unused_approvals {
+            let _ = writeln!(
+                s,
+                "- {} (by {}, {}): {}",
+                md_code(&target(&u.address, &u.deposed)),
+                md_text(&u.by),
+                md_text(&u.approved_at),
+                md_text(&u.why)
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s, "### Warnings\n");
+        for w in &r.warnings {
+            let _ = writeln!(s, "- {}", md_text(w));
+        }
+        let _ = writeln!(s);
+    }
+    if r.required.is_empty() && r.outcome == Outcome::Pass {
+        let _ = writeln!(s, "Nothing in this plan needs an approval.\n");
+    }
+    s.truncate(s.trim_end().len());
+    s.push('\n');
+    s
+}
+
+/// The Markdown rendering's budgets table, and what an exceeded one asks for.
+fn markdown_budgets(s: &mut String, r: &GateReport) {
     if !r.budgets.is_empty() {
         let _ = writeln!(
             s,
@@ -420,6 +474,10 @@ fn markdown_full(r: &GateReport) -> String {
         }
         let _ = writeln!(s);
     }
+}
+
+/// The Markdown rendering's changes that need approval: those waiting (each with its command), then those approved.
+fn markdown_required(s: &mut String, r: &GateReport) {
     let pending: Vec<&Required> = r
         .required
         .iter()
@@ -478,6 +536,10 @@ fn markdown_full(r: &GateReport) -> String {
         }
         let _ = writeln!(s);
     }
+}
+
+/// The Markdown rendering's liveness guards: those run, with their output, and those not run yet.
+fn markdown_guards(s: &mut String, r: &GateReport) {
     if !r.guards.is_empty() || !r.guards_pending.is_empty() {
         let _ = writeln!(s, "### Liveness guards\n");
         for g in &r.guards {
@@ -498,33 +560,6 @@ fn markdown_full(r: &GateReport) -> String {
         }
         let _ = writeln!(s);
     }
-    if !r.unused_approvals.is_empty() {
-        let _ = writeln!(s, "### Approvals this plan does not use\n");
-        for u in &r.unused_approvals {
-            let _ = writeln!(
-                s,
-                "- {} (by {}, {}): {}",
-                md_code(&target(&u.address, &u.deposed)),
-                md_text(&u.by),
-                md_text(&u.approved_at),
-                md_text(&u.why)
-            );
-        }
-        let _ = writeln!(s);
-    }
-    if !r.warnings.is_empty() {
-        let _ = writeln!(s, "### Warnings\n");
-        for w in &r.warnings {
-            let _ = writeln!(s, "- {}", md_text(w));
-        }
-        let _ = writeln!(s);
-    }
-    if r.required.is_empty() && r.outcome == Outcome::Pass {
-        let _ = writeln!(s, "Nothing in this plan needs an approval.\n");
-    }
-    s.truncate(s.trim_end().len());
-    s.push('\n');
-    s
 }
 
 /// The terminal rendering of `ward verify`.

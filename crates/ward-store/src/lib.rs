@@ -57,7 +57,12 @@ use ward_model::Impact;
 ///   [`GateOutcomeRecord`]);
 /// - 5: adds the index `findings_by_root` (root, address, attribute, first run): a root's
 ///   findings, open and resolved, without reading every root's (docs/performance.md, "Fleet").
-pub const SCHEMA_VERSION: i64 = 5;
+/// - 6: adds the indexes `findings_by_last_run` and `findings_by_resolved_run`: the findings
+///   the newest runs saw or resolved ([`Store::findings_since`], `ward drift history`) without
+///   reading every finding; and `root_latest` (each root's newest run id, kept as outcomes are
+///   written, filled by the migration): every root's newest outcome ([`Store::latest_outcomes`],
+///   the overview) without a seek through each root's runs.
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]
@@ -381,6 +386,7 @@ pub(crate) trait Backend: Send {
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError>;
     fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError>;
     fn findings(&self, root: Option<&str>, open_only: bool) -> Result<Vec<FindingRow>, StoreError>;
+    fn findings_since(&self, run: RunId) -> Result<Vec<FindingRow>, StoreError>;
     fn roots(&self) -> Result<Vec<String>, StoreError>;
     fn append_records(
         &mut self,
@@ -554,6 +560,14 @@ impl Store {
         self.backend.findings(None, true)
     }
 
+    /// The findings of every root that are open or that a run from `run` on saw or resolved,
+    /// in the order of [`Store::findings`]: what the newest runs say, read through the indexes
+    /// `findings_open`, `findings_by_last_run` and `findings_by_resolved_run` rather than
+    /// every finding ever recorded.
+    pub fn findings_since(&self, run: RunId) -> Result<Vec<FindingRow>, StoreError> {
+        self.backend.findings_since(run)
+    }
+
     /// The names of every root that has any recorded outcome, sorted.
     pub fn roots(&self) -> Result<Vec<String>, StoreError> {
         self.backend.roots()
@@ -597,6 +611,21 @@ fn findings_sql(root: bool, open_only: bool, param: &str) -> String {
         "SELECT root, address, attribute, impact, first_run, first_at, last_run, last_at,
                 resolved_run, resolved_at
          FROM findings{filter}
+         ORDER BY root, address, attribute, first_run"
+    )
+}
+
+/// The findings open, or last seen or resolved from run `param` on ([`Store::findings_since`]):
+/// one indexed branch per condition, so no branch reads every finding.
+fn findings_since_sql(param: &str) -> String {
+    let cols = "root, address, attribute, impact, first_run, first_at, last_run, last_at,
+                resolved_run, resolved_at";
+    format!(
+        "SELECT {cols} FROM findings WHERE resolved_run IS NULL
+         UNION
+         SELECT {cols} FROM findings WHERE last_run >= {param}
+         UNION
+         SELECT {cols} FROM findings WHERE resolved_run >= {param}
          ORDER BY root, address, attribute, first_run"
     )
 }

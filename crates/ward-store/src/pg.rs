@@ -10,10 +10,10 @@
 use crate::audit::{gate_lists, AuditSource};
 use crate::location::PgTarget;
 use crate::{
-    check_version, diff_findings, findings_sql, limit_i64, mark, ApprovalRecord, ApprovalRow,
-    AuditQuery, Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow,
-    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
-    StateMark, StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, findings_since_sql, findings_sql, limit_i64, mark,
+    ApprovalRecord, ApprovalRow, AuditQuery, Backend, Finding, FindingOp, FindingRow,
+    GateOutcomeRecord, GateOutcomeRow, NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow,
+    RootRunRow, RunId, RunRow, StateMark, StoreError, Transition, SCHEMA_VERSION,
 };
 use postgres::{Client, NoTls};
 use std::collections::BTreeMap;
@@ -84,6 +84,16 @@ CREATE INDEX IF NOT EXISTS records_by_kind ON records(kind, root, key, id);
         5,
         "CREATE INDEX IF NOT EXISTS findings_by_root
              ON findings(root, address, attribute, first_run);",
+    ),
+    (
+        6,
+        "CREATE INDEX IF NOT EXISTS findings_by_last_run ON findings(last_run);
+         CREATE INDEX IF NOT EXISTS findings_by_resolved_run ON findings(resolved_run)
+             WHERE resolved_run IS NOT NULL;
+         CREATE TABLE IF NOT EXISTS root_latest(root TEXT PRIMARY KEY, run_id BIGINT NOT NULL);
+         INSERT INTO root_latest(root, run_id)
+             SELECT root, MAX(run_id) FROM outcomes GROUP BY root
+             ON CONFLICT(root) DO UPDATE SET run_id = EXCLUDED.run_id;",
     ),
 ];
 
@@ -203,6 +213,21 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A finding from the columns of [`findings_sql`].
+fn finding_row(r: &postgres::Row) -> FindingRow {
+    let rr: Option<i64> = r.get(8);
+    let ra: Option<String> = r.get(9);
+    FindingRow {
+        root: r.get(0),
+        address: r.get(1),
+        attribute: r.get(2),
+        impact: r.get(3),
+        first_seen: (r.get(4), r.get(5)),
+        last_seen: (r.get(6), r.get(7)),
+        resolved: rr.zip(ra),
+    }
+}
+
 fn root_run_row(r: &postgres::Row) -> RootRunRow {
     RootRunRow {
         run: r.get(0),
@@ -303,6 +328,14 @@ impl Backend for Pg {
                 &row.binary,
             ],
         )?;
+        // The root's newest run (the overview's one row a root); runs write their roots in
+        // path order, so two overlapping runs take these row locks in the same order.
+        self.client()?.execute(
+            "INSERT INTO root_latest(root, run_id) VALUES($1, $2)
+             ON CONFLICT(root) DO UPDATE SET run_id = EXCLUDED.run_id
+             WHERE root_latest.run_id < EXCLUDED.run_id",
+            &[&row.root, &run],
+        )?;
         Ok(())
     }
 
@@ -394,15 +427,11 @@ impl Backend for Pg {
 
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError> {
         let rows = self.client()?.query(
-            &format!(
-                r#"{ROOTS_CTE}
-                SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
-                FROM r
-                CROSS JOIN LATERAL (SELECT * FROM outcomes x WHERE x.root = r.root
-                                    ORDER BY x.run_id DESC LIMIT 1) o
-                JOIN runs ru ON ru.id = o.run_id
-                ORDER BY o.root"#
-            ),
+            r#"SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
+               FROM root_latest l
+               JOIN outcomes o ON o.run_id = l.run_id AND o.root = l.root
+               JOIN runs ru ON ru.id = l.run_id
+               ORDER BY l.root"#,
             &[],
         )?;
         Ok(rows.iter().map(root_run_row).collect())
@@ -430,22 +459,12 @@ impl Backend for Pg {
             Some(r) => c.query(&sql, &[r])?,
             None => c.query(&sql, &[])?,
         };
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let rr: Option<i64> = r.get(8);
-                let ra: Option<String> = r.get(9);
-                FindingRow {
-                    root: r.get(0),
-                    address: r.get(1),
-                    attribute: r.get(2),
-                    impact: r.get(3),
-                    first_seen: (r.get(4), r.get(5)),
-                    last_seen: (r.get(6), r.get(7)),
-                    resolved: rr.zip(ra),
-                }
-            })
-            .collect())
+        Ok(rows.iter().map(finding_row).collect())
+    }
+
+    fn findings_since(&self, run: RunId) -> Result<Vec<FindingRow>, StoreError> {
+        let rows = self.client()?.query(&findings_since_sql("$1"), &[&run])?;
+        Ok(rows.iter().map(finding_row).collect())
     }
 
     fn roots(&self) -> Result<Vec<String>, StoreError> {

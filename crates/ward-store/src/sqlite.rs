@@ -3,10 +3,10 @@
 use crate::audit::{gate_lists, sqlite_ddl, AuditSource, AUDIT_TABLES};
 use crate::records::RECORDS_SCHEMA;
 use crate::{
-    check_version, diff_findings, findings_sql, limit_i64, mark, ApprovalRecord, ApprovalRow,
-    AuditQuery, Backend, Finding, FindingOp, FindingRow, GateOutcomeRecord, GateOutcomeRow,
-    NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow, RootRunRow, RunId, RunRow,
-    StateMark, StoreError, Transition, SCHEMA_VERSION,
+    check_version, diff_findings, findings_since_sql, findings_sql, limit_i64, mark,
+    ApprovalRecord, ApprovalRow, AuditQuery, Backend, Finding, FindingOp, FindingRow,
+    GateOutcomeRecord, GateOutcomeRow, NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow,
+    RootRunRow, RunId, RunRow, StateMark, StoreError, Transition, SCHEMA_VERSION,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
@@ -60,6 +60,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS findings_open
     ON findings(root, address, attribute) WHERE resolved_run IS NULL;
 CREATE INDEX IF NOT EXISTS outcomes_by_root ON outcomes(root, run_id);
 CREATE INDEX IF NOT EXISTS findings_by_root ON findings(root, address, attribute, first_run);
+CREATE INDEX IF NOT EXISTS findings_by_last_run ON findings(last_run);
+CREATE INDEX IF NOT EXISTS findings_by_resolved_run ON findings(resolved_run)
+    WHERE resolved_run IS NOT NULL;
+CREATE TABLE IF NOT EXISTS root_latest(
+    root TEXT PRIMARY KEY,
+    run_id INTEGER NOT NULL
+);
 ";
 
 /// Every root that has an outcome, in order, one index seek each (`outcomes_by_root`) instead
@@ -70,17 +77,40 @@ const ROOTS_CTE: &str = "WITH RECURSIVE r(root) AS (
     SELECT (SELECT MIN(root) FROM outcomes WHERE root > r.root) FROM r WHERE r.root IS NOT NULL
 )";
 
-/// Every root's newest outcome: for each root, the outcome of its highest run id.
+/// Every root's newest outcome: for each root, the outcome of its highest run id, which
+/// `root_latest` keeps (one row a root, written with each outcome), so the overview reads one
+/// row a root and one primary-key seek into `outcomes`, not a seek through every root's runs.
 fn latest_sql() -> String {
-    format!(
-        "{ROOTS_CTE}
-         SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
-         FROM r
-         JOIN outcomes o ON o.root = r.root
-             AND o.run_id = (SELECT MAX(run_id) FROM outcomes WHERE root = r.root)
-         JOIN runs ru ON ru.id = o.run_id
-         ORDER BY o.root"
-    )
+    "SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o.binary
+     FROM root_latest l
+     JOIN outcomes o ON o.run_id = l.run_id AND o.root = l.root
+     JOIN runs ru ON ru.id = l.run_id
+     ORDER BY l.root"
+        .to_string()
+}
+
+/// Fills `root_latest` from `outcomes` (the migration to schema 6; a no-op when it is current).
+const ROOT_LATEST_FILL: &str = "INSERT OR REPLACE INTO root_latest(root, run_id)
+     SELECT root, MAX(run_id) FROM outcomes GROUP BY root";
+
+/// Keeps `root_latest` at a root's highest run id as an outcome is recorded.
+const ROOT_LATEST_UPSERT: &str = "INSERT INTO root_latest(root, run_id) VALUES(?1, ?2)
+     ON CONFLICT(root) DO UPDATE SET run_id = excluded.run_id
+     WHERE excluded.run_id > root_latest.run_id";
+
+/// A finding from the columns of [`findings_sql`].
+fn finding_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FindingRow> {
+    let rr: Option<i64> = r.get(8)?;
+    let ra: Option<String> = r.get(9)?;
+    Ok(FindingRow {
+        root: r.get(0)?,
+        address: r.get(1)?,
+        attribute: r.get(2)?,
+        impact: r.get(3)?,
+        first_seen: (r.get(4)?, r.get(5)?),
+        last_seen: (r.get(6)?, r.get(7)?),
+        resolved: rr.zip(ra),
+    })
 }
 
 impl Sqlite {
@@ -126,7 +156,9 @@ impl Sqlite {
         tx.execute_batch(RECORDS_SCHEMA)?;
         // Version 4 added the audit tables; creating them is the whole migration from 3.
         tx.execute_batch(&sqlite_ddl(AUDIT_TABLES))?;
-        // Version 5 added the index findings_by_root, which SCHEMA creates.
+        // Version 5 added the index findings_by_root, which SCHEMA creates; version 6
+        // findings_by_last_run, findings_by_resolved_run and root_latest, filled here.
+        tx.execute_batch(ROOT_LATEST_FILL)?;
         // Version 1 kept a rank beside the impact name; the name is what counts.
         if has_column(&tx, "findings", "rank")? {
             migrate_ranks_to_names(&tx)?;
@@ -220,6 +252,9 @@ impl Backend for Sqlite {
                 row.binary,
             ],
         )?;
+        self.conn
+            .prepare_cached(ROOT_LATEST_UPSERT)?
+            .execute(params![row.root, run])?;
         Ok(())
     }
 
@@ -342,19 +377,13 @@ impl Backend for Sqlite {
             Some(r) => vec![r],
             None => vec![],
         };
-        let rows = st.query_map(params.as_slice(), |r| {
-            let rr: Option<i64> = r.get(8)?;
-            let ra: Option<String> = r.get(9)?;
-            Ok(FindingRow {
-                root: r.get(0)?,
-                address: r.get(1)?,
-                attribute: r.get(2)?,
-                impact: r.get(3)?,
-                first_seen: (r.get(4)?, r.get(5)?),
-                last_seen: (r.get(6)?, r.get(7)?),
-                resolved: rr.zip(ra),
-            })
-        })?;
+        let rows = st.query_map(params.as_slice(), finding_row)?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn findings_since(&self, run: RunId) -> Result<Vec<FindingRow>, StoreError> {
+        let mut st = self.conn.prepare_cached(&findings_since_sql("?1"))?;
+        let rows = st.query_map(params![run], finding_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
@@ -839,6 +868,26 @@ mod tests {
         let latest = plan(&s, &latest_sql());
         for p in [&roots, &latest] {
             assert!(!p.contains("SCAN outcomes"), "{p}");
+        }
+    }
+
+    /// `ward drift history`'s findings (open, or seen or resolved since a run) read three
+    /// indexes, never every finding: red before schema 6 (`SCAN findings` for both ranges).
+    #[test]
+    fn the_findings_since_a_run_seek() {
+        let s = Sqlite::open_in_memory().unwrap();
+        let since = plan(&s, &findings_since_sql("5"));
+        // A scan of the open findings' partial index is fine; a bare `SCAN findings` reads them all.
+        assert!(
+            !since.lines().any(|l| l.trim() == "SCAN findings"),
+            "{since}"
+        );
+        for index in [
+            "findings_open",
+            "findings_by_last_run",
+            "findings_by_resolved_run",
+        ] {
+            assert!(since.contains(index), "{index}: {since}");
         }
     }
 }

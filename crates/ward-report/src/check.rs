@@ -102,31 +102,7 @@ pub fn terminal_with(r: &Report, verbose: bool, color: bool) -> String {
             .unwrap_or_default()
     );
     if verbose {
-        s.push_str("\nDirectories:\n");
-        for d in &r.directories {
-            term_line!(
-                &mut s,
-                "  {:<7} {}  ({})",
-                d.kind,
-                d.dir,
-                d.reasons.join("; ")
-            );
-        }
-        if !r.matrix.is_empty() {
-            s.push_str("\nModule sources (package | directory | ref [class] | at):\n");
-            for m in &r.matrix {
-                term_line!(
-                    &mut s,
-                    "  {} | {} ({}) | {} [{}] | {}",
-                    m.package,
-                    m.dir,
-                    m.kind,
-                    m.reference,
-                    m.class,
-                    m.at
-                );
-            }
-        }
+        terminal_layout(&mut s, r);
     }
     if !r.findings.is_empty() {
         s.push('\n');
@@ -134,58 +110,7 @@ pub fn terminal_with(r: &Report, verbose: bool, color: bool) -> String {
     for f in &r.findings {
         finding_line_with(&mut s, f, color);
     }
-    if !r.suppressed.is_empty() {
-        s.push('\n');
-        term_line!(&mut s, "Suppressed ({}):", r.suppressed.len());
-        for x in &r.suppressed {
-            term_line!(
-                &mut s,
-                "  {} {} — {} (ward:ignore at {}{})",
-                x.finding.rule,
-                x.finding.location(),
-                x.reason,
-                x.at,
-                x.until
-                    .as_ref()
-                    .map(|u| format!(", until {u}"))
-                    .unwrap_or_default()
-            );
-        }
-    }
-    if sm.outside_changed > 0 {
-        s.push('\n');
-        term_line!(
-            &mut s,
-            "{} finding(s) outside the directories of the changed files not shown (--changed)",
-            sm.outside_changed
-        );
-    }
-    if !r.excluded.is_empty() {
-        s.push('\n');
-        term_line!(&mut s, "Not read ({} path(s) excluded):", r.excluded.len());
-        for x in &r.excluded {
-            term_line!(&mut s, "  {} — {}", x.path, x.reason);
-        }
-    }
-    if !r.not_raised.is_empty() {
-        s.push('\n');
-        term_line!(&mut s, "Not raised where the rule does not apply:");
-        for x in &r.not_raised {
-            term_line!(&mut s, "  {} ×{} — {}", x.rule, x.count, x.why);
-        }
-    }
-    if !r.disabled_rules.is_empty() {
-        s.push('\n');
-        term_line!(
-            &mut s,
-            "Rules turned off in ward.hcl: {}",
-            r.disabled_rules
-                .iter()
-                .map(|id| id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
+    terminal_left_out(&mut s, r);
     s.push('\n');
     let word = if sm.failed { "FAILED" } else { "passed" };
     let mut last = String::new();
@@ -215,6 +140,86 @@ pub fn terminal_with(r: &Report, verbose: bool, color: bool) -> String {
     }
     s.push_str(&last);
     s
+}
+
+/// `--verbose`: every directory with why it is what it is, and the module sources' matrix.
+fn terminal_layout(s: &mut String, r: &Report) {
+    s.push_str("\nDirectories:\n");
+    for d in &r.directories {
+        term_line!(s, "  {:<7} {}  ({})", d.kind, d.dir, d.reasons.join("; "));
+    }
+    if !r.matrix.is_empty() {
+        s.push_str("\nModule sources (package | directory | ref [class] | at):\n");
+        for m in &r.matrix {
+            term_line!(
+                s,
+                "  {} | {} ({}) | {} [{}] | {}",
+                m.package,
+                m.dir,
+                m.kind,
+                m.reference,
+                m.class,
+                m.at
+            );
+        }
+    }
+}
+
+/// What the terminal report did not raise or show: suppressed findings, findings outside the
+/// changed directories, paths excluded, rules that do not apply or are turned off.
+fn terminal_left_out(s: &mut String, r: &Report) {
+    if !r.suppressed.is_empty() {
+        s.push('\n');
+        term_line!(s, "Suppressed ({}):", r.suppressed.len());
+        for x in &r.suppressed {
+            term_line!(
+                s,
+                "  {} {} — {} (ward:ignore at {}{})",
+                x.finding.rule,
+                x.finding.location(),
+                x.reason,
+                x.at,
+                x.until
+                    .as_ref()
+                    .map(|u| format!(", until {u}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if r.summary.outside_changed > 0 {
+        s.push('\n');
+        term_line!(
+            s,
+            "{} finding(s) outside the directories of the changed files not shown (--changed)",
+            r.summary.outside_changed
+        );
+    }
+    if !r.excluded.is_empty() {
+        s.push('\n');
+        term_line!(s, "Not read ({} path(s) excluded):", r.excluded.len());
+        for x in &r.excluded {
+            term_line!(s, "  {} — {}", x.path, x.reason);
+        }
+    }
+    if !r.not_raised.is_empty() {
+        s.push('\n');
+        term_line!(s, "Not raised where the rule does not apply:");
+        for x in &r.not_raised {
+            term_line!(s, "  {} ×{} — {}", x.rule, x.count, x.why);
+        }
+    }
+    if !r.disabled_rules.is_empty() {
+        s.push('\n');
+        term_line!(
+            s,
+            "Rules turned off in ward.hcl: {}",
+            r.disabled_rules
+                .iter()
+                .map(|id| id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
 }
 
 /// One finding as terminal lines.

@@ -74,9 +74,16 @@ struct HistoryArgs {
     /// ~/.local/state/ward/drift.sqlite).
     #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
-    /// How many runs to show.
+    /// How many runs to show (the newest).
     #[arg(long, default_value_t = 20)]
     limit: usize,
+    /// Only runs started at or after this (`YYYY-MM-DD`, or an RFC 3339 time in UTC).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Every finding and every unfinished run ever recorded, not only those of the runs shown
+    /// (a year of a large fleet's findings is a long list).
+    #[arg(long)]
+    all: bool,
     /// Output format.
     #[arg(long, value_parser = crate::output::format(Command::DriftHistory), default_value = "terminal")]
     format: Format,
@@ -263,8 +270,26 @@ fn teardowns(
 }
 
 fn history(h: HistoryArgs) -> Result<Exit, CliError> {
+    if let Some(since) = &h.since {
+        let ok = if since.len() == 10 {
+            ward_time::parse_date(since).is_ok()
+        } else {
+            ward_time::parse_timestamp(since).is_ok() && since.ends_with('Z')
+        };
+        if !ok {
+            return Err(CliError::new(format!(
+                "--since {since}: give a date (2026-12-01) or a UTC time (2026-12-01T06:00:00Z)"
+            )));
+        }
+    }
     let (store, _) = crate::history::open(h.db.as_deref(), None)?;
-    let history = ward_drift::history::read(&store, h.root.as_deref(), h.limit)
+    let query = ward_drift::history::Query {
+        root: h.root.as_deref(),
+        limit: h.limit,
+        since: h.since.as_deref(),
+        all: h.all,
+    };
+    let history = ward_drift::history::read_query(&store, &query)
         .map_err(|e| CliError::new(e.to_string()))?;
     let text = ward_report::drift::history(&history, h.format)?;
     crate::output::write(&text, h.output.as_deref())?;

@@ -120,13 +120,13 @@ pub(crate) fn running(started_at: &str, shard: Option<String>) -> RunMark {
 }
 
 /// Every run whose latest record is `running` or `interrupted`, newest first, with its token,
-/// at most `limit` (0: all).
-fn open_runs(store: &Store) -> Result<Vec<(String, RunMark)>, StoreError> {
+/// among the newest `limit` records (0: all).
+fn open_runs(store: &Store, limit: usize) -> Result<Vec<(String, RunMark)>, StoreError> {
     let rows = store.records(&RecordQuery {
         kind: KIND,
         root: Some(ROOT),
         key: None,
-        limit: 0,
+        limit,
     })?;
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
@@ -146,7 +146,14 @@ fn open_runs(store: &Store) -> Result<Vec<(String, RunMark)>, StoreError> {
 
 /// The runs that recorded their start and not their end, newest first.
 pub fn unfinished(store: &Store) -> Result<Vec<Unfinished>, StoreError> {
-    Ok(open_runs(store)?
+    unfinished_within(store, 0)
+}
+
+/// [`unfinished`] among the newest `records` journal records only (0: the whole journal): a
+/// run writes two (`running`, then `finished`), so the newest runs' are the newest records,
+/// read without reading a year of them.
+pub fn unfinished_within(store: &Store, records: usize) -> Result<Vec<Unfinished>, StoreError> {
+    Ok(open_runs(store, records)?
         .into_iter()
         .map(|(_, m)| {
             let state = if m.status == "interrupted" {
@@ -173,7 +180,7 @@ pub fn unfinished(store: &Store) -> Result<Vec<Unfinished>, StoreError> {
 /// says so, one sentence each: what a run learns of the runs before it.
 pub(crate) fn settle(store: &mut Store, skip: &str, at: &str) -> Result<Vec<String>, StoreError> {
     let mut said = Vec::new();
-    for (token, mut m) in open_runs(store)? {
+    for (token, mut m) in open_runs(store, 0)? {
         if token == skip || m.status != "running" || m.process.alive() != Some(false) {
             continue;
         }

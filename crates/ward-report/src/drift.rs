@@ -346,12 +346,22 @@ pub fn history_text(h: &History) -> String {
     match h {
         History::Runs {
             limit,
+            since,
+            more,
+            whole,
             runs,
             unfinished,
             ..
         } => {
             if !unfinished.is_empty() {
-                term_line!(&mut s, "runs that recorded no end (newest first):");
+                if *whole {
+                    term_line!(&mut s, "runs that recorded no end (newest first):");
+                } else {
+                    term_line!(
+                        &mut s,
+                        "runs that recorded no end (newest first, among the newest runs; --all for the whole journal):"
+                    );
+                }
                 for u in unfinished {
                     term_line!(
                         &mut s,
@@ -392,6 +402,16 @@ pub fn history_text(h: &History) -> String {
                     }
                 );
             }
+            if *more {
+                let since = since
+                    .as_ref()
+                    .map(|d| format!(" (or since {d})"))
+                    .unwrap_or_default();
+                term_line!(
+                    &mut s,
+                    "  ... older runs not shown: at most {limit}{since}; --limit N or --since DATE for more"
+                );
+            }
         }
         History::Root {
             root: name,
@@ -424,7 +444,15 @@ pub fn history_text(h: &History) -> String {
         }
     }
     let findings = h.findings();
-    term_line!(&mut s, "findings ({}):", findings.len());
+    if matches!(h, History::Runs { whole: false, .. }) {
+        term_line!(
+            &mut s,
+            "findings ({}: open, or seen or resolved by the runs above; --all for every finding recorded):",
+            findings.len()
+        );
+    } else {
+        term_line!(&mut s, "findings ({}):", findings.len());
+    }
     for f in findings {
         term_line!(
             &mut s,
@@ -453,9 +481,11 @@ pub fn history_json(h: &History) -> String {
             runs,
             findings,
             unfinished,
+            more,
+            whole,
             ..
         } => {
-            serde_json::json!({"schema_version": 1, "runs": runs, "findings": findings, "unfinished": unfinished})
+            serde_json::json!({"schema_version": 1, "runs": runs, "findings": findings, "unfinished": unfinished, "more_runs": more, "whole": whole})
         }
         History::Root {
             root,

@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         )
         .collect();
     let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
-    let location = ward_drift::history_location(a.db.as_deref(), config.as_ref())
+    let location = crate::context::history_location(a.db.as_deref(), config.as_ref())
         .map_err(|e| CliError::new(e.to_string()))?;
     let torn_down = teardowns(a.db.as_deref(), config.as_ref())?;
     let mut store = ward_drift::ward_store::Store::open_location(&location)

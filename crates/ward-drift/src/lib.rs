@@ -51,24 +51,6 @@ pub use ward_store;
 pub fn default_db() -> Option<PathBuf> {
     ward_store::default_path()
 }
-/// [`history_location_in`] with the PostgreSQL password's environment read here.
-///
-/// Still called by ward-cli's `drift.rs`, `stack.rs` and `gate.rs` (being edited by other
-/// engineers this stop): once they call `ward-cli`'s `context::history_location` (which reads
-/// the environment and calls [`history_location_in`]), this goes, and no library reads
-/// `PGPASSWORD`/`PGPASSFILE` (#34).
-pub fn history_location(
-    db: Option<&Path>,
-    cfg: Option<&Config>,
-) -> Result<ward_store::Location, ward_store::StoreError> {
-    let pgpassword = std::env::var("PGPASSWORD").ok();
-    let pgpass_file = std::env::var_os("PGPASSFILE")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")));
-    history_location_in(db, cfg, pgpassword.as_deref(), pgpass_file.as_deref())
-}
-
 /// Where the history is kept: `--db` (a SQLite file, or a `postgres://` URL), else
 /// `history { url }` in `ward.hcl`, else [`default_db`]. One rule for every command that reads
 /// or writes the history. A PostgreSQL password comes from `history { password_file }`, else

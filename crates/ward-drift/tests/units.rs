@@ -49,19 +49,30 @@ fn a_shard_is_k_of_n_with_k_at_most_n() {
 
 #[test]
 fn db_is_a_file_unless_it_is_a_postgres_url() {
-    let file = ward_drift::history_location(Some(Path::new("runs/history.db")), None).unwrap();
+    let file =
+        ward_drift::history_location_in(Some(Path::new("runs/history.db")), None, None, None)
+            .unwrap();
     assert!(
         matches!(&file, Location::Sqlite(p) if p == Path::new("runs/history.db")),
         "a file"
     );
-    let pg =
-        ward_drift::history_location(Some(Path::new("postgres://ward@db.internal/ward")), None)
-            .unwrap();
+    let pg = ward_drift::history_location_in(
+        Some(Path::new("postgres://ward@db.internal/ward")),
+        None,
+        None,
+        None,
+    )
+    .unwrap();
     assert!(matches!(pg, Location::Postgres(_)), "a postgres URL");
     // Read as a URL, so a password in it is refused (a file of that name would be accepted).
-    let e = ward_drift::history_location(Some(Path::new("postgres://ward:pw@db/ward")), None)
-        .err()
-        .unwrap();
+    let e = ward_drift::history_location_in(
+        Some(Path::new("postgres://ward:pw@db/ward")),
+        None,
+        None,
+        None,
+    )
+    .err()
+    .unwrap();
     assert!(
         e.to_string()
             .contains("--db: the PostgreSQL URL carries a password"),

@@ -53,7 +53,8 @@ pub fn run(r: &Run) -> Result<Report, DriftError> {
         .map(|p| (p.clone(), ward_drift::binary::Product::Terraform))
         .collect();
     let binaries = ward_drift::binary::find_binaries(&explicit).unwrap();
-    let location = ward_drift::history_location(Some(&r.db), config.as_ref()).unwrap();
+    let location =
+        ward_drift::history_location_in(Some(&r.db), config.as_ref(), None, None).unwrap();
     let mut store = ward_store::Store::open_location(&location).unwrap();
     let inputs = ward_drift::Inputs {
         config: config.as_ref(),

@@ -182,80 +182,9 @@ impl Doc {
         }
         let result_line = result_line(a, outcome);
         let head = head(a, outcome, &result_line, kept.map(|k| &k.keep.origins));
-        let c = &a.coverage;
-        let checked = plural(
-            c.types_checked,
-            "managed resource type",
-            "managed resource types",
-        );
-        let coverage_head = if c.unclassified.is_empty() {
-            format!("**Coverage:** ok, {checked}, all classified.\n")
-        } else if c.fails() {
-            format!(
-                "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see `ward docs rules`), or pass `--allow-unclassified`.\n",
-                thousands(c.unclassified.len())
-            )
-        } else if c.relaxed {
-            format!(
-                "**Coverage:** relaxed by `--allow-unclassified`: {} of {checked} unclassified.\n",
-                thousands(c.unclassified.len())
-            )
-        } else {
-            format!(
-                "**Coverage:** ok: {} of {checked} unclassified, but no change of this plan touches them.\n",
-                thousands(c.unclassified.len())
-            )
-        };
-        let types = c
-            .unclassified
-            .iter()
-            .map(|(t, seen)| {
-                let seen: Vec<String> = seen.iter().map(|s| md(s)).collect();
-                format!("- {} (seen in {})\n", code(t), seen.join(", "))
-            })
-            .collect();
-        let mut outs: Vec<_> = a
-            .outputs
-            .iter()
-            .filter(|o| o.action != Action::NoOp)
-            .collect();
-        outs.sort_by(|x, y| x.name.cmp(&y.name));
-        let outputs_head = (!outs.is_empty())
-            .then(|| format!("#### Outputs ({} changing)\n", thousands(outs.len())));
-        let outputs = outs
-            .iter()
-            .map(|o| {
-                let sens = if o.sensitive { " (sensitive)" } else { "" };
-                format!("- {}: {}{sens}\n", code(&o.name), o.action.as_terraform())
-            })
-            .collect();
-        let mut ds: Vec<&Verdict> = a
-            .drift
-            .iter()
-            .filter(|v| v.action != Action::NoOp)
-            .collect();
-        ds.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
-        let drift_head = (!ds.is_empty()).then(|| {
-            format!(
-                "#### Drift ({} changed outside Terraform; context, not gated)\n",
-                thousands(ds.len())
-            )
-        });
-        let drift = ds
-            .iter()
-            .map(|v| {
-                let class = if v.classified {
-                    v.impact.as_str()
-                } else {
-                    "unclassified"
-                };
-                format!(
-                    "- {}: {} ({class})\n",
-                    addr_code(v),
-                    v.action.as_terraform()
-                )
-            })
-            .collect();
+        let (coverage_head, types) = coverage(a);
+        let (outputs_head, outputs) = outputs(a);
+        let (drift_head, drift) = drift(a);
         Doc {
             head,
             items,
@@ -402,6 +331,94 @@ impl Doc {
         );
         s.chars().take(limit).collect()
     }
+}
+/// The Markdown report's coverage line and its unclassified types, one list item each.
+fn coverage(a: &Assessment) -> (String, Vec<String>) {
+    let c = &a.coverage;
+    let checked = plural(
+        c.types_checked,
+        "managed resource type",
+        "managed resource types",
+    );
+    let coverage_head = if c.unclassified.is_empty() {
+        format!("**Coverage:** ok, {checked}, all classified.\n")
+    } else if c.fails() {
+        format!(
+            "**Coverage: failed.** {} of {checked} unclassified. Classify each in `ward.hcl` (see `ward docs rules`), or pass `--allow-unclassified`.\n",
+            thousands(c.unclassified.len())
+        )
+    } else if c.relaxed {
+        format!(
+            "**Coverage:** relaxed by `--allow-unclassified`: {} of {checked} unclassified.\n",
+            thousands(c.unclassified.len())
+        )
+    } else {
+        format!(
+            "**Coverage:** ok: {} of {checked} unclassified, but no change of this plan touches them.\n",
+            thousands(c.unclassified.len())
+        )
+    };
+    let types: Vec<String> = c
+        .unclassified
+        .iter()
+        .map(|(t, seen)| {
+            let seen: Vec<String> = seen.iter().map(|s| md(s)).collect();
+            format!("- {} (seen in {})\n", code(t), seen.join(", "))
+        })
+        .collect();
+    (coverage_head, types)
+}
+
+/// The Markdown report's changing outputs: their heading (none when nothing changes) and items.
+fn outputs(a: &Assessment) -> (Option<String>, Vec<String>) {
+    let mut outs: Vec<_> = a
+        .outputs
+        .iter()
+        .filter(|o| o.action != Action::NoOp)
+        .collect();
+    outs.sort_by(|x, y| x.name.cmp(&y.name));
+    let outputs_head =
+        (!outs.is_empty()).then(|| format!("#### Outputs ({} changing)\n", thousands(outs.len())));
+    let outputs: Vec<String> = outs
+        .iter()
+        .map(|o| {
+            let sens = if o.sensitive { " (sensitive)" } else { "" };
+            format!("- {}: {}{sens}\n", code(&o.name), o.action.as_terraform())
+        })
+        .collect();
+    (outputs_head, outputs)
+}
+
+/// The Markdown report's drift: its heading (none without drift) and one item a change.
+fn drift(a: &Assessment) -> (Option<String>, Vec<String>) {
+    let mut ds: Vec<&Verdict> = a
+        .drift
+        .iter()
+        .filter(|v| v.action != Action::NoOp)
+        .collect();
+    ds.sort_by(|x, y| (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed)));
+    let drift_head = (!ds.is_empty()).then(|| {
+        format!(
+            "#### Drift ({} changed outside Terraform; context, not gated)\n",
+            thousands(ds.len())
+        )
+    });
+    let drift: Vec<String> = ds
+        .iter()
+        .map(|v| {
+            let class = if v.classified {
+                v.impact.as_str()
+            } else {
+                "unclassified"
+            };
+            format!(
+                "- {}: {} ({class})\n",
+                addr_code(v),
+                v.action.as_terraform()
+            )
+        })
+        .collect();
+    (drift_head, drift)
 }
 
 fn list(out: &mut String, entries: &[String], omit: &[bool], one: &str, many: &str) {

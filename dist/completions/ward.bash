@@ -527,7 +527,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__drift__subcmd__history)
-            opts="-o -h -V --db --limit --format --output --help --version"
+            opts="-o -h -V --db --limit --since --all --format --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +538,10 @@ _ward() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1329,7 +1333,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__report)
-            opts="-h -V --html --db --config --runs --stale-after --help --version"
+            opts="-h -V --html --db --config --runs --all-roots --roots --recent-runs --stale-after --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1348,6 +1352,14 @@ _ward() {
                     return 0
                     ;;
                 --runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --roots)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --recent-runs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1981,7 +1993,7 @@ _ward() {
             return 0
             ;;
         ward__subcmd__verify)
-            opts="-o -h -V --record --binary --chdir --timeout --format --output --color --help --version"
+            opts="-o -h -V --record --binary --chdir --timeout --approvals-from --forge-url --format --output --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2000,6 +2012,14 @@ _ward() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forge-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

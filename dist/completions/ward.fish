@@ -100,8 +100,8 @@ complete -c ward -n "__fish_ward_using_subcommand gate" -l color -d 'Colour the 
 always\t'Always colour (even into a file or a pipe)'
 never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand gate" -l record -d 'Write the gate record (for `ward verify`) to this file' -r -F
-complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals-from -d 'Take the approvals from a pull request\'s reviews instead of the approvals file: github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN). See `ward docs gate`, "Review approvals"' -r
-complete -c ward -n "__fish_ward_using_subcommand gate" -l forge-url -d 'The forge\'s API base for --approvals-from (default: GITHUB_API_URL, else GitHub\'s)' -r
+complete -c ward -n "__fish_ward_using_subcommand gate" -l approvals-from -d 'Take the approvals from a pull request\'s reviews instead of the approvals file: github:OWNER/REPO#NUMBER (token from GITHUB_TOKEN) or gitlab:GROUP/PROJECT!IID (token from GITLAB_TOKEN). See `ward docs gate`, "Review approvals"' -r
+complete -c ward -n "__fish_ward_using_subcommand gate" -l forge-url -d 'The forge\'s API base for --approvals-from (default: GITHUB_API_URL or CI_API_V4_URL, else the forge\'s public one)' -r
 complete -c ward -n "__fish_ward_using_subcommand gate" -l allow-unclassified -d 'Do not fail on unclassified resource types (their destroys still need approval)'
 complete -c ward -n "__fish_ward_using_subcommand gate" -l no-record-protection -d 'Do not add newly found `prevent_destroy` addresses to the protection record'
 complete -c ward -n "__fish_ward_using_subcommand gate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -122,6 +122,8 @@ complete -c ward -n "__fish_ward_using_subcommand verify" -l record -d 'The gate
 complete -c ward -n "__fish_ward_using_subcommand verify" -l binary -d 'The terraform or tofu binary that wrote the plan (default from the record\'s product)' -r
 complete -c ward -n "__fish_ward_using_subcommand verify" -l chdir -d 'The root directory the plan was made in (default: the current directory)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand verify" -l timeout -d 'Seconds `show -json` may take; then its process group is killed and verify fails (exit 2)' -r
+complete -c ward -n "__fish_ward_using_subcommand verify" -l approvals-from -d 'The pull request the gate took its approvals from (github:OWNER/REPO#N, gitlab:GROUP/PROJECT!IID): the record must hold review approvals of it, and they are read again. Without it, a record that holds review approvals is re-checked against its own' -r
+complete -c ward -n "__fish_ward_using_subcommand verify" -l forge-url -d 'The forge\'s API base for the re-check (default: GITHUB_API_URL / CI_API_V4_URL, else the forge\'s public one); it must be the one the gate read' -r
 complete -c ward -n "__fish_ward_using_subcommand verify" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON'"
 complete -c ward -n "__fish_ward_using_subcommand verify" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
@@ -159,10 +161,12 @@ complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_sub
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
 complete -c ward -n "__fish_ward_using_subcommand drift; and not __fish_seen_subcommand_from history help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
-complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show (the newest)' -r
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l since -d 'Only runs started at or after this (`YYYY-MM-DD`, or an RFC 3339 time in UTC)' -r
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l format -d 'Output format' -r -f -a "terminal\t'For a terminal (`text` is still accepted, as a hidden alias)'
 json\t'JSON (schema_version 1)'"
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s o -l output -d 'Write the report to FILE instead of standard output' -r -F
+complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -l all -d 'Every finding and every unfinished run ever recorded, not only those of the runs shown (a year of a large fleet\'s findings is a long list)'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand drift; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show the history: runs, a root\'s outcomes, findings first/last seen and resolved'
@@ -373,7 +377,10 @@ complete -c ward -n "__fish_ward_using_subcommand report" -l html -d 'The file t
 complete -c ward -n "__fish_ward_using_subcommand report" -l db -d 'The history database: a SQLite file or a postgres:// URL without a password (default: `history { url }` in ward.hcl, else the default drift history file)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand report" -l config -d 'ward.hcl to read (layers, `history`); default: the one found from the current directory' -r -F
 complete -c ward -n "__fish_ward_using_subcommand report" -l runs -d 'How many of each root\'s newest runs its timeline shows' -r
+complete -c ward -n "__fish_ward_using_subcommand report" -l roots -d 'At most this many roots listed, worst first, each with its timeline (0: no limit)' -r
+complete -c ward -n "__fish_ward_using_subcommand report" -l recent-runs -d 'How many of the newest runs the recent-runs table lists' -r
 complete -c ward -n "__fish_ward_using_subcommand report" -l stale-after -d 'Mark a root stale when its newest run is older than this (`36h`, `2d`, `1w`; default: `history { stale_after }` in ward.hcl, else 2d)' -r
+complete -c ward -n "__fish_ward_using_subcommand report" -l all-roots -d 'List every root (and its timeline), not only the roots that need attention'
 complete -c ward -n "__fish_ward_using_subcommand report" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand report" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand help; and not __fish_seen_subcommand_from plan rules gate approve verify drift stack check import docs completions man serve report help" -f -a "plan" -d 'Classify every change in a plan by what it costs (terminal, JSON or Markdown report)'

@@ -90,6 +90,26 @@ pub struct Overview {
     pub statuses: Vec<StatusCount>,
     /// The filter the roots were chosen by.
     pub filter: FilterView,
+    /// Which page of the roots the filter kept this is (worst first): the counts above are
+    /// over every root, the groups hold this page's roots only.
+    pub page: PageView,
+}
+
+/// One page of a list shown a page at a time (`?page=N&per_page=M`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PageView {
+    /// This page's number, from 1.
+    pub number: usize,
+    /// How many pages the list makes (1 for an empty list).
+    pub pages: usize,
+    /// At most this many entries a page.
+    pub per_page: usize,
+    /// The position of the page's first entry in the whole list, from 1 (0: none shown).
+    pub first: usize,
+    /// The position of its last entry.
+    pub last: usize,
+    /// How many entries the whole list has.
+    pub total: usize,
 }
 
 /// How many roots are in one severity, and in which outcomes.
@@ -123,6 +143,8 @@ pub struct FilterView {
     pub stale: bool,
     /// A substring of the root's name.
     pub name: Option<String>,
+    /// Only the roots that need attention: not clean, stale, or with an open finding.
+    pub attention: bool,
     /// Whether any condition is set.
     pub active: bool,
 }
@@ -489,7 +511,11 @@ pub struct GateChangeView {
 pub struct Report {
     /// The overview.
     pub overview: Overview,
-    /// Each root's timeline, by root name.
+    /// The newest runs, newest first, with how many roots ended in each outcome.
+    pub recent: Vec<RunView>,
+    /// What the report leaves out and how to get it, one sentence each.
+    pub notes: Vec<String>,
+    /// The timelines shown: the overview's roots', in its order.
     pub timelines: Vec<Timeline>,
     /// The open findings.
     pub findings: Findings,
@@ -499,6 +525,25 @@ pub struct Report {
     pub stacks: StackRuns,
     /// Approvals and gate decisions.
     pub approvals: Approvals,
+}
+
+/// One run of `ward drift` (one shard) as the report lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunView {
+    /// The run's id.
+    pub run: i64,
+    /// When it started (UTC).
+    pub started_at: String,
+    /// When it finished (UTC), if it did.
+    pub finished_at: Option<String>,
+    /// Its shard (`K/N`), if it ran one.
+    pub shard: Option<String>,
+    /// Its exit code, if it finished.
+    pub exit_code: Option<i64>,
+    /// How bad its worst outcome is (`ok`, `drift`, `other`, `failed`).
+    pub severity: String,
+    /// How many roots ended in each outcome, by outcome name.
+    pub outcomes: Vec<OutcomeCount>,
 }
 
 /// A page of the dashboard.
@@ -700,6 +745,14 @@ mod tests {
                 active: true,
                 ..FilterView::default()
             },
+            page: PageView {
+                number: 1,
+                pages: 1,
+                per_page: 100,
+                first: 1,
+                last: 1,
+                total: 1,
+            },
         }
     }
 
@@ -799,6 +852,19 @@ mod tests {
     fn report(root: &str) -> Report {
         Report {
             overview: overview(root),
+            recent: vec![RunView {
+                run: 2,
+                started_at: "2026-12-01T01:00:00Z".into(),
+                finished_at: None,
+                shard: Some(root.into()),
+                exit_code: None,
+                severity: "drift".into(),
+                outcomes: vec![OutcomeCount {
+                    outcome: root.into(),
+                    count: 1,
+                }],
+            }],
+            notes: vec![root.into()],
             timelines: vec![],
             findings: Findings {
                 schema_version: API_VERSION,

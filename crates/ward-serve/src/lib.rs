@@ -20,7 +20,8 @@
 //! - Every response carries a Content-Security-Policy that allows no script, only ward's own
 //!   stylesheet and images; the pages have no script.
 //!
-//! Pages: `/[?status=S&stale=1&name=PART]` (overview, worst first, filtered), `/root?name=ROOT[&runs=N]`
+//! Pages: `/[?status=S&stale=1&name=PART&page=N&per_page=M]` (overview, worst first, filtered,
+//! a page of roots at a time), `/root?name=ROOT[&runs=N]`
 //! (timeline), `/findings`, `/approvals[?root=ROOT]`, `/stacks`, `/imports`. API: `/api/v1`
 //! (index), `/api/v1/overview` (the same filters), `/api/v1/root?name=ROOT`, `/api/v1/findings`,
 //! `/api/v1/approvals[?root=ROOT]`, `/api/v1/stacks`, `/api/v1/records?kind=KIND` (schema:
@@ -498,13 +499,22 @@ fn filter_param(q: &HashMap<String, String>) -> Result<views::Filter, String> {
     )
 }
 
+/// The overview's page from `page` and `per_page` (the first [`views::ROOTS_PER_PAGE`] roots
+/// by default).
+fn paging_param(q: &HashMap<String, String>) -> Result<views::Paging, String> {
+    views::Paging::from_params(
+        q.get("page").map(String::as_str),
+        q.get("per_page").map(String::as_str),
+    )
+}
+
 async fn overview_page(State(app): State<Arc<App>>, Query(q): Params) -> Response {
-    let filter = match filter_param(&q) {
+    let (filter, paging) = match filter_param(&q).and_then(|f| Ok((f, paging_param(&q)?))) {
         Ok(f) => f,
         Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
     };
     match read(&app, move |a, s| {
-        views::overview(s, &a.layers, &a.staleness()?, &filter)
+        views::overview(s, &a.layers, &a.staleness()?, &filter, paging)
     })
     .await
     {
@@ -647,12 +657,21 @@ async fn api_index() -> Response {
 }
 
 async fn api_overview(State(app): State<Arc<App>>, Query(q): Params) -> Response {
-    let filter = match filter_param(&q) {
+    // Every root unless a page is asked for: API version 1 listed every root.
+    let paged = q.contains_key("page") || q.contains_key("per_page");
+    let (filter, paging) = match filter_param(&q).and_then(|f| {
+        let p = if paged {
+            paging_param(&q)?
+        } else {
+            views::Paging::ALL
+        };
+        Ok((f, p))
+    }) {
         Ok(f) => f,
         Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
     };
     match read(&app, move |a, s| {
-        views::overview(s, &a.layers, &a.staleness()?, &filter)
+        views::overview(s, &a.layers, &a.staleness()?, &filter, paging)
     })
     .await
     {

@@ -7,8 +7,9 @@ use ward_config::Config;
 use ward_drift::outcome::Outcome;
 use ward_report::dashboard::{
     ApprovalView, Approvals, Band, Chart, FilterView, FindingView, Findings, GateChangeView,
-    GateView, LayerGroup, OutcomeCount, Overview, Point, RecordView, Records, Report, RootSummary,
-    StackRunView, StackRuns, StatusCount, StepView, Timeline, TimelineRun, API_VERSION,
+    GateView, LayerGroup, OutcomeCount, Overview, PageView, Point, RecordView, Records, Report,
+    RootSummary, RunView, StackRunView, StackRuns, StatusCount, StepView, Timeline, TimelineRun,
+    API_VERSION,
 };
 use ward_report::stack::RootOutcome;
 use ward_store::{impact_order, AuditQuery, FindingRow, RecordQuery, Store, StoreError};
@@ -19,6 +20,86 @@ pub const RECORDS_PER_KIND: usize = 500;
 
 /// The runs a timeline shows by default (the newest).
 pub const DEFAULT_RUNS: usize = 100;
+
+/// The roots an overview page shows unless `per_page` says otherwise: a page a browser renders
+/// at once, not a fleet of 10,000 rows.
+pub const ROOTS_PER_PAGE: usize = 100;
+
+/// At most this many roots a page, whatever `per_page` asks.
+pub const MAX_PER_PAGE: usize = 1000;
+
+/// Which page of a list to show: `number` from 1, `per_page` entries each (0: every entry on
+/// one page, as `ward report --html --all-roots` asks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    /// The page, from 1.
+    pub number: usize,
+    /// Entries a page; 0 for all.
+    pub per_page: usize,
+}
+
+impl Default for Paging {
+    fn default() -> Paging {
+        Paging {
+            number: 1,
+            per_page: ROOTS_PER_PAGE,
+        }
+    }
+}
+
+impl Paging {
+    /// Every entry on one page.
+    pub const ALL: Paging = Paging {
+        number: 1,
+        per_page: 0,
+    };
+
+    /// The paging a request's `page` and `per_page` parameters give (absent: the first page
+    /// of [`ROOTS_PER_PAGE`]); a value that is not a whole number in range is an error saying
+    /// what is accepted.
+    pub fn from_params(page: Option<&str>, per_page: Option<&str>) -> Result<Paging, String> {
+        let number = match page.map(str::trim).filter(|p| !p.is_empty()) {
+            None => 1,
+            Some(p) => p
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| format!("page={p}: give a page number from 1"))?,
+        };
+        let per_page = match per_page.map(str::trim).filter(|p| !p.is_empty()) {
+            None => ROOTS_PER_PAGE,
+            Some(p) => p
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_PER_PAGE).contains(n))
+                .ok_or_else(|| format!("per_page={p}: give a number from 1 to {MAX_PER_PAGE}"))?,
+        };
+        Ok(Paging { number, per_page })
+    }
+
+    /// The range of a list of `total` entries this page holds, and the page's view (a page
+    /// past the end is the last page).
+    fn apply(&self, total: usize) -> (std::ops::Range<usize>, PageView) {
+        let per_page = if self.per_page == 0 {
+            total.max(1)
+        } else {
+            self.per_page
+        };
+        let pages = total.div_ceil(per_page).max(1);
+        let number = self.number.clamp(1, pages);
+        let start = (number - 1) * per_page;
+        let end = (start + per_page).min(total);
+        let view = PageView {
+            number,
+            pages,
+            per_page,
+            first: if end > start { start + 1 } else { 0 },
+            last: end,
+            total,
+        };
+        (start..end, view)
+    }
+}
 
 /// The record pages: path, title, kinds.
 pub const RECORD_PAGES: &[(&str, &str, &[&str])] =
@@ -91,6 +172,9 @@ pub struct Filter {
     pub stale: bool,
     /// A substring of the root's name (ASCII case ignored).
     pub name: Option<String>,
+    /// Only the roots that need attention: not clean, stale, or with an open finding (what
+    /// `ward report --html` lists unless `--all-roots`).
+    pub attention: bool,
 }
 
 impl Filter {
@@ -126,11 +210,12 @@ impl Filter {
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
                 .map(str::to_string),
+            attention: false,
         })
     }
 
     fn active(&self) -> bool {
-        self.status.is_some() || self.stale || self.name.is_some()
+        self.status.is_some() || self.stale || self.name.is_some() || self.attention
     }
 
     fn keeps(&self, r: &RootSummary) -> bool {
@@ -138,6 +223,7 @@ impl Filter {
             .as_deref()
             .is_none_or(|s| s == r.severity || s == r.outcome)
             && (!self.stale || r.stale)
+            && (!self.attention || r.severity != "ok" || r.stale || r.open_findings > 0)
             && self.name.as_deref().is_none_or(|n| {
                 r.root
                     .to_ascii_lowercase()
@@ -150,6 +236,7 @@ impl Filter {
             status: self.status.clone(),
             stale: self.stale,
             name: self.name.clone(),
+            attention: self.attention,
             active: self.active(),
         }
     }
@@ -247,12 +334,14 @@ fn root_order(a: &RootSummary, b: &RootSummary) -> std::cmp::Ordering {
 }
 
 /// Every root's latest outcome and worst open finding, by layer, worst first within each;
-/// stale roots marked by `stale`; only the roots `filter` keeps (the counts are over every root).
+/// stale roots marked by `stale`; only the roots `filter` keeps (the counts are over every root),
+/// and of those the page `paging` names (in layer order, worst first within each layer).
 pub fn overview(
     store: &Store,
     layers: &Layers,
     stale: &Staleness,
     filter: &Filter,
+    paging: Paging,
 ) -> Result<Overview, StoreError> {
     let latest = store.latest_outcomes()?;
     let mut open: BTreeMap<String, Vec<FindingView>> = BTreeMap::new();
@@ -319,20 +408,33 @@ pub fn overview(
             })
         })
         .collect();
-    let layers: Vec<LayerGroup> = groups
-        .into_iter()
-        .map(|((level, layer), mut roots)| {
-            roots.sort_by(root_order);
-            LayerGroup {
-                level: layer.as_ref().map(|_| level),
-                layer,
-                roots,
-            }
-        })
-        .collect();
+    let shown: usize = groups.values().map(Vec::len).sum();
+    let (range, page) = paging.apply(shown);
+    // The page's roots: the groups in layer order, each sorted worst first, cut to the range.
+    let mut at = 0;
+    let mut layers: Vec<LayerGroup> = Vec::new();
+    for ((level, layer), mut roots) in groups {
+        let n = roots.len();
+        let (from, to) = (
+            range.start.clamp(at, at + n) - at,
+            range.end.clamp(at, at + n) - at,
+        );
+        at += n;
+        if from == to {
+            continue;
+        }
+        roots.sort_by(root_order);
+        roots.truncate(to);
+        roots.drain(..from);
+        layers.push(LayerGroup {
+            level: layer.as_ref().map(|_| level),
+            layer,
+            roots,
+        });
+    }
     Ok(Overview {
         schema_version: API_VERSION,
-        shown: layers.iter().map(|g| g.roots.len()).sum(),
+        shown,
         layers,
         counts,
         open_findings: open_total,
@@ -342,6 +444,7 @@ pub fn overview(
         now: ward_time::rfc3339(stale.now),
         statuses,
         filter: filter.view(),
+        page,
     })
 }
 
@@ -848,17 +951,83 @@ fn compact(v: &serde_json::Value) -> String {
     }
 }
 
-/// Everything `ward report --html` shows: the overview (stale roots marked by `stale`), the
-/// open findings, the record pages that have records, the stack runs, and each root's newest
-/// `runs` runs.
+/// What `ward report --html` holds beyond the counts, the open findings, the records, the
+/// stack runs and the approvals (which it always holds whole).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportScope {
+    /// Every root, not only those that need attention (not clean, stale, or with an open
+    /// finding).
+    pub all_roots: bool,
+    /// At most this many of those roots (worst first), each with its timeline; 0 for all.
+    pub max_roots: usize,
+    /// How many of each shown root's newest runs its timeline holds.
+    pub runs: usize,
+    /// How many of the newest runs the recent-runs table lists.
+    pub recent_runs: usize,
+}
+
+/// The newest `limit` runs, newest first, as the report lists them.
+pub fn recent_runs(store: &Store, limit: usize) -> Result<Vec<RunView>, StoreError> {
+    Ok(store
+        .runs(limit)?
+        .into_iter()
+        .map(|r| {
+            let severity = r
+                .outcomes
+                .keys()
+                .map(|o| severity(o))
+                .min_by_key(|s| severity_rank(s))
+                .unwrap_or("ok");
+            RunView {
+                run: r.id,
+                started_at: r.started_at,
+                finished_at: r.finished_at,
+                shard: r.shard,
+                exit_code: r.exit_code,
+                severity: severity.to_string(),
+                outcomes: r
+                    .outcomes
+                    .into_iter()
+                    .map(|(outcome, count)| OutcomeCount {
+                        outcome,
+                        count: usize::try_from(count).unwrap_or(0),
+                    })
+                    .collect(),
+            }
+        })
+        .collect())
+}
+
+/// Everything `ward report --html` shows: the overview's counts over every root and its roots
+/// as `scope` chooses them (stale roots marked by `stale`), the newest runs, the open findings,
+/// the record pages that have records, the stack runs, the approvals, and the timeline of each
+/// root the overview shows (every root's, by name, when it shows every root).
 pub fn report(
     store: &Store,
     layers: &Layers,
-    runs: usize,
     stale: &Staleness,
+    scope: &ReportScope,
 ) -> Result<Report, StoreError> {
     let now = ward_time::rfc3339(stale.now);
-    let timelines = timelines(store, runs)?;
+    let filter = Filter {
+        attention: !scope.all_roots,
+        ..Filter::default()
+    };
+    let paging = Paging {
+        number: 1,
+        per_page: scope.max_roots,
+    };
+    let overview = overview(store, layers, stale, &filter, paging)?;
+    let timelines = if scope.all_roots && scope.max_roots == 0 {
+        // Every root: two queries for the whole fleet rather than two per root.
+        timelines(store, scope.runs)?
+    } else {
+        let mut out = Vec::new();
+        for r in overview.layers.iter().flat_map(|g| &g.roots) {
+            out.extend(timeline(store, &r.root, scope.runs)?);
+        }
+        out
+    };
     let mut records_pages = Vec::new();
     for (_, title, kinds) in RECORD_PAGES {
         let r = records(store, title, kinds, &now)?;
@@ -867,7 +1036,9 @@ pub fn report(
         }
     }
     Ok(Report {
-        overview: overview(store, layers, stale, &Filter::default())?,
+        overview,
+        recent: recent_runs(store, scope.recent_runs)?,
+        notes: Vec::new(),
         timelines,
         findings: findings(store)?,
         records: records_pages,

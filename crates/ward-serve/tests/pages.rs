@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use ward_report::dashboard::{self, Page};
-use ward_serve::views::{self, Filter, Layers, Staleness};
+use ward_serve::views::{self, Filter, Layers, Paging, ReportScope, Staleness};
 use ward_store::Store;
 
 const RUNS: usize = 13;
@@ -68,19 +68,19 @@ fn every_page_matches_its_snapshot() {
     let (_dir, s) = store();
     let (layers, stale) = (layers(), staleness());
     let mut pages: Vec<(&str, String)> = Vec::new();
-    let o = views::overview(&s, &layers, &stale, &Filter::default()).unwrap();
+    let o = views::overview(&s, &layers, &stale, &Filter::default(), Paging::default()).unwrap();
     pages.push((
         "overview.html",
         dashboard::render_page(Page::Overview(&o)).unwrap(),
     ));
     let f = Filter::from_params(Some("failed"), None, None).unwrap();
-    let o = views::overview(&s, &layers, &stale, &f).unwrap();
+    let o = views::overview(&s, &layers, &stale, &f, Paging::default()).unwrap();
     pages.push((
         "overview-failed.html",
         dashboard::render_page(Page::Overview(&o)).unwrap(),
     ));
     let f = Filter::from_params(None, Some("1"), Some("FLEET")).unwrap();
-    let o = views::overview(&s, &layers, &stale, &f).unwrap();
+    let o = views::overview(&s, &layers, &stale, &f, Paging::default()).unwrap();
     pages.push((
         "overview-stale-fleet.html",
         dashboard::render_page(Page::Overview(&o)).unwrap(),
@@ -116,8 +116,40 @@ fn every_page_matches_its_snapshot() {
         "error.html",
         dashboard::render_page(Page::Error(404, "no such page <x>")).unwrap(),
     ));
-    let report = views::report(&s, &layers, 5, &stale).unwrap();
+    let scope = ReportScope {
+        all_roots: false,
+        max_roots: 500,
+        runs: 5,
+        recent_runs: 4,
+    };
+    let report = views::report(&s, &layers, &stale, &scope).unwrap();
     pages.push(("report.html", dashboard::render_report(&report).unwrap()));
+    let all = ReportScope {
+        all_roots: true,
+        max_roots: 0,
+        ..scope
+    };
+    let report = views::report(&s, &layers, &stale, &all).unwrap();
+    pages.push((
+        "report-all-roots.html",
+        dashboard::render_report(&report).unwrap(),
+    ));
+    // A page of the overview among several has its pager.
+    let o = views::overview(
+        &s,
+        &layers,
+        &stale,
+        &Filter::default(),
+        Paging {
+            number: 2,
+            per_page: 3,
+        },
+    )
+    .unwrap();
+    pages.push((
+        "overview-page-2.html",
+        dashboard::render_page(Page::Overview(&o)).unwrap(),
+    ));
     let problems: Vec<String> = pages.iter().filter_map(|(n, h)| check(n, h)).collect();
     assert!(
         problems.is_empty(),
@@ -131,7 +163,14 @@ fn empty_history_pages_say_what_to_run() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(&dir.path().join("h.sqlite")).unwrap();
     let stale = staleness();
-    let o = views::overview(&s, &Layers::default(), &stale, &Filter::default()).unwrap();
+    let o = views::overview(
+        &s,
+        &Layers::default(),
+        &stale,
+        &Filter::default(),
+        Paging::default(),
+    )
+    .unwrap();
     let html = dashboard::render_page(Page::Overview(&o)).unwrap();
     assert!(html.contains("No runs recorded yet"), "{html}");
     let a = views::approvals(&s, None, stale.now).unwrap();
@@ -147,7 +186,7 @@ fn a_filter_value_is_shown_escaped() {
     let (_dir, s) = store();
     let evil = "\"><script>alert(1)</script>";
     let f = Filter::from_params(None, None, Some(evil)).unwrap();
-    let o = views::overview(&s, &layers(), &staleness(), &f).unwrap();
+    let o = views::overview(&s, &layers(), &staleness(), &f, Paging::default()).unwrap();
     assert_eq!(o.shown, 0, "no root has that in its name");
     let html = dashboard::render_page(Page::Overview(&o)).unwrap();
     assert!(!html.contains(evil), "{html}");
@@ -158,7 +197,7 @@ fn a_filter_value_is_shown_escaped() {
     assert!(html.contains("No root matches this filter"), "{html}");
     // The script-named root is found by a part of its name, as text.
     let f = Filter::from_params(None, None, Some("<SCRIPT>")).unwrap();
-    let o = views::overview(&s, &layers(), &staleness(), &f).unwrap();
+    let o = views::overview(&s, &layers(), &staleness(), &f, Paging::default()).unwrap();
     assert_eq!(o.shown, 1);
 }
 
@@ -184,6 +223,7 @@ fn a_root_is_stale_only_past_the_threshold() {
             &Layers::default(),
             &Staleness::new(now, h).unwrap(),
             &Filter::default(),
+            Paging::default(),
         )
         .unwrap();
         let stale: Vec<String> = o
@@ -268,4 +308,138 @@ fn an_old_run_keeps_its_steps_behind_many_newer_ones() {
     );
     let new = st.runs.iter().find(|r| r.run == "r-new").unwrap();
     assert!(new.steps.iter().all(|s| s.outcome == "applied"));
+}
+
+/// The roots of an overview page by page, concatenated, are the whole list in its order (worst
+/// first within each layer); every page carries the counts over every root; a page past the end
+/// is the last; a bad page parameter is refused saying what is accepted.
+#[test]
+fn overview_pages_are_the_whole_list_cut_in_order() {
+    let (_dir, s) = store();
+    let (layers, stale) = (layers(), staleness());
+    let names = |o: &ward_report::dashboard::Overview| -> Vec<String> {
+        o.layers
+            .iter()
+            .flat_map(|g| g.roots.iter().map(|r| r.root.clone()))
+            .collect()
+    };
+    let whole = views::overview(&s, &layers, &stale, &Filter::default(), Paging::ALL).unwrap();
+    let all = names(&whole);
+    assert_eq!(all.len(), 7);
+    assert_eq!(whole.page.pages, 1);
+    let mut joined = Vec::new();
+    for number in 1..=3 {
+        let o = views::overview(
+            &s,
+            &layers,
+            &stale,
+            &Filter::default(),
+            Paging {
+                number,
+                per_page: 3,
+            },
+        )
+        .unwrap();
+        assert_eq!((o.page.number, o.page.pages, o.page.total), (number, 3, 7));
+        assert_eq!(o.page.first, (number - 1) * 3 + 1);
+        assert_eq!(
+            o.statuses, whole.statuses,
+            "counts over every root on page {number}"
+        );
+        assert_eq!((o.roots, o.shown, o.stale), (7, 7, whole.stale));
+        joined.extend(names(&o));
+    }
+    assert_eq!(joined, all);
+    let past = views::overview(
+        &s,
+        &layers,
+        &stale,
+        &Filter::default(),
+        Paging {
+            number: 99,
+            per_page: 3,
+        },
+    )
+    .unwrap();
+    assert_eq!((past.page.number, names(&past)), (3, all[6..].to_vec()));
+    assert_eq!(Paging::from_params(None, None).unwrap(), Paging::default());
+    assert_eq!(
+        Paging::from_params(Some("2"), Some("50")).unwrap(),
+        Paging {
+            number: 2,
+            per_page: 50
+        }
+    );
+    for (p, pp, says) in [
+        (Some("0"), None, "page=0: give a page number from 1"),
+        (Some("x"), None, "page=x"),
+        (None, Some("0"), "per_page=0: give a number from 1 to 1000"),
+        (None, Some("100000"), "per_page=100000"),
+    ] {
+        let e = Paging::from_params(p, pp).unwrap_err();
+        assert!(e.contains(says), "{e}");
+    }
+}
+
+/// The report lists the roots that need attention (not clean, stale, or with an open finding),
+/// worst first, at most `max_roots` of them, each with its timeline; `all_roots` lists every
+/// root; the counts are over every root either way.
+#[test]
+fn the_report_lists_the_roots_that_need_attention() {
+    let (_dir, s) = store();
+    let (layers, stale) = (layers(), staleness());
+    let scope = ReportScope {
+        all_roots: false,
+        max_roots: 0,
+        runs: 5,
+        recent_runs: 3,
+    };
+    let r = views::report(&s, &layers, &stale, &scope).unwrap();
+    let listed: Vec<&ward_report::dashboard::RootSummary> =
+        r.overview.layers.iter().flat_map(|g| &g.roots).collect();
+    assert!(!listed.is_empty() && listed.len() < 7, "{}", listed.len());
+    for root in &listed {
+        assert!(
+            root.severity != "ok" || root.stale || root.open_findings > 0,
+            "{} needs no attention",
+            root.root
+        );
+    }
+    let timelines: Vec<&str> = r.timelines.iter().map(|t| t.root.as_str()).collect();
+    let names: Vec<&str> = listed.iter().map(|x| x.root.as_str()).collect();
+    assert_eq!(
+        timelines, names,
+        "a timeline for each listed root, in its order"
+    );
+    assert_eq!(r.overview.roots, 7);
+    assert_eq!(r.recent.len(), 3);
+    assert!(
+        r.recent.windows(2).all(|w| w[0].run > w[1].run),
+        "newest first"
+    );
+    let cut = views::report(
+        &s,
+        &layers,
+        &stale,
+        &ReportScope {
+            max_roots: 1,
+            ..scope
+        },
+    )
+    .unwrap();
+    assert_eq!(cut.timelines.len(), 1);
+    assert_eq!(cut.timelines[0].root, names[0], "the worst one");
+    assert_eq!(cut.overview.shown, listed.len());
+    let every = views::report(
+        &s,
+        &layers,
+        &stale,
+        &ReportScope {
+            all_roots: true,
+            ..scope
+        },
+    )
+    .unwrap();
+    assert_eq!(every.timelines.len(), 7);
+    assert_eq!(every.overview.statuses, r.overview.statuses);
 }

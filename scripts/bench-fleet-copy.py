@@ -7,7 +7,16 @@ Usage: bench-fleet-copy.py SQLITE_FILE TABLE
 import sqlite3
 import sys
 
-TABLES = {"runs", "outcomes", "root_state", "findings", "records", "approvals", "gate_outcomes"}
+TABLES = {
+    "runs",
+    "outcomes",
+    "root_state",
+    "root_latest",
+    "findings",
+    "records",
+    "approvals",
+    "gate_outcomes",
+}
 
 
 def cell(v):

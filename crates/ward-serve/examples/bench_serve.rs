@@ -1,7 +1,8 @@
 //! Page-load benchmark of `ward serve` (not a timed test): builds a history of ROOTS roots ×
 //! RUNS runs (the fixture), serves it on 127.0.0.1, and times whole HTTP requests (connect,
-//! request, full response) to the overview, a timeline, the open findings and the overview's
-//! JSON, ROUNDS times each after one warm-up; prints median, p95 and max per page.
+//! request, full response) to the overview (its first page, a later one, a filter), a timeline,
+//! the open findings and the overview's JSON (a page of it, and whole), ROUNDS times each after
+//! one warm-up; prints median, p95 and max per page.
 //!
 //! `cargo run --release -p ward-serve --example bench_serve -- [DB] [ROOTS] [RUNS] [ROUNDS]`
 //! (defaults: a temporary SQLite file, 1000, 100, 20). DB may be a postgres:// URL of an empty
@@ -71,8 +72,11 @@ fn main() {
     std::thread::spawn(move || ward_serve::serve(listener, app));
     let pages = [
         "/",
+        "/?page=50",
+        "/?status=drift",
         "/root?name=fleet%2Froot0500",
         "/findings",
+        "/api/v1/overview?per_page=100",
         "/api/v1/overview",
     ];
     println!("| page | bytes | median | p95 | max |");

@@ -5,8 +5,8 @@
 use crate::escape::{md_cell_code, md_code, md_rich_cell, md_text, push_line};
 use crate::format::{Command, Format, Unsupported};
 use crate::junit::{self, Case, CaseResult, Document, Suite};
+use crate::paint::Painter;
 use crate::term_line;
-use crate::terminal::Painter;
 use std::fmt::Write;
 use ward_drift::outcome::Outcome;
 use ward_drift::{History, Report, RootResult};

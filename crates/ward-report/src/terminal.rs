@@ -4,9 +4,7 @@ use crate::entry::terminal::entry;
 use crate::escape::terminal;
 use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
-// `drift.rs` still names the styler here while its history view is being changed (#35);
-// its owner is `crate::paint`.
-pub(crate) use crate::paint::Painter;
+use crate::paint::Painter;
 use crate::text::{deciding_line, fact_words, full_address, product_line, sorted_facts};
 use crate::{class_counts, grouped_indexed, Exit, Expand, Group, Outcome};
 use anstyle::{AnsiColor, Style};

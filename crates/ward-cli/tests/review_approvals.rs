@@ -116,6 +116,48 @@ fn comment_review_pass_push_refusal() {
         assert_eq!(r["approval"]["status"], "approved");
         assert_eq!(r["approval"]["by"], "alice");
     }
+    // With a history, the decision's row keeps each review: the pull request and its commit.
+    let p = plan();
+    let db = dir.path().join("history.db");
+    let o = ward(
+        dir.path(),
+        &[
+            "gate",
+            &p,
+            "--format",
+            "json",
+            "--approvals-from",
+            "github:acme/infra#7",
+            "--forge-url",
+            &f.base(),
+            "--no-record-protection",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let store = ward_store::Store::open(&db).unwrap();
+    let rows = store
+        .gate_outcomes(&ward_store::AuditQuery::default())
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    let changes = &rows[0].outcome.changes;
+    assert!(!changes.is_empty());
+    for c in changes {
+        assert_eq!(c.by.as_deref(), Some("alice"));
+        let rv = c
+            .review
+            .as_ref()
+            .unwrap_or_else(|| panic!("no review in {c:?}"));
+        assert_eq!(
+            (
+                rv.source.as_str(),
+                rv.commit.as_str(),
+                rv.approved_at.as_str()
+            ),
+            ("github:acme/infra#7", "c0ffee1", at.as_str())
+        );
+    }
 
     // 3. A push after the review: refused until someone reviews the new head.
     pull(&f, "d00d2");

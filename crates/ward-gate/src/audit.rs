@@ -8,9 +8,12 @@
 //! key or attribute value.
 
 use crate::error::GateError;
+use crate::verify_reviews::ReviewBinding;
 use crate::{ApprovalStatus, GateReport, Required};
 use ward_model::{Action, Exit};
-use ward_store::{ApprovalRecord, AuditSource, GateChange, GateOutcomeRecord, Location, Store};
+use ward_store::{
+    ApprovalRecord, AuditSource, GateChange, GateOutcomeRecord, GateReview, Location, Store,
+};
 
 /// Where and as what the gate records its decisions and the approvals it is given.
 #[derive(Debug, Clone)]
@@ -73,9 +76,30 @@ fn who(s: &ApprovalStatus) -> (Option<String>, Option<String>) {
     }
 }
 
-fn change(r: &Required) -> GateChange {
+/// The review that approved `r`, when `bound` (the review approvals the gate used) holds one for
+/// exactly this change: same address, deposed key and digest, approved at the gate.
+fn review(r: &Required, bound: Option<&ReviewBinding>) -> Option<GateReview> {
+    let b = bound?;
+    if !r.approval.is_approved() {
+        return None;
+    }
+    let c = b.changes.iter().find(|c| {
+        c.address == r.address
+            && c.deposed == r.deposed
+            && c.digest == r.digest
+            && !c.approved_by.is_empty()
+    })?;
+    Some(GateReview {
+        source: b.source.clone(),
+        commit: b.head.clone(),
+        approved_at: c.approved_at.clone(),
+    })
+}
+
+fn change(r: &Required, bound: Option<&ReviewBinding>) -> GateChange {
     let (by, expires_at) = who(&r.approval);
     GateChange {
+        review: review(r, bound),
         address: r.address.clone(),
         deposed: r.deposed.clone(),
         action: action_name(r.action),
@@ -87,8 +111,16 @@ fn change(r: &Required) -> GateChange {
     }
 }
 
-/// The history row of one gate decision. `root` names the root when `a.root` does not.
-pub fn gate_record(rep: &GateReport, exit: Exit, a: &Audit, root: &str) -> GateOutcomeRecord {
+/// The history row of one gate decision. `root` names the root when `a.root` does not; `bound`
+/// is the review approvals the gate used (`ward gate --approvals-from`), so each change a review
+/// approved keeps the pull request and the commit it was approved at.
+pub fn gate_record(
+    rep: &GateReport,
+    exit: Exit,
+    a: &Audit,
+    root: &str,
+    bound: Option<&ReviewBinding>,
+) -> GateOutcomeRecord {
     let mut reasons = problems(rep);
     for r in rep.required.iter().filter(|r| !r.approval.is_approved()) {
         reasons.push(format!(
@@ -112,7 +144,7 @@ pub fn gate_record(rep: &GateReport, exit: Exit, a: &Audit, root: &str) -> GateO
         exit_code: i64::from(exit.code()),
         decided_at: rep.now.clone(),
         reasons,
-        changes: rep.required.iter().map(change).collect(),
+        changes: rep.required.iter().map(|r| change(r, bound)).collect(),
         run: a.run.clone(),
     }
 }

@@ -584,6 +584,8 @@ pub fn gate_reviewed(
             )),
         }
     }
+    // The review approvals used: for `ward verify` to re-check (#37), and for the history row.
+    let bound = reviews.and_then(|r| crate::verify_reviews::binding(r, &report, &l.policy));
     if let Some(path) = &opts.record {
         let digests = l.digests.take().unwrap_or_default();
         let mut rec = record::build_with(
@@ -593,10 +595,8 @@ pub fn gate_reviewed(
             report.outcome,
             key.as_deref(),
         );
-        // The review approvals used, for `ward verify` to re-check (#37).
-        if let Some(r) = reviews {
-            let b = crate::verify_reviews::binding(r, &report, &l.policy);
-            crate::verify_reviews::bind(&mut rec, b, key.as_deref());
+        if reviews.is_some() {
+            crate::verify_reviews::bind(&mut rec, bound.clone(), key.as_deref());
         }
         record::save(path, &rec)?;
     }
@@ -606,7 +606,13 @@ pub fn gate_reviewed(
         let root = crate::adoption::root_name(&opts.inputs, setup.config, cwd);
         crate::audit::record_gate(
             a,
-            &crate::audit::gate_record(&report, exit, a, root.as_deref().unwrap_or_default()),
+            &crate::audit::gate_record(
+                &report,
+                exit,
+                a,
+                root.as_deref().unwrap_or_default(),
+                bound.as_ref(),
+            ),
         )?;
     }
     Ok(GateRun {

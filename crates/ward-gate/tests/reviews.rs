@@ -463,6 +463,41 @@ fn verify_re_checks_the_bound_reviews_at_apply_time() {
     assert_eq!(b.changes[0].digest, d);
     let now = gated.now.clone();
 
+    // The history row keeps the review: the pull request and the commit it approved.
+    let audit = ward_gate::audit::Audit {
+        history: ward_store::Location::Sqlite("unused.db".into()),
+        source: ward_store::AuditSource::Gate,
+        root: None,
+        site: None,
+        run: None,
+    };
+    let row = ward_gate::audit::gate_record(&gated, ward_model::Exit::Pass, &audit, "db", Some(&b));
+    let c = &row.changes[0];
+    assert_eq!(c.by.as_deref(), Some("alice"));
+    let rv = c.review.as_ref().expect("the review in the history row");
+    assert_eq!(
+        (
+            rv.source.as_str(),
+            rv.commit.as_str(),
+            rv.approved_at.as_str()
+        ),
+        ("github:acme/infra#7", "c2", "2026-11-29T11:00:00Z")
+    );
+    let json = serde_json::to_value(c).unwrap();
+    assert_eq!(json["review"]["commit"], "c2", "{json}");
+    // A gate without reviews, or with another digest bound, records none.
+    let row = ward_gate::audit::gate_record(&gated, ward_model::Exit::Pass, &audit, "db", None);
+    assert!(row.changes[0].review.is_none());
+    assert!(serde_json::to_value(&row.changes[0])
+        .unwrap()
+        .get("review")
+        .is_none());
+    let mut other = b.clone();
+    other.changes[0].digest = "sha256:other".into();
+    let row =
+        ward_gate::audit::gate_record(&gated, ward_model::Exit::Pass, &audit, "db", Some(&other));
+    assert!(row.changes[0].review.is_none());
+
     // Nothing changed: the approvals hold.
     assert_eq!(check(&b, &src, &now), Vec::<String>::new());
 

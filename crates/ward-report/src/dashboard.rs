@@ -504,6 +504,19 @@ pub struct GateChangeView {
     pub by: Option<String>,
     /// The approval's expiry.
     pub expires_at: Option<String>,
+    /// The pull-request review that approved it, when one did.
+    pub review: Option<GateReviewView>,
+}
+
+/// The pull-request review(s) that approved a gated change: the pull request and the commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GateReviewView {
+    /// `github:OWNER/REPO#N`, `gitlab:GROUP/PROJECT!IID`.
+    pub source: String,
+    /// The commit the reviews approved.
+    pub commit: String,
+    /// When the latest review that counted was given.
+    pub approved_at: String,
 }
 
 /// Everything `ward report --html` writes.
@@ -800,6 +813,11 @@ mod tests {
                     status: "missing".into(),
                     by: Some(evil.into()),
                     expires_at: None,
+                    review: Some(GateReviewView {
+                        source: evil.into(),
+                        commit: evil.into(),
+                        approved_at: evil.into(),
+                    }),
                 }],
                 run: None,
             }],

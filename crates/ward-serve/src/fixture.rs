@@ -139,6 +139,7 @@ pub fn write(store: &mut Store, roots: &[String], runs: usize) -> Result<(), Sto
                 status: if blocked { "expired" } else { "approved" }.into(),
                 by: Some("alice@example.com".into()),
                 expires_at: Some(format!("{expires}T00:00:00Z")),
+                review: None,
             }],
             run: None,
         })?;

@@ -7,9 +7,9 @@ use ward_config::Config;
 use ward_drift::outcome::Outcome;
 use ward_report::dashboard::{
     ApprovalView, Approvals, Band, Chart, FilterView, FindingView, Findings, GateChangeView,
-    GateView, LayerGroup, OutcomeCount, Overview, PageView, Point, RecordView, Records, Report,
-    RootSummary, RunView, StackRunView, StackRuns, StatusCount, StepView, Timeline, TimelineRun,
-    API_VERSION,
+    GateReviewView, GateView, LayerGroup, OutcomeCount, Overview, PageView, Point, RecordView,
+    Records, Report, RootSummary, RunView, StackRunView, StackRuns, StatusCount, StepView,
+    Timeline, TimelineRun, API_VERSION,
 };
 use ward_report::stack::RootOutcome;
 use ward_store::{impact_order, AuditQuery, FindingRow, RecordQuery, Store, StoreError};
@@ -700,6 +700,11 @@ pub fn approvals(
                         status: c.status,
                         by: c.by,
                         expires_at: c.expires_at,
+                        review: c.review.map(|r| GateReviewView {
+                            source: r.source,
+                            commit: r.commit,
+                            approved_at: r.approved_at,
+                        }),
                     })
                     .collect(),
                 run: g.run,

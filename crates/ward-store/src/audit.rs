@@ -107,6 +107,22 @@ pub struct GateChange {
     pub by: Option<String>,
     /// When the approval that counted expires.
     pub expires_at: Option<String>,
+    /// The pull-request review that approved it, when one did (`ward gate --approvals-from`).
+    /// Absent in rows written before #37.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<GateReview>,
+}
+
+/// The pull-request review(s) that approved a gated change: where they were read and the commit
+/// they approved (the head the gate saw); the reviewers are the change's `by`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GateReview {
+    /// The pull or merge request (`github:OWNER/REPO#N`, `gitlab:GROUP/PROJECT!IID`).
+    pub source: String,
+    /// The commit the reviews approved.
+    pub commit: String,
+    /// When the latest review that counted was given (RFC 3339).
+    pub approved_at: String,
 }
 
 /// One gate decision.

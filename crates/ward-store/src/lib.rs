@@ -35,7 +35,7 @@ mod tls;
 
 pub use audit::{
     ApprovalRecord, ApprovalRow, AuditQuery, AuditSource, GateChange, GateOutcomeRecord,
-    GateOutcomeRow,
+    GateOutcomeRow, GateReview,
 };
 pub use location::{is_postgres_url, Location, PgTarget};
 pub use records::{NewRecord, RecordQuery, RecordRow, KINDS};

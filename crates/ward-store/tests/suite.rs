@@ -749,6 +749,11 @@ fn gate_outcome(root: &str, outcome: &str, exit_code: i64) -> GateOutcomeRecord 
             .into(),
             by: (exit_code == 0).then(|| "alice".to_string()),
             expires_at: None,
+            review: (exit_code == 0).then(|| ward_store::GateReview {
+                source: "github:acme/infra#7".into(),
+                commit: "3f2a9c1".into(),
+                approved_at: "2026-12-01T00:00:00Z".into(),
+            }),
         }],
         run: Some("run-1".into()),
     }

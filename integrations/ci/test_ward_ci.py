@@ -79,6 +79,16 @@ class Fake(http.server.BaseHTTPRequestHandler):
             return self._send(200, self.server.pull)
         if self.command == "GET" and bare == "/repos/acme/infra/pulls/7/reviews":
             return self._send(200, self.server.reviews)
+        # The merge request, its versions, approvals and the project's setting (GitLab).
+        mr = "/api/v4/projects/grp%2Finfra/merge_requests/9"
+        gitlab = {
+            "/api/v4/projects/grp%2Finfra/approvals": {"reset_approvals_on_push": True},
+            mr: self.server.mr,
+            mr + "/versions": self.server.versions,
+            mr + "/approvals": {"approved_by": self.server.approvals},
+        }
+        if self.command == "GET" and bare in gitlab and self.server.mr:
+            return self._send(200, gitlab[bare])
         kind, cid = self._route()
         comments = self.server.comments
         if kind == "collection" and self.command == "GET":
@@ -93,6 +103,8 @@ class Fake(http.server.BaseHTTPRequestHandler):
             return self._send(200, comments[(page - 1) * per : page * per], link)
         if kind == "collection" and self.command == "POST":
             c = {"id": self.server.next_id, "body": payload["body"], "user": {"login": "ward-bot"}}
+            if "notes" in bare:
+                c.update({"author": {"username": "ward-bot"}, "system": False, "created_at": self.server.now})
             self.server.next_id += 1
             comments.append(c)
             return self._send(201, c)
@@ -118,6 +130,10 @@ class Server:
         self.httpd.read_only = False
         self.httpd.pull = None
         self.httpd.reviews = []
+        self.httpd.mr = None
+        self.httpd.versions = []
+        self.httpd.approvals = []
+        self.httpd.now = "2026-01-01T00:00:00Z"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
         return self.httpd
@@ -271,6 +287,44 @@ class Tests(unittest.TestCase):
             third = run(args, env)
             self.assertEqual(third.returncode, 4, third.stderr.decode())
             self.assertIn("pushed since", srv.comments[-1]["body"])
+            for p in (first, second, third):
+                self.assertNotIn(TOKEN.encode(), p.stdout + p.stderr)
+
+    def test_merge_request_approvals_approve_the_digests_its_note_listed(self):
+        with Server() as srv:
+            srv.comments = []
+            srv.mr = {"sha": "c0ffee1", "author": {"username": "dev"}}
+            srv.versions = [{"head_commit_sha": "c0ffee1", "created_at": "2026-01-01T00:00:00Z"}]
+            env = {
+                "CI_API_V4_URL": "http://127.0.0.1:%d/api/v4" % srv.server_address[1],
+                "CI_PROJECT_ID": "42",
+                "CI_PROJECT_PATH": "grp/infra",
+                "CI_MERGE_REQUEST_IID": "9",
+                "GITLAB_TOKEN": TOKEN,
+            }
+            # No --post: the forge is the one whose CI this is (a merge request pipeline).
+            args = ["gate", "--plan", self.plan, "--ward", self.ward, "--body-out", self.body, "--reviews"]
+            args += ["--", "--allow-unclassified", "--no-record-protection"]
+            first = run(args, env)
+            self.assertEqual(first.returncode, 4, first.stderr.decode())
+            self.assertTrue(any("/projects/grp%2Finfra/merge_requests/9" in r["path"] for r in srv.requests))
+            with open(self.body, encoding="utf-8") as f:
+                body = f.read()
+            listed = [l for l in body.splitlines() if l.startswith("listed c0ffee1 ")]
+            self.assertEqual(len(listed), 1, body[-400:])
+            at = listed[0].split()[2]
+            # ward's note is posted (as the template does), then approved after it: the gate passes.
+            srv.now = at
+            posted = run(["post", "--platform", "gitlab", "--body", self.body], env)
+            self.assertEqual(posted.returncode, 0, posted.stderr.decode())
+            srv.approvals = [{"user": {"username": "alice"}, "approved_at": at}]
+            second = run(args, env)
+            self.assertEqual(second.returncode, 0, second.stderr.decode())
+            # A push after the approval: refused again.
+            srv.mr = {"sha": "d00d2", "author": {"username": "dev"}}
+            srv.versions.append({"head_commit_sha": "d00d2", "created_at": "2026-12-31T00:00:00Z"})
+            third = run(args, env)
+            self.assertEqual(third.returncode, 4, third.stderr.decode())
             for p in (first, second, third):
                 self.assertNotIn(TOKEN.encode(), p.stdout + p.stderr)
 

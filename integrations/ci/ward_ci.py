@@ -120,6 +120,26 @@ def github_pull(env):
     return repo, number
 
 
+def gitlab_merge_request(env):
+    """(group/project, iid) of the merge request this pipeline is for (merge request pipelines
+    set both)."""
+    project = env.get("CI_MERGE_REQUEST_PROJECT_PATH") or need(env, "CI_PROJECT_PATH", "run inside GitLab CI")
+    iid = need(env, "CI_MERGE_REQUEST_IID", "run in a merge request pipeline")
+    if not iid.isdigit():
+        raise Failure("CI_MERGE_REQUEST_IID is not a number: %r" % iid)
+    return project, iid
+
+
+def review_source(platform, env):
+    """ward gate's --approvals-from for this run: the forge named by --post, else the one whose
+    CI this is (a GitLab merge request pipeline sets CI_MERGE_REQUEST_IID)."""
+    if platform is None:
+        platform = "gitlab" if env.get("CI_MERGE_REQUEST_IID") else "github"
+    if platform == "gitlab":
+        return "gitlab:%s!%s" % gitlab_merge_request(env)
+    return "github:%s#%s" % github_pull(env)
+
+
 def github(env):
     api = Api(
         env.get("GITHUB_API_URL") or "https://api.github.com",
@@ -205,7 +225,8 @@ def main(argv):
     g.add_argument(
         "--reviews",
         action="store_true",
-        help="approvals from this pull request's reviews (ward gate --approvals-from github:REPO#N)",
+        help="approvals from this pull request's reviews or merge request's approvals "
+        "(ward gate --approvals-from github:REPO#N or gitlab:GROUP/PROJECT!IID)",
     )
     g.add_argument("gate_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("post", help="post or update the comment")
@@ -217,10 +238,10 @@ def main(argv):
         if a.cmd == "gate":
             extra = a.gate_args[1:] if a.gate_args[:1] == ["--"] else a.gate_args
             if a.reviews:
-                # ward reads the reviews itself (GITHUB_TOKEN, GITHUB_API_URL from the environment);
-                # a run without a pull request cannot gate on its reviews: an error, not a pass.
-                repo, number = github_pull(os.environ)
-                extra = list(extra) + ["--approvals-from", "github:%s#%s" % (repo, number)]
+                # ward reads the reviews itself (GITHUB_TOKEN and GITHUB_API_URL, or GITLAB_TOKEN
+                # and CI_API_V4_URL, from the environment); a run without a pull or merge request
+                # cannot gate on its reviews: an error, not a pass.
+                extra = list(extra) + ["--approvals-from", review_source(a.post, os.environ)]
             code, markdown = run_gate(a.ward, a.plan, extra)
             if not markdown.strip():
                 # A usage or input error (exit 2): ward said why on stderr; nothing to post.

@@ -165,7 +165,7 @@ fn ci_script_builds_the_comment_and_updates_one_comment_on_a_fake_api() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("Ran 7 tests"), "{err}");
+    assert!(err.contains("Ran 8 tests"), "{err}");
 }
 
 #[test]
@@ -240,6 +240,10 @@ fn the_action_and_the_template_run_the_script_and_never_paste_inputs_into_script
     );
     assert!(action.contains("install_ward.py"), "{action}");
     assert!(template.contains("--post gitlab"), "{template}");
+    assert!(
+        template.contains("${WARD_REVIEWS:+--reviews}"),
+        "{template}"
+    );
     assert!(template.contains("junit:"), "{template}");
     // An input pasted into a `run:` script is a script injection: inputs go through `env:`.
     let mut in_run = false;

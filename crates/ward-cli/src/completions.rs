@@ -39,11 +39,9 @@ pub fn script(shell: Shell) -> Vec<u8> {
     out
 }
 
-/// Runs `ward completions`.
+/// Runs `ward completions`: through the one stdout writer, so a closed pipe
+/// (`ward completions bash | head`) ends quietly and any other write error is one.
 pub fn run(args: &Args) -> Result<Exit, CliError> {
-    use std::io::Write;
-    std::io::stdout()
-        .write_all(&script(args.shell))
-        .map_err(|e| CliError::new(format!("cannot write the completion script: {e}")))?;
+    crate::output::write_bytes(&script(args.shell), None)?;
     Ok(Exit::Pass)
 }

@@ -291,3 +291,25 @@ fn formats_come_from_one_list() {
     assert_eq!(text.status.code(), Some(0));
     assert_eq!(terminal.stdout, text.stdout);
 }
+
+/// The commands that print a document rather than a report end quietly into a closed pipe too
+/// (`ward completions bash | head` printed "Broken pipe" and exited 2 before its output went
+/// through the one stdout writer), with the exit a full read gives.
+#[test]
+fn documents_into_a_closed_pipe_end_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["completions", "fish"],
+        &["man"],
+        &["docs", "gate"],
+    ] {
+        let (c, err) = ward_into_closed_pipe(tmp.path(), args, &[]);
+        assert_eq!(c, Some(0), "ward {args:?} | head -0: {err}");
+        assert!(
+            !err.contains("error") && !err.to_lowercase().contains("broken pipe"),
+            "ward {args:?} | head -0: {err}"
+        );
+    }
+}

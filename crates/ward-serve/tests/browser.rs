@@ -112,6 +112,41 @@ async fn full_page_shot(c: &Client, dir: &Path, name: &str) {
     std::fs::write(dir.join(name), png).unwrap();
 }
 
+/// Clicks what `css` selects, a link or a form's button, and waits until the browser has left
+/// the page it was on and loaded the next: a WebDriver click returns before the navigation it
+/// starts, and reading the page at once may find the old page's elements, stale a moment later.
+async fn click_and_load(c: &Client, css: &str) {
+    let old = c.find(Locator::Css("html")).await.unwrap();
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = matches!(
+            old.tag_name().await,
+            Err(fantoccini::error::CmdError::Standard(ref e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference
+        );
+        if left {
+            let state = c
+                .execute("return document.readyState", vec![])
+                .await
+                .unwrap();
+            if state.as_str() == Some("complete") {
+                return;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "clicking {css} loaded no new page"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The text of every element `css` selects, in page order.
 async fn texts(c: &Client, css: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -432,12 +467,7 @@ async fn check_glance(c: &Client, fx: &Fixture) {
 
     // A count is a link to the list it counts.
     let failed_count = all.iter().filter(|s| s.as_str() == "failed").count();
-    c.find(Locator::Css("span.c-failed a.count-link"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_and_load(c, "span.c-failed a.count-link").await;
     assert!(c
         .current_url()
         .await
@@ -459,12 +489,7 @@ async fn check_glance(c: &Client, fx: &Fixture) {
         text.contains(&format!("Showing {failed_count} of")),
         "{text}"
     );
-    c.find(Locator::Css("span.c-stale a.count-link"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_and_load(c, "span.c-stale a.count-link").await;
     let rows = c.find_all(Locator::Css("tr.root-row")).await.unwrap();
     assert_eq!(rows.len(), 1, "one stale root");
 
@@ -475,12 +500,7 @@ async fn check_glance(c: &Client, fx: &Fixture) {
         .await
         .unwrap();
     input.send_keys("LIVE/").await.unwrap();
-    c.find(Locator::Css("form.filter button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_and_load(c, "form.filter button").await;
     let mut shown = texts(c, "td.root a").await;
     shown.sort();
     assert_eq!(shown, ["live/app", "live/net"]);

@@ -7,7 +7,7 @@
 //! ([`Resolver::DEFAULT_TIMEOUT`], `--resolve-timeout`), so an unreachable one fails too.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 use ward_repo::RefKind;
 
@@ -44,12 +44,16 @@ impl Resolver {
         self
     }
 
-    /// The default cache directory: `$XDG_CACHE_HOME/ward/ls-remote` or
-    /// `$HOME/.cache/ward/ls-remote`.
-    pub fn default_cache_dir() -> Option<PathBuf> {
-        let base = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    /// The default cache directory: `CACHE_HOME/ward/ls-remote`, else
+    /// `HOME/.cache/ward/ls-remote`, from the values of `XDG_CACHE_HOME` and `HOME` the caller
+    /// read (ward-cli's `context::BaseDirs`; this crate reads no environment). An empty value
+    /// counts as unset, as the XDG base directory specification says.
+    pub fn default_cache_dir(cache_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
+        let set = |p: &&Path| !p.as_os_str().is_empty();
+        let base = cache_home
+            .filter(set)
+            .map(Path::to_path_buf)
+            .or_else(|| home.filter(set).map(|h| h.join(".cache")))?;
         Some(base.join("ward").join("ls-remote"))
     }
 

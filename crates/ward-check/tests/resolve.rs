@@ -96,3 +96,25 @@ fn a_remote_that_never_answers_times_out() {
     assert!(e.contains("timed out after 1 s"), "{e}");
     assert!(e.contains("--resolve-timeout SECONDS"), "{e}");
 }
+
+#[test]
+fn the_default_cache_is_built_from_the_values_given() {
+    use std::path::{Path, PathBuf};
+    let (cache, home, empty) = (Path::new("/c"), Path::new("/h"), Path::new(""));
+    let dir = Resolver::default_cache_dir;
+    assert_eq!(
+        dir(Some(cache), Some(home)),
+        Some(PathBuf::from("/c/ward/ls-remote"))
+    );
+    assert_eq!(
+        dir(None, Some(home)),
+        Some(PathBuf::from("/h/.cache/ward/ls-remote"))
+    );
+    // An empty XDG_CACHE_HOME is unset (it was read as a relative `ward/ls-remote` before,
+    // so the cache landed in whatever directory ward ran in).
+    assert_eq!(
+        dir(Some(empty), Some(home)),
+        Some(PathBuf::from("/h/.cache/ward/ls-remote"))
+    );
+    assert_eq!(dir(None, None), None);
+}

@@ -186,8 +186,12 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
     let knowledge = RulesKnowledge(knowledge);
     let opts = CheckOptions {
         resolver: args.resolve.then(|| {
-            Resolver::new(args.cache_dir.clone().or_else(Resolver::default_cache_dir))
-                .with_timeout(std::time::Duration::from_secs(args.resolve_timeout))
+            Resolver::new(
+                args.cache_dir
+                    .clone()
+                    .or_else(|| crate::context::BaseDirs::from_env().ls_remote_cache()),
+            )
+            .with_timeout(std::time::Duration::from_secs(args.resolve_timeout))
         }),
         knowledge: &knowledge,
         today,

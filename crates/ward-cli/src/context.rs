@@ -67,15 +67,59 @@ impl std::fmt::Debug for PgPassword {
     }
 }
 
+/// The XDG base directories the libraries' defaults are built from, read here once per use and
+/// passed down as values (ward-store and ward-check read no environment).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BaseDirs {
+    /// `HOME`.
+    pub home: Option<PathBuf>,
+    /// `XDG_STATE_HOME`.
+    pub state_home: Option<PathBuf>,
+    /// `XDG_CACHE_HOME`.
+    pub cache_home: Option<PathBuf>,
+}
+
+impl BaseDirs {
+    /// Reads the three variables.
+    pub fn from_env() -> BaseDirs {
+        let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        BaseDirs {
+            home: var("HOME"),
+            state_home: var("XDG_STATE_HOME"),
+            cache_home: var("XDG_CACHE_HOME"),
+        }
+    }
+
+    /// The default history database ([`ward_store::default_path`]).
+    pub fn history(&self) -> Option<PathBuf> {
+        ward_store::default_path(self.state_home.as_deref(), self.home.as_deref())
+    }
+
+    /// The default `--resolve` cache ([`ward_check::resolve::Resolver::default_cache_dir`]).
+    pub fn ls_remote_cache(&self) -> Option<PathBuf> {
+        ward_check::resolve::Resolver::default_cache_dir(
+            self.cache_home.as_deref(),
+            self.home.as_deref(),
+        )
+    }
+}
+
 /// Where the history is ([`ward_drift::history_location_in`]: `--db`, else `history { url }`,
-/// else the default file), with the PostgreSQL password's environment read once for it
-/// ([`PgPassword::from_env`]).
+/// else the default file), with the PostgreSQL password's environment and the base directories
+/// read once for it ([`PgPassword::from_env`], [`BaseDirs::from_env`]).
 pub fn history_location(
     db: Option<&Path>,
     cfg: Option<&Config>,
 ) -> Result<ward_store::Location, ward_store::StoreError> {
     let pg = PgPassword::from_env();
-    ward_drift::history_location_in(db, cfg, pg.password.as_deref(), pg.file.as_deref())
+    let default = BaseDirs::from_env().history();
+    ward_drift::history_location_in(
+        db,
+        cfg,
+        pg.password.as_deref(),
+        pg.file.as_deref(),
+        default.as_deref(),
+    )
 }
 
 impl Context {

@@ -55,7 +55,9 @@ impl InputArgs {
             (Some(at), Some(audit))
         } else {
             (
-                ward_drift::default_db().map(ward_store::Location::Sqlite),
+                crate::context::BaseDirs::from_env()
+                    .history()
+                    .map(ward_store::Location::Sqlite),
                 None,
             )
         };

@@ -205,7 +205,7 @@ fn choose_binary(
 fn open_store(db: Option<&Path>) -> Result<ward_store::Store, CliError> {
     let path = db
         .map(Path::to_path_buf)
-        .or_else(ward_store::default_path)
+        .or_else(|| crate::context::BaseDirs::from_env().history())
         .ok_or_else(|| {
             CliError::new(
                 "no location for the history database: neither XDG_STATE_HOME nor HOME is set",

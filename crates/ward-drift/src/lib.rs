@@ -47,12 +47,9 @@ pub use ward_model::Exit;
 
 pub use ward_store;
 
-/// The default history database ([`ward_store::default_path`]).
-pub fn default_db() -> Option<PathBuf> {
-    ward_store::default_path()
-}
 /// Where the history is kept: `--db` (a SQLite file, or a `postgres://` URL), else
-/// `history { url }` in `ward.hcl`, else [`default_db`]. One rule for every command that reads
+/// `history { url }` in `ward.hcl`, else `default_db`, the default file the caller found
+/// ([`ward_store::default_path`] of its base directories). One rule for every command that reads
 /// or writes the history. A PostgreSQL password comes from `history { password_file }`, else
 /// `pgpassword`, else `pgpass_file`: what the caller read of `PGPASSWORD` and of `PGPASSFILE`
 /// (else `~/.pgpass`) ([`ward_store::Location::parse_in`]).
@@ -61,6 +58,7 @@ pub fn history_location_in(
     cfg: Option<&Config>,
     pgpassword: Option<&str>,
     pgpass_file: Option<&Path>,
+    default_db: Option<&Path>,
 ) -> Result<ward_store::Location, ward_store::StoreError> {
     let password_file = cfg.and_then(|c| c.history.password_file.as_deref());
     if let Some(p) = db {
@@ -77,7 +75,7 @@ pub fn history_location_in(
         let at = cfg.map(|c| c.history.url_at.as_str()).unwrap_or("ward.hcl");
         return ward_store::Location::parse_in(url, password_file, pgpassword, pgpass_file, at);
     }
-    default_db().map(ward_store::Location::Sqlite).ok_or_else(|| {
+    default_db.map(|p| ward_store::Location::Sqlite(p.to_path_buf())).ok_or_else(|| {
         ward_store::StoreError::Location(
             "no location for the drift history database: neither XDG_STATE_HOME nor HOME is set; pass --db FILE (or a postgres:// URL), or set `history { url }` in ward.hcl".into(),
         )

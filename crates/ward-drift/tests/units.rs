@@ -50,7 +50,7 @@ fn a_shard_is_k_of_n_with_k_at_most_n() {
 #[test]
 fn db_is_a_file_unless_it_is_a_postgres_url() {
     let file =
-        ward_drift::history_location_in(Some(Path::new("runs/history.db")), None, None, None)
+        ward_drift::history_location_in(Some(Path::new("runs/history.db")), None, None, None, None)
             .unwrap();
     assert!(
         matches!(&file, Location::Sqlite(p) if p == Path::new("runs/history.db")),
@@ -61,12 +61,14 @@ fn db_is_a_file_unless_it_is_a_postgres_url() {
         None,
         None,
         None,
+        None,
     )
     .unwrap();
     assert!(matches!(pg, Location::Postgres(_)), "a postgres URL");
     // Read as a URL, so a password in it is refused (a file of that name would be accepted).
     let e = ward_drift::history_location_in(
         Some(Path::new("postgres://ward:pw@db/ward")),
+        None,
         None,
         None,
         None,
@@ -81,11 +83,13 @@ fn db_is_a_file_unless_it_is_a_postgres_url() {
 }
 
 #[test]
-fn the_default_db_is_the_stores() {
-    let d = ward_drift::default_db();
-    assert_eq!(d, ward_store::default_path());
-    // The test environment has a home: the default is a real path, not empty.
-    assert!(d.is_some_and(|p| p.ends_with("ward/drift.sqlite")));
+fn without_db_or_url_the_history_is_the_default_the_caller_gave() {
+    let d = Path::new("/home/u/.local/state/ward/drift.sqlite");
+    let at = ward_drift::history_location_in(None, None, None, None, Some(d)).unwrap();
+    assert!(matches!(&at, Location::Sqlite(p) if p == d), "{at:?}");
+    // No default (neither XDG_STATE_HOME nor HOME was set): refused with what to do.
+    let e = ward_drift::history_location_in(None, None, None, None, None).unwrap_err();
+    assert!(e.to_string().contains("pass --db FILE"), "{e}");
 }
 
 #[test]

@@ -260,19 +260,18 @@ pub struct RootRunRow {
     pub outcome: OutcomeRow,
 }
 
-/// The default history database: `$XDG_STATE_HOME/ward/drift.sqlite`, else
-/// `$HOME/.local/state/ward/drift.sqlite`. Outside the repository on purpose: a re-clone must
-/// not lose the history (FIELD-NOTES 12). Every command that keeps history (`ward drift`,
-/// `ward import`, `ward gate` reading acceptances) finds it here unless given `--db`.
-pub fn default_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".local/state"))
-        })?;
+/// The default history database: `STATE_HOME/ward/drift.sqlite`, else
+/// `HOME/.local/state/ward/drift.sqlite`, from the values of `XDG_STATE_HOME` and `HOME` the
+/// caller read (ward-cli's `context::BaseDirs`; this crate reads no environment). An empty value
+/// counts as unset. Outside the repository on purpose: a re-clone must not lose the history
+/// (FIELD-NOTES 12). Every command that keeps history (`ward drift`, `ward import`, `ward gate`
+/// reading acceptances) finds it here unless given `--db`.
+pub fn default_path(state_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
+    let set = |p: &&Path| !p.as_os_str().is_empty();
+    let base = state_home
+        .filter(set)
+        .map(Path::to_path_buf)
+        .or_else(|| home.filter(set).map(|h| h.join(".local/state")))?;
     Some(base.join("ward").join("drift.sqlite"))
 }
 

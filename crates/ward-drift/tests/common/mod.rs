@@ -54,7 +54,7 @@ pub fn run(r: &Run) -> Result<Report, DriftError> {
         .collect();
     let binaries = ward_drift::binary::find_binaries(&explicit).unwrap();
     let location =
-        ward_drift::history_location_in(Some(&r.db), config.as_ref(), None, None).unwrap();
+        ward_drift::history_location_in(Some(&r.db), config.as_ref(), None, None, None).unwrap();
     let mut store = ward_store::Store::open_location(&location).unwrap();
     let inputs = ward_drift::Inputs {
         config: config.as_ref(),

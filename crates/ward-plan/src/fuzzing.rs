@@ -40,6 +40,21 @@ pub fn read_bytes(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The body of the `skip_value` fuzz target: the reader's one-pass check of a skipped value
+/// (valid JSON, nesting, no key twice in one object) against serde_json's skip and the key
+/// scan it replaces. The first byte gives the nesting allowed (0 to 129 levels), the rest is
+/// the text (not UTF-8: nothing to check, the reader refuses it before). `Err` says what
+/// differs.
+pub fn skip_value(data: &[u8]) -> Result<(), String> {
+    let Some((&first, rest)) = data.split_first() else {
+        return Ok(());
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return Ok(());
+    };
+    crate::unique::valid::agrees_with_serde(text, u32::from(first % 130))
+}
+
 fn longest_string(v: &serde_json::Value) -> usize {
     match v {
         serde_json::Value::String(s) => s.chars().count(),

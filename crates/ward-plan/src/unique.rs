@@ -11,6 +11,8 @@
 //! * [`repeated`]: the error, whose message the walk recognises ([`is_repeated`]) and turns into
 //!   [`crate::PlanErrorKind::DuplicateKey`].
 
+pub(crate) mod valid;
+
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -502,7 +504,7 @@ mod tests {
     /// JSON text with few distinct keys (so that objects repeat some), strings whose quotes,
     /// backslashes and brackets fall anywhere within and across the scan's 8-byte words,
     /// escapes in keys (`\u0061` is `a`), and any whitespace between tokens.
-    fn text() -> impl Strategy<Value = String> {
+    pub(super) fn text() -> impl Strategy<Value = String> {
         let ws = prop::sample::select(vec!["", "", "", " ", "\n  ", "\t", "\r\n"]);
         let piece = prop::sample::select(vec![
             "a",

@@ -739,12 +739,27 @@ impl<R: Read> Walker<R> {
 
     /// Checks and skips the value at the position without keeping it.
     pub(crate) fn skip(&mut self) -> Result<(), Fail> {
-        // Checked by serde_json as JSON, then by a scan of its bytes for a repeated key.
+        // One pass over its bytes checks it as JSON, for its depth and for a repeated key
+        // (`unique::valid`); only a value that pass is not sure of (or one the buffer cuts) is
+        // checked by serde_json and then scanned for a repeated key, which words the error.
+        self.peek_some()?;
+        let levels = MAX_DEPTH - self.depth;
+        if let Some(len) = crate::unique::valid::value(&self.buf[self.pos..self.checked], levels) {
+            if len <= self.budget {
+                self.pos += len;
+                return Ok(());
+            }
+        }
         if let Some((_, len)) = self.try_one::<IgnoredAny>()? {
             return self.unique_behind(len);
         }
         match self.frame(SKIP_WHOLE)? {
             Some(len) => {
+                let framed = &self.buf[self.pos..self.pos + len];
+                if crate::unique::valid::value(framed, levels) == Some(len) {
+                    self.pos += len;
+                    return Ok(());
+                }
                 self.parse(len, |de| IgnoredAny::deserialize(de).map(|_| ()))?;
                 self.unique_behind(len)
             }
@@ -962,7 +977,19 @@ fn top_key<R: Read>(
 fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
     w.object(&mut |w, key| match (key, w.peek_some()?) {
         ("resources", b'[') => w.array(&mut |w| {
-            let r: parse::RawStateResource = w.parse_one()?;
+            let r = if w.peek_some()? == b'{' {
+                // Walked: its `values` (most of its bytes) are skipped in one pass.
+                let mut r = parse::RawStateResource::default();
+                w.object(&mut |w, key| match key {
+                    "mode" => w.parse_one().map(|v| r.mode = v),
+                    "type" => w.parse_one().map(|v| r.type_name = v),
+                    "provider_name" => w.parse_one().map(|v| r.provider_name = v),
+                    _ => w.skip(),
+                })?;
+                r
+            } else {
+                w.parse_one()?
+            };
             parse::state_resource(acc, r);
             Ok(())
         }),

@@ -105,9 +105,9 @@ impl<'de> Elements<'de> for StateResources<'_> {
 
 #[derive(Default)]
 pub(crate) struct RawStateResource {
-    mode: Option<String>,
-    type_name: Option<String>,
-    provider_name: Option<String>,
+    pub(crate) mode: Option<String>,
+    pub(crate) type_name: Option<String>,
+    pub(crate) provider_name: Option<String>,
 }
 
 impl<'de> Fields<'de> for RawStateResource {

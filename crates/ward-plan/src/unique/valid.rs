@@ -1,0 +1,476 @@
+//! One pass over a value no rule reads: is it JSON as serde_json accepts it, nested no deeper
+//! than the walk allows, with no key twice in one object? [`value`] answers in one scan of its
+//! bytes, where the reader used to let serde_json skip the value (checking its syntax) and then
+//! scan the same bytes again for a repeated key ([`super::first_repeat`]): every skipped byte
+//! was passed over twice (issue 35, item 1).
+//!
+//! It only ever says "yes, and it ends here": for anything else (not JSON, a repeated key, too
+//! deep, cut by the end of the slice, a key holding an escape) it says nothing, and the caller
+//! takes the way it always took (serde_json, then [`super::first_repeat`]), which words the
+//! error exactly as before. So the scanner never has to produce an error, and a value it is
+//! unsure of costs a second try, never a different verdict: what it accepts, serde_json's
+//! `IgnoredAny` accepts with the same length, and [`super::first_repeat`] finds no repeated key
+//! in (the property test below and the `skip_value` fuzz target hold it to that).
+//!
+//! Why not a crate: the ecosystem's fast JSON scanners (simd-json, sonic-rs) build a tape or a
+//! document, or skip without checking keys; none both validates as serde_json does and
+//! compares the keys of each object, which is what the reader needs from one pass. serde_json
+//! itself can skip a value only by parsing it, and says nothing of repeated keys.
+
+use super::{tag, LINEAR};
+use serde::de::IgnoredAny;
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+/// The length of the JSON value at the start of `json` (an object, an array or a string; no
+/// whitespace before it), when it is one serde_json accepts as it skips a value (`IgnoredAny`),
+/// nests at most `levels` arrays and objects deep, holds no object with a key twice, and ends
+/// within `json`. `None` otherwise, or when unsure (a key holding an escape: its decoded text
+/// would be needed). `json` is valid UTF-8 (the walk's checked buffer, or a `str`): only the
+/// JSON grammar is checked here.
+pub(crate) fn value(json: &[u8], levels: u32) -> Option<usize> {
+    thread_local! {
+        static SCRATCH: RefCell<Scratch> = RefCell::default();
+    }
+    // Kept from one call to the next, as first_repeat's lists are: most skipped values are
+    // small, and fresh lists for each would cost as much as the scan.
+    SCRATCH
+        .try_with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => scan(json, levels, &mut scratch),
+            Err(_) => scan(json, levels, &mut Scratch::default()),
+        })
+        .unwrap_or_else(|_| scan(json, levels, &mut Scratch::default()))
+}
+
+/// The open arrays and objects, and the keys of each open object so far.
+#[derive(Default)]
+struct Scratch {
+    /// One per open container: `None` an array, `Some(i)` the object `objects[i]`.
+    open: Vec<Option<usize>>,
+    /// An open object: where its keys start in `keys`, or their set once it has many.
+    objects: Vec<(usize, Option<HashSet<Vec<u8>>>)>,
+    /// A key of an open object: its tag, and its text's span in the input.
+    keys: Vec<(u64, usize, usize)>,
+}
+
+/// Steps over JSON whitespace.
+#[inline]
+fn ws(json: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = json.get(i) {
+        i += 1;
+    }
+    i
+}
+
+fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
+    s.open.clear();
+    s.objects.clear();
+    s.keys.clear();
+    if !matches!(json.first(), Some(b'{' | b'[' | b'"')) {
+        return None;
+    }
+    let mut i = 0usize;
+    loop {
+        // A value starts at `i` (after whitespace).
+        match *json.get(i)? {
+            b'"' => i = string(json, i + 1)? + 1,
+            open @ (b'{' | b'[') => {
+                if s.open.len() >= levels as usize {
+                    return None;
+                }
+                i = ws(json, i + 1);
+                // `}` and `]` are two after `{` and `[`.
+                if *json.get(i)? == open + 2 {
+                    i += 1;
+                } else {
+                    if open == b'{' {
+                        s.open.push(Some(s.objects.len()));
+                        s.objects.push((s.keys.len(), None));
+                        i = key(json, i, s)?;
+                    } else {
+                        s.open.push(None);
+                    }
+                    continue;
+                }
+            }
+            b't' => i = literal(json, i, b"true")?,
+            b'f' => i = literal(json, i, b"false")?,
+            b'n' => i = literal(json, i, b"null")?,
+            b'-' | b'0'..=b'9' => i = number(json, i)?,
+            _ => return None,
+        }
+        // After a value: a comma and the next, or the end of containers.
+        loop {
+            let Some(&top) = s.open.last() else {
+                return Some(i);
+            };
+            i = ws(json, i);
+            match (*json.get(i)?, top) {
+                (b',', None) => {
+                    i = ws(json, i + 1);
+                    break;
+                }
+                (b',', Some(_)) => {
+                    i = key(json, ws(json, i + 1), s)?;
+                    break;
+                }
+                (b']', None) => {
+                    s.open.pop();
+                    i += 1;
+                }
+                (b'}', Some(_)) => {
+                    s.open.pop();
+                    if let Some((start, _)) = s.objects.pop() {
+                        s.keys.truncate(start);
+                    }
+                    i += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The key at `i` of the innermost open object, its `:` and the whitespace after it: where its
+/// value starts. `None` when it is not a plain string, or the object already holds it.
+fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
+    if json.get(i) != Some(&b'"') {
+        return None;
+    }
+    let end = string(json, i + 1)?;
+    let text = &json[i + 1..end];
+    // A key with an escape would be compared decoded: left to the careful way.
+    if memchr::memchr(b'\\', text).is_some() {
+        return None;
+    }
+    let (start, many) = s.objects.last_mut()?;
+    let start = *start;
+    match many {
+        Some(set) => {
+            if !set.insert(text.to_vec()) {
+                return None;
+            }
+        }
+        None => {
+            let t = tag(text);
+            if s.keys[start..]
+                .iter()
+                .any(|&(other, a, b)| other == t && &json[a..b] == text)
+            {
+                return None;
+            }
+            if s.keys.len() - start < LINEAR {
+                s.keys.push((t, i + 1, end));
+            } else {
+                // Many keys: a set of their texts from here on.
+                let mut set: HashSet<Vec<u8>> = s.keys[start..]
+                    .iter()
+                    .map(|&(_, a, b)| json[a..b].to_vec())
+                    .collect();
+                set.insert(text.to_vec());
+                s.keys.truncate(start);
+                if let Some(level) = s.objects.last_mut() {
+                    level.1 = Some(set);
+                }
+            }
+        }
+    }
+    let colon = ws(json, end + 1);
+    if json.get(colon) != Some(&b':') {
+        return None;
+    }
+    Some(ws(json, colon + 1))
+}
+
+const ONES: u64 = u64::MAX / 255;
+
+/// The closing quote of the string whose text starts at `from`, when every byte of it is
+/// allowed (no control character) and every escape is one serde_json accepts (`\uXXXX` with
+/// four hex digits, a lone surrogate included, as it skips a string).
+fn string(json: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        // Eight bytes at a time: the first quote, backslash or control character.
+        while let Some(word) = json.get(from..from + 8) {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(word);
+            let w = u64::from_le_bytes(bytes);
+            let ctrl = w.wrapping_sub(ONES * 0x20) & !w;
+            let q = w ^ (ONES * u64::from(b'"'));
+            let quote = q.wrapping_sub(ONES) & !q;
+            let b = w ^ (ONES * u64::from(b'\\'));
+            let backslash = b.wrapping_sub(ONES) & !b;
+            // Only the lowest hit is exact (a borrow can mark a byte above it): it is the one
+            // taken.
+            let hits = (ctrl | quote | backslash) & (ONES << 7);
+            if hits != 0 {
+                from += (hits.trailing_zeros() / 8) as usize;
+                break;
+            }
+            from += 8;
+        }
+        // The last few bytes, or the byte found.
+        loop {
+            match *json.get(from)? {
+                b'"' => return Some(from),
+                b'\\' => break,
+                0..=0x1f => return None,
+                _ => from += 1,
+            }
+        }
+        // An escape.
+        match *json.get(from + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => from += 2,
+            b'u' => {
+                let hex = json.get(from + 2..from + 6)?;
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                from += 6;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The end of `word` (`true`, `false`, `null`) at `i`.
+fn literal(json: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    (json.get(i..i + word.len())? == word).then_some(i + word.len())
+}
+
+/// The end of the number at `i`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as
+/// serde_json skips it (its value is not computed, so no magnitude is refused). `None` when
+/// the slice ends in it (it may go on).
+fn number(json: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |json: &[u8], mut i: usize| -> Option<(usize, usize)> {
+        let from = i;
+        while json.get(i)?.is_ascii_digit() {
+            i += 1;
+        }
+        Some((i, i - from))
+    };
+    if json[i] == b'-' {
+        i += 1;
+    }
+    match *json.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => i = digits(json, i)?.0,
+        _ => return None,
+    }
+    if *json.get(i)? == b'.' {
+        let (end, n) = digits(json, i + 1)?;
+        if n == 0 {
+            return None;
+        }
+        i = end;
+    }
+    if matches!(*json.get(i)?, b'e' | b'E') {
+        i += 1;
+        if matches!(*json.get(i)?, b'+' | b'-') {
+            i += 1;
+        }
+        let (end, n) = digits(json, i)?;
+        if n == 0 {
+            return None;
+        }
+        i = end;
+    }
+    // A digit right after a leading 0 is refused (`01`) by what follows a value.
+    Some(i)
+}
+
+/// What the reader did before: serde_json skips the value (its length, in a stream as the
+/// walk reads), then the byte scan looks for a repeated key in it; nested at most `levels`.
+fn reference(text: &str, levels: u32) -> Option<usize> {
+    if !matches!(text.as_bytes().first(), Some(b'{' | b'[' | b'"')) {
+        return None;
+    }
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<IgnoredAny>();
+    let Some(Ok(_)) = stream.next() else {
+        return None;
+    };
+    let len = stream.byte_offset();
+    let bytes = &text.as_bytes()[..len];
+    if super::first_repeat(bytes).is_some() || deepest(bytes) > levels as usize {
+        return None;
+    }
+    Some(len)
+}
+
+/// The deepest nesting of arrays and objects in valid JSON.
+fn deepest(json: &[u8]) -> usize {
+    let (mut depth, mut most, mut in_str, mut esc) = (0usize, 0usize, false, false);
+    for &b in json {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    most
+}
+
+/// Whether a key of valid JSON holds an escape.
+fn escaped_key(json: &[u8]) -> bool {
+    let (mut in_str, mut esc, mut escaped) = (false, false, false);
+    for (i, &b) in json.iter().enumerate() {
+        if !in_str {
+            if b == b'"' {
+                (in_str, escaped) = (true, false);
+            }
+            continue;
+        }
+        match (esc, b) {
+            (true, _) => esc = false,
+            (false, b'\\') => (esc, escaped) = (true, true),
+            (false, b'"') => {
+                in_str = false;
+                let next = json[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
+                if escaped && next == Some(&b':') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The oracle for tests and the `skip_value` fuzz target: whatever [`value`] accepts, serde_json
+/// skips with the same length (in a stream, as the walk reads) and [`super::first_repeat`] finds
+/// no repeated key in, nested at most `levels` deep; and a value they accept whose keys hold no
+/// escape, [`value`] accepts too (so that the reader takes the one pass). `Err` says which part
+/// broke.
+pub(crate) fn agrees_with_serde(text: &str, levels: u32) -> Result<(), String> {
+    let got = value(text.as_bytes(), levels);
+    let want = reference(text, levels);
+    if got.is_some() && got != want {
+        return Err(format!("{text:?}: scanned {got:?}, serde_json {want:?}"));
+    }
+    if want.is_some_and(|len| !escaped_key(&text.as_bytes()[..len])) && got != want {
+        return Err(format!("{text:?}: refused, serde_json skips {want:?}"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_accepts_what_serde_json_skips_and_nothing_else() {
+        for text in [
+            r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 1}, {"a": 1}]} trailing"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"[1, {"x": "a\"", "y": {"z": 1, "z": 2}}]"#,
+            r#"{"a": 1, "\u0061": 2}"#,
+            r#"{"k": "{\"a\": 1, \"a\": 2}"}"#,
+            r#""{\"a\": 1, \"a\": 2}""#,
+            r#"[01]"#,
+            r#"[-0.5e+10, 1E3, -0, 0.0]"#,
+            r#"[1.]"#,
+            r#"[1e]"#,
+            r#"[-]"#,
+            r#"[1,]"#,
+            r#"{"a":1,}"#,
+            r#"[tru]"#,
+            r#"[true,false,null]"#,
+            "[\"a\tb\"]",
+            r#"["\x"]"#,
+            r#"["\u12G4"]"#,
+            r#"["\ud800"]"#,
+            r#"{"a" 1}"#,
+            r#"{1: 2}"#,
+            r#"[1 2]"#,
+            r#"[1}"#,
+            r#"{"a":1]"#,
+            r#"[[[[]]]]"#,
+            "[1, 2",
+            "\"abc",
+            "{}",
+            "[]",
+            " []",
+            "1",
+            "[1e400]",
+        ] {
+            agrees_with_serde(text, 128).unwrap();
+        }
+        assert_eq!(value(b"[[[[]]]]", 4), Some(8));
+        assert_eq!(value(b"[[[[]]]]", 3), None);
+        assert_eq!(value(br#"{"a": [1, {"b": "c"}]}, 3"#, 128), Some(22));
+        assert_eq!(value(br#"{"a": 1, "a": 2}"#, 128), None);
+        // Many keys: kept in a set past the first few.
+        let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\": {i}")).collect();
+        let all = format!("{{{}}}", many.join(", "));
+        assert_eq!(value(all.as_bytes(), 128), Some(all.len()));
+        let again = format!("{{{}, \"k57\": 0}}", many.join(", "));
+        assert_eq!(value(again.as_bytes(), 128), None);
+    }
+
+    use proptest::prelude::*;
+
+    /// Valid JSON as [`super::super::tests`] generates it (few keys, so that objects repeat
+    /// some; escapes, whitespace, quotes anywhere in 8-byte words), then perhaps broken: a byte
+    /// removed, replaced or inserted, or the text cut.
+    fn text() -> impl Strategy<Value = String> {
+        let edit = prop_oneof![
+            Just(None),
+            (
+                any::<prop::sample::Index>(),
+                0usize..4,
+                prop::sample::select(vec![
+                    "", "\"", "\\", "{", "}", "[", "]", ",", ":", "0", "-", "e", ".", "\t",
+                    "\u{1}", "u", "t",
+                ])
+            )
+                .prop_map(Some),
+        ];
+        (super::super::tests::text(), edit).prop_map(|(text, edit)| {
+            let Some((at, kind, piece)) = edit else {
+                return text;
+            };
+            let mut chars: Vec<char> = text.chars().collect();
+            if chars.is_empty() {
+                return piece.to_string();
+            }
+            let at = at.index(chars.len());
+            match kind {
+                0 => {
+                    chars.remove(at);
+                }
+                1 => chars.splice(at..=at, piece.chars()).for_each(drop),
+                2 => chars.splice(at..at, piece.chars()).for_each(drop),
+                _ => chars.truncate(at),
+            }
+            chars.into_iter().collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6000, .. ProptestConfig::default() })]
+
+        /// Whatever it accepts, serde_json skips with the same length and the byte scan finds
+        /// no repeated key in; a valid value without a repeated key or an escaped key it
+        /// accepts (so the reader takes the one pass).
+        #[test]
+        fn the_one_pass_agrees_with_serde_json_and_the_key_scan(
+            text in text(),
+            levels in 1u32..8,
+        ) {
+            prop_assert_eq!(agrees_with_serde(&text, levels), Ok(()));
+        }
+    }
+}

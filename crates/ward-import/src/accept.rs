@@ -231,6 +231,7 @@ pub fn run(input: &AcceptInput<'_>, store: &mut Store) -> AcceptReport {
         json_path: input.planfile.to_path_buf(),
         plan,
         has_changes: true,
+        objects: Default::default(),
         json_sha256: String::new(),
     };
     let applied = ws.apply_saved(&saved).err().map(|e| e.to_string());

@@ -91,8 +91,9 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> In
 }
 
 /// Gates one saved plan of the root in `root_dir`, with the stack's history, where the decision
-/// is recorded. The gate is given the plan ward-terraform read from `show -json`: it does not
-/// read the JSON file again (its path only names the plan).
+/// is recorded. The gate is given the plan ward-terraform read from `show -json` and the
+/// objects it destroys, read in the same pass: it does not read the JSON file again, not even
+/// for its guards (its path only names the plan).
 pub(crate) fn gate(
     opts: &Options,
     plan: &SavedPlan,
@@ -111,7 +112,7 @@ pub(crate) fn gate(
     };
     let read = ReadPlan {
         plan: &plan.plan,
-        objects: None,
+        objects: Some(&plan.objects),
     };
     let out = ward_gate::run::gate(&g, &setup(opts), Some(read), env).map_err(|e| e.to_string())?;
     let rep = &out.report;
@@ -184,6 +185,26 @@ pub(crate) fn approve(
 mod tests {
     use super::*;
 
+    /// A stack's options in `dir`: its `ward.hcl` holds `hcl` and fakecloud's rules.
+    fn options(dir: &Path, hcl: &str) -> Options {
+        let mut config =
+            ward_config::Config::parse(&ward_rig::rules::ward_hcl(hcl), "ward.hcl", dir).unwrap();
+        config.path = dir.join("ward.hcl");
+        Options {
+            knowledge: ward_config::knowledge(Some(&config)).unwrap(),
+            approver: None,
+            config,
+            repo: dir.to_path_buf(),
+            site: None,
+            root: None,
+            binaries: vec![],
+            db: Location::Sqlite(dir.join("unused.sqlite")),
+            clock: ward_time::Clock::System,
+            progress: None,
+            env: vec![],
+        }
+    }
+
     /// A root recorded as being adopted in the stack's own history is gated as such: a managed
     /// create in it is refused, as plain `ward gate --root --db` refuses it; the default
     /// history, which the stack used to read, does not decide (#33 item 3).
@@ -197,23 +218,7 @@ mod tests {
             "resource \"fakecloud_instance\" \"web\" {\n  image = \"debian-12\"\n}\n",
         )
         .unwrap();
-        let mut config =
-            ward_config::Config::parse(&ward_rig::rules::ward_hcl(""), "ward.hcl", t.path())
-                .unwrap();
-        config.path = t.path().join("ward.hcl");
-        let opts = Options {
-            knowledge: ward_config::knowledge(Some(&config)).unwrap(),
-            approver: None,
-            config,
-            repo: t.path().to_path_buf(),
-            site: None,
-            root: None,
-            binaries: vec![],
-            db: Location::Sqlite(t.path().join("unused.sqlite")),
-            clock: ward_time::Clock::System,
-            progress: None,
-            env: vec![],
-        };
+        let opts = options(t.path(), "");
         let plan = t.path().join("plan.json");
         std::fs::write(
             &plan,
@@ -230,6 +235,7 @@ mod tests {
         let saved = SavedPlan {
             path: t.path().join("plan.tfplan"),
             plan: ward_plan::read_file(&plan).unwrap(),
+            objects: ward_plan::BeforeObjects::new(),
             json_path: plan.clone(),
             has_changes: true,
             json_sha256: String::new(),
@@ -297,5 +303,80 @@ mod tests {
         };
         assert_eq!(decided(&db), [row("adoption-refused", 1)]);
         assert_eq!(decided(&other), [row("pass", 0)]);
+    }
+
+    /// The guards of a stack's gate are told the destroyed object's attributes from the objects
+    /// ward-terraform read with the plan, in the same pass: the plan's JSON is removed before
+    /// the gate, so a second read of it (as the gate did for its guards before #34) fails, and
+    /// a guard not told the object refuses.
+    #[test]
+    fn the_guards_are_told_the_object_read_with_the_plan() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("live");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("main.tf"),
+            "# the instance is gone from the code\n",
+        )
+        .unwrap();
+        let hcl = r#"
+policy {
+  approve                 = []
+  approve_destroy_of_data = false
+}
+guard "image-known" {
+  types   = ["fakecloud_instance"]
+  actions = ["delete"]
+  command = ["sh", "-c", "test \"$WARD_ATTR_IMAGE\" = debian-12"]
+  timeout = "20s"
+}
+"#;
+        let opts = options(t.path(), hcl);
+        let plan = t.path().join("plan.json");
+        std::fs::write(
+            &plan,
+            r#"{"format_version":"1.2","terraform_version":"1.15.5","planned_values":{},
+               "resource_changes":[{"address":"fakecloud_instance.web","mode":"managed",
+               "type":"fakecloud_instance","name":"web",
+               "provider_name":"registry.terraform.io/ward/fakecloud",
+               "change":{"actions":["delete"],"before":{"id":"i-1","image":"debian-12"},
+               "after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}}]}"#,
+        )
+        .unwrap();
+        // As Workspace::plan reads it: the plan and its destroyed objects in one pass.
+        let (read, objects) = ward_plan::read_with(
+            plan.to_str().unwrap(),
+            ward_plan::ReadOptions {
+                content: true,
+                objects: true,
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(objects.len(), 1);
+        let saved = SavedPlan {
+            path: t.path().join("plan.tfplan"),
+            plan: read,
+            objects,
+            json_path: plan.clone(),
+            has_changes: true,
+            json_sha256: String::new(),
+        };
+        std::fs::remove_file(&plan).unwrap();
+        let rec = Recorded {
+            db: &Location::Sqlite(t.path().join("stack.sqlite")),
+            root: "live",
+            site: "default",
+            run: None,
+        };
+        let b = Binding {
+            context: None,
+            every_change: false,
+        };
+        let g = gate(&opts, &saved, &root, rec, b, &|_: &str| None, &|a| {
+            a.to_string()
+        })
+        .unwrap();
+        assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
     }
 }

@@ -127,8 +127,13 @@ pub struct SavedPlan {
     pub path: PathBuf,
     /// Its `show -json` output, on disk (owner only).
     pub json_path: PathBuf,
-    /// Its JSON, read through ward-plan.
+    /// Its JSON, read through ward-plan with every change's content fingerprint
+    /// (`ward_plan::ReadOptions::default()`).
     pub plan: ward_model::Plan,
+    /// What the plan destroys, as liveness guards are told it
+    /// (`ward_plan::ReadOptions::objects`), read in the same pass as [`SavedPlan::plan`]: a
+    /// gate of this plan need not read its JSON again for its guards.
+    pub objects: ward_plan::BeforeObjects,
     /// `-detailed-exitcode` said there are changes.
     pub has_changes: bool,
     /// `sha256:` of the JSON.
@@ -444,23 +449,63 @@ impl Workspace {
             .collect()
     }
 
-    /// `plan -out` into the scratch directory, then `show -json` of it, read through ward-plan.
+    /// `plan -out` into the scratch directory, then `show -json` of it into an owner-only file
+    /// there (`NAME.json`), read through ward-plan once, as a stream: the plan with its content
+    /// fingerprints, the objects it destroys and the JSON's digest come from that one pass, and
+    /// the JSON is never held in memory.
     pub fn plan(&self, p: &PlanArgs) -> Result<SavedPlan, TfError> {
         let (path, has_changes) = self.plan_file(p)?;
         let name = p.name.as_deref().unwrap_or("plan");
-        let (bytes, plan) = self.show_json(&path)?;
         let json_path = self.scratch().join(format!("{name}.json"));
-        write_owner_only(&json_path, &bytes).map_err(|e| TfError::Scratch {
-            dir: self.dir.display().to_string(),
-            message: format!("{}: {e}", json_path.display()),
-        })?;
+        let (plan, objects, json_sha256) = self.show_json_to(&path, &json_path)?;
         Ok(SavedPlan {
             path,
             json_path,
             plan,
+            objects,
             has_changes,
-            json_sha256: crate::sha256(&bytes),
+            json_sha256,
         })
+    }
+
+    /// `show -json PLANFILE` with its output left in `json_path` (owner only; not replaced when
+    /// it exists), read through ward-plan as it is hashed: the plan (with content
+    /// fingerprints), the objects it destroys, and `sha256:` of the JSON.
+    fn show_json_to(
+        &self,
+        planfile: &Path,
+        json_path: &Path,
+    ) -> Result<(ward_model::Plan, ward_plan::BeforeObjects, String), TfError> {
+        let arg = planfile.display().to_string();
+        let (f, out) = self.run_keeping_stdout(&["show", "-json", "-no-color", &arg])?;
+        let scratch_error = |e: std::io::Error| TfError::Scratch {
+            dir: self.dir.display().to_string(),
+            message: format!("{}: {e}", json_path.display()),
+        };
+        let kept = if !f.ok() {
+            Err(self.failed("show", &f))
+        } else if json_path.exists() {
+            Err(scratch_error(std::io::ErrorKind::AlreadyExists.into()))
+        } else {
+            std::fs::rename(&out, json_path).map_err(scratch_error)
+        };
+        if let Err(e) = kept {
+            let _ = std::fs::remove_file(&out);
+            return Err(e);
+        }
+        let file = std::fs::File::open(json_path).map_err(scratch_error)?;
+        let mut hashed = Hashing::new(file);
+        let options = ward_plan::ReadOptions {
+            content: true,
+            objects: true,
+        };
+        let (plan, objects) = ward_plan::read_reader_with(&mut hashed, &arg, options, None)
+            .map_err(|e| {
+                self.bad_output("show -json", format!("cannot read the plan JSON: {e}"))
+            })?;
+        // What the reader left unread (nothing, for a whole plan) is hashed too.
+        std::io::copy(&mut hashed, &mut std::io::sink()).map_err(scratch_error)?;
+        Ok((plan, objects, hashed.finish()))
     }
 
     /// `plan -out` into the scratch directory (`NAME.tfplan`), never waiting for a lock
@@ -647,6 +692,37 @@ impl Workspace {
             message: format!("{}: {e}", p.display()),
         })?;
         Ok(p)
+    }
+}
+
+/// A reader that hashes (SHA-256) every byte read through it.
+struct Hashing<R> {
+    inner: R,
+    hash: sha2::Sha256,
+}
+
+impl<R: std::io::Read> Hashing<R> {
+    fn new(inner: R) -> Self {
+        use sha2::Digest;
+        Hashing {
+            inner,
+            hash: sha2::Sha256::new(),
+        }
+    }
+
+    /// `sha256:` and the hex digest of every byte read, as [`crate::sha256`] writes it.
+    fn finish(self) -> String {
+        use sha2::Digest;
+        crate::digest_text(&self.hash.finalize())
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.read(buf)?;
+        self.hash.update(buf.get(..n).unwrap_or_default());
+        Ok(n)
     }
 }
 
@@ -972,6 +1048,46 @@ esac"#,
             matches!(&e, TfError::Failed { locked: true, lock_info, .. } if lock_info == &["ID: abc", "Who: me"]),
             "{e:?}"
         );
+    }
+
+    /// `plan` reads `show -json` once, from the owner-only file it keeps: the plan with its
+    /// content fingerprints, the objects it destroys (for the gate's guards, #34) and the digest
+    /// of the very bytes kept.
+    #[test]
+    fn plan_keeps_the_json_and_reads_plan_and_objects_in_one_pass() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let json = r#"{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{},"resource_changes":[{"address":"a.b","mode":"managed","type":"a","name":"b","provider_name":"p","change":{"actions":["delete"],"before":{"id":"x-1","size":3},"after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}}]}"#;
+        let b = fake(
+            d.path(),
+            &format!("case \"$1\" in\n  plan) exit 2 ;;\n  show) printf '%s' '{json}' ;;\nesac"),
+        );
+        let ws = Workspace::new(&b, d.path(), Duration::from_secs(10)).unwrap();
+        let saved = ws.plan(&PlanArgs::default()).unwrap();
+        assert!(saved.has_changes);
+        assert_eq!(saved.json_path, ws.scratch().join("plan.json"));
+        assert_eq!(std::fs::read_to_string(&saved.json_path).unwrap(), json);
+        let mode = std::fs::metadata(&saved.json_path)
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(saved.json_sha256, crate::sha256(json.as_bytes()));
+        assert_eq!(saved.plan.changes.len(), 1);
+        assert!(saved.plan.changes.iter().all(|c| c.content.is_some()));
+        let object = saved.objects.get(&("a.b".to_string(), None)).unwrap();
+        assert_eq!(object.get("id"), Some(&serde_json::json!("x-1")));
+        // The stdout file was moved, not copied: only the plan files are left.
+        let mut left: Vec<String> = std::fs::read_dir(ws.scratch())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["plan.json"]);
+        // A second plan of the same name does not replace the JSON the first one kept.
+        let e = ws.plan(&PlanArgs::default()).unwrap_err();
+        assert!(matches!(&e, TfError::Scratch { .. }), "{e:?}");
+        assert_eq!(std::fs::read_to_string(&saved.json_path).unwrap(), json);
     }
 
     #[test]

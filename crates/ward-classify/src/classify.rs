@@ -5,7 +5,7 @@ use crate::{Fact, Verdict};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use ward_model::{Action, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
-use ward_rules::{Cost, Knowledge, RuleRef, Target};
+use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
 
 /// Interns resource type and provider names: a plan of 200,000 changes names a few hundred
 /// types and providers, and each verdict shares the one copy instead of holding strings of its
@@ -138,18 +138,7 @@ pub(crate) fn verdict(
     }
 
     if c.mode != Mode::Managed {
-        say!(lines, match c.mode {
-            Mode::Data => {
-                "data source: only read, never changed by apply (impact none)".to_string()
-            }
-            _ => "ephemeral resource: never stored in state, never changed by apply (impact none)"
-                .to_string(),
-        });
-        if let Some(r) = &c.action_reason {
-            say!(lines, reason_line(product, r));
-        }
-        v.explanation = lines.done();
-        return v;
+        return unmanaged(c, product, v, lines);
     }
 
     let target = Target {
@@ -160,28 +149,7 @@ pub(crate) fn verdict(
     };
     let r = k.resolve_values(&target, &|name| side_values(c, name));
     if !r.is_classified() {
-        v.classified = false;
-        say!(lines, format!(
-            "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (the coverage section shows one to paste; see `ward docs rules`)",
-            c.type_name, c.type_name
-        ));
-        if !drift {
-            say!(lines, action_line(c.action).to_string());
-            rules
-                .seen
-                .entry(c.type_name.clone())
-                .or_default()
-                .add(&c.address, c.action, diffed(c));
-        }
-        if let Some(reason) = &c.action_reason {
-            say!(lines, reason_line(product, reason));
-        }
-        diff_lines(c, &mut lines);
-        whole_object(c, &mut v);
-        unjudged_diff(c, &mut v);
-        fact_lines(&v.facts, &mut lines);
-        v.explanation = lines.done();
-        return v;
+        return unclassified(c, product, drift, rules, v, lines);
     }
 
     let holds = r.holds_data();
@@ -197,76 +165,21 @@ pub(crate) fn verdict(
     match c.action {
         Action::NoOp | Action::Read | Action::Open | Action::Forget => {}
         Action::Create | Action::CreateThenForget => {
-            let d = r.cost(Cost::OnCreate);
-            v.impact = d.value;
-            v.decided_by = d.rule.clone();
-            let took = overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
-            let changed = modifies(c, &r, &rules.created, &mut v, &mut lines);
-            if took || changed {
-                // The overwrites or modifies line said what the create costs and why.
-            } else if d.value > Impact::Free {
-                say!(
-                    lines,
-                    format!(
-                        "creating it costs {}: {}{}",
-                        d.value,
-                        d.value.meaning(),
-                        per(&d.rule)
-                    )
-                );
-            }
+            create(c, &r, &rules.created, &mut v, &mut lines);
         }
         Action::Update => {
             update(c, &r, &holds, identity, &mut v, &mut lines);
             overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
             access_removed_lines(c, &r, &mut lines);
         }
-        Action::Delete => {
-            let d = r.cost(Cost::OnDelete);
-            destroy(d, &holds, &mut v, &mut lines, "destroying");
-            v.identity_changes = identity.to_vec();
-            if !v.identity_changes.is_empty() && v.impact > Impact::Free {
-                say!(
-                    lines,
-                    format!(
-                        "identity lost: {} will no longer exist",
-                        paths(&v.identity_changes)
-                    )
-                );
-            }
-            final_snapshot_line(c, &r, &mut lines);
-            grants_access_line(c, &r, &mut lines);
-        }
+        Action::Delete => delete(c, &r, &holds, identity, &mut v, &mut lines),
         Action::ReplaceDeleteFirst | Action::ReplaceCreateFirst => {
             let d = r.cost(Cost::OnReplace);
             destroy(d, &holds, &mut v, &mut lines, "replacing");
             if let Some(reason) = &c.action_reason {
                 say!(lines, reason_line(product, reason));
             }
-            if c.action == Action::ReplaceCreateFirst {
-                say!(lines,
-                    "create_before_destroy: the new object is created before the old one is destroyed"
-                        .to_string(),
-                );
-            }
-            forces_replacement(c, &mut lines);
-            overwrites(c, &r, Kind::Overwrites, &rules.created, &mut v, &mut lines);
-            modifies(c, &r, &rules.created, &mut v, &mut lines);
-            v.attributes = attributes(c, &r, identity);
-            // An attribute that forces the replacement costs what the replacement costs.
-            for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
-                if a.impact < v.impact {
-                    a.impact = v.impact;
-                    a.rule = v.decided_by.clone();
-                    let was = a.why.take().map(|w| format!("; {w}")).unwrap_or_default();
-                    a.why = Some(format!("forces replacement, which costs {}{was}", v.impact));
-                }
-            }
-            v.identity_changes = identity.to_vec();
-            identity_line(c, &v.identity_changes, &mut lines);
-            final_snapshot_line(c, &r, &mut lines);
-            grants_access_line(c, &r, &mut lines);
-            access_removed_lines(c, &r, &mut lines);
+            replace(c, &r, identity, &rules.created, &mut v, &mut lines);
         }
     }
     // What a create sets or a delete removes, at the class the change was given.
@@ -289,6 +202,151 @@ pub(crate) fn verdict(
         rules.created.add(&v.type_name, c);
     }
     v
+}
+
+/// A data source or an ephemeral resource: only read, never changed by apply (impact none).
+fn unmanaged(c: &ResourceChange, product: Product, mut v: Verdict, mut lines: Lines) -> Verdict {
+    say!(
+        lines,
+        match c.mode {
+            Mode::Data => {
+                "data source: only read, never changed by apply (impact none)".to_string()
+            }
+            _ => "ephemeral resource: never stored in state, never changed by apply (impact none)"
+                .to_string(),
+        }
+    );
+    if let Some(r) = &c.action_reason {
+        say!(lines, reason_line(product, r));
+    }
+    v.explanation = lines.done();
+    v
+}
+
+/// A change no rule covers: what ward cannot tell, the diff for the reviewer, and (outside
+/// drift) what the coverage section suggests for its type.
+fn unclassified(
+    c: &ResourceChange,
+    product: Product,
+    drift: bool,
+    rules: &mut Rules,
+    mut v: Verdict,
+    mut lines: Lines,
+) -> Verdict {
+    v.classified = false;
+    say!(lines, format!(
+        "unclassified: no rule covers `{}`, so ward cannot tell what this change costs; add a `resource \"{}\"` block to ward.hcl (the coverage section shows one to paste; see `ward docs rules`)",
+        c.type_name, c.type_name
+    ));
+    if !drift {
+        say!(lines, action_line(c.action).to_string());
+        rules
+            .seen
+            .entry(c.type_name.clone())
+            .or_default()
+            .add(&c.address, c.action, diffed(c));
+    }
+    if let Some(reason) = &c.action_reason {
+        say!(lines, reason_line(product, reason));
+    }
+    diff_lines(c, &mut lines);
+    whole_object(c, &mut v);
+    unjudged_diff(c, &mut v);
+    fact_lines(&v.facts, &mut lines);
+    v.explanation = lines.done();
+    v
+}
+
+/// A create: its cost, raised by what it overwrites or modifies (which then say why).
+fn create(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    created: &Created,
+    v: &mut Verdict,
+    lines: &mut Lines,
+) {
+    let d = r.cost(Cost::OnCreate);
+    v.impact = d.value;
+    v.decided_by = d.rule.clone();
+    let took = overwrites(c, r, Kind::Overwrites, created, v, lines);
+    let changed = modifies(c, r, created, v, lines);
+    if took || changed {
+        // The overwrites or modifies line said what the create costs and why.
+    } else if d.value > Impact::Free {
+        say!(
+            lines,
+            format!(
+                "creating it costs {}: {}{}",
+                d.value,
+                d.value.meaning(),
+                per(&d.rule)
+            )
+        );
+    }
+}
+
+/// A delete: its cost (data-loss when it holds data), the identity lost, its final snapshot and
+/// the access it granted.
+fn delete(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    holds: &Decision<bool>,
+    identity: &[AttrPath],
+    v: &mut Verdict,
+    lines: &mut Lines,
+) {
+    let d = r.cost(Cost::OnDelete);
+    destroy(d, holds, v, lines, "destroying");
+    v.identity_changes = identity.to_vec();
+    if !v.identity_changes.is_empty() && v.impact > Impact::Free {
+        say!(
+            lines,
+            format!(
+                "identity lost: {} will no longer exist",
+                paths(&v.identity_changes)
+            )
+        );
+    }
+    final_snapshot_line(c, r, lines);
+    grants_access_line(c, r, lines);
+}
+
+/// A replacement after its cost and reason: create-before-destroy, what forces it, what the new
+/// object overwrites or modifies, its attributes (one that forces the replacement costs what the
+/// replacement costs), the new identity, the final snapshot and the access it changes.
+fn replace(
+    c: &ResourceChange,
+    r: &Resolved<'_>,
+    identity: &[AttrPath],
+    created: &Created,
+    v: &mut Verdict,
+    lines: &mut Lines,
+) {
+    if c.action == Action::ReplaceCreateFirst {
+        say!(
+            lines,
+            "create_before_destroy: the new object is created before the old one is destroyed"
+                .to_string(),
+        );
+    }
+    forces_replacement(c, lines);
+    overwrites(c, r, Kind::Overwrites, created, v, lines);
+    modifies(c, r, created, v, lines);
+    v.attributes = attributes(c, r, identity);
+    // An attribute that forces the replacement costs what the replacement costs.
+    for a in v.attributes.iter_mut().filter(|a| a.forces_replacement) {
+        if a.impact < v.impact {
+            a.impact = v.impact;
+            a.rule = v.decided_by.clone();
+            let was = a.why.take().map(|w| format!("; {w}")).unwrap_or_default();
+            a.why = Some(format!("forces replacement, which costs {}{was}", v.impact));
+        }
+    }
+    v.identity_changes = identity.to_vec();
+    identity_line(c, &v.identity_changes, lines);
+    final_snapshot_line(c, r, lines);
+    grants_access_line(c, r, lines);
+    access_removed_lines(c, r, lines);
 }
 
 /// A top-level attribute's value on each side of the change where the object exists, for rules

@@ -3,8 +3,9 @@
 
 use super::{per, Created, Lines};
 use crate::Verdict;
+use std::sync::Arc;
 use ward_model::{Action, ResourceChange, Shown};
-use ward_rules::Resolved;
+use ward_rules::{Overwrites, Resolved, RuleRef};
 
 /// Which of the two blocks of the same shape a rule states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +14,22 @@ pub(super) enum Kind {
     Overwrites,
     /// `modifies`: a create changes an existing object without taking it over.
     Modifies,
+}
+
+impl Kind {
+    fn verb(self) -> &'static str {
+        match self {
+            Kind::Overwrites => "overwrites",
+            Kind::Modifies => "changes",
+        }
+    }
+
+    fn object(self) -> &'static str {
+        match self {
+            Kind::Overwrites => "state that exists outside this root",
+            Kind::Modifies => "an object that exists outside this root",
+        }
+    }
 }
 
 /// A type whose create changes an object that exists outside this root (`modifies`): a create
@@ -62,24 +79,57 @@ pub(super) fn overwrites(
     let Some(o) = d.value else {
         return false;
     };
-    let (verb, object) = match kind {
-        Kind::Overwrites => ("overwrites", "state that exists outside this root"),
-        Kind::Modifies => ("changes", "an object that exists outside this root"),
-    };
     // Every target the plan gives (a null one, such as the `gateway_id` of a subnet's
-    // association, names nothing) is known only after apply: the object they name is itself
-    // created (or replaced) by this plan, so nothing that exists outside this root is changed.
-    let found = |t: &String| c.after_scalars.iter().find(|(k, _)| k == t).map(|(_, s)| s);
+    // association, names nothing).
     let given: Vec<&String> = o
         .target
         .iter()
-        .filter(|t| !matches!(found(t), None | Some(Shown::Absent)))
+        .filter(|t| !matches!(planned(c, t), None | Some(Shown::Absent)))
         .collect();
+    if changes_nothing(c, kind, o, &d.rule, &given, created, lines) {
+        return false;
+    }
+    if kind == Kind::Overwrites {
+        v.overwrites = d.rule.clone();
+    }
+    let takes_over = c.action != Action::Update;
+    let raised = takes_over && o.impact > v.impact;
+    if raised {
+        v.impact = o.impact;
+        v.decided_by = d.rule.clone();
+    }
+    if lines.on {
+        overwrite_line(c, kind, o, &d.rule, given, lines);
+    }
+    true
+}
+
+/// The planned value of a top-level attribute, as the plan shows it.
+fn planned<'c>(c: &'c ResourceChange, t: &str) -> Option<&'c Shown> {
+    c.after_scalars.iter().find(|(k, _)| k == t).map(|(_, s)| s)
+}
+
+/// True (and said why) when a create or replacement changes nothing that exists: every target
+/// it gives is known only after apply (the object they name is itself created or replaced by
+/// this plan), a target names an object this plan creates (earlier in its order), or it sets
+/// none of the attributes that would change the existing object (it adopts it as it is).
+fn changes_nothing(
+    c: &ResourceChange,
+    kind: Kind,
+    o: &Overwrites,
+    rule: &Option<Arc<RuleRef>>,
+    given: &[&String],
+    created: &Created,
+    lines: &mut Lines,
+) -> bool {
+    if c.action == Action::Update {
+        return false;
+    }
+    let verb = kind.verb();
     let unknown = !given.is_empty()
-        && c.action != Action::Update
         && given
             .iter()
-            .all(|t| matches!(found(t), Some(Shown::Unknown)));
+            .all(|t| matches!(planned(c, t), Some(Shown::Unknown)));
     if unknown {
         say!(
             lines,
@@ -90,35 +140,29 @@ pub(super) fn overwrites(
                     .map(|t| format!("`{t}` is"))
                     .collect::<Vec<_>>()
                     .join(", "),
-                per(&d.rule)
+                per(rule)
             )
         );
-        return false;
+        return true;
     }
-    // A target that names an object this plan creates (earlier in its order): nothing that
-    // exists is overwritten or changed.
-    if c.action != Action::Update {
-        let made = given.iter().find_map(|t| match found(t) {
-            Some(Shown::Known(serde_json::Value::String(value))) => created
-                .named(&c.type_name, t, value)
-                .map(|made| (t, value, made)),
-            _ => None,
-        });
-        if let Some((t, value, made)) = made {
-            say!(
-                lines,
-                format!(
-                    "{verb} nothing that exists yet: `{t}` = {} names the {made} this plan creates{}",
-                    serde_json::Value::String(value.clone()),
-                    per(&d.rule)
-                )
-            );
-            return false;
-        }
+    let made = given.iter().find_map(|t| match planned(c, t) {
+        Some(Shown::Known(serde_json::Value::String(value))) => created
+            .named(&c.type_name, t, value)
+            .map(|made| (t, value, made)),
+        _ => None,
+    });
+    if let Some((t, value, made)) = made {
+        say!(
+            lines,
+            format!(
+                "{verb} nothing that exists yet: `{t}` = {} names the {made} this plan creates{}",
+                serde_json::Value::String(value.clone()),
+                per(rule)
+            )
+        );
+        return true;
     }
-    // A create that sets none of the attributes that would change the existing object adopts
-    // it as it is.
-    if !o.when_set.is_empty() && c.action != Action::Update && !sets_any(c, &o.when_set) {
+    if !o.when_set.is_empty() && !sets_any(c, &o.when_set) {
         say!(
             lines,
             format!(
@@ -132,25 +176,26 @@ pub(super) fn overwrites(
                     Kind::Overwrites => "the state it takes over",
                     Kind::Modifies => "the object it changes",
                 },
-                per(&d.rule)
+                per(rule)
             )
         );
-        return false;
-    }
-    if kind == Kind::Overwrites {
-        v.overwrites = d.rule.clone();
-    }
-    let takes_over = c.action != Action::Update;
-    let raised = takes_over && o.impact > v.impact;
-    if raised {
-        v.impact = o.impact;
-        v.decided_by = d.rule.clone();
-    }
-    if !lines.on {
         return true;
     }
-    // Targets the plan gives; when it gives none, every target is printed as not given (a
-    // type naming its object by one of many optional attributes prints the one it has).
+    false
+}
+
+/// What the change overwrites or changes, and the targets that name it: those the plan gives;
+/// when it gives none, every target as not given (a type naming its object by one of many
+/// optional attributes prints the one it has).
+fn overwrite_line(
+    c: &ResourceChange,
+    kind: Kind,
+    o: &Overwrites,
+    rule: &Option<Arc<RuleRef>>,
+    given: Vec<&String>,
+    lines: &mut Lines,
+) {
+    let (verb, object) = (kind.verb(), kind.object());
     let printed: Vec<&String> = if given.is_empty() {
         o.target.iter().collect()
     } else {
@@ -159,8 +204,8 @@ pub(super) fn overwrites(
     let targets: Vec<String> = printed
         .iter()
         .map(|t| {
-            let shown =
-                found(t).map_or_else(|| "(not in the plan)".to_string(), crate::explain::value);
+            let shown = planned(c, t)
+                .map_or_else(|| "(not in the plan)".to_string(), crate::explain::value);
             format!("{t} = {shown}")
         })
         .collect();
@@ -189,7 +234,6 @@ pub(super) fn overwrites(
     };
     say!(
         lines,
-        format!("{head}: {}{targets}{why}{}", o.what, per(&d.rule))
+        format!("{head}: {}{targets}{why}{}", o.what, per(rule))
     );
-    true
 }

@@ -62,7 +62,10 @@ use ward_model::Impact;
 ///   reading every finding; and `root_latest` (each root's newest run id, kept as outcomes are
 ///   written, filled by the migration): every root's newest outcome ([`Store::latest_outcomes`],
 ///   the overview) without a seek through each root's runs.
-pub const SCHEMA_VERSION: i64 = 6;
+/// - 7: adds the index `records_by_kind_root_id` (kind, root, id): the newest records of a kind
+///   for a root, newest first and cut at the limit (`ward drift history`'s unfinished runs among
+///   the newest journal records) without sorting every record of the kind.
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Anything that went wrong with the history database.
 #[derive(Debug, thiserror::Error)]

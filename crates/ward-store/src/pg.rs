@@ -95,6 +95,10 @@ CREATE INDEX IF NOT EXISTS records_by_kind ON records(kind, root, key, id);
              SELECT root, MAX(run_id) FROM outcomes GROUP BY root
              ON CONFLICT(root) DO UPDATE SET run_id = EXCLUDED.run_id;",
     ),
+    (
+        7,
+        "CREATE INDEX IF NOT EXISTS records_by_kind_root_id ON records(kind, root, id);",
+    ),
 ];
 
 /// Every root that has an outcome, in order, one index seek each (`outcomes_by_root`) instead

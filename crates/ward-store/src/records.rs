@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS records(
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_by_kind ON records(kind, root, key, id);
+CREATE INDEX IF NOT EXISTS records_by_kind_root_id ON records(kind, root, id);
 ";
 
 fn check(r: &NewRecord<'_>) -> Result<String, StoreError> {

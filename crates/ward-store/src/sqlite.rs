@@ -98,6 +98,21 @@ const ROOT_LATEST_UPSERT: &str = "INSERT INTO root_latest(root, run_id) VALUES(?
      ON CONFLICT(root) DO UPDATE SET run_id = excluded.run_id
      WHERE excluded.run_id > root_latest.run_id";
 
+/// The records of a kind, newest first, with the root and key filters written out per case:
+/// through `(? IS NULL OR root = ?)` SQLite can use no index beyond the kind, so the newest few
+/// `drift-run` records of `ward drift history` were found by sorting every one of them (a
+/// year's journal). With the root given, `records_by_kind_root_id` (kind, root, id) yields
+/// them newest first and the `LIMIT` stops the read; with the key too, `records_by_kind`.
+fn records_sql(root: bool, key: bool) -> String {
+    let filter = match (root, key) {
+        (true, true) => "kind = ?1 AND root = ?2 AND key = ?3 ORDER BY id DESC LIMIT ?4",
+        (true, false) => "kind = ?1 AND root = ?2 ORDER BY id DESC LIMIT ?3",
+        (false, true) => "kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT ?3",
+        (false, false) => "kind = ?1 ORDER BY id DESC LIMIT ?2",
+    };
+    format!("SELECT id, kind, root, key, recorded_at, body FROM records WHERE {filter}")
+}
+
 /// A finding from the columns of [`findings_sql`].
 fn finding_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FindingRow> {
     let rr: Option<i64> = r.get(8)?;
@@ -157,7 +172,8 @@ impl Sqlite {
         // Version 4 added the audit tables; creating them is the whole migration from 3.
         tx.execute_batch(&sqlite_ddl(AUDIT_TABLES))?;
         // Version 5 added the index findings_by_root, which SCHEMA creates; version 6
-        // findings_by_last_run, findings_by_resolved_run and root_latest, filled here.
+        // findings_by_last_run, findings_by_resolved_run and root_latest, filled here; version 7
+        // records_by_kind_root_id, which RECORDS_SCHEMA creates.
         tx.execute_batch(ROOT_LATEST_FILL)?;
         // Version 1 kept a rank beside the impact name; the name is what counts.
         if has_column(&tx, "findings", "rank")? {
@@ -424,12 +440,14 @@ impl Backend for Sqlite {
         } else {
             limit_i64(query.limit)
         };
-        let mut st = self.conn.prepare(
-            "SELECT id, kind, root, key, recorded_at, body FROM records
-             WHERE kind = ?1 AND (?2 IS NULL OR root = ?2) AND (?3 IS NULL OR key = ?3)
-             ORDER BY id DESC LIMIT ?4",
-        )?;
-        let rows = st.query_map(params![query.kind, query.root, query.key, limit], |r| {
+        let mut st = self
+            .conn
+            .prepare_cached(&records_sql(query.root.is_some(), query.key.is_some()))?;
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&query.kind];
+        args.extend(query.root.iter().map(|r| r as &dyn rusqlite::ToSql));
+        args.extend(query.key.iter().map(|k| k as &dyn rusqlite::ToSql));
+        args.push(&limit);
+        let rows = st.query_map(args.as_slice(), |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -869,6 +887,90 @@ mod tests {
         for p in [&roots, &latest] {
             assert!(!p.contains("SCAN outcomes"), "{p}");
         }
+    }
+
+    /// The newest records of a kind for a root (`ward drift history`'s journal, newest 76 of a
+    /// year's 11,680) come newest first out of an index and stop at the limit, without sorting
+    /// every record of the kind: red before schema 7 (`USE TEMP B-TREE FOR ORDER BY`, the
+    /// filters written as `(? IS NULL OR root = ?)`).
+    #[test]
+    fn the_newest_records_of_a_root_need_no_sort() {
+        let s = Sqlite::open_in_memory().unwrap();
+        for (root, key, values) in [
+            (true, false, ["'drift-run'", "'(drift)'", "76"].as_slice()),
+            (
+                true,
+                true,
+                ["'drift-run'", "'(drift)'", "'k'", "1"].as_slice(),
+            ),
+        ] {
+            // EXPLAIN takes no parameters here: the values written in, last first (?1 is in ?10).
+            let mut sql = records_sql(root, key);
+            for (i, v) in values.iter().enumerate().rev() {
+                sql = sql.replace(&format!("?{}", i + 1), v);
+            }
+            let p = plan(&s, &sql);
+            assert!(p.contains("USING INDEX records_by_kind"), "{p}");
+            assert!(!p.contains("TEMP B-TREE"), "{p}");
+        }
+    }
+
+    /// Each filter case reads what it says: the kind, the root, the key, newest first, cut at
+    /// the limit.
+    #[test]
+    fn records_filter_by_root_and_key_newest_first() {
+        let mut s = Sqlite::open_in_memory().unwrap();
+        let body = serde_json::json!({});
+        for (root, key) in [
+            ("a", "k1"),
+            ("b", "k1"),
+            ("a", "k2"),
+            ("a", "k1"),
+            ("b", "k2"),
+        ] {
+            s.append_records(
+                &[NewRecord {
+                    kind: "drift-run",
+                    root,
+                    key,
+                    recorded_at: "t",
+                    body: &body,
+                }],
+                &["{}".to_string()],
+            )
+            .unwrap();
+        }
+        s.append_records(
+            &[NewRecord {
+                kind: "alert",
+                root: "a",
+                key: "k1",
+                recorded_at: "t",
+                body: &body,
+            }],
+            &["{}".to_string()],
+        )
+        .unwrap();
+        let ids = |root, key, limit| {
+            let q = RecordQuery {
+                kind: "drift-run",
+                root,
+                key,
+                limit,
+            };
+            s.records(&q)
+                .unwrap()
+                .iter()
+                .map(|r| r.id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(None, None, 0), [5, 4, 3, 2, 1]);
+        assert_eq!(ids(None, None, 2), [5, 4]);
+        assert_eq!(ids(Some("a"), None, 0), [4, 3, 1]);
+        assert_eq!(ids(Some("a"), None, 2), [4, 3]);
+        assert_eq!(ids(Some("a"), Some("k1"), 0), [4, 1]);
+        assert_eq!(ids(None, Some("k2"), 0), [5, 3]);
+        assert_eq!(ids(Some("b"), Some("k1"), 1), [2]);
     }
 
     /// `ward drift history`'s findings (open, or seen or resolved since a run) read three

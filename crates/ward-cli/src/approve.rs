@@ -49,7 +49,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         by: args.by,
         binding: Default::default(),
     };
-    let done = run::approve(&opts, &ctx.gate_setup(), &run::process_env)
+    let done = run::approve(&opts, &ctx.gate_setup(), &crate::gate::process_env)
         .map_err(|e| CliError::new(e.to_string()))?;
     finish(
         &ward_report::gate::approve_text(&done),

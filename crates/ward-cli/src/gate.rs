@@ -73,6 +73,23 @@ impl InputArgs {
     }
 }
 
+/// The variables ward-gate may read (the approval key, guards' bypasses), as the CLI gives them
+/// to it: the process environment, without the test clock's variable
+/// ([`ward_gate::run::NOW_VAR`]), which a real process never takes from its environment (a
+/// release binary must not let anyone move its clock and revive expired approvals; the clock is
+/// the run context's). Tests that need a fixed time inject their own environment.
+pub fn process_env(name: &str) -> Option<String> {
+    without_clock(name, &|n| std::env::var(n).ok())
+}
+
+/// `lookup`, except that [`ward_gate::run::NOW_VAR`] is never found.
+fn without_clock(name: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    if name == run::NOW_VAR {
+        return None;
+    }
+    lookup(name)
+}
+
 /// The text after `ward gate --help`; its exit codes are generated from [`Exit`].
 fn after_help() -> String {
     let codes = Exit::help_line(
@@ -157,7 +174,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         &opts,
         &ctx.gate_setup(),
         None,
-        &run::process_env,
+        &process_env,
         settle.as_ref(),
     );
     let run = match gated {
@@ -193,4 +210,22 @@ pub fn finish(
         eprintln!("{n}");
     }
     Ok(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The environment given to the gate never holds the test clock's variable, whatever the
+    /// process's environment says (an injected lookup: no process state is touched).
+    #[test]
+    fn the_gate_is_never_given_the_clock_variable() {
+        let lookup = |n: &str| Some(format!("value of {n}"));
+        assert_eq!(without_clock(run::NOW_VAR, &lookup), None);
+        assert_eq!(
+            without_clock("WARD_APPROVAL_KEY", &lookup).as_deref(),
+            Some("value of WARD_APPROVAL_KEY")
+        );
+        assert_eq!(without_clock("UNSET", &|_| None), None);
+    }
 }

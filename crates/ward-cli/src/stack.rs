@@ -236,7 +236,7 @@ fn fail(e: ward_stack::StackError) -> CliError {
 
 /// Runs `ward stack`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
-    let env = ward_gate::run::process_env;
+    let env = crate::gate::process_env;
     match args.sub {
         Sub::Plan { common, select } => {
             let o = options(&common, select.site, None)?;

@@ -5,7 +5,7 @@ use crate::error::CliError;
 use crate::gate::finish;
 use crate::output::Dest;
 use std::path::PathBuf;
-use ward_gate::run::{self, VerifyOptions};
+use ward_gate::run::VerifyOptions;
 use ward_report::format::Command;
 use ward_report::{Exit, Format};
 
@@ -62,12 +62,20 @@ pub struct Args {
 
 /// Runs `ward verify`.
 pub fn run(args: Args) -> Result<Exit, CliError> {
+    // The directory a relative PLANFILE and --chdir are taken from, read here: ward-gate asks
+    // for none.
+    let cwd = std::env::current_dir().map_err(|e| {
+        CliError::new(format!("cannot read the current directory: {e}")).hint(
+            "run ward from an existing directory, or give PLANFILE and --chdir as absolute paths",
+        )
+    })?;
     let opts = VerifyOptions {
         planfile: args.planfile,
         record: args.record,
         binary: args.binary,
         chdir: args.chdir,
         timeout: Some(std::time::Duration::from_secs(args.timeout)),
+        cwd,
     };
     if let Some(from) = args.approvals_from.as_deref() {
         crate::forge::parse_source(from)?;
@@ -75,7 +83,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     let (from, url) = (args.approvals_from.as_deref(), args.forge_url.as_deref());
     let v = ward_gate::verify_reviews::verify(
         &opts,
-        &run::process_env,
+        &crate::gate::process_env,
         &ward_time::Clock::System.now_rfc3339(),
         from,
         &|b| crate::forge::for_binding(b, from, url),

@@ -21,7 +21,8 @@
 //!     approver: None,
 //! };
 //! // `None`: the gate reads the plan file (a caller holding the read plan passes it).
-//! let run = run::gate(&opts, &setup, None, &run::process_env)?;
+//! // The variables the gate may read (the approval key, guards' bypasses): here none.
+//! let run = run::gate(&opts, &setup, None, &|_: &str| None)?;
 //! if run.exit != ward_model::Exit::Pass {
 //!     // run.report says why: what needs approval, budgets, guards, coverage.
 //!     eprintln!("{} change(s) need approval", run.report.required.len());
@@ -41,8 +42,8 @@ use ward_classify::Assessment;
 use ward_model::pattern::{is_pattern, matches as glob_match};
 use ward_model::{Action, Exit, Impact, Plan};
 
-/// The name tests give a fixed clock under; never taken from the process environment
-/// ([`process_env`] refuses it): the gate's clock is [`Setup::clock`].
+/// The name tests give a fixed clock under; never taken from the process environment (ward-cli's
+/// environment refuses it): the gate's clock is [`Setup::clock`].
 pub const NOW_VAR: &str = "WARD_NOW";
 
 /// The run's values the gate decides with, read once by its caller (ward-cli's run context;
@@ -158,8 +159,11 @@ pub struct VerifyOptions {
     pub record: PathBuf,
     /// The binary to run `show -json` with; default from the record's product.
     pub binary: Option<String>,
-    /// The root directory the plan was made in (`-chdir`); default: current directory.
+    /// The root directory the plan was made in (`-chdir`); default: [`VerifyOptions::cwd`].
     pub chdir: Option<PathBuf>,
+    /// The directory a relative [`VerifyOptions::planfile`] and [`VerifyOptions::chdir`] are
+    /// taken from: ward-cli gives its working directory (the library asks for none).
+    pub cwd: PathBuf,
     /// How long `show -json` may take (default [`verify::DEFAULT_TIMEOUT`]).
     pub timeout: Option<std::time::Duration>,
 }
@@ -219,18 +223,9 @@ pub struct Verified {
     pub exit: Exit,
 }
 
-/// Reads environment variables (injectable for tests).
+/// The variables the gate reads ([`KEY_VAR`], guards' bypasses), given by its caller: ward-cli
+/// passes the process environment without [`NOW_VAR`]; the library reads no environment.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// The process environment, without the test clock: [`NOW_VAR`] is never taken from the
-/// environment of a real process (a release binary must not let anyone move its clock and
-/// revive expired approvals). Tests that need a fixed time inject it through their own [`Env`].
-pub fn process_env(name: &str) -> Option<String> {
-    if name == NOW_VAR {
-        return None;
-    }
-    std::env::var(name).ok()
-}
 
 fn key(env: Env<'_>) -> Result<Option<Vec<u8>>, GateError> {
     match env(KEY_VAR) {
@@ -487,8 +482,8 @@ fn approve_extra(inputs: &Inputs) -> Vec<String> {
 /// change, runs the guards when nothing else blocks, writes the gate record when asked, and
 /// returns the typed report. Prints nothing. `setup` holds the run's values (`ward.hcl`, the
 /// knowledge, the clock); `plan`, the plan when the caller already read it (else the gate reads
-/// [`Inputs::plan`]); `env` gives the approval key and guard bypasses ([`process_env`] in a real
-/// process).
+/// [`Inputs::plan`]); `env` gives the approval key and guard bypasses (ward-cli: the process
+/// environment without [`NOW_VAR`]).
 pub fn gate(
     opts: &GateOptions,
     setup: &Setup<'_>,
@@ -902,11 +897,6 @@ fn record_given(
     crate::audit::record_approvals(au, &records)
 }
 
-/// `ward verify`, with the approval key from the process environment.
-pub fn verify(opts: &VerifyOptions) -> Result<Verified, GateError> {
-    verify_with_env(opts, &process_env)
-}
-
 /// `ward verify` reading [`KEY_VAR`] from `env`: with the key, the record must be signed with
 /// it and every change is compared by its keyed digest; without it, a note says the record was
 /// not checked.
@@ -917,11 +907,23 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
         .binary
         .clone()
         .unwrap_or_else(|| verify::default_binary(&rec).to_string());
-    let dir = opts.chdir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let timeout = opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT);
+    let dir = match &opts.chdir {
+        Some(d) => opts.cwd.join(d),
+        None => opts.cwd.clone(),
+    };
+    let at = verify::Shown {
+        binary: &binary,
+        dir: if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &dir
+        },
+        planfile: &opts.cwd.join(&opts.planfile),
+        shown: &opts.planfile,
+        timeout: opts.timeout.unwrap_or(verify::DEFAULT_TIMEOUT),
+    };
     // Read change by change: only each change's digest is kept.
-    let (plan, digests) =
-        verify::show_json_digests(&binary, &dir, &opts.planfile, timeout, key.as_deref())?;
+    let (plan, digests) = verify::show_json_digests(&at, key.as_deref())?;
     let v = verify::compare_digests(&rec, &plan, digests, key.as_deref());
     let notes = match (&key, &rec.signature) {
         (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],

@@ -170,61 +170,62 @@ pub fn default_binary(record: &GateRecord) -> &'static str {
 }
 
 /// Runs `<binary> -chdir=<dir> show -json <planfile>` (killed after `timeout`) and reads its
-/// output.
+/// output. A relative `planfile` is taken from `dir`, as the binary takes it.
 pub fn show_json(
     binary: &str,
     dir: &Path,
     planfile: &Path,
     timeout: Duration,
 ) -> Result<Plan, GateError> {
-    show_json_with(
+    let at = Shown {
         binary,
         dir,
-        planfile,
+        planfile: &dir.join(planfile),
+        shown: planfile,
         timeout,
-        ward_plan::ReadOptions::default(),
-        None,
-    )
+    };
+    show_json_with(&at, ward_plan::ReadOptions::default(), None)
+}
+
+/// One `show -json` of a saved plan: the binary, the root it runs in (`-chdir`), the plan file
+/// (as the binary is given it: absolute, or relative to `dir`), the plan file as the user named
+/// it (for messages), and how long it may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a> {
+    /// The binary (a name looked up on `PATH`, or a path).
+    pub binary: &'a str,
+    /// The root the plan was made in.
+    pub dir: &'a Path,
+    /// The saved plan file.
+    pub planfile: &'a Path,
+    /// The saved plan file as the user named it.
+    pub shown: &'a Path,
+    /// How long `show -json` may take.
+    pub timeout: Duration,
 }
 
 /// [`show_json`], reading the plan change by change: each change's [`Digests`] entry (under
 /// `key`) is computed as the reader hands it over and the change dropped, so memory holds the
 /// digests, not the plan. Returns the plan without its changes, and the digests.
-pub fn show_json_digests(
-    binary: &str,
-    dir: &Path,
-    planfile: &Path,
-    timeout: Duration,
-    key: Option<&[u8]>,
-) -> Result<(Plan, Digests), GateError> {
+pub fn show_json_digests(at: &Shown<'_>, key: Option<&[u8]>) -> Result<(Plan, Digests), GateError> {
     let mut digests = Digests::new();
     let mut each = |c: ward_model::ResourceChange| digests.add(&c, key);
-    let plan = show_json_with(
-        binary,
-        dir,
-        planfile,
-        timeout,
-        ward_plan::ReadOptions::default(),
-        Some(&mut each),
-    )?;
+    let plan = show_json_with(at, ward_plan::ReadOptions::default(), Some(&mut each))?;
     Ok((plan, digests))
 }
 
 fn show_json_with(
-    binary: &str,
-    dir: &Path,
-    planfile: &Path,
-    timeout: Duration,
+    at: &Shown<'_>,
     options: ward_plan::ReadOptions,
     on_change: Option<&mut dyn FnMut(ward_model::ResourceChange)>,
 ) -> Result<Plan, GateError> {
-    let plan_arg = if planfile.is_absolute() {
-        planfile.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(planfile))
-            .unwrap_or_else(|_| planfile.to_path_buf())
-    };
+    let Shown {
+        binary,
+        dir,
+        planfile: plan_arg,
+        shown: planfile,
+        timeout,
+    } = *at;
     if !plan_arg.is_file() {
         return Err(GateError::Verify(format!(
             "{}: no such plan file; give the file written by `terraform plan -out FILE`",
@@ -235,7 +236,7 @@ fn show_json_with(
     let show = ward_terraform::show::ShowPlan {
         binary: std::ffi::OsStr::new(binary),
         dir,
-        planfile: &plan_arg,
+        planfile: plan_arg,
         timeout,
         timeout_hint: "raise the limit with --timeout SECONDS",
     };

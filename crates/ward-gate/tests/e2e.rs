@@ -351,13 +351,17 @@ fn verify_refuses_a_plan_file_that_differs_from_the_gated_one() {
         let record = root.path("gate.json");
         assert_eq!(c.gate(&pa, &env, Some(record.clone())).exit.code(), 0);
         let verify = |file: &PathBuf| {
-            run::verify(&VerifyOptions {
-                planfile: file.clone(),
-                record: record.clone(),
-                binary: Some(tf.path.display().to_string()),
-                chdir: Some(root.dir()),
-                timeout: None,
-            })
+            run::verify_with_env(
+                &VerifyOptions {
+                    planfile: file.clone(),
+                    record: record.clone(),
+                    binary: Some(tf.path.display().to_string()),
+                    chdir: Some(root.dir()),
+                    timeout: None,
+                    ..VerifyOptions::default()
+                },
+                &|_: &str| None,
+            )
             .map(|v| common::verify(v, false))
             .unwrap()
         };
@@ -508,6 +512,7 @@ fn verify_reads_the_saved_plan_and_says_whether_the_record_was_checked() {
                     binary: Some(tf.path.display().to_string()),
                     chdir: Some(root.dir()),
                     timeout: None,
+                    ..VerifyOptions::default()
                 },
                 &env,
             )

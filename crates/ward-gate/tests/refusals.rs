@@ -296,48 +296,64 @@ fn coverage_and_budget_exit_codes() {
 #[test]
 fn verify_refusals() {
     let t = T::new("");
-    let missing = run::verify(&VerifyOptions {
-        planfile: t.path("tfplan"),
-        record: t.path("gate.json"),
-        binary: None,
-        chdir: None,
-        timeout: None,
-    })
+    let missing = run::verify_with_env(
+        &VerifyOptions {
+            planfile: t.path("tfplan"),
+            record: t.path("gate.json"),
+            binary: None,
+            chdir: None,
+            timeout: None,
+            ..VerifyOptions::default()
+        },
+        &|_: &str| None,
+    )
     .unwrap_err()
     .to_string();
     assert!(missing.contains("gate record"), "{missing}");
     std::fs::write(t.path("gate.json"), "{\"version\": 9}").unwrap();
-    let bad = run::verify(&VerifyOptions {
-        planfile: t.path("tfplan"),
-        record: t.path("gate.json"),
-        binary: None,
-        chdir: None,
-        timeout: None,
-    })
+    let bad = run::verify_with_env(
+        &VerifyOptions {
+            planfile: t.path("tfplan"),
+            record: t.path("gate.json"),
+            binary: None,
+            chdir: None,
+            timeout: None,
+            ..VerifyOptions::default()
+        },
+        &|_: &str| None,
+    )
     .unwrap_err()
     .to_string();
     assert!(bad.contains("not a ward gate record"), "{bad}");
     // A real record, but no plan file / no binary.
     t.gate_with(t.inputs("replace.json"), Some(t.path("gate.json")))
         .unwrap();
-    let no_plan = run::verify(&VerifyOptions {
-        planfile: t.path("tfplan"),
-        record: t.path("gate.json"),
-        binary: Some("/nonexistent/terraform".into()),
-        chdir: None,
-        timeout: None,
-    })
+    let no_plan = run::verify_with_env(
+        &VerifyOptions {
+            planfile: t.path("tfplan"),
+            record: t.path("gate.json"),
+            binary: Some("/nonexistent/terraform".into()),
+            chdir: None,
+            timeout: None,
+            ..VerifyOptions::default()
+        },
+        &|_: &str| None,
+    )
     .unwrap_err()
     .to_string();
     assert!(no_plan.contains("no such plan file"), "{no_plan}");
     std::fs::write(t.path("tfplan"), "x").unwrap();
-    let no_bin = run::verify(&VerifyOptions {
-        planfile: t.path("tfplan"),
-        record: t.path("gate.json"),
-        binary: Some("/nonexistent/terraform".into()),
-        chdir: None,
-        timeout: None,
-    })
+    let no_bin = run::verify_with_env(
+        &VerifyOptions {
+            planfile: t.path("tfplan"),
+            record: t.path("gate.json"),
+            binary: Some("/nonexistent/terraform".into()),
+            chdir: None,
+            timeout: None,
+            ..VerifyOptions::default()
+        },
+        &|_: &str| None,
+    )
     .unwrap_err()
     .to_string();
     assert!(

@@ -90,8 +90,12 @@ impl Site {
     }
 }
 
+/// The process environment as ward-cli gives it: without the test clock's variable.
 fn env(name: &str) -> Option<String> {
-    ward_gate::run::process_env(name)
+    if name == ward_gate::run::NOW_VAR {
+        return None;
+    }
+    std::env::var(name).ok()
 }
 
 fn root<'a>(r: &'a StackReport, id: &str) -> &'a ward_stack::report::RootReport {

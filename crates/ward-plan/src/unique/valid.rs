@@ -73,7 +73,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
     loop {
         // A value starts at `i` (after whitespace).
         match *json.get(i)? {
-            b'"' => i = string(json, i + 1)? + 1,
+            b'"' => i = string(json, i + 1)?.0 + 1,
             open @ (b'{' | b'[') => {
                 if s.open.len() >= levels as usize {
                     return None;
@@ -137,12 +137,12 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
     if json.get(i) != Some(&b'"') {
         return None;
     }
-    let end = string(json, i + 1)?;
-    let text = &json[i + 1..end];
+    let (end, escaped) = string(json, i + 1)?;
     // A key with an escape would be compared decoded: left to the careful way.
-    if memchr::memchr(b'\\', text).is_some() {
+    if escaped {
         return None;
     }
+    let text = &json[i + 1..end];
     let (start, many) = s.objects.last_mut()?;
     let start = *start;
     match many {
@@ -184,10 +184,12 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
 
 const ONES: u64 = u64::MAX / 255;
 
-/// The closing quote of the string whose text starts at `from`, when every byte of it is
-/// allowed (no control character) and every escape is one serde_json accepts (`\uXXXX` with
-/// four hex digits, a lone surrogate included, as it skips a string).
-fn string(json: &[u8], mut from: usize) -> Option<usize> {
+/// The closing quote of the string whose text starts at `from`, and whether it holds an
+/// escape, when every byte of it is allowed (no control character) and every escape is one
+/// serde_json accepts (`\uXXXX` with four hex digits, a lone surrogate included, as it skips a
+/// string).
+fn string(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
     loop {
         // Eight bytes at a time: the first quote, backslash or control character.
         while let Some(word) = json.get(from..from + 8) {
@@ -211,13 +213,14 @@ fn string(json: &[u8], mut from: usize) -> Option<usize> {
         // The last few bytes, or the byte found.
         loop {
             match *json.get(from)? {
-                b'"' => return Some(from),
+                b'"' => return Some((from, escaped)),
                 b'\\' => break,
                 0..=0x1f => return None,
                 _ => from += 1,
             }
         }
         // An escape.
+        escaped = true;
         match *json.get(from + 1)? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => from += 2,
             b'u' => {

@@ -88,12 +88,16 @@ pub fn compare_digests(
     }
     let before_changes = diffs.len();
     let now = digests.into_changes();
-    let key_of = |c: &RecordedChange| (c.address.clone(), c.deposed.clone());
+    // Keyed by reference: a copy of every address would be a third copy of the plan's
+    // addresses beside the record's and the saved plan's (#35 item 2).
+    fn key_of(c: &RecordedChange) -> (&str, Option<&str>) {
+        (c.address.as_str(), c.deposed.as_deref())
+    }
     let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
     let b: BTreeMap<_, _> = now.iter().map(|c| (key_of(c), c)).collect();
-    let name = |(addr, dep): &(String, Option<String>)| match dep {
+    let name = |(addr, dep): &(&str, Option<&str>)| match dep {
         Some(d) => format!("{addr} (deposed {d})"),
-        None => addr.clone(),
+        None => addr.to_string(),
     };
     for (k, x) in &a {
         match b.get(k) {

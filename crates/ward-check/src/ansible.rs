@@ -7,12 +7,9 @@ use crate::rules::RuleId;
 use std::collections::BTreeSet;
 use ward_config::RuleSetting;
 use ward_repo::playbook::{Play, Playbook, Task};
-use ward_repo::Repo;
 
-pub(crate) fn setting(repo: &Repo, id: RuleId) -> Option<&RuleSetting> {
-    repo.config
-        .as_ref()
-        .and_then(|c| c.check.rules.iter().find(|r| id == r.id))
+pub(crate) fn setting(config: Option<&ward_config::Config>, id: RuleId) -> Option<&RuleSetting> {
+    config.and_then(|c| c.check.rules.iter().find(|r| id == r.id))
 }
 
 /// A task with the `when` conditions and tags it inherits from its blocks and play.

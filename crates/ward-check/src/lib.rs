@@ -36,6 +36,9 @@ use ward_repo::{ModuleKind, Repo};
 
 /// How to run the checks.
 pub struct CheckOptions<'a> {
+    /// `ward.hcl`, already read (`None` when there is none): its `check` settings, waivers,
+    /// releases, layers and `render` blocks.
+    pub config: Option<&'a ward_config::Config>,
     /// `--resolve`: ask remotes about refs the shape cannot tell.
     pub resolver: Option<Resolver>,
     /// Which resource types hold data.
@@ -76,7 +79,7 @@ pub struct CheckError(pub String);
 
 /// Runs every rule over `repo`.
 pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> {
-    let cfg = repo.config.as_ref();
+    let cfg = opts.config;
     let settings = cfg.map(|c| c.check.clone()).unwrap_or_default();
     // Every rule `ward.hcl` names is a rule, and takes what it is given.
     let file = cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl");
@@ -110,6 +113,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     let evidence = rules::evidence::Evidence::read(repo);
     let mut cx = rules::Cx {
         repo,
+        config: cfg,
         settings: &settings,
         evidence: &evidence,
         knowledge: opts.knowledge,
@@ -156,7 +160,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     if let Some(e) = &opts.exec {
         exec::run(repo, e, &mut findings);
     }
-    render::run(repo, opts.exec.as_ref(), &mut findings);
+    render::run(repo, cfg, opts.exec.as_ref(), &mut findings);
 
     // Layouts: a module repository's examples and tests (before tuning, which wins).
     layout::examples(repo, &mut findings, &mut skipped);

@@ -39,8 +39,13 @@ type Files = BTreeMap<String, Vec<u8>>;
 struct Failed(String);
 
 /// Runs every `render` block of the configuration.
-pub fn run(repo: &Repo, exec: Option<&ExecOptions>, out: &mut Vec<Finding>) {
-    let Some(cfg) = &repo.config else { return };
+pub fn run(
+    repo: &Repo,
+    config: Option<&ward_config::Config>,
+    exec: Option<&ExecOptions>,
+    out: &mut Vec<Finding>,
+) {
+    let Some(cfg) = config else { return };
     for r in &cfg.renders {
         let mut found = Vec::new();
         one(repo, &cfg.file, r, exec, &mut found);

@@ -161,6 +161,8 @@ pub struct Rule {
 pub struct Cx<'a> {
     /// The repository.
     pub repo: &'a Repo,
+    /// `ward.hcl`, when there is one.
+    pub config: Option<&'a ward_config::Config>,
     /// `ward.hcl`'s `check` block (defaults when absent).
     pub settings: &'a CheckSettings,
     /// Repository-level evidence (ignore files), read once.
@@ -366,6 +368,7 @@ pub fn versions(repo: &Repo, floor: Option<&str>, out: &mut Vec<Finding>) -> Res
     let knowledge = crate::knowledge::NoKnowledge;
     let mut cx = Cx {
         repo,
+        config: None,
         settings: &settings,
         evidence: &evidence,
         knowledge: &knowledge,

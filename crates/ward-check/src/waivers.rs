@@ -193,16 +193,12 @@ pub enum Cover<'w> {
 /// How the waivers cover the `ignore_changes` entry `attribute` of the resource at `address`
 /// (`TYPE.NAME`) on `today`.
 pub fn cover<'r>(
-    repo: &'r Repo,
+    config: Option<&'r ward_config::Config>,
     address: &str,
     attribute: &str,
     today: ward_time::Date,
 ) -> Cover<'r> {
-    let waivers = repo
-        .config
-        .as_ref()
-        .map(|c| c.waivers.as_slice())
-        .unwrap_or_default();
+    let waivers = config.map(|c| c.waivers.as_slice()).unwrap_or_default();
     let mut covering = waivers
         .iter()
         .filter(|w| w.covers(address, attribute))

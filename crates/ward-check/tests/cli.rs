@@ -44,8 +44,10 @@ fn run(args: &[&str]) -> (u8, String, String) {
         .iter()
         .flat_map(|c| c.check.excludes.iter().cloned())
         .collect();
-    let repo = ward_repo::discover(top, &ward_repo::Options { config, exclude }).unwrap();
+    let repo =
+        ward_repo::discover(top, &ward_config::repo_options(config.as_ref(), exclude)).unwrap();
     let opts = ward_check::CheckOptions {
+        config: config.as_ref(),
         resolver: None,
         knowledge: &knowledge,
         today: ward_check::scan::parse_date(today.unwrap_or("2026-06-01")).unwrap(),

@@ -23,16 +23,14 @@ fn run_check(
         .map(|f| ward_config::Config::load_found(&f).unwrap());
     let repo = ward_repo::discover(
         root,
-        &ward_repo::Options {
-            config,
-            ..Default::default()
-        },
+        &ward_config::repo_options(config.as_ref(), Vec::new()),
     )
     .unwrap();
     let knowledge = TypeList::default();
     check(
         &repo,
         CheckOptions {
+            config: config.as_ref(),
             resolver: None,
             knowledge: &knowledge,
             today: ward_check::scan::parse_date("2026-06-01").unwrap(),

@@ -47,6 +47,7 @@ fn refs_resolved_on_the_remote_and_cached() {
         check(
             &repo,
             CheckOptions {
+                config: None,
                 resolver,
                 knowledge: &NoKnowledge,
                 today: ward_time::Date::new(1970, 1, 1).unwrap(),

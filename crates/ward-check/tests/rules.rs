@@ -80,12 +80,14 @@ fn terraform() -> Option<PathBuf> {
 /// Runs the catalog on a discovered repository, on the fixtures' date, without network.
 fn check_repo(
     repo: &ward_repo::Repo,
+    config: Option<&ward_config::Config>,
     knowledge: &TypeList,
     exec: Option<ward_check::exec::ExecOptions>,
 ) -> ward_check::finding::Report {
     check(
         repo,
         CheckOptions {
+            config,
             resolver: None,
             knowledge,
             today: ward_check::scan::parse_date("2026-06-01").unwrap(),
@@ -112,10 +114,7 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
         .map(|f| ward_config::Config::load_found(&f).unwrap());
     let repo = ward_repo::discover(
         &root,
-        &ward_repo::Options {
-            config,
-            ..Default::default()
-        },
+        &ward_config::repo_options(config.as_ref(), Vec::new()),
     )
     .unwrap();
     let knowledge = TypeList {
@@ -125,7 +124,7 @@ fn run(id: &str, variant: &str, terraform: Option<&Path>) -> (bool, String) {
     let exec = terraform
         .filter(|_| id.starts_with("WARD-EXEC-"))
         .map(ward_check::exec::ExecOptions::new);
-    let report = check_repo(&repo, &knowledge, exec);
+    let report = check_repo(&repo, config.as_ref(), &knowledge, exec);
     let mut text = String::new();
     let mut found = false;
     for f in report.findings.iter().filter(|f| f.rule == id) {
@@ -215,7 +214,7 @@ fn deeply_nested_yaml_is_a_parse_finding() {
         types: Vec::new(),
         origin: "test".to_string(),
     };
-    let report = check_repo(&repo, &knowledge, None);
+    let report = check_repo(&repo, None, &knowledge, None);
     let parse: Vec<_> = report
         .findings
         .iter()

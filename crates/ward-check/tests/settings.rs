@@ -16,15 +16,13 @@ fn run(hcl: &str) -> Result<ward_check::finding::Report, ward_check::CheckError>
         .map(|f| ward_config::Config::load_found(&f).unwrap());
     let repo = ward_repo::discover(
         tmp.path(),
-        &ward_repo::Options {
-            config,
-            ..Default::default()
-        },
+        &ward_config::repo_options(config.as_ref(), Vec::new()),
     )
     .unwrap();
     check(
         &repo,
         CheckOptions {
+            config: config.as_ref(),
             resolver: None,
             knowledge: &NoKnowledge,
             today: ward_check::scan::parse_date("2026-06-01").unwrap(),

@@ -179,12 +179,16 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
             line: 0,
         });
     }
-    let repo = match ward_repo::discover(&args.path, &ward_repo::Options { config, exclude }) {
+    let repo = match ward_repo::discover(
+        &args.path,
+        &ward_config::repo_options(config.as_ref(), exclude),
+    ) {
         Ok(r) => r,
         Err(e) => return Err(usage_error(&e.to_string())),
     };
     let knowledge = RulesKnowledge(knowledge);
     let opts = CheckOptions {
+        config: config.as_ref(),
         resolver: args.resolve.then(|| {
             Resolver::new(
                 args.cache_dir

@@ -9,38 +9,9 @@ use serde::Serialize;
 use ward_model::pattern;
 use ward_time::Date;
 
-/// A `drift { exclude "PATH" { reason = ... } }` entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Exclude {
-    /// The repository-relative path pattern, normalized (`*` matches any run, `/` included).
-    pub pattern: String,
-    /// Why it is excluded (required).
-    pub reason: String,
-    /// Line of the block.
-    pub line: usize,
-}
-
-impl Exclude {
-    /// Whether this exclusion covers the repository-relative `path`.
-    pub fn matches(&self, path: &str) -> bool {
-        pattern::matches(&self.pattern, path)
-    }
-
-    /// Whether this exclusion covers the repository-relative `path` or a directory above it
-    /// (`deprecated` covers `deprecated/x/main.tf`): how `check { exclude }` applies.
-    pub fn covers(&self, path: &str) -> bool {
-        let mut at = path;
-        loop {
-            if self.matches(at) {
-                return true;
-            }
-            match at.rsplit_once('/') {
-                Some((parent, _)) => at = parent,
-                None => return false,
-            }
-        }
-    }
-}
+/// A `drift { exclude "PATH" { reason = ... } }` (or `check { exclude }`) entry: ward-repo's
+/// type, since discovery takes it in its options (#34).
+pub use ward_repo::Exclude;
 
 /// A `drift { ignore { ... } }` rule: suppresses matching drift findings until it expires.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

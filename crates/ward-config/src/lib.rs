@@ -533,6 +533,17 @@ impl Config {
     }
 }
 
+/// Discovery's options ([`ward_repo::discover`]) for `config`: the roots it declares (each a root
+/// even when called as a module) and the paths not to enter.
+pub fn repo_options(config: Option<&Config>, exclude: Vec<Exclude>) -> ward_repo::Options {
+    ward_repo::Options {
+        declared_roots: config
+            .map(|c| c.roots.iter().map(|r| r.path.clone()).collect())
+            .unwrap_or_default(),
+        exclude,
+    }
+}
+
 /// Where `file` really lands when that is outside `base` (canonical): the nearest part of it that
 /// exists, resolved through symlinks. A dangling symlink counts as outside.
 fn escapes(file: &Path, base: &Path) -> Option<PathBuf> {

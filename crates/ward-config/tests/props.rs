@@ -18,6 +18,13 @@ proptest! {
         never_panics(&s);
     }
 
+    // Any printable text at all (moved from ward-repo's props when ward-repo stopped carrying
+    // ward.hcl, #34).
+    #[test]
+    fn any_printable_text(s in "\\PC*") {
+        never_panics(&s);
+    }
+
     #[test]
     fn any_block_body(body in "[a-z_\"=\\[\\], \n0-9*./-]{0,120}") {
         for block in ["policy", "guard \"g\"", "check", "root \"r\"", "layer \"l\"", "drift", "drift {\n ignore", "check {\n rule \"X\""] {

@@ -41,10 +41,7 @@ pub fn discover(
 ) -> Result<Discovered, DiscoverError> {
     let r = ward_repo::discover(
         repo,
-        &ward_repo::Options {
-            config,
-            ..Default::default()
-        },
+        &ward_config::repo_options(config.as_ref(), Vec::new()),
     )
     .map_err(|e| DiscoverError {
         path: repo.to_path_buf(),

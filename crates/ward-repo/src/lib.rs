@@ -6,9 +6,9 @@
 //! [`Repo`]: the roots and modules, what each declares (versions, providers, backend, module
 //! calls, resources with their `prevent_destroy`, `terraform_remote_state` reads), the state
 //! files lying in the tree, the text files to scan for key material, the Ansible version pins,
-//! and the `ward.hcl` it is given (read by ward-config). Files that cannot be parsed are recorded
-//! as [`FileProblem`]s with their line; discovery itself fails only when the tree or the
-//! configuration cannot be read at all.
+//! and the roots `ward.hcl` declares (the caller reads it: [`Options`]). Files that cannot be
+//! parsed are recorded as [`FileProblem`]s with their line; discovery itself fails only when the
+//! tree cannot be read at all.
 //!
 //! A symlinked file is read through the link, as Terraform reads it, when its target is inside
 //! the repository; a link that is broken, loops, or leads outside is a [`FileProblem`] (when it
@@ -65,6 +65,7 @@
 
 pub mod ansible;
 mod discover;
+mod exclude;
 mod git;
 pub mod layout;
 mod model;
@@ -83,6 +84,7 @@ pub use discover::roots::{
 };
 pub use discover::walk::{is_config_file, is_skipped_dir, rel_string, SKIPPED_DIRS};
 pub use discover::{discover, Options, RepoError};
+pub use exclude::Exclude;
 pub use model::{
     Backend, Excluded, FileProblem, Loc, Module, ModuleCall, ModuleKind, ProviderConfig,
     ProviderRequirement, RemoteState, Repo, RepoKind, Resource, TextFile, TextKind,
@@ -91,6 +93,3 @@ pub use rewrite::rewrite_local_sources;
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use terragrunt::{Dependency, Unit};
 pub use tree::Val;
-/// `ward.hcl`, as ward-config reads it (the one parser); re-exported under the names this crate
-/// has always used.
-pub use ward_config::{Config as WardConfig, ConfigError};

@@ -4,7 +4,7 @@
 use crate::ansible::VersionPin;
 use crate::terragrunt::Unit;
 use crate::tree::Val;
-use crate::{layout, playbook, ModuleSource, WardConfig};
+use crate::{layout, playbook, ModuleSource};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -293,8 +293,6 @@ pub struct TextFile {
 pub struct Repo {
     /// The repository root as given.
     pub root: PathBuf,
-    /// `ward.hcl`, when found or given.
-    pub config: Option<WardConfig>,
     /// Every directory with Terraform files, sorted by directory.
     pub modules: Vec<Module>,
     /// Files that could not be read or parsed, sorted.

@@ -95,18 +95,6 @@ fn a_file_is_not_a_repository() {
 }
 
 #[test]
-fn a_bad_ward_hcl_is_an_error_with_its_line() {
-    let t = tempfile::tempdir().unwrap();
-    write(
-        t.path(),
-        &[("ward.hcl", "layer \"x\" {\n  level = \"high\"\n}\n")],
-    );
-    // ward-config reads ward.hcl (the caller passes it to `discover`); its error has the place.
-    let e = ward_config::Config::load(&t.path().join("ward.hcl"), "ward.hcl").unwrap_err();
-    assert!(e.to_string().starts_with("ward.hcl:2:11:"), "{e}");
-}
-
-#[test]
 fn every_root_signal_and_the_repository_kinds() {
     let t = tempfile::tempdir().unwrap();
     write(
@@ -128,7 +116,7 @@ fn every_root_signal_and_the_repository_kinds() {
             ("old/main.tf", "provider \"x\" {}\n"),
         ],
     );
-    let exclude = vec![ward_config::Exclude {
+    let exclude = vec![ward_repo::Exclude {
         pattern: "old".to_string(),
         reason: "gone".to_string(),
         line: 0,
@@ -136,7 +124,7 @@ fn every_root_signal_and_the_repository_kinds() {
     let r = discover(
         t.path(),
         &Options {
-            config: None,
+            declared_roots: Default::default(),
             exclude,
         },
     )

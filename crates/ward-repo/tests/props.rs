@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ward_repo::ansible::{read_pins, AnsibleFileKind};
 use ward_repo::source::{classify_ref_by_shape, named_version};
-use ward_repo::{ModuleSource, WardConfig};
+use ward_repo::ModuleSource;
 
 proptest! {
     #[test]
@@ -19,11 +19,6 @@ proptest! {
     #[test]
     fn source_like(s in "(git::)?(https://|git@|ssh://)?[a-z.:/@_-]{0,30}(//[a-z/]{0,10})?(\\?ref=[a-z0-9./-]{0,12})?") {
         let _ = ModuleSource::parse(&s).package();
-    }
-
-    #[test]
-    fn ward_hcl(s in "\\PC*") {
-        let _ = WardConfig::parse(&s, "ward.hcl", std::path::Path::new("."));
     }
 
     #[test]

@@ -37,7 +37,7 @@ fn check(cx: &mut Cx<'_>) -> Result<(), String> {
     use std::collections::BTreeSet;
     use ward_repo::source::named_version;
     use ward_repo::{PinKind, SourceKind};
-    let Some(cfg) = &cx.repo.config else {
+    let Some(cfg) = cx.config else {
         return Ok(());
     };
     for rel in &cfg.check.releases {

@@ -51,7 +51,7 @@ pub const RULE: Rule = Rule {
 /// A `get_url`/`uri` task without a retry story or with an unbounded try (the task walk and the
 /// module defaults are in [`crate::ansible`]).
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    fetches(cx.repo, &mut cx.out);
+    fetches(cx.repo, cx.config, &mut cx.out);
     Ok(())
 }
 
@@ -175,8 +175,8 @@ fn literal_count(v: &Option<String>) -> Option<u64> {
 /// retries when it sets `until` or `retries` (Ansible's defaults: 3 retries, 5 s apart); each
 /// try is bounded by its `timeout` (the argument, the task keyword, the play's
 /// `module_defaults`, else the module's own default: [`FETCH_MODULES`]).
-pub fn fetches(repo: &Repo, out: &mut Vec<Finding>) {
-    let s = setting(repo, RuleId::Ans003);
+pub fn fetches(repo: &Repo, config: Option<&ward_config::Config>, out: &mut Vec<Finding>) {
+    let s = setting(config, RuleId::Ans003);
     let d = FetchLimits::default();
     let lim = FetchLimits {
         max_timeout: count(s, "max_timeout").unwrap_or(d.max_timeout),

@@ -43,7 +43,7 @@ pub const RULE: Rule = Rule {
 /// Plays that do not start with a declared guard, or include it without `always` (the play
 /// walk is in [`crate::ansible`]).
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    guards(cx.repo, &mut cx.out);
+    guards(cx.repo, cx.config, &mut cx.out);
     Ok(())
 }
 
@@ -66,8 +66,8 @@ fn strings(s: Option<&RuleSetting>, key: &str) -> Vec<String> {
 
 /// WARD-ANS-004: a guard role or task (`check { rule "WARD-ANS-004" { guard_roles, guard_tasks } }`)
 /// not tagged `always` where it is included, or not first in a play.
-pub fn guards(repo: &Repo, out: &mut Vec<Finding>) {
-    let s = setting(repo, RuleId::Ans004);
+pub fn guards(repo: &Repo, config: Option<&ward_config::Config>, out: &mut Vec<Finding>) {
+    let s = setting(config, RuleId::Ans004);
     let roles = strings(s, "guard_roles");
     let task_names = strings(s, "guard_tasks");
     if roles.is_empty() && task_names.is_empty() {

@@ -48,7 +48,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
     // Nothing at all was checked: no Terraform, no Ansible (plays, task files, version pins),
     // no render block. (Scripts and CI files alone do not count: any checkout has some.)
-    let rendered = cx.repo.config.as_ref().is_some_and(|c| !c.renders.is_empty());
+    let rendered = cx.config.is_some_and(|c| !c.renders.is_empty());
     if cx.repo.modules.is_empty() && cx.repo.playbooks.is_empty() && cx.repo.pins.is_empty() && !rendered {
         cx.out.push(Finding::new(
             RuleId::Disc001,

@@ -34,7 +34,7 @@ pub const RULE: Rule = Rule {
 
 /// Every declared root exists.
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    let Some(cfg) = &cx.repo.config else {
+    let Some(cfg) = cx.config else {
         return Ok(());
     };
     if cfg.roots.is_empty() {

@@ -35,7 +35,7 @@ pub const RULE: Rule = Rule {
 /// Every root found is declared (when `ward.hcl` declares roots).
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
     use std::collections::BTreeSet;
-    let Some(cfg) = &cx.repo.config else {
+    let Some(cfg) = cx.config else {
         return Ok(());
     };
     if cfg.roots.is_empty() {

@@ -35,9 +35,8 @@ pub const RULE: Rule = Rule {
 /// A waiver covering an `ignore_changes` entry has expired: one finding per waiver.
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
     use crate::waivers::{cover, Cover};
-    let config_file = cx.repo
+    let config_file = cx
         .config
-        .as_ref()
         .map(|c| c.file.as_str())
         .unwrap_or("ward.hcl");
     let mut expired_reported: Vec<usize> = Vec::new();
@@ -45,7 +44,7 @@ fn check(cx: &mut Cx<'_>) -> Result<(), String> {
         for r in m.resources.iter().filter(|r| r.mode == "managed") {
             let address = format!("{}.{}", r.type_name, r.name);
             for a in &r.ignore_changes {
-                if let Cover::Expired(w) = cover(cx.repo, &address, a, cx.today) {
+                if let Cover::Expired(w) = cover(cx.config, &address, a, cx.today) {
                     if !expired_reported.contains(&w.line) {
                         expired_reported.push(w.line);
                         cx.out.push(

@@ -42,7 +42,7 @@ pub const RULE: Rule = Rule {
 
 /// A root reading a root of the same or a higher layer.
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    for r in crate::rules::shared::layer_reads(cx.repo) {
+    for r in crate::rules::shared::layer_reads(cx.repo, cx.config) {
         if r.theirs.level < r.mine.level {
             continue;
         }

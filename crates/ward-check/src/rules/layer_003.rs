@@ -34,7 +34,7 @@ pub const RULE: Rule = Rule {
 
 /// A root reading a root two or more layers below.
 fn check(cx: &mut Cx<'_>) -> Result<(), String> {
-    for r in crate::rules::shared::layer_reads(cx.repo) {
+    for r in crate::rules::shared::layer_reads(cx.repo, cx.config) {
         if r.mine.level - r.theirs.level <= 1 {
             continue;
         }

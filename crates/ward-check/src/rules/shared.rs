@@ -203,9 +203,12 @@ pub struct LayerRead<'r> {
 
 /// Every read of another root by a root with a declared layer, of a root with one
 /// (`terraform_remote_state`, Terragrunt `dependency` blocks); empty without declared layers.
-pub fn layer_reads(repo: &Repo) -> Vec<LayerRead<'_>> {
+pub fn layer_reads<'a>(
+    repo: &'a Repo,
+    config: Option<&'a ward_config::Config>,
+) -> Vec<LayerRead<'a>> {
     let mut out = Vec::new();
-    let Some(cfg) = &repo.config else {
+    let Some(cfg) = config else {
         return out;
     };
     if cfg.layers.is_empty() {

@@ -25,10 +25,12 @@ pub fn run_check(top: &Path, excludes: &[&str]) -> Report {
             line: 0,
         });
     }
-    let repo = ward_repo::discover(top, &ward_repo::Options { config, exclude }).unwrap();
+    let repo =
+        ward_repo::discover(top, &ward_config::repo_options(config.as_ref(), exclude)).unwrap();
     ward_check::check(
         &repo,
         ward_check::CheckOptions {
+            config: config.as_ref(),
             resolver: None,
             knowledge: &knowledge,
             today: ward_check::scan::parse_date("2026-12-01").unwrap(),

@@ -11,8 +11,7 @@ pub(crate) mod walk;
 mod tests;
 
 use crate::{
-    ansible, git, layout, playbook, ConfigError, FileProblem, Module, Repo, TextFile, TextKind,
-    WardConfig,
+    ansible, git, layout, playbook, Exclude, FileProblem, Module, Repo, TextFile, TextKind,
 };
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -28,20 +27,18 @@ pub enum RepoError {
         /// Why.
         reason: String,
     },
-    /// `ward.hcl` could not be parsed.
-    #[error("{0}")]
-    Config(#[from] ConfigError),
 }
 
 /// Options for [`discover`].
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The `ward.hcl` in use, already read ([`ward_config::discover`] finds it); `None` when
-    /// there is none.
-    pub config: Option<WardConfig>,
+    /// The directories `ward.hcl` declares as roots (`root "PATH" { }`, repository-relative):
+    /// each is a root even when called as a module. The caller reads `ward.hcl`
+    /// (ward-config's `Config::declared_roots`).
+    pub declared_roots: BTreeSet<String>,
     /// Paths not to enter, each with its reason (`ward check` passes `check { exclude }` and
     /// `--exclude`; other commands have their own exclusions).
-    pub exclude: Vec<ward_config::Exclude>,
+    pub exclude: Vec<Exclude>,
 }
 
 /// What the steps after the walk add to: the modules (sorted by directory) and the problems,
@@ -69,7 +66,6 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     // 1. Walk (exclusions: `ward check` passes `check { exclude }` and `--exclude`).
     let mut w = walk::walk(root, &opts.exclude);
     // 2. Parse every directory. Configuration is read by the caller.
-    let config = opts.config.clone();
     let mut found = parse::parse_dirs(
         root,
         &w.tf_by_dir,
@@ -88,14 +84,11 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
         }
     }
     // 4. Callers and kinds, layouts, live or module repository.
-    let declared: BTreeSet<String> = config
-        .as_ref()
-        .map(|c| c.roots.iter().map(|r| r.path.clone()).collect())
-        .unwrap_or_default();
+    let declared = &opts.declared_roots;
     let mut modules = std::mem::take(&mut found.modules);
-    roots::callers_and_kinds(&mut modules, &declared, &w.state_files, &w.text_files);
-    roots::layouts(root, &mut modules, &declared, &w.atmos_files, &w.yaml_files);
-    let kind = roots::repo_kind(&mut modules, &declared);
+    roots::callers_and_kinds(&mut modules, declared, &w.state_files, &w.text_files);
+    roots::layouts(root, &mut modules, declared, &w.atmos_files, &w.yaml_files);
+    let kind = roots::repo_kind(&mut modules, declared);
     // 5. State files tracked by git.
     let tracked_state_files = git::git_tracked_state(root);
     // 6. Ansible pins, plays and tasks.
@@ -115,7 +108,6 @@ pub fn discover(root: &Path, opts: &Options) -> Result<Repo, RepoError> {
     templates.dedup();
     Ok(Repo {
         root: root.to_path_buf(),
-        config,
         modules,
         problems,
         state_files: w.state_files,

@@ -5,12 +5,12 @@
 
 use crate::ansible::AnsibleFileKind;
 use crate::{
-    ansible, layout, playbook, stack, terragrunt, Excluded, FileProblem, Loc, TextFile, TextKind,
+    ansible, layout, playbook, stack, terragrunt, Exclude, Excluded, FileProblem, Loc, TextFile,
+    TextKind,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use ward_config::Exclude;
 
 /// What the walk found, sorted by what discovery does with it next.
 #[derive(Default)]

@@ -81,30 +81,7 @@ pub struct CheckError(pub String);
 pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> {
     let cfg = opts.config;
     let settings = cfg.map(|c| c.check.clone()).unwrap_or_default();
-    // Every rule `ward.hcl` names is a rule, and takes what it is given.
-    let file = cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl");
-    let mut tuned: Vec<(RuleId, &ward_config::RuleSetting)> = Vec::new();
-    for r in &settings.rules {
-        let id: RuleId = r.id.parse().map_err(|e: rules::UnknownRule| {
-            CheckError(format!(
-                "{file}:{}: check {{ rule \"{}\" }}: {e}",
-                r.line, r.id
-            ))
-        })?;
-        for o in &r.options {
-            let takes = catalog::options(id);
-            if !takes.contains(&o.key.as_str()) {
-                return Err(CheckError(format!(
-                    "{file}:{}: check {{ rule \"{}\" }} takes no `{}`; {}",
-                    o.line,
-                    r.id,
-                    o.key,
-                    catalog::options_help(id, &o.key)
-                )));
-            }
-        }
-        tuned.push((id, r));
-    }
+    let tuned = tuned_rules(cfg, &settings)?;
 
     // Every rule with its own check, in ID order, over one context: the module sources
     // (`--resolve` asks each remote once) and the repository's ignore files are read once.
@@ -130,14 +107,122 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
     } = cx;
     let matrix = sources.matrix.clone();
 
-    // Text scanning: key material, and the suppressions of every file ward reads.
+    let sups = scan_texts(repo, cfg, &mut findings);
+    if let Some(e) = &opts.exec {
+        exec::run(repo, e, &mut findings);
+    }
+    render::run(repo, cfg, opts.exec.as_ref(), &mut findings);
+
+    // Layouts: a module repository's examples and tests (before tuning, which wins).
+    layout::examples(repo, &mut findings, &mut skipped);
+    layout::deprecated(&mut findings, &mut skipped);
+    layout::unread_units(repo, &mut findings, &mut skipped);
+    layout::stack_values(repo, &mut findings);
+
+    let mut disabled = apply_tuning(&tuned, &mut findings);
+    let (mut findings, mut suppressed) = apply_suppressions(sups, findings, &disabled, opts.today);
+    findings.sort();
+    // Modules rendered from one template: each finding once (after suppressions, so a
+    // suppression in any rendering still counts).
+    layout::rendered(repo, &mut findings);
+    findings.dedup();
+    suppressed.sort();
+
+    let fail_on = opts
+        .fail_on
+        .or_else(|| settings.fail_on.as_deref().and_then(|s| s.parse().ok()))
+        .unwrap_or(Severity::Error);
+    let summary = summarize(repo, &findings, suppressed.len(), fail_on);
+    let directories = repo
+        .modules
+        .iter()
+        .map(|m| DirEntry {
+            dir: m.dir.clone(),
+            kind: m.kind.as_str().to_string(),
+            reasons: m.reasons.clone(),
+            files: m.files.len(),
+        })
+        .collect();
+    disabled.sort();
+    let not_raised = skipped
+        .into_iter()
+        .filter(|((rule, _), _)| !disabled.contains(rule))
+        .map(|((rule, why), count)| NotRaised { rule, why, count })
+        .collect();
+    Ok(Report {
+        repository: repo.root.display().to_string(),
+        repository_kind: repo.kind.as_str().to_string(),
+        config: cfg.map(|c| c.file.clone()),
+        summary,
+        findings,
+        suppressed,
+        directories,
+        matrix,
+        disabled_rules: disabled,
+        excluded: {
+            let mut v: Vec<ExcludedPath> = repo
+                .excluded
+                .iter()
+                .map(|x| ExcludedPath {
+                    path: x.path.clone(),
+                    reason: x.reason.clone(),
+                })
+                .chain(layout::templates(repo))
+                .collect();
+            v.sort();
+            v
+        },
+        not_raised,
+    })
+}
+
+/// The `rule "ID" { }` blocks of `ward.hcl`, each checked: a known rule, given only the
+/// settings it takes.
+fn tuned_rules<'c>(
+    cfg: Option<&ward_config::Config>,
+    settings: &'c ward_config::CheckSettings,
+) -> Result<Vec<(RuleId, &'c ward_config::RuleSetting)>, CheckError> {
+    // Every rule `ward.hcl` names is a rule, and takes what it is given.
+    let file = cfg.map(|c| c.file.as_str()).unwrap_or("ward.hcl");
+    let mut tuned: Vec<(RuleId, &ward_config::RuleSetting)> = Vec::new();
+    for r in &settings.rules {
+        let id: RuleId = r.id.parse().map_err(|e: rules::UnknownRule| {
+            CheckError(format!(
+                "{file}:{}: check {{ rule \"{}\" }}: {e}",
+                r.line, r.id
+            ))
+        })?;
+        for o in &r.options {
+            let takes = catalog::options(id);
+            if !takes.contains(&o.key.as_str()) {
+                return Err(CheckError(format!(
+                    "{file}:{}: check {{ rule \"{}\" }} takes no `{}`; {}",
+                    o.line,
+                    r.id,
+                    o.key,
+                    catalog::options_help(id, &o.key)
+                )));
+            }
+        }
+        tuned.push((id, r));
+    }
+    Ok(tuned)
+}
+
+/// Text scanning: key material, and the suppressions of every file ward reads (the
+/// repository's text files, the version pins' files and `ward.hcl`).
+fn scan_texts(
+    repo: &Repo,
+    cfg: Option<&ward_config::Config>,
+    findings: &mut Vec<Finding>,
+) -> Vec<scan::Suppression> {
     let mut sups = Vec::new();
     let mut scanned: BTreeSet<String> = BTreeSet::new();
     for tf in &repo.text_files {
         scanned.insert(tf.path.clone());
         if let Ok(bytes) = std::fs::read(repo.root.join(&tf.path)) {
             let text = String::from_utf8_lossy(&bytes);
-            scan::key_material(&tf.path, &text, &mut findings);
+            scan::key_material(&tf.path, &text, findings);
             sups.extend(scan::suppressions(&tf.path, &text));
         }
     }
@@ -156,27 +241,23 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             sups.extend(scan::suppressions(f, &text));
         }
     }
+    sups
+}
 
-    if let Some(e) = &opts.exec {
-        exec::run(repo, e, &mut findings);
-    }
-    render::run(repo, cfg, opts.exec.as_ref(), &mut findings);
-
-    // Layouts: a module repository's examples and tests (before tuning, which wins).
-    layout::examples(repo, &mut findings, &mut skipped);
-    layout::deprecated(&mut findings, &mut skipped);
-    layout::unread_units(repo, &mut findings, &mut skipped);
-    layout::stack_values(repo, &mut findings);
-
-    // Tuning.
+/// Tuning: drops the findings of the rules `ward.hcl` turns off and sets the severities it
+/// gives; returns the rules turned off.
+fn apply_tuning(
+    tuned: &[(RuleId, &ward_config::RuleSetting)],
+    findings: &mut Vec<Finding>,
+) -> Vec<RuleId> {
     let mut disabled: Vec<RuleId> = Vec::new();
-    for (id, r) in &tuned {
+    for (id, r) in tuned {
         if !r.enabled {
             disabled.push(*id);
         }
     }
     findings.retain(|f| !disabled.contains(&f.rule));
-    for f in &mut findings {
+    for f in findings.iter_mut() {
         if let Some(s) = tuned
             .iter()
             .find(|(id, _)| *id == f.rule)
@@ -186,8 +267,18 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             f.severity = s;
         }
     }
+    disabled
+}
 
-    // Suppressions.
+/// Suppressions: a malformed, reasonless or expired one is a finding and applies to nothing;
+/// a valid one moves the findings it matches to the suppressed list; one that matches nothing
+/// is a finding. Returns the findings kept and those suppressed.
+fn apply_suppressions(
+    sups: Vec<scan::Suppression>,
+    mut findings: Vec<Finding>,
+    disabled: &[RuleId],
+    today: ward_time::Date,
+) -> (Vec<Finding>, Vec<Suppressed>) {
     let mut valid = Vec::new();
     for s in sups {
         let at = format!("{}:{}", s.file, s.line);
@@ -212,7 +303,7 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             .until
             .as_deref()
             .and_then(scan::parse_date)
-            .is_some_and(|d| d < opts.today)
+            .is_some_and(|d| d < today)
         {
             findings.push(Finding::new(
                 RuleId::Sup002,
@@ -269,20 +360,13 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
             ));
         }
     }
-    let mut findings = kept;
-    findings.sort();
-    // Modules rendered from one template: each finding once (after suppressions, so a
-    // suppression in any rendering still counts).
-    layout::rendered(repo, &mut findings);
-    findings.dedup();
-    suppressed.sort();
+    (kept, suppressed)
+}
 
-    let fail_on = opts
-        .fail_on
-        .or_else(|| settings.fail_on.as_deref().and_then(|s| s.parse().ok()))
-        .unwrap_or(Severity::Error);
+/// The summary's counts.
+fn summarize(repo: &Repo, findings: &[Finding], suppressed: usize, fail_on: Severity) -> Summary {
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let summary = Summary {
+    Summary {
         directories: repo.modules.len(),
         roots: repo.roots().count(),
         modules: repo
@@ -299,50 +383,9 @@ pub fn check(repo: &Repo, opts: CheckOptions<'_>) -> Result<Report, CheckError> 
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         infos: count(Severity::Info),
-        suppressed: suppressed.len(),
+        suppressed,
         outside_changed: 0,
         fail_on,
         failed: findings.iter().any(|f| f.severity >= fail_on),
-    };
-    let directories = repo
-        .modules
-        .iter()
-        .map(|m| DirEntry {
-            dir: m.dir.clone(),
-            kind: m.kind.as_str().to_string(),
-            reasons: m.reasons.clone(),
-            files: m.files.len(),
-        })
-        .collect();
-    disabled.sort();
-    let not_raised = skipped
-        .into_iter()
-        .filter(|((rule, _), _)| !disabled.contains(rule))
-        .map(|((rule, why), count)| NotRaised { rule, why, count })
-        .collect();
-    Ok(Report {
-        repository: repo.root.display().to_string(),
-        repository_kind: repo.kind.as_str().to_string(),
-        config: cfg.map(|c| c.file.clone()),
-        summary,
-        findings,
-        suppressed,
-        directories,
-        matrix,
-        disabled_rules: disabled,
-        excluded: {
-            let mut v: Vec<ExcludedPath> = repo
-                .excluded
-                .iter()
-                .map(|x| ExcludedPath {
-                    path: x.path.clone(),
-                    reason: x.reason.clone(),
-                })
-                .chain(layout::templates(repo))
-                .collect();
-            v.sort();
-            v
-        },
-        not_raised,
-    })
+    }
 }

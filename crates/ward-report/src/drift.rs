@@ -353,109 +353,138 @@ pub fn history_text(h: &History) -> String {
             unfinished,
             ..
         } => {
-            if !unfinished.is_empty() {
-                if *whole {
-                    term_line!(&mut s, "runs that recorded no end (newest first):");
-                } else {
-                    term_line!(
-                        &mut s,
-                        "runs that recorded no end (newest first, among the newest runs; --all for the whole journal):"
-                    );
-                }
-                for u in unfinished {
-                    term_line!(
-                        &mut s,
-                        "  {} {}{} (pid {} on {})",
-                        u.started_at,
-                        u.state,
-                        u.shard
-                            .as_ref()
-                            .map(|k| format!(" shard {k}"))
-                            .unwrap_or_default(),
-                        u.pid,
-                        u.host
-                    );
-                }
-            }
-            term_line!(&mut s, "runs (newest first, at most {limit}):");
-            for r in runs {
-                let counts = r
-                    .outcomes
-                    .iter()
-                    .map(|(k, n)| format!("{n} {k}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                term_line!(
-                    &mut s,
-                    "  #{} {} exit {}{}: {}",
-                    r.id,
-                    r.started_at,
-                    r.exit_code.map_or("-".to_string(), |c| c.to_string()),
-                    r.shard
-                        .as_ref()
-                        .map(|k| format!(" shard {k}"))
-                        .unwrap_or_default(),
-                    if counts.is_empty() {
-                        "no roots".to_string()
-                    } else {
-                        counts
-                    }
-                );
-            }
-            if *more {
-                let since = since
-                    .as_ref()
-                    .map(|d| format!(" (or since {d})"))
-                    .unwrap_or_default();
-                term_line!(
-                    &mut s,
-                    "  ... older runs not shown: at most {limit}{since}; --limit N or --since DATE for more"
-                );
-            }
+            unfinished_text(&mut s, unfinished, *whole);
+            runs_text(&mut s, runs, *limit, since.as_deref(), *more);
         }
         History::Root {
             root: name,
             limit,
             runs,
             ..
-        } => {
-            term_line!(&mut s, "root {name} (newest first, at most {limit} runs):");
-            for r in runs {
-                let state = r
-                    .outcome
-                    .state
+        } => root_text(&mut s, name, *limit, runs),
+    }
+    findings_text(&mut s, h);
+    s
+}
+
+/// The runs that recorded no end.
+fn unfinished_text(s: &mut String, unfinished: &[ward_drift::journal::Unfinished], whole: bool) {
+    if !unfinished.is_empty() {
+        if whole {
+            term_line!(s, "runs that recorded no end (newest first):");
+        } else {
+            term_line!(
+                s,
+                "runs that recorded no end (newest first, among the newest runs; --all for the whole journal):"
+            );
+        }
+        for u in unfinished {
+            term_line!(
+                s,
+                "  {} {}{} (pid {} on {})",
+                u.started_at,
+                u.state,
+                u.shard
                     .as_ref()
-                    .map(|m| format!(" lineage {} serial {}", m.lineage, m.serial))
-                    .unwrap_or_default();
-                term_line!(
-                    &mut s,
-                    "  #{} {} {}{}{}",
-                    r.run,
-                    r.started_at,
-                    r.outcome.outcome,
-                    state,
-                    if r.outcome.detail.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", r.outcome.detail)
-                    }
-                );
-            }
+                    .map(|k| format!(" shard {k}"))
+                    .unwrap_or_default(),
+                u.pid,
+                u.host
+            );
         }
     }
+}
+
+/// The newest runs, each with its roots' outcomes counted.
+fn runs_text(
+    s: &mut String,
+    runs: &[ward_drift::ward_store::RunRow],
+    limit: usize,
+    since: Option<&str>,
+    more: bool,
+) {
+    term_line!(s, "runs (newest first, at most {limit}):");
+    for r in runs {
+        let counts = r
+            .outcomes
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        term_line!(
+            s,
+            "  #{} {} exit {}{}: {}",
+            r.id,
+            r.started_at,
+            r.exit_code.map_or("-".to_string(), |c| c.to_string()),
+            r.shard
+                .as_ref()
+                .map(|k| format!(" shard {k}"))
+                .unwrap_or_default(),
+            if counts.is_empty() {
+                "no roots".to_string()
+            } else {
+                counts
+            }
+        );
+    }
+    if more {
+        let since = since
+            .map(|d| format!(" (or since {d})"))
+            .unwrap_or_default();
+        term_line!(
+            s,
+            "  ... older runs not shown: at most {limit}{since}; --limit N or --since DATE for more"
+        );
+    }
+}
+
+/// One root's newest runs.
+fn root_text(
+    s: &mut String,
+    name: &str,
+    limit: usize,
+    runs: &[ward_drift::ward_store::RootRunRow],
+) {
+    term_line!(s, "root {name} (newest first, at most {limit} runs):");
+    for r in runs {
+        let state = r
+            .outcome
+            .state
+            .as_ref()
+            .map(|m| format!(" lineage {} serial {}", m.lineage, m.serial))
+            .unwrap_or_default();
+        term_line!(
+            s,
+            "  #{} {} {}{}{}",
+            r.run,
+            r.started_at,
+            r.outcome.outcome,
+            state,
+            if r.outcome.detail.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", r.outcome.detail)
+            }
+        );
+    }
+}
+
+/// The findings, open or resolved.
+fn findings_text(s: &mut String, h: &History) {
     let findings = h.findings();
     if matches!(h, History::Runs { whole: false, .. }) {
         term_line!(
-            &mut s,
+            s,
             "findings ({}: open, or seen or resolved by the runs above; --all for every finding recorded):",
             findings.len()
         );
     } else {
-        term_line!(&mut s, "findings ({}):", findings.len());
+        term_line!(s, "findings ({}):", findings.len());
     }
     for f in findings {
         term_line!(
-            &mut s,
+            s,
             "  {} {} {} [{}] first #{} {}, last #{} {}, {}",
             f.root,
             f.address,
@@ -471,7 +500,6 @@ pub fn history_text(h: &History) -> String {
             }
         );
     }
-    s
 }
 
 /// `ward drift history [ROOT]` as JSON (`docs/drift-history.schema.json`).

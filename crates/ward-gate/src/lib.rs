@@ -595,6 +595,20 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         warnings: Vec::new(),
         errors: Vec::new(),
     };
+    plan_notes(assessment, &mut report);
+    let mut verdicts: Vec<&Verdict> = assessment.verdicts.iter().collect();
+    verdicts.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
+    let used = required(&verdicts, ctx, &mut report);
+    unused_approvals(assessment, ctx, &used, &mut report);
+    protection_notes(ctx, &mut report);
+    report.budgets = budgets(assessment, ctx.policy);
+    pending_guards(&verdicts, ctx, &mut report);
+    report.outcome = decide(&report);
+    report
+}
+
+/// An errored or incomplete plan.
+fn plan_notes(assessment: &Assessment, report: &mut GateReport) {
     if assessment.plan.errored {
         report.errors.push(
             "the plan is errored: planning failed part-way, so it does not show everything apply would do; fix the errors and plan again".into(),
@@ -605,7 +619,11 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
             "the plan is incomplete (deferred changes): another plan/apply round will follow and needs its own gate".into(),
         );
     }
+}
 
+/// The changes that need approval, each with its digest and the approval that covers it (if
+/// any), in address order; returns which approvals of the file were used.
+fn required(verdicts: &[&Verdict], ctx: &GateContext<'_>, report: &mut GateReport) -> Vec<bool> {
     // Approvals by (address, deposed), in file order.
     let mut by_key: BTreeMap<ChangeKey, Vec<(usize, &Approval)>> = BTreeMap::new();
     for (i, a) in ctx.approvals.approvals.iter().enumerate() {
@@ -617,9 +635,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
     let mut used = vec![false; ctx.approvals.approvals.len()];
     let mut unchecked_signatures = false;
 
-    let mut verdicts: Vec<&Verdict> = assessment.verdicts.iter().collect();
-    verdicts.sort_by(|a, b| (&a.address, &a.deposed).cmp(&(&b.address, &b.deposed)));
-    for v in &verdicts {
+    for v in verdicts {
         let because = needs_approval(v, ctx.policy, ctx.protection);
         if because.is_empty() {
             continue;
@@ -671,7 +687,16 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
             .warnings
             .push("approval signatures were not checked: WARD_APPROVAL_KEY is not set".into());
     }
+    used
+}
 
+/// Every approval not accounted for, with the reason it was not used.
+fn unused_approvals(
+    assessment: &Assessment,
+    ctx: &GateContext<'_>,
+    used: &[bool],
+    report: &mut GateReport,
+) {
     // Every approval not accounted for is reported.
     // The plan's change at each unused approval's address (the last one, for a key given
     // twice): only those addresses are looked up, so nothing is copied per change.
@@ -679,7 +704,7 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
         .approvals
         .approvals
         .iter()
-        .zip(&used)
+        .zip(used)
         .filter(|(_, u)| !**u)
         .map(|(a, _)| a.address.as_str())
         .collect();
@@ -719,7 +744,10 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
             why,
         });
     }
+}
 
+/// Protection removed from code, and a root that was not read.
+fn protection_notes(ctx: &GateContext<'_>, report: &mut GateReport) {
     // Protection removed from code.
     for c in &ctx.protection.removed_from_code {
         report.warnings.push(format!(
@@ -732,11 +760,12 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
             "no Terraform root was read (no .tf files here; pass --root DIR): prevent_destroy in code was not checked".into(),
         );
     }
+}
 
-    report.budgets = budgets(assessment, ctx.policy);
-
+/// The guards to run, per change they apply to.
+fn pending_guards(verdicts: &[&Verdict], ctx: &GateContext<'_>, report: &mut GateReport) {
     // Guards to run.
-    for v in &verdicts {
+    for v in verdicts {
         for g in &ctx.policy.guards {
             if guard::applies(g, v) {
                 report.guards_pending.push(PendingGuard {
@@ -747,9 +776,6 @@ pub fn evaluate(assessment: &Assessment, ctx: &GateContext<'_>) -> GateReport {
             }
         }
     }
-
-    report.outcome = decide(&report);
-    report
 }
 
 fn decide(r: &GateReport) -> Outcome {

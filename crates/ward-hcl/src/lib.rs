@@ -4,8 +4,15 @@
 //! Every crate that reads HCL (ward-repo, ward-config, ward-rules) parses through here, so the
 //! budget holds for every file ward reads, and a parse failure has one shape: [`ParseError`],
 //! with a 1-based line and column and a message that says what was wrong.
+//!
+//! The parsed tree is then read through [`read`]: the one typed reader ([`Reader`]: keys checked
+//! against what a body takes, strings, booleans, numbers, lists, labels, every error at
+//! `file:line:column` with what to write instead) and the one [`did_you_mean`].
 
 pub mod budget;
+pub mod read;
+
+pub use read::{did_you_mean, list, Fields, ReadError, Reader, Spanned};
 
 pub use hcl_edit::expr::Expression;
 pub use hcl_edit::structure::Body;

@@ -1,11 +1,12 @@
 //! The `check { }` block: `ward check`'s floor version, protected addresses, rule tuning,
 //! releases, excluded paths and generated files.
 
-use crate::read::{Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::Schema;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
+use ward_hcl::Reader;
 
 /// A `release "NAME" { }` block: a release that Terraform refs and Ansible versions agree on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -175,38 +176,45 @@ pub(crate) const RULE_KEYS: &[&str] = &[
 ];
 pub(crate) const RELEASE_KEYS: &[&str] = &["module_sources", "collections", "variables"];
 
-fn severity(src: &Src<'_>, a: &hcl_edit::structure::Attribute) -> Result<String, ConfigError> {
+fn severity(src: &Reader<'_>, a: &hcl_edit::structure::Attribute) -> Result<String, ConfigError> {
     let s = src.string(a)?;
     if SEVERITIES.contains(&s.as_str()) {
         return Ok(s);
     }
-    let help = match crate::read::did_you_mean(&s, SEVERITIES) {
+    let help = match ward_hcl::did_you_mean(&s, SEVERITIES) {
         Some(k) => format!("did you mean \"{k}\"? use \"error\", \"warning\" or \"info\""),
         None => "use \"error\", \"warning\" or \"info\"".to_string(),
     };
-    Err(src.err(
-        a.value.span(),
-        format!("`{} = \"{s}\"` is not a severity", a.key.as_str()),
-        help,
-    ))
+    Err(src
+        .err(
+            a.value.span(),
+            format!("`{} = \"{s}\"` is not a severity", a.key.as_str()),
+        )
+        .help(help)
+        .into())
 }
 
 /// One `rule "ID" { ... }` block of `check` (`rules`: those read before it).
 fn rule(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     nb: &Block,
     line: usize,
     rules: &[RuleSetting],
 ) -> Result<RuleSetting, ConfigError> {
-    let id = src.one_label(nb, "rule \"WARD-MOD-004\" { enabled = false }")?;
+    let id = src.one_label(nb, "its name", "rule \"WARD-MOD-004\" { enabled = false }")?;
     let place = format!("`check {{ rule \"{id}\" }}`");
     let rf = src.fields(&nb.body, &place, RULE_KEYS, &[])?;
     if let Some(first) = rules.iter().find(|r| r.id == id) {
-        return Err(src.err(
-            nb.ident.span(),
-            format!("rule \"{id}\" is tuned twice in `check`"),
-            format!("the first is at line {}; merge the two", first.line),
-        ));
+        return Err(src
+            .err(
+                nb.ident.span(),
+                format!("rule \"{id}\" is tuned twice in `check`"),
+            )
+            .help(format!(
+                "the first is at line {}; merge the two",
+                first.line
+            ))
+            .into());
     }
     let mut options = Vec::new();
     for (key, number) in RULE_OPTION_KEYS {
@@ -218,7 +226,7 @@ fn rule(
                 } else {
                     RuleValue::Strings(src.string_list(a)?)
                 },
-                line: src.line(a.key.span()),
+                line: src.line_of(a.key.span()),
             });
         }
     }
@@ -237,8 +245,8 @@ fn rule(
 }
 
 /// One `generated "BY" { ... }` block of `check`.
-fn generated(src: &Src<'_>, nb: &Block, line: usize) -> Result<Generated, ConfigError> {
-    let by = src.one_label(nb, "generated \"atmos\" { backend = true }")?;
+fn generated(src: &Reader<'_>, nb: &Block, line: usize) -> Result<Generated, ConfigError> {
+    let by = src.one_label(nb, "its name", "generated \"atmos\" { backend = true }")?;
     let place = format!("`check {{ generated \"{by}\" }}`");
     let gf = src.fields(&nb.body, &place, GENERATED_KEYS, &[])?;
     let flag = |k: &str| -> Result<bool, ConfigError> {
@@ -250,11 +258,13 @@ fn generated(src: &Src<'_>, nb: &Block, line: usize) -> Result<Generated, Config
     };
     let (backend, lock_file) = (flag("backend")?, flag("lock_file")?);
     if !backend && !lock_file {
-        return Err(src.err(
-            nb.ident.span(),
-            format!("{place} says the generator writes nothing"),
-            "set `backend = true` and/or `lock_file = true`",
-        ));
+        return Err(src
+            .err(
+                nb.ident.span(),
+                format!("{place} says the generator writes nothing"),
+            )
+            .help("set `backend = true` and/or `lock_file = true`")
+            .into());
     }
     let mut paths = Vec::new();
     if let Some(a) = gf.get("paths") {
@@ -263,8 +273,8 @@ fn generated(src: &Src<'_>, nb: &Block, line: usize) -> Result<Generated, Config
                 src.err(
                     span,
                     format!("{place}: path \"{p}\" is outside the repository"),
-                    "give paths relative to the repository root",
                 )
+                .help("give paths relative to the repository root")
             })?);
         }
     }
@@ -277,7 +287,7 @@ fn generated(src: &Src<'_>, nb: &Block, line: usize) -> Result<Generated, Config
     })
 }
 
-pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigError> {
+pub(crate) fn check(src: &Reader<'_>, b: &Block) -> Result<CheckSettings, ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`check`", CHECK_KEYS, CHECK_BLOCKS)?;
     let mut c = CheckSettings {
@@ -288,13 +298,13 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
         fail_on: f.get("fail_on").map(|a| severity(src, a)).transpose()?,
         protected: f
             .get("protected")
-            .map(|a| src.patterns(a))
+            .map(|a| crate::read::patterns(src, a))
             .transpose()?
             .unwrap_or_default(),
         ..CheckSettings::default()
     };
     for nb in &f.blocks {
-        let line = src.line(nb.ident.span());
+        let line = src.line_of(nb.ident.span());
         match nb.ident.as_str() {
             "rule" => {
                 let r = rule(src, nb, line, &c.rules)?;
@@ -305,7 +315,7 @@ pub(crate) fn check(src: &Src<'_>, b: &Block) -> Result<CheckSettings, ConfigErr
                 .push(crate::drift::exclude(src, nb, "check", line)?),
             "generated" => c.generated.push(generated(src, nb, line)?),
             _ => {
-                let name = src.one_label(nb, "release \"platform\" { ... }")?;
+                let name = src.one_label(nb, "its name", "release \"platform\" { ... }")?;
                 let place = format!("`check {{ release \"{name}\" }}`");
                 let rf = src.fields(&nb.body, &place, RELEASE_KEYS, &[])?;
                 let list = |k: &str| -> Result<Vec<String>, ConfigError> {

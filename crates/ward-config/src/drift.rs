@@ -1,11 +1,12 @@
 //! The `drift { }` block: roots discovered but never checked (`exclude`), and drift findings
 //! suppressed until a date (`ignore`). Read by `ward drift`.
 
-use crate::read::{confined_rel, Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::{confined_rel, Schema};
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
+use ward_hcl::Reader;
 use ward_model::pattern;
 use ward_time::Date;
 
@@ -103,12 +104,12 @@ pub(crate) const IGNORE_KEYS: &[&str] =
 /// One `exclude "PATH" { reason = "..." }` block of `section` (`drift`, `check`): the path
 /// confined to the repository, the reason required.
 pub(crate) fn exclude(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     nb: &Block,
     section: &str,
     line: usize,
 ) -> Result<Exclude, ConfigError> {
-    let raw = src.one_label(nb, "exclude \"sandbox\" { reason = \"...\" }")?;
+    let raw = src.one_label(nb, "its name", "exclude \"sandbox\" { reason = \"...\" }")?;
     let place = format!("`{section} {{ exclude \"{raw}\" }}`");
     let ef = src.fields(&nb.body, &place, &["reason"], &[])?;
     let label_span = nb.labels.first().and_then(|l| l.span());
@@ -116,15 +117,14 @@ pub(crate) fn exclude(
         src.err(
             label_span,
             format!("{place}: the path is outside the repository"),
-            "give a path relative to the repository root",
         )
+        .help("give a path relative to the repository root")
     })?;
     let Some(reason) = ef.get("reason") else {
-        return Err(src.err(
-            nb.ident.span(),
-            format!("{place} has no reason"),
-            "every exclusion needs `reason = \"...\"`",
-        ));
+        return Err(src
+            .err(nb.ident.span(), format!("{place} has no reason"))
+            .help("every exclusion needs `reason = \"...\"`")
+            .into());
     };
     Ok(Exclude {
         pattern,
@@ -133,11 +133,11 @@ pub(crate) fn exclude(
     })
 }
 
-pub(crate) fn drift(src: &Src<'_>, b: &Block, d: &mut DriftSettings) -> Result<(), ConfigError> {
+pub(crate) fn drift(src: &Reader<'_>, b: &Block, d: &mut DriftSettings) -> Result<(), ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`drift`", &[], DRIFT_BLOCKS)?;
     for nb in &f.blocks {
-        let line = src.line(nb.ident.span());
+        let line = src.line_of(nb.ident.span());
         if nb.ident.as_str() == "exclude" {
             d.excludes.push(exclude(src, nb, "drift", line)?);
             continue;
@@ -148,11 +148,8 @@ pub(crate) fn drift(src: &Src<'_>, b: &Block, d: &mut DriftSettings) -> Result<(
         let f = src.fields(&nb.body, &place, IGNORE_KEYS, &[])?;
         let need = |key: &str, help: &str| {
             f.get(key).ok_or_else(|| {
-                src.err(
-                    nb.ident.span(),
-                    format!("{place} has no `{key}`"),
-                    help.to_string(),
-                )
+                src.err(nb.ident.span(), format!("{place} has no `{key}`"))
+                    .help(help.to_string())
             })
         };
         let address = src.nonempty(need(
@@ -166,11 +163,8 @@ pub(crate) fn drift(src: &Src<'_>, b: &Block, d: &mut DriftSettings) -> Result<(
         )?;
         let es = src.string(ea)?;
         let expires = ward_time::parse_date(&es).map_err(|m| {
-            src.err(
-                ea.value.span(),
-                format!("{place}: expires: {m}"),
-                "write the last day (UTC) the rule applies, e.g. `expires = \"2027-01-31\"`",
-            )
+            src.err(ea.value.span(), format!("{place}: expires: {m}"))
+                .help("write the last day (UTC) the rule applies, e.g. `expires = \"2027-01-31\"`")
         })?;
         d.ignores.push(IgnoreRule {
             root: f.get("root").map(|a| src.nonempty(a)).transpose()?,

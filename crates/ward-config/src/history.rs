@@ -12,12 +12,12 @@
 //!
 //! The URL is kept as written; the store reads it (and refuses one that carries a password).
 
-use crate::read::Src;
-use crate::ConfigError;
+use crate::error::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use ward_hcl::Reader;
 
 /// The `history` block (empty when absent: the default SQLite file).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -38,7 +38,7 @@ pub struct HistorySettings {
 pub(crate) const HISTORY_KEYS: &[&str] = &["url", "password_file", "stale_after"];
 
 pub(crate) fn history(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     b: &Block,
     dir: &Path,
 ) -> Result<HistorySettings, ConfigError> {
@@ -47,8 +47,8 @@ pub(crate) fn history(
     let mut h = HistorySettings::default();
     if let Some(a) = f.get("url") {
         let url = src.nonempty(a)?;
-        let (line, column) = src.pos(a.value.span());
-        h.url_at = format!("{}:{line}:{column}", src.file);
+        let (line, column) = src.pos(a.value.span()).unwrap_or((0, 0));
+        h.url_at = format!("{}:{line}:{column}", src.file());
         h.url = Some(if url.contains("://") {
             url
         } else {
@@ -58,29 +58,22 @@ pub(crate) fn history(
     if let Some(a) = f.get("password_file") {
         let p = src.nonempty(a)?;
         if h.url.is_none() {
-            return Err(src.err(
-                a.key.span(),
-                "`history { password_file }` without a `url`",
-                "set `url = \"postgres://USER@HOST/DATABASE\"` beside it, or remove it",
-            ));
+            return Err(src
+                .err(a.key.span(), "`history { password_file }` without a `url`")
+                .help("set `url = \"postgres://USER@HOST/DATABASE\"` beside it, or remove it")
+                .into());
         }
         h.password_file = Some(dir.join(p));
     }
     if let Some(a) = f.get("stale_after") {
         let t = src.string(a)?;
         let d = ward_time::parse_duration(&t).map_err(|m| {
-            src.err(
-                a.value.span(),
-                format!("`history {{ stale_after }}`: {m}"),
-                "e.g. `stale_after = \"2d\"`",
-            )
+            src.err(a.value.span(), format!("`history {{ stale_after }}`: {m}"))
+                .help("e.g. `stale_after = \"2d\"`")
         })?;
         if d.is_zero() {
             return Err(src.err(
-                a.value.span(),
-                "`history { stale_after }` must be longer than 0s: it would mark every root stale",
-                "write e.g. `stale_after = \"2d\"`",
-            ));
+                a.value.span(), "`history { stale_after }` must be longer than 0s: it would mark every root stale").help("write e.g. `stale_after = \"2d\"`").into());
         }
         h.stale_after = Some(t.trim().to_string());
     }

@@ -35,6 +35,7 @@
 pub mod check;
 mod discover;
 pub mod drift;
+mod error;
 pub mod history;
 pub mod plan;
 pub mod policy;
@@ -49,6 +50,7 @@ pub mod waiver;
 pub use check::{CheckSettings, Generated, Release, RuleOption, RuleSetting, RuleValue};
 pub use discover::{discover, relative_to, Found};
 pub use drift::{DriftSettings, Exclude, IgnoreRule};
+pub use error::ConfigError;
 pub use history::HistorySettings;
 pub use plan::PlanSettings;
 pub use policy::{Budget, Budgets, Guard, GuardOn, Policy};
@@ -59,15 +61,14 @@ pub use waiver::Waiver;
 
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
-use read::Src;
 use serde::Serialize;
-use std::fmt;
 use std::path::{Path, PathBuf};
+use ward_hcl::Reader;
 use ward_rules::UserRules;
 
 /// Every section's block schemas: where a key or block that is unknown where it was written
 /// belongs instead ("did you mean `x`? it belongs in ..."). The sections own their schemas;
-/// the reader ([`read`]) is handed them here and imports no section.
+/// the reader's hook ([`read::elsewhere`]) is handed them here and imports no section.
 const EVERYWHERE: &[&[read::Schema]] = &[
     repo::SCHEMAS,
     stack::SCHEMAS,
@@ -96,53 +97,6 @@ pub const SECTIONS: &[&str] = &[
     "rules",
     "reviewers",
 ];
-
-/// `ward.hcl` could not be used. `Display` gives `file:line:column: what was wrong` and, on the
-/// next line, `  help: what to do`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    /// The file, as cited.
-    pub file: String,
-    /// 1-based line; 0 when the problem is the file as a whole.
-    pub line: usize,
-    /// 1-based column; 0 when unknown.
-    pub column: usize,
-    /// What was wrong.
-    pub message: String,
-    /// What to do about it.
-    pub help: Option<String>,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-            if self.column > 0 {
-                write!(f, ":{}", self.column)?;
-            }
-        }
-        write!(f, ": {}", self.message)?;
-        if let Some(h) = &self.help {
-            write!(f, "\n  help: {h}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-impl From<ward_rules::RulesError> for ConfigError {
-    fn from(e: ward_rules::RulesError) -> Self {
-        ConfigError {
-            file: e.file,
-            line: e.line.unwrap_or(0),
-            column: e.column.unwrap_or(0),
-            message: e.message,
-            help: e.help,
-        }
-    }
-}
 
 /// ward's knowledge under a configuration: the built-in packs, then the `resource` blocks of
 /// `config`, then the rule files its `rules` block lists (user rules win over every pack; the
@@ -254,7 +208,8 @@ impl Config {
             message: format!("not valid HCL: {}", e.message),
             help: Some(format!("fix the syntax near `{}`", e.near)),
         })?;
-        let src = Src::new(display, text, EVERYWHERE);
+        let elsewhere = |word: &str| read::elsewhere(EVERYWHERE, word);
+        let src = Reader::new(display, text).suggesting(&elsewhere);
         let mut c = Config::empty(dir);
         c.file = display.to_string();
         let mut resources: Vec<&Block> = Vec::new();
@@ -262,23 +217,25 @@ impl Config {
         for s in body.iter() {
             let b = match s {
                 Structure::Attribute(a) => {
-                    return Err(src.err(
-                        a.key.span(),
-                        format!("unexpected top-level key `{}`", a.key.as_str()),
-                        format!(
+                    return Err(src
+                        .err(
+                            a.key.span(),
+                            format!("unexpected top-level key `{}`", a.key.as_str()),
+                        )
+                        .help(format!(
                             "ward.hcl holds blocks only: {}",
                             SECTIONS
                                 .iter()
                                 .map(|s| format!("`{s}`"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        ),
-                    ))
+                        ))
+                        .into())
                 }
                 Structure::Block(b) => b,
             };
             let ident = b.ident.as_str();
-            let line = src.line(b.ident.span());
+            let line = src.line_of(b.ident.span());
             if [
                 "check",
                 "policy",
@@ -291,11 +248,10 @@ impl Config {
             .contains(&ident)
             {
                 if let Some((_, first)) = seen.iter().find(|(i, _)| *i == ident) {
-                    return Err(src.err(
-                        b.ident.span(),
-                        format!("a second `{ident}` block"),
-                        format!("the first is at line {first}; merge them into one"),
-                    ));
+                    return Err(src
+                        .err(b.ident.span(), format!("a second `{ident}` block"))
+                        .help(format!("the first is at line {first}; merge them into one"))
+                        .into());
                 }
                 seen.push((ident, line));
             }
@@ -325,24 +281,18 @@ impl Config {
                 "rules" => c.rule_files = rules::rules(&src, b, dir)?,
                 "pack" => {
                     return Err(src.err(
-                        b.ident.span(),
-                        "a `pack` header in ward.hcl",
-                        "`pack` headers belong to the built-in packs; ward.hcl holds `resource` blocks without one",
-                    ))
+                        b.ident.span(), "a `pack` header in ward.hcl").help("`pack` headers belong to the built-in packs; ward.hcl holds `resource` blocks without one").into())
                 }
                 other => {
-                    let help = match read::did_you_mean(other, SECTIONS) {
+                    let help = match ward_hcl::did_you_mean(other, SECTIONS) {
                         Some(k) => format!("did you mean `{k}`? ward.hcl takes"),
                         None => "ward.hcl takes".to_string(),
                     };
                     return Err(src.err(
-                        b.ident.span(),
-                        format!("unknown block `{other}` in ward.hcl"),
-                        format!(
+                        b.ident.span(), format!("unknown block `{other}` in ward.hcl")).help(format!(
                             "{help} {} (see `ward docs config`)",
                             SECTIONS.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-                        ),
-                    ));
+                        )).into());
                 }
             }
         }
@@ -352,9 +302,9 @@ impl Config {
     }
 
     /// Checks across blocks: unique root names and paths, unique layers, layers that exist.
-    fn validate(&self, src: &Src<'_>) -> Result<(), ConfigError> {
+    fn validate(&self, src: &Reader<'_>) -> Result<(), ConfigError> {
         let at = |line: usize, message: String, help: &str| ConfigError {
-            file: src.file.to_string(),
+            file: src.file().to_string(),
             line,
             column: 1,
             message,
@@ -400,7 +350,7 @@ impl Config {
         for r in &self.roots {
             if let Some(l) = &r.layer {
                 if !names.contains(&l.as_str()) {
-                    let help = match read::did_you_mean(l, &names) {
+                    let help = match ward_hcl::did_you_mean(l, &names) {
                         Some(k) => format!(
                             "did you mean \"{k}\"? or declare `layer \"{l}\" {{ level = N }}`"
                         ),
@@ -421,9 +371,9 @@ impl Config {
     }
 
     /// `reads` in root blocks: every name a declared root, read from the layer directly below.
-    fn validate_reads(&self, src: &Src<'_>) -> Result<(), ConfigError> {
+    fn validate_reads(&self, src: &Reader<'_>) -> Result<(), ConfigError> {
         let at = |line: usize, message: String, help: String| ConfigError {
-            file: src.file.to_string(),
+            file: src.file().to_string(),
             line,
             column: 1,
             message,
@@ -438,7 +388,7 @@ impl Config {
         for r in &self.roots {
             for read in &r.stack.reads {
                 let Some(target) = self.roots.iter().find(|t| &t.name == read) else {
-                    let help = match read::did_you_mean(read, &names) {
+                    let help = match ward_hcl::did_you_mean(read, &names) {
                         Some(k) => format!("did you mean \"{k}\"? `reads` names declared roots"),
                         None => "`reads` names declared roots: declare it with `root \"NAME\" { path = ... }`, or fix the name".to_string(),
                     };

@@ -1,10 +1,10 @@
 //! The `plan` block: defaults for `ward plan` a team sets once (e.g. for CI).
 
-use crate::read::Src;
-use crate::ConfigError;
+use crate::error::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
+use ward_hcl::Reader;
 use ward_model::Impact;
 
 /// The `plan` block (defaults when absent).
@@ -21,7 +21,7 @@ pub struct PlanSettings {
 
 pub(crate) const PLAN_KEYS: &[&str] = &["fail_on", "expand"];
 
-pub(crate) fn plan(src: &Src<'_>, b: &Block) -> Result<PlanSettings, ConfigError> {
+pub(crate) fn plan(src: &Reader<'_>, b: &Block) -> Result<PlanSettings, ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`plan`", PLAN_KEYS, &[])?;
     let mut p = PlanSettings::default();
@@ -36,8 +36,10 @@ pub(crate) fn plan(src: &Src<'_>, b: &Block) -> Result<PlanSettings, ConfigError
             src.err(
                 a.value.span(),
                 format!("`plan {{ fail_on }}`: `{s}` is not an impact class"),
-                format!("write one of {classes}, e.g. `fail_on = \"replace\"`"),
             )
+            .help(format!(
+                "write one of {classes}, e.g. `fail_on = \"replace\"`"
+            ))
         })?);
     }
     if let Some(a) = f.get("expand") {
@@ -47,10 +49,7 @@ pub(crate) fn plan(src: &Src<'_>, b: &Block) -> Result<PlanSettings, ConfigError
                 Ok(Impact::None) => p.expand_none = true,
                 _ => {
                     return Err(src.err(
-                        span,
-                        format!("`plan {{ expand }}`: `{s}` is not a class that can be expanded"),
-                        "write `free`, `none` or both, e.g. `expand = [\"free\"]`; changes above free always show their attributes",
-                    ))
+                        span, format!("`plan {{ expand }}`: `{s}` is not a class that can be expanded")).help("write `free`, `none` or both, e.g. `expand = [\"free\"]`; changes above free always show their attributes").into())
                 }
             }
         }

@@ -1,13 +1,14 @@
 //! The gate's sections: `policy { }` and `guard "NAME" { }` (format in `docs/gate.md`).
 
-use crate::read::{confined_rel, Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::{confined_rel, Schema};
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use ward_hcl::Reader;
 use ward_model::Impact;
 
 /// The default guard timeout.
@@ -189,20 +190,17 @@ pub(crate) const POLICY_KEYS: &[&str] = &[
 ];
 
 /// A file the gate writes: a path inside the directory of `ward.hcl`.
-fn confined_file(src: &Src<'_>, a: &Attribute, dir: &Path) -> Result<PathBuf, ConfigError> {
+fn confined_file(src: &Reader<'_>, a: &Attribute, dir: &Path) -> Result<PathBuf, ConfigError> {
     let raw = src.nonempty(a)?;
     let rel = confined_rel(&raw).filter(|r| r != ".").ok_or_else(|| {
         src.err(
-            a.value.span(),
-            format!("policy.{} = \"{raw}\" is outside the repository", a.key.as_str()),
-            "the gate writes this file: give a path relative to the directory of ward.hcl, without a leading `/` or `..` above it (e.g. \".ward/approvals.json\")",
-        )
+            a.value.span(), format!("policy.{} = \"{raw}\" is outside the repository", a.key.as_str())).help("the gate writes this file: give a path relative to the directory of ward.hcl, without a leading `/` or `..` above it (e.g. \".ward/approvals.json\")")
     })?;
     Ok(dir.join(rel))
 }
 
 pub(crate) fn policy(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     b: &Block,
     dir: &Path,
     p: &mut Policy,
@@ -214,11 +212,11 @@ pub(crate) fn policy(
         for (s, span) in src.strings(a)? {
             let i: Impact = s.parse().map_err(|e: ward_model::ParseImpactError| {
                 let names: Vec<&str> = Impact::ALL.iter().map(|i| i.as_str()).collect();
-                let help = match crate::read::did_you_mean(&s, &names) {
+                let help = match ward_hcl::did_you_mean(&s, &names) {
                     Some(k) => format!("did you mean \"{k}\"?"),
                     None => format!("use impact classes: {}", names.join(", ")),
                 };
-                src.err(span, format!("policy.approve: {e}"), help)
+                src.err(span, format!("policy.approve: {e}")).help(help)
             })?;
             set.insert(i);
         }
@@ -239,24 +237,23 @@ pub(crate) fn policy(
             None
         } else {
             let d = ward_time::parse_duration(&t).map_err(|m| {
-                src.err(
-                    a.value.span(),
-                    format!("policy.approval_expiry: {m}"),
-                    "e.g. `approval_expiry = \"7d\"`, or \"never\"",
-                )
+                src.err(a.value.span(), format!("policy.approval_expiry: {m}"))
+                    .help("e.g. `approval_expiry = \"7d\"`, or \"never\"")
             })?;
             if d.is_zero() {
-                return Err(src.err(
-                    a.value.span(),
-                    "policy.approval_expiry = \"0s\" would expire every approval at once",
-                    "give a positive duration such as \"7d\", or \"never\"",
-                ));
+                return Err(src
+                    .err(
+                        a.value.span(),
+                        "policy.approval_expiry = \"0s\" would expire every approval at once",
+                    )
+                    .help("give a positive duration such as \"7d\", or \"never\"")
+                    .into());
             }
             Some(d)
         };
     }
     if let Some(a) = f.get("protect") {
-        p.protect = src.patterns(a)?;
+        p.protect = crate::read::patterns(src, a)?;
     }
     if let Some(a) = f.get("approvals") {
         p.approvals_file = confined_file(src, a, dir)?;
@@ -274,11 +271,10 @@ pub(crate) fn policy(
         match nb.labels.as_slice() {
             [] => {
                 if seen_all {
-                    return Err(src.err(
-                        nb.ident.span(),
-                        "a second `budget` block without a type",
-                        "merge them into one `budget { ... }`",
-                    ));
+                    return Err(src
+                        .err(nb.ident.span(), "a second `budget` block without a type")
+                        .help("merge them into one `budget { ... }`")
+                        .into());
                 }
                 seen_all = true;
                 p.budgets.all = budget;
@@ -289,19 +285,23 @@ pub(crate) fn policy(
                     .insert(t.as_str().to_string(), budget)
                     .is_some()
                 {
-                    return Err(src.err(
-                        nb.ident.span(),
-                        format!("budget \"{}\" is declared twice", t.as_str()),
-                        "merge the two blocks",
-                    ));
+                    return Err(src
+                        .err(
+                            nb.ident.span(),
+                            format!("budget \"{}\" is declared twice", t.as_str()),
+                        )
+                        .help("merge the two blocks")
+                        .into());
                 }
             }
             _ => {
-                return Err(src.err(
-                    nb.ident.span(),
-                    "a `budget` block takes at most one label, a resource type",
-                    "write `budget { ... }` or `budget \"TYPE\" { ... }`",
-                ))
+                return Err(src
+                    .err(
+                        nb.ident.span(),
+                        "a `budget` block takes at most one label, a resource type",
+                    )
+                    .help("write `budget { ... }` or `budget \"TYPE\" { ... }`")
+                    .into())
             }
         }
     }
@@ -311,33 +311,34 @@ pub(crate) fn policy(
 pub(crate) const GUARD_KEYS: &[&str] = &["addresses", "types", "actions", "command", "timeout"];
 
 pub(crate) fn guard(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     b: &Block,
     dir: &Path,
     p: &Policy,
 ) -> Result<Guard, ConfigError> {
-    let name = src.one_label(b, "guard \"builds-idle\" { ... }")?;
+    let name = src.one_label(b, "its name", "guard \"builds-idle\" { ... }")?;
     let label_span = b.labels.first().and_then(|l| l.span());
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        return Err(src.err(
-            label_span,
-            format!("guard name `{name}` has characters other than letters, digits, `_` and `-`"),
-            "rename it: the name becomes part of an environment variable",
-        ));
+        return Err(src
+            .err(
+                label_span,
+                format!(
+                    "guard name `{name}` has characters other than letters, digits, `_` and `-`"
+                ),
+            )
+            .help("rename it: the name becomes part of an environment variable")
+            .into());
     }
     if p.guards.iter().any(|g| g.bypass_var() == bypass_var(&name)) {
         return Err(src.err(
-            label_span,
-            format!(
+            label_span, format!(
                 "guard `{name}` is declared twice (or two names map to the same bypass variable {})",
                 bypass_var(&name)
-            ),
-            "give every guard its own name",
-        ));
+            )).help("give every guard its own name").into());
     }
     let place = format!("`guard \"{name}\"`");
     let f = src.fields(&b.body, &place, GUARD_KEYS, &[])?;
@@ -345,7 +346,7 @@ pub(crate) fn guard(
         name: name.clone(),
         addresses: f
             .get("addresses")
-            .map(|a| src.patterns(a))
+            .map(|a| crate::read::patterns(src, a))
             .transpose()?
             .unwrap_or_default(),
         types: f
@@ -369,53 +370,49 @@ pub(crate) fn guard(
                 "delete" => GuardOn::Delete,
                 "replace" => GuardOn::Replace,
                 other => {
-                    return Err(src.err(
-                        span,
-                        format!("{place}: unknown action `{other}`"),
-                        "list \"delete\" and/or \"replace\"",
-                    ))
+                    return Err(src
+                        .err(span, format!("{place}: unknown action `{other}`"))
+                        .help("list \"delete\" and/or \"replace\"")
+                        .into())
                 }
             });
         }
         if on.is_empty() {
-            return Err(src.err(
-                a.value.span(),
-                format!("{place}: `actions` is empty: the guard would never run"),
-                "remove the guard or list \"delete\"/\"replace\"",
-            ));
+            return Err(src
+                .err(
+                    a.value.span(),
+                    format!("{place}: `actions` is empty: the guard would never run"),
+                )
+                .help("remove the guard or list \"delete\"/\"replace\"")
+                .into());
         }
         g.on = on;
     }
     if let Some(a) = f.get("timeout") {
         let t = src.string(a)?;
         g.timeout = ward_time::parse_duration(&t).map_err(|m| {
-            src.err(
-                a.value.span(),
-                format!("{place}: timeout: {m}"),
-                "e.g. `timeout = \"30s\"`",
-            )
+            src.err(a.value.span(), format!("{place}: timeout: {m}"))
+                .help("e.g. `timeout = \"30s\"`")
         })?;
         if g.timeout.is_zero() {
-            return Err(src.err(
-                a.value.span(),
-                format!("{place}: timeout must be longer than 0s"),
-                "write e.g. `timeout = \"30s\"`",
-            ));
+            return Err(src
+                .err(
+                    a.value.span(),
+                    format!("{place}: timeout must be longer than 0s"),
+                )
+                .help("write e.g. `timeout = \"30s\"`")
+                .into());
         }
     }
     if g.command.first().is_none_or(String::is_empty) {
-        return Err(src.err(
-            b.ident.span(),
-            format!("{place}: `command` is required"),
-            "give a list, program first, e.g. `command = [\"sh\", \"-c\", \"...\"]`",
-        ));
+        return Err(src
+            .err(b.ident.span(), format!("{place}: `command` is required"))
+            .help("give a list, program first, e.g. `command = [\"sh\", \"-c\", \"...\"]`")
+            .into());
     }
     if g.addresses.is_empty() && g.types.is_empty() {
         return Err(src.err(
-            b.ident.span(),
-            format!("{place} watches nothing"),
-            "give `addresses` (patterns) or `types` (or both): a guard must say what it watches",
-        ));
+            b.ident.span(), format!("{place} watches nothing")).help("give `addresses` (patterns) or `types` (or both): a guard must say what it watches").into());
     }
     Ok(g)
 }

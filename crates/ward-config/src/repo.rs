@@ -1,10 +1,11 @@
 //! The `root` and `layer` blocks: the roots of the repository and the layer stack.
 
-use crate::read::{confined_rel, Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::{confined_rel, Schema};
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
+use ward_hcl::Reader;
 
 /// Which Terraform-compatible binary a root is pinned to: owned by ward-version (so that
 /// ward-terraform, which honours it, needs no ward-config), re-exported here.
@@ -65,43 +66,46 @@ pub(crate) const ROOT_KEYS: &[&str] = &[
     "reads",
 ];
 
-pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
-    let name = src.one_label(b, "root \"network\" { path = \"live/network\" }")?;
+pub(crate) fn root(src: &Reader<'_>, b: &Block) -> Result<Root, ConfigError> {
+    let name = src.one_label(
+        b,
+        "its name",
+        "root \"network\" { path = \"live/network\" }",
+    )?;
     let place = format!("`root \"{name}\"`");
     let f = src.fields(&b.body, &place, ROOT_KEYS, crate::stack::ROOT_BLOCKS)?;
-    let line = src.line(b.ident.span());
+    let line = src.line_of(b.ident.span());
     let stack = crate::stack::root_stack(src, &place, f.get("reads"), &f.blocks)?;
     let Some(pa) = f.get("path") else {
-        return Err(src.err(
-            b.ident.span(),
-            format!("{place} has no `path`"),
-            "add `path = \"<directory relative to the repository root>\"`",
-        ));
+        return Err(src
+            .err(b.ident.span(), format!("{place} has no `path`"))
+            .help("add `path = \"<directory relative to the repository root>\"`")
+            .into());
     };
     let raw = src.nonempty(pa)?;
     let path = confined_rel(&raw).ok_or_else(|| {
         src.err(
-            pa.value.span(),
-            format!("{place}: path \"{raw}\" is outside the repository"),
-            "give the directory relative to the repository root, without leading `/` or `..` above it",
-        )
+            pa.value.span(), format!("{place}: path \"{raw}\" is outside the repository")).help("give the directory relative to the repository root, without leading `/` or `..` above it")
     })?;
-    let pin = match f.get("binary") {
-        None => None,
-        Some(a) => {
-            let word = src.string(a)?;
-            match Pin::from_word(&word) {
-                Some(pin) => Some(pin),
-                None => {
-                    return Err(src.err(
-                        a.value.span(),
-                        format!("{place}: binary = \"{word}\" is not understood"),
-                        "use \"terraform\", \"tofu\" or a path to the executable (with a `/`)",
-                    ))
+    let pin =
+        match f.get("binary") {
+            None => None,
+            Some(a) => {
+                let word = src.string(a)?;
+                match Pin::from_word(&word) {
+                    Some(pin) => Some(pin),
+                    None => return Err(src
+                        .err(
+                            a.value.span(),
+                            format!("{place}: binary = \"{word}\" is not understood"),
+                        )
+                        .help(
+                            "use \"terraform\", \"tofu\" or a path to the executable (with a `/`)",
+                        )
+                        .into()),
                 }
             }
-        }
-    };
+        };
     if let Some(d) = f.get("description") {
         src.string(d)?;
     }
@@ -120,20 +124,19 @@ pub(crate) fn root(src: &Src<'_>, b: &Block) -> Result<Root, ConfigError> {
     })
 }
 
-pub(crate) fn layer(src: &Src<'_>, b: &Block) -> Result<Layer, ConfigError> {
-    let name = src.one_label(b, "layer \"foundation\" { level = 0 }")?;
+pub(crate) fn layer(src: &Reader<'_>, b: &Block) -> Result<Layer, ConfigError> {
+    let name = src.one_label(b, "its name", "layer \"foundation\" { level = 0 }")?;
     let place = format!("`layer \"{name}\"`");
     let f = src.fields(&b.body, &place, LAYER_KEYS, &[])?;
     let Some(a) = f.get("level") else {
-        return Err(src.err(
-            b.ident.span(),
-            format!("{place} needs `level = N`"),
-            "add `level = 0` for the bottom layer, 1 for the one above it, and so on",
-        ));
+        return Err(src
+            .err(b.ident.span(), format!("{place} needs `level = N`"))
+            .help("add `level = 0` for the bottom layer, 1 for the one above it, and so on")
+            .into());
     };
     Ok(Layer {
         name,
         level: src.integer(a)?,
-        line: src.line(b.ident.span()),
+        line: src.line_of(b.ident.span()),
     })
 }

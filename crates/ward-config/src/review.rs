@@ -18,12 +18,13 @@
 //! A change that needs an approval and that no `require` block covers needs one approving
 //! review from anyone but the author; a change several blocks cover needs each of them.
 
-use crate::read::{Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::Schema;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
 use std::collections::BTreeSet;
+use ward_hcl::Reader;
 use ward_model::{pattern, Impact};
 
 /// The `reviewers` block (defaults when absent: one approving review from anyone but the
@@ -95,7 +96,7 @@ pub(crate) const SCHEMAS: &[Schema] = &[
 const REVIEWERS_KEYS: &[&str] = &["comment_author", "allow_author"];
 const REQUIRE_KEYS: &[&str] = &["impact", "address", "root", "from", "count"];
 
-pub(crate) fn reviewers(src: &Src<'_>, b: &Block) -> Result<Reviewers, ConfigError> {
+pub(crate) fn reviewers(src: &Reader<'_>, b: &Block) -> Result<Reviewers, ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`reviewers`", REVIEWERS_KEYS, &["require"])?;
     let mut r = Reviewers::default();
@@ -108,22 +109,24 @@ pub(crate) fn reviewers(src: &Src<'_>, b: &Block) -> Result<Reviewers, ConfigErr
     for rb in &f.blocks {
         let req = require(src, rb)?;
         if let Some(first) = r.require.iter().find(|x| x.name == req.name) {
-            return Err(src.err(
-                rb.ident.span(),
-                format!("a second `require \"{}\"` block", req.name),
-                format!(
+            return Err(src
+                .err(
+                    rb.ident.span(),
+                    format!("a second `require \"{}\"` block", req.name),
+                )
+                .help(format!(
                     "the first is at line {}; give each a name of its own",
                     first.line
-                ),
-            ));
+                ))
+                .into());
         }
         r.require.push(req);
     }
     Ok(r)
 }
 
-fn require(src: &Src<'_>, b: &Block) -> Result<Requirement, ConfigError> {
-    let name = src.one_label(b, "require \"dba\" { ... }")?;
+fn require(src: &Reader<'_>, b: &Block) -> Result<Requirement, ConfigError> {
+    let name = src.one_label(b, "its name", "require \"dba\" { ... }")?;
     let place = format!("`require \"{name}\"`");
     let f = src.fields(&b.body, &place, REQUIRE_KEYS, &[])?;
     let mut impact = BTreeSet::new();
@@ -131,29 +134,26 @@ fn require(src: &Src<'_>, b: &Block) -> Result<Requirement, ConfigError> {
         for (s, span) in src.strings(a)? {
             let i: Impact = s.parse().map_err(|e: ward_model::ParseImpactError| {
                 let names: Vec<&str> = Impact::ALL.iter().map(|i| i.as_str()).collect();
-                let help = match crate::read::did_you_mean(&s, &names) {
+                let help = match ward_hcl::did_you_mean(&s, &names) {
                     Some(k) => format!("did you mean \"{k}\"?"),
                     None => format!("use impact classes: {}", names.join(", ")),
                 };
-                src.err(span, format!("{place}: impact: {e}"), help)
+                src.err(span, format!("{place}: impact: {e}")).help(help)
             })?;
             impact.insert(i);
         }
     }
     let address = match f.get("address") {
-        Some(a) => src.patterns(a)?,
+        Some(a) => crate::read::patterns(src, a)?,
         None => Vec::new(),
     };
     let root = match f.get("root") {
-        Some(a) => src.patterns(a)?,
+        Some(a) => crate::read::patterns(src, a)?,
         None => Vec::new(),
     };
     let fa = f.get("from").ok_or_else(|| {
-        src.err(
-            b.ident.span(),
-            format!("{place} has no `from`"),
-            "add `from = [\"@org/team\", \"login\"]`: who may approve what it covers",
-        )
+        src.err(b.ident.span(), format!("{place} has no `from`"))
+            .help("add `from = [\"@org/team\", \"login\"]`: who may approve what it covers")
     })?;
     let mut from = Vec::new();
     for (s, span) in src.strings(fa)? {
@@ -164,30 +164,36 @@ fn require(src: &Src<'_>, b: &Block) -> Result<Requirement, ConfigError> {
             None => login_like(&s),
         };
         if !ok {
-            return Err(src.err(
-                span,
-                format!("{place}: `{s}` is neither a login nor a team"),
-                "write a login (`alice`) or a team as `@org/team-slug`",
-            ));
+            return Err(src
+                .err(
+                    span,
+                    format!("{place}: `{s}` is neither a login nor a team"),
+                )
+                .help("write a login (`alice`) or a team as `@org/team-slug`")
+                .into());
         }
         from.push(s);
     }
     if from.is_empty() {
-        return Err(src.err(
-            fa.value.span(),
-            format!("{place}: `from` is empty, so nobody could approve"),
-            "name at least one login or `@org/team`",
-        ));
+        return Err(src
+            .err(
+                fa.value.span(),
+                format!("{place}: `from` is empty, so nobody could approve"),
+            )
+            .help("name at least one login or `@org/team`")
+            .into());
     }
     let count = match f.get("count") {
         Some(a) => {
             let n = src.count(a)?;
             if n == 0 {
-                return Err(src.err(
-                    a.value.span(),
-                    format!("{place}: `count = 0` would require no review at all"),
-                    "give at least 1, or remove the block",
-                ));
+                return Err(src
+                    .err(
+                        a.value.span(),
+                        format!("{place}: `count = 0` would require no review at all"),
+                    )
+                    .help("give at least 1, or remove the block")
+                    .into());
             }
             n
         }
@@ -200,7 +206,7 @@ fn require(src: &Src<'_>, b: &Block) -> Result<Requirement, ConfigError> {
         root,
         from,
         count,
-        line: src.line(b.ident.span()),
+        line: src.line_of(b.ident.span()),
     })
 }
 

@@ -13,43 +13,45 @@
 //! (`examples/rules/fakecloud.hcl` for `--config examples/ward.hcl`). Precedence: the `resource`
 //! blocks of `ward.hcl` first, then the files in the order listed, then the built-in packs.
 
-use crate::read::Src;
-use crate::ConfigError;
+use crate::error::ConfigError;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use std::path::{Component, Path, PathBuf};
+use ward_hcl::Reader;
 use ward_rules::UserRules;
 
 pub(crate) const RULES_KEYS: &[&str] = &["files"];
 
 /// Reads the `rules` block: every file it lists, loaded. `dir` is the directory of `ward.hcl`
 /// on disk (paths are relative to it).
-pub(crate) fn rules(src: &Src<'_>, b: &Block, dir: &Path) -> Result<Vec<UserRules>, ConfigError> {
+pub(crate) fn rules(
+    src: &Reader<'_>,
+    b: &Block,
+    dir: &Path,
+) -> Result<Vec<UserRules>, ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`rules`", RULES_KEYS, &[])?;
     let Some(a) = f.get("files") else {
         return Err(src.err(
-            b.ident.span(),
-            "a `rules` block without `files`",
-            "list the rule files to load, e.g. `files = [\"rules/inhouse.hcl\"]`, or remove the block",
-        ));
+            b.ident.span(), "a `rules` block without `files`").help("list the rule files to load, e.g. `files = [\"rules/inhouse.hcl\"]`, or remove the block").into());
     };
     let mut out: Vec<UserRules> = Vec::new();
     for (written, span) in src.strings(a)? {
         if written.trim().is_empty() {
-            return Err(src.err(
-                span,
-                "an empty path in `rules { files }`",
-                "write the rule file's path, relative to the directory of ward.hcl",
-            ));
+            return Err(src
+                .err(span, "an empty path in `rules { files }`")
+                .help("write the rule file's path, relative to the directory of ward.hcl")
+                .into());
         }
-        let cited = cite(src.file, &written);
+        let cited = cite(src.file(), &written);
         if out.iter().any(|u| u.file() == cited) {
-            return Err(src.err(
-                span,
-                format!("`{written}` is listed twice in `rules {{ files }}`"),
-                "list each rule file once",
-            ));
+            return Err(src
+                .err(
+                    span,
+                    format!("`{written}` is listed twice in `rules {{ files }}`"),
+                )
+                .help("list each rule file once")
+                .into());
         }
         let path = dir.join(&written);
         if !path.is_file() {
@@ -59,10 +61,7 @@ pub(crate) fn rules(src: &Src<'_>, b: &Block, dir: &Path) -> Result<Vec<UserRule
                 "does not exist"
             };
             return Err(src.err(
-                span,
-                format!("rule file `{written}` {problem} (looked for {})", path.display()),
-                "paths in `rules { files }` are relative to the directory of ward.hcl; fix the path or remove the entry",
-            ));
+                span, format!("rule file `{written}` {problem} (looked for {})", path.display())).help("paths in `rules { files }` are relative to the directory of ward.hcl; fix the path or remove the entry").into());
         }
         out.push(UserRules::read(&path, &cited)?);
     }

@@ -2,8 +2,8 @@
 //! `reads`, its per-site instances (`site "NAME" { }`) and its `pre_destroy` commands (format in
 //! `docs/config.md` and `docs/stack.md`).
 
-use crate::read::{Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::Schema;
 use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
@@ -11,6 +11,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use ward_hcl::Reader;
 
 /// How long one Terraform command of `ward stack` may take unless `stack { timeout }` says.
 pub const DEFAULT_STACK_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -110,39 +111,38 @@ pub(crate) const PRE_DESTROY_KEYS: &[&str] = &["command", "timeout"];
 pub(crate) const ROOT_BLOCKS: &[&str] = &["site", "pre_destroy"];
 
 /// A path outside or inside the repository, resolved against the directory of `ward.hcl`.
-fn path(src: &Src<'_>, a: &Attribute, dir: &Path) -> Result<PathBuf, ConfigError> {
+fn path(src: &Reader<'_>, a: &Attribute, dir: &Path) -> Result<PathBuf, ConfigError> {
     let raw = src.nonempty(a)?;
     Ok(dir.join(raw))
 }
 
-fn duration(src: &Src<'_>, a: &Attribute, place: &str) -> Result<Duration, ConfigError> {
+fn duration(src: &Reader<'_>, a: &Attribute, place: &str) -> Result<Duration, ConfigError> {
     let t = src.string(a)?;
     let d = ward_time::parse_duration(&t).map_err(|m| {
-        src.err(
-            a.value.span(),
-            format!("{place}: timeout: {m}"),
-            "e.g. `timeout = \"30s\"`",
-        )
+        src.err(a.value.span(), format!("{place}: timeout: {m}"))
+            .help("e.g. `timeout = \"30s\"`")
     })?;
     if d.is_zero() {
-        return Err(src.err(
-            a.value.span(),
-            format!("{place}: timeout must be longer than 0s"),
-            "write e.g. `timeout = \"30s\"`",
-        ));
+        return Err(src
+            .err(
+                a.value.span(),
+                format!("{place}: timeout must be longer than 0s"),
+            )
+            .help("write e.g. `timeout = \"30s\"`")
+            .into());
     }
     Ok(d)
 }
 
 pub(crate) fn stack(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     b: &Block,
     dir: &Path,
     s: &mut StackSettings,
 ) -> Result<(), ConfigError> {
     src.no_label(b)?;
     let f = src.fields(&b.body, "`stack`", STACK_KEYS, &[])?;
-    s.line = src.line(b.ident.span());
+    s.line = src.line_of(b.ident.span());
     if let Some(a) = f.get("backup_dir") {
         s.backup_dir = Some(path(src, a, dir)?);
     }
@@ -157,7 +157,7 @@ pub(crate) fn stack(
 
 /// The `reads` key and the `site` and `pre_destroy` blocks of a `root` block.
 pub(crate) fn root_stack(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     place: &str,
     reads: Option<&Attribute>,
     blocks: &[&Block],
@@ -170,20 +170,26 @@ pub(crate) fn root_stack(
         ..RootStack::default()
     };
     for nb in blocks {
-        let line = src.line(nb.ident.span());
+        let line = src.line_of(nb.ident.span());
         let label_span = nb.labels.first().and_then(|l| l.span());
         match nb.ident.as_str() {
             "site" => {
-                let name = src.one_label(nb, "site \"dc0\" { var_files = [\"dc0.tfvars\"] }")?;
+                let name = src.one_label(
+                    nb,
+                    "its name",
+                    "site \"dc0\" { var_files = [\"dc0.tfvars\"] }",
+                )?;
                 if let Some(prev) = r.sites.iter().find(|s| s.name == name) {
-                    return Err(src.err(
-                        label_span,
-                        format!(
-                            "{place}: site \"{name}\" is declared twice (first at line {})",
-                            prev.line
-                        ),
-                        "give each site its own name",
-                    ));
+                    return Err(src
+                        .err(
+                            label_span,
+                            format!(
+                                "{place}: site \"{name}\" is declared twice (first at line {})",
+                                prev.line
+                            ),
+                        )
+                        .help("give each site its own name")
+                        .into());
                 }
                 let sp = format!("{place} `site \"{name}\"`");
                 let f = src.fields(&nb.body, &sp, SITE_KEYS, &[])?;
@@ -203,18 +209,18 @@ pub(crate) fn root_stack(
                 });
             }
             _ => {
-                let name =
-                    src.one_label(nb, "pre_destroy \"drain\" { command = [\"./drain.sh\"] }")?;
+                let name = src.one_label(
+                    nb,
+                    "its name",
+                    "pre_destroy \"drain\" { command = [\"./drain.sh\"] }",
+                )?;
                 if name.is_empty()
                     || !name
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
                 {
                     return Err(src.err(
-                        label_span,
-                        format!("{place}: pre_destroy name `{name}` has characters other than letters, digits, `_` and `-`"),
-                        "rename it: the name becomes part of an environment variable",
-                    ));
+                        label_span, format!("{place}: pre_destroy name `{name}` has characters other than letters, digits, `_` and `-`")).help("rename it: the name becomes part of an environment variable").into());
                 }
                 let pp = format!("{place} `pre_destroy \"{name}\"`");
                 let f = src.fields(&nb.body, &pp, PRE_DESTROY_KEYS, &[])?;
@@ -225,10 +231,7 @@ pub(crate) fn root_stack(
                     .unwrap_or_default();
                 if command.first().is_none_or(String::is_empty) {
                     return Err(src.err(
-                        nb.ident.span(),
-                        format!("{pp}: `command` is required"),
-                        "give a list, program first, e.g. `command = [\"sh\", \"-c\", \"...\"]`",
-                    ));
+                        nb.ident.span(), format!("{pp}: `command` is required")).help("give a list, program first, e.g. `command = [\"sh\", \"-c\", \"...\"]`").into());
                 }
                 r.pre_destroy.push(PreDestroy {
                     name,
@@ -248,17 +251,21 @@ pub(crate) fn root_stack(
 
 /// `{ key = "value", "other" = "value" }`: literal string values.
 fn string_map(
-    src: &Src<'_>,
+    src: &Reader<'_>,
     a: &Attribute,
     place: &str,
 ) -> Result<BTreeMap<String, String>, ConfigError> {
     let key = a.key.as_str();
     let Expression::Object(o) = &a.value else {
-        return Err(src.err(
-            a.value.span(),
-            format!("{place}: `{key}` must be an object of strings"),
-            format!("write e.g. `{key} = {{ path = \"/srv/state/dc0.tfstate\" }}`"),
-        ));
+        return Err(src
+            .err(
+                a.value.span(),
+                format!("{place}: `{key}` must be an object of strings"),
+            )
+            .help(format!(
+                "write e.g. `{key} = {{ path = \"/srv/state/dc0.tfstate\" }}`"
+            ))
+            .into());
     };
     let mut out = BTreeMap::new();
     for (k, v) in o.iter() {
@@ -276,11 +283,15 @@ fn string_map(
                 out.insert(n, v);
             }
             _ => {
-                return Err(src.err(
-                    v.expr().span(),
-                    format!("{place}: every entry of `{key}` must be `name = \"literal string\"`"),
-                    "write plain quoted strings, without `${...}`",
-                ))
+                return Err(src
+                    .err(
+                        v.expr().span(),
+                        format!(
+                            "{place}: every entry of `{key}` must be `name = \"literal string\"`"
+                        ),
+                    )
+                    .help("write plain quoted strings, without `${...}`")
+                    .into())
             }
         }
     }

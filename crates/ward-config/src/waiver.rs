@@ -2,11 +2,12 @@
 //! it and until when. Read by `ward check` (rules WARD-IMP-001 and WARD-IMP-002): an
 //! `ignore_changes` added as an import workaround otherwise hides real drift forever.
 
-use crate::read::{Schema, Src};
-use crate::ConfigError;
+use crate::error::ConfigError;
+use crate::read::Schema;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
 use serde::Serialize;
+use ward_hcl::Reader;
 use ward_model::pattern;
 use ward_time::Date;
 
@@ -55,17 +56,14 @@ pub(crate) const SCHEMAS: &[Schema] = &[Schema {
 }];
 pub(crate) const WAIVER_KEYS: &[&str] = &["address", "attributes", "reason", "owner", "expires"];
 
-pub(crate) fn waiver(src: &Src<'_>, b: &Block, n: usize) -> Result<Waiver, ConfigError> {
+pub(crate) fn waiver(src: &Reader<'_>, b: &Block, n: usize) -> Result<Waiver, ConfigError> {
     src.no_label(b)?;
     let place = format!("`waiver` #{n}");
     let f = src.fields(&b.body, &place, WAIVER_KEYS, &[])?;
     let need = |key: &str, help: &str| {
         f.get(key).ok_or_else(|| {
-            src.err(
-                b.ident.span(),
-                format!("{place} has no `{key}`"),
-                help.to_string(),
-            )
+            src.err(b.ident.span(), format!("{place} has no `{key}`"))
+                .help(help.to_string())
         })
     };
     let address = src.nonempty(need(
@@ -78,22 +76,21 @@ pub(crate) fn waiver(src: &Src<'_>, b: &Block, n: usize) -> Result<Waiver, Confi
     )?;
     let attributes = src.string_list(aa)?;
     if attributes.is_empty() || attributes.iter().any(|a| a.trim().is_empty()) {
-        return Err(src.err(
-            aa.value.span(),
-            format!("{place}: `attributes` must list at least one non-empty entry"),
-            "name the ignore_changes entries it covers, e.g. `attributes = [\"tags\"]`",
-        ));
+        return Err(src
+            .err(
+                aa.value.span(),
+                format!("{place}: `attributes` must list at least one non-empty entry"),
+            )
+            .help("name the ignore_changes entries it covers, e.g. `attributes = [\"tags\"]`")
+            .into());
     }
     let reason = src.nonempty(need("reason", "every waiver needs `reason = \"...\"`")?)?;
     let owner = src.nonempty(need("owner", "every waiver needs `owner = \"...\"`")?)?;
     let ea = need("expires", "every waiver needs `expires = \"YYYY-MM-DD\"`")?;
     let es = src.string(ea)?;
     let expires = ward_time::parse_date(&es).map_err(|m| {
-        src.err(
-            ea.value.span(),
-            format!("{place}: expires: {m}"),
-            "write the last day (UTC) the waiver applies, e.g. `expires = \"2027-01-31\"`",
-        )
+        src.err(ea.value.span(), format!("{place}: expires: {m}"))
+            .help("write the last day (UTC) the waiver applies, e.g. `expires = \"2027-01-31\"`")
     })?;
     Ok(Waiver {
         address,
@@ -101,6 +98,6 @@ pub(crate) fn waiver(src: &Src<'_>, b: &Block, n: usize) -> Result<Waiver, Confi
         reason,
         owner,
         expires,
-        line: src.line(b.ident.span()),
+        line: src.line_of(b.ident.span()),
     })
 }

@@ -55,6 +55,22 @@ pub fn skip_value(data: &[u8]) -> Result<(), String> {
     crate::unique::valid::agrees_with_serde(text, u32::from(first % 130))
 }
 
+/// The body of the `entry` fuzz target: a `resource_changes` entry read in one pass over its
+/// bytes (the walk's way when nothing needs its whole values) against the seeds that read it
+/// otherwise: whatever the one pass reads, the seeds read to the same length and the same
+/// model. The first byte gives how many containers are open around it (0 to 129), the rest is
+/// the text (not UTF-8: nothing to check, the reader refuses it before). `Err` says what
+/// differs.
+pub fn entry(data: &[u8]) -> Result<(), String> {
+    let Some((&first, rest)) = data.split_first() else {
+        return Ok(());
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return Ok(());
+    };
+    crate::walk::agrees_with_seeds(text, u32::from(first % 130))
+}
+
 fn longest_string(v: &serde_json::Value) -> usize {
     match v {
         serde_json::Value::String(s) => s.chars().count(),

@@ -463,7 +463,7 @@ fn tag(key: &[u8]) -> u64 {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -504,7 +504,7 @@ mod tests {
     /// JSON text with few distinct keys (so that objects repeat some), strings whose quotes,
     /// backslashes and brackets fall anywhere within and across the scan's 8-byte words,
     /// escapes in keys (`\u0061` is `a`), and any whitespace between tokens.
-    pub(super) fn text() -> impl Strategy<Value = String> {
+    pub(crate) fn text() -> impl Strategy<Value = String> {
         let ws = prop::sample::select(vec!["", "", "", " ", "\n  ", "\t", "\r\n"]);
         let piece = prop::sample::select(vec![
             "a",

@@ -29,6 +29,9 @@ use std::borrow::Cow;
 use std::io::{self, Read};
 use ward_model::ResourceChange;
 
+mod entry;
+pub(crate) use entry::agrees_with_seeds;
+
 /// How much is read at a time.
 const BLOCK: usize = 256 << 10;
 /// A skipped array or object that ends within this many bytes is checked as one slice; a
@@ -807,12 +810,21 @@ impl<'de, const KEEP_BEFORE: bool, const CONTENT: bool> Deserialize<'de>
     }
 }
 
-/// Reads one `resource_changes` entry at the walker's position.
+/// Reads one `resource_changes` entry at the walker's position: in one pass over its bytes
+/// ([`entry::read`]) when nothing needs its whole values, else (or when that pass is not
+/// sure of it) with the seeds.
 fn walked_entry<R: Read>(
     w: &mut Walker<R>,
     keep_before: bool,
     content: bool,
 ) -> Result<parse::RawChange, Fail> {
+    if !keep_before && !content && w.peek_some()? == b'{' {
+        let json = &w.buf[w.pos..w.checked];
+        if let Some((raw, len)) = entry::read(json, w.depth, w.budget) {
+            w.pos += len;
+            return Ok(raw);
+        }
+    }
     Ok(match (keep_before, content) {
         (false, false) => w.parse_one::<WalkedEntry<false, false>>()?.0,
         (false, true) => w.parse_one::<WalkedEntry<false, true>>()?.0,

@@ -286,6 +286,14 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                     e.kind(),
                     "{file}"
                 );
+                // Read without fingerprints (entries in one pass where they can be): the same
+                // error, word for word.
+                let light = ward_plan::ReadOptions {
+                    content: false,
+                    objects: false,
+                };
+                let light = ward_plan::read_with(arg, light, None).map(|_| ()).unwrap_err();
+                assert_eq!(light.to_string(), e.to_string(), "{file}");
                 if utf8_plain {
                     assert!(
                         ward_plan::fuzzing::read_whole(&bytes).is_err(),

@@ -149,8 +149,9 @@ pub(crate) struct RawInner {
     pub(crate) after_sensitive: Option<Value>,
     /// `before` and `after` as raw JSON, instead of `before`/`after`, when the entry was read
     /// lazily ([`Entry::lazy`]): only the attributes whose bytes differ are parsed.
-    pub(crate) before_raw: Option<Box<RawValue>>,
-    pub(crate) after_raw: Option<Box<RawValue>>,
+    /// (Checked JSON: serde_json's raw value's text, or what [`crate::walk`] checked.)
+    pub(crate) before_raw: Option<Box<str>>,
+    pub(crate) after_raw: Option<Box<str>>,
     pub(crate) replace_paths: Option<Vec<Vec<Value>>>,
     pub(crate) importing: Option<RawImporting>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.
@@ -350,6 +351,7 @@ impl<'de> Visitor<'de> for Body {
                     {
                         return Err(crate::unique::repeated(&key));
                     }
+                    let raw = raw.map(Box::<str>::from);
                     if key.0 == "before" {
                         inner.before_raw = raw;
                     } else {
@@ -465,8 +467,8 @@ mod what_an_entry_keeps {
         ] {
             let i = body(actions, false, false, true);
             assert_eq!(kept(&i), [false, false, true, true], "{actions}");
-            assert_eq!(i.before_raw.as_ref().map(|r| r.get()), Some(r#"{"a": 1}"#));
-            assert_eq!(i.after_raw.as_ref().map(|r| r.get()), Some(r#"{"a": 2}"#));
+            assert_eq!(i.before_raw.as_deref(), Some(r#"{"a": 1}"#));
+            assert_eq!(i.after_raw.as_deref(), Some(r#"{"a": 2}"#));
         }
         // A delete keeps its last values (raw), never its absent after.
         assert_eq!(

@@ -368,10 +368,7 @@ pub(crate) fn settle_sides(
         return Ok(());
     }
     let whole = |m: Option<&Value>| matches!(Mask::of(m), Mask::All);
-    let object = |r: &Option<Box<RawValue>>| {
-        r.as_ref()
-            .is_some_and(|r| r.get().trim_start().starts_with('{'))
-    };
+    let object = |r: &Option<Box<str>>| r.as_ref().is_some_and(|r| r.trim_start().starts_with('{'));
     let by_attribute = if diff {
         object(&change.before_raw)
             && object(&change.after_raw)
@@ -384,8 +381,8 @@ pub(crate) fn settle_sides(
     if by_attribute {
         return Ok(());
     }
-    let parse = |r: Option<Box<RawValue>>| {
-        r.map(|r| serde_json::from_str::<Value>(r.get()))
+    let parse = |r: Option<Box<str>>| {
+        r.map(|r| serde_json::from_str::<Value>(&r))
             .transpose()
             .map_err(|e| malformed_side(address, &e))
     };
@@ -402,8 +399,8 @@ pub(crate) fn lazy_objects<'a>(
     address: &str,
     change: &'a RawInner,
 ) -> Result<LazyObjects<'a>, Semantic> {
-    let side = |r: Option<&'a RawValue>| {
-        r.map(|r| serde_json::from_str::<RawObject<'a>>(r.get()))
+    let side = |r: Option<&'a str>| {
+        r.map(serde_json::from_str::<RawObject<'a>>)
             .transpose()
             .map_err(|e| malformed_side(address, &e))
     };

@@ -1,0 +1,462 @@
+//! One `resource_changes` entry read in one pass over the walk's buffer (issue 35, item 1),
+//! where the seeds [`parse::Entry`] and [`parse::Body`] let serde_json skip each value no
+//! rule reads (the `before`/`after` of no-ops and reads, the raw sides of updates) and
+//! [`crate::unique::first_repeat`] then scanned the same bytes again for a repeated key.
+//!
+//! Here the entry's and its `change`'s keys are found by a small scan, the values the model
+//! keeps are parsed by serde_json from their own slices (with the same types the seeds use),
+//! and every other value is checked and skipped by [`crate::unique::valid::value`] in one
+//! pass, which also checks its keys. Like that check, [`read`] only ever says "this entry is
+//! read, and it ends here": on anything else (not JSON, a key twice, a key holding an escape,
+//! too deep, longer than the value budget, cut by the buffer's end, a required field missing)
+//! it says nothing, and the walk reads the entry with the seeds from the same position, which
+//! words and places every error as before. What it reads is what the seeds read with
+//! `lazy` set and neither `keep_before` nor `content` (the unit tests below and the
+//! `entry` fuzz target hold it to that).
+
+use super::opening_brackets;
+use crate::input::MAX_DEPTH;
+use crate::parse::{self, Actions, ModeText, RawChange, RawImporting, RawInner};
+use crate::unique::UValue;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Deserialize;
+use ward_model::Action;
+
+/// The most keys an entry or its `change` may hold for this path (Terraform writes about a
+/// dozen); more go the seeds' way.
+const KEYS: usize = 32;
+
+/// The entry at the start of `json` (an object, no whitespace before it), nested inside
+/// `depth` open arrays and objects, when this pass reads it: the entry, as the seeds read it
+/// lazily, and its length (at most `budget` bytes). `None` when the seeds must read it.
+pub(crate) fn read(json: &[u8], depth: u32, budget: usize) -> Option<(RawChange, usize)> {
+    let mut c = Cursor { json, i: 0, depth };
+    let mut raw = RawChange::default();
+    c.object(&mut |c, key| {
+        match key {
+            b"address" => raw.address = c.small()?,
+            b"previous_address" => raw.previous_address = c.small()?,
+            b"module_address" => raw.module_address = c.small()?,
+            b"mode" => raw.mode = c.small::<Option<ModeText>>()?,
+            b"type" => raw.type_name = c.small()?,
+            b"name" => raw.name = c.small()?,
+            b"index" => raw.index = c.small::<Option<UValue>>()?.map(|v| v.0),
+            b"provider_name" => raw.provider_name = c.small()?,
+            b"deposed" => raw.deposed = c.small()?,
+            b"action_reason" => raw.action_reason = c.small()?,
+            b"change" => raw.change = Some(c.change()?),
+            _ => c.skip()?,
+        }
+        Some(())
+    })?;
+    if c.i > budget || parse::missing_field(&raw).is_some() {
+        return None;
+    }
+    Some((raw, c.i))
+}
+
+/// The position in the entry's bytes and the arrays and objects open around it.
+struct Cursor<'a> {
+    json: &'a [u8],
+    i: usize,
+    depth: u32,
+}
+
+impl<'a> Cursor<'a> {
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.json.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn next(&self) -> Option<u8> {
+        self.json.get(self.i).copied()
+    }
+
+    /// The object at the position, its keys one by one to `each` (on the value, whitespace
+    /// skipped): `None` for a key twice, a key that is not a plain string, bad punctuation.
+    fn object(&mut self, each: &mut dyn FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+        if self.next()? != b'{' || self.depth + 1 > MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        self.i += 1;
+        self.ws();
+        if self.next()? == b'}' {
+            self.i += 1;
+            self.depth -= 1;
+            return Some(());
+        }
+        let mut seen: [&[u8]; KEYS] = [&[]; KEYS];
+        let mut n = 0usize;
+        loop {
+            let key = self.key()?;
+            if n == KEYS || seen[..n].contains(&key) {
+                return None;
+            }
+            seen[n] = key;
+            n += 1;
+            each(self, key)?;
+            self.ws();
+            match self.next()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A key without escapes or control characters, its `:` and the whitespace after it.
+    fn key(&mut self) -> Option<&'a [u8]> {
+        if self.next()? != b'"' {
+            return None;
+        }
+        let start = self.i + 1;
+        let len = memchr::memchr2(b'"', b'\\', self.json.get(start..)?)?;
+        let key = &self.json[start..start + len];
+        if self.json[start + len] != b'"' || key.iter().any(|&b| b < 0x20) {
+            return None;
+        }
+        self.i = start + len + 1;
+        self.ws();
+        if self.next()? != b':' {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        Some(key)
+    }
+
+    /// The value at the position parsed by serde_json as a `T` (the type the seeds read it
+    /// as), when it nests no deeper than the walk allows.
+    fn small<T: DeserializeOwned>(&mut self) -> Option<T> {
+        let rest = self.json.get(self.i..)?;
+        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<T>();
+        let v = stream.next()?.ok()?;
+        let len = stream.byte_offset();
+        if (self.depth as usize).saturating_add(opening_brackets(&rest[..len])) > MAX_DEPTH as usize
+        {
+            return None;
+        }
+        self.i += len;
+        Some(v)
+    }
+
+    /// The length of the value at the position, checked (a container or string in one pass
+    /// with its keys, a number or literal by serde_json).
+    fn len(&mut self) -> Option<usize> {
+        let rest = self.json.get(self.i..)?;
+        match rest.first()? {
+            b'{' | b'[' | b'"' => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
+            _ => {
+                let mut stream =
+                    serde_json::Deserializer::from_slice(rest).into_iter::<IgnoredAny>();
+                stream.next()?.ok()?;
+                Some(stream.byte_offset())
+            }
+        }
+    }
+
+    /// Checks and skips the value at the position.
+    fn skip(&mut self) -> Option<()> {
+        self.i += self.len()?;
+        Some(())
+    }
+
+    /// The value at the position as raw JSON (`None` inside for `null`, as serde_json reads
+    /// an `Option<Box<RawValue>>`), checked.
+    fn raw(&mut self) -> Option<Option<Box<str>>> {
+        let len = self.len()?;
+        let text = &self.json[self.i..self.i + len];
+        self.i += len;
+        if text == b"null" {
+            return Some(None);
+        }
+        Some(Some(std::str::from_utf8(text).ok()?.into()))
+    }
+
+    /// The `change` object, read as [`parse::Body`] reads it lazily.
+    fn change(&mut self) -> Option<RawInner> {
+        let mut inner = RawInner::default();
+        // The action, once `actions` is read (`Some(None)`: a list ward does not know).
+        let mut action: Option<Option<Action>> = None;
+        self.object(&mut |c, key| {
+            let diff = action.is_none_or(parse::diffed);
+            let destroys = action.flatten().is_some_and(Action::destroys);
+            let creates = action.flatten().is_some_and(parse::creates);
+            let keep = diff
+                || (destroys && matches!(key, b"before" | b"before_sensitive"))
+                || (creates && matches!(key, b"after" | b"after_unknown" | b"after_sensitive"));
+            let slot = match key {
+                b"actions" => {
+                    let actions: Actions = c.small()?;
+                    action = Some(actions.action());
+                    inner.actions = Some(actions);
+                    return Some(());
+                }
+                b"replace_paths" => {
+                    inner.replace_paths = c.small::<Option<Vec<Vec<UValue>>>>()?.map(|paths| {
+                        paths
+                            .into_iter()
+                            .map(|p| p.into_iter().map(|s| s.0).collect())
+                            .collect()
+                    });
+                    return Some(());
+                }
+                b"importing" => {
+                    inner.importing = match c.small::<Option<UValue>>()? {
+                        Some(UValue(v)) => Some(RawImporting::deserialize(v).ok()?),
+                        None => None,
+                    };
+                    return Some(());
+                }
+                // Raw: an update's or replacement's sides, a delete's last values.
+                b"before" | b"after"
+                    if action.is_some_and(|a| {
+                        parse::diffed(a) || (key == b"before" && a == Some(Action::Delete))
+                    }) =>
+                {
+                    let raw = c.raw()?;
+                    if key == b"before" {
+                        inner.before_raw = raw;
+                    } else {
+                        inner.after_raw = raw;
+                    }
+                    return Some(());
+                }
+                b"before" => &mut inner.before,
+                b"after" => &mut inner.after,
+                b"after_unknown" => &mut inner.after_unknown,
+                b"before_sensitive" => &mut inner.before_sensitive,
+                b"after_sensitive" => &mut inner.after_sensitive,
+                _ => return c.skip(),
+            };
+            if keep {
+                *slot = c.small::<Option<UValue>>()?.map(|v| v.0);
+                Some(())
+            } else {
+                c.skip()
+            }
+        })?;
+        Some(inner)
+    }
+}
+
+/// What the seeds read of the entry at the start of `text` (lazily, as the walk reads them),
+/// and its length.
+fn seeds(text: &str) -> Option<(RawChange, usize)> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Seeded>();
+    let raw = stream.next()?.ok()?.0;
+    Some((raw, stream.byte_offset()))
+}
+
+/// The body of the `entry` fuzz target and the property test: whatever [`read`] reads of
+/// `text` (inside `depth` open containers), the seeds read too, to the same length and the
+/// same model (or the same problem). `Err` says what differs.
+pub(crate) fn agrees_with_seeds(text: &str, depth: u32) -> Result<(), String> {
+    let Some((fast, len)) = read(text.as_bytes(), depth, crate::long::VALUE_BUDGET) else {
+        return Ok(());
+    };
+    // The seeds' own depth limit is the walk's from the entry down.
+    let Some((slow, slow_len)) = seeds(text) else {
+        return Err(format!("{text:?}: read in one pass, refused by the seeds"));
+    };
+    if len != slow_len {
+        return Err(format!(
+            "{text:?}: {len} bytes in one pass, {slow_len} by the seeds"
+        ));
+    }
+    let (fast, slow) = (parse::reduce(fast), parse::reduce(slow));
+    if fast != slow {
+        return Err(format!(
+            "{text:?}: {fast:?} in one pass, {slow:?} by the seeds"
+        ));
+    }
+    Ok(())
+}
+
+/// [`parse::Entry`] as the walk uses it, as a `Deserialize` type.
+struct Seeded(RawChange);
+
+impl<'de> Deserialize<'de> for Seeded {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::DeserializeSeed::deserialize(
+            parse::Entry {
+                keep_before: false,
+                content: false,
+                strict: true,
+                lazy: true,
+            },
+            d,
+        )
+        .map(Seeded)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_read_as_the_seeds_read_it() {
+        for text in [
+            r#"{"address": "a.b", "type": "a", "name": "b", "mode": "managed",
+                "provider_name": "registry.terraform.io/x/a", "index": {"k": [1, 2]},
+                "change": {"actions": ["update"], "before": {"a": 1, "s": "x"},
+                "after": {"a": 2, "s": "x"}, "after_unknown": {}, "before_sensitive": {},
+                "after_sensitive": {"s": true}, "replace_paths": [["a"]]},
+                "action_reason": "replace_because_cannot_update", "extra": {"q": [null]}} ,"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":{"x":{"y":1}},"after":null,"after_unknown":{}}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["delete"],"before":{"x":"y"},"after":null,"before_sensitive":false}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["create"],"before":null,"after":{"x":"y"},"importing":{"id":"i-1"}}}"#,
+            r#"{"address":"a.b","type":"a","deposed":"abc","change":{"before":{"k":1},"actions":["update"],"after":-1.5e3}}"#,
+        ] {
+            let (fast, len) = read(text.as_bytes(), 2, 1 << 20).expect(text);
+            let (slow, slow_len) = seeds(text).unwrap();
+            assert_eq!(len, slow_len, "{text}");
+            assert_eq!(
+                format!("{:?}", parse::reduce(fast)),
+                format!("{:?}", parse::reduce(slow)),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn what_the_seeds_must_word_is_left_to_them() {
+        for text in [
+            // A key twice: at the entry's level, in `change`, deep in a skipped value.
+            r#"{"address":"a.b","type":"a","type":"b","change":{"actions":["no-op"]}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"actions":["no-op"]}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":{"x":1,"x":2}}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["update"],"before":{"x":1,"x":2},"after":{}}}"#,
+            // A key with an escape, a missing field, bad JSON, the buffer's end.
+            r#"{"addr\u0065ss":"a.b","type":"a","change":{"actions":["no-op"]}}"#,
+            r#"{"address":"a.b","change":{"actions":["no-op"]}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":01}}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"]}"#,
+            r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":tru"#,
+        ] {
+            assert!(read(text.as_bytes(), 2, 1 << 20).is_none(), "{text}");
+        }
+        let ok = r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":[[[1]]]}}"#;
+        assert!(read(ok.as_bytes(), 2, 1 << 20).is_some());
+        // Too deep for the walk, longer than the budget.
+        assert!(read(ok.as_bytes(), MAX_DEPTH - 4, 1 << 20).is_none());
+        assert!(read(ok.as_bytes(), MAX_DEPTH - 5, 1 << 20).is_some());
+        assert!(read(ok.as_bytes(), 2, ok.len() - 1).is_none());
+    }
+
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    /// An entry of shuffled keys (the ones the reader knows and one it does not), its values
+    /// from the reader's generated JSON (few distinct keys, escapes, any whitespace) or
+    /// plausible ones, perhaps with a byte replaced.
+    fn entry() -> impl Strategy<Value = String> {
+        let value = crate::unique::tests::text().boxed();
+        let actions = prop::sample::select(vec![
+            r#"["update"]"#,
+            r#"["no-op"]"#,
+            r#"["delete"]"#,
+            r#"["create"]"#,
+            r#"["read"]"#,
+            r#"["delete","create"]"#,
+            r#"["create","delete"]"#,
+            r#"["forget"]"#,
+            r#"["x"]"#,
+            "null",
+        ]);
+        let names = prop::sample::select(vec![
+            "before",
+            "after",
+            "after_unknown",
+            "before_sensitive",
+            "after_sensitive",
+            "replace_paths",
+            "importing",
+            "other",
+        ]);
+        let body = (
+            actions,
+            prop::collection::vec((names, value.clone()), 0..6),
+            any::<bool>(),
+        )
+            .prop_map(|(actions, rest, late)| {
+                let mut members: Vec<String> = rest
+                    .into_iter()
+                    .map(|(k, v)| format!("\"{k}\": {v}"))
+                    .collect();
+                let at = if late { members.len() } else { 0 };
+                members.insert(at, format!("\"actions\":{actions}"));
+                format!("{{{}}}", members.join(","))
+            });
+        let index = prop_oneof![
+            Just("0".to_string()),
+            Just("\"k\"".to_string()),
+            value.clone()
+        ];
+        (
+            body,
+            index,
+            value,
+            prop::sample::select(vec!["\"a.b\"", "\"a.b[\\\"k\\\"]\"", "null", "1"]),
+            any::<(u8, u16, bool)>(),
+        )
+            .prop_map(|(body, index, other, address, (byte, at, broken))| {
+                let mut text = format!(
+                    "{{\"address\":{address},\"mode\":\"managed\",\"type\":\"a\",\"index\":{index},\
+                     \"x\":{other},\"change\":{body},\"provider_name\":\"p\"}}, "
+                );
+                if broken {
+                    let at = usize::from(at) % text.len();
+                    if text.is_char_boundary(at) && text.is_char_boundary(at + 1) {
+                        text.replace_range(at..at + 1, &char::from(byte % 128).to_string());
+                    }
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+
+        #[test]
+        fn the_one_pass_reads_only_what_the_seeds_read_the_same(
+            text in entry(),
+            depth in prop_oneof![0u32..4, 118u32..129],
+        ) {
+            if let Err(e) = agrees_with_seeds(&text, depth) {
+                prop_assert!(false, "{}", e);
+            }
+        }
+    }
+
+    /// Most generated entries are read in one pass, so the property above tests something.
+    #[test]
+    fn most_plain_entries_take_the_one_pass() {
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = entry();
+        let (mut fast, mut both) = (0, 0);
+        for _ in 0..2000 {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            if seeds(&text).is_some() {
+                both += 1;
+                if read(text.as_bytes(), 2, 1 << 20).is_some() {
+                    fast += 1;
+                }
+            }
+        }
+        // (The rest hold a key with an escape, which the one pass leaves to the seeds.)
+        assert!(both > 100 && fast * 10 > both * 7, "{fast} of {both}");
+    }
+}

@@ -15,8 +15,12 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
     let each = args.iter().any(|a| a == "--each");
-    let Some(path) = args.iter().find(|a| *a != "--json" && *a != "--each") else {
-        eprintln!("usage: read PLAN.json|- [--json | --each]");
+    let light = args.iter().any(|a| a == "--light");
+    let Some(path) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--json" | "--each" | "--light"))
+    else {
+        eprintln!("usage: read PLAN.json|- [--json | --each] [--light]");
         return ExitCode::from(2);
     };
     if each {
@@ -48,7 +52,11 @@ fn main() -> ExitCode {
             }
         };
     }
-    let plan = match ward_plan::read_path_or_stdin(path) {
+    let options = ward_plan::ReadOptions {
+        content: !light,
+        objects: false,
+    };
+    let plan = match ward_plan::read_with(path, options, None).map(|(p, _)| p) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

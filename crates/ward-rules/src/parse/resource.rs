@@ -85,12 +85,79 @@ impl Reader<'_> {
         }
     }
 
+    /// A `resource` entry, read in named steps in the order its errors are reported: the head
+    /// (type, keys, origin), the selector, `identity`, the body's entries in file order, the other
+    /// keys, and last the refusal of a user entry that decides nothing.
     pub(super) fn resource(
         &self,
         b: &Block,
         origin: &RuleOrigin,
         kind: FileKind,
     ) -> Result<Rule, RulesError> {
+        let head = self.resource_head(b, origin, kind)?;
+        let attrs = &head.attrs;
+        let opt_string = |key: &str| attrs.get(key).map(|a| self.string(a)).transpose();
+        let opt_impact = |key: &str| attrs.get(key).map(|a| self.impact(a)).transpose();
+
+        let selector = self.selector(attrs)?;
+        let identity = self.identity(attrs)?;
+        let Entries {
+            attributes,
+            overwrites,
+            modifies,
+            ..
+        } = self.entries(b, &head.place, &head.base)?;
+
+        let final_snapshot_skip = self.one_name(attrs, "final_snapshot_skip")?;
+        let final_snapshot_name = self.one_name(attrs, "final_snapshot_name")?;
+        let access_rules = self.access_rules(attrs)?;
+        let grants_access = attrs
+            .get("grants_access")
+            .map(|a| self.boolean(a))
+            .transpose()?;
+        let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
+        let rule = Rule {
+            final_snapshot_skip,
+            final_snapshot_name,
+            access_rules,
+            grants_access,
+            overwrites,
+            modifies,
+            origin: head.origin,
+            type_name: head.type_name,
+            line: head.line,
+            summary: opt_string("summary")?,
+            source: opt_string("source")?,
+            rationale: opt_string("rationale")?,
+            holds_data: attrs
+                .get("holds_data")
+                .map(|a| self.boolean(a))
+                .transpose()?,
+            identity,
+            on_create: opt_impact("on_create")?,
+            on_update: opt_impact("on_update")?,
+            on_delete: opt_impact("on_delete")?,
+            on_replace: opt_impact("on_replace")?,
+            attributes,
+            rank: (0, selector.specificity(), 0, head.line),
+            paths,
+            selector,
+            reference: Arc::new(head.base),
+        };
+        if kind == FileKind::User {
+            self.decides_something(b, &head.place, attrs, &rule)?;
+        }
+        Ok(rule)
+    }
+
+    /// A `resource` block's head: its one label (a type name), its keys, its line and what its
+    /// decisions cite.
+    fn resource_head<'b>(
+        &self,
+        b: &'b Block,
+        origin: &RuleOrigin,
+        kind: FileKind,
+    ) -> Result<Head<'b>, RulesError> {
         let type_name =
             self.one_label(b, "the resource type", "resource \"aws_instance\" { ... }")?;
         if !is_type_name(&type_name) {
@@ -122,10 +189,19 @@ impl Reader<'_> {
             type_name: type_name.clone(),
             attribute: None,
         };
-        let opt_string = |key: &str| attrs.get(key).map(|a| self.string(a)).transpose();
-        let opt_nonempty = |key: &str| attrs.get(key).map(|a| self.nonempty(a)).transpose();
-        let opt_impact = |key: &str| attrs.get(key).map(|a| self.impact(a)).transpose();
+        Ok(Head {
+            type_name,
+            place,
+            attrs,
+            line,
+            origin,
+            base,
+        })
+    }
 
+    /// The selector: `address`, `module`, `provider` and `when`, each checked, in that order.
+    fn selector(&self, attrs: &BTreeMap<String, &Attribute>) -> Result<Selector, RulesError> {
+        let opt_nonempty = |key: &str| attrs.get(key).map(|a| self.nonempty(a)).transpose();
         let address = opt_nonempty("address")?;
         let module = opt_nonempty("module")?;
         if let (Some(m), Some(a)) = (&module, attrs.get("module")) {
@@ -148,7 +224,19 @@ impl Reader<'_> {
             None => BTreeMap::new(),
             Some(a) => self.when(a)?,
         };
+        Ok(Selector {
+            address,
+            module,
+            provider,
+            when,
+        })
+    }
 
+    /// `identity`: attribute names without `*`, each once.
+    fn identity(
+        &self,
+        attrs: &BTreeMap<String, &Attribute>,
+    ) -> Result<Option<Vec<String>>, RulesError> {
         let identity = match attrs.get("identity") {
             None => None,
             Some(a) => {
@@ -171,57 +259,29 @@ impl Reader<'_> {
                 Some(out)
             }
         };
+        Ok(identity)
+    }
 
-        let mut attributes: Vec<AttrRule> = Vec::new();
-        let mut seen_patterns: BTreeMap<String, usize> = BTreeMap::new();
-        let mut add = |this: &Self,
-                       attributes: &mut Vec<AttrRule>,
-                       compiled: Pattern,
-                       (impact, direction): (Impact, Option<Direction>),
-                       why: Option<String>,
-                       span: Option<Range<usize>>|
-         -> Result<(), RulesError> {
-            let pattern = compiled.to_string();
-            let line = this.line_of(span.clone());
-            if let Some(first) = seen_patterns.get(&pattern) {
-                return Err(this
-                    .err(
-                        span,
-                        format!("attribute `{pattern}` is given twice in {place}"),
-                    )
-                    .help(format!(
-                        "the first is at line {first}; keep one (a `free` entry counts as one)"
-                    )));
-            }
-            seen_patterns.insert(pattern.clone(), line);
-            let reference = Arc::new(RuleRef {
-                attribute: Some(pattern.clone()),
-                ..base.clone()
-            });
-            attributes.push(AttrRule {
-                pattern,
-                impact,
-                direction,
-                why,
-                line,
-                reference,
-                compiled,
-            });
-            Ok(())
-        };
-        let mut overwrites: Option<Overwrites> = None;
-        let mut modifies: Option<Overwrites> = None;
+    /// The body's `attribute` blocks, `free` entries and `overwrites`/`modifies` blocks, in
+    /// file order.
+    fn entries<'p>(
+        &self,
+        b: &Block,
+        place: &'p str,
+        base: &'p RuleRef,
+    ) -> Result<Entries<'p>, RulesError> {
+        let mut entries = Entries::new(place, base);
         // Attribute blocks and `free` entries, in file order.
         for s in b.body.iter() {
             match s {
                 Structure::Attribute(a) if a.key.as_str() == "free" => {
                     for (text, span) in self.strings(a)? {
                         let p = self.pattern(&text, span.clone(), "attribute")?;
-                        add(self, &mut attributes, p, (Impact::Free, None), None, span)?;
+                        entries.add(self, p, (Impact::Free, None), None, span)?;
                     }
                 }
                 Structure::Block(ob) if ob.ident.as_str() == "overwrites" => {
-                    if overwrites.is_some() {
+                    if entries.overwrites.is_some() {
                         return Err(self
                             .err(
                                 ob.ident.span(),
@@ -229,10 +289,10 @@ impl Reader<'_> {
                             )
                             .help("a type overwrites one thing; say it in one block"));
                     }
-                    overwrites = Some(self.overwrites(ob, &place, "overwrites")?);
+                    entries.overwrites = Some(self.overwrites(ob, place, "overwrites")?);
                 }
                 Structure::Block(ob) if ob.ident.as_str() == "modifies" => {
-                    if modifies.is_some() {
+                    if entries.modifies.is_some() {
                         return Err(self
                             .err(
                                 ob.ident.span(),
@@ -240,7 +300,7 @@ impl Reader<'_> {
                             )
                             .help("a type modifies one existing object; say it in one block"));
                     }
-                    modifies = Some(self.overwrites(ob, &place, "modifies")?);
+                    entries.modifies = Some(self.overwrites(ob, place, "modifies")?);
                 }
                 Structure::Block(ab) => {
                     let text = self.one_label(
@@ -254,27 +314,38 @@ impl Reader<'_> {
                     let aattrs = self.attributes(&ab.body, &aplace, ATTRIBUTE_KEYS, &[])?;
                     let cost = self.attribute_cost(ab, &aplace, &aattrs)?;
                     let why = aattrs.get("why").map(|a| self.nonempty(a)).transpose()?;
-                    add(self, &mut attributes, p, cost, why, ab.ident.span())?;
+                    entries.add(self, p, cost, why, ab.ident.span())?;
                 }
                 _ => {}
             }
         }
+        Ok(entries)
+    }
 
-        let one_name = |key: &str| -> Result<Option<String>, RulesError> {
-            let Some(a) = attrs.get(key) else {
-                return Ok(None);
-            };
-            let text = self.nonempty(a)?;
-            let p = self.pattern(&text, a.value.span(), key)?;
-            if p.has_wildcard() {
-                return Err(self
-                    .err(a.value.span(), format!("`{key} = \"{text}\"` uses `*`"))
-                    .help("name one attribute, e.g. `skip_final_snapshot`"));
-            }
-            Ok(Some(p.to_string()))
+    /// `final_snapshot_skip` or `final_snapshot_name`: one attribute, without `*`.
+    fn one_name(
+        &self,
+        attrs: &BTreeMap<String, &Attribute>,
+        key: &str,
+    ) -> Result<Option<String>, RulesError> {
+        let Some(a) = attrs.get(key) else {
+            return Ok(None);
         };
-        let final_snapshot_skip = one_name("final_snapshot_skip")?;
-        let final_snapshot_name = one_name("final_snapshot_name")?;
+        let text = self.nonempty(a)?;
+        let p = self.pattern(&text, a.value.span(), key)?;
+        if p.has_wildcard() {
+            return Err(self
+                .err(a.value.span(), format!("`{key} = \"{text}\"` uses `*`"))
+                .help("name one attribute, e.g. `skip_final_snapshot`"));
+        }
+        Ok(Some(p.to_string()))
+    }
+
+    /// `access_rules`: the attributes that hold lists of rules, without `*`.
+    fn access_rules(
+        &self,
+        attrs: &BTreeMap<String, &Attribute>,
+    ) -> Result<Option<Vec<String>>, RulesError> {
         let access_rules = match attrs.get("access_rules") {
             None => None,
             Some(a) => {
@@ -291,45 +362,18 @@ impl Reader<'_> {
                 Some(out)
             }
         };
-        let grants_access = attrs
-            .get("grants_access")
-            .map(|a| self.boolean(a))
-            .transpose()?;
-        let selector = Selector {
-            address,
-            module,
-            provider,
-            when,
-        };
-        let paths = RulePaths::of(identity.as_deref(), access_rules.as_deref());
-        let rule = Rule {
-            final_snapshot_skip,
-            final_snapshot_name,
-            access_rules,
-            grants_access,
-            overwrites,
-            modifies,
-            origin,
-            type_name,
-            line,
-            summary: opt_string("summary")?,
-            source: opt_string("source")?,
-            rationale: opt_string("rationale")?,
-            holds_data: attrs
-                .get("holds_data")
-                .map(|a| self.boolean(a))
-                .transpose()?,
-            identity,
-            on_create: opt_impact("on_create")?,
-            on_update: opt_impact("on_update")?,
-            on_delete: opt_impact("on_delete")?,
-            on_replace: opt_impact("on_replace")?,
-            attributes,
-            rank: (0, selector.specificity(), 0, line),
-            paths,
-            selector,
-            reference: Arc::new(base),
-        };
+        Ok(access_rules)
+    }
+
+    /// A user entry must decide something: one that only describes or narrows (`NOT_DECIDING`)
+    /// would pass the coverage gate without saying what a change costs.
+    fn decides_something(
+        &self,
+        b: &Block,
+        place: &str,
+        attrs: &BTreeMap<String, &Attribute>,
+        rule: &Rule,
+    ) -> Result<(), RulesError> {
         // Keys that describe or narrow a rule; every other key decides something.
         const NOT_DECIDING: &[&str] = &[
             "summary",
@@ -340,8 +384,7 @@ impl Reader<'_> {
             "provider",
             "when",
         ];
-        if kind == FileKind::User
-            && rule.attributes.is_empty()
+        if rule.attributes.is_empty()
             && rule.overwrites.is_none()
             && rule.modifies.is_none()
             && attrs.keys().all(|k| NOT_DECIDING.contains(&k.as_str()))
@@ -356,7 +399,83 @@ impl Reader<'_> {
                     rule.type_name
                 )));
         }
+        Ok(())
+    }
+}
 
-        Ok(rule)
+/// A `resource` block's head, read before anything else in it.
+struct Head<'b> {
+    type_name: String,
+    /// How errors name the block: `` `resource "aws_instance"` ``.
+    place: String,
+    attrs: BTreeMap<String, &'b Attribute>,
+    line: usize,
+    origin: RuleOrigin,
+    /// What every decision by this rule cites.
+    base: RuleRef,
+}
+
+/// What a `resource` block's body holds besides its keys.
+struct Entries<'p> {
+    /// How errors name the block.
+    place: &'p str,
+    /// What every decision by the rule cites.
+    base: &'p RuleRef,
+    attributes: Vec<AttrRule>,
+    /// The line of each attribute pattern given, to refuse a second entry for it.
+    seen_patterns: BTreeMap<String, usize>,
+    overwrites: Option<Overwrites>,
+    modifies: Option<Overwrites>,
+}
+
+impl<'p> Entries<'p> {
+    fn new(place: &'p str, base: &'p RuleRef) -> Self {
+        Entries {
+            place,
+            base,
+            attributes: Vec::new(),
+            seen_patterns: BTreeMap::new(),
+            overwrites: None,
+            modifies: None,
+        }
+    }
+
+    /// Adds an attribute entry (an `attribute` block or a `free` entry), refusing a pattern given
+    /// twice.
+    fn add(
+        &mut self,
+        this: &Reader<'_>,
+        compiled: Pattern,
+        (impact, direction): (Impact, Option<Direction>),
+        why: Option<String>,
+        span: Option<Range<usize>>,
+    ) -> Result<(), RulesError> {
+        let pattern = compiled.to_string();
+        let line = this.line_of(span.clone());
+        if let Some(first) = self.seen_patterns.get(&pattern) {
+            return Err(this
+                .err(
+                    span,
+                    format!("attribute `{pattern}` is given twice in {}", self.place),
+                )
+                .help(format!(
+                    "the first is at line {first}; keep one (a `free` entry counts as one)"
+                )));
+        }
+        self.seen_patterns.insert(pattern.clone(), line);
+        let reference = Arc::new(RuleRef {
+            attribute: Some(pattern.clone()),
+            ..self.base.clone()
+        });
+        self.attributes.push(AttrRule {
+            pattern,
+            impact,
+            direction,
+            why,
+            line,
+            reference,
+            compiled,
+        });
+        Ok(())
     }
 }

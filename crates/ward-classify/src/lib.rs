@@ -286,7 +286,15 @@ pub fn assess(plan: &Plan, knowledge: &Knowledge, options: &Options) -> Assessme
         .iter()
         .map(|c| classify::verdict(c, knowledge, plan.product, false, &mut rules))
         .collect();
-    finish(plan, knowledge, options, verdicts, &mut rules).0
+    finish(
+        plan,
+        knowledge,
+        options,
+        verdicts,
+        &mut rules,
+        &Dropped::default(),
+    )
+    .0
 }
 
 /// Evaluates a plan one change at a time, as the reader hands them over
@@ -304,6 +312,30 @@ pub struct Assessor<'k> {
     knowledge: &'k Knowledge,
     verdicts: Vec<Verdict>,
     rules: classify::Rules,
+    /// How many changes were given.
+    given: usize,
+    /// What the coverage gate needs of the verdicts [`Assessor::add_kept`] dropped.
+    dropped: Dropped,
+    /// The position of each kept verdict's change among those given, once a verdict was
+    /// dropped (until then, a verdict's index is its position).
+    positions: Option<Vec<usize>>,
+}
+
+/// What the coverage gate needs of the verdicts a caller dropped ([`Assessor::add_kept`]): each
+/// managed type seen, whether a verdict of it was unclassified, and whether such a verdict
+/// changes its object. A few entries a plan, however many changes it has.
+#[derive(Debug, Default)]
+struct Dropped {
+    /// Managed type -> (unclassified, unclassified and changed).
+    types: BTreeMap<Arc<str>, (bool, bool)>,
+}
+
+impl Dropped {
+    fn note(&mut self, type_name: Arc<str>, unclassified: bool, blocking: bool) {
+        let (u, b) = self.types.entry(type_name).or_default();
+        *u |= unclassified;
+        *b |= blocking;
+    }
 }
 
 impl<'k> Assessor<'k> {
@@ -313,6 +345,9 @@ impl<'k> Assessor<'k> {
             knowledge,
             verdicts: Vec::new(),
             rules: classify::Rules::default(),
+            given: 0,
+            dropped: Dropped::default(),
+            positions: None,
         }
     }
 
@@ -335,6 +370,20 @@ impl<'k> Assessor<'k> {
     /// `action_reason` (the product is only known once the whole plan is read): with `keep`,
     /// the caller sees that wording; [`Assessor::finish`] rewords the kept verdicts.
     pub fn add_with(&mut self, change: ResourceChange, keep: impl FnOnce(Verdict) -> Verdict) {
+        self.add_kept(change, |v| Some(keep(v)));
+    }
+
+    /// [`Assessor::add_with`], where `keep` may also drop the verdict (`None`): a caller that
+    /// will never look at it again (`ward gate`: a change that needs no approval, no guard, no
+    /// budget and no approval names) keeps nothing of it. A dropped verdict still counts for the
+    /// coverage gate, which needs only its type, whether it was classified and whether it
+    /// changes its object; it is not in the assessment's `verdicts`, and
+    /// [`Assessor::finish_ordered`] gives the kept verdicts' positions among all changes given.
+    pub fn add_kept(
+        &mut self,
+        change: ResourceChange,
+        keep: impl FnOnce(Verdict) -> Option<Verdict>,
+    ) {
         let v = classify::verdict(
             &change,
             self.knowledge,
@@ -343,7 +392,30 @@ impl<'k> Assessor<'k> {
             &mut self.rules,
         );
         drop(change);
-        self.verdicts.push(keep(v));
+        let position = self.given;
+        self.given += 1;
+        // What the coverage gate needs of the verdict, should `keep` drop it.
+        let seen = (v.mode == Mode::Managed).then(|| {
+            let unclassified = !v.classified;
+            let blocking = unclassified && v.action.is_change();
+            (Arc::clone(&v.type_name), unclassified, blocking)
+        });
+        match keep(v) {
+            Some(v) => {
+                if let Some(p) = &mut self.positions {
+                    p.push(position);
+                }
+                self.verdicts.push(v);
+            }
+            None => {
+                if self.positions.is_none() {
+                    self.positions = Some((0..self.verdicts.len()).collect());
+                }
+                if let Some((t, unclassified, blocking)) = seen {
+                    self.dropped.note(t, unclassified, blocking);
+                }
+            }
+        }
     }
 
     /// The assessment. `plan` is what the reader returned: its `changes` are the ones given to
@@ -366,13 +438,25 @@ impl<'k> Assessor<'k> {
                 classify::verdict(c, self.knowledge, plan.product, false, &mut self.rules)
             }),
         );
-        finish(
+        let (assessment, order) = finish(
             plan,
             self.knowledge,
             options,
             self.verdicts,
             &mut self.rules,
-        )
+            &self.dropped,
+        );
+        let order = match self.positions {
+            None => order,
+            Some(mut positions) => {
+                positions.extend(self.given..self.given + plan.changes.len());
+                order
+                    .into_iter()
+                    .map(|i| positions.get(i).copied().unwrap_or(i))
+                    .collect()
+            }
+        };
+        (assessment, order)
     }
 }
 
@@ -451,6 +535,7 @@ fn finish(
     options: &Options,
     mut verdicts: Vec<Verdict>,
     rules: &mut classify::Rules,
+    dropped: &Dropped,
 ) -> (Assessment, Vec<usize>) {
     let order = sort_verdicts(&mut verdicts);
     let mut drift: Vec<Verdict> = plan
@@ -462,7 +547,7 @@ fn finish(
     let mut outputs = plan.output_changes.clone();
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
 
-    let coverage = coverage(plan, knowledge, &verdicts, rules, options);
+    let coverage = coverage(plan, knowledge, &verdicts, dropped, rules, options);
     let assessment = Assessment {
         plan: PlanInfo {
             format_version: plan.format_version,
@@ -489,6 +574,7 @@ fn coverage(
     plan: &Plan,
     k: &Knowledge,
     verdicts: &[Verdict],
+    dropped: &Dropped,
     rules: &classify::Rules,
     options: &Options,
 ) -> Coverage {
@@ -520,6 +606,18 @@ fn coverage(
             if v.action.is_change() {
                 blocking.insert(v.type_name.to_string());
             }
+        }
+    }
+    for (t, &(dropped_unclassified, dropped_blocking)) in &dropped.types {
+        checked.insert(t);
+        if dropped_unclassified {
+            unclassified
+                .entry(t.to_string())
+                .or_default()
+                .insert(SEEN_IN_RESOURCE_CHANGES);
+        }
+        if dropped_blocking {
+            blocking.insert(t.to_string());
         }
     }
     let suggestions = unclassified

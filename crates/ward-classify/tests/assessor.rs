@@ -108,3 +108,49 @@ fn terse_verdicts_are_the_full_ones_without_explanations() {
     }
     assert!(checked > 0 && explained > 0, "no plan fixture read");
 }
+
+/// A verdict `add_kept` drops is not in the assessment but still counts for the coverage gate,
+/// and `finish_ordered` gives the kept verdicts' positions among every change given: on every
+/// plan fixture, keeping every other change (and then none) gives the whole plan's coverage
+/// and the whole plan's verdicts at those positions (#35 item 2).
+#[test]
+fn dropped_verdicts_still_count_for_coverage() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let (mut checked, mut blocking) = (0, 0);
+    for path in plan_files(&dir) {
+        let Ok(whole) = ward_plan::read_file(&path) else {
+            continue;
+        };
+        let want = assess(&whole, &k, &Options::default());
+        blocking += usize::from(!want.coverage.blocking.is_empty());
+        for every in [2, usize::MAX] {
+            let mut assessor = Assessor::new(&k);
+            let mut seen = Vec::new();
+            for (i, c) in whole.changes.iter().cloned().enumerate() {
+                seen.push(c.address.clone());
+                assessor.add_kept(c, |v| (every != usize::MAX && i % every == 0).then_some(v));
+            }
+            let mut rest = whole.clone();
+            rest.changes.clear();
+            let (got, order) = assessor.finish_ordered(&rest, &Options::default());
+            assert_eq!(got.coverage, want.coverage, "{}", path.display());
+            let kept = if every == usize::MAX {
+                0
+            } else {
+                whole.changes.len().div_ceil(every)
+            };
+            assert_eq!(got.verdicts.len(), kept, "{}", path.display());
+            for (v, &at) in got.verdicts.iter().zip(&order) {
+                assert_eq!(at % every, 0, "{}", path.display());
+                assert_eq!(v.address, seen[at], "{}", path.display());
+                assert!(want.verdicts.contains(v), "{}", path.display());
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 0 && blocking > 0,
+        "{checked} plans, {blocking} blocking"
+    );
+}

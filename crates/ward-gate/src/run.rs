@@ -244,14 +244,18 @@ struct Loaded {
     /// What guards are told about the objects the plan destroys (collected only when the policy
     /// has guards).
     objects: ward_plan::BeforeObjects,
-    /// The verdicts, slimmed by [`slim`].
+    /// The verdicts [`slim`] kept, slimmed.
     assessment: Assessment,
-    /// For each verdict of the assessment, the position of its change in the plan.
-    order: Vec<usize>,
+    /// The approvals file, read before the plan when [`Want::approvals`] asks (an error
+    /// reading it is the caller's to report, where it reads the file otherwise).
+    approvals: Option<Result<approvals::ApprovalsFile, GateError>>,
     /// The gate record's digest of every change, when asked for.
     digests: Option<record::Digests>,
     /// What the adoption check needs of the changes.
     imports: crate::adoption::Imports,
+    /// The refusal line of each change at `imports.refused`'s positions, in the same order:
+    /// the verdicts of most of them are not kept.
+    refused_lines: Vec<Box<str>>,
     policy: Policy,
     approvals_path: PathBuf,
     protection: Protection,
@@ -271,38 +275,50 @@ struct Want<'a> {
     /// Keep the deciding attributes and destroyed object of every change at this address or
     /// pattern (`ward approve` records an approval even for a change that needs none).
     address: Option<&'a str>,
+    /// Read the approvals file before the plan, and keep the verdict of every change at an
+    /// address it names (the gate says why an approval it does not use is unused).
+    approvals: bool,
 }
 
 /// A verdict slimmed to what the gate decides on and reports, as the reader hands its change
-/// over: its explanation, identity changes and facts are dropped; its attributes are kept whole
-/// only for a change a guard applies to (the guard is told them), else only the deciding ones
-/// ([`crate::digest::is_deciding`]) of a change that may need an approval (or that `keep`
-/// names), and its destroyed object only for those. [`evaluate`], [`run_guards`] and the
-/// approval digests give the same results on it as on the whole verdict.
+/// over, or `None` when nothing will look at it again. Kept: a change a guard applies to (whole
+/// but for its explanation, identity changes and facts: the guard is told its attributes); a
+/// change that may need an approval ([`needs_approval`] under any protection: its class needs
+/// one, or it destroys, or it overwrites state outside the root), which is also every change a
+/// budget counts (replaces and deletes), or that `keep` names, with only its deciding attributes
+/// ([`crate::digest::is_deciding`]) and its destroyed object; and a change at an address `named`
+/// names, bare (the unused-approval check reads its action and class). [`evaluate`],
+/// [`run_guards`] and the approval digests give the same results on what is kept as on every
+/// whole verdict; the coverage gate counts the dropped ones (`Assessor::add_kept`).
 fn slim(
     mut v: ward_classify::Verdict,
     policy: &Policy,
     keep: &dyn Fn(&ward_classify::Verdict) -> bool,
-) -> ward_classify::Verdict {
+    named: &dyn Fn(&ward_classify::Verdict) -> bool,
+) -> Option<ward_classify::Verdict> {
     v.explanation = Vec::new();
     v.identity_changes = Vec::new();
     v.facts = Vec::new();
     if policy.guards.iter().any(|g| crate::guard::applies(g, &v)) {
-        return v;
+        return Some(v);
     }
-    let may_need = v.mode == ward_model::Mode::Managed
-        && !v.action.is_inert()
-        && ((v.classified && policy.approve.contains(&v.impact)) || v.action.destroys());
+    let changes = v.mode == ward_model::Mode::Managed && !v.action.is_inert();
+    let may_need =
+        changes && ((v.classified && policy.approve.contains(&v.impact)) || v.action.destroys());
     if may_need || keep(&v) {
         let (action, impact) = (v.action, v.impact);
         v.attributes
             .retain(|a| crate::digest::is_deciding(action, impact, a));
         v.attributes.shrink_to_fit();
-    } else {
+        return Some(v);
+    }
+    let overwrites = changes && policy.approve_overwrites && v.overwrites.is_some();
+    if overwrites || named(&v) {
         v.attributes = Vec::new();
         v.destroyed_object = None;
+        return Some(v);
     }
-    v
+    None
 }
 
 /// Reads the plan (change by change: each is classified as the reader hands it over, and only
@@ -332,18 +348,34 @@ fn load(
         Some(a) => v.address == a,
         None => false,
     };
+    let approvals_path = inputs
+        .approvals
+        .clone()
+        .unwrap_or_else(|| policy.approvals_file.clone());
+    // The approvals do not depend on the plan: read first, they say which addresses to keep.
+    let early = want.approvals.then(|| approvals::load(&approvals_path));
+    let names: std::collections::BTreeSet<&str> = match &early {
+        Some(Ok(f)) => f.approvals.iter().map(|a| a.address.as_str()).collect(),
+        _ => std::collections::BTreeSet::new(),
+    };
+    let named = |v: &ward_classify::Verdict| names.contains(v.address.as_str());
     // The slim verdicts drop their explanations: none is written.
     let mut assessor = ward_classify::Assessor::new(setup.knowledge).terse();
     let mut digests = want.record.map(|_| record::Digests::new());
     let mut imports = crate::adoption::Imports::default();
+    let mut refused_lines = Vec::new();
     let mut position = 0usize;
     let mut each = |c: ward_model::ResourceChange| {
         if let (Some(d), Some(key)) = (digests.as_mut(), want.record) {
             d.add(&c, key);
         }
         imports.add(position, &c);
+        if imports.refused.last() == Some(&position) {
+            refused_lines
+                .push(ward_import::adoption::refusal_line(&c.address, c.action).into_boxed_str());
+        }
         position += 1;
-        assessor.add_with(c, |v| slim(v, &policy, &keep));
+        assessor.add_kept(c, |v| slim(v, &policy, &keep, &named));
     };
     let (plan, objects) = match given {
         None => ward_plan::read_with(&inputs.plan, options, Some(&mut each))
@@ -376,16 +408,13 @@ fn load(
             (without_changes(read.plan), objects)
         }
     };
-    let (assessment, order) = assessor.finish_ordered(
+    let assessment = assessor.finish(
         &plan,
         &ward_classify::Options {
             allow_unclassified: inputs.allow_unclassified,
         },
     );
-    let approvals_path = inputs
-        .approvals
-        .clone()
-        .unwrap_or_else(|| policy.approvals_file.clone());
+    drop(names);
     let root = match &inputs.root {
         Some(r) => {
             if !protect::has_terraform_files(r) {
@@ -413,9 +442,10 @@ fn load(
         plan,
         objects,
         assessment,
-        order,
+        approvals: early,
         digests,
         imports,
+        refused_lines,
         policy,
         approvals_path,
         protection,
@@ -441,19 +471,14 @@ fn without_changes(plan: &Plan) -> Plan {
 }
 
 impl Loaded {
-    /// The refusal lines of the changes at these plan positions (see
+    /// The refusal lines of the refused changes at these plan positions (see
     /// [`crate::adoption::refuse`]), in the order given.
     fn refusal_lines(&self, positions: &[usize]) -> Vec<String> {
-        let mut at = vec![usize::MAX; self.order.len()];
-        for (i, p) in self.order.iter().enumerate() {
-            if let Some(slot) = at.get_mut(*p) {
-                *slot = i;
-            }
-        }
         positions
             .iter()
-            .filter_map(|p| at.get(*p).and_then(|i| self.assessment.verdicts.get(*i)))
-            .map(|v| ward_import::adoption::refusal_line(&v.address, v.action))
+            .filter_map(|p| self.imports.refused.binary_search(p).ok())
+            .filter_map(|i| self.refused_lines.get(i))
+            .map(|l| l.to_string())
             .collect()
     }
 }
@@ -509,6 +534,7 @@ pub fn gate_reviewed(
         record: opts.record.as_ref().map(|_| key.as_deref()),
         approve_every: opts.binding.every_change,
         address: None,
+        approvals: true,
     };
     let mut l = load(&opts.inputs, setup, plan, want)?;
     let cwd = setup.cwd;
@@ -544,7 +570,10 @@ pub fn gate_reviewed(
             "the policy requires signed approvals, but {KEY_VAR} is not set: set it to the signing key"
         )));
     }
-    let file = approvals::load(&l.approvals_path)?;
+    let file = match l.approvals.take() {
+        Some(read) => read?,
+        None => approvals::load(&l.approvals_path)?,
+    };
     approvals::check_not_future(&file, now, &l.approvals_path.display().to_string())?;
     let ctx = GateContext {
         policy: &l.policy,
@@ -635,6 +664,7 @@ pub fn approve(
         record: None,
         approve_every: opts.binding.every_change,
         address: Some(opts.address.trim()),
+        approvals: false,
     };
     let l = load(&opts.inputs, setup, None, want)?;
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
@@ -962,10 +992,11 @@ mod tests {
         v
     }
 
-    /// How many attributes and whether the destroyed object are kept.
-    fn kept(v: Verdict, policy: &Policy) -> (usize, bool) {
-        let s = slim(v, policy, &|_| false);
-        (s.attributes.len(), s.destroyed_object.is_some())
+    /// How many attributes and whether the destroyed object are kept (`None`: the verdict is
+    /// not kept at all).
+    fn kept(v: Verdict, policy: &Policy) -> Option<(usize, bool)> {
+        let s = slim(v, policy, &|_| false, &|_| false)?;
+        Some((s.attributes.len(), s.destroyed_object.is_some()))
     }
 
     #[test]
@@ -974,40 +1005,70 @@ mod tests {
         // At a class that needs approval, or a destroy: the deciding attribute and the object.
         assert_eq!(
             kept(change(Action::Update, Impact::DataLoss), &default),
-            (1, true)
+            Some((1, true))
         );
         assert_eq!(
             kept(
                 change(Action::ReplaceDeleteFirst, Impact::Replace),
                 &default
             ),
-            (1, true)
+            Some((1, true))
         );
         let mut unclassified = change(Action::Delete, Impact::Replace);
         unclassified.classified = false;
-        assert_eq!(kept(unclassified, &default), (0, true));
-        // At a class that needs none: nothing.
+        assert_eq!(kept(unclassified, &default), Some((0, true)));
+        // At a class that needs none: not kept at all.
         assert_eq!(
             kept(change(Action::Update, Impact::Interrupt), &default),
-            (0, false)
+            None
         );
         let mut unclassified = change(Action::Update, Impact::DataLoss);
         unclassified.classified = false;
-        assert_eq!(kept(unclassified, &default), (0, false));
-        // Not a change, or not a managed object: nothing, even when every class needs approval.
+        assert_eq!(kept(unclassified, &default), None);
+        // Not a change, or not a managed object: not kept, even when every class needs approval.
         let every = Policy {
             approve: Impact::ALL.iter().copied().collect(),
             ..Policy::default()
         };
-        assert_eq!(kept(change(Action::NoOp, Impact::None), &every), (0, false));
+        assert_eq!(kept(change(Action::NoOp, Impact::None), &every), None);
         let mut read = change(Action::Delete, Impact::Replace);
         read.mode = ward_model::Mode::Data;
-        assert_eq!(kept(read, &every), (0, false));
+        assert_eq!(kept(read, &every), None);
         // What `keep` names keeps its deciding attribute.
-        let s = slim(change(Action::Update, Impact::Interrupt), &default, &|_| {
-            true
-        });
-        assert_eq!(s.attributes.len(), 1);
+        let s = slim(
+            change(Action::Update, Impact::Interrupt),
+            &default,
+            &|_| true,
+            &|_| false,
+        );
+        assert_eq!(s.map(|s| s.attributes.len()), Some(1));
+        // What an approval names is kept bare, no-op included (why its approval is unused).
+        for action in [Action::Update, Action::NoOp] {
+            let s = slim(
+                change(action, Impact::Interrupt),
+                &default,
+                &|_| false,
+                &|_| true,
+            );
+            assert_eq!(s.map(|s| s.attributes.len()), Some(0));
+        }
+        // A change that overwrites state outside the root, when the policy approves those.
+        let mut over = change(Action::Update, Impact::Interrupt);
+        over.overwrites = Some(std::sync::Arc::new(ward_rules::RuleRef {
+            origin: ward_rules::RuleOrigin::User {
+                file: "ward.hcl".into(),
+                line: 1,
+            },
+            type_name: "fakecloud_instance".into(),
+            attribute: None,
+        }));
+        assert!(default.approve_overwrites);
+        assert_eq!(kept(over.clone(), &default), Some((0, false)));
+        let not_overwrites = Policy {
+            approve_overwrites: false,
+            ..Policy::default()
+        };
+        assert_eq!(kept(over, &not_overwrites), None);
     }
 
     /// Runs `f` with the run's values of a `ward.hcl` of fakecloud's rules in `dir`.
@@ -1047,22 +1108,126 @@ mod tests {
                 record: None,
                 approve_every: false,
                 address,
+                approvals: false,
             };
             let l = load(&inputs, setup, None, want).unwrap();
             let v = l
                 .assessment
                 .verdicts
                 .iter()
-                .find(|v| v.address == "fakecloud_instance.db")
-                .unwrap();
+                .find(|v| v.address == "fakecloud_instance.db")?;
             assert_eq!(v.impact, Impact::Interrupt);
-            v.attributes.len()
+            Some(v.attributes.len())
         };
-        assert_eq!(size_of_db(None), 0);
-        assert_eq!(size_of_db(Some("fakecloud_instance.web[0]")), 0);
-        assert_eq!(size_of_db(Some("fakecloud_instance.db")), 1);
-        assert_eq!(size_of_db(Some("fakecloud_instance.*")), 1);
-        assert_eq!(size_of_db(Some("fakecloud_volume.*")), 0);
+        // Not named, it needs nothing: not kept at all.
+        assert_eq!(size_of_db(None), None);
+        assert_eq!(size_of_db(Some("fakecloud_instance.web[0]")), None);
+        assert_eq!(size_of_db(Some("fakecloud_instance.db")), Some(1));
+        assert_eq!(size_of_db(Some("fakecloud_instance.*")), Some(1));
+        assert_eq!(size_of_db(Some("fakecloud_volume.*")), None);
+    }
+
+    /// A plan of `n` no-ops of fakecloud instances, then one in-place update of a fakecloud
+    /// instance's tags (impact free: no approval) and one update of an unclassified type.
+    fn no_op_plan(n: usize) -> String {
+        let change = |address: &str, ty: &str, actions: &str, after: &str| {
+            format!(
+                r#"{{"address":"{address}","mode":"managed","type":"{ty}","name":"x","provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":[{actions}],"before":{{"name":"a","tags":{{}}}},"after":{after},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}"#
+            )
+        };
+        let mut changes: Vec<String> = (0..n)
+            .map(|i| {
+                change(
+                    &format!("fakecloud_instance.n[{i}]"),
+                    "fakecloud_instance",
+                    r#""no-op""#,
+                    r#"{"name":"a","tags":{}}"#,
+                )
+            })
+            .collect();
+        changes.push(change(
+            "fakecloud_instance.tagged",
+            "fakecloud_instance",
+            r#""update""#,
+            r#"{"name":"a","tags":{"a":"b"}}"#,
+        ));
+        changes.push(change(
+            "unknowncloud_thing.u",
+            "unknowncloud_thing",
+            r#""update""#,
+            r#"{"name":"b","tags":{}}"#,
+        ));
+        format!(
+            r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}]}}"#,
+            changes.join(",")
+        )
+    }
+
+    /// The gate keeps no verdict of a change nothing will look at again: on a plan of 1,000
+    /// no-ops and an update that needs no approval, it keeps none (#35 item 2: memory bounded
+    /// by what needs a decision, not by the plan's size), yet the coverage gate still sees the
+    /// unclassified type that changes, and the report is the whole-plan report.
+    #[test]
+    fn the_gate_keeps_no_verdict_of_a_change_that_needs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = ward_time::Clock::Fixed("2026-12-04T00:00:00Z".parse().unwrap());
+        with_setup(dir.path(), clock, |setup| {
+            let file = dir.path().join("plan.json");
+            std::fs::write(&file, no_op_plan(1000)).unwrap();
+            let inputs = Inputs {
+                plan: file.display().to_string(),
+                approvals: Some(dir.path().join("approvals.json")),
+                ..Inputs::default()
+            };
+            let want = Want {
+                content: false,
+                record: None,
+                approve_every: false,
+                address: None,
+                approvals: true,
+            };
+            let l = load(&inputs, setup, None, want).unwrap();
+            // The unclassified update is unclassified, so kept for neither class nor destroy.
+            assert_eq!(
+                l.assessment.verdicts.len(),
+                0,
+                "{:?}",
+                l.assessment.verdicts
+            );
+            assert_eq!(l.assessment.coverage.blocking, ["unknowncloud_thing"]);
+            assert_eq!(l.assessment.coverage.types_checked, 2);
+            // An approval naming a change that needs none keeps that one verdict: the report
+            // says why the approval is unused from the change's action and class.
+            let approve_opts = ApproveOptions {
+                inputs: inputs.clone(),
+                address: "fakecloud_instance.tagged".into(),
+                reason: "test".into(),
+                by: Some("t".into()),
+                ..ApproveOptions::default()
+            };
+            approve(&approve_opts, setup, &|_: &str| None).unwrap();
+            let opts = GateOptions {
+                inputs: Inputs {
+                    allow_unclassified: true,
+                    ..inputs.clone()
+                },
+                no_record_protection: true,
+                ..GateOptions::default()
+            };
+            let run = gate(&opts, setup, None, &|_: &str| None).unwrap();
+            assert_eq!(run.exit, Exit::Pass, "{:?}", run.report);
+            assert_eq!(run.report.coverage_blocking, ["unknowncloud_thing"]);
+            let unused: Vec<&str> = run
+                .report
+                .unused_approvals
+                .iter()
+                .map(|u| u.why.as_str())
+                .collect();
+            assert_eq!(
+                unused,
+                ["the change here (update, free) does not need approval under the policy"]
+            );
+        });
     }
 
     /// A plan its caller already read is gated as its file is, and its file is not read again:

@@ -122,10 +122,7 @@ pub(crate) fn at_site(all: Vec<Instance>, site: Option<&str>) -> Result<Vec<Inst
         .collect();
     if !known.contains(site) {
         let names: Vec<&str> = known.iter().map(String::as_str).collect();
-        let close = names
-            .iter()
-            .min_by_key(|k| strsim_like(site, k))
-            .filter(|k| strsim_like(site, k) <= 2);
+        let close = ward_hcl::did_you_mean(site, &names);
         return Err(usage(format!(
             "unknown site \"{site}\": no root declares `site \"{site}\"`{}; the sites are: {}",
             close
@@ -151,22 +148,6 @@ pub(crate) fn at_site(all: Vec<Instance>, site: Option<&str>) -> Result<Vec<Inst
                     && !roots_with_site.contains(&i.root))
         })
         .collect())
-}
-
-/// Edit distance, for a did-you-mean on site names.
-fn strsim_like(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Adds every instance of `sel` not in `roots` as not reached.

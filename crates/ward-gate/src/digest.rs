@@ -259,17 +259,27 @@ pub fn sign_without_signature(mut v: Value, key: &[u8]) -> String {
 /// `after`, a delete's `before`, sensitive and shortened values) as HMAC-SHA256 under the key.
 /// Without a key it is [`full_digest`]: a plain hash of secret values is never written.
 pub fn record_digest(c: &ResourceChange, key: Option<&[u8]>) -> String {
-    let (Some(h), Some(k)) = (&c.content, key) else {
-        return full_digest(c);
-    };
+    digest_text(&record_digest_bytes(c, key))
+}
+
+/// [`record_digest`]'s 32 bytes, before they are written as `sha256:` and hex (what the gate
+/// record and `ward verify` keep of each change while the plan is read).
+pub(crate) fn record_digest_bytes(c: &ResourceChange, key: Option<&[u8]>) -> [u8; 32] {
     let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut v {
-        m.insert(
-            "content".into(),
-            Value::String(hmac_hex(k, h.bytes()).unwrap_or_default()),
-        );
+    if let (Some(h), Some(k)) = (&c.content, key) {
+        if let Value::Object(m) = &mut v {
+            m.insert(
+                "content".into(),
+                Value::String(hmac_hex(k, h.bytes()).unwrap_or_default()),
+            );
+        }
     }
-    sha256_json(&v)
+    Sha256::digest(canonical_bytes(&v)).into()
+}
+
+/// A digest as the record and the approvals write it: `sha256:` and lower-case hex.
+pub(crate) fn digest_text(bytes: &[u8; 32]) -> String {
+    format!("sha256:{}", HEXLOWER.encode(bytes))
 }
 
 /// Argon2id's memory cost for [`content_binding`], in KiB (64 MiB).

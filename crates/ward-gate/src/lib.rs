@@ -876,6 +876,15 @@ pub fn run_guards(
 /// Writes a file ward-gate owns (approvals, records), creating its directory: owner-only,
 /// atomically, never through a symlink ([`ward_fs::write_atomic`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GateError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for a file written piece by piece (the gate record: one line per change,
+/// never held whole in memory).
+pub(crate) fn write_atomic_with(
+    path: &Path,
+    emit: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), GateError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| GateError::Io {
             path: dir.display().to_string(),
@@ -883,7 +892,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GateError> {
             source: e,
         })?;
     }
-    ward_fs::write_atomic(path, bytes, ward_fs::Mode::Private).map_err(GateError::from)
+    ward_fs::write_atomic_with(path, ward_fs::Mode::Private, emit).map_err(GateError::from)
 }
 
 /// Takes the update lock of a file ward-gate reads, changes and writes back.

@@ -14,12 +14,14 @@
 //! why that and not a plain hash), so a change of a sensitive value or of a string tail past 200
 //! characters alone still fails `ward verify`.
 
-use crate::digest::{content_binding_of, content_input_of, record_digest, sign_without_signature};
+use crate::digest::{
+    content_binding_of, content_input_of, digest_text, record_digest_bytes, sign_without_signature,
+};
 use crate::error::GateError;
 use crate::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use ward_model::{Plan, ResourceChange};
+use ward_model::{Action, Plan, ResourceChange};
 
 /// One change as gated.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -91,11 +93,51 @@ impl GateRecord {
 
 /// What the gate record and `ward verify` keep of each change, computed as the reader hands it
 /// over (`ward gate --record` and `ward verify` read the plan change by change and keep only
-/// this): its [`RecordedChange`] (address, deposed key, action, record digest) and the reader's
-/// content fingerprint, which only the keyless [`GateRecord::content`] binding uses.
+/// this): its address, deposed key, action and record digest, compact (the action as its enum,
+/// the digest as its 32 bytes: a [`RecordedChange`] is built from it only when the record is),
+/// and the reader's content fingerprint, which only the keyless [`GateRecord::content`] binding
+/// uses.
 #[derive(Debug, Default)]
 pub struct Digests {
-    entries: Vec<(RecordedChange, Option<ward_model::HiddenDigest>)>,
+    entries: Vec<Entry>,
+}
+
+/// One change as [`Digests`] keeps it.
+#[derive(Debug)]
+struct Entry {
+    address: Box<str>,
+    deposed: Option<Box<str>>,
+    action: Action,
+    digest: [u8; 32],
+    content: Option<ward_model::HiddenDigest>,
+}
+
+impl Entry {
+    /// The order the record lists its changes in ([`RecordedChange`]'s: address, deposed key,
+    /// action as Terraform spells it, digest; hex compares as its bytes do).
+    fn record_order(&self, other: &Entry) -> std::cmp::Ordering {
+        (
+            &self.address,
+            &self.deposed,
+            self.action.as_terraform(),
+            &self.digest,
+        )
+            .cmp(&(
+                &other.address,
+                &other.deposed,
+                other.action.as_terraform(),
+                &other.digest,
+            ))
+    }
+
+    fn into_change(self) -> RecordedChange {
+        RecordedChange {
+            address: self.address.into_string(),
+            deposed: self.deposed.map(str::into_string),
+            action: self.action.as_terraform().to_string(),
+            digest: digest_text(&self.digest),
+        }
+    }
 }
 
 impl Digests {
@@ -116,15 +158,13 @@ impl Digests {
     /// One change: its record digest (bound to its raw values under `key` when there is one)
     /// and its content fingerprint.
     pub fn add(&mut self, c: &ResourceChange, key: Option<&[u8]>) {
-        self.entries.push((
-            RecordedChange {
-                address: c.address.clone(),
-                deposed: c.deposed.clone(),
-                action: c.action.as_terraform().to_string(),
-                digest: record_digest(c, key),
-            },
-            c.content.clone(),
-        ));
+        self.entries.push(Entry {
+            address: c.address.as_str().into(),
+            deposed: c.deposed.as_deref().map(Into::into),
+            action: c.action,
+            digest: record_digest_bytes(c, key),
+            content: c.content.clone(),
+        });
     }
 
     /// How many changes.
@@ -143,15 +183,16 @@ impl Digests {
         content_input_of(
             self.entries
                 .iter()
-                .map(|(c, h)| (c.address.as_str(), c.deposed.as_deref(), h.as_ref())),
+                .map(|e| (&*e.address, e.deposed.as_deref(), e.content.as_ref())),
         )
     }
 
     /// The recorded changes, sorted by address and deposed key (as the record lists them).
-    pub fn into_changes(self) -> Vec<RecordedChange> {
-        let mut v: Vec<RecordedChange> = self.entries.into_iter().map(|(c, _)| c).collect();
-        v.sort();
-        v
+    pub fn into_changes(mut self) -> Vec<RecordedChange> {
+        // In place: a stable sort would take a scratch buffer of half the entries; entries
+        // equal in the whole order are interchangeable.
+        self.entries.sort_unstable_by(Entry::record_order);
+        self.entries.into_iter().map(Entry::into_change).collect()
     }
 }
 
@@ -221,19 +262,22 @@ pub fn build_with(
 
 /// Writes a record.
 pub fn save(path: &Path, r: &GateRecord) -> Result<(), GateError> {
-    let mut s = serde_json::to_string_pretty(r).unwrap_or_default();
-    s.push('\n');
-    crate::write_atomic(path, s.as_bytes())
+    // Written as it is serialized: the text of a large plan's record is not held whole.
+    crate::write_atomic_with(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, r).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
 }
 
 /// Reads a record.
 pub fn load(path: &Path) -> Result<GateRecord, GateError> {
-    let text = std::fs::read_to_string(path).map_err(|e| GateError::Io {
+    let file = std::fs::File::open(path).map_err(|e| GateError::Io {
         path: path.display().to_string(),
         action: "read the gate record (written by `ward gate --record FILE`)",
         source: e,
     })?;
-    let r: GateRecord = serde_json::from_str(&text).map_err(|e| {
+    // Read as it is parsed: the text of a large plan's record is not held beside the record.
+    let r: GateRecord = serde_json::from_reader(std::io::BufReader::new(file)).map_err(|e| {
         GateError::Verify(format!(
             "{}: not a ward gate record ({e}); write one with `ward gate PLAN --record FILE`",
             path.display()

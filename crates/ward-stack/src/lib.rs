@@ -41,6 +41,8 @@ mod status;
 mod teardown;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_backup;
 
 pub use apply::apply;
 pub use approve::{approve, Approved};

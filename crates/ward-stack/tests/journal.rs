@@ -187,6 +187,26 @@ fn the_journal_reads_back_what_it_recorded() {
     assert_eq!(steps[0].key, "r2/dc1", "a step's key is RUN/SITE");
 }
 
+/// A history that cannot be opened is an error naming what failed: the directory that cannot
+/// be made, or the history store and why.
+#[test]
+fn a_journal_that_cannot_be_opened_says_why() {
+    let t = tempfile::tempdir().unwrap();
+    let file = t.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let e = Journal::open(&file.join("d").join("h.sqlite"))
+        .err()
+        .unwrap();
+    assert!(
+        e.starts_with(&format!("cannot create {}: ", file.join("d").display())),
+        "{e}"
+    );
+    // A directory where the history file belongs: the store refuses it.
+    let e = Journal::open(t.path()).err().unwrap();
+    assert!(e.starts_with("the history store: "), "{e}");
+    assert!(e.len() > "the history store: ".len() + 5, "{e}");
+}
+
 /// A run is stopped by a signal only when its exit code is a signal's (129, 130, 143).
 #[test]
 fn a_run_is_stopped_by_a_signal_only_with_a_signals_exit() {

@@ -4,42 +4,10 @@
 //! the run's order, those it did not reach as such.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
 use ward_model::Exit;
 use ward_stack::journal::{Journal, Process, RunRecord, StepRecord};
 use ward_stack::report::{Command, RootOutcome, StackReport};
-use ward_stack::{status, Options};
-
-const HCL: &str = r#"
-layer "substrate" {
-  level = 0
-}
-root "network" {
-  path = "network"
-  layer = "substrate"
-  site "dc0" {}
-  site "dc1" {}
-}
-"#;
-
-fn options(dir: &Path) -> Options {
-    let repo = dir.join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    let config = ward_config::Config::parse(HCL, "ward.hcl", &repo).unwrap();
-    Options {
-        config,
-        knowledge: ward_rules::Knowledge::default(),
-        approver: None,
-        repo,
-        site: None,
-        root: None,
-        binaries: vec![],
-        db: ward_store::Location::Sqlite(dir.join("h.sqlite")),
-        clock: ward_time::Clock::System,
-        progress: None,
-        env: vec![],
-    }
-}
+use ward_stack::status;
 
 mod common;
 
@@ -61,7 +29,7 @@ fn step(outcome: RootOutcome) -> StepRecord {
 /// The status of a history holding `r` and, when given, one step at `network/dc0`.
 fn status_of(r: &RunRecord, s: Option<RootOutcome>) -> StackReport {
     let t = tempfile::tempdir().unwrap();
-    let opts = options(t.path());
+    let opts = common::options(t.path());
     let mut j = Journal::open_location(&opts.db).unwrap();
     j.run(r, "2026-12-01T00:00:00Z").unwrap();
     if let Some(o) = s {
@@ -74,7 +42,7 @@ fn status_of(r: &RunRecord, s: Option<RootOutcome>) -> StackReport {
 #[test]
 fn no_run_recorded_says_what_to_run() {
     let t = tempfile::tempdir().unwrap();
-    let e = status(&options(t.path())).unwrap_err();
+    let e = status(&common::options(t.path())).unwrap_err();
     assert_eq!(e.exit(), Exit::Usage);
     let e = e.to_string();
     assert!(

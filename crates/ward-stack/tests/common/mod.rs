@@ -1,8 +1,10 @@
 //! Journal records for the tests that read a journal without Terraform.
 #![allow(dead_code)] // each test binary uses some of them
 
+use std::path::Path;
 use ward_stack::journal::{RunRecord, StepRecord};
 use ward_stack::report::{Command, RootOutcome, RootReport};
+use ward_stack::Options;
 
 /// A `stack-run` record of `command` over `order`, no process recorded.
 pub fn run(id: &str, command: Command, status: &str, exit_code: Option<u8>) -> RunRecord {
@@ -37,5 +39,53 @@ pub fn step(run: &str, root: &str, site: &str, outcome: RootOutcome) -> StepReco
         pending_plan: None,
         context: None,
         every_change: false,
+    }
+}
+
+/// A stack of two layers: `network` at sites `dc0` and `dc1`, `dns` at none (site `default`),
+/// and `app` above, reading both.
+pub const HCL: &str = r#"
+layer "substrate" {
+  level = 0
+}
+layer "apps" {
+  level = 1
+}
+root "network" {
+  path = "network"
+  layer = "substrate"
+  site "dc0" {}
+  site "dc1" {}
+}
+root "dns" {
+  path = "dns"
+  layer = "substrate"
+}
+root "app" {
+  path = "app"
+  layer = "apps"
+  reads = ["network", "dns"]
+  site "dc0" {}
+  site "dc1" {}
+}
+"#;
+
+/// Options over [`HCL`] in `dir/repo`, the history `dir/h.sqlite`, no Terraform binary.
+pub fn options(dir: &Path) -> Options {
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let config = ward_config::Config::parse(HCL, "ward.hcl", &repo).unwrap();
+    Options {
+        config,
+        knowledge: ward_rules::Knowledge::default(),
+        approver: None,
+        repo,
+        site: None,
+        root: None,
+        binaries: vec![],
+        db: ward_store::Location::Sqlite(dir.join("h.sqlite")),
+        clock: ward_time::Clock::System,
+        progress: None,
+        env: vec![],
     }
 }

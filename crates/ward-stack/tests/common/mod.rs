@@ -72,9 +72,14 @@ root "app" {
 
 /// Options over [`HCL`] in `dir/repo`, the history `dir/h.sqlite`, no Terraform binary.
 pub fn options(dir: &Path) -> Options {
+    options_with(dir, HCL)
+}
+
+/// Options over `hcl` in `dir/repo`, the history `dir/h.sqlite`, no Terraform binary.
+pub fn options_with(dir: &Path, hcl: &str) -> Options {
     let repo = dir.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
-    let config = ward_config::Config::parse(HCL, "ward.hcl", &repo).unwrap();
+    let config = ward_config::Config::parse(hcl, "ward.hcl", &repo).unwrap();
     Options {
         config,
         knowledge: ward_rules::Knowledge::default(),

@@ -104,11 +104,11 @@ pub struct Digests {
 
 /// One change as [`Digests`] keeps it.
 #[derive(Debug)]
-struct Entry {
-    address: Box<str>,
-    deposed: Option<Box<str>>,
-    action: Action,
-    digest: [u8; 32],
+pub(crate) struct Entry {
+    pub(crate) address: Box<str>,
+    pub(crate) deposed: Option<Box<str>>,
+    pub(crate) action: Action,
+    pub(crate) digest: [u8; 32],
     content: Option<ward_model::HiddenDigest>,
 }
 
@@ -165,6 +165,12 @@ impl Digests {
             digest: record_digest_bytes(c, key),
             content: c.content.clone(),
         });
+    }
+
+    /// What was kept of each change, in the order given (`ward verify` compares them with the
+    /// record without building a [`RecordedChange`] of each).
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// How many changes.

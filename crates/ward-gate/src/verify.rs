@@ -11,6 +11,7 @@
 //! to an owner-only scratch file that ward-plan reads in bounded memory, and the file is removed
 //! afterwards.
 
+use crate::digest::digest_text;
 use crate::error::GateError;
 use crate::record::{Digests, GateRecord, RecordedChange};
 use crate::Outcome;
@@ -87,49 +88,11 @@ pub fn compare_digests(
         ));
     }
     let before_changes = diffs.len();
-    let now = digests.into_changes();
-    // Keyed by reference: a copy of every address would be a third copy of the plan's
-    // addresses beside the record's and the saved plan's (#35 item 2).
-    fn key_of(c: &RecordedChange) -> (&str, Option<&str>) {
-        (c.address.as_str(), c.deposed.as_deref())
-    }
-    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
-    let b: BTreeMap<_, _> = now.iter().map(|c| (key_of(c), c)).collect();
-    let name = |(addr, dep): &(&str, Option<&str>)| match dep {
-        Some(d) => format!("{addr} (deposed {d})"),
-        None => addr.to_string(),
-    };
-    for (k, x) in &a {
-        match b.get(k) {
-            None => diffs.push(format!(
-                "{}: gated ({}), absent from the saved plan",
-                name(k),
-                x.action
-            )),
-            Some(y) if y.action != x.action => diffs.push(format!(
-                "{}: gated as {}, the saved plan does {}",
-                name(k),
-                x.action,
-                y.action
-            )),
-            Some(y) if y.digest != x.digest => diffs.push(format!(
-                "{}: the change differs from the gated one ({} ≠ {})",
-                name(k),
-                y.digest,
-                x.digest
-            )),
-            Some(_) => {}
-        }
-    }
-    for (k, y) in &b {
-        if !a.contains_key(k) {
-            diffs.push(format!(
-                "{}: in the saved plan ({}), never gated",
-                name(k),
-                y.action
-            ));
-        }
-    }
+    let changes = digests.len();
+    compare_changes(record, &digests, &mut diffs);
+    // What was kept of the saved plan's changes is not needed any more: the keyless binding's
+    // check below takes Argon2id's memory.
+    drop(digests);
     if let Some(content) = content.filter(|_| diffs.len() == before_changes) {
         // Every shown change matches: what is left is what the model does not show.
         diffs.extend(hidden_difference(record, &content));
@@ -145,7 +108,75 @@ pub fn compare_digests(
         ok: diffs.is_empty(),
         gated_outcome: record.outcome,
         differences: diffs,
-        changes: now.len(),
+        changes,
+    }
+}
+
+/// Each difference between the record's changes and the saved plan's (`digests`), in the
+/// record's address order, then the saved plan's changes never gated.
+fn compare_changes(record: &GateRecord, digests: &Digests, diffs: &mut Vec<String>) {
+    // Keyed by reference: a copy of every address would be a third copy of the plan's
+    // addresses beside the record's and the saved plan's (#35 item 2); the saved plan's digests
+    // are compared as bytes, written as text only in a difference.
+    fn key_of(c: &RecordedChange) -> (&str, Option<&str>) {
+        (c.address.as_str(), c.deposed.as_deref())
+    }
+    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
+    // Of two changes at one key (not a plan Terraform writes), the last in the record's order
+    // is compared, as when the saved plan's changes were sorted into a record first.
+    let mut b: BTreeMap<_, &crate::record::Entry> = BTreeMap::new();
+    for e in digests.entries() {
+        let k = (&*e.address, e.deposed.as_deref());
+        match b.get(&k) {
+            Some(had)
+                if (had.action.as_terraform(), &had.digest)
+                    > (e.action.as_terraform(), &e.digest) => {}
+            _ => {
+                b.insert(k, e);
+            }
+        }
+    }
+    let name = |(addr, dep): &(&str, Option<&str>)| match dep {
+        Some(d) => format!("{addr} (deposed {d})"),
+        None => addr.to_string(),
+    };
+    for (k, x) in &a {
+        let Some(y) = b.get(k) else {
+            diffs.push(format!(
+                "{}: gated ({}), absent from the saved plan",
+                name(k),
+                x.action
+            ));
+            continue;
+        };
+        let action = y.action.as_terraform();
+        if action != x.action {
+            diffs.push(format!(
+                "{}: gated as {}, the saved plan does {}",
+                name(k),
+                x.action,
+                action
+            ));
+            continue;
+        }
+        let digest = digest_text(&y.digest);
+        if digest != x.digest {
+            diffs.push(format!(
+                "{}: the change differs from the gated one ({} ≠ {})",
+                name(k),
+                digest,
+                x.digest
+            ));
+        }
+    }
+    for (k, y) in &b {
+        if !a.contains_key(k) {
+            diffs.push(format!(
+                "{}: in the saved plan ({}), never gated",
+                name(k),
+                y.action.as_terraform()
+            ));
+        }
     }
 }
 

@@ -343,7 +343,7 @@ impl FromStr for RuleId {
         // Case and a missing zero are the usual typos (`ward-mod-5`).
         let upper = s.trim().to_ascii_uppercase();
         let known: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-        let closest = ward_rules::hcl::did_you_mean(&upper, &known)
+        let closest = ward_hcl::did_you_mean(&upper, &known)
             .and_then(|c| RuleId::ALL.iter().copied().find(|r| r.as_str() == c));
         Err(UnknownRule {
             given: s.to_string(),

@@ -60,7 +60,7 @@ pub fn run(args: &Args) -> Result<Exit, CliError> {
         }
         None => {
             let names: Vec<&str> = TOPICS.iter().map(|d| d.topic).collect();
-            let close = ward_rules::hcl::did_you_mean(topic, &names)
+            let close = ward_hcl::did_you_mean(topic, &names)
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default();
             Err(

@@ -55,7 +55,7 @@ pub fn run(cmd: Command) -> Result<Exit, CliError> {
                     .iter()
                     .find(|n| n.eq_ignore_ascii_case(&type_name))
                     .map(|n| n.to_string())
-                    .or_else(|| ward_rules::hcl::did_you_mean(&type_name, &known));
+                    .or_else(|| ward_hcl::did_you_mean(&type_name, &known).map(str::to_string));
                 let hint = match close {
                     Some(n) => format!("did you mean `{n}`? `ward rules show {n}` shows its rules; `ward rules list` shows every classified type"),
                     None => "`ward rules list` shows every classified type; classify this one with a `resource` block in ward.hcl (`ward docs rules`)".to_string(),

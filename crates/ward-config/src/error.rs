@@ -38,18 +38,7 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-impl From<ward_rules::RulesError> for ConfigError {
-    fn from(e: ward_rules::RulesError) -> Self {
-        ConfigError {
-            file: e.file,
-            line: e.line.unwrap_or(0),
-            column: e.column.unwrap_or(0),
-            message: e.message,
-            help: e.help,
-        }
-    }
-}
-
+/// ward-hcl's reader's error, and so ward-rules' (`RulesError` is the same type).
 impl From<ward_hcl::ReadError> for ConfigError {
     fn from(e: ward_hcl::ReadError) -> Self {
         ConfigError {

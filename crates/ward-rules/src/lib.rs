@@ -23,11 +23,6 @@ mod rule;
 
 pub use error::RulesError;
 
-/// Reading hcl-edit structures with every error at `file:line:column` (used by ward-config for
-/// the rest of `ward.hcl`).
-pub mod hcl {
-    pub use crate::parse::{did_you_mean, list, Reader, Spanned};
-}
 pub use rule::{
     AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, Selector, Target, Values,
 };

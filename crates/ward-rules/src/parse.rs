@@ -7,16 +7,16 @@ mod reader;
 mod resource;
 mod values;
 
-pub use reader::{did_you_mean, list, Reader, Spanned};
+use reader::Reader;
 
 use crate::error::RulesError;
 use crate::rule::{Pack, Rule, Selector};
 use crate::RuleOrigin;
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
-use reader::Lines;
 use std::collections::HashMap;
 use std::ops::Range;
+use ward_hcl::list;
 
 /// What kind of file is being read: the two accept different top-level blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,10 +108,7 @@ pub(crate) fn parse_pack_block(
             .at(Some((e.line + line_base, e.column)))
             .help(format!("fix the syntax near `{}`", e.near))
     })?;
-    let r = Reader {
-        file,
-        lines: Lines::new(text, line_base),
-    };
+    let r = Reader(ward_hcl::Reader::new(file, text).below(line_base));
     let mut blocks = body.blocks();
     let attribute = body.attributes().next().is_some();
     let one = match (blocks.next(), blocks.next(), attribute) {
@@ -190,14 +187,10 @@ pub(crate) fn parse_file(file: &str, text: &str, kind: FileKind) -> Result<Parse
             Structure::Block(b) => {
                 let ident = b.ident.as_str();
                 if !top_known.contains(&ident) {
-                    return Err(r.unknown(
-                        b.ident.span(),
-                        "block",
-                        ident,
-                        place,
-                        &top_known,
-                        &elsewhere,
-                    ));
+                    // Only the top level suggests ward.hcl: the entries' keys are the rule
+                    // format's.
+                    let top = ward_hcl::Reader::new(file, text).suggesting(&elsewhere);
+                    return Err(top.unknown(b.ident.span(), "block", ident, place, &top_known));
                 }
             }
         }

@@ -1,10 +1,11 @@
 //! A pack's `pack` header.
 
-use super::{list, Reader};
+use super::Reader;
 use crate::error::RulesError;
 use crate::rule::Pack;
 use hcl_edit::structure::Block;
 use hcl_edit::Span;
+use ward_hcl::list;
 
 const PACK_KEYS: &[&str] = &["name", "version", "provider", "schema", "summary"];
 
@@ -65,7 +66,7 @@ impl Reader<'_> {
             provider,
             schema,
             summary,
-            file: self.file.to_string(),
+            file: self.file().to_string(),
             entries: 0,
         })
     }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use ward_model::Impact;
 
-use super::did_you_mean;
+use ward_hcl::did_you_mean;
 
 /// A top-level attribute name as Terraform spells it: a letter or `_`, then letters, digits,
 /// `_` or `-`.

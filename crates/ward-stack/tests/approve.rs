@@ -117,3 +117,38 @@ fn the_arguments_fit_what_the_step_waits_on() {
         "network/dc0 waits for no approval: run `ward stack teardown` first"
     );
 }
+
+/// An approval given through `ward stack approve` is recorded in the stack's history under the
+/// instance and the run that waited for it; a step recorded without a run records none.
+#[test]
+fn an_approval_is_recorded_with_the_run_that_waited_for_it() {
+    let plan =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans/destroy.json");
+    for (run, recorded) in [("r1", Some("r1")), ("", None)] {
+        let t = tempfile::tempdir().unwrap();
+        let opts = common::options(t.path());
+        std::fs::create_dir_all(opts.repo.join("dns")).unwrap();
+        std::fs::write(opts.repo.join("dns").join("main.tf"), "").unwrap();
+        let mut s = common::step(run, "dns", "default", RootOutcome::ApprovalRequired);
+        s.pending_plan = Some(plan.display().to_string());
+        let mut j = Journal::open_location(&opts.db).unwrap();
+        j.step(&s, "2026-12-01T00:00:00Z").unwrap();
+        drop(j);
+        let a = args("dns", None, "fakecloud_bucket.backups", false);
+        approve(&opts, &a, &|_: &str| None).unwrap();
+        let store = ward_store::Store::open_location(&opts.db).unwrap();
+        let rows = store
+            .approvals(&ward_store::AuditQuery {
+                root: Some("dns"),
+                limit: 0,
+            })
+            .unwrap();
+        assert_eq!(rows.len(), 1, "run {run:?}");
+        let r = &rows[0].approval;
+        assert_eq!(
+            (r.address.as_str(), r.site.as_deref(), r.run.as_deref()),
+            ("fakecloud_bucket.backups", Some("default"), recorded),
+            "run {run:?}"
+        );
+    }
+}

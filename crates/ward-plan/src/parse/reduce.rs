@@ -51,109 +51,21 @@ pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     let address = address.unwrap_or_default();
     let type_name = type_name.unwrap_or_default();
     let mut change = change.unwrap_or_default();
-    let action = match change.actions.take() {
-        Some(Actions::Known(a)) => a,
-        Some(Actions::Unknown(actions)) => {
-            return Err(Semantic::UnknownAction { address, actions })
-        }
-        None => {
-            return Err(Semantic::UnknownAction {
-                address,
-                actions: Vec::new(),
-            })
-        }
-    };
+    let action = action_of(&address, change.actions.take())?;
     let mode = match mode {
         Some(ModeText::Known(m)) => m,
         Some(ModeText::Other(mode)) => return Err(Semantic::UnknownMode { address, mode }),
         None => mode_from_address(&address),
     };
-    let index = match index {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(InstanceKey::Str(s)),
-        Some(Value::Number(n)) => match n.as_i64() {
-            Some(i) => Some(InstanceKey::Int(i)),
-            None => {
-                return Err(Semantic::Malformed(format!(
-                    "`{address}` has index {n}, which is neither an integer nor a string"
-                )))
-            }
-        },
-        Some(other) => {
-            return Err(Semantic::Malformed(format!(
-                "`{address}` has index {other}, which is neither an integer nor a string"
-            )))
-        }
-    };
-    let mut replace_paths = Vec::new();
-    for p in change.replace_paths.take().unwrap_or_default() {
-        let mut steps = Vec::with_capacity(p.len());
-        for s in p {
-            steps.push(match s {
-                Value::String(k) => PathStep::Key(k),
-                Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or(0)),
-                other => {
-                    return Err(Semantic::Malformed(format!(
-                        "`{address}` has a replace_paths step {other}, which is neither a key nor an index"
-                    )))
-                }
-            });
-        }
-        replace_paths.push(AttrPath(steps));
-    }
-    replace_paths.sort();
-    replace_paths.dedup();
+    let index = index_of(&address, index)?;
+    let replace_paths = replace_paths_of(&address, change.replace_paths.take())?;
 
     let diff = diffed(Some(action));
     settle_sides(&address, &mut change, diff)?;
     let lazy = lazy_objects(&address, &change)?;
-    let masks = (
-        Mask::of(change.after_unknown.as_ref()),
-        Mask::of(change.before_sensitive.as_ref()),
-        Mask::of(change.after_sensitive.as_ref()),
-    );
-    let before_scalars = match &lazy {
-        _ if !action.destroys() => Vec::new(),
-        (Some(before), _) => before_scalars_of(
-            before.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
-            change.before_sensitive.as_ref(),
-        ),
-        (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
-    };
-    let after_scalars = match &lazy {
-        _ if !(creates(action) || diff) => Vec::new(),
-        (_, Some(after)) => after_scalars_of(
-            after.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
-            &change,
-        ),
-        (_, None) => match &change.after {
-            Some(Value::Object(m)) => after_scalars_of(
-                m.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
-                &change,
-            ),
-            _ => Vec::new(),
-        },
-    };
-    // Per-attribute changes where an existing object changes in place or is replaced; for a
-    // create or a delete the whole object is the change: what it sets or removes, bounded.
-    let mut changed_left_out = 0;
-    let changed = match &lazy {
-        _ if creates(action) || action == Action::Delete => {
-            let (kept, more) = whole_object(&address, action, &change, &lazy)?;
-            changed_left_out = more;
-            kept
-        }
-        _ if !diff => Vec::new(),
-        (Some(before), Some(after)) => diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
-            .map_err(|e| malformed_side(&address, &e))?,
-        _ => diff::changed(&Sides {
-            before: change.before.as_ref(),
-            after: change.after.as_ref(),
-            after_unknown: masks.0,
-            before_sensitive: masks.1,
-            after_sensitive: masks.2,
-        }),
-    };
+    let before_scalars = before_scalars_for(action, &change, &lazy);
+    let after_scalars = after_scalars_for(action, &change, &lazy);
+    let (changed, changed_left_out) = changed_of(&address, action, &change, &lazy)?;
 
     Ok(ResourceChange {
         address,
@@ -176,6 +88,143 @@ pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
         before_scalars,
         after_scalars,
         changed_left_out,
+    })
+}
+
+/// The entry's action, refused when ward does not know its list (or it has none).
+fn action_of(address: &str, actions: Option<Actions>) -> Result<Action, Semantic> {
+    match actions {
+        Some(Actions::Known(a)) => Ok(a),
+        Some(Actions::Unknown(actions)) => Err(Semantic::UnknownAction {
+            address: address.to_string(),
+            actions,
+        }),
+        None => Err(Semantic::UnknownAction {
+            address: address.to_string(),
+            actions: Vec::new(),
+        }),
+    }
+}
+
+/// The entry's instance key: an integer or a string, or none.
+fn index_of(address: &str, index: Option<Value>) -> Result<Option<InstanceKey>, Semantic> {
+    Ok(match index {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(InstanceKey::Str(s)),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(i) => Some(InstanceKey::Int(i)),
+            None => {
+                return Err(Semantic::Malformed(format!(
+                    "`{address}` has index {n}, which is neither an integer nor a string"
+                )))
+            }
+        },
+        Some(other) => {
+            return Err(Semantic::Malformed(format!(
+                "`{address}` has index {other}, which is neither an integer nor a string"
+            )))
+        }
+    })
+}
+
+/// The paths that force a replacement, each step a key or an index, sorted, each once.
+fn replace_paths_of(
+    address: &str,
+    paths: Option<Vec<Vec<Value>>>,
+) -> Result<Vec<AttrPath>, Semantic> {
+    let mut replace_paths = Vec::new();
+    for p in paths.unwrap_or_default() {
+        let mut steps = Vec::with_capacity(p.len());
+        for s in p {
+            steps.push(match s {
+                Value::String(k) => PathStep::Key(k),
+                Value::Number(n) if n.as_u64().is_some() => PathStep::Index(n.as_u64().unwrap_or(0)),
+                other => {
+                    return Err(Semantic::Malformed(format!(
+                        "`{address}` has a replace_paths step {other}, which is neither a key nor an index"
+                    )))
+                }
+            });
+        }
+        replace_paths.push(AttrPath(steps));
+    }
+    replace_paths.sort();
+    replace_paths.dedup();
+    Ok(replace_paths)
+}
+
+/// The small values kept for explanations of a destroyed object: its last ones.
+fn before_scalars_for(
+    action: Action,
+    change: &RawInner,
+    lazy: &LazyObjects<'_>,
+) -> Vec<(String, Value)> {
+    match lazy {
+        _ if !action.destroys() => Vec::new(),
+        (Some(before), _) => before_scalars_of(
+            before.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            change.before_sensitive.as_ref(),
+        ),
+        (None, _) => before_scalars(change.before.as_ref(), change.before_sensitive.as_ref()),
+    }
+}
+
+/// The small values kept for explanations of what a create or a diffed change plans.
+fn after_scalars_for(
+    action: Action,
+    change: &RawInner,
+    lazy: &LazyObjects<'_>,
+) -> Vec<(String, Shown)> {
+    match lazy {
+        _ if !(creates(action) || diffed(Some(action))) => Vec::new(),
+        (_, Some(after)) => after_scalars_of(
+            after.iter().map(|(k, raw)| (k.as_str(), Scalar::Raw(raw))),
+            change,
+        ),
+        (_, None) => match &change.after {
+            Some(Value::Object(m)) => after_scalars_of(
+                m.iter().map(|(k, v)| (k.as_str(), Scalar::Value(v))),
+                change,
+            ),
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// Per-attribute changes where an existing object changes in place or is replaced; for a
+/// create or a delete the whole object is the change: what it sets or removes, bounded (with
+/// how many were left out).
+fn changed_of(
+    address: &str,
+    action: Action,
+    change: &RawInner,
+    lazy: &LazyObjects<'_>,
+) -> Result<(Vec<ward_model::AttrChange>, usize), Semantic> {
+    let masks = (
+        Mask::of(change.after_unknown.as_ref()),
+        Mask::of(change.before_sensitive.as_ref()),
+        Mask::of(change.after_sensitive.as_ref()),
+    );
+    Ok(match lazy {
+        _ if creates(action) || action == Action::Delete => {
+            whole_object(address, action, change, lazy)?
+        }
+        _ if !diffed(Some(action)) => (Vec::new(), 0),
+        (Some(before), Some(after)) => (
+            diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
+                .map_err(|e| malformed_side(address, &e))?,
+            0,
+        ),
+        _ => (
+            diff::changed(&Sides {
+                before: change.before.as_ref(),
+                after: change.after.as_ref(),
+                after_unknown: masks.0,
+                before_sensitive: masks.1,
+                after_sensitive: masks.2,
+            }),
+            0,
+        ),
     })
 }
 

@@ -421,26 +421,7 @@ impl<R: Read> Walker<R> {
                 }
             }
             if let Some(close) = closed {
-                // A long string ends here: its stand-in takes its place, unless its bytes are
-                // not a valid string (left for serde_json to say so).
-                let at = base + quote + 1;
-                match crate::long::safe_end(&self.buf[at..close]) {
-                    Some(n) if at + n == close => {
-                        let mut whole = long.take().unwrap_or_else(Long::new);
-                        whole.take(&self.buf[at..close]);
-                        let stand_in = whole.stand_in();
-                        let removed = close - at;
-                        self.buf.splice(at..close, stand_in.bytes());
-                        self.checked = self.checked + stand_in.len() - removed;
-                        self.edits
-                            .push((at + stand_in.len(), removed as i64 - stand_in.len() as i64));
-                        rel = at + stand_in.len() + 1 - base;
-                    }
-                    _ => {
-                        long = None;
-                        rel = close + 1 - base;
-                    }
-                }
+                rel = self.close_long(base + quote + 1, close, &mut long) - base;
                 plain = false;
                 in_str = false;
                 if depth == 0 {
@@ -449,21 +430,9 @@ impl<R: Read> Walker<R> {
                 continue;
             }
             if in_str && plain && i - (base + quote) > budget + 1 {
-                // A long string: what is scanned of it is hashed and released.
-                let at = base + quote + 1;
-                match crate::long::safe_end(&self.buf[at..i]) {
-                    Some(n) => {
-                        long.get_or_insert_with(Long::new)
-                            .take(&self.buf[at..at + n]);
-                        self.buf.drain(at..at + n);
-                        self.checked -= n;
-                        self.edits.push((at, n as i64));
-                        i -= n;
-                    }
-                    None => {
-                        long = None;
-                        plain = false;
-                    }
+                match self.release_long(base + quote + 1, i, &mut long) {
+                    Some(n) => i -= n,
+                    None => plain = false,
                 }
             }
             rel = i - base;
@@ -474,6 +443,49 @@ impl<R: Read> Walker<R> {
                 Ok(true) => {}
                 Ok(false) => return Err(self.explain(Fail::Eof)),
                 Err(e) => return Err(self.explain(e)),
+            }
+        }
+    }
+
+    /// A long string ends here (its text is `buf[at..close]`, `close` its closing quote): its
+    /// stand-in takes its place, unless its bytes are not a valid string (left for serde_json
+    /// to say so). The buffer index after its closing quote.
+    fn close_long(&mut self, at: usize, close: usize, long: &mut Option<Long>) -> usize {
+        match crate::long::safe_end(&self.buf[at..close]) {
+            Some(n) if at + n == close => {
+                let mut whole = long.take().unwrap_or_else(Long::new);
+                whole.take(&self.buf[at..close]);
+                let stand_in = whole.stand_in();
+                let removed = close - at;
+                self.buf.splice(at..close, stand_in.bytes());
+                self.checked = self.checked + stand_in.len() - removed;
+                self.edits
+                    .push((at + stand_in.len(), removed as i64 - stand_in.len() as i64));
+                at + stand_in.len() + 1
+            }
+            _ => {
+                *long = None;
+                close + 1
+            }
+        }
+    }
+
+    /// A long string whose text so far is `buf[at..end]`: what is scanned of it is hashed
+    /// into `long` and released; how many bytes were released. `None` when its bytes are not
+    /// a valid string (it is then left whole, for serde_json to say so).
+    fn release_long(&mut self, at: usize, end: usize, long: &mut Option<Long>) -> Option<usize> {
+        match crate::long::safe_end(&self.buf[at..end]) {
+            Some(n) => {
+                long.get_or_insert_with(Long::new)
+                    .take(&self.buf[at..at + n]);
+                self.buf.drain(at..at + n);
+                self.checked -= n;
+                self.edits.push((at, n as i64));
+                Some(n)
+            }
+            None => {
+                *long = None;
+                None
             }
         }
     }

@@ -158,3 +158,38 @@ pub(crate) fn not_reached(sel: &[Instance], roots: &mut Vec<RootReport>) {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Roots at the sites `sites`, as `ward.hcl` declares them.
+    fn at(sites: &[&str]) -> Vec<Instance> {
+        let decl: String = sites
+            .iter()
+            .map(|s| format!("  site \"{s}\" {{}}\n"))
+            .collect();
+        let text = format!("layer \"l\" {{\n  level = 0\n}}\nroot \"r\" {{\n  path = \"r\"\n  layer = \"l\"\n{decl}}}\n");
+        let c = Config::parse(&text, "ward.hcl", Path::new("/repo")).unwrap();
+        instances(&c, Path::new("/repo")).unwrap()
+    }
+
+    fn refusal(sites: &[&str], site: &str) -> String {
+        at_site(at(sites), Some(site)).unwrap_err().to_string()
+    }
+
+    /// The site suggestion is ward-hcl's did-you-mean: a word a site name starts names it, and
+    /// a two-letter word is no typo of every other two-letter site (the edit distance alone,
+    /// at most 2, suggested both ways).
+    #[test]
+    fn an_unknown_site_is_suggested_as_every_other_word_is() {
+        let e = refusal(&["production", "staging"], "prod");
+        assert!(e.contains("(did you mean \"production\"?)"), "{e}");
+        let e = refusal(&["us", "ap"], "eu");
+        assert!(!e.contains("did you mean"), "{e}");
+        assert!(e.contains("the sites are: ap, us"), "{e}");
+        let e = refusal(&["dc0", "dc1"], "dc2");
+        assert!(e.contains("(did you mean \"dc0\"?)"), "{e}");
+    }
+}

@@ -6,6 +6,12 @@
 //! one transaction; each root's findings are compared and written under a transaction-level
 //! advisory lock on the root, so two writers that check the same root (overlapping shards, two
 //! hosts) serialise on it instead of opening the same finding twice.
+//!
+//! Reads go as unnamed statements with their parameters' types (`query_typed`): one round trip
+//! each, where a prepared statement takes three (prepare, execute, close), and planned with the
+//! values bound, so a filter such as `$2::TEXT IS NULL OR root = $2` folds away. Over a socket
+//! to a busy server each round trip waits for both processes to get a core, and `ward report
+//! --html` makes two queries for each root it shows (docs/performance.md, "Fleet").
 
 use crate::audit::{gate_lists, AuditSource};
 use crate::location::PgTarget;
@@ -15,6 +21,7 @@ use crate::{
     GateOutcomeRecord, GateOutcomeRow, NewRecord, OpenFindings, OutcomeRow, RecordQuery, RecordRow,
     RootRunRow, RunId, RunRow, StateMark, StoreError, Transition, SCHEMA_VERSION,
 };
+use postgres::types::Type;
 use postgres::{Client, NoTls};
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
@@ -145,7 +152,9 @@ impl Pg {
                     .map_err(fail)?
             }
         };
-        migrate(&mut client)?;
+        if !current(&mut client) {
+            migrate(&mut client)?;
+        }
         Ok(Pg {
             client: Mutex::new(client),
             in_batch: false,
@@ -191,6 +200,19 @@ impl Pg {
             }
         }
     }
+}
+
+/// Whether the database already records this ward's schema version: one round trip, where
+/// [`migrate`]'s transaction, lock and checks take seven. `false` for anything else (no `meta`
+/// table yet, another version, an error): [`migrate`] then decides, and says what is wrong.
+fn current(client: &mut Client) -> bool {
+    let Ok(Some(row)) =
+        client.query_typed_opt("SELECT value FROM meta WHERE key = 'schema_version'", &[])
+    else {
+        return false;
+    };
+    row.try_get::<_, String>(0)
+        .is_ok_and(|v| v.trim() == SCHEMA_VERSION.to_string())
 }
 
 fn migrate(client: &mut Client) -> Result<(), StoreError> {
@@ -250,7 +272,7 @@ impl Backend for Pg {
     fn schema_version(&self) -> Result<Option<String>, StoreError> {
         Ok(self
             .client()?
-            .query_opt("SELECT value FROM meta WHERE key = 'schema_version'", &[])?
+            .query_typed_opt("SELECT value FROM meta WHERE key = 'schema_version'", &[])?
             .map(|r| r.get(0)))
     }
 
@@ -283,7 +305,7 @@ impl Backend for Pg {
     }
 
     fn state_marks(&self) -> Result<BTreeMap<String, StateMark>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             "SELECT root, lineage, serial FROM root_state ORDER BY root",
             &[],
         )?;
@@ -389,9 +411,9 @@ impl Backend for Pg {
 
     fn runs(&self, limit: usize) -> Result<Vec<RunRow>, StoreError> {
         let mut c = self.client()?;
-        let rows = c.query(
+        let rows = c.query_typed(
             "SELECT id, started_at, finished_at, shard, exit_code FROM runs ORDER BY id DESC LIMIT $1",
-            &[&limit_i64(limit)],
+            &[(&limit_i64(limit), Type::INT8)],
         )?;
         let mut out: Vec<RunRow> = rows
             .iter()
@@ -405,10 +427,10 @@ impl Backend for Pg {
             })
             .collect();
         let ids: Vec<i64> = out.iter().map(|r| r.id).collect();
-        let counts = c.query(
+        let counts = c.query_typed(
             "SELECT run_id, outcome, COUNT(*) FROM outcomes WHERE run_id = ANY($1)
              GROUP BY run_id, outcome",
-            &[&ids],
+            &[(&ids, Type::INT8_ARRAY)],
         )?;
         for r in counts {
             let id: i64 = r.get(0);
@@ -420,17 +442,17 @@ impl Backend for Pg {
     }
 
     fn root_runs(&self, root: &str, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             r#"SELECT o.run_id, r.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
                FROM outcomes o JOIN runs r ON r.id = o.run_id
                WHERE o.root = $1 ORDER BY o.run_id DESC LIMIT $2"#,
-            &[&root, &limit_i64(limit)],
+            &[(&root, Type::TEXT), (&limit_i64(limit), Type::INT8)],
         )?;
         Ok(rows.iter().map(root_run_row).collect())
     }
 
     fn latest_outcomes(&self) -> Result<Vec<RootRunRow>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             r#"SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
                FROM root_latest l
                JOIN outcomes o ON o.run_id = l.run_id AND o.root = l.root
@@ -442,7 +464,7 @@ impl Backend for Pg {
     }
 
     fn every_root_runs(&self, limit: usize) -> Result<Vec<RootRunRow>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             &format!(
                 r#"{ROOTS_CTE}
                 SELECT o.run_id, ru.started_at, o.root, o.outcome, o.detail, o.lineage, o.serial, o."binary"
@@ -451,7 +473,7 @@ impl Backend for Pg {
                                     ORDER BY x.run_id DESC LIMIT $1) o
                 JOIN runs ru ON ru.id = o.run_id"#
             ),
-            &[&limit_i64(limit)],
+            &[(&limit_i64(limit), Type::INT8)],
         )?;
         Ok(rows.iter().map(root_run_row).collect())
     }
@@ -460,19 +482,21 @@ impl Backend for Pg {
         let sql = findings_sql(root.is_some(), open_only, "$1");
         let mut c = self.client()?;
         let rows = match &root {
-            Some(r) => c.query(&sql, &[r])?,
-            None => c.query(&sql, &[])?,
+            Some(r) => c.query_typed(&sql, &[(r, Type::TEXT)])?,
+            None => c.query_typed(&sql, &[])?,
         };
         Ok(rows.iter().map(finding_row).collect())
     }
 
     fn findings_since(&self, run: RunId) -> Result<Vec<FindingRow>, StoreError> {
-        let rows = self.client()?.query(&findings_since_sql("$1"), &[&run])?;
+        let rows = self
+            .client()?
+            .query_typed(&findings_since_sql("$1"), &[(&run, Type::INT8)])?;
         Ok(rows.iter().map(finding_row).collect())
     }
 
     fn roots(&self) -> Result<Vec<String>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             &format!("{ROOTS_CTE} SELECT root FROM r WHERE root IS NOT NULL ORDER BY root"),
             &[],
         )?;
@@ -500,11 +524,16 @@ impl Backend for Pg {
 
     fn records(&self, query: &RecordQuery<'_>) -> Result<Vec<RecordRow>, StoreError> {
         let limit: Option<i64> = (query.limit != 0).then(|| limit_i64(query.limit));
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             "SELECT id, kind, root, key, recorded_at, body FROM records
              WHERE kind = $1 AND ($2::TEXT IS NULL OR root = $2) AND ($3::TEXT IS NULL OR key = $3)
              ORDER BY id DESC LIMIT $4",
-            &[&query.kind, &query.root, &query.key, &limit],
+            &[
+                (&query.kind, Type::TEXT),
+                (&query.root, Type::TEXT),
+                (&query.key, Type::TEXT),
+                (&limit, Type::INT8),
+            ],
         )?;
         rows.iter()
             .map(|r| {
@@ -549,11 +578,11 @@ impl Backend for Pg {
 
     fn approvals(&self, q: &AuditQuery<'_>) -> Result<Vec<ApprovalRow>, StoreError> {
         let limit: Option<i64> = (q.limit != 0).then(|| limit_i64(q.limit));
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             "SELECT id, source, root, site, address, deposed, action, impact, digest, approved_by,
                     reason, approved_at, expires_at, signed, plan, run
              FROM approvals WHERE ($1::TEXT IS NULL OR root = $1) ORDER BY id DESC LIMIT $2",
-            &[&q.root, &limit],
+            &[(&q.root, Type::TEXT), (&limit, Type::INT8)],
         )?;
         rows.iter()
             .map(|r| {
@@ -612,11 +641,11 @@ impl Backend for Pg {
 
     fn gate_outcomes(&self, q: &AuditQuery<'_>) -> Result<Vec<GateOutcomeRow>, StoreError> {
         let limit: Option<i64> = (q.limit != 0).then(|| limit_i64(q.limit));
-        let rows = self.client()?.query(
+        let rows = self.client()?.query_typed(
             "SELECT id, source, root, site, plan, outcome, exit_code, decided_at, reasons, changes,
                     run
              FROM gate_outcomes WHERE ($1::TEXT IS NULL OR root = $1) ORDER BY id DESC LIMIT $2",
-            &[&q.root, &limit],
+            &[(&q.root, Type::TEXT), (&limit, Type::INT8)],
         )?;
         rows.iter()
             .map(|r| {

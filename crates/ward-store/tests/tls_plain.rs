@@ -9,21 +9,8 @@
 
 use ward_store::{Location, Store};
 
-fn plain_server() -> Option<String> {
-    let Some(base) = std::env::var("WARD_TEST_PG_PLAIN")
-        .ok()
-        .filter(|v| !v.is_empty())
-    else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("WARD_TEST_PG_PLAIN is not set under CI=true: scripts/test starts the plain server and sets it");
-        }
-        eprintln!(
-            "skipped: PostgreSQL without TLS (WARD_TEST_PG_PLAIN is not set; scripts/test sets it)"
-        );
-        return None;
-    };
-    Some(base)
-}
+mod plain;
+use plain::{field, plain_server};
 
 fn open(text: &str) -> Result<Store, String> {
     let l = Location::parse(text, None, "test").map_err(|e| e.to_string())?;
@@ -32,7 +19,9 @@ fn open(text: &str) -> Result<Store, String> {
 
 #[test]
 fn prefer_falls_back_to_plain_and_require_is_refused_on_a_server_without_tls() {
-    let Some(base) = plain_server() else { return };
+    let Some(base) = plain_server("PostgreSQL without TLS") else {
+        return;
+    };
     let ok = |extra: &str| {
         let text = format!("{base} {extra}");
         let store = open(&text).unwrap_or_else(|e| panic!("{extra:?}: {e}"));
@@ -52,18 +41,14 @@ fn prefer_falls_back_to_plain_and_require_is_refused_on_a_server_without_tls() {
 /// The URL form takes the same `sslmode`.
 #[test]
 fn the_url_form_of_require_is_refused_on_a_server_without_tls_too() {
-    let Some(base) = plain_server() else { return };
-    let field = |k: &str| {
-        base.split_whitespace()
-            .find_map(|kv| kv.strip_prefix(&format!("{k}=")))
-            .unwrap()
-            .to_string()
+    let Some(base) = plain_server("PostgreSQL without TLS") else {
+        return;
     };
     let url = format!(
         "postgres://{}@127.0.0.1:{}/{}",
-        field("user"),
-        field("port"),
-        field("dbname")
+        field(&base, "user"),
+        field(&base, "port"),
+        field(&base, "dbname")
     );
     open(&format!("{url}?sslmode=prefer")).unwrap_or_else(|e| panic!("{url}: {e}"));
     assert!(open(&format!("{url}?sslmode=require")).is_err(), "{url}");

@@ -90,3 +90,50 @@ fn a_backup_is_written_read_back_and_compared() {
     let e = backup(&dir, &instance(), &empty).unwrap_err();
     assert!(e.contains("the state is empty"), "{e}");
 }
+
+/// A component that cannot even be looked at is an error saying so, and nothing is created
+/// for it; a directory that cannot be made is an error saying that (here `/proc/self`, where
+/// even root makes none), never taken as made.
+#[test]
+fn what_cannot_be_inspected_or_made_says_which() {
+    let t = tempfile::tempdir().unwrap();
+    let long = "x".repeat(300);
+    let e = private_dir_under(t.path(), &[&long]).unwrap_err();
+    assert!(
+        e.starts_with(&format!(
+            "cannot inspect {}",
+            t.path().join(&long).display()
+        )),
+        "{e}"
+    );
+    let e = private_dir_under(Path::new("/proc/self"), &["ward-backups"]).unwrap_err();
+    assert!(
+        e.starts_with("cannot create /proc/self/ward-backups: "),
+        "{e}"
+    );
+}
+
+/// Several wards making the same directories at once all succeed: one makes each directory,
+/// the others find it made.
+#[test]
+fn wards_making_the_same_directories_at_once_all_succeed() {
+    let t = tempfile::tempdir().unwrap();
+    for round in 0..100 {
+        let round = round.to_string();
+        let barrier = std::sync::Barrier::new(8);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        private_dir_under(t.path(), &[&round, "site"])
+                    })
+                })
+                .collect();
+            for h in handles {
+                let d = h.join().unwrap();
+                assert_eq!(d, Ok(t.path().join(&round).join("site")));
+            }
+        });
+    }
+}

@@ -44,17 +44,11 @@ impl Resolver {
         self
     }
 
-    /// The default cache directory: `CACHE_HOME/ward/ls-remote`, else
-    /// `HOME/.cache/ward/ls-remote`, from the values of `XDG_CACHE_HOME` and `HOME` the caller
-    /// read (ward-cli's `context::BaseDirs`; this crate reads no environment). An empty value
-    /// counts as unset, as the XDG base directory specification says.
-    pub fn default_cache_dir(cache_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
-        let set = |p: &&Path| !p.as_os_str().is_empty();
-        let base = cache_home
-            .filter(set)
-            .map(Path::to_path_buf)
-            .or_else(|| home.filter(set).map(|h| h.join(".cache")))?;
-        Some(base.join("ward").join("ls-remote"))
+    /// The default cache directory in the cache directory the caller computed (ward-cli's
+    /// `context::BaseDirs::cache_dir`: `XDG_CACHE_HOME`, else `HOME/.cache`; this crate reads
+    /// no environment): `CACHE_DIR/ward/ls-remote`.
+    pub fn default_cache_dir(cache_dir: &Path) -> PathBuf {
+        cache_dir.join("ward").join("ls-remote")
     }
 
     fn cache_file(&self, url: &str) -> Option<PathBuf> {

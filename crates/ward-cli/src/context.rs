@@ -68,7 +68,8 @@ impl std::fmt::Debug for PgPassword {
 }
 
 /// The XDG base directories the libraries' defaults are built from, read here once per use and
-/// passed down as values (ward-store and ward-check read no environment).
+/// passed down as values: the state and cache directories are computed here, once, and
+/// ward-store and ward-check take them as paths (they read no environment).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BaseDirs {
     /// `HOME`.
@@ -90,17 +91,37 @@ impl BaseDirs {
         }
     }
 
-    /// The default history database ([`ward_store::default_path`]).
-    pub fn history(&self) -> Option<PathBuf> {
-        ward_store::default_path(self.state_home.as_deref(), self.home.as_deref())
+    /// The state directory: `XDG_STATE_HOME`, else `HOME/.local/state`; `None` when neither
+    /// is set.
+    pub fn state_dir(&self) -> Option<PathBuf> {
+        self.base(self.state_home.as_deref(), ".local/state")
     }
 
-    /// The default `--resolve` cache ([`ward_check::resolve::Resolver::default_cache_dir`]).
+    /// The cache directory: `XDG_CACHE_HOME`, else `HOME/.cache`; `None` when neither is set.
+    pub fn cache_dir(&self) -> Option<PathBuf> {
+        self.base(self.cache_home.as_deref(), ".cache")
+    }
+
+    /// `xdg`, else `under_home` in `HOME`. An empty value counts as unset, as the XDG base
+    /// directory specification says (read as a relative path, it would put the file in whatever
+    /// directory ward ran in).
+    fn base(&self, xdg: Option<&Path>, under_home: &str) -> Option<PathBuf> {
+        let set = |p: &&Path| !p.as_os_str().is_empty();
+        xdg.filter(set)
+            .map(Path::to_path_buf)
+            .or_else(|| self.home.as_deref().filter(set).map(|h| h.join(under_home)))
+    }
+
+    /// The default history database ([`ward_store::default_path`] of [`BaseDirs::state_dir`]).
+    pub fn history(&self) -> Option<PathBuf> {
+        self.state_dir().map(|d| ward_store::default_path(&d))
+    }
+
+    /// The default `--resolve` cache ([`ward_check::resolve::Resolver::default_cache_dir`] of
+    /// [`BaseDirs::cache_dir`]).
     pub fn ls_remote_cache(&self) -> Option<PathBuf> {
-        ward_check::resolve::Resolver::default_cache_dir(
-            self.cache_home.as_deref(),
-            self.home.as_deref(),
-        )
+        self.cache_dir()
+            .map(|d| ward_check::resolve::Resolver::default_cache_dir(&d))
     }
 }
 
@@ -157,3 +178,7 @@ impl Context {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

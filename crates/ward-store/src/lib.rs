@@ -263,19 +263,13 @@ pub struct RootRunRow {
     pub outcome: OutcomeRow,
 }
 
-/// The default history database: `STATE_HOME/ward/drift.sqlite`, else
-/// `HOME/.local/state/ward/drift.sqlite`, from the values of `XDG_STATE_HOME` and `HOME` the
-/// caller read (ward-cli's `context::BaseDirs`; this crate reads no environment). An empty value
-/// counts as unset. Outside the repository on purpose: a re-clone must not lose the history
-/// (FIELD-NOTES 12). Every command that keeps history (`ward drift`, `ward import`, `ward gate`
-/// reading acceptances) finds it here unless given `--db`.
-pub fn default_path(state_home: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
-    let set = |p: &&Path| !p.as_os_str().is_empty();
-    let base = state_home
-        .filter(set)
-        .map(Path::to_path_buf)
-        .or_else(|| home.filter(set).map(|h| h.join(".local/state")))?;
-    Some(base.join("ward").join("drift.sqlite"))
+/// The default history database in the state directory the caller computed (ward-cli's
+/// `context::BaseDirs::state_dir`: `XDG_STATE_HOME`, else `HOME/.local/state`; this crate reads
+/// no environment): `STATE_DIR/ward/drift.sqlite`. Outside the repository on purpose: a re-clone
+/// must not lose the history (FIELD-NOTES 12). Every command that keeps history (`ward drift`,
+/// `ward import`, `ward gate` reading acceptances) finds it here unless given `--db`.
+pub fn default_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("ward").join("drift.sqlite")
 }
 
 /// An open finding as the store holds it: its row id and worst impact so far, by

@@ -4,7 +4,7 @@
 use super::{overlaps, Lines};
 use crate::explain::before_after;
 use crate::{AttrVerdict, Verdict};
-use ward_model::{Action, AttrChange, ResourceChange};
+use ward_model::{Action, AttrChange, Impact, ResourceChange};
 
 /// How many changed attributes an unclassified change lists before it says how many more.
 const MAX_DIFF: usize = 20;
@@ -18,6 +18,29 @@ pub(super) fn diffed(c: &ResourceChange) -> &[AttrChange] {
     }
 }
 
+impl AttrVerdict {
+    /// An attribute that no rule of its own decides: it costs `impact` (what the change costs,
+    /// or the type's `on_update` default), with no reason of its own.
+    pub(crate) fn without_rule(
+        change: &AttrChange,
+        impact: Impact,
+        forces_replacement: bool,
+    ) -> AttrVerdict {
+        AttrVerdict {
+            change: change.clone(),
+            impact,
+            rule: None,
+            why: None,
+            forces_replacement,
+        }
+    }
+}
+
+/// The plan says this attribute's change forces the replacement (`replace_paths`).
+pub(super) fn forces_replacement(c: &ResourceChange, ch: &AttrChange) -> bool {
+    c.replace_paths.iter().any(|p| overlaps(&ch.path, p))
+}
+
 /// An unclassified update's or replacement's changed attributes, so that every report (the JSON
 /// first) carries what changes even when no rule says what it costs: each costs the change's own
 /// class (none: unjudged), decided by no rule; `forces_replacement` as the plan says. The gate
@@ -29,13 +52,7 @@ pub(super) fn unjudged_diff(c: &ResourceChange, v: &mut Verdict) {
     }
     v.attributes = changed
         .iter()
-        .map(|ch| AttrVerdict {
-            change: ch.clone(),
-            impact: v.impact,
-            rule: None,
-            why: None,
-            forces_replacement: c.replace_paths.iter().any(|p| overlaps(&ch.path, p)),
-        })
+        .map(|ch| AttrVerdict::without_rule(ch, v.impact, forces_replacement(c, ch)))
         .collect();
     v.attributes_left_out = c.changed_left_out;
 }
@@ -50,13 +67,7 @@ pub(super) fn whole_object(c: &ResourceChange, v: &mut Verdict) {
     v.attributes = c
         .changed
         .iter()
-        .map(|ch| AttrVerdict {
-            change: ch.clone(),
-            impact: v.impact,
-            rule: None,
-            why: None,
-            forces_replacement: false,
-        })
+        .map(|ch| AttrVerdict::without_rule(ch, v.impact, false))
         .collect();
     v.attributes_left_out = c.changed_left_out;
 }
@@ -68,7 +79,7 @@ pub(super) fn diff_lines(c: &ResourceChange, lines: &mut Lines) {
     }
     let changed = diffed(c);
     for ch in changed.iter().take(MAX_DIFF) {
-        let forces = if c.replace_paths.iter().any(|p| overlaps(&ch.path, p)) {
+        let forces = if forces_replacement(c, ch) {
             " (forces replacement)"
         } else {
             ""

@@ -11,7 +11,7 @@
 //! before the parse when more than [`MAX_OPEN`] are open there. Fewer are left to the parser,
 //! whose own message then stands, at a bounded cost.
 
-use crate::ParseError;
+use crate::error::ParseError;
 
 /// The most brackets a file may leave open where its text stops making sense: beyond it the
 /// parser's time doubles per level (2^8 times a normal parse at most).

@@ -10,37 +10,14 @@
 //! `file:line:column` with what to write instead) and the one [`did_you_mean`].
 
 pub mod budget;
+mod error;
 pub mod read;
 
+pub use error::ParseError;
 pub use read::{did_you_mean, list, Fields, ReadError, Reader, Spanned};
 
 pub use hcl_edit::expr::Expression;
 pub use hcl_edit::structure::Body;
-
-/// A native HCL text that could not be parsed, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// 1-based line of the failure.
-    pub line: usize,
-    /// 1-based column of the failure.
-    pub column: usize,
-    /// What was wrong (hcl-edit's message, or the budget's, which also says what to do).
-    pub message: String,
-    /// The text of the line it failed on, trimmed (for a "fix the syntax near ..." hint).
-    pub near: String,
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Parses native HCL text into hcl-edit's syntax tree, once it has passed [`budget::check`].
 pub fn parse_body(text: &str) -> Result<Body, ParseError> {

@@ -46,14 +46,14 @@ pub struct PgPassword {
 }
 
 impl PgPassword {
-    /// Reads the three variables.
-    pub fn from_env() -> PgPassword {
+    /// Reads `PGPASSWORD` and `PGPASSFILE`; `home` is `HOME` as [`BaseDirs`] read it.
+    pub fn from_env(home: Option<&Path>) -> PgPassword {
         PgPassword {
             password: std::env::var("PGPASSWORD").ok(),
             file: std::env::var_os("PGPASSFILE")
                 .filter(|p| !p.is_empty())
                 .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass"))),
+                .or_else(|| home.map(|h| h.join(".pgpass"))),
         }
     }
 }
@@ -127,13 +127,15 @@ impl BaseDirs {
 
 /// Where the history is ([`ward_drift::history_location_in`]: `--db`, else `history { url }`,
 /// else the default file), with the PostgreSQL password's environment and the base directories
-/// read once for it ([`PgPassword::from_env`], [`BaseDirs::from_env`]).
+/// (`HOME` among them, for `~/.pgpass` too) read once for it ([`PgPassword::from_env`],
+/// [`BaseDirs::from_env`]).
 pub fn history_location(
     db: Option<&Path>,
     cfg: Option<&Config>,
 ) -> Result<ward_store::Location, ward_store::StoreError> {
-    let pg = PgPassword::from_env();
-    let default = BaseDirs::from_env().history();
+    let base = BaseDirs::from_env();
+    let pg = PgPassword::from_env(base.home.as_deref());
+    let default = base.history();
     ward_drift::history_location_in(
         db,
         cfg,

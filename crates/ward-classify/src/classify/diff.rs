@@ -37,7 +37,7 @@ impl AttrVerdict {
 }
 
 /// The plan says this attribute's change forces the replacement (`replace_paths`).
-pub(super) fn forces_replacement(c: &ResourceChange, ch: &AttrChange) -> bool {
+pub(super) fn attr_forces_replacement(c: &ResourceChange, ch: &AttrChange) -> bool {
     c.replace_paths.iter().any(|p| overlaps(&ch.path, p))
 }
 
@@ -52,7 +52,7 @@ pub(super) fn unjudged_diff(c: &ResourceChange, v: &mut Verdict) {
     }
     v.attributes = changed
         .iter()
-        .map(|ch| AttrVerdict::without_rule(ch, v.impact, forces_replacement(c, ch)))
+        .map(|ch| AttrVerdict::without_rule(ch, v.impact, attr_forces_replacement(c, ch)))
         .collect();
     v.attributes_left_out = c.changed_left_out;
 }
@@ -79,7 +79,7 @@ pub(super) fn diff_lines(c: &ResourceChange, lines: &mut Lines) {
     }
     let changed = diffed(c);
     for ch in changed.iter().take(MAX_DIFF) {
-        let forces = if forces_replacement(c, ch) {
+        let forces = if attr_forces_replacement(c, ch) {
             " (forces replacement)"
         } else {
             ""

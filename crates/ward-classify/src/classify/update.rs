@@ -1,6 +1,7 @@
 //! Updates and the attributes of a change: each changed attribute's cost, the worst deciding,
 //! what forces a replacement and the identity that changes.
 
+use super::diff::attr_forces_replacement;
 use super::{is_identity, overlaps, per, Lines};
 use crate::explain::{before_after, paths};
 use crate::{AttrVerdict, Verdict};
@@ -126,7 +127,7 @@ pub(super) fn attributes(
         .changed
         .iter()
         .map(|ch| {
-            let forces = c.replace_paths.iter().any(|p| overlaps(&ch.path, p));
+            let forces = attr_forces_replacement(c, ch);
             match r.attribute(&ch.path) {
                 Some(d) => {
                     let (impact, why) = match &d.direction {
@@ -148,13 +149,7 @@ pub(super) fn attributes(
                     why: Some("identity: the replacement object gets a new value".to_string()),
                     forces_replacement: forces,
                 },
-                None => AttrVerdict {
-                    change: ch.clone(),
-                    impact: on_update.value,
-                    rule: None,
-                    why: None,
-                    forces_replacement: forces,
-                },
+                None => AttrVerdict::without_rule(ch, on_update.value, forces),
             }
         })
         .collect();

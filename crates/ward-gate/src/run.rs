@@ -415,6 +415,25 @@ fn load(
         },
     );
     drop(names);
+    let protection = protection_of(inputs, cwd, &policy)?;
+    Ok(Loaded {
+        plan,
+        objects,
+        assessment,
+        approvals: early,
+        digests,
+        imports,
+        refused_lines,
+        policy,
+        approvals_path,
+        protection,
+    })
+}
+
+/// The protection that holds for this run: the policy's, the root's `prevent_destroy` found in
+/// code (the root is `--root`, else the working directory when it holds Terraform files) and the
+/// protection record's.
+fn protection_of(inputs: &Inputs, cwd: &Path, policy: &Policy) -> Result<Protection, GateError> {
     let root = match &inputs.root {
         Some(r) => {
             if !protect::has_terraform_files(r) {
@@ -438,18 +457,28 @@ fn load(
         &rec,
         root.map(|r| r.display().to_string()),
     );
-    Ok(Loaded {
-        plan,
-        objects,
-        assessment,
-        approvals: early,
-        digests,
-        imports,
-        refused_lines,
-        policy,
-        approvals_path,
-        protection,
-    })
+    Ok(protection)
+}
+
+/// Adds the addresses found protected in code for the first time to the protection record,
+/// and says so in a note (a warning when it cannot be written: a read-only checkout must not
+/// turn the gate into an error, and the protection found in code applies to this run either way).
+fn record_protection(l: &Loaded) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !l.protection.newly_found.is_empty() {
+        match protect::add_to_record(&l.policy.protection_record, &l.protection.newly_found) {
+            Ok(()) => notes.push(format!(
+                "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection",
+                l.protection.newly_found.len(),
+                l.policy.protection_record.display()
+            )),
+            Err(e) => notes.push(format!(
+                "warning: could not record {} newly protected address(es): {e}",
+                l.protection.newly_found.len()
+            )),
+        }
+    }
+    notes
 }
 
 /// `plan` without its changes: what [`load`] keeps of a plan read change by change (the
@@ -592,22 +621,11 @@ pub fn gate_reviewed(
     }
     let objects = crate::guard::object_attributes(&l.objects);
     run_guards(&mut report, &l.assessment, &l.policy.guards, &objects, env);
-    let mut notes = Vec::new();
-    if !l.protection.newly_found.is_empty() && !opts.no_record_protection {
-        // A read-only checkout must not turn the gate into an error: say so and go on (the
-        // protection found in code applies to this run either way).
-        match protect::add_to_record(&l.policy.protection_record, &l.protection.newly_found) {
-            Ok(()) => notes.push(format!(
-                "note: recorded {} newly protected address(es) in {}: commit it, so removing prevent_destroy from code cannot silently drop the protection",
-                l.protection.newly_found.len(),
-                l.policy.protection_record.display()
-            )),
-            Err(e) => notes.push(format!(
-                "warning: could not record {} newly protected address(es): {e}",
-                l.protection.newly_found.len()
-            )),
-        }
-    }
+    let notes = if opts.no_record_protection {
+        Vec::new()
+    } else {
+        record_protection(&l)
+    };
     // The review approvals used: for `ward verify` to re-check (#37), and for the history row.
     let bound = reviews.and_then(|r| crate::verify_reviews::binding(r, &report, &l.policy));
     if let Some(path) = &opts.record {

@@ -125,6 +125,22 @@ impl BaseDirs {
     }
 }
 
+/// The Terraform and OpenTofu binaries a run may use: `--terraform` and `--tofu` when given, in
+/// that order, then those found on `PATH` (ward-terraform's `find_binaries`, which says what is
+/// wrong with a path given). One place for `ward drift` and `ward stack`.
+pub fn binaries(
+    terraform: Option<&PathBuf>,
+    tofu: Option<&PathBuf>,
+) -> Result<Vec<ward_terraform::binary::Binary>, CliError> {
+    use ward_terraform::Product;
+    let explicit: Vec<(PathBuf, Product)> = terraform
+        .map(|p| (p.clone(), Product::Terraform))
+        .into_iter()
+        .chain(tofu.map(|p| (p.clone(), Product::Tofu)))
+        .collect();
+    ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)
+}
+
 /// Where the history is ([`ward_drift::history_location_in`]: `--db`, else `history { url }`,
 /// else the default file), with the PostgreSQL password's environment and the base directories
 /// (`HOME` among them, for `~/.pgpass` too) read once for it ([`PgPassword::from_env`],

@@ -178,17 +178,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         .transpose()?;
     let knowledge = ward_config::knowledge(config.as_ref())
         .map_err(|e| CliError::new(format!("cannot load ward's knowledge: {e}")))?;
-    let explicit: Vec<(PathBuf, ward_terraform::Product)> = a
-        .terraform
-        .iter()
-        .map(|p| (p.clone(), ward_terraform::Product::Terraform))
-        .chain(
-            a.tofu
-                .iter()
-                .map(|p| (p.clone(), ward_terraform::Product::Tofu)),
-        )
-        .collect();
-    let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
+    let binaries = crate::context::binaries(a.terraform.as_ref(), a.tofu.as_ref())?;
     let location = crate::context::history_location(a.db.as_deref(), config.as_ref())
         .map_err(|e| CliError::new(e.to_string()))?;
     let torn_down = teardowns(a.db.as_deref(), config.as_ref())?;

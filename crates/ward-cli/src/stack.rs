@@ -166,17 +166,7 @@ fn options(
         )
     })?;
     let db = history(c.db.as_deref(), &config)?;
-    let explicit: Vec<(PathBuf, ward_terraform::Product)> = c
-        .terraform
-        .iter()
-        .map(|p| (p.clone(), ward_terraform::Product::Terraform))
-        .chain(
-            c.tofu
-                .iter()
-                .map(|p| (p.clone(), ward_terraform::Product::Tofu)),
-        )
-        .collect();
-    let binaries = ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)?;
+    let binaries = crate::context::binaries(c.terraform.as_ref(), c.tofu.as_ref())?;
     Ok(ward_stack::Options {
         repo: config.dir.clone(),
         config,

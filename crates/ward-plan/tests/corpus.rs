@@ -292,7 +292,9 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                     content: false,
                     objects: false,
                 };
-                let light = ward_plan::read_with(arg, light, None).map(|_| ()).unwrap_err();
+                let light = ward_plan::read_with(arg, light, None)
+                    .map(|_| ())
+                    .unwrap_err();
                 assert_eq!(light.to_string(), e.to_string(), "{file}");
                 if utf8_plain {
                     assert!(

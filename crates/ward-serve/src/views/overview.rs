@@ -384,6 +384,10 @@ pub fn overview(
 }
 
 #[cfg(test)]
+#[path = "tests_views.rs"]
+mod tests_views;
+
+#[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;

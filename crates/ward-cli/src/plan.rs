@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         let (plan, _) = ward_plan::read_with(
             &args.plan,
             READ,
-            Some(&mut |c| assessor.add_with(c, |v| keep.keep(v))),
+            Some(&mut |c| assessor.add_kept(c, |v| keep.keep_or_count(v))),
         )?;
         notes(&plan);
         let (assessment, order) = assessor.finish_ordered(&plan, &classify);
@@ -202,7 +202,7 @@ fn json(
         let read = ward_plan::read_with(
             &args.plan,
             READ,
-            Some(&mut |c| assessor.add_with(c, |v| stream.keep(v))),
+            Some(&mut |c| assessor.add_kept(c, |v| stream.keep_or_count(v))),
         );
         let plan = match read {
             Ok((plan, _)) => plan,

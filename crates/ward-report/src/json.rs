@@ -11,7 +11,7 @@
 //! then everything that needs the whole plan (drift, outputs, the plan's own fields, the summary,
 //! the outcome, the coverage gate). Nothing is held or spilled for a change once written.
 
-use crate::{class_counts, cost_unknown, worst_class, Outcome};
+use crate::{class_counts, cost_unknown, total, worst_class, Counted, Outcome};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -356,6 +356,8 @@ pub struct Stream<W: Write> {
     indented: Vec<u8>,
     /// The first write error: nothing is written after it, and [`Stream::finish`] returns it.
     error: Option<std::io::Error>,
+    /// The verdicts [`Stream::keep_or_count`] counted instead of returning.
+    counted: Counted,
 }
 
 impl<W: Write> Stream<W> {
@@ -379,6 +381,7 @@ impl<W: Write> Stream<W> {
             buf: Vec::new(),
             indented: Vec::new(),
             error: None,
+            counted: Counted::new(),
         };
         let head = Head {
             schema_version: SCHEMA_VERSION,
@@ -416,6 +419,18 @@ impl<W: Write> Stream<W> {
         v.facts = Vec::new();
         v.destroyed_object = None;
         v
+    }
+
+    /// [`Stream::keep`], or `None` when the summary only counts the verdict (a no-op or read
+    /// of the none group with no fact; see [`crate::counted`]): for
+    /// `ward_classify::Assessor::add_kept`, so that memory holds no verdict of such a change.
+    pub fn keep_or_count(&mut self, v: Verdict) -> Option<Verdict> {
+        if !crate::counted(&v) {
+            return Some(self.keep(v));
+        }
+        self.record(&v);
+        *self.counted.entry(v.action).or_default() += 1;
+        None
     }
 
     /// Writes one change's record, indented for its place in `changes`.
@@ -484,7 +499,8 @@ impl<W: Write> Stream<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        let tail = serde_json::to_vec_pretty(&tail(a, outcome)).map_err(std::io::Error::from)?;
+        let tail = serde_json::to_vec_pretty(&tail(a, &self.counted, outcome))
+            .map_err(std::io::Error::from)?;
         let close: &[u8] = if self.written == 0 { b"]" } else { b"\n  ]" };
         self.w.write_all(close)?;
         // `{\n…}`: the tail's fields follow `changes`.
@@ -632,8 +648,8 @@ fn knowledge_json(k: &KnowledgeUsed) -> KnowledgeJson<'_> {
 }
 
 /// The report's fields after `changes`.
-fn tail<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Tail<'a> {
-    let (counts, unknown) = class_counts(a);
+fn tail<'a>(a: &'a Assessment, counted: &Counted, outcome: &'a Outcome) -> Tail<'a> {
+    let (counts, unknown) = class_counts(a, counted);
     let mut outputs: Vec<OutputJson<'_>> = a
         .outputs
         .iter()
@@ -655,7 +671,7 @@ fn tail<'a>(a: &'a Assessment, outcome: &'a Outcome) -> Tail<'a> {
             complete: a.plan.complete,
         },
         summary: SummaryJson {
-            total: a.verdicts.len(),
+            total: total(a, counted),
             by_class: Impact::ALL
                 .iter()
                 .map(|i| (i.as_str(), counts.get(i).copied().unwrap_or(0)))

@@ -1,7 +1,7 @@
 //! Plan reports of a plan read change by change: each verdict rendered as it is classified and
 //! kept as its report entry, the verdict itself slimmed to what the summary needs.
 
-use crate::{group_of, Expand, Format, Group, RenderOptions};
+use crate::{group_of, Counted, Expand, Format, Group, RenderOptions};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, RandomState};
@@ -49,6 +49,8 @@ pub struct Keep {
     /// The origins of every rule that decided something in a kept verdict (for the header's
     /// "decided by packs").
     pub(crate) origins: BTreeSet<RuleOrigin>,
+    /// The verdicts [`Keep::keep_or_count`] counted instead of returning.
+    pub(crate) counted: Counted,
 }
 
 /// Where a change's entry comes in the Markdown report: unclassified first, then each class
@@ -260,7 +262,23 @@ impl Keep {
             limit: opts.markdown_limit,
             seen: 0,
             origins: BTreeSet::new(),
+            counted: Counted::new(),
         }
+    }
+
+    /// [`Keep::keep`], or `None` when the report only counts the verdict (a no-op or read of
+    /// the none group with no fact, which the report does not list; see [`crate::counted`]):
+    /// for `ward_classify::Assessor::add_kept`, so that memory holds no verdict of such a change.
+    pub fn keep_or_count(&mut self, v: Verdict) -> Option<Verdict> {
+        // Neither report lists such a change unless the none group is expanded.
+        let count = crate::counted(&v) && !self.expand.none;
+        let action = v.action;
+        let v = self.keep(v);
+        if !count {
+            return Some(v);
+        }
+        *self.counted.entry(action).or_default() += 1;
+        None
     }
 
     /// Renders the verdict's entry, keeps it, and returns the verdict slimmed to what the

@@ -239,8 +239,27 @@ pub(crate) fn grouped_indexed(a: &Assessment) -> Vec<(Group, Vec<usize>)> {
         .collect()
 }
 
-pub(crate) fn class_counts(a: &Assessment) -> (BTreeMap<Impact, usize>, usize) {
+/// The verdicts a [`Keep`] or [`json::Stream`] counted instead of keeping (see [`counted`]),
+/// by action: the report needs of them only how many there are.
+pub(crate) type Counted = BTreeMap<ward_model::Action, usize>;
+
+/// True when the report needs nothing of the verdict but to count it: a change of the none
+/// group that changes nothing (a no-op, a read) and has no fact. Its class, its action and
+/// that it costs nothing are all the summary, the outcome and the none group's line use; the
+/// coverage gate counts it by type (`ward_classify::Assessor::add_kept`).
+pub(crate) fn counted(v: &Verdict) -> bool {
+    group_of(v) == Group::Class(Impact::None) && !v.action.is_change() && v.facts.is_empty()
+}
+
+/// How many changes the report is of: the assessment's verdicts and those `counted`.
+pub(crate) fn total(a: &Assessment, counted: &Counted) -> usize {
+    a.verdicts.len() + counted.values().sum::<usize>()
+}
+
+/// The changes of each class and those of unknown cost, `counted` included (in none).
+pub(crate) fn class_counts(a: &Assessment, counted: &Counted) -> (BTreeMap<Impact, usize>, usize) {
     let mut m: BTreeMap<Impact, usize> = Impact::ALL.iter().map(|i| (*i, 0)).collect();
+    *m.entry(Impact::None).or_default() += counted.values().sum::<usize>();
     let mut unknown = 0;
     for v in &a.verdicts {
         match group_of(v) {

@@ -21,7 +21,7 @@ use crate::escape::{md_code as code, md_text as md};
 use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::text::{deciding_line, product_line};
-use crate::{class_counts, grouped_indexed, Expand, Group, Outcome};
+use crate::{class_counts, grouped_indexed, total, Counted, Expand, Group, Outcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, Verdict};
@@ -136,14 +136,16 @@ impl Doc {
         let mut dropped = 0;
         let mut groups = BTreeMap::new();
         let mut none_actions = String::new();
+        let no_count = Counted::new();
+        let counted = kept.map_or(&no_count, |k| &k.keep.counted);
         for (g, is) in grouped_indexed(a) {
             let vs: Vec<(usize, &Verdict)> = is
                 .into_iter()
                 .filter_map(|i| a.verdicts.get(i).map(|v| (i, v)))
                 .collect();
-            groups.insert(g, vs.len());
             if g == Group::Class(Impact::None) {
-                let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
+                groups.insert(g, vs.len() + counted.values().sum::<usize>());
+                let mut by_action: BTreeMap<Action, usize> = counted.clone();
                 for (_, v) in &vs {
                     *by_action.entry(v.action).or_default() += 1;
                 }
@@ -152,6 +154,8 @@ impl Doc {
                     .map(|(act, n)| format!("{} {}", thousands(*n), act.as_terraform()))
                     .collect();
                 none_actions = parts.join(", ");
+            } else {
+                groups.insert(g, vs.len());
             }
             for (i, v) in vs {
                 // No-ops and reads are counted, not listed, unless a fact makes them worth a
@@ -181,7 +185,13 @@ impl Doc {
             }
         }
         let result_line = result_line(a, outcome);
-        let head = head(a, outcome, &result_line, kept.map(|k| &k.keep.origins));
+        let head = head(
+            a,
+            outcome,
+            &result_line,
+            kept.map(|k| &k.keep.origins),
+            counted,
+        );
         let (coverage_head, types) = coverage(a);
         let (outputs_head, outputs) = outputs(a);
         let (drift_head, drift) = drift(a);
@@ -197,7 +207,7 @@ impl Doc {
             drift_head,
             drift,
             result_line,
-            total_changes: a.verdicts.len(),
+            total_changes: total(a, counted),
             dropped,
         }
     }
@@ -459,6 +469,7 @@ fn head(
     outcome: &Outcome,
     result_line: &str,
     kept: Option<&BTreeSet<RuleOrigin>>,
+    counted: &Counted,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### ward plan: {result_line}\n");
@@ -489,7 +500,7 @@ fn head(
     if a.plan.complete == Some(false) {
         out.push_str("> **Note:** the plan is not complete (deferred changes): another plan and apply round will be needed.\n\n");
     }
-    let (counts, unknown) = class_counts(a);
+    let (counts, unknown) = class_counts(a, counted);
     out.push_str("| class | changes |\n|---|--:|\n");
     if unknown > 0 {
         let _ = writeln!(
@@ -506,6 +517,6 @@ fn head(
             let _ = writeln!(out, "| {i} | {} |", thousands(n));
         }
     }
-    let _ = writeln!(out, "| total | {} |\n", thousands(a.verdicts.len()));
+    let _ = writeln!(out, "| total | {} |\n", thousands(total(a, counted)));
     out
 }

@@ -6,7 +6,7 @@ use crate::kept::{Held, Kept};
 use crate::outcome::{plural, thousands};
 use crate::paint::Painter;
 use crate::text::{deciding_line, fact_words, full_address, product_line, sorted_facts};
-use crate::{class_counts, grouped_indexed, Exit, Expand, Group, Outcome};
+use crate::{class_counts, grouped_indexed, total, Counted, Exit, Expand, Group, Outcome};
 use anstyle::{AnsiColor, Style};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -41,14 +41,17 @@ pub(crate) fn write_terminal<W: std::io::Write>(
     let p = Painter { color };
     let mut out = String::new();
     let origins = kept.map(|k| &k.keep.origins);
+    let no_count = Counted::new();
+    let counted = kept.map_or(&no_count, |k| &k.keep.counted);
     header(&mut out, &p, a, origins);
     for (g, is) in grouped_indexed(a) {
-        if is.is_empty() {
+        let none = g == Group::Class(Impact::None);
+        if is.is_empty() && (!none || counted.is_empty()) {
             continue;
         }
-        if g == Group::Class(Impact::None) {
+        if none {
             let vs: Vec<&Verdict> = is.iter().filter_map(|i| a.verdicts.get(*i)).collect();
-            none_group(&mut out, &p, &vs, expand.none);
+            none_group(&mut out, &p, &vs, counted, expand.none);
             if !expand.none {
                 continue;
             }
@@ -79,14 +82,14 @@ pub(crate) fn write_terminal<W: std::io::Write>(
             out.push('\n');
         }
     }
-    if a.verdicts.is_empty() {
+    if total(a, counted) == 0 {
         let _ = writeln!(out, "no resource changes in this plan\n");
     }
     facts(&mut out, &p, a);
     outputs(&mut out, a);
     drift(&mut out, a);
     coverage(&mut out, &p, a);
-    summary(&mut out, &p, a, outcome);
+    summary(&mut out, &p, a, counted, outcome);
     w.write_all(out.as_bytes())
 }
 
@@ -119,8 +122,8 @@ fn header(out: &mut String, p: &Painter, a: &Assessment, kept: Option<&BTreeSet<
     out.push('\n');
 }
 
-fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict], expand: bool) {
-    let mut by_action: BTreeMap<Action, usize> = BTreeMap::new();
+fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict], counted: &Counted, expand: bool) {
+    let mut by_action: BTreeMap<Action, usize> = counted.clone();
     for v in vs {
         *by_action.entry(v.action).or_default() += 1;
     }
@@ -132,7 +135,7 @@ fn none_group(out: &mut String, p: &Painter, vs: &[&Verdict], expand: bool) {
         out,
         "{}  {} ({}){}",
         p.tag(Group::Class(Impact::None)),
-        plural(vs.len(), "change", "changes"),
+        plural(by_action.values().sum(), "change", "changes"),
         parts.join(", "),
         if expand { "" } else { "\n" }
     );
@@ -257,8 +260,8 @@ fn coverage(out: &mut String, p: &Painter, a: &Assessment) {
     out.push('\n');
 }
 
-fn summary(out: &mut String, p: &Painter, a: &Assessment, outcome: &Outcome) {
-    let (counts, unknown) = class_counts(a);
+fn summary(out: &mut String, p: &Painter, a: &Assessment, counted: &Counted, outcome: &Outcome) {
+    let (counts, unknown) = class_counts(a, counted);
     let mut parts: Vec<String> = Impact::ALL
         .iter()
         .rev()

@@ -1,6 +1,7 @@
 //! Every plan of the shared corpus (`WARD_CORPUS`), read and classified for real, renders in
 //! every format: JSON valid against docs/report.schema.json, Markdown within its limit, the same
-//! bytes twice.
+//! bytes twice; and `ward plan`'s streamed path gives the whole path's reports, on the corpus
+//! and on the bundled example plans.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use ward_classify::outcome::{evaluate, GateOptions};
@@ -65,6 +66,28 @@ fn corpus_plans_stream_as_they_render_whole() {
     let Some(files) = ward_rig::corpus::json_files() else {
         return;
     };
+    let compared = stream_as_whole(&files);
+    assert!(compared > 0, "no plan in WARD_CORPUS could be read");
+    eprintln!("compared {compared} corpus plans of {} files", files.len());
+}
+
+/// The same on the bundled example plans, which need no corpus: their no-ops and reads are
+/// only counted on `ward plan`'s path, so a miscount shows in every format.
+#[test]
+fn bundled_example_plans_stream_as_they_render_whole() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/plans");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{} example plans in {dir}", files.len());
+    assert_eq!(stream_as_whole(&files), files.len());
+}
+
+/// Compares both paths on each plan of `files` that reads; returns how many were compared.
+fn stream_as_whole(files: &[std::path::PathBuf]) -> usize {
     let knowledge = ward_rules::Knowledge::builtin().unwrap();
     let options = ward_classify::Options::default();
     let gate = GateOptions {
@@ -81,9 +104,20 @@ fn corpus_plans_stream_as_they_render_whole() {
             format: Format::Markdown,
             ..RenderOptions::default()
         },
+        // `--expand free,none`: the no-ops and reads are listed, so kept, not counted.
+        RenderOptions {
+            format: Format::Terminal,
+            expand: ward_report::Expand::ALL,
+            ..RenderOptions::default()
+        },
+        RenderOptions {
+            format: Format::Markdown,
+            expand: ward_report::Expand::ALL,
+            ..RenderOptions::default()
+        },
     ];
     let mut compared = 0;
-    for f in &files {
+    for f in files {
         let Ok(plan) = ward_plan::read_file(f) else {
             continue;
         };
@@ -105,8 +139,9 @@ fn corpus_plans_stream_as_they_render_whole() {
             write(&a, &o, opts, &mut want).unwrap();
             let mut assessor = ward_classify::Assessor::new(&knowledge);
             let mut keep = Keep::new(opts);
+            // As `ward plan` keeps them: a no-op or read with no fact only counted.
             let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| {
-                assessor.add_with(c, |v| keep.keep(v))
+                assessor.add_kept(c, |v| keep.keep_or_count(v))
             })
             .unwrap();
             let (slim, order) = assessor.finish_ordered(&plan, &options);
@@ -125,7 +160,7 @@ fn corpus_plans_stream_as_they_render_whole() {
         let mut assessor = ward_classify::Assessor::new(&knowledge);
         let mut stream = Stream::start(&knowledge, &mut got);
         let plan = ward_plan::read_path_or_stdin_each(path, &mut |c| {
-            assessor.add_with(c, |v| stream.keep(v))
+            assessor.add_kept(c, |v| stream.keep_or_count(v))
         })
         .unwrap();
         let (slim, order) = assessor.finish_ordered(&plan, &options);
@@ -165,6 +200,5 @@ fn corpus_plans_stream_as_they_render_whole() {
         );
         compared += 1;
     }
-    assert!(compared > 0, "no plan in WARD_CORPUS could be read");
-    eprintln!("compared {compared} corpus plans of {} files", files.len());
+    compared
 }

@@ -6,9 +6,9 @@
 
 use crate::escape::{md_cell_code, md_code, md_code_block, md_text};
 use crate::format::{Command, Format, Unsupported};
+use crate::group::Group;
 use crate::paint::Painter;
 use crate::term_line;
-use crate::Group;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write;
 use ward_gate::guard::{GuardRun, GuardStatus};

@@ -11,7 +11,8 @@
 //! then everything that needs the whole plan (drift, outputs, the plan's own fields, the summary,
 //! the outcome, the coverage gate). Nothing is held or spilled for a change once written.
 
-use crate::{class_counts, cost_unknown, total, worst_class, Counted, Outcome};
+use crate::group::{class_counts, total, worst_class, Counted};
+use crate::outcome::{cost_unknown, Outcome};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -422,10 +423,10 @@ impl<W: Write> Stream<W> {
     }
 
     /// [`Stream::keep`], or `None` when the summary only counts the verdict (a no-op or read
-    /// of the none group with no fact; see [`crate::counted`]): for
+    /// of the none group with no fact; see `group::counted`): for
     /// `ward_classify::Assessor::add_kept`, so that memory holds no verdict of such a change.
     pub fn keep_or_count(&mut self, v: Verdict) -> Option<Verdict> {
-        if !crate::counted(&v) {
+        if !crate::group::counted(&v) {
             return Some(self.keep(v));
         }
         self.record(&v);

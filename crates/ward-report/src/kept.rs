@@ -1,7 +1,9 @@
 //! Plan reports of a plan read change by change: each verdict rendered as it is classified and
 //! kept as its report entry, the verdict itself slimmed to what the summary needs.
 
-use crate::{group_of, Counted, Expand, Format, Group, RenderOptions};
+use crate::format::Format;
+use crate::group::{group_of, Counted, Group};
+use crate::options::{Expand, RenderOptions};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, RandomState};
@@ -267,11 +269,11 @@ impl Keep {
     }
 
     /// [`Keep::keep`], or `None` when the report only counts the verdict (a no-op or read of
-    /// the none group with no fact, which the report does not list; see [`crate::counted`]):
+    /// the none group with no fact, which the report does not list; see `group::counted`):
     /// for `ward_classify::Assessor::add_kept`, so that memory holds no verdict of such a change.
     pub fn keep_or_count(&mut self, v: Verdict) -> Option<Verdict> {
         // Neither report lists such a change unless the none group is expanded.
-        let count = crate::counted(&v) && !self.expand.none;
+        let count = crate::group::counted(&v) && !self.expand.none;
         let action = v.action;
         let v = self.keep(v);
         if !count {
@@ -380,7 +382,7 @@ impl Keep {
         Entry { main, tofu, brief }
     }
 
-    fn main(&self, g: crate::Group, v: &Verdict) -> Box<str> {
+    fn main(&self, g: Group, v: &Verdict) -> Box<str> {
         match self.format {
             Format::Terminal => crate::entry::terminal::entry(self.color, self.expand, g, v),
             Format::Markdown => crate::entry::markdown::entry(g, v, self.expand),

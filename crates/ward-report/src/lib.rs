@@ -36,11 +36,13 @@ mod entry;
 pub mod escape;
 pub mod format;
 pub mod gate;
+mod group;
 pub mod import;
 pub mod json;
 pub mod junit;
 mod kept;
 mod markdown;
+mod options;
 pub mod outcome;
 mod paint;
 pub mod rules;
@@ -50,67 +52,12 @@ mod text;
 
 pub use format::{Format, Unsupported};
 pub use kept::Keep;
-pub use markdown::{render_markdown, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT};
+pub use markdown::render_markdown;
+pub use options::{Expand, RenderOptions, DEFAULT_MARKDOWN_LIMIT, MIN_MARKDOWN_LIMIT};
 pub use outcome::{cost_unknown, Exit, Outcome, Reason};
 pub use terminal::render_terminal;
 
-use std::collections::BTreeMap;
-use ward_classify::{Assessment, Verdict};
-use ward_model::Impact;
-
-/// Options for [`render`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RenderOptions {
-    /// The format.
-    pub format: Format,
-    /// Terminal format only: use ANSI colours.
-    pub color: bool,
-    /// Markdown format only: the most characters the report may have.
-    pub markdown_limit: usize,
-    /// Terminal and Markdown formats: the low classes whose changes are listed with their
-    /// attributes (`--expand`). The JSON report always carries them.
-    pub expand: Expand,
-}
-
-/// The low classes whose changes the terminal and Markdown reports list with their attributes
-/// (`ward plan --expand free,none`). By default a `free` change is one row (address and action)
-/// and the `none` changes are only counted; a change above `free` always shows its attributes,
-/// a create above `free` what it sets.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Expand {
-    /// Each `free` change is listed with its attributes (a create's: what it sets).
-    pub free: bool,
-    /// Each `none` change (no-op, read, forget) is listed, with its attributes if it has any.
-    pub none: bool,
-}
-
-impl Expand {
-    /// Every class expanded.
-    pub const ALL: Expand = Expand {
-        free: true,
-        none: true,
-    };
-
-    /// Whether changes of `g` are expanded.
-    pub(crate) fn expands(self, g: Group) -> bool {
-        match g {
-            Group::Class(Impact::Free) => self.free,
-            Group::Class(Impact::None) => self.none,
-            _ => false,
-        }
-    }
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            format: Format::Terminal,
-            color: false,
-            markdown_limit: DEFAULT_MARKDOWN_LIMIT,
-            expand: Expand::default(),
-        }
-    }
-}
+use ward_classify::Assessment;
 
 /// Renders an assessment and its outcome in the chosen format (`ward plan`'s: terminal, JSON,
 /// Markdown; any other is [`Unsupported`]).
@@ -188,94 +135,4 @@ pub fn write_kept<W: std::io::Write>(
         ),
         f => Err(format::Command::Plan.unsupported(f).into()),
     }
-}
-
-/// A group of verdicts in a report: the changes of unknown cost first, then each class, worst first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Group {
-    /// Unclassified type, action that does something: cost unknown.
-    Unknown,
-    /// A class.
-    Class(Impact),
-}
-
-impl Group {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Group::Unknown => "unclassified",
-            Group::Class(i) => i.as_str(),
-        }
-    }
-}
-
-/// Which group a verdict is reported in.
-pub(crate) fn group_of(v: &Verdict) -> Group {
-    if cost_unknown(v) {
-        Group::Unknown
-    } else {
-        Group::Class(v.impact)
-    }
-}
-
-/// Every group, worst first, each with its verdicts (as indices into `a.verdicts`) sorted by
-/// address then deposed key (empty groups included).
-pub(crate) fn grouped_indexed(a: &Assessment) -> Vec<(Group, Vec<usize>)> {
-    let mut order: Vec<Group> = vec![Group::Unknown];
-    order.extend(Impact::ALL.iter().rev().map(|i| Group::Class(*i)));
-    let mut map: BTreeMap<Group, Vec<usize>> = order.iter().map(|g| (*g, Vec::new())).collect();
-    for (i, v) in a.verdicts.iter().enumerate() {
-        map.entry(group_of(v)).or_default().push(i);
-    }
-    order
-        .into_iter()
-        .map(|g| {
-            let mut is = map.remove(&g).unwrap_or_default();
-            is.sort_by(|x, y| {
-                let (x, y) = (&a.verdicts[*x], &a.verdicts[*y]);
-                (&x.address, &x.deposed).cmp(&(&y.address, &y.deposed))
-            });
-            (g, is)
-        })
-        .collect()
-}
-
-/// The verdicts a [`Keep`] or [`json::Stream`] counted instead of keeping (see [`counted`]),
-/// by action: the report needs of them only how many there are.
-pub(crate) type Counted = BTreeMap<ward_model::Action, usize>;
-
-/// True when the report needs nothing of the verdict but to count it: a change of the none
-/// group that changes nothing (a no-op, a read) and has no fact. Its class, its action and
-/// that it costs nothing are all the summary, the outcome and the none group's line use; the
-/// coverage gate counts it by type (`ward_classify::Assessor::add_kept`).
-pub(crate) fn counted(v: &Verdict) -> bool {
-    group_of(v) == Group::Class(Impact::None) && !v.action.is_change() && v.facts.is_empty()
-}
-
-/// How many changes the report is of: the assessment's verdicts and those `counted`.
-pub(crate) fn total(a: &Assessment, counted: &Counted) -> usize {
-    a.verdicts.len() + counted.values().sum::<usize>()
-}
-
-/// The changes of each class and those of unknown cost, `counted` included (in none).
-pub(crate) fn class_counts(a: &Assessment, counted: &Counted) -> (BTreeMap<Impact, usize>, usize) {
-    let mut m: BTreeMap<Impact, usize> = Impact::ALL.iter().map(|i| (*i, 0)).collect();
-    *m.entry(Impact::None).or_default() += counted.values().sum::<usize>();
-    let mut unknown = 0;
-    for v in &a.verdicts {
-        match group_of(v) {
-            Group::Unknown => unknown += 1,
-            Group::Class(i) => *m.entry(i).or_default() += 1,
-        }
-    }
-    (m, unknown)
-}
-
-/// The worst class among classified changes (changes of unknown cost excluded).
-pub(crate) fn worst_class(a: &Assessment) -> Impact {
-    a.verdicts
-        .iter()
-        .filter(|v| !cost_unknown(v))
-        .map(|v| v.impact)
-        .max()
-        .unwrap_or_default()
 }

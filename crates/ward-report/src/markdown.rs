@@ -18,22 +18,17 @@
 
 use crate::entry::markdown::{addr_code, brief_entry, entry, listed};
 use crate::escape::{md_code as code, md_text as md};
+use crate::group::{class_counts, grouped_indexed, total, Counted, Group};
 use crate::kept::{Held, Kept};
+use crate::options::Expand;
+use crate::outcome::Outcome;
 use crate::outcome::{plural, thousands};
 use crate::text::{deciding_line, product_line};
-use crate::{class_counts, grouped_indexed, total, Counted, Expand, Group, Outcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use ward_classify::{Assessment, Verdict};
 use ward_model::{Action, Impact};
 use ward_rules::RuleOrigin;
-
-/// The default limit, in characters (a pull-request comment holds 65,536).
-pub const DEFAULT_MARKDOWN_LIMIT: usize = 65_000;
-
-/// The smallest limit the CLI accepts. Below it the library still never exceeds the limit, but the
-/// report may be only a cut-off notice.
-pub const MIN_MARKDOWN_LIMIT: usize = 1_000;
 
 /// Renders the Markdown report in at most `limit` characters.
 pub fn render_markdown(a: &Assessment, outcome: &Outcome, limit: usize) -> String {

@@ -2,7 +2,7 @@
 //! colour is on, each line escaped first.
 
 use crate::escape::terminal;
-use crate::Group;
+use crate::group::Group;
 use anstyle::{AnsiColor, Style};
 use ward_model::Impact;
 

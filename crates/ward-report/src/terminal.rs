@@ -2,11 +2,13 @@
 
 use crate::entry::terminal::entry;
 use crate::escape::terminal;
+use crate::group::{class_counts, grouped_indexed, total, Counted, Group};
 use crate::kept::{Held, Kept};
+use crate::options::Expand;
 use crate::outcome::{plural, thousands};
+use crate::outcome::{Exit, Outcome};
 use crate::paint::Painter;
 use crate::text::{deciding_line, fact_words, full_address, product_line, sorted_facts};
-use crate::{class_counts, grouped_indexed, total, Counted, Exit, Expand, Group, Outcome};
 use anstyle::{AnsiColor, Style};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -3,9 +3,10 @@
 //! report (`crate::markdown`) both render them here.
 
 use crate::escape::{html, md_code as code, md_rich, md_text as md};
+use crate::group::Group;
+use crate::options::Expand;
 use crate::outcome::plural;
 use crate::text::{fact_words, mentioned, sorted_facts};
-use crate::{Expand, Group};
 use std::fmt::Write as _;
 use ward_classify::{AttrVerdict, Verdict};
 use ward_model::Impact;

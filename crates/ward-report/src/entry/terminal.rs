@@ -2,10 +2,11 @@
 //! entries (`crate::kept`) and the whole report (`crate::terminal`) both render it here.
 
 use crate::escape::terminal;
+use crate::group::Group;
+use crate::options::Expand;
 use crate::outcome::plural;
 use crate::paint::Painter;
 use crate::text::{fact_words, full_address, mentioned, show_value, sorted_facts};
-use crate::{Expand, Group};
 use std::fmt::Write as _;
 use ward_classify::Verdict;
 use ward_model::Impact;
@@ -167,5 +168,5 @@ pub(crate) fn row(out: &mut String, v: &Verdict, expand: bool) {
         full_address(v),
         v.action.describe()
     );
-    attribute_lines(out, crate::group_of(v), v, "        ", expand);
+    attribute_lines(out, crate::group::group_of(v), v, "        ", expand);
 }

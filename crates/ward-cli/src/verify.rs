@@ -81,7 +81,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         crate::forge::parse_source(from)?;
     }
     let (from, url) = (args.approvals_from.as_deref(), args.forge_url.as_deref());
-    let v = ward_gate::verify_reviews::verify(
+    let v = ward_gate::run::verify_with_reviews(
         &opts,
         &crate::gate::process_env,
         &ward_time::Clock::System.now_rfc3339(),

@@ -5,7 +5,6 @@
 //! them, from one place in [`crate::run::gate`].
 
 use crate::error::GateError;
-use crate::run::Inputs;
 use std::path::{Path, PathBuf};
 use ward_config::Config;
 use ward_import::adoption::{self, Adoption};
@@ -36,17 +35,20 @@ impl Imports {
 /// that is being adopted and not accepted and changes more than imports; `None` lets the gate
 /// go on. `imports` is what [`Imports::add`] kept of the plan's changes; `lines` gives the
 /// refusal line ([`ward_import::adoption::refusal_line`]) of the changes at those positions.
-/// `config` is the `ward.hcl` in use (read by the caller), `cwd` the working directory.
+/// `root` is `--root` (else the working directory when it holds Terraform files), `history`
+/// where `ward import` records adoptions (`None`: none is read), `config` the `ward.hcl` in use
+/// (read by the caller), `cwd` the working directory.
 pub fn refuse(
     imports: &Imports,
     lines: &dyn Fn(&[usize]) -> Vec<String>,
-    inputs: &Inputs,
+    root: Option<&Path>,
+    history: Option<&ward_store::Location>,
     config: Option<&Config>,
     cwd: &Path,
 ) -> Result<Option<String>, GateError> {
-    let root_name = root_name(inputs, config, cwd);
+    let root_name = root_name(root, config, cwd);
     let mut state = Adoption::NotStarted;
-    if let (Some(key), Some(history)) = (&root_name, &inputs.history) {
+    if let (Some(key), Some(history)) = (&root_name, history) {
         // Never create a history database just to find it empty.
         let exists = match history {
             ward_store::Location::Sqlite(p) => p.is_file(),
@@ -92,10 +94,9 @@ pub fn refuse(
 /// The root the plan was made in as the history names it (its name in `ward.hcl`, else its
 /// path): `--root`, else the working directory when it holds Terraform files; `None` when
 /// there is neither.
-pub fn root_name(inputs: &Inputs, config: Option<&Config>, cwd: &Path) -> Option<String> {
-    let root_dir: Option<PathBuf> = inputs
-        .root
-        .clone()
+pub fn root_name(root: Option<&Path>, config: Option<&Config>, cwd: &Path) -> Option<String> {
+    let root_dir: Option<PathBuf> = root
+        .map(Path::to_path_buf)
         .or_else(|| crate::protect::has_terraform_files(cwd).then(|| cwd.to_path_buf()));
     root_dir.map(|dir| adoption::root_key(config, &dir))
 }

@@ -22,7 +22,7 @@
 //! }
 //! ```
 
-use crate::digest::{digest_material, sign_without_signature, ChangeMaterial};
+use crate::digest::{constant_time_eq, digest_material, sign_without_signature, ChangeMaterial};
 use crate::error::GateError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -138,14 +138,6 @@ impl Approval {
             .map(|s| ward_time::parse_timestamp(s).map_err(|e| format!("expires_at: {e}")))
             .transpose()
     }
-}
-
-/// Compares two byte strings in time independent of where they differ (subtle's comparison; a
-/// different length is unequal at once, and lengths here are public: hex of a fixed-size MAC or
-/// hash).
-pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    use subtle::ConstantTimeEq;
-    a.ct_eq(b).into()
 }
 
 /// Reads the approvals file; a missing file is an empty set of approvals.

@@ -8,7 +8,7 @@
 //! key or attribute value.
 
 use crate::error::GateError;
-use crate::verify_reviews::ReviewBinding;
+use crate::record::ReviewBinding;
 use crate::{ApprovalStatus, GateReport, Required};
 use ward_model::{Action, Exit};
 use ward_store::{

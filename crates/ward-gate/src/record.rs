@@ -21,7 +21,7 @@ use crate::error::GateError;
 use crate::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use ward_model::{Action, Plan, ResourceChange};
+use ward_model::{Action, Impact, Plan, ResourceChange};
 
 /// One change as gated.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ pub struct GateRecord {
     /// The review approvals the gate used (`ward gate --approvals-from`), which `ward verify`
     /// re-checks ([`crate::verify_reviews`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reviews: Option<crate::verify_reviews::ReviewBinding>,
+    pub reviews: Option<ReviewBinding>,
     /// `hmac-sha256:<hex>` over the canonical JSON of the record without this field, when
     /// written with the approval key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,7 +81,7 @@ impl GateRecord {
             None => Err("the gate record is not signed, but WARD_APPROVAL_KEY is set: gate the plan again with the key set (`ward gate PLAN --record FILE`)".into()),
             Some(sig) => {
                 let want = self.compute_signature(key);
-                if !want.is_empty() && crate::approvals::constant_time_eq(sig.as_bytes(), want.as_bytes()) {
+                if !want.is_empty() && crate::digest::constant_time_eq(sig.as_bytes(), want.as_bytes()) {
                     Ok(())
                 } else {
                     Err("the gate record's signature does not match: it was edited after `ward gate` wrote it, or signed with another key; gate the plan again".into())
@@ -297,4 +297,65 @@ pub fn load(path: &Path) -> Result<GateRecord, GateError> {
         )));
     }
     Ok(r)
+}
+
+/// What a gate record says of the reviews that approved its changes (`ward gate
+/// --approvals-from`; `ward verify` re-checks it, [`crate::verify_reviews`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewBinding {
+    /// The pull request (`github:OWNER/REPO#N`, `gitlab:GROUP/PROJECT!IID`).
+    pub source: String,
+    /// The forge's API base the reviews were read from.
+    pub forge: String,
+    /// The head commit the gate saw.
+    pub head: String,
+    /// The gated root, relative to the directory of `ward.hcl` (`None`: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// `reviewers.comment_author` at the gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment_author: Option<String>,
+    /// `reviewers.allow_author` at the gate.
+    #[serde(default)]
+    pub allow_author: bool,
+    /// `policy.approval_expiry` at the gate, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiry_seconds: Option<u64>,
+    /// Every change that needed an approval.
+    pub changes: Vec<BoundChange>,
+}
+
+/// One change the reviews approved at the gate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundChange {
+    /// Address.
+    pub address: String,
+    /// Deposed key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deposed: Option<String>,
+    /// Impact class.
+    pub impact: Impact,
+    /// The approval digest ward's comment listed.
+    pub digest: String,
+    /// The `require` blocks that covered it (empty: one review from anyone but the author).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<BoundRequirement>,
+    /// Who approved it at the gate (comma-separated logins).
+    pub approved_by: String,
+    /// When (the latest review that counted, RFC 3339).
+    pub approved_at: String,
+}
+
+/// One `require` block, as it applied to a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundRequirement {
+    /// Its name.
+    pub name: String,
+    /// Who may approve (logins, `@org/team`).
+    pub from: Vec<String>,
+    /// How many distinct approvers.
+    pub count: u64,
 }

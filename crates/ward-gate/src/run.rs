@@ -570,12 +570,13 @@ pub fn gate_reviewed(
     if let Some(refusal) = crate::adoption::refuse(
         &l.imports,
         &|p| l.refusal_lines(p),
-        &opts.inputs,
+        opts.inputs.root.as_deref(),
+        opts.inputs.history.as_ref(),
         setup.config,
         cwd,
     )? {
         if let Some(a) = &opts.audit {
-            let root = crate::adoption::root_name(&opts.inputs, setup.config, cwd);
+            let root = crate::adoption::root_name(opts.inputs.root.as_deref(), setup.config, cwd);
             crate::audit::record_gate(
                 a,
                 &ward_store::GateOutcomeRecord {
@@ -645,7 +646,7 @@ pub fn gate_reviewed(
     let exit = report.outcome.exit();
     // The decision, in the history, before anyone acts on it.
     if let Some(a) = &opts.audit {
-        let root = crate::adoption::root_name(&opts.inputs, setup.config, cwd);
+        let root = crate::adoption::root_name(opts.inputs.root.as_deref(), setup.config, cwd);
         crate::audit::record_gate(
             a,
             &crate::audit::gate_record(
@@ -934,7 +935,8 @@ fn record_given(
 ) -> Result<(), GateError> {
     let root = match &au.root {
         Some(r) => r.clone(),
-        None => crate::adoption::root_name(inputs, setup.config, setup.cwd).unwrap_or_default(),
+        None => crate::adoption::root_name(inputs.root.as_deref(), setup.config, setup.cwd)
+            .unwrap_or_default(),
     };
     for g in &mut records {
         g.source = au.source;
@@ -943,6 +945,31 @@ fn record_given(
         g.run = au.run.clone();
     }
     crate::audit::record_approvals(au, &records)
+}
+
+/// `ward verify` ([`verify_with_env`]) with the review re-check
+/// ([`crate::verify_reviews::recheck`]): when the record holds a review binding, the reviews are
+/// read again through the source `open` builds for it (the caller holds the token) and every
+/// reason they no longer hold is a difference. `expect` is the pull request the caller says the
+/// approvals come from (`ward verify --approvals-from`): a record without a binding, or with
+/// another pull request's, is then refused. `now` is the run's clock (RFC 3339).
+pub fn verify_with_reviews(
+    opts: &VerifyOptions,
+    env: Env<'_>,
+    now: &str,
+    expect: Option<&str>,
+    open: &dyn Fn(&crate::record::ReviewBinding) -> Result<crate::review::ReviewSource, String>,
+) -> Result<Verified, GateError> {
+    let mut v = verify_with_env(opts, env)?;
+    let rec = record::load(&opts.record)?;
+    let (diffs, note) = crate::verify_reviews::recheck(rec.reviews.as_ref(), now, expect, open);
+    v.notes.extend(note);
+    if !diffs.is_empty() {
+        v.report.differences.extend(diffs);
+        v.report.ok = false;
+        v.exit = v.report.exit();
+    }
+    Ok(v)
 }
 
 /// `ward verify` reading [`KEY_VAR`] from `env`: with the key, the record must be signed with

@@ -14,73 +14,12 @@
 //! only re-confirms.
 
 use crate::record::GateRecord;
+pub use crate::record::{BoundChange, BoundRequirement, ReviewBinding};
 use crate::review::{self, ReviewSource, Settle, Wanted};
 use crate::{ApprovalStatus, GateReport};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::time::Duration;
 use ward_config::review::{Requirement, Reviewers};
-use ward_model::Impact;
-
-/// What a gate record says of the reviews that approved its changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReviewBinding {
-    /// The pull request (`github:OWNER/REPO#N`, `gitlab:GROUP/PROJECT!IID`).
-    pub source: String,
-    /// The forge's API base the reviews were read from.
-    pub forge: String,
-    /// The head commit the gate saw.
-    pub head: String,
-    /// The gated root, relative to the directory of `ward.hcl` (`None`: unknown).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub root: Option<String>,
-    /// `reviewers.comment_author` at the gate.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment_author: Option<String>,
-    /// `reviewers.allow_author` at the gate.
-    #[serde(default)]
-    pub allow_author: bool,
-    /// `policy.approval_expiry` at the gate, in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expiry_seconds: Option<u64>,
-    /// Every change that needed an approval.
-    pub changes: Vec<BoundChange>,
-}
-
-/// One change the reviews approved at the gate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoundChange {
-    /// Address.
-    pub address: String,
-    /// Deposed key.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deposed: Option<String>,
-    /// Impact class.
-    pub impact: Impact,
-    /// The approval digest ward's comment listed.
-    pub digest: String,
-    /// The `require` blocks that covered it (empty: one review from anyone but the author).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requires: Vec<BoundRequirement>,
-    /// Who approved it at the gate (comma-separated logins).
-    pub approved_by: String,
-    /// When (the latest review that counted, RFC 3339).
-    pub approved_at: String,
-}
-
-/// One `require` block, as it applied to a change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoundRequirement {
-    /// Its name.
-    pub name: String,
-    /// Who may approve (logins, `@org/team`).
-    pub from: Vec<String>,
-    /// How many distinct approvers.
-    pub count: u64,
-}
 
 impl ReviewBinding {
     /// The `reviewers` policy the gate applied, rebuilt from the binding: each change's
@@ -261,22 +200,19 @@ pub fn check(binding: &ReviewBinding, src: &ReviewSource, now: &str) -> Vec<Stri
     diffs
 }
 
-/// `ward verify` ([`crate::run::verify_with_env`]) with the review re-check: when the record
-/// holds a [`ReviewBinding`], the reviews are read again through the source `open` builds for it
-/// (the caller holds the token) and every reason they no longer hold is a difference. `expect`
-/// is the pull request the caller says the approvals come from (`ward verify --approvals-from`):
-/// a record without a binding, or with another pull request's, is then refused. `now` is the
-/// run's clock (RFC 3339).
-pub fn verify(
-    opts: &crate::run::VerifyOptions,
-    env: crate::run::Env<'_>,
+/// The review re-check of `ward verify` ([`crate::run::verify_with_reviews`]): when the record
+/// holds a [`ReviewBinding`] (`bound`), the reviews are read again through the source `open`
+/// builds for it (the caller holds the token) and every reason they no longer hold is a
+/// difference. `expect` is the pull request the caller says the approvals come from (`ward
+/// verify --approvals-from`): a record without a binding is then refused. `now` is the run's
+/// clock (RFC 3339). Returns the differences, and the note to print when there is none.
+pub fn recheck(
+    bound: Option<&ReviewBinding>,
     now: &str,
     expect: Option<&str>,
     open: &dyn Fn(&ReviewBinding) -> Result<ReviewSource, String>,
-) -> Result<crate::run::Verified, crate::GateError> {
-    let mut v = crate::run::verify_with_env(opts, env)?;
-    let rec = crate::record::load(&opts.record)?;
-    let diffs = match (&rec.reviews, expect) {
+) -> (Vec<String>, Option<String>) {
+    let diffs = match (bound, expect) {
         (None, None) => Vec::new(),
         (None, Some(s)) => vec![format!(
             "--approvals-from {s}: the gate record holds no review approvals (gated without --approvals-from, or by an older ward): gate again with `ward gate PLAN --approvals-from {s} --record FILE`"
@@ -289,21 +225,16 @@ pub fn verify(
             )],
         },
     };
-    match (&rec.reviews, diffs.is_empty()) {
-        (Some(b), true) if b.changes.is_empty() => v.notes.push(format!(
+    let note = match (bound, diffs.is_empty()) {
+        (Some(b), true) if b.changes.is_empty() => Some(format!(
             "note: no change needed an approval from the reviews of {}",
             b.source
         )),
-        (Some(b), true) => v.notes.push(format!(
+        (Some(b), true) => Some(format!(
             "note: the review approvals of {} at {} still hold",
             b.source, b.head
         )),
-        _ => {}
-    }
-    if !diffs.is_empty() {
-        v.report.differences.extend(diffs);
-        v.report.ok = false;
-        v.exit = v.report.exit();
-    }
-    Ok(v)
+        _ => None,
+    };
+    (diffs, note)
 }

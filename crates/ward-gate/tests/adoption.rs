@@ -3,7 +3,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use ward_gate::adoption::{refuse, Imports};
-use ward_gate::run::Inputs;
 use ward_gate::testkit::resource_change;
 use ward_model::{Action, Importing, ResourceChange};
 
@@ -53,11 +52,8 @@ fn the_gate_keeps_whether_anything_imports_and_what_is_refused() {
 fn refusal(imports: &Imports, cwd: &std::path::Path) -> Option<String> {
     let lines =
         |at: &[usize]| -> Vec<String> { at.iter().map(|i| format!("change {i}")).collect() };
-    let inputs = Inputs {
-        history: Some(ward_store::Location::Sqlite(cwd.join("no-history.db"))),
-        ..Inputs::default()
-    };
-    refuse(imports, &lines, &inputs, None, cwd).unwrap()
+    let history = ward_store::Location::Sqlite(cwd.join("no-history.db"));
+    refuse(imports, &lines, None, Some(&history), None, cwd).unwrap()
 }
 
 #[test]

@@ -170,8 +170,7 @@ impl Context {
                 .hint("run ward from an existing directory, or pass --config FILE")
         })?;
         let config = read_config(config, &cwd)?;
-        let knowledge =
-            ward_config::knowledge(config.as_ref()).map_err(crate::knowledge::broken_pack)?;
+        let knowledge = ward_config::knowledge(config.as_ref()).map_err(broken_pack)?;
         // The first of them set (an empty one is refused by the gate, not skipped).
         let approver = ["WARD_APPROVER", "USER", "LOGNAME"]
             .iter()
@@ -195,6 +194,12 @@ impl Context {
             approver: self.approver.clone(),
         }
     }
+}
+
+/// A built-in pack that does not load: a bug in ward, never the user's input.
+pub(crate) fn broken_pack(e: ward_rules::RulesError) -> CliError {
+    CliError::new(format!("a built-in rule pack does not load: {e}"))
+        .hint("this is a bug in ward; please report it with the message above")
 }
 
 #[cfg(test)]

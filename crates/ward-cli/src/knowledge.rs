@@ -27,11 +27,6 @@ pub fn load_with_plan(
 /// lookups need them): for `ward rules`, which shows them all.
 pub fn load_every_entry(config: Option<&Path>) -> Result<Knowledge, CliError> {
     let k = load(config)?;
-    k.load_all().map_err(broken_pack)?;
+    k.load_all().map_err(crate::context::broken_pack)?;
     Ok(k)
-}
-
-pub(crate) fn broken_pack(e: ward_rules::RulesError) -> CliError {
-    CliError::new(format!("a built-in rule pack does not load: {e}"))
-        .hint("this is a bug in ward; please report it with the message above")
 }

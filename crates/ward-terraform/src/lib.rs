@@ -20,6 +20,7 @@
 //!   `ward stack` alike).
 
 pub mod binary;
+mod digest;
 pub mod exec;
 pub mod offline;
 pub mod show;
@@ -27,23 +28,8 @@ pub mod state;
 pub mod workspace;
 
 pub use binary::{Binary, Evidence, Product, Selection};
+pub use digest::sha256;
 pub use workspace::{
     config_dir, runner_for, variable_name, Outputs, PlanArgs, PulledState, Runner, SavedPlan,
     TfError, Workspace,
 };
-
-/// `sha256:<hex>` of `bytes`: how ward names the digest of outputs and state backups.
-pub fn sha256(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    digest_text(&Sha256::digest(bytes))
-}
-
-/// `sha256:` and the hex of a SHA-256 digest.
-pub(crate) fn digest_text(d: &[u8]) -> String {
-    let mut s = String::with_capacity(7 + 64);
-    s.push_str("sha256:");
-    for b in d.iter() {
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
-}

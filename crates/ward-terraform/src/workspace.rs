@@ -609,7 +609,7 @@ impl Workspace {
             Some(state::parse(&bytes).map_err(|e| self.bad_output("state pull", e))?)
         };
         Ok(PulledState {
-            sha256: crate::sha256(&bytes),
+            sha256: crate::digest::sha256(&bytes),
             bytes,
             info,
         })
@@ -630,7 +630,7 @@ impl Workspace {
             return Err(self.bad_output("output -json", "did not print a JSON object".to_string()));
         }
         Ok(Outputs {
-            sha256: crate::sha256(&f.stdout),
+            sha256: crate::digest::sha256(&f.stdout),
             bytes: f.stdout,
             json,
         })
@@ -681,7 +681,7 @@ impl Workspace {
                 message: e.to_string(),
             })?;
         let f = self.scratch_file("ward-upstream.tfvars.json", &bytes)?;
-        Ok((f, crate::sha256(lines.as_bytes())))
+        Ok((f, crate::digest::sha256(lines.as_bytes())))
     }
 
     /// Writes `bytes` as `name` in the scratch directory (owner only); returns its path.
@@ -713,7 +713,7 @@ impl<R: std::io::Read> Hashing<R> {
     /// `sha256:` and the hex digest of every byte read, as [`crate::sha256`] writes it.
     fn finish(self) -> String {
         use sha2::Digest;
-        crate::digest_text(&self.hash.finalize())
+        crate::digest::digest_text(&self.hash.finalize())
     }
 }
 
@@ -839,15 +839,15 @@ mod tests {
         let out = |v: &str| Outputs {
             json: serde_json::json!({"id": {"value": v}}),
             bytes: v.as_bytes().to_vec(),
-            sha256: crate::sha256(v.as_bytes()),
+            sha256: crate::digest::sha256(v.as_bytes()),
         };
         let (f, sha) = ws
             .upstream_var_file(&[("my-net/dc0".to_string(), out("n-1"))])
             .unwrap();
         let vars: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
         assert_eq!(vars, serde_json::json!({"my_net": {"id": "n-1"}}));
-        let line = format!("my-net/dc0={}\n", crate::sha256(b"n-1"));
-        assert_eq!(sha, crate::sha256(line.as_bytes()));
+        let line = format!("my-net/dc0={}\n", crate::digest::sha256(b"n-1"));
+        assert_eq!(sha, crate::digest::sha256(line.as_bytes()));
         assert_eq!(
             ws.var_file_args(&[PathBuf::from("dc0.tfvars")]),
             ["-var-file=dc0.tfvars"]
@@ -870,7 +870,7 @@ esac"#,
         let info = s.info.as_ref().unwrap();
         assert_eq!((info.serial, info.lineage.as_str()), (7, "L1"));
         assert_eq!(s.resources(), 1);
-        assert_eq!(s.sha256, crate::sha256(&s.bytes));
+        assert_eq!(s.sha256, crate::digest::sha256(&s.bytes));
         let o = ws.outputs().unwrap();
         assert_eq!(o.values()["cidr"], "10.0.0.0/16");
         assert!(o.sha256.starts_with("sha256:") && o.sha256.len() == 71);
@@ -1072,7 +1072,7 @@ esac"#,
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
-        assert_eq!(saved.json_sha256, crate::sha256(json.as_bytes()));
+        assert_eq!(saved.json_sha256, crate::digest::sha256(json.as_bytes()));
         assert_eq!(saved.plan.changes.len(), 1);
         assert!(saved.plan.changes.iter().all(|c| c.content.is_some()));
         let object = saved.objects.get(&("a.b".to_string(), None)).unwrap();

@@ -279,6 +279,17 @@ fn string_map(
             _ => None,
         };
         match (name, value) {
+            (Some(n), _) if hcl_edit::Ident::try_new(n.as_str()).is_err() => {
+                return Err(src
+                    .err(
+                        k.span().or_else(|| v.expr().span()),
+                        format!(
+                            "{place}: `{key}` key {n:?} is not a backend setting's name (letters, digits, `_` and `-`, not starting with a digit)"
+                        ),
+                    )
+                    .help("use the setting's name as the backend documents it, e.g. `path` or `bucket`")
+                    .into())
+            }
             (Some(n), Some(v)) => {
                 out.insert(n, v);
             }
@@ -426,5 +437,28 @@ root "instances" {
         )
         .unwrap_err();
         assert!(e.contains("must be an object of strings"), "{e}");
+    }
+
+    /// A backend setting's name is written as an HCL identifier into `backend.hcl`: a quoted
+    /// key that is not one (a space, a newline, `=`) is refused at its place, not rewritten.
+    #[test]
+    fn a_backend_config_key_must_be_a_name() {
+        for bad in ["a b", "x\\ny", "p = 1", "1st", ""] {
+            let text = format!(
+                "root \"n\" {{\n  path = \"n\"\n  site \"a\" {{\n    backend_config = {{ \"{bad}\" = \"v\" }}\n  }}\n}}\n"
+            );
+            let e = parse(&text).unwrap_err();
+            assert!(
+                e.contains("is not a backend setting's name"),
+                "{bad:?}: {e}"
+            );
+            // LAYERS is 9 lines: the key is on line 13.
+            assert!(e.contains(":13:"), "{bad:?}: the key's line: {e}");
+        }
+        let ok = "root \"n\" {\n  path = \"n\"\n  site \"a\" {\n    backend_config = { \"workspace-dir\" = \"v\", _x1 = \"w\" }\n  }\n}\n";
+        let c = parse(ok).unwrap();
+        let site = &c.roots[0].stack.sites[0];
+        assert_eq!(site.backend_config["workspace-dir"], "v");
+        assert_eq!(site.backend_config["_x1"], "w");
     }
 }

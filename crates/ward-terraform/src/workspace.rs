@@ -649,10 +649,22 @@ impl Workspace {
         if config.is_empty() {
             return Ok(Vec::new());
         }
-        let text: String = config
-            .iter()
-            .map(|(k, v)| format!("{k} = {}\n", hcl_string(v)))
-            .collect();
+        let mut body = ward_repo::write::Body::new();
+        for (k, v) in config {
+            // A name that is not an identifier would be rewritten by the writer: refused.
+            let key =
+                ward_repo::write::Ident::try_new(k.as_str()).map_err(|_| TfError::Scratch {
+                    dir: self.dir.display().to_string(),
+                    message: format!(
+                        "backend.hcl: {k:?} is not a backend setting's name (an HCL identifier)"
+                    ),
+                })?;
+            body.push(ward_repo::write::Attribute::new(
+                key,
+                ward_repo::write::string(v),
+            ));
+        }
+        let text = ward_repo::write::format(&body);
         let f = self.scratch_file("backend.hcl", text.as_bytes())?;
         Ok(vec![
             "-reconfigure".to_string(),
@@ -738,15 +750,6 @@ pub fn variable_name(root: &str) -> String {
             }
         })
         .collect()
-}
-
-/// A string as an HCL quoted string (for a `-backend-config` file): JSON escapes, with
-/// template sequences doubled so they stay literal.
-fn hcl_string(s: &str) -> String {
-    serde_json::to_string(s)
-        .unwrap_or_default()
-        .replace("${", "$${")
-        .replace("%{", "%%{")
 }
 
 /// A new file, readable by its owner only (the scratch directory is fresh and owner-only).
@@ -836,6 +839,25 @@ mod tests {
             std::fs::metadata(file).unwrap().permissions().mode() & 0o777,
             0o600
         );
+        // A value with a newline, a template directive and a backslash stays one string; a
+        // name that is not an identifier is refused, never rewritten into another setting.
+        let ws2 = Workspace::new(&b, d.path(), Duration::from_secs(10)).unwrap();
+        let cfg = std::collections::BTreeMap::from([(
+            "key".to_string(),
+            "a\nb = \"c\" %{x} \\".to_string(),
+        )]);
+        let args = ws2.backend_args(&cfg).unwrap();
+        let file = args[1].strip_prefix("-backend-config=").unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        assert_eq!(text, "key = \"a\\nb = \\\"c\\\" %%{x} \\\\\"\n");
+        for bad in ["a b", "x\ny", "p = \"1\"\nq", ""] {
+            let cfg = std::collections::BTreeMap::from([(bad.to_string(), "v".to_string())]);
+            let e = ws2.backend_args(&cfg).unwrap_err().to_string();
+            assert!(
+                e.contains("is not a backend setting's name"),
+                "{bad:?}: {e}"
+            );
+        }
         let out = |v: &str| Outputs {
             json: serde_json::json!({"id": {"value": v}}),
             bytes: v.as_bytes().to_vec(),

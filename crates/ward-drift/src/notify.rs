@@ -11,7 +11,7 @@
 //! transitions of its own ([`deliver`]). Delivery is at least once: a webhook that took an alert
 //! but answered with an error gets it again.
 
-use crate::Report;
+use crate::report::Report;
 use serde::Serialize;
 use ward_store::{NewRecord, RecordQuery, Store, Transition};
 

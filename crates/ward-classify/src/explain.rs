@@ -67,24 +67,6 @@ pub fn plain_reason_line(reason: &str) -> String {
     }
 }
 
-/// Rewrites the `action_reason` line of a verdict classified before the product was known
-/// (with Terraform's wording) for `product`.
-pub fn reword_reason(v: &mut crate::Verdict, product: Product) {
-    let Some(reason) = v.action_reason.as_deref() else {
-        return;
-    };
-    let was = reason_line(Product::Unknown, reason);
-    let now = reason_line(product, reason);
-    if was == now {
-        return;
-    }
-    for line in &mut v.explanation {
-        if *line == was {
-            line.clone_from(&now);
-        }
-    }
-}
-
 /// What apply will do, as the first line of an explanation.
 pub fn action_line(action: Action) -> &'static str {
     match action {

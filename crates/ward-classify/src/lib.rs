@@ -200,6 +200,24 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl Verdict {
+    /// Rewrites the `action_reason` line of a verdict classified before the product was known
+    /// (with Terraform's wording) for `product` ([`explain::reason_line`]).
+    pub fn reword_reason(&mut self, product: Product) {
+        let Some(reason) = self.action_reason.as_deref() else {
+            return;
+        };
+        let was = explain::reason_line(Product::Unknown, reason);
+        let now = explain::reason_line(product, reason);
+        if was == now {
+            return;
+        }
+        for line in &mut self.explanation {
+            if *line == was {
+                line.clone_from(&now);
+            }
+        }
+    }
+
     /// A verdict on a managed resource, classified as `impact`, with nothing else decided or
     /// explained yet: where the classifier starts, and where a verdict built by hand (tests,
     /// reports built without a plan) starts.
@@ -430,7 +448,7 @@ impl<'k> Assessor<'k> {
     pub fn finish_ordered(mut self, plan: &Plan, options: &Options) -> (Assessment, Vec<usize>) {
         if plan.product == Product::OpenTofu {
             for v in &mut self.verdicts {
-                explain::reword_reason(v, plan.product);
+                v.reword_reason(plan.product);
             }
         }
         self.verdicts.extend(

@@ -7,7 +7,7 @@ use crate::options::{Expand, RenderOptions};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, RandomState};
-use ward_classify::explain::{reason_line, reword_reason};
+use ward_classify::explain::reason_line;
 use ward_classify::Verdict;
 use ward_model::{Impact, Product};
 use ward_rules::RuleOrigin;
@@ -368,7 +368,7 @@ impl Keep {
             terminal_tofu(&main, v)
         } else if v.action_reason.is_some() {
             let before = v.explanation.clone();
-            reword_reason(v, Product::OpenTofu);
+            v.reword_reason(Product::OpenTofu);
             (v.explanation != before).then(|| self.main(g, v))
         } else {
             None

@@ -137,7 +137,7 @@ fn opentofu_wording_of_escaped_and_repeated_reason_lines() {
         a.verdicts = vec![v];
         let o = evaluate(&a, &gate());
         let mut b = a.clone();
-        ward_classify::explain::reword_reason(&mut b.verdicts[0], Product::OpenTofu);
+        b.verdicts[0].reword_reason(Product::OpenTofu);
         for opts in formats() {
             let got = kept(&a, &o, &opts, &[0]);
             assert_eq!(got, whole(&b, &o, &opts), "{opts:?}");

@@ -24,7 +24,8 @@ mod rule;
 pub use error::RulesError;
 
 pub use rule::{
-    AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, Selector, Target, Values,
+    AttrRule, Bound, Direction, Moved, Overwrites, Pack, Rule, RuleOrigin, RuleRef, Selector,
+    Target, Values,
 };
 
 use parse::{parse_file, parse_pack_block, parse_user_blocks, FileKind, OneBlock};
@@ -32,7 +33,6 @@ use pattern::Relation;
 use rule::RulePaths;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use ward_model::{AttrPath, Impact};
@@ -174,54 +174,6 @@ mod embedded {
         entries: ENTRIES,
         names: NAMES,
     };
-}
-
-/// Where a rule comes from.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum RuleOrigin {
-    /// A built-in pack, e.g. `aws` version `2026.11.0`.
-    Pack {
-        /// Pack name.
-        name: String,
-        /// Pack version.
-        version: String,
-    },
-    /// A user rule: a `resource` block of `ward.hcl`, or of a rule file it names.
-    User {
-        /// The file, as given or found (relative to the repository root when found there).
-        file: String,
-        /// 1-based line of the `resource` block.
-        line: usize,
-    },
-}
-
-/// The rule that decided something: which pack or file, which resource type entry and, when the
-/// decision came from an attribute entry, which attribute pattern.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct RuleRef {
-    /// Pack or file.
-    pub origin: RuleOrigin,
-    /// The resource type entry.
-    #[serde(rename = "type")]
-    pub type_name: String,
-    /// The attribute pattern, for attribute-level decisions.
-    pub attribute: Option<String>,
-}
-
-impl fmt::Display for RuleRef {
-    /// `aws@2026.11.0:aws_instance[instance_type]` or `ward.hcl:12:fakecloud_volume`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.origin {
-            RuleOrigin::Pack { name, version } => write!(f, "{name}@{version}:")?,
-            RuleOrigin::User { file, line } => write!(f, "{file}:{line}:")?,
-        }
-        f.write_str(&self.type_name)?;
-        if let Some(a) = &self.attribute {
-            write!(f, "[{a}]")?;
-        }
-        Ok(())
-    }
 }
 
 /// Name and version of a loaded pack, as reports print it.
@@ -664,16 +616,6 @@ impl<'k> Resolved<'k> {
     }
 }
 
-/// Attribute names (`identity`, `access_rules` entries, checked when the rule was read) as
-/// attribute paths.
-pub(crate) fn names_as_paths(names: &[String]) -> Vec<AttrPath> {
-    names
-        .iter()
-        .filter_map(|s| pattern::Pattern::parse(s).ok())
-        .map(|p| p.to_path())
-        .collect()
-}
-
 /// The first rule's list of paths that `get` picks.
 fn first_paths<'k>(
     rules: &[&'k Rule],
@@ -690,7 +632,7 @@ fn default_identity() -> &'static [AttrPath] {
             .iter()
             .map(|s| (*s).to_string())
             .collect();
-        names_as_paths(&names)
+        pattern::names_as_paths(&names)
     })
 }
 

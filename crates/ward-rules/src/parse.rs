@@ -10,8 +10,8 @@ mod values;
 use reader::Reader;
 
 use crate::error::RulesError;
+use crate::rule::RuleOrigin;
 use crate::rule::{Pack, Rule, Selector};
-use crate::RuleOrigin;
 use hcl_edit::structure::{Block, Structure};
 use hcl_edit::Span;
 use std::collections::HashMap;

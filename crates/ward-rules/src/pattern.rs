@@ -236,6 +236,16 @@ pub(crate) fn provider_matches(selector: &str, provider: &str) -> bool {
     sel.len() <= have.len() && have[have.len() - sel.len()..] == sel[..]
 }
 
+/// Attribute names (`identity`, `access_rules` entries, checked when the rule was read) as
+/// attribute paths.
+pub(crate) fn names_as_paths(names: &[String]) -> Vec<AttrPath> {
+    names
+        .iter()
+        .filter_map(|s| Pattern::parse(s).ok())
+        .map(|p| p.to_path())
+        .collect()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -1,9 +1,9 @@
 //! The loaded form of the rule format: packs, resource entries and attribute entries.
 
 use crate::pattern::{glob_matches, provider_matches, strip_instance_keys, Pattern};
-use crate::{RuleOrigin, RuleRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 use ward_model::{AttrPath, Impact};
 
@@ -371,8 +371,8 @@ impl RulePaths {
     /// The paths of a rule's `identity` and `access_rules` lists.
     pub(crate) fn of(identity: Option<&[String]>, access_rules: Option<&[String]>) -> RulePaths {
         RulePaths {
-            identity: identity.map(crate::names_as_paths),
-            access_rules: access_rules.map(crate::names_as_paths),
+            identity: identity.map(crate::pattern::names_as_paths),
+            access_rules: access_rules.map(crate::pattern::names_as_paths),
         }
     }
 }
@@ -444,5 +444,53 @@ impl Rule {
             (Some(sel), Some(p)) => provider_matches(sel, p),
             (Some(_), None) => false,
         }
+    }
+}
+
+/// Where a rule comes from.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum RuleOrigin {
+    /// A built-in pack, e.g. `aws` version `2026.11.0`.
+    Pack {
+        /// Pack name.
+        name: String,
+        /// Pack version.
+        version: String,
+    },
+    /// A user rule: a `resource` block of `ward.hcl`, or of a rule file it names.
+    User {
+        /// The file, as given or found (relative to the repository root when found there).
+        file: String,
+        /// 1-based line of the `resource` block.
+        line: usize,
+    },
+}
+
+/// The rule that decided something: which pack or file, which resource type entry and, when the
+/// decision came from an attribute entry, which attribute pattern.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct RuleRef {
+    /// Pack or file.
+    pub origin: RuleOrigin,
+    /// The resource type entry.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The attribute pattern, for attribute-level decisions.
+    pub attribute: Option<String>,
+}
+
+impl fmt::Display for RuleRef {
+    /// `aws@2026.11.0:aws_instance[instance_type]` or `ward.hcl:12:fakecloud_volume`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.origin {
+            RuleOrigin::Pack { name, version } => write!(f, "{name}@{version}:")?,
+            RuleOrigin::User { file, line } => write!(f, "{file}:{line}:")?,
+        }
+        f.write_str(&self.type_name)?;
+        if let Some(a) = &self.attribute {
+            write!(f, "[{a}]")?;
+        }
+        Ok(())
     }
 }

@@ -348,7 +348,7 @@ impl Command {
             park_if_exiting();
             return Err(ExecError::Interrupted { command });
         }
-        let mut child = cmd.spawn().map_err(|e| self.spawn_error(e))?;
+        let mut child = spawn_when_not_busy(&mut cmd).map_err(|e| self.spawn_error(e))?;
         let pgid = child.id();
         let registered = Running::register(pgid);
         if INTERRUPTED.load(Ordering::SeqCst) {
@@ -428,6 +428,33 @@ impl Command {
                 program,
                 message: e.to_string(),
             },
+        }
+    }
+}
+
+/// How long a spawn waits, in all, for an executable that is open for writing somewhere
+/// (`ETXTBSY`) to be closed.
+const BUSY_WAIT: Duration = Duration::from_millis(2_000);
+
+/// Spawns `cmd`, trying again for up to [`BUSY_WAIT`] while the kernel says the executable is
+/// open for writing (`ETXTBSY`, "Text file busy"). A file just written and closed by this
+/// process can still be open in a child another thread forked in the meantime, until that
+/// child's exec closes it (close-on-exec): a window of microseconds to milliseconds, seen in the
+/// suite when one test wrote a stand-in Terraform while another started a process. Any other
+/// error, or a file still busy after the wait, is returned as it is.
+fn spawn_when_not_busy(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match cmd.spawn() {
+            Err(e)
+                if e.raw_os_error() == Some(nix::libc::ETXTBSY)
+                    && start.elapsed() + pause < BUSY_WAIT =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            other => return other,
         }
     }
 }
@@ -962,6 +989,38 @@ mod tests {
             e.to_string(),
             "`/bin/sh -c echo hi; echo err >&2; exit 3` failed (exit 3): err"
         );
+    }
+
+    /// An executable still open for writing (here by this process; in the suite, by a child
+    /// another thread forked before its exec) is waited for, not refused with "Text file busy";
+    /// one that stays open is refused once the wait is over.
+    #[test]
+    fn an_executable_open_for_writing_is_run_once_it_is_closed() {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stand-in");
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o700)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"#!/bin/sh\necho ran\n").unwrap();
+        f.flush().unwrap();
+        // Held open past the whole wait: refused, as before.
+        let e = Command::new(&path, Duration::from_secs(10))
+            .run()
+            .unwrap_err();
+        assert!(e.to_string().contains("busy"), "{e}");
+        // Closed 200 ms into the wait: run.
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(f);
+        });
+        let o = Command::new(&path, Duration::from_secs(10)).run().unwrap();
+        closer.join().unwrap();
+        assert_eq!(o.stdout, b"ran\n");
     }
 
     #[test]

@@ -960,8 +960,8 @@ pub fn verify_with_reviews(
     expect: Option<&str>,
     open: &dyn Fn(&crate::record::ReviewBinding) -> Result<crate::review::ReviewSource, String>,
 ) -> Result<Verified, GateError> {
-    let mut v = verify_with_env(opts, env)?;
-    let rec = record::load(&opts.record)?;
+    // The reviews are checked from the record just verified, read once.
+    let (mut v, rec) = verify_record(opts, env)?;
     let (diffs, note) = crate::verify_reviews::recheck(rec.reviews.as_ref(), now, expect, open);
     v.notes.extend(note);
     if !diffs.is_empty() {
@@ -976,6 +976,14 @@ pub fn verify_with_reviews(
 /// it and every change is compared by its keyed digest; without it, a note says the record was
 /// not checked.
 pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, GateError> {
+    verify_record(opts, env).map(|(v, _)| v)
+}
+
+/// [`verify_with_env`], and the gate record it read (for [`verify_with_reviews`]).
+fn verify_record(
+    opts: &VerifyOptions,
+    env: Env<'_>,
+) -> Result<(Verified, record::GateRecord), GateError> {
     let key = key(env)?;
     let rec = record::load(&opts.record)?;
     let binary = opts
@@ -1006,12 +1014,13 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
         _ => Vec::new(),
     };
     let exit = v.exit();
-    Ok(Verified {
+    let v = Verified {
         planfile: opts.planfile.display().to_string(),
         report: v,
         notes,
         exit,
-    })
+    };
+    Ok((v, rec))
 }
 
 #[cfg(test)]

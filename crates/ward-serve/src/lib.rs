@@ -27,6 +27,7 @@
 //! `/api/v1/approvals[?root=ROOT]`, `/api/v1/stacks`, `/api/v1/records?kind=KIND` (schema:
 //! `docs/dashboard.schema.json`).
 
+#[cfg(any(test, feature = "fixture"))]
 pub mod fixture;
 pub mod views;
 

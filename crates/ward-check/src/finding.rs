@@ -1,7 +1,9 @@
-//! Findings and the report that carries them.
+//! Findings and the report that carries them. A finding names its rule by [`RuleId`] alone: this
+//! module depends on no rule. [`Finding::new`], which starts a finding at its rule's default
+//! severity, is defined with the registry (`rules.rs`).
 
-use crate::catalog::Severity;
-use crate::rules::RuleId;
+use crate::rule_id::RuleId;
+use crate::severity::Severity;
 use serde::Serialize;
 
 /// One thing a rule found.
@@ -26,19 +28,6 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// A finding with the rule's default severity (tuning is applied later).
-    pub fn new(rule: RuleId, file: &str, line: usize, message: impl Into<String>) -> Finding {
-        Finding {
-            file: file.to_string(),
-            line,
-            rule,
-            severity: rule.rule().severity,
-            message: message.into(),
-            dir: None,
-            detail: Vec::new(),
-        }
-    }
-
     /// Sets the directory.
     pub fn in_dir(mut self, dir: &str) -> Finding {
         self.dir = Some(dir.to_string());

@@ -17,26 +17,14 @@
 //!   repository no longer maintains: a finding there is at most a warning (key material and
 //!   suppressions keep theirs), and its module pins split nothing for WARD-MOD-005.
 
-use crate::catalog::Severity;
 use crate::finding::{ExcludedPath, Finding};
-use crate::rules::RuleId;
+use crate::rule_id::RuleId;
 use crate::rules::Skipped;
+use crate::severity::Severity;
 use std::collections::{BTreeMap, BTreeSet};
 use ward_repo::{join_rel, Module, Repo, RepoKind, SourceKind};
 
-/// What a rule's finding becomes in an example or test of a module repository.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InExample {
-    /// Kept as it is (what is wrong wherever it is).
-    Keep,
-    /// At most a warning: a user copying the example inherits it.
-    Cap,
-    /// Not raised when a module the example calls sets what is missing (the copy inherits it
-    /// through the call), else at most a warning.
-    UnlessCalledModuleSets,
-    /// Not raised: nothing a user copying one example inherits.
-    Drop,
-}
+pub use crate::rules::InExample;
 
 /// The treatment of a rule without one of its own: at most a warning.
 pub const DEFAULT_IN_EXAMPLES: InExample = InExample::Cap;

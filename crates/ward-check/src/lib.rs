@@ -19,8 +19,10 @@ pub mod layout;
 pub mod output;
 pub mod render;
 pub mod resolve;
+mod rule_id;
 pub mod rules;
 pub mod scan;
+mod severity;
 pub mod waivers;
 
 /// The repository model the checks read (ward-cli discovers the repository through it).

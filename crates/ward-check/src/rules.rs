@@ -1,12 +1,14 @@
 //! The rule registry: every rule of `ward check` is one file in this directory holding its
 //! documentation (what it checks, why, the field note it rests on, a failing and a passing
-//! example, how to fix and how to waive), its metadata ([`Rule`]) and its check. The registry
-//! below lists each file once; [`RuleId`], [`RULES`] and `docs/check-rules.md` are generated
-//! from it.
+//! example, how to fix and how to waive), its metadata ([`Rule`]) and its check. The list of
+//! rules (`each_rule!` in `rule_id.rs`) names each file once; [`RuleId`] (in its own module,
+//! which findings name without depending on the rules), [`RULES`] and `docs/check-rules.md` are
+//! generated from it.
 //!
 //! Adding a rule: one file `rules/<family>_<nnn>.rs` (copy a neighbour), one line in
-//! [`registry!`] below, and its fixtures `tests/fixtures/rules/<ID>/{fail,pass}` (a test fails
-//! when a rule lacks either, and when `docs/check-rules.md` differs from the registry's).
+//! `each_rule!` (`rule_id.rs`), and its fixtures `tests/fixtures/rules/<ID>/{fail,pass}` (a test
+//! fails when a rule lacks either, when a rule file is not in the list, and when
+//! `docs/check-rules.md` differs from the registry's).
 //!
 //! A rule's check is either its own function ([`Check::Each`], run once per `ward check` over
 //! the [`Cx`]) or part of a pass that reads something once for several rules ([`Check::Pass`]:
@@ -16,24 +18,22 @@ pub mod evidence;
 pub mod shared;
 pub mod sources;
 
-use crate::catalog::Severity;
 use crate::finding::Finding;
 use crate::knowledge::DataHolding;
-use crate::layout::InExample;
-use serde::{Serialize, Serializer};
+use crate::severity::Severity;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::str::FromStr;
 use ward_config::CheckSettings;
 use ward_repo::Repo;
+
+pub use crate::rule_id::{RuleId, UnknownRule};
 
 /// What a rule file needs, in one `use`.
 pub(crate) mod prelude {
     pub use super::shared::{anchor, at, skip};
-    pub use super::{Category, Check, Cx, Example, Rule, RuleId};
-    pub use crate::catalog::Severity;
+    pub use super::{Category, Check, Cx, Example, InExample, Rule, RuleId};
     pub use crate::finding::Finding;
-    pub use crate::layout::InExample;
+    pub use crate::severity::Severity;
 }
 
 /// Findings a rule did not raise, and why: (rule, why) → how many.
@@ -89,6 +89,21 @@ impl Category {
             Category::Versions => "versions",
         }
     }
+}
+
+/// What a rule's finding becomes in an example or test of a module repository (applied by
+/// [`crate::layout::examples`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InExample {
+    /// Kept as it is (what is wrong wherever it is).
+    Keep,
+    /// At most a warning: a user copying the example inherits it.
+    Cap,
+    /// Not raised when a module the example calls sets what is missing (the copy inherits it
+    /// through the call), else at most a warning.
+    UnlessCalledModuleSets,
+    /// Not raised: nothing a user copying one example inherits.
+    Drop,
 }
 
 /// A rule's check: what runs it.
@@ -205,35 +220,11 @@ macro_rules! registry {
     ($($variant:ident $id:literal $module:ident;)*) => {
         $(pub mod $module;)*
 
-        /// A rule's ID: one variant per rule file, generated from the registry. Ordered as the
-        /// IDs sort.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum RuleId {
-            $(#[doc = $id] $variant,)*
-        }
-
         impl RuleId {
-            /// Every ID, in order.
-            pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
-
-            /// The ID as written (`WARD-MOD-005`).
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(RuleId::$variant => $id,)*
-                }
-            }
-
             /// The rule.
             pub fn rule(self) -> &'static Rule {
                 match self {
                     $(RuleId::$variant => &$module::RULE,)*
-                }
-            }
-
-            /// The name of the rule's file (`mod_005`).
-            pub const fn file(self) -> &'static str {
-                match self {
-                    $(RuleId::$variant => stringify!($module),)*
                 }
             }
         }
@@ -243,112 +234,21 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    Ans001 "WARD-ANS-001" ans_001;
-    Ans002 "WARD-ANS-002" ans_002;
-    Ans003 "WARD-ANS-003" ans_003;
-    Ans004 "WARD-ANS-004" ans_004;
-    Ans005 "WARD-ANS-005" ans_005;
-    Ans006 "WARD-ANS-006" ans_006;
-    Cov001 "WARD-COV-001" cov_001;
-    Data001 "WARD-DATA-001" data_001;
-    Disc001 "WARD-DISC-001" disc_001;
-    Disc002 "WARD-DISC-002" disc_002;
-    Disc003 "WARD-DISC-003" disc_003;
-    Exec001 "WARD-EXEC-001" exec_001;
-    Exec002 "WARD-EXEC-002" exec_002;
-    Imp001 "WARD-IMP-001" imp_001;
-    Imp002 "WARD-IMP-002" imp_002;
-    Key001 "WARD-KEY-001" key_001;
-    Layer001 "WARD-LAYER-001" layer_001;
-    Layer002 "WARD-LAYER-002" layer_002;
-    Layer003 "WARD-LAYER-003" layer_003;
-    Mod001 "WARD-MOD-001" mod_001;
-    Mod002 "WARD-MOD-002" mod_002;
-    Mod003 "WARD-MOD-003" mod_003;
-    Mod004 "WARD-MOD-004" mod_004;
-    Mod005 "WARD-MOD-005" mod_005;
-    Parse001 "WARD-PARSE-001" parse_001;
-    Render001 "WARD-RENDER-001" render_001;
-    Render002 "WARD-RENDER-002" render_002;
-    Render003 "WARD-RENDER-003" render_003;
-    State001 "WARD-STATE-001" state_001;
-    State002 "WARD-STATE-002" state_002;
-    State003 "WARD-STATE-003" state_003;
-    State004 "WARD-STATE-004" state_004;
-    Sup001 "WARD-SUP-001" sup_001;
-    Sup002 "WARD-SUP-002" sup_002;
-    Sup003 "WARD-SUP-003" sup_003;
-    Ver001 "WARD-VER-001" ver_001;
-    Ver002 "WARD-VER-002" ver_002;
-    Ver003 "WARD-VER-003" ver_003;
-    Ver004 "WARD-VER-004" ver_004;
-}
+crate::rule_id::each_rule!(registry);
 
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // `pad`: widths and alignment apply (`{:<14}` in the terminal report).
-        f.pad(self.as_str())
-    }
-}
-
-/// The ID as written, so an ID reads as text where text is asked (`id.starts_with("WARD-SUP-")`).
-impl std::ops::Deref for RuleId {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl Serialize for RuleId {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for RuleId {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for RuleId {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for RuleId {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
-    }
-}
-
-/// An ID that names no rule, with the closest one when it looks like a typo.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("\"{given}\" names no rule{}; `ward check --list-rules` lists them", .closest.map(|c| format!(" (did you mean {c}?)")).unwrap_or_default())]
-pub struct UnknownRule {
-    /// What was written.
-    pub given: String,
-    /// The closest ID.
-    pub closest: Option<RuleId>,
-}
-
-impl FromStr for RuleId {
-    type Err = UnknownRule;
-    fn from_str(s: &str) -> Result<RuleId, UnknownRule> {
-        if let Some(id) = RuleId::ALL.iter().find(|r| r.as_str() == s) {
-            return Ok(*id);
+impl Finding {
+    /// A finding with the rule's default severity (tuning is applied later). Defined with the
+    /// registry, which holds the default, so that `finding.rs` names rules only by their IDs.
+    pub fn new(rule: RuleId, file: &str, line: usize, message: impl Into<String>) -> Finding {
+        Finding {
+            file: file.to_string(),
+            line,
+            rule,
+            severity: rule.rule().severity,
+            message: message.into(),
+            dir: None,
+            detail: Vec::new(),
         }
-        // Case and a missing zero are the usual typos (`ward-mod-5`).
-        let upper = s.trim().to_ascii_uppercase();
-        let known: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-        let closest = ward_hcl::did_you_mean(&upper, &known)
-            .and_then(|c| RuleId::ALL.iter().copied().find(|r| r.as_str() == c));
-        Err(UnknownRule {
-            given: s.to_string(),
-            closest,
-        })
     }
 }
 
@@ -418,14 +318,30 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_id_names_the_closest() {
-        assert_eq!("WARD-MOD-005".parse::<RuleId>(), Ok(RuleId::Mod005));
-        let e = "WARD-MOD-05".parse::<RuleId>().unwrap_err();
-        assert_eq!(e.closest, Some(RuleId::Mod005));
-        assert!(e.to_string().contains("did you mean WARD-MOD-005?"), "{e}");
-        let e = "ward-ver-004".parse::<RuleId>().unwrap_err();
-        assert_eq!(e.closest, Some(RuleId::Ver004));
-        let e = "no-such-thing".parse::<RuleId>().unwrap_err();
-        assert_eq!(e.closest, None, "{e}");
+    fn every_rule_file_has_an_id_and_every_id_a_rule() {
+        // Every ID's rule is the rule of that ID, once.
+        assert_eq!(RULES.len(), RuleId::ALL.len(), "one rule per ID");
+        for id in RuleId::ALL {
+            assert_eq!(id.rule().id, *id, "{id}: its rule file declares another ID");
+            assert_eq!(
+                rule(id.as_str()).map(|r| r.id),
+                Some(*id),
+                "{id}: not found"
+            );
+        }
+        // Every rule file is in the list (a file left out is not even compiled).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+            .filter(|n| !["evidence", "shared", "sources"].contains(&n.as_str()))
+            .collect();
+        files.sort();
+        let listed: Vec<&str> = RuleId::ALL.iter().map(|id| id.file()).collect();
+        assert_eq!(
+            files, listed,
+            "each file rules/<family>_<nnn>.rs is one line of each_rule! (rule_id.rs), and each line a file"
+        );
     }
 }

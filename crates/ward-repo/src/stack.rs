@@ -20,7 +20,7 @@
 //! Values are literal strings, numbers and booleans, and `local.NAME` of the stack file's literal
 //! locals; anything else is left unknown.
 
-use crate::tree::{self, Node, Val};
+use crate::tree::Val;
 use crate::{join_rel, FileProblem, Loc, ModuleCall, ModuleSource};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -99,20 +99,6 @@ pub fn read_stack(
     Ok((out, problems))
 }
 
-fn parse(root: &Path, rel: &str) -> Result<Vec<Node>, FileProblem> {
-    let problem = |line: usize, column: usize, message: String| FileProblem {
-        loc: Loc {
-            file: rel.to_string(),
-            line,
-        },
-        column,
-        message,
-    };
-    let text = std::fs::read_to_string(root.join(rel))
-        .map_err(|e| problem(0, 0, format!("cannot read: {e}")))?;
-    tree::parse_hcl(&text).map_err(|f| problem(f.line, f.column, f.message))
-}
-
 /// A literal value as text: strings, numbers, booleans; `local.NAME` and `values.NAME` of the
 /// literal ones.
 fn literal(
@@ -149,7 +135,7 @@ fn read_into(
     out: &mut Vec<Generated>,
     problems: &mut Vec<FileProblem>,
 ) -> Result<(), FileProblem> {
-    let nodes = parse(root, file)?;
+    let nodes = crate::terragrunt::read_nodes(root, file)?;
     let mut locals = BTreeMap::new();
     for l in nodes.iter().filter(|n| n.ident == "locals") {
         for a in &l.attrs {
@@ -272,6 +258,13 @@ fn local_dir(from: &str, raw: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Writes `text` at `rel` below `root`, making its directories.
+    fn write(root: &Path, rel: &str, text: &[u8]) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
     #[test]
     fn local_and_remote_sources() {
         assert_eq!(
@@ -296,11 +289,7 @@ mod tests {
     #[test]
     fn units_nested_stacks_and_values() {
         let d = tempfile::tempdir().unwrap();
-        let w = |p: &str, t: &str| {
-            let p = d.path().join(p);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, t).unwrap();
-        };
+        let w = |p: &str, t: &str| write(d.path(), p, t.as_bytes());
         w(
             "live/terragrunt.stack.hcl",
             "locals {\n  v = \"v1.2.0\"\n}\nunit \"vpc\" {\n  source = \"../catalog/units/vpc\"\n  path   = \"vpc\"\n  values = {\n    ref  = local.v\n    cidr = \"10.0.0.0/16\"\n  }\n}\nstack \"svc\" {\n  source = \"../catalog/stacks/svc\"\n  path   = \"svc\"\n  values = {\n    ref = \"main\"\n  }\n}\nunit \"db\" {\n  source = \"git::https://example.invalid/c.git//units/db?ref=main\"\n  path   = \"db\"\n  no_dot_terragrunt_stack = true\n}\n",
@@ -340,5 +329,43 @@ mod tests {
         assert_eq!(g[1].values.get("ref").map(String::as_str), Some("main"));
         assert_eq!(g[3].source.as_ref().map(|c| c.loc.line), Some(20));
         assert!(read_stack(d.path(), "missing/terragrunt.stack.hcl").is_err());
+    }
+
+    #[test]
+    fn a_stack_file_that_cannot_be_read_is_a_problem_where_it_fails() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| write(d.path(), p, t.as_bytes());
+        w(
+            "live/terragrunt.stack.hcl",
+            "unit \"a\" {\n  source = \"../u\"\n  path   = \"a\" = 1\n}\n",
+        );
+        let e = read_stack(d.path(), "live/terragrunt.stack.hcl").unwrap_err();
+        assert_eq!(
+            (e.loc.file.as_str(), e.loc.line, e.column),
+            ("live/terragrunt.stack.hcl", 3, 16),
+            "{e:?}"
+        );
+        // A nested stack that does not parse, or cannot be read (not UTF-8), is reported at its
+        // file and skipped.
+        write(d.path(), "latin1/terragrunt.stack.hcl", b"# caf\xe9\n");
+        w(
+            "top/terragrunt.stack.hcl",
+            "stack \"bad\" {\n  source = \"../live\"\n  path   = \"bad\"\n}\nstack \"latin\" {\n  source = \"../latin1\"\n  path   = \"latin\"\n}\n",
+        );
+        let (_, p) = read_stack(d.path(), "top/terragrunt.stack.hcl").unwrap();
+        let got: Vec<(&str, usize, bool)> = p
+            .iter()
+            .map(|p| {
+                let unreadable = p.message.contains(": cannot read: ");
+                (p.loc.file.as_str(), p.loc.line, unreadable)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("live/terragrunt.stack.hcl", 3, false),
+                ("latin1/terragrunt.stack.hcl", 0, true)
+            ]
+        );
     }
 }

@@ -106,7 +106,10 @@ struct Ctx<'a> {
     values: &'a BTreeMap<String, String>,
 }
 
-fn parse(root: &Path, rel: &str) -> Result<File, FileProblem> {
+/// The blocks of a Terragrunt file (`terragrunt.hcl`, `terragrunt.stack.hcl`), `rel` below
+/// `root`: read and parsed as native HCL; a problem at the file (line and column when the parser
+/// gives them) when it cannot be.
+pub(crate) fn read_nodes(root: &Path, rel: &str) -> Result<Vec<Node>, FileProblem> {
     let problem = |line: usize, column: usize, message: String| FileProblem {
         loc: Loc {
             file: rel.to_string(),
@@ -117,7 +120,11 @@ fn parse(root: &Path, rel: &str) -> Result<File, FileProblem> {
     };
     let text = std::fs::read_to_string(root.join(rel))
         .map_err(|e| problem(0, 0, format!("cannot read: {e}")))?;
-    let nodes = tree::parse_hcl(&text).map_err(|f| problem(f.line, f.column, f.message))?;
+    tree::parse_hcl(&text).map_err(|f| problem(f.line, f.column, f.message))
+}
+
+fn parse(root: &Path, rel: &str) -> Result<File, FileProblem> {
+    let nodes = read_nodes(root, rel)?;
     let mut locals = BTreeMap::new();
     for l in nodes.iter().filter(|n| n.ident == "locals") {
         for a in &l.attrs {

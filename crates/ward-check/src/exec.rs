@@ -46,26 +46,16 @@ impl ExecOptions {
 /// Copies `from` to `to` without `.git`, `.terraform` and the other skipped directories;
 /// symlinks are not copied.
 pub(crate) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    let walker = ignore::WalkBuilder::new(from)
-        .standard_filters(false)
-        .follow_links(false)
-        .filter_entry(|e| !ward_repo::is_skipped_dir(e))
-        .build();
-    for entry in walker {
+    for entry in ward_repo::walk::Walk::new(from) {
         let entry = entry.map_err(std::io::Error::other)?;
-        let Ok(rel) = entry.path().strip_prefix(from) else {
-            continue;
-        };
-        let dst = to.join(rel);
-        match entry.file_type() {
-            Some(t) if t.is_dir() => std::fs::create_dir_all(&dst)?,
-            Some(t) if t.is_file() => {
-                if let Some(p) = dst.parent() {
-                    std::fs::create_dir_all(p)?;
-                }
-                std::fs::copy(entry.path(), &dst)?;
+        let dst = to.join(entry.rel());
+        if entry.is_dir() {
+            std::fs::create_dir_all(&dst)?;
+        } else if entry.is_file() {
+            if let Some(p) = dst.parent() {
+                std::fs::create_dir_all(p)?;
             }
-            _ => {}
+            std::fs::copy(entry.path(), &dst)?;
         }
     }
     Ok(())

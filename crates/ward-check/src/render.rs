@@ -250,19 +250,11 @@ fn read_files(path: &Path, shown: &str) -> Result<Option<Files>, Failed> {
             "{shown} is neither a file nor a directory (a symlink is not followed)"
         )));
     }
-    let walker = ignore::WalkBuilder::new(path)
-        .standard_filters(false)
-        .follow_links(false)
-        .build();
-    for entry in walker {
+    for entry in ward_repo::walk::Walk::new(path).skip_dirs(false) {
         let entry = entry.map_err(|e| Failed(format!("cannot read {shown}: {e}")))?;
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
+        if entry.is_file() {
+            add(entry.rel().to_string(), entry.path())?;
         }
-        let Ok(rel) = entry.path().strip_prefix(path) else {
-            continue;
-        };
-        add(ward_repo::rel_string(rel), entry.path())?;
     }
     Ok(Some(files))
 }

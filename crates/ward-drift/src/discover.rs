@@ -5,7 +5,7 @@
 //! This module is the single place discovery happens.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// What the walk found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,38 +72,16 @@ pub fn discover(
 /// Every directory not covered by an ignore file, repository-relative.
 fn visible_dirs(repo: &Path) -> Result<BTreeSet<String>, DiscoverError> {
     let mut out = BTreeSet::new();
-    let walker = ignore::WalkBuilder::new(repo)
-        .hidden(false)
-        .parents(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .ignore(true)
-        .require_git(false)
-        .follow_links(false)
-        .filter_entry(|e| !ward_repo::is_skipped_dir(e))
-        .build();
-    for entry in walker {
+    for entry in ward_repo::walk::Walk::new(repo).ignore_files(true) {
         let entry = entry.map_err(|e| DiscoverError {
             path: repo.to_path_buf(),
             message: e.to_string(),
         })?;
-        if entry.file_type().is_some_and(|t| t.is_dir()) {
-            out.insert(rel_of(repo, entry.path()));
+        if entry.is_dir() {
+            out.insert(crate::config::normalize_rel(entry.rel()));
         }
     }
     Ok(out)
-}
-
-fn rel_of(repo: &Path, p: &Path) -> String {
-    let rel = p.strip_prefix(repo).unwrap_or(p);
-    let parts: Vec<String> = rel
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect();
-    crate::config::normalize_rel(&parts.join("/"))
 }
 
 #[cfg(test)]

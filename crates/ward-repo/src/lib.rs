@@ -75,6 +75,7 @@ pub mod source;
 pub mod stack;
 pub mod terragrunt;
 mod tree;
+pub mod walk;
 pub mod write;
 
 pub use ansible::{PinKind, VersionPin};
@@ -82,7 +83,7 @@ pub use discover::parse::{parse_file_text, read_module, DirRead};
 pub use discover::roots::{
     is_deprecated_dir, is_example_dir, join_rel, DEPRECATED_DIRS, EXAMPLE_DIRS, ROOT_SIGNALS,
 };
-pub use discover::walk::{is_config_file, is_skipped_dir, rel_string, SKIPPED_DIRS};
+pub use discover::walk::is_config_file;
 pub use discover::{discover, Options, RepoError};
 pub use exclude::Exclude;
 pub use model::{
@@ -93,3 +94,4 @@ pub use rewrite::rewrite_local_sources;
 pub use source::{ModuleSource, RefKind, SourceKind};
 pub use terragrunt::{Dependency, Unit};
 pub use tree::Val;
+pub use walk::{rel_string, SKIPPED_DIRS};

@@ -54,13 +54,9 @@ pub(crate) fn walk(root: &Path, excludes: &[Exclude]) -> Walked {
     let walker = {
         let excluded = Arc::clone(&excluded);
         let templates = Arc::clone(&templates);
-        let top = root.to_path_buf();
         let excludes = excludes.to_vec();
-        ignore::WalkBuilder::new(root)
-            .standard_filters(false)
-            .follow_links(false)
-            .filter_entry(move |e| enters(e, &top, &excludes, &excluded, &templates))
-            .build()
+        crate::walk::Walk::new(root)
+            .filter_entry(move |e| enters(e, &excludes, &excluded, &templates))
     };
     let mut w = Walked::default();
     for entry in walker {
@@ -78,14 +74,11 @@ pub(crate) fn walk(root: &Path, excludes: &[Exclude]) -> Walked {
                 continue;
             }
         };
-        let is_link = entry.file_type().is_some_and(|t| t.is_symlink());
-        if !is_link && !entry.file_type().is_some_and(|t| t.is_file()) {
+        let is_link = entry.is_symlink();
+        if !is_link && !entry.is_file() {
             continue;
         }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        let rel = rel_string(rel);
+        let rel = entry.rel().to_string();
         let (dir, name) = match rel.rsplit_once('/') {
             Some((d, n)) => (d.to_string(), n.to_string()),
             None => (".".to_string(), rel.clone()),
@@ -114,40 +107,32 @@ pub(crate) fn walk(root: &Path, excludes: &[Exclude]) -> Walked {
     w
 }
 
-/// The walk's entry filter: false for a skipped directory, a template directory (recorded in
-/// `templates`) and a path an exclusion covers (recorded in `excluded`).
+/// The walk's entry filter (the walk has left the skipped directories out already): false for a
+/// template directory (recorded in `templates`) and a path an exclusion covers (recorded in
+/// `excluded`).
 fn enters(
-    e: &ignore::DirEntry,
-    top: &Path,
+    e: &crate::walk::Entry,
     excludes: &[Exclude],
     excluded: &Mutex<Vec<Excluded>>,
     templates: &Mutex<Vec<layout::Template>>,
 ) -> bool {
-    if is_skipped_dir(e) {
-        return false;
-    }
-    let Some(rel) = e.path().strip_prefix(top).ok().map(rel_string) else {
-        return true;
-    };
-    if rel.is_empty() {
-        return true;
-    }
-    if e.file_type().is_some_and(|t| t.is_dir()) {
+    let rel = e.rel();
+    if e.is_dir() {
         if let Some(what) = layout::template_dir(&e.file_name().to_string_lossy()) {
             if let Ok(mut v) = templates.lock() {
                 v.push(layout::Template {
-                    path: rel,
+                    path: rel.to_string(),
                     what: what.to_string(),
                 });
             }
             return false;
         }
     }
-    match excludes.iter().find(|x| x.covers(&rel)) {
+    match excludes.iter().find(|x| x.covers(rel)) {
         Some(x) => {
             if let Ok(mut v) = excluded.lock() {
                 v.push(Excluded {
-                    path: rel,
+                    path: rel.to_string(),
                     pattern: x.pattern.clone(),
                     reason: x.reason.clone(),
                 });
@@ -207,33 +192,6 @@ impl Walked {
             self.ansible_files.push((rel, k));
         }
     }
-}
-
-/// A relative path's components joined with `/` (how ward names paths inside a repository, on
-/// every platform).
-pub fn rel_string(rel: &Path) -> String {
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Directories never entered: tool caches and VCS metadata.
-/// (`.terragrunt-stack` holds the units Terragrunt generates from `terragrunt.stack.hcl`; ward
-/// reads the stack file instead.)
-pub const SKIPPED_DIRS: &[&str] = &[
-    ".git",
-    ".terraform",
-    ".terragrunt-cache",
-    ".terragrunt-stack",
-    "node_modules",
-];
-
-/// True for a directory a walk of the repository never enters ([`SKIPPED_DIRS`]): the one
-/// `filter_entry` of every walk (`.filter_entry(|e| !ward_repo::is_skipped_dir(e))`).
-pub fn is_skipped_dir(entry: &ignore::DirEntry) -> bool {
-    entry.file_type().is_some_and(|t| t.is_dir())
-        && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref())
 }
 
 /// True for the file names Terraform or OpenTofu read as configuration: `.tf`, `.tf.json`,

@@ -27,6 +27,7 @@
 mod classify;
 pub mod explain;
 pub mod outcome;
+pub mod pipeline;
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

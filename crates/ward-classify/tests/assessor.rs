@@ -154,3 +154,86 @@ fn dropped_verdicts_still_count_for_coverage() {
         "{checked} plans, {blocking} blocking"
     );
 }
+
+/// `pipeline::assess_read`, the pipeline `ward plan` runs, gives on every plan fixture the
+/// whole-plan assessment and outcome when `keep` keeps every verdict; when `keep` drops the
+/// no-ops it keeps exactly the others (the coverage and outcome unchanged); a read error comes
+/// back as it is, with nothing kept.
+#[test]
+fn the_plan_pipeline_is_the_whole_plan_assessment() {
+    use ward_classify::outcome::{evaluate, GateOptions};
+    use ward_classify::pipeline::assess_read;
+    use ward_model::{Action, Impact};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let k = ward_rules::Knowledge::builtin().unwrap();
+    let gate = GateOptions {
+        fail_on: Some(Impact::Replace),
+        allow_errored: false,
+    };
+    let mut dropped = 0;
+    for path in plan_files(&dir) {
+        let Ok(whole) = ward_plan::read_file(&path) else {
+            continue;
+        };
+        let want = assess(&whole, &k, &Options::default());
+        let want_outcome = evaluate(&want, &gate);
+        let read = |f: &mut dyn FnMut(ward_model::ResourceChange)| {
+            let file = std::fs::File::open(&path).unwrap();
+            ward_plan::read_reader_with(file, "p.json", ward_plan::ReadOptions::default(), Some(f))
+                .map(|(p, _)| p)
+        };
+        let all = assess_read(read, &k, &Options::default(), &gate, Some).unwrap();
+        assert_eq!(all.assessment, want, "{}", path.display());
+        assert_eq!(all.outcome, want_outcome, "{}", path.display());
+        let mut sorted = all.order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..whole.changes.len()).collect::<Vec<_>>());
+        let some = assess_read(read, &k, &Options::default(), &gate, |v| {
+            (v.action != Action::NoOp).then_some(v)
+        })
+        .unwrap();
+        let others: Vec<_> = want
+            .verdicts
+            .iter()
+            .filter(|v| v.action != Action::NoOp)
+            .cloned()
+            .collect();
+        dropped += want.verdicts.len() - others.len();
+        assert_eq!(some.assessment.verdicts, others, "{}", path.display());
+        assert_eq!(
+            some.assessment.coverage,
+            want.coverage,
+            "{}",
+            path.display()
+        );
+        assert_eq!(some.outcome, want_outcome, "{}", path.display());
+    }
+    assert!(dropped > 0, "no fixture has a no-op");
+    let mut kept = 0;
+    let e = assess_read(
+        |f| {
+            ward_plan::read_reader_with(
+                &b"{\"format_version\": 1"[..],
+                "cut.json",
+                Default::default(),
+                Some(f),
+            )
+            .map(|(p, _)| p)
+        },
+        &k,
+        &Options::default(),
+        &gate,
+        |v| {
+            kept += 1;
+            Some(v)
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        ward_plan::read_reader(&b"{\"format_version\": 1"[..], "cut.json")
+            .unwrap_err()
+            .to_string()
+    );
+    assert_eq!(kept, 0);
+}

@@ -134,7 +134,6 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     // as soon as it is classified, the summary after them); for the terminal and Markdown
     // reports each change's entry is rendered then (`ward_report::Keep`) and the report is
     // written once the plan is read.
-    let assessor = ward_classify::Assessor::new(&knowledge);
     let classify = ward_classify::Options {
         allow_unclassified: args.allow_unclassified,
     };
@@ -143,23 +142,21 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         allow_errored: args.allow_errored,
     };
     let (assessment, outcome) = if args.format == Format::Json {
-        json(&args, &knowledge, assessor, &classify, &gate)?
+        json(&args, &knowledge, &classify, &gate)?
     } else {
-        let mut assessor = assessor;
         let mut keep = ward_report::Keep::new(&render);
-        let (plan, _) = ward_plan::read_with(
-            &args.plan,
-            READ,
-            Some(&mut |c| assessor.add_kept(c, |v| keep.keep_or_count(v))),
+        let a = ward_classify::pipeline::assess_read(
+            |f| read(&args.plan, f),
+            &knowledge,
+            &classify,
+            &gate,
+            |v| keep.keep_or_count(v),
         )?;
-        notes(&plan);
-        let (assessment, order) = assessor.finish_ordered(&plan, &classify);
-        drop(plan);
-        let outcome = ward_classify::outcome::evaluate(&assessment, &gate);
+        notes(&a.notes);
         output::stream(args.output.as_deref(), |w| {
-            ward_report::write_kept(&assessment, &outcome, &render, &keep, &order, w)
+            ward_report::write_kept(&a.assessment, &a.outcome, &render, &keep, &a.order, w)
         })?;
-        (assessment, outcome)
+        (a.assessment, a.outcome)
     };
     if let Some(path) = &args.output {
         let (lead, rest) = ward_report::outcome::result_words(&assessment, &outcome);
@@ -179,8 +176,16 @@ const READ: ward_plan::ReadOptions = ward_plan::ReadOptions {
     objects: false,
 };
 
-fn notes(plan: &ward_model::Plan) {
-    for note in &plan.reader_notes {
+/// Reads the plan at `arg` (`-`: standard input), handing each change to `f` as it is read.
+fn read(
+    arg: &str,
+    f: &mut dyn FnMut(ward_model::ResourceChange),
+) -> Result<ward_model::Plan, ward_plan::PlanError> {
+    ward_plan::read_with(arg, READ, Some(f)).map(|(plan, _)| plan)
+}
+
+fn notes(notes: &[String]) {
+    for note in notes {
         eprintln!("note: {note}");
     }
 }
@@ -191,7 +196,6 @@ fn notes(plan: &ward_model::Plan) {
 fn json(
     args: &Args,
     knowledge: &ward_rules::Knowledge,
-    mut assessor: ward_classify::Assessor<'_>,
     classify: &ward_classify::Options,
     gate: &GateOptions,
 ) -> Result<(ward_classify::Assessment, ward_report::Outcome), CliError> {
@@ -199,24 +203,25 @@ fn json(
     let mut done = None;
     let written = output::stream(args.output.as_deref(), |w| {
         let mut stream = ward_report::json::Stream::start(knowledge, w);
-        let read = ward_plan::read_with(
-            &args.plan,
-            READ,
-            Some(&mut |c| assessor.add_kept(c, |v| stream.keep_or_count(v))),
+        let assessed = ward_classify::pipeline::assess_read(
+            |f| read(&args.plan, f),
+            knowledge,
+            classify,
+            gate,
+            |v| stream.keep_or_count(v),
         );
-        let plan = match read {
-            Ok((plan, _)) => plan,
+        let a = match assessed {
+            Ok(a) => a,
             Err(e) => {
                 unreadable = Some(e);
                 return Err(std::io::Error::other("the plan could not be read"));
             }
         };
-        notes(&plan);
-        let (assessment, order) = assessor.finish_ordered(&plan, classify);
-        drop(plan);
-        let outcome = ward_classify::outcome::evaluate(&assessment, gate);
-        let r = stream.finish(&assessment, &outcome, &order).map(|_| ());
-        done = Some((assessment, outcome));
+        notes(&a.notes);
+        let r = stream
+            .finish(&a.assessment, &a.outcome, &a.order)
+            .map(|_| ());
+        done = Some((a.assessment, a.outcome));
         r
     });
     if let Some(e) = unreadable {

@@ -667,9 +667,9 @@ pub fn gate_reviewed(
 
 /// `ward approve`: records approvals for exactly the named change(s) and returns what it
 /// recorded. Prints nothing. `setup` holds the run's values, `env` gives the approval key.
-/// Its steps: the approver and expiry asked for ([`asked`]), the plan read as the gate reads it,
-/// the changes named ([`chosen`]), each approval made ([`approval_of`]) and written under the
-/// file's lock, then recorded in the history ([`record_given`]).
+/// Its steps: the approver and expiry asked for (`asked`), the plan read as the gate reads it,
+/// the changes named (`chosen`), each approval made (`approval_of`) and written under the
+/// file's lock, then recorded in the history (`record_given`).
 pub fn approve(
     opts: &ApproveOptions,
     setup: &Setup<'_>,

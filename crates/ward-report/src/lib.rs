@@ -13,7 +13,7 @@
 //! (2), coverage (3), `--fail-on` (1); the [`Exit`] type itself lives in `ward_model::exit` and
 //! is re-exported here. ward-report only renders the decision.
 //!
-//! [`format`] lists every report format ([`Format`]) and which of them each command writes
+//! [`format`](mod@format) lists every report format ([`Format`]) and which of them each command writes
 //! (`format::Command::offers`): the one source of every command's `--format`.
 //!
 //! The other commands' typed reports render here too, each in its module: [`check`] (`ward

@@ -235,7 +235,7 @@ fn parse_file(p: &mut Parsed, name: &str, path: String, text: &str) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DirRead {
     /// The module, its files named relative to the directory (`main.tf`); its kind is not
-    /// decided (that needs the whole repository) and stays [`ModuleKind::Module`].
+    /// decided (that needs the whole repository) and stays [`ModuleKind::Module`](crate::ModuleKind::Module).
     pub module: Module,
     /// Files that could not be read or parsed, sorted.
     pub problems: Vec<FileProblem>,
@@ -244,7 +244,7 @@ pub struct DirRead {
 }
 
 /// Reads the configuration files of one directory (not its subdirectories) with the same
-/// precedence as [`discover`] (`.tofu` hides `.tf`, override files last), for callers that need
+/// precedence as [`discover`](crate::discover) (`.tofu` hides `.tf`, override files last), for callers that need
 /// one root or module rather than a repository: the gate's `prevent_destroy`, drift's binary
 /// evidence. Files are read through symlinks, as Terraform does. Fails only when the directory
 /// cannot be listed.

@@ -4,6 +4,7 @@
 //! ward-gate and ward-stack take them from here.
 
 use crate::error::CliError;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use ward_config::Config;
 use ward_rules::Knowledge;
@@ -21,6 +22,16 @@ pub struct Context {
     pub clock: ward_time::Clock,
     /// Who approves when no `--by` is given: `WARD_APPROVER`, else `USER`, else `LOGNAME`.
     pub approver: Option<String>,
+    /// `PATH` ([`search_path`]).
+    pub path: Option<OsString>,
+}
+
+/// `PATH` as ward runs with it (`None`: unset), read here once per run and passed down: where
+/// the binaries are found ([`binaries`]) and, when the commands' own environment sets no `PATH`,
+/// a Terragrunt unit's `terragrunt` (ward-terraform's `runner_for`). ward-terraform reads no
+/// environment.
+pub fn search_path() -> Option<OsString> {
+    std::env::var_os("PATH")
 }
 
 /// `ward.hcl`: `explicit` when given (it must exist), else the first one walking up from
@@ -126,11 +137,13 @@ impl BaseDirs {
 }
 
 /// The Terraform and OpenTofu binaries a run may use: `--terraform` and `--tofu` when given, in
-/// that order, then those found on `PATH` (ward-terraform's `find_binaries`, which says what is
-/// wrong with a path given). One place for `ward drift` and `ward stack`.
+/// that order, then those found in `path` (the run's `PATH`, [`search_path`]; ward-terraform's
+/// `find_binaries`, which says what is wrong with a path given). One place for `ward drift` and
+/// `ward stack`.
 pub fn binaries(
     terraform: Option<&PathBuf>,
     tofu: Option<&PathBuf>,
+    path: Option<&OsStr>,
 ) -> Result<Vec<ward_terraform::binary::Binary>, CliError> {
     use ward_terraform::Product;
     let explicit: Vec<(PathBuf, Product)> = terraform
@@ -138,7 +151,7 @@ pub fn binaries(
         .into_iter()
         .chain(tofu.map(|p| (p.clone(), Product::Tofu)))
         .collect();
-    ward_terraform::binary::find_binaries(&explicit).map_err(CliError::new)
+    ward_terraform::binary::find_binaries(&explicit, path).map_err(CliError::new)
 }
 
 /// Where the history is ([`ward_drift::history_location_in`]: `--db`, else `history { url }`,
@@ -181,6 +194,7 @@ impl Context {
             knowledge,
             clock: ward_time::Clock::System,
             approver,
+            path: search_path(),
         })
     }
 

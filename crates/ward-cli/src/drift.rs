@@ -178,7 +178,9 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         .transpose()?;
     let knowledge = ward_config::knowledge(config.as_ref())
         .map_err(|e| CliError::new(format!("cannot load ward's knowledge: {e}")))?;
-    let binaries = crate::context::binaries(a.terraform.as_ref(), a.tofu.as_ref())?;
+    let path = crate::context::search_path();
+    let binaries =
+        crate::context::binaries(a.terraform.as_ref(), a.tofu.as_ref(), path.as_deref())?;
     let location = crate::context::history_location(a.db.as_deref(), config.as_ref())
         .map_err(|e| CliError::new(e.to_string()))?;
     let torn_down = teardowns(a.db.as_deref(), config.as_ref())?;
@@ -197,6 +199,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         progress: !a.no_progress && std::io::stderr().is_terminal(),
         clock,
         env: Vec::new(),
+        path,
         allow_env: a.allow_env,
         notify: a.notify,
         notify_format: match a.notify_format {

@@ -186,7 +186,8 @@ fn choose_binary(
     if let Some(p) = &b.tofu {
         explicit.push((p.clone(), Product::Tofu));
     }
-    let found = binary::find_binaries(&explicit).map_err(CliError::new)?;
+    let found = binary::find_binaries(&explicit, crate::context::search_path().as_deref())
+        .map_err(CliError::new)?;
     let pin = config.and_then(|c| {
         let key = adoption::root_key(Some(c), root);
         c.roots

@@ -166,7 +166,8 @@ fn options(
         )
     })?;
     let db = history(c.db.as_deref(), &config)?;
-    let binaries = crate::context::binaries(c.terraform.as_ref(), c.tofu.as_ref())?;
+    let binaries =
+        crate::context::binaries(c.terraform.as_ref(), c.tofu.as_ref(), ctx.path.as_deref())?;
     Ok(ward_stack::Options {
         repo: config.dir.clone(),
         config,
@@ -179,6 +180,7 @@ fn options(
         clock: ctx.clock,
         progress: Some(progress),
         env: Vec::new(),
+        path: ctx.path,
     })
 }
 

@@ -84,6 +84,7 @@ fn main() {
                 .unwrap(),
             ),
             env: vec![("TF_CLI_CONFIG_FILE".into(), cfg.clone())],
+            path: std::env::var_os("PATH"),
             allow_env: vec![],
             notify: None,
             notify_format: Default::default(),
@@ -93,10 +94,10 @@ fn main() {
         // What ward-cli reads before the run, read here the same way (inside the timing).
         let config = ward_config::Config::load(&repo.join("ward.hcl"), "ward.hcl").unwrap();
         let knowledge = ward_config::knowledge(Some(&config)).unwrap();
-        let binaries = ward_drift::binary::find_binaries(&[(
-            tf.path.clone(),
-            ward_drift::binary::Product::Terraform,
-        )])
+        let binaries = ward_drift::binary::find_binaries(
+            &[(tf.path.clone(), ward_drift::binary::Product::Terraform)],
+            opts.path.as_deref(),
+        )
         .unwrap();
         let mut store = ward_store::Store::open_location(&ward_store::Location::Sqlite(
             base.join("history.sqlite"),

@@ -24,6 +24,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) pending: bool,
     pub(crate) knowledge: &'a ward_rules::Knowledge,
     pub(crate) env: &'a [(String, String)],
+    /// The `PATH` ward runs with, as the caller read it ([`crate::Options::path`]).
+    pub(crate) path: Option<&'a std::ffi::OsStr>,
     pub(crate) allow: &'a [String],
     pub(crate) torn_down: &'a TornDown,
     /// Roots whose outputs another root reads.
@@ -119,7 +121,7 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
     // .tf files, through `terragrunt` (ward_terraform::runner_for). Its scratch directory is
     // owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
     // on every exit path, signals included.
-    let ws = match Workspace::for_root(&bin, &dir, ctx.timeout, ctx.env) {
+    let ws = match Workspace::for_root(&bin, &dir, ctx.timeout, ctx.env, ctx.path) {
         Ok(ws) => ws.allow_env(ctx.allow.iter().cloned()).deadline(deadline),
         Err(e @ TfError::NoTerragrunt { .. }) => {
             return fail(

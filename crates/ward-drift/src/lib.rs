@@ -110,6 +110,9 @@ pub struct Options {
     pub clock: ward_time::Clock,
     /// Extra environment for every Terraform/OpenTofu command (e.g. `TF_CLI_CONFIG_FILE`).
     pub env: Vec<(String, String)>,
+    /// The `PATH` ward runs with, as the caller read it (`None`: unset): where a Terragrunt
+    /// unit's `terragrunt` is looked for when `env` sets no `PATH` ([`ward_terraform::runner_for`]).
+    pub path: Option<std::ffi::OsString>,
     /// Inherited `TF_*` variables Terraform may see besides [`exec::DEFAULT_ALLOWED_TF`]
     /// (names, or `PREFIX*` patterns); every other `TF_*` variable is removed.
     pub allow_env: Vec<String>,
@@ -410,6 +413,7 @@ pub fn run(opts: &Options, inputs: &Inputs<'_>, store: &mut Store) -> Result<Rep
         pending: opts.pending,
         knowledge: inputs.knowledge,
         env: &opts.env,
+        path: opts.path.as_deref(),
         allow: &allow,
         torn_down: inputs.torn_down,
         read: &read,

@@ -138,6 +138,7 @@ impl Repo {
                     "TF_CLI_CONFIG_FILE".into(),
                     self.cli_config.display().to_string(),
                 )],
+                path: std::env::var_os("PATH"),
                 allow_env: vec![],
                 notify: None,
                 notify_format: Default::default(),
@@ -770,7 +771,11 @@ fn a_terragrunt_unit_through_terragrunt_on_path() {
     // No terragrunt on PATH (ward's own PATH, which Terraform's shim needs, has none): the unit
     // is an error that says what to do; the plain root runs.
     assert!(
-        ward_terraform::binary::which("terragrunt").is_none(),
+        ward_terraform::binary::which_in(
+            "terragrunt",
+            &std::env::var_os("PATH").unwrap_or_default()
+        )
+        .is_none(),
         "this test expects no real terragrunt on PATH"
     );
     let r = common::run(&with(&db, &std::env::var("PATH").unwrap_or_default())).unwrap();

@@ -38,6 +38,7 @@ fn options(repo: &Path, db: PathBuf) -> common::Run {
             progress: false,
             clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
             env: vec![],
+            path: std::env::var_os("PATH"),
             allow_env: vec![],
             notify: None,
             notify_format: Default::default(),

@@ -202,6 +202,7 @@ mod tests {
             clock: ward_time::Clock::System,
             progress: None,
             env: vec![],
+            path: None,
         }
     }
 

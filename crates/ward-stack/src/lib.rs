@@ -111,6 +111,9 @@ pub struct Options {
     /// Variables set for every Terraform run (besides the inherited environment, whose `TF_*`
     /// variables are removed except the allow-list's).
     pub env: Vec<(String, String)>,
+    /// The `PATH` ward runs with, as the caller read it (`None`: unset): where a Terragrunt
+    /// unit's `terragrunt` is looked for when `env` sets no `PATH` ([`ward_terraform::runner_for`]).
+    pub path: Option<std::ffi::OsString>,
 }
 
 /// The variable a read root's outputs are passed as (ward-terraform owns the rule: `ward drift`

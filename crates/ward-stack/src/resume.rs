@@ -60,6 +60,7 @@ pub fn resume(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
         clock: opts.clock,
         progress: opts.progress,
         env: opts.env.clone(),
+        path: opts.path.clone(),
     };
     match last.command {
         Command::Apply => apply_inner(&o, env, Some((last.run, steps))),

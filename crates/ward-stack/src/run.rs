@@ -85,8 +85,14 @@ impl<'a> Run<'a> {
         let sel = binary::choose(&inst.dir, inst.pin.as_ref(), &self.opts.binaries)
             .map_err(|e| e.to_string())?;
         r.binary = Some(sel.binary.to_string());
-        let ws = Workspace::for_root(&sel.binary, &inst.dir, self.timeout, &self.opts.env)
-            .map_err(|e| e.to_string())?;
+        let ws = Workspace::for_root(
+            &sel.binary,
+            &inst.dir,
+            self.timeout,
+            &self.opts.env,
+            self.opts.path.as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
         // One directory serves several sites: its backend is switched (`-reconfigure`), never
         // migrated; the values go in an owner-only file (ward-terraform, as `ward drift` does).
         let args = ws
@@ -283,7 +289,7 @@ pub(crate) fn finish(
 /// makes). Checked before a command runs anything, so nothing is applied or destroyed first.
 pub(crate) fn cannot_run(opts: &Options, insts: &[Instance]) -> Option<RootReport> {
     insts.iter().find_map(|inst| {
-        let e = ward_terraform::runner_for(&inst.dir, &opts.env).err()?;
+        let e = ward_terraform::runner_for(&inst.dir, &opts.env, opts.path.as_deref()).err()?;
         let mut r = inst.report(RootOutcome::Refused);
         r.detail.push(format!(
             "{e}, or take it out of the stack (remove `layer` from root \"{}\" in ward.hcl); nothing was run",

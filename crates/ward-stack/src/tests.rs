@@ -126,6 +126,7 @@ fn options_in(dir: &Path, b: &str) -> Options {
         clock: ward_time::Clock::System,
         progress: None,
         env: vec![],
+        path: None,
     }
 }
 

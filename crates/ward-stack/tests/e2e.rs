@@ -71,6 +71,7 @@ impl Site {
                     self.tmp.path().join("cloud").display().to_string(),
                 ),
             ],
+            path: std::env::var_os("PATH"),
         }
     }
     fn state(&self, site: &str, root: &str) -> serde_json::Value {
@@ -676,6 +677,7 @@ root "instances" {{
                 ),
                 ("PATH".into(), path),
             ],
+            path: std::env::var_os("PATH"),
         }
     }
     /// The stand-in first on PATH.

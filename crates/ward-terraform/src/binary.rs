@@ -153,11 +153,6 @@ fn probe_within(
     })
 }
 
-/// Finds `name` on `PATH`.
-pub fn which(name: &str) -> Option<PathBuf> {
-    which_in(name, &std::env::var_os("PATH")?)
-}
-
 /// Finds `name` in the directories of `path` (a `PATH` value), first match wins.
 pub fn which_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
     std::env::split_paths(path)
@@ -166,9 +161,13 @@ pub fn which_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
 }
 
 /// The binaries available: the explicit ones first (`--terraform`, `--tofu`: each with its
-/// product), then `terraform` and `tofu` on `PATH`. An explicit path that cannot be probed is an
-/// error; duplicates (same file) are dropped.
-pub fn find_binaries(explicit: &[(PathBuf, Product)]) -> Result<Vec<Binary>, String> {
+/// product), then `terraform` and `tofu` found in `path`, the `PATH` value the caller read (ward
+/// reads no environment here; `None`, no `PATH`: none are looked for). An explicit path that
+/// cannot be probed is an error; duplicates (same file) are dropped.
+pub fn find_binaries(
+    explicit: &[(PathBuf, Product)],
+    path: Option<&std::ffi::OsStr>,
+) -> Result<Vec<Binary>, String> {
     let mut out: Vec<Binary> = Vec::new();
     let mut seen = BTreeSet::new();
     for (p, product) in explicit {
@@ -177,7 +176,7 @@ pub fn find_binaries(explicit: &[(PathBuf, Product)]) -> Result<Vec<Binary>, Str
         out.push(b);
     }
     for product in [Product::Terraform, Product::Tofu] {
-        if let Some(p) = which(product.command()) {
+        if let Some(p) = path.and_then(|path| which_in(product.command(), path)) {
             let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
             if seen.insert(canon) {
                 if let Ok(b) = probe(&p, Some(product)) {

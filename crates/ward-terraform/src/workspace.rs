@@ -10,6 +10,7 @@
 use crate::binary::Binary;
 use crate::exec::{self, ExecError, Finished};
 use crate::state::{self, StateInfo};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -84,22 +85,25 @@ pub enum Runner {
 /// How commands in the root `dir` must run: [`Runner::Direct`], or, when `dir` is a Terragrunt
 /// unit with no `.tf` files of its own ([`ward_repo::terragrunt::is_unit_only`]), through
 /// `terragrunt` ([`Runner::Terragrunt`]) found on `PATH`: the `PATH` in `env` (the extra
-/// environment the commands run with) when it sets one, else ward's own. A unit without a
+/// environment the commands run with) when it sets one, else `path`, the `PATH` ward runs with as
+/// its caller read it (ward reads no environment here; `None`: unset). A unit without a
 /// `terragrunt` is [`TfError::NoTerragrunt`]. The one place this is decided: `ward drift` and
 /// `ward stack` both open their workspaces through [`Workspace::for_root`], which calls it, and
 /// `ward stack` calls it before a run to refuse such a root before anything changes.
-pub fn runner_for(dir: &Path, env: &[(String, String)]) -> Result<Runner, TfError> {
+pub fn runner_for(
+    dir: &Path,
+    env: &[(String, String)],
+    path: Option<&OsStr>,
+) -> Result<Runner, TfError> {
     if !ward_repo::terragrunt::is_unit_only(dir) {
         return Ok(Runner::Direct);
     }
-    let path = env
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| std::ffi::OsString::from(v))
-        .or_else(|| std::env::var_os("PATH"))
-        .unwrap_or_default();
-    crate::binary::which_in("terragrunt", &path)
+    let from_env = env.iter().rev().find(|(k, _)| k == "PATH");
+    let path = match from_env {
+        Some((_, v)) => OsStr::new(v.as_str()),
+        None => path.unwrap_or_default(),
+    };
+    crate::binary::which_in("terragrunt", path)
         .map(Runner::Terragrunt)
         .ok_or_else(|| TfError::NoTerragrunt {
             dir: dir.display().to_string(),
@@ -278,14 +282,16 @@ impl Workspace {
     }
 
     /// A workspace for the root in `dir` with `env` set for every command, run the way the root
-    /// needs ([`runner_for`]: directly, or through `terragrunt` for a Terragrunt unit).
+    /// needs ([`runner_for`]: directly, or through `terragrunt` for a Terragrunt unit, looked for
+    /// in `env`'s `PATH`, else in `path`, the `PATH` ward runs with as its caller read it).
     pub fn for_root(
         binary: &Binary,
         dir: &Path,
         timeout: Duration,
         env: &[(String, String)],
+        path: Option<&OsStr>,
     ) -> Result<Workspace, TfError> {
-        let runner = runner_for(dir, env)?;
+        let runner = runner_for(dir, env, path)?;
         let mut ws = Workspace::new(binary, dir, timeout)?;
         ws.runner = runner;
         for (k, v) in env {
@@ -961,12 +967,28 @@ esac"#,
             format!("{}:/bin:/usr/bin", bin.display()),
         )];
         assert_eq!(
-            runner_for(&unit, &env).unwrap(),
+            runner_for(&unit, &env, None).unwrap(),
             Runner::Terragrunt(tg.clone())
         );
-        assert_eq!(runner_for(d.path(), &env).unwrap(), Runner::Direct);
+        assert_eq!(runner_for(d.path(), &env, None).unwrap(), Runner::Direct);
+        // Without a PATH in the commands' environment, the caller's `path` (ward's own PATH, as
+        // ward-cli read it) is searched; the commands' PATH wins over it; neither: refused.
+        let tg_path = format!("{}:/bin:/usr/bin", bin.display());
+        assert_eq!(
+            runner_for(&unit, &[], Some(OsStr::new(&tg_path))).unwrap(),
+            Runner::Terragrunt(tg.clone())
+        );
+        let elsewhere = vec![("PATH".to_string(), "/nonexistent".to_string())];
+        assert!(matches!(
+            runner_for(&unit, &elsewhere, Some(OsStr::new(&tg_path))),
+            Err(TfError::NoTerragrunt { .. })
+        ));
+        assert!(matches!(
+            runner_for(&unit, &[], None),
+            Err(TfError::NoTerragrunt { .. })
+        ));
 
-        let ws = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env).unwrap();
+        let ws = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env, None).unwrap();
         let e = ws
             .plan(&PlanArgs {
                 var_files: vec![PathBuf::from("dc0.tfvars")],
@@ -1001,12 +1023,12 @@ esac"#,
         let empty = d.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap();
         let env = vec![("PATH".to_string(), empty.display().to_string())];
-        let e = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env).unwrap_err();
+        let e = Workspace::for_root(&b, &unit, Duration::from_secs(10), &env, None).unwrap_err();
         assert!(matches!(e, TfError::NoTerragrunt { .. }), "{e}");
         assert!(e.to_string().contains("install Terragrunt"), "{e}");
         // A root with .tf files beside terragrunt.hcl runs directly.
         std::fs::write(unit.join("main.tf"), "").unwrap();
-        assert_eq!(runner_for(&unit, &env).unwrap(), Runner::Direct);
+        assert_eq!(runner_for(&unit, &env, None).unwrap(), Runner::Direct);
     }
 
     /// `plan_file`: the flags right after `plan`, exit 2 is changes; a held lock is `locked`

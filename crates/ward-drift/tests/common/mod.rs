@@ -52,7 +52,7 @@ pub fn run(r: &Run) -> Result<Report, DriftError> {
         .iter()
         .map(|p| (p.clone(), ward_drift::binary::Product::Terraform))
         .collect();
-    let binaries = ward_drift::binary::find_binaries(&explicit).unwrap();
+    let binaries = ward_drift::binary::find_binaries(&explicit, r.opts.path.as_deref()).unwrap();
     let location =
         ward_drift::history_location_in(Some(&r.db), config.as_ref(), None, None, None).unwrap();
     let mut store = ward_store::Store::open_location(&location).unwrap();

@@ -92,5 +92,6 @@ pub fn options_with(dir: &Path, hcl: &str) -> Options {
         clock: ward_time::Clock::System,
         progress: None,
         env: vec![],
+        path: std::env::var_os("PATH"),
     }
 }

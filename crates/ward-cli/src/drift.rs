@@ -196,7 +196,8 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         shard,
         pending: a.pending,
         accept_state: a.accept_state,
-        progress: !a.no_progress && std::io::stderr().is_terminal(),
+        progress: (!a.no_progress && std::io::stderr().is_terminal())
+            .then_some(progress as ward_drift::Progress),
         clock,
         env: Vec::new(),
         path,
@@ -223,6 +224,26 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         ward_report::drift::render_with(&report, a.format, a.timestamps, a.dest.color(a.format))?;
     a.dest.write(&text)?;
     Ok(report.exit)
+}
+
+/// A root instance checked, on standard error (given to the run only when that is a terminal and
+/// `--no-progress` is not given): `[3/7] live/network @dc0 clean (1.2s)`.
+fn progress(done: usize, total: usize, r: &ward_drift::RootResult) {
+    eprintln!("{}", progress_line(done, total, r));
+}
+
+/// The line [`progress`] prints.
+fn progress_line(done: usize, total: usize, r: &ward_drift::RootResult) -> String {
+    format!(
+        "[{done}/{total}] {}{} {} ({:.1}s)",
+        r.path,
+        r.site
+            .as_deref()
+            .map(|s| format!(" @{s}"))
+            .unwrap_or_default(),
+        r.outcome,
+        r.millis as f64 / 1000.0
+    )
 }
 
 /// The root instances a recorded `ward stack teardown` emptied, read from the stack's journal
@@ -287,4 +308,28 @@ fn history(h: HistoryArgs) -> Result<Exit, CliError> {
     let text = ward_report::drift::history(&history, h.format)?;
     crate::output::write(&text, h.output.as_deref())?;
     Ok(Exit::Pass)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use ward_drift::outcome::Outcome;
+
+    /// The progress line, as `ward drift` has printed it since the library printed it itself:
+    /// count, path, ` @site` for a site, outcome, seconds to a tenth.
+    #[test]
+    fn a_progress_line_names_the_count_the_root_its_site_and_outcome() {
+        let mut r =
+            ward_drift::RootResult::new("network/dc0", "live/network", Outcome::Drifted, vec![]);
+        r.site = Some("dc0".into());
+        r.millis = 1_234;
+        assert_eq!(
+            progress_line(3, 7, &r),
+            "[3/7] live/network @dc0 drifted (1.2s)"
+        );
+        let mut r = ward_drift::RootResult::new("app", "live/app", Outcome::Error, vec![]);
+        r.millis = 40;
+        assert_eq!(progress_line(1, 1, &r), "[1/1] live/app error (0.0s)");
+    }
 }

@@ -74,7 +74,7 @@ fn main() {
             shard: None,
             pending: false,
             accept_state: vec![],
-            progress: false,
+            progress: None,
             // One second per round: every round is its own history row.
             clock: ward_time::Clock::Fixed(
                 ward_time::add(

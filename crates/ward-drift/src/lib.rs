@@ -86,6 +86,10 @@ pub fn history_location_in(
 /// The JSON report's schema version.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// A root instance's check finished: how many have finished (this one included), of how many,
+/// and its result (its outcome, and in `millis` how long the check took).
+pub type Progress = fn(done: usize, total: usize, root: &RootResult);
+
 /// Everything `ward drift` needs to run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -103,8 +107,10 @@ pub struct Options {
     /// migration); `ROOT/SITE` for one site of a root with `site` blocks, the root's name for
     /// all of them.
     pub accept_state: Vec<String>,
-    /// Print progress lines on stderr as roots finish.
-    pub progress: bool,
+    /// Told of each root instance as its check finishes (ward-cli prints a line on standard
+    /// error when that is a terminal and `--no-progress` is not given); `None`: nobody is told.
+    /// The library itself writes nothing.
+    pub progress: Option<Progress>,
     /// The clock: "now" for history rows, today (UTC) for ignore-rule expiry. Tests fix it
     /// with [`ward_time::Clock::Fixed`].
     pub clock: ward_time::Clock,
@@ -472,17 +478,8 @@ fn check_all(
                         let mut r = check::check_instance(ctx, &inst);
                         r.millis = t0.elapsed().as_millis();
                         let n = finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                        if opts.progress {
-                            eprintln!(
-                                "[{n}/{total}] {}{} {} ({:.1}s)",
-                                r.path,
-                                r.site
-                                    .as_deref()
-                                    .map(|s| format!(" @{s}"))
-                                    .unwrap_or_default(),
-                                r.outcome,
-                                r.millis as f64 / 1000.0
-                            );
+                        if let Some(told) = opts.progress {
+                            told(n, total, &r);
                         }
                         if let Ok(mut d) = done.lock() {
                             d.push(r);

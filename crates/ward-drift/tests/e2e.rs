@@ -132,7 +132,7 @@ impl Repo {
                 shard: None,
                 pending: false,
                 accept_state: vec![],
-                progress: false,
+                progress: None,
                 clock: ward_time::Clock::Fixed("2026-11-29T00:00:00Z".parse().unwrap()),
                 env: vec![(
                     "TF_CLI_CONFIG_FILE".into(),

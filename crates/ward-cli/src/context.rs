@@ -138,8 +138,8 @@ impl BaseDirs {
 
 /// The Terraform and OpenTofu binaries a run may use: `--terraform` and `--tofu` when given, in
 /// that order, then those found in `path` (the run's `PATH`, [`search_path`]; ward-terraform's
-/// `find_binaries`, which says what is wrong with a path given). One place for `ward drift` and
-/// `ward stack`.
+/// `find_binaries`, which says what is wrong with a path given). The one place the flags become
+/// binaries: `ward drift`, `ward stack` and `ward import`.
 pub fn binaries(
     terraform: Option<&PathBuf>,
     tofu: Option<&PathBuf>,

@@ -10,7 +10,7 @@ use ward_import::write::{self, Method};
 use ward_import::{adoption, inventory, Budget};
 use ward_report::format::Command as Report;
 use ward_report::{Exit, Format};
-use ward_terraform::binary::{self, Binary, Product};
+use ward_terraform::binary::{self, Binary};
 
 fn after_help() -> String {
     let codes = Exit::help_line(&[Exit::Pass, Exit::Fail, Exit::Usage], |e| match e {
@@ -173,21 +173,20 @@ fn root_dir(root: &Path) -> Result<(), CliError> {
     }
 }
 
-/// The binary for `root`: `--terraform`/`--tofu`, else by evidence among those on PATH.
+/// The binaries `--terraform`/`--tofu` and `PATH` give ([`crate::context::binaries`], the one
+/// place the flags become binaries).
+fn binaries(b: &BinaryArgs) -> Result<Vec<Binary>, CliError> {
+    let path = crate::context::search_path();
+    crate::context::binaries(b.terraform.as_ref(), b.tofu.as_ref(), path.as_deref())
+}
+
+/// The binary for `root` among `found` ([`binaries`]): `--terraform`/`--tofu`, else by evidence
+/// among those on PATH.
 fn choose_binary(
-    b: &BinaryArgs,
+    found: &[Binary],
     root: &Path,
     config: Option<&ward_config::Config>,
 ) -> Result<Binary, CliError> {
-    let mut explicit = Vec::new();
-    if let Some(p) = &b.terraform {
-        explicit.push((p.clone(), Product::Terraform));
-    }
-    if let Some(p) = &b.tofu {
-        explicit.push((p.clone(), Product::Tofu));
-    }
-    let found = binary::find_binaries(&explicit, crate::context::search_path().as_deref())
-        .map_err(CliError::new)?;
     let pin = config.and_then(|c| {
         let key = adoption::root_key(Some(c), root);
         c.roots
@@ -195,7 +194,7 @@ fn choose_binary(
             .find(|r| r.name == key)
             .and_then(|r| r.pin.clone())
     });
-    let sel = binary::choose(root, pin.as_ref(), &found).map_err(|e| match e {
+    let sel = binary::choose(root, pin.as_ref(), found).map_err(|e| match e {
         binary::ChooseError::Evidence(e) => CliError::new(e),
         binary::ChooseError::Select(e) => CliError::new(format!("{}: {e}", root.display()))
             .hint("pass --terraform PATH or --tofu PATH"),
@@ -258,7 +257,7 @@ fn plan(a: PlanArgs) -> Result<Exit, CliError> {
             .hint("to adopt more objects into it, run again with --readopt"));
         }
     }
-    let bin = choose_binary(&a.bin, &a.root, config.as_ref())?;
+    let bin = choose_binary(&binaries(&a.bin)?, &a.root, config.as_ref())?;
     let method = write::method_for(bin.product, &bin.version);
     let text = match method {
         Method::Commands => {
@@ -358,6 +357,8 @@ fn pull_other_roots(a: &CheckArgs) -> Result<Vec<ward_import::check::ManagedIds>
     let this = a.root.clone().unwrap_or_else(|| PathBuf::from("."));
     let this = std::fs::canonicalize(&this).unwrap_or(this);
     let mut out = Vec::new();
+    // Gathered once, when the first other root needs one.
+    let mut found: Option<Vec<Binary>> = None;
     for r in &config.roots {
         let dir = config.dir.join(&r.path);
         if std::fs::canonicalize(&dir).is_ok_and(|d| d == this) {
@@ -371,7 +372,11 @@ fn pull_other_roots(a: &CheckArgs) -> Result<Vec<ward_import::check::ManagedIds>
             ))
             .hint("initialise that root (`init`), or pass its state with --state NAME=FILE")
         };
-        let bin = choose_binary(&a.bin, &dir, Some(&config))?;
+        let found: &[Binary] = match &mut found {
+            Some(f) => f,
+            slot @ None => slot.insert(binaries(&a.bin)?),
+        };
+        let bin = choose_binary(found, &dir, Some(&config))?;
         let ws = ward_terraform::Workspace::new(&bin, &dir, Duration::from_secs(a.timeout))
             .map_err(|e| fail(e.to_string()))?;
         let pulled = ws.state_pull().map_err(|e| fail(e.to_string()))?;
@@ -403,7 +408,7 @@ fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
         return Err(CliError::new(format!("{}: no saved plan here", a.plan.display()))
             .hint("give the file `terraform plan -out FILE` wrote, the plan whose JSON passed `ward import check`"));
     }
-    let bin = choose_binary(&a.bin, &a.root, config.as_ref())?;
+    let bin = choose_binary(&binaries(&a.bin)?, &a.root, config.as_ref())?;
     let ws = ward_terraform::Workspace::new(&bin, &a.root, Duration::from_secs(a.timeout))
         .map_err(|e| CliError::new(e.to_string()))?
         .allow_env(a.allow_env.clone());

@@ -34,37 +34,8 @@ pub struct RunMark {
     pub exit_code: Option<i32>,
 }
 
-/// A process, as [`ward_exec::ProcessMark`] records it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Process {
-    /// Its pid.
-    pub pid: u32,
-    /// The machine it ran on.
-    pub host: String,
-    /// Its start time (clock ticks after boot): a reused pid is not taken for it.
-    pub start: u64,
-}
-
-impl Process {
-    fn current() -> Process {
-        let m = ward_exec::ProcessMark::current();
-        Process {
-            pid: m.pid,
-            host: m.host,
-            start: m.start,
-        }
-    }
-
-    /// Whether it still runs: `None` when this machine cannot tell (another host).
-    fn alive(&self) -> Option<bool> {
-        ward_exec::ProcessMark {
-            pid: self.pid,
-            host: self.host.clone(),
-            start: self.start,
-        }
-        .alive()
-    }
-}
+/// A run's process: the one process mark ward has, recorded as `{"pid":…,"host":…,"start":…}`.
+pub use ward_exec::ProcessMark as Process;
 
 /// A run that recorded its start and not its end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -192,4 +163,36 @@ pub(crate) fn settle(store: &mut Store, skip: &str, at: &str) -> Result<Vec<Stri
         mark(store, &token, at, &m)?;
     }
     Ok(said)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::RunMark;
+
+    /// A `drift-run` record as the journal has always written it (its process `pid`, `host`,
+    /// `start`, in that order; `shard`, `run` and `exit_code` only when there is one), and as the
+    /// history keeps it (the record's text, its keys sorted): read and written again, the same
+    /// bytes.
+    #[test]
+    fn a_run_record_reads_and_writes_the_same_bytes() {
+        let written = [
+            r#"{"status":"running","started_at":"2026-11-28T00:00:00Z","process":{"pid":4711,"host":"ci-runner-7","start":123456}}"#,
+            r#"{"status":"running","started_at":"2026-11-28T00:00:00Z","shard":"1/2","process":{"pid":4711,"host":"ci-runner-7","start":0}}"#,
+            r#"{"status":"finished","started_at":"2026-11-28T00:00:00Z","process":{"pid":1,"host":"unknown","start":18446744073709551615},"run":42,"exit_code":3}"#,
+        ];
+        for text in written {
+            let m: RunMark = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_string(&m).unwrap(), text);
+        }
+        let kept = [
+            r#"{"process":{"host":"ci-runner-7","pid":4711,"start":123456},"shard":"1/2","started_at":"2026-11-28T00:00:00Z","status":"interrupted"}"#,
+            r#"{"exit_code":0,"process":{"host":"h","pid":4294967295,"start":7},"run":9,"started_at":"2026-11-28T00:00:00Z","status":"finished"}"#,
+        ];
+        for text in kept {
+            let m: RunMark = serde_json::from_str(text).unwrap();
+            let body = serde_json::to_value(&m).unwrap();
+            assert_eq!(serde_json::to_string(&body).unwrap(), text);
+        }
+    }
 }

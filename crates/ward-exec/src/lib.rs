@@ -913,7 +913,10 @@ fn signal_name(n: i32) -> String {
 /// process's start time (clock ticks after boot, from `/proc`), so that a pid reused by another
 /// program is not taken for it. A record of a run that is "running" carries it; whoever reads the
 /// record later asks [`ProcessMark::alive`] whether that run is still going or was killed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// It is what the journals record (ward-drift's `drift-run`, ward-stack's `stack-run`), as JSON
+/// `{"pid":…,"host":…,"start":…}`: the fields' names and order are that record's, so they stay.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProcessMark {
     /// The process id.
     pub pid: u32,

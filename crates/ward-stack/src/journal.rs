@@ -45,38 +45,9 @@ pub struct RunRecord {
     pub process: Option<Process>,
 }
 
-/// The process of a run ([`ward_exec::ProcessMark`] as recorded).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Process {
-    /// Its pid.
-    pub pid: u32,
-    /// The machine it ran on.
-    pub host: String,
-    /// Its start time (clock ticks after boot), so a reused pid is not taken for it.
-    pub start: u64,
-}
-
-impl Process {
-    /// This process.
-    pub fn current() -> Process {
-        let m = ward_exec::ProcessMark::current();
-        Process {
-            pid: m.pid,
-            host: m.host,
-            start: m.start,
-        }
-    }
-
-    /// Whether it still runs: `None` when this machine cannot tell (another host).
-    pub fn alive(&self) -> Option<bool> {
-        ward_exec::ProcessMark {
-            pid: self.pid,
-            host: self.host.clone(),
-            start: self.start,
-        }
-        .alive()
-    }
-}
+/// The process of a run: the one process mark ward has, recorded as
+/// `{"pid":…,"host":…,"start":…}`.
+pub use ward_exec::ProcessMark as Process;
 
 /// Where a run that the journal says is `running` stands.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -245,3 +245,27 @@ fn a_running_runs_process_says_where_it_stands() {
     assert_eq!(with(Some(elsewhere)).liveness(), Liveness::Unknown);
     assert_eq!(with(None).liveness(), Liveness::Unknown);
 }
+
+/// A `stack-run` record as the journal has always written it (its process `pid`, `host`,
+/// `start`, in that order, and no `process` once the run ended), and as the history keeps it
+/// (the record's text, its keys sorted): read and written again, the same bytes.
+#[test]
+fn a_run_record_reads_and_writes_the_same_bytes() {
+    let written = [
+        r#"{"run":"r1","command":"apply","site":"dc0","root":null,"status":"running","exit_code":null,"resumes":null,"order":["network/dc0"],"process":{"pid":4711,"host":"ci-runner-7","start":123456}}"#,
+        r#"{"run":"r2","command":"teardown","site":null,"root":"network","status":"interrupted","exit_code":130,"resumes":"r1","order":[]}"#,
+    ];
+    for text in written {
+        let r: RunRecord = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_string(&r).unwrap(), text);
+    }
+    let kept = [
+        r#"{"command":"apply","exit_code":null,"order":["network/dc0","network/dc1"],"process":{"host":"ci-runner-7","pid":4294967295,"start":18446744073709551615},"resumes":null,"root":null,"run":"r1","site":null,"status":"running"}"#,
+        r#"{"command":"apply","exit_code":0,"order":[],"resumes":null,"root":null,"run":"r1","site":null,"status":"passed"}"#,
+    ];
+    for text in kept {
+        let r: RunRecord = serde_json::from_str(text).unwrap();
+        let body = serde_json::to_value(&r).unwrap();
+        assert_eq!(serde_json::to_string(&body).unwrap(), text);
+    }
+}

@@ -77,19 +77,30 @@ pub struct Binding {
     pub every_change: bool,
 }
 
-/// A plan its caller already read, given to [`gate`] and [`gate_reviewed`] instead of the file
-/// at [`Inputs::plan`] (which then only names it in the report, the record and the history):
-/// ward stack gates the saved plan ward-terraform read from `show -json`, without reading its
-/// JSON again.
-#[derive(Debug, Clone, Copy)]
+/// What reads the plan for [`gate`] and [`gate_reviewed`] instead of the file at
+/// [`Inputs::plan`] (which then only names it in the report, the record and the history): given
+/// the read options the gate needs (content fingerprints, the objects guards are told of), it
+/// reads the plan once, as a stream, handing each change to the callback as it is read, and
+/// returns the rest of the plan (without those changes) and the objects. ward stack reads the
+/// saved plan's `show -json` output this way (ward-terraform's `Workspace::show_read`), so the
+/// gate of a stack holds no more of the plan than `ward gate` does of a file.
 pub struct ReadPlan<'a> {
-    /// The plan, read with every change's content fingerprint
-    /// (`ward_plan::ReadOptions::default()`): signed approvals and the gate record bind to it.
-    pub plan: &'a Plan,
-    /// What guards are told about the objects it destroys (`ward_plan::ReadOptions::objects`);
-    /// `None`: not collected, and the gate reads them from [`Inputs::plan`] when the policy has
-    /// guards.
-    pub objects: Option<&'a ward_plan::BeforeObjects>,
+    /// The read.
+    pub read: &'a mut ReadFn<'a>,
+}
+
+/// [`ReadPlan::read`]: given the read options and the callback each change goes to, the rest
+/// of the plan and the objects it destroys, or why the plan could not be read.
+pub type ReadFn<'a> = dyn FnMut(
+        ward_plan::ReadOptions,
+        &mut dyn FnMut(ward_model::ResourceChange),
+    ) -> Result<(Plan, ward_plan::BeforeObjects), String>
+    + 'a;
+
+impl std::fmt::Debug for ReadPlan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadPlan { .. }")
+    }
 }
 
 /// Where the gate reads its inputs from.
@@ -380,33 +391,7 @@ fn load(
     let (plan, objects) = match given {
         None => ward_plan::read_with(&inputs.plan, options, Some(&mut each))
             .map_err(|e| GateError::Usage(e.to_string()))?,
-        Some(read) => {
-            if want.content && read.plan.changes.iter().any(|c| c.content.is_none()) {
-                return Err(GateError::Usage(format!(
-                    "{}: the plan was read without its content fingerprints, which signed approvals and the gate record bind to: read it with ward_plan::ReadOptions::default()",
-                    inputs.plan
-                )));
-            }
-            read.plan.changes.iter().cloned().for_each(&mut each);
-            let objects = match read.objects {
-                Some(o) => o.clone(),
-                None if options.objects => {
-                    let only = ward_plan::ReadOptions {
-                        content: false,
-                        objects: true,
-                    };
-                    ward_plan::read_with(
-                        &inputs.plan,
-                        only,
-                        Some(&mut |_: ward_model::ResourceChange| {}),
-                    )
-                    .map_err(|e| GateError::Usage(e.to_string()))?
-                    .1
-                }
-                None => ward_plan::BeforeObjects::new(),
-            };
-            (without_changes(read.plan), objects)
-        }
+        Some(read) => (read.read)(options, &mut each).map_err(GateError::Usage)?,
     };
     let assessment = assessor.finish(
         &plan,
@@ -479,24 +464,6 @@ fn record_protection(l: &Loaded) -> Vec<String> {
         }
     }
     notes
-}
-
-/// `plan` without its changes: what [`load`] keeps of a plan read change by change (the
-/// assessor classifies every change it still holds).
-fn without_changes(plan: &Plan) -> Plan {
-    Plan {
-        format_version: plan.format_version,
-        terraform_version: plan.terraform_version.clone(),
-        product: plan.product,
-        changes: Vec::new(),
-        drift: plan.drift.clone(),
-        output_changes: plan.output_changes.clone(),
-        configured_types: plan.configured_types.clone(),
-        state_types: plan.state_types.clone(),
-        errored: plan.errored,
-        complete: plan.complete,
-        reader_notes: plan.reader_notes.clone(),
-    }
 }
 
 impl Loaded {
@@ -1314,15 +1281,15 @@ mod tests {
             };
             for key in [None, Some("k")] {
                 let env = |name: &str| (name == KEY_VAR).then(|| key.map(str::to_string)).flatten();
-                let plan = ward_plan::read_file(&file).unwrap();
                 let from_file = gate(&opts, setup, None, &env);
                 let moved = dir.join("moved.json");
                 std::fs::rename(&file, &moved).unwrap();
-                let read = ReadPlan {
-                    plan: &plan,
-                    objects: None,
-                };
-                let given = gate(&opts, setup, Some(read), &env);
+                let moved_arg = moved.display().to_string();
+                let mut read =
+                    |o: ward_plan::ReadOptions, f: &mut dyn FnMut(ward_model::ResourceChange)| {
+                        ward_plan::read_with(&moved_arg, o, Some(f)).map_err(|e| e.to_string())
+                    };
+                let given = gate(&opts, setup, Some(ReadPlan { read: &mut read }), &env);
                 std::fs::rename(&moved, &file).unwrap();
                 match (from_file, given) {
                     (Ok(a), Ok(b)) => {

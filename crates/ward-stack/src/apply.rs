@@ -4,7 +4,7 @@
 use crate::backup::backup_dir;
 use crate::journal::StepRecord;
 use crate::order::{at_site, instances, not_reached, Instance};
-use crate::report::{Command, RootOutcome, RootReport, StackReport};
+use crate::report::{Changes, Command, RootOutcome, RootReport, StackReport};
 use crate::run::{begin, cannot_run, count, each_step, end, finish, mark, refuse, Run, Stop};
 use crate::{Env, Options, StackError};
 use std::collections::BTreeMap;
@@ -73,15 +73,16 @@ fn apply_one(
         name: Some("apply".into()),
         ..PlanArgs::default()
     };
-    let p = ws.plan(&args).map_err(|e| e.to_string())?;
-    r.changes = Some(count(&p.plan));
+    let p = ws.plan_file(&args).map_err(|e| e.to_string())?;
     if let Some(prev) = before {
         // Resume: finished in the run being resumed; check it still is what it was.
-        if p.has_changes {
+        let changes = count(&ws, &p, "apply")?;
+        r.changes = Some(changes);
+        if p.1 {
             return Err(format!(
                 "it was applied in run {} but now plans changes ({}): something changed since; review it with `ward stack plan`, then run `ward stack apply`",
                 prev.run,
-                count(&p.plan).describe()
+                changes.describe()
             ));
         }
         let o = ws.outputs().map_err(|e| e.to_string())?;
@@ -103,11 +104,15 @@ fn apply_one(
         ));
         return Ok(None);
     }
-    if p.has_changes {
-        if let Some(stop) = run.gate(inst, &p, context.as_deref(), false, r, "apply")? {
+    if !p.1 {
+        r.changes = Some(Changes::default());
+    }
+    if p.1 {
+        // The gate's read of the plan counts its changes.
+        if let Some(stop) = run.gate(inst, &ws, &p.0, context.as_deref(), false, r, "apply")? {
             return Ok(Some(stop));
         }
-        ws.apply_saved(&p).map_err(|e| e.to_string())?;
+        ws.apply_planfile(&p.0).map_err(|e| e.to_string())?;
         run.applied(inst, "apply");
         r.outcome = RootOutcome::Applied;
     }
@@ -117,16 +122,16 @@ fn apply_one(
     r.state = mark(&ws.state_pull().map_err(|e| e.to_string())?);
     if r.outcome == RootOutcome::Applied {
         let again = ws
-            .plan(&PlanArgs {
+            .plan_file(&PlanArgs {
                 var_files: files,
                 name: Some("check".into()),
                 ..PlanArgs::default()
             })
             .map_err(|e| e.to_string())?;
-        if again.has_changes {
+        if again.1 {
             return Err(format!(
                 "after the apply, a new plan still shows changes ({}): the root does not converge; fix its configuration before going on",
-                count(&again.plan).describe()
+                count(&ws, &again, "check")?.describe()
             ));
         }
     }

@@ -10,7 +10,6 @@ use std::path::Path;
 use ward_gate::run::{ApproveOptions, Audit, GateOptions, Inputs, ReadPlan, Setup};
 use ward_model::Exit;
 use ward_store::{AuditSource, Location};
-use ward_terraform::SavedPlan;
 
 /// What the gate said about one saved plan.
 #[derive(Debug, Clone)]
@@ -91,12 +90,14 @@ fn inputs(plan_json: &Path, config: &Path, root_dir: &Path, db: &Location) -> In
 }
 
 /// Gates one saved plan of the root in `root_dir`, with the stack's history, where the decision
-/// is recorded. The gate is given the plan ward-terraform read from `show -json` and the
-/// objects it destroys, read in the same pass: it does not read the JSON file again, not even
-/// for its guards (its path only names the plan).
+/// is recorded. `json` names the plan's `show -json` output; `read` reads it for the gate, once,
+/// as a stream (ward-terraform's `Workspace::show_read`): the gate holds no more of the plan than
+/// `ward gate` does of a file, and reads the JSON for its guards' objects in the same pass.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn gate(
     opts: &Options,
-    plan: &SavedPlan,
+    json: &Path,
+    read: ReadPlan<'_>,
     root_dir: &Path,
     rec: Recorded<'_>,
     b: Binding<'_>,
@@ -104,15 +105,11 @@ pub(crate) fn gate(
     approve_command: &dyn Fn(&str) -> String,
 ) -> Result<Gated, String> {
     let g = GateOptions {
-        inputs: inputs(&plan.json_path, &opts.config.path, root_dir, rec.db),
+        inputs: inputs(json, &opts.config.path, root_dir, rec.db),
         record: None,
         no_record_protection: true,
         audit: Some(rec.audit()),
         binding: b.value(),
-    };
-    let read = ReadPlan {
-        plan: &plan.plan,
-        objects: Some(&plan.objects),
     };
     let out = ward_gate::run::gate(&g, &setup(opts), Some(read), env).map_err(|e| e.to_string())?;
     let rep = &out.report;
@@ -231,17 +228,14 @@ mod tests {
                "after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}]}"#,
         )
         .unwrap();
-        // The plan as ward-terraform hands it over, read; its JSON file is gone, so the gate
-        // cannot have read it again.
-        let saved = SavedPlan {
-            path: t.path().join("plan.tfplan"),
-            plan: ward_plan::read_file(&plan).unwrap(),
-            objects: ward_plan::BeforeObjects::new(),
-            json_path: plan.clone(),
-            has_changes: true,
-            json_sha256: String::new(),
+        // The plan as ward-terraform reads it for the gate; the file the gate is named is gone,
+        // so the gate can have read the plan only through the reader it is given.
+        let moved = t.path().join("shown.json").display().to_string();
+        std::fs::rename(&plan, &moved).unwrap();
+        let mut read = |o: ward_plan::ReadOptions,
+                        f: &mut dyn FnMut(ward_model::ResourceChange)| {
+            ward_plan::read_with(&moved, o, Some(f)).map_err(|e| e.to_string())
         };
-        std::fs::remove_file(&plan).unwrap();
         let db = t.path().join("stack.sqlite");
         let key = std::fs::canonicalize(&root).unwrap().display().to_string();
         let mut store = ward_store::Store::open(&db).unwrap();
@@ -271,14 +265,34 @@ mod tests {
             site: "default",
             run: None,
         };
-        let e = gate(&opts, &saved, &root, rec(&at_db), b, &env, &cmd).unwrap_err();
+        let e = gate(
+            &opts,
+            &plan,
+            ReadPlan { read: &mut read },
+            &root,
+            rec(&at_db),
+            b,
+            &env,
+            &cmd,
+        )
+        .unwrap_err();
         assert!(e.contains("is being adopted with `ward import`"), "{e}");
         assert!(
             e.contains("refused: fakecloud_instance.web (create)"),
             "{e}"
         );
         let other = t.path().join("other.sqlite");
-        let g = gate(&opts, &saved, &root, rec(&at_other), b, &env, &cmd).unwrap();
+        let g = gate(
+            &opts,
+            &plan,
+            ReadPlan { read: &mut read },
+            &root,
+            rec(&at_other),
+            b,
+            &env,
+            &cmd,
+        )
+        .unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
         // Each decision is in the stack's history, under the instance (#33 item 8).
         let decided = |db: &Path| {
@@ -344,26 +358,16 @@ guard "image-known" {
                "after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}}]}"#,
         )
         .unwrap();
-        // As Workspace::plan reads it: the plan and its destroyed objects in one pass.
-        let (read, objects) = ward_plan::read_with(
-            plan.to_str().unwrap(),
-            ward_plan::ReadOptions {
-                content: true,
-                objects: true,
-            },
-            None,
-        )
-        .unwrap();
-        assert_eq!(objects.len(), 1);
-        let saved = SavedPlan {
-            path: t.path().join("plan.tfplan"),
-            plan: read,
-            objects,
-            json_path: plan.clone(),
-            has_changes: true,
-            json_sha256: String::new(),
+        // As Workspace::show_read reads it for the gate: the plan and its destroyed objects in
+        // one pass, from a file other than the one the gate is named (which is gone).
+        let moved = t.path().join("shown.json").display().to_string();
+        std::fs::rename(&plan, &moved).unwrap();
+        let mut asked = Vec::new();
+        let mut read = |o: ward_plan::ReadOptions,
+                        f: &mut dyn FnMut(ward_model::ResourceChange)| {
+            asked.push(o);
+            ward_plan::read_with(&moved, o, Some(f)).map_err(|e| e.to_string())
         };
-        std::fs::remove_file(&plan).unwrap();
         let rec = Recorded {
             db: &Location::Sqlite(t.path().join("stack.sqlite")),
             root: "live",
@@ -374,10 +378,20 @@ guard "image-known" {
             context: None,
             every_change: false,
         };
-        let g = gate(&opts, &saved, &root, rec, b, &|_: &str| None, &|a| {
-            a.to_string()
-        })
+        let g = gate(
+            &opts,
+            &plan,
+            ReadPlan { read: &mut read },
+            &root,
+            rec,
+            b,
+            &|_: &str| None,
+            &|a| a.to_string(),
+        )
         .unwrap();
         assert_eq!(g.exit, Exit::Pass, "{:?}", g.problems);
+        // One read, asking for the objects the guard is told.
+        assert_eq!(asked.len(), 1);
+        assert!(asked[0].objects);
     }
 }

@@ -98,7 +98,7 @@ pub struct Options {
     pub site: Option<String>,
     /// `--root` (teardown only).
     pub root: Option<String>,
-    /// The Terraform/OpenTofu binaries found ([`binary::find_binaries`]).
+    /// The Terraform/OpenTofu binaries found ([`ward_terraform::binary::find_binaries`]).
     pub binaries: Vec<Binary>,
     /// The history (a SQLite file or a PostgreSQL database), chosen once by the caller: the
     /// journal, the gate's adoption check and its audit trail all use it.

@@ -52,13 +52,13 @@ pub fn plan(opts: &Options, env: Env<'_>) -> Result<StackReport, StackError> {
             let (files, context) = run.inputs(&all, inst, &ws)?;
             r.upstream_sha256 = context;
             let p = ws
-                .plan(&PlanArgs {
+                .plan_file(&PlanArgs {
                     var_files: files,
                     ..PlanArgs::default()
                 })
                 .map_err(|e| e.to_string())?;
-            r.changes = Some(count(&p.plan));
-            if p.has_changes {
+            r.changes = Some(count(&ws, &p, "plan")?);
+            if p.1 {
                 r.outcome = RootOutcome::Changes;
             }
             Ok(())

@@ -8,28 +8,44 @@ use crate::order::{not_reached, Instance};
 use crate::report::{Changes, Command, RootOutcome, RootReport, StackReport, StateMark};
 use crate::{Env, Options, StackError};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+use ward_gate::run::ReadPlan;
 use ward_model::Exit;
-use ward_terraform::{binary, Outputs, SavedPlan, Workspace};
+use ward_terraform::{binary, Outputs, Workspace};
 
-pub(crate) fn count(plan: &ward_model::Plan) -> Changes {
-    let mut c = Changes::default();
-    for ch in plan
-        .changes
-        .iter()
-        .filter(|c| c.mode == ward_model::Mode::Managed)
-    {
-        use ward_model::Action as A;
-        match ch.action {
-            A::Create => c.create += 1,
-            A::Update => c.update += 1,
-            A::Delete => c.delete += 1,
-            a if a.is_replace() => c.replace += 1,
-            _ => {}
-        }
+fn add(c: &mut Changes, ch: &ward_model::ResourceChange) {
+    if ch.mode != ward_model::Mode::Managed {
+        return;
     }
-    c
+    use ward_model::Action as A;
+    match ch.action {
+        A::Create => c.create += 1,
+        A::Update => c.update += 1,
+        A::Delete => c.delete += 1,
+        a if a.is_replace() => c.replace += 1,
+        _ => {}
+    }
+}
+
+/// What a saved plan changes, by kind: nothing when `plan -detailed-exitcode` said so, else
+/// read from its `show -json` output (left as plan `name`'s in the workspace's scratch
+/// directory) as a stream, keeping no change.
+pub(crate) fn count(
+    ws: &Workspace,
+    (planfile, has_changes): &(PathBuf, bool),
+    name: &str,
+) -> Result<Changes, String> {
+    let mut c = Changes::default();
+    if *has_changes {
+        let only = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        ws.show_read(planfile, name, only, Some(&mut |ch| add(&mut c, &ch)))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(c)
 }
 
 /// `state pull` as the report shows it.
@@ -159,12 +175,16 @@ impl<'a> Run<'a> {
         c
     }
 
-    /// Gates a saved plan; `Ok(None)` when it passes, else the step's outcome and exit.
+    /// Gates the saved plan `planfile` of `ws`, its `show -json` output read once, as a stream,
+    /// as the gate reads it (kept as plan `pending_name`'s in the workspace's scratch
+    /// directory); the report's counts come from the same pass. `Ok(None)` when it passes,
+    /// else the step's outcome and exit.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn gate(
         &mut self,
         inst: &Instance,
-        plan: &SavedPlan,
+        ws: &Workspace,
+        planfile: &Path,
         context: Option<&str>,
         every_change: bool,
         r: &mut RootReport,
@@ -173,9 +193,22 @@ impl<'a> Run<'a> {
         let cmd = |a: &str| self.approve_command(inst, a);
         // The configuration the plan was made from: the root, or a unit's working copy.
         let code = ward_terraform::config_dir(&inst.dir).map_err(|e| e.to_string())?;
+        let json = ws.json_path(pending_name);
+        let mut counts = Changes::default();
+        let mut read = |o: ward_plan::ReadOptions,
+                        f: &mut dyn FnMut(ward_model::ResourceChange)| {
+            let mut each = |ch: ward_model::ResourceChange| {
+                add(&mut counts, &ch);
+                f(ch)
+            };
+            ws.show_read(planfile, pending_name, o, Some(&mut each))
+                .map(|s| (s.plan, s.objects))
+                .map_err(|e| e.to_string())
+        };
         let g = gate::gate(
             self.opts,
-            plan,
+            &json,
+            ReadPlan { read: &mut read },
             &code,
             gate::Recorded {
                 db: &self.opts.db,
@@ -189,7 +222,9 @@ impl<'a> Run<'a> {
             },
             self.env,
             &cmd,
-        )?;
+        );
+        r.changes = Some(counts);
+        let g = g?;
         if g.exit == Exit::Pass {
             return Ok(None);
         }
@@ -205,12 +240,16 @@ impl<'a> Run<'a> {
             ));
             // Kept for `ward stack approve`: beside the backups, outside the checkout.
             let dir = backup_dir(self.opts).map_err(|e| e.to_string())?;
-            let bytes = std::fs::read(&plan.json_path)
-                .map_err(|e| format!("cannot read {}: {e}", plan.json_path.display()))?;
             let p =
                 private_dir_under(&dir, &[&safe_name(&inst.root), &safe_name(&inst.site.name)])?
                     .join(format!("{pending_name}.plan.json"));
-            ward_fs::write_atomic(&p, &bytes, ward_fs::Mode::Private).map_err(|e| e.to_string())?;
+            // Copied as a stream: the JSON can be larger than what ward holds of it.
+            let mut from = std::fs::File::open(&json)
+                .map_err(|e| format!("cannot read {}: {e}", json.display()))?;
+            ward_fs::write_atomic_with(&p, ward_fs::Mode::Private, |w| {
+                std::io::copy(&mut from, w).map(|_| ())
+            })
+            .map_err(|e| e.to_string())?;
             pending_plan = Some(p.display().to_string());
         } else {
             r.outcome = RootOutcome::GateRefused;

@@ -140,17 +140,18 @@ fn remains(
     let (files, context) = run.inputs(all, inst, &ws)?;
     r.upstream_sha256 = context;
     let p = ws
-        .plan(&PlanArgs {
+        .plan_file(&PlanArgs {
             var_files: files,
             name: Some("remains".into()),
             ..PlanArgs::default()
         })
         .map_err(|e| e.to_string())?;
-    r.changes = Some(count(&p.plan));
-    Ok(p.has_changes.then(|| {
+    let changes = count(&ws, &p, "remains")?;
+    r.changes = Some(changes);
+    Ok(p.1.then(|| {
         format!(
             "it remains and now plans changes ({}): the teardown changed what it depends on",
-            count(&p.plan).describe()
+            changes.describe()
         )
     }))
 }
@@ -220,20 +221,20 @@ fn teardown_one(
     // 3. The destroy plan, every destroy approved on its own.
     let (files, context) = run.inputs(all, inst, &ws)?;
     r.upstream_sha256 = context.clone();
-    let p = ws
-        .plan(&PlanArgs {
+    let (planfile, _) = ws
+        .plan_file(&PlanArgs {
             destroy: true,
             var_files: files,
             name: Some("destroy".into()),
             ..PlanArgs::default()
         })
         .map_err(|e| e.to_string())?;
-    r.changes = Some(count(&p.plan));
-    if let Some(stop) = run.gate(inst, &p, context.as_deref(), true, r, "destroy")? {
+    // The gate's read of the plan counts its changes.
+    if let Some(stop) = run.gate(inst, &ws, &planfile, context.as_deref(), true, r, "destroy")? {
         return Ok(Some(stop));
     }
     // 4. Apply exactly that plan; 5. proof: the state is empty.
-    ws.apply_saved(&p).map_err(|e| e.to_string())?;
+    ws.apply_planfile(&planfile).map_err(|e| e.to_string())?;
     run.applied(inst, "destroy");
     let after = ws.state_pull().map_err(|e| e.to_string())?;
     r.state = mark(&after);

@@ -31,5 +31,5 @@ pub use binary::{Binary, Evidence, Product, Selection};
 pub use digest::sha256;
 pub use workspace::{
     config_dir, runner_for, variable_name, Outputs, PlanArgs, PulledState, Runner, SavedPlan,
-    TfError, Workspace,
+    Shown, TfError, Workspace,
 };

@@ -144,6 +144,19 @@ pub struct SavedPlan {
     pub json_sha256: String,
 }
 
+/// What [`Workspace::show_read`] read of a saved plan.
+#[derive(Debug)]
+pub struct Shown {
+    /// Its `show -json` output, on disk (owner only).
+    pub json_path: PathBuf,
+    /// The plan, without the changes handed to the callback.
+    pub plan: ward_model::Plan,
+    /// What the plan destroys, when the read options asked for it.
+    pub objects: ward_plan::BeforeObjects,
+    /// `sha256:` of the JSON.
+    pub json_sha256: String,
+}
+
 /// `output -json`: the root's outputs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outputs {
@@ -458,30 +471,44 @@ impl Workspace {
     /// `plan -out` into the scratch directory, then `show -json` of it into an owner-only file
     /// there (`NAME.json`), read through ward-plan once, as a stream: the plan with its content
     /// fingerprints, the objects it destroys and the JSON's digest come from that one pass, and
-    /// the JSON is never held in memory.
+    /// the JSON is never held in memory. The whole plan model is kept: a caller that needs only
+    /// some of it (counts, a gate) calls [`Workspace::plan_file`] and [`Workspace::show_read`].
     pub fn plan(&self, p: &PlanArgs) -> Result<SavedPlan, TfError> {
         let (path, has_changes) = self.plan_file(p)?;
         let name = p.name.as_deref().unwrap_or("plan");
-        let json_path = self.scratch().join(format!("{name}.json"));
-        let (plan, objects, json_sha256) = self.show_json_to(&path, &json_path)?;
+        let options = ward_plan::ReadOptions {
+            content: true,
+            objects: true,
+        };
+        let shown = self.show_read(&path, name, options, None)?;
         Ok(SavedPlan {
             path,
-            json_path,
-            plan,
-            objects,
+            json_path: shown.json_path,
+            plan: shown.plan,
+            objects: shown.objects,
             has_changes,
-            json_sha256,
+            json_sha256: shown.json_sha256,
         })
     }
 
-    /// `show -json PLANFILE` with its output left in `json_path` (owner only; not replaced when
-    /// it exists), read through ward-plan as it is hashed: the plan (with content
-    /// fingerprints), the objects it destroys, and `sha256:` of the JSON.
-    fn show_json_to(
+    /// Where [`Workspace::show_read`] leaves the `show -json` output of plan `name`.
+    pub fn json_path(&self, name: &str) -> PathBuf {
+        self.scratch().join(format!("{name}.json"))
+    }
+
+    /// `show -json PLANFILE` with its output left in [`Workspace::json_path`] of `name` (owner
+    /// only; an error when it exists), read through ward-plan once, as a stream, with
+    /// `options`, as it is hashed. Each change is handed to `on_change` as it is read and is
+    /// then not in the plan returned (with no callback every change is kept): a caller that
+    /// counts or gates the changes holds none of them.
+    pub fn show_read(
         &self,
         planfile: &Path,
-        json_path: &Path,
-    ) -> Result<(ward_model::Plan, ward_plan::BeforeObjects, String), TfError> {
+        name: &str,
+        options: ward_plan::ReadOptions,
+        on_change: Option<&mut dyn FnMut(ward_model::ResourceChange)>,
+    ) -> Result<Shown, TfError> {
+        let json_path = self.json_path(name);
         let arg = planfile.display().to_string();
         let (f, out) = self.run_keeping_stdout(&["show", "-json", "-no-color", &arg])?;
         let scratch_error = |e: std::io::Error| TfError::Scratch {
@@ -493,25 +520,26 @@ impl Workspace {
         } else if json_path.exists() {
             Err(scratch_error(std::io::ErrorKind::AlreadyExists.into()))
         } else {
-            std::fs::rename(&out, json_path).map_err(scratch_error)
+            std::fs::rename(&out, &json_path).map_err(scratch_error)
         };
         if let Err(e) = kept {
             let _ = std::fs::remove_file(&out);
             return Err(e);
         }
-        let file = std::fs::File::open(json_path).map_err(scratch_error)?;
+        let file = std::fs::File::open(&json_path).map_err(scratch_error)?;
         let mut hashed = Hashing::new(file);
-        let options = ward_plan::ReadOptions {
-            content: true,
-            objects: true,
-        };
-        let (plan, objects) = ward_plan::read_reader_with(&mut hashed, &arg, options, None)
+        let (plan, objects) = ward_plan::read_reader_with(&mut hashed, &arg, options, on_change)
             .map_err(|e| {
                 self.bad_output("show -json", format!("cannot read the plan JSON: {e}"))
             })?;
         // What the reader left unread (nothing, for a whole plan) is hashed too.
         std::io::copy(&mut hashed, &mut std::io::sink()).map_err(scratch_error)?;
-        Ok((plan, objects, hashed.finish()))
+        Ok(Shown {
+            json_path,
+            plan,
+            objects,
+            json_sha256: hashed.finish(),
+        })
     }
 
     /// `plan -out` into the scratch directory (`NAME.tfplan`), never waiting for a lock
@@ -591,7 +619,12 @@ impl Workspace {
 
     /// `apply` of exactly a saved plan.
     pub fn apply_saved(&self, plan: &SavedPlan) -> Result<(), TfError> {
-        let arg = plan.path.display().to_string();
+        self.apply_planfile(&plan.path)
+    }
+
+    /// `apply` of exactly the saved plan file `planfile` ([`Workspace::plan_file`]).
+    pub fn apply_planfile(&self, planfile: &Path) -> Result<(), TfError> {
+        let arg = planfile.display().to_string();
         self.ok(
             "apply",
             &[
@@ -1092,6 +1125,63 @@ esac"#,
             matches!(&e, TfError::Failed { locked: true, lock_info, .. } if lock_info == &["ID: abc", "Who: me"]),
             "{e:?}"
         );
+    }
+
+    /// `show_read` hands each change to its callback as it reads it and keeps none of them (what
+    /// ward stack's gate and counts read), reads only what its options ask for, and keeps the
+    /// JSON where `json_path` says, hashed.
+    #[test]
+    fn show_read_hands_each_change_over_and_keeps_none() {
+        let d = tempfile::tempdir().unwrap();
+        let json = r#"{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"a.b","mode":"managed","type":"a","name":"b","provider_name":"p","change":{"actions":["delete"],"before":{"id":"x-1"},"after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}},{"address":"a.c","mode":"managed","type":"a","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"id":"y"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}"#;
+        let b = fake(
+            d.path(),
+            &format!("case \"$1\" in\n  plan) exit 2 ;;\n  show) printf '%s' '{json}' ;;\nesac"),
+        );
+        let ws = Workspace::new(&b, d.path(), Duration::from_secs(10)).unwrap();
+        let (planfile, has_changes) = ws.plan_file(&PlanArgs::default()).unwrap();
+        assert!(has_changes);
+        let mut seen = Vec::new();
+        let only = ward_plan::ReadOptions {
+            content: false,
+            objects: false,
+        };
+        let shown = ws
+            .show_read(
+                &planfile,
+                "counted",
+                only,
+                Some(&mut |c| seen.push((c.address.clone(), c.content.is_some()))),
+            )
+            .unwrap();
+        assert_eq!(
+            seen,
+            [("a.b".to_string(), false), ("a.c".to_string(), false)]
+        );
+        assert!(shown.plan.changes.is_empty());
+        assert!(shown.objects.is_empty());
+        assert_eq!(shown.json_path, ws.json_path("counted"));
+        assert_eq!(std::fs::read_to_string(&shown.json_path).unwrap(), json);
+        assert_eq!(shown.json_sha256, crate::digest::sha256(json.as_bytes()));
+        // With the objects asked for, the destroyed one is read in the same pass.
+        let mut n = 0;
+        let both = ward_plan::ReadOptions {
+            content: true,
+            objects: true,
+        };
+        let again = ws
+            .show_read(
+                &planfile,
+                "gated",
+                both,
+                Some(&mut |c| {
+                    assert!(c.content.is_some());
+                    n += 1;
+                }),
+            )
+            .unwrap();
+        assert_eq!(n, 2);
+        assert_eq!(again.objects.len(), 1);
     }
 
     /// `plan` reads `show -json` once, from the owner-only file it keeps: the plan with its

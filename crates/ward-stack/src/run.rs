@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use ward_gate::run::ReadPlan;
 use ward_model::Exit;
-use ward_terraform::{binary, Outputs, Workspace};
+use ward_terraform::{OpenOptions, Outputs, Workspace};
 
 fn add(c: &mut Changes, ch: &ward_model::ResourceChange) {
     if ch.mode != ward_model::Mode::Managed {
@@ -98,17 +98,21 @@ impl<'a> Run<'a> {
     /// Terragrunt unit) through `terragrunt`, `init` with the site's backend configuration
     /// (from an owner-only file, never in argv).
     pub(crate) fn open(&self, inst: &Instance, r: &mut RootReport) -> Result<Workspace, String> {
-        let sel = binary::choose(&inst.dir, inst.pin.as_ref(), &self.opts.binaries)
-            .map_err(|e| e.to_string())?;
-        r.binary = Some(sel.binary.to_string());
-        let ws = Workspace::for_root(
-            &sel.binary,
-            &inst.dir,
-            self.timeout,
-            &self.opts.env,
-            self.opts.path.as_deref(),
-        )
-        .map_err(|e| e.to_string())?;
+        let opts = OpenOptions {
+            env: &self.opts.env,
+            path: self.opts.path.as_deref(),
+            ..OpenOptions::new(self.timeout)
+        };
+        let opened = Workspace::open(&inst.dir, inst.pin.as_ref(), &self.opts.binaries, &opts);
+        // The binary chosen is reported even when its workspace could not open.
+        let chosen = match &opened {
+            Ok((_, sel)) => Some(sel),
+            Err(e) => e.selection(),
+        };
+        if let Some(sel) = chosen {
+            r.binary = Some(sel.binary.to_string());
+        }
+        let (ws, _) = opened.map_err(|e| e.to_string())?;
         // One directory serves several sites: its backend is switched (`-reconfigure`), never
         // migrated; the values go in an owner-only file (ward-terraform, as `ward drift` does).
         let args = ws
@@ -228,14 +232,15 @@ impl<'a> Run<'a> {
         if g.exit == Exit::Pass {
             return Ok(None);
         }
-        r.approvals = g.pending.clone();
-        r.detail.extend(g.problems.iter().cloned());
+        let pending = g.pending.len();
+        r.approvals = g.pending;
+        r.detail.extend(g.problems);
         let mut pending_plan = None;
         if g.exit == Exit::ApprovalRequired {
             r.outcome = RootOutcome::ApprovalRequired;
             r.detail.push(format!(
                 "{} change(s) need their own approval, bound to their digest{}: approve each with the command shown, then run `ward stack resume`",
-                g.pending.len(),
+                pending,
                 if context.is_some() { " and to the upstream outputs" } else { "" }
             ));
             // Kept for `ward stack approve`: beside the backups, outside the checkout.

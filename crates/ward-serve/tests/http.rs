@@ -411,3 +411,71 @@ fn healthz_and_json_errors_under_the_api() {
     );
     assert_eq!(status, 421, "{body}");
 }
+
+/// The query parameters of the pages choose what is shown: `per_page` and `page` cut the
+/// overview (HTML and API alike), `?root=` narrows the approvals to one root and a blank one
+/// is no filter, and the favicon is served as the SVG it is.
+#[test]
+fn query_parameters_choose_what_the_pages_show() {
+    let (dir, loc) = fixture_sqlite();
+    let srv = start(Some(dir), loc, None);
+    // Every root shown, in order, over the layer groups.
+    let names = |v: &Value| -> Vec<String> {
+        v["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["roots"].as_array().unwrap())
+            .map(|r| r["root"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all = names(&get_json(&srv, "/api/v1/overview"));
+    assert_eq!(all.len(), 8, "{all:?}");
+    let two = names(&get_json(&srv, "/api/v1/overview?per_page=2"));
+    let next = names(&get_json(&srv, "/api/v1/overview?per_page=2&page=2"));
+    assert_eq!(two, all[..2]);
+    assert_eq!(next, all[2..4]);
+    for path in ["/?page=0", "/api/v1/overview?per_page=0"] {
+        let (status, body) = get(&srv, path);
+        assert_eq!(status, 400, "{path}: {body}");
+    }
+    let (status, _) = get(&srv, "/?per_page=2&page=2");
+    assert_eq!(status, 200);
+
+    let every = get_json(&srv, "/api/v1/approvals");
+    let root_of = |v: &Value| -> Vec<String> {
+        v["approvals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(v["gates"].as_array().unwrap())
+            .map(|a| a["root"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all_roots = root_of(&every);
+    let one = all_roots
+        .first()
+        .expect("the fixture records approvals")
+        .clone();
+    assert!(all_roots.iter().any(|r| r != &one), "{all_roots:?}");
+    let only = get_json(&srv, &format!("/api/v1/approvals?root={one}"));
+    assert_eq!(only["root"], Value::String(one.clone()));
+    let narrowed = root_of(&only);
+    assert!(!narrowed.is_empty() && narrowed.iter().all(|r| r == &one));
+    let blank = get_json(&srv, "/api/v1/approvals?root=%20%20");
+    assert_eq!(blank["root"], Value::Null);
+    assert_eq!(root_of(&blank), all_roots);
+    let (status, _) = get(&srv, &format!("/approvals?root={one}"));
+    assert_eq!(status, 200);
+
+    for path in ["/favicon.ico", "/static/favicon.svg"] {
+        let (status, head, body) = request(srv.addr, "GET", path, &[]);
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: image/svg+xml"),
+            "{path}: {head}"
+        );
+        assert_eq!(body, ward_report::dashboard::FAVICON, "{path}");
+    }
+}

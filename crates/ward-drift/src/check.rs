@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ward_config::stack::DEFAULT_SITE;
 use ward_store::StateMark;
-use ward_terraform::{Outputs, PlanArgs, TfError, Workspace};
+use ward_terraform::{OpenError, OpenOptions, Outputs, PlanArgs, TfError, Workspace};
 
 /// What every check of a run shares.
 pub(crate) struct Ctx<'a> {
@@ -107,27 +107,37 @@ fn check(ctx: &Ctx<'_>, inst: &Instance, kept: &mut Option<Result<Outputs, Strin
     };
     let dir = ctx.repo.join(&root.path);
     let deadline = Instant::now() + ctx.timeout;
-    let Selection {
-        binary: bin,
-        because,
-    } = match binary::choose(&dir, root.pin.as_ref(), ctx.binaries) {
-        Ok(s) => s,
-        Err(e) => return fail(r, Outcome::Error, e.to_string()),
-    };
-    let mut r = r;
-    r.binary = Some(bin.to_string());
-    r.binary_because = Some(because);
     // The workspace decides whether the root runs directly or, as a Terragrunt unit without
     // .tf files, through `terragrunt` (ward_terraform::runner_for). Its scratch directory is
     // owner only (it holds `state pull` output and plan JSON with raw sensitive values), removed
     // on every exit path, signals included.
-    let ws = match Workspace::for_root(&bin, &dir, ctx.timeout, ctx.env, ctx.path) {
-        Ok(ws) => ws.allow_env(ctx.allow.iter().cloned()).deadline(deadline),
-        Err(e @ TfError::NoTerragrunt { .. }) => {
+    let opts = OpenOptions {
+        deadline: Some(deadline),
+        env: ctx.env,
+        allow: ctx.allow,
+        path: ctx.path,
+        ..OpenOptions::new(ctx.timeout)
+    };
+    let opened = Workspace::open(&dir, root.pin.as_ref(), ctx.binaries, &opts);
+    let mut r = r;
+    // The binary chosen is recorded even when its workspace could not open.
+    let chosen = match &opened {
+        Ok((_, sel)) => Some(sel),
+        Err(e) => e.selection(),
+    };
+    if let Some(sel) = chosen {
+        r.binary = Some(sel.binary.to_string());
+        r.binary_because = Some(sel.because.clone());
+    }
+    let (ws, Selection { binary: bin, .. }) = match opened {
+        Ok(o) => o,
+        Err(OpenError::Workspace { error, .. })
+            if matches!(*error, TfError::NoTerragrunt { .. }) =>
+        {
             return fail(
                 r,
                 Outcome::Error,
-                format!("{e}, or exclude it with drift {{ exclude }}"),
+                format!("{error}, or exclude it with drift {{ exclude }}"),
             )
         }
         Err(e) => return fail(r, Outcome::Error, e.to_string()),

@@ -30,6 +30,6 @@ pub mod workspace;
 pub use binary::{Binary, Evidence, Product, Selection};
 pub use digest::sha256;
 pub use workspace::{
-    config_dir, runner_for, variable_name, Outputs, PlanArgs, PulledState, Runner, SavedPlan,
-    Shown, TfError, Workspace,
+    config_dir, runner_for, variable_name, OpenError, OpenOptions, Outputs, PlanArgs, PulledState,
+    Runner, SavedPlan, Shown, TfError, Workspace,
 };

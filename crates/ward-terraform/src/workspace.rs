@@ -7,7 +7,7 @@
 //! `terragrunt run --non-interactive --tf-path BINARY -- ARGS...`
 //! ([`ward_repo::terragrunt::run_args`]) from the unit's directory.
 
-use crate::binary::Binary;
+use crate::binary::{self, Binary, ChooseError, Selection};
 use crate::exec::{self, ExecError, Finished};
 use crate::state::{self, StateInfo};
 use std::ffi::OsStr;
@@ -69,6 +69,71 @@ pub enum TfError {
         /// The unit's directory.
         dir: String,
     },
+}
+
+/// Why [`Workspace::open`] gave no workspace: no binary could be chosen for the root, or the
+/// chosen binary's workspace could not be opened (with the [`Selection`], so a caller can still
+/// say which binary it chose, and why). Each keeps the text of the error it wraps.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// [`binary::choose`] failed: the root's files could not be read, or the evidence and the
+    /// binaries found decide nothing.
+    #[error(transparent)]
+    Choose(#[from] ChooseError),
+    /// A binary was chosen; its workspace could not be opened (no scratch directory, a
+    /// Terragrunt unit without `terragrunt`).
+    #[error("{error}")]
+    Workspace {
+        /// The binary chosen, and why.
+        selection: Box<Selection>,
+        /// Why the workspace could not be opened.
+        error: Box<TfError>,
+    },
+}
+
+impl OpenError {
+    /// The binary chosen before the workspace failed to open; `None` when none was chosen.
+    pub fn selection(&self) -> Option<&Selection> {
+        match self {
+            OpenError::Choose(_) => None,
+            OpenError::Workspace { selection, .. } => Some(selection.as_ref()),
+        }
+    }
+}
+
+/// How [`Workspace::open`] opens a root's workspace, besides the binary it chooses.
+#[derive(Debug, Clone)]
+pub struct OpenOptions<'a> {
+    /// Each command's limit.
+    pub timeout: Duration,
+    /// One budget every command must end by, instead of each having `timeout`
+    /// ([`Workspace::deadline`]).
+    pub deadline: Option<Instant>,
+    /// Variables set for every command ([`Workspace::env`]).
+    pub env: &'a [(String, String)],
+    /// More inherited `TF_*` variables kept ([`Workspace::allow_env`]).
+    pub allow: &'a [String],
+    /// The `PATH` ward runs with, as its caller read it: where `terragrunt` is looked for when
+    /// `env` sets none ([`runner_for`]).
+    pub path: Option<&'a OsStr>,
+    /// Runs the binary directly ([`Runner::Direct`]) even in a Terragrunt unit, as
+    /// [`Workspace::new`] does (`ward import`), instead of deciding by [`runner_for`].
+    pub direct: bool,
+}
+
+impl OpenOptions<'_> {
+    /// Each command limited to `timeout`; no deadline, no extra variables, no `PATH`, the
+    /// runner decided by [`runner_for`].
+    pub fn new(timeout: Duration) -> OpenOptions<'static> {
+        OpenOptions {
+            timeout,
+            deadline: None,
+            env: &[],
+            allow: &[],
+            path: None,
+            direct: false,
+        }
+    }
 }
 
 /// How a workspace's commands reach Terraform.
@@ -311,6 +376,40 @@ impl Workspace {
             ws = ws.env(k, v);
         }
         Ok(ws)
+    }
+
+    /// The workspace of the root in `dir`: its binary chosen among `found` by evidence and `pin`
+    /// ([`binary::choose`]), then opened with `opts` ([`Workspace::for_root`], or
+    /// [`Workspace::new`] when [`OpenOptions::direct`]), with the [`Selection`] that chose it.
+    /// The one choose-then-open every command that runs Terraform in a root uses (`ward drift`,
+    /// `ward stack`, `ward import`).
+    pub fn open(
+        dir: &Path,
+        pin: Option<&ward_version::Pin>,
+        found: &[Binary],
+        opts: &OpenOptions<'_>,
+    ) -> Result<(Workspace, Selection), OpenError> {
+        let selection = binary::choose(dir, pin, found)?;
+        let opened = if opts.direct {
+            Workspace::new(&selection.binary, dir, opts.timeout)
+                .map(|ws| opts.env.iter().fold(ws, |ws, (k, v)| ws.env(k, v)))
+        } else {
+            Workspace::for_root(&selection.binary, dir, opts.timeout, opts.env, opts.path)
+        };
+        match opened {
+            Ok(ws) => {
+                let ws = ws.allow_env(opts.allow.iter().cloned());
+                let ws = match opts.deadline {
+                    Some(d) => ws.deadline(d),
+                    None => ws,
+                };
+                Ok((ws, selection))
+            }
+            Err(error) => Err(OpenError::Workspace {
+                selection: Box::new(selection),
+                error: Box::new(error),
+            }),
+        }
     }
 
     /// Every command must end by `deadline` (one budget for the whole root, as `ward drift`
@@ -1062,6 +1161,78 @@ esac"#,
         // A root with .tf files beside terragrunt.hcl runs directly.
         std::fs::write(unit.join("main.tf"), "").unwrap();
         assert_eq!(runner_for(&unit, &env, None).unwrap(), Runner::Direct);
+    }
+
+    /// `Workspace::open` chooses, then opens: no binary to choose is [`OpenError::Choose`] with
+    /// `binary::choose`'s text and no selection; a chosen binary whose workspace cannot open (a
+    /// Terragrunt unit, no `terragrunt`) is [`OpenError::Workspace`] with the selection and the
+    /// workspace's text; opened, the options are the workspace's; `direct` runs a unit directly.
+    #[test]
+    fn open_chooses_a_binary_then_opens_and_says_which_step_failed() {
+        let d = tempfile::tempdir().unwrap();
+        let b = fake(d.path(), "exit 0");
+        let root = d.path().join("root");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("main.tf"), "").unwrap();
+        let opts = OpenOptions::new(Duration::from_secs(10));
+
+        let e = Workspace::open(&root, None, &[], &opts).unwrap_err();
+        assert!(
+            matches!(e, OpenError::Choose(ChooseError::Select(_))),
+            "{e}"
+        );
+        assert!(e.selection().is_none());
+        let chose = binary::choose(&root, None, &[]).unwrap_err();
+        assert_eq!(e.to_string(), chose.to_string());
+        assert!(
+            e.to_string()
+                .starts_with("cannot choose terraform or tofu: "),
+            "{e}"
+        );
+
+        let env = vec![("WARD_X".to_string(), "1".to_string())];
+        let allow = vec!["TF_X_*".to_string()];
+        let by = Instant::now() + Duration::from_secs(60);
+        let (ws, sel) = Workspace::open(
+            &root,
+            None,
+            std::slice::from_ref(&b),
+            &OpenOptions {
+                env: &env,
+                allow: &allow,
+                deadline: Some(by),
+                ..opts.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(sel.binary, b);
+        assert_eq!(ws.binary(), &b);
+        assert_eq!(ws.dir(), root.as_path());
+        assert_eq!(ws.runner(), &Runner::Direct);
+        assert_eq!(ws.env, env);
+        assert!(ws.allow.ends_with(&allow), "{:?}", ws.allow);
+        assert_eq!(ws.deadline, Some(by));
+
+        let unit = d.path().join("unit");
+        std::fs::create_dir_all(&unit).unwrap();
+        std::fs::write(unit.join("terragrunt.hcl"), "terraform {}\n").unwrap();
+        let e = Workspace::open(&unit, None, std::slice::from_ref(&b), &opts).unwrap_err();
+        match &e {
+            OpenError::Workspace { selection, error } => {
+                assert!(matches!(**error, TfError::NoTerragrunt { .. }), "{error}");
+                assert_eq!(selection.binary, b);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(e.selection().map(|s| &s.binary), Some(&b));
+        let opened = Workspace::for_root(&b, &unit, opts.timeout, &[], None).unwrap_err();
+        assert_eq!(e.to_string(), opened.to_string());
+        let direct = OpenOptions {
+            direct: true,
+            ..opts.clone()
+        };
+        let (ws, _) = Workspace::open(&unit, None, std::slice::from_ref(&b), &direct).unwrap();
+        assert_eq!(ws.runner(), &Runner::Direct);
     }
 
     /// `plan_file`: the flags right after `plan`, exit 2 is changes; a held lock is `locked`

@@ -13,7 +13,8 @@ use ward_hcl::Reader;
 pub struct Release {
     /// The block's label.
     pub name: String,
-    /// Globs on module packages (`github.com/acme/platform-modules`, `acme/platform/aws`).
+    /// Patterns on module packages (`github.com/acme/*`, `acme/platform/aws`), in the one
+    /// syntax of `ward_model::pattern`.
     pub module_sources: Vec<String>,
     /// Ansible collection names (`acme.platform`).
     pub collections: Vec<String>,

@@ -1,6 +1,7 @@
 //! Address patterns: ward's one wildcard syntax, used by every `ward.hcl` key that names
 //! resource addresses (`policy.protect`, guard `addresses`, `check.protected`, drift `ignore`
-//! `address`/`attribute`, rule `address` selectors) and by drift `exclude` paths.
+//! `address`/`attribute`, rule `address` selectors), by `exclude` and `generated` paths and by
+//! `check { release { module_sources } }`'s module packages.
 //!
 //! `*` matches any run of characters (none included; dots, brackets, quotes and `/` too), and
 //! every other character matches only itself. So instance keys are literal: `data[0]` matches

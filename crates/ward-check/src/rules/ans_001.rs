@@ -41,15 +41,13 @@ fn check(cx: &mut Cx<'_>) -> Result<(), String> {
         return Ok(());
     };
     for rel in &cfg.check.releases {
-        let set =
-            crate::rules::shared::glob_set(&rel.module_sources).map_err(|e| format!("ward.hcl: release \"{}\": {e}", rel.name))?;
         // (version, where, what)
         let mut tf: Vec<(String, String, String)> = Vec::new();
         for m in &cx.repo.modules {
             for c in &m.module_calls {
                 let Some(src) = &c.source else { continue };
                 let Some(pkg) = src.package() else { continue };
-                if !set.is_match(&pkg) {
+                if !crate::rules::shared::in_release(&rel.module_sources, &pkg) {
                     continue;
                 }
                 let raw = match &src.kind {

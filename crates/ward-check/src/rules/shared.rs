@@ -3,7 +3,6 @@
 
 use crate::finding::Finding;
 use crate::rules::{RuleId, Skipped};
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::collections::{BTreeMap, BTreeSet};
 use ward_repo::{join_rel, Loc, Module, ModuleSource, Repo, SourceKind, Val};
 
@@ -67,13 +66,14 @@ pub fn split_at(at: &str) -> (&str, usize) {
     }
 }
 
-/// A glob set from `globs`.
-pub fn glob_set(globs: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for g in globs {
-        b.add(Glob::new(g).map_err(|e| format!("bad glob \"{g}\": {e}"))?);
-    }
-    b.build().map_err(|e| e.to_string())
+/// Whether `package` (a module source's package, [`ward_repo::ModuleSource::package`]) is one of
+/// a release's `module_sources`: patterns in ward's one syntax ([`ward_model::pattern`], as every
+/// pattern of `ward.hcl`): `*` matches any run of characters, `/` included, every other character
+/// only itself, over the whole package.
+pub fn in_release(module_sources: &[String], package: &str) -> bool {
+    module_sources
+        .iter()
+        .any(|p| ward_model::pattern::matches(p, package))
 }
 
 /// Local module call names by target directory, for `module.<name>.<type>.<name>` addresses.
@@ -279,5 +279,65 @@ mod tests {
         );
         assert_eq!(path_literal(&e("\"${path.module}/${var.x}\"")), None);
         assert_eq!(path_literal(&e("var.x")), None);
+    }
+
+    /// `release { module_sources }` patterns on module packages, with the cases where a glob
+    /// library and ward's one pattern syntax differ; the comments say what the `globset` glob
+    /// ward-check matched them with before gave.
+    #[test]
+    fn module_sources_are_patterns_in_the_one_syntax() {
+        let cases: &[(&str, &str, bool)] = &[
+            // A package named in full; the pattern covers the whole package, not a prefix.
+            ("github.com/acme/platform", "github.com/acme/platform", true),
+            (
+                "github.com/acme/platform",
+                "github.com/acme/platform-modules",
+                false,
+            ),
+            ("acme/platform", "acme/platform/aws", false),
+            // `*` matches any run of characters, `/` included (the glob did too).
+            (
+                "github.com/acme/*",
+                "github.com/acme/platform-modules",
+                true,
+            ),
+            ("github.com/*", "github.com/acme/platform-modules", true),
+            ("*/platform/aws", "app.terraform.io/acme/platform/aws", true),
+            ("acme/*/aws", "acme/platform/aws", true),
+            ("acme/*/aws", "acme/platform/google", false),
+            ("*", "acme/platform/aws", true),
+            // `**` means the same as `*` (the glob: same here) ...
+            ("acme/**", "acme/platform/aws", true),
+            (
+                "git::ssh://**/modules.git",
+                "git::ssh://git@example.com/acme/modules.git",
+                true,
+            ),
+            // ... and it never matches zero directories (the glob: `acme/**/aws` was `acme/aws` too).
+            ("acme/**/aws", "acme/aws", false),
+            ("acme/**/aws", "acme/x/aws", true),
+            // `?`, `[...]` and `{a,b}` are literal characters (the glob: wildcards).
+            ("acme/?latform/aws", "acme/platform/aws", false),
+            ("acme/[pq]latform/aws", "acme/platform/aws", false),
+            ("acme/[!q]latform/aws", "acme/platform/aws", false),
+            ("{acme,corp}/platform/aws", "acme/platform/aws", false),
+            ("example.com/a?b", "example.com/a?b", true),
+            // A pattern the glob refused (an unclosed class) is an ordinary pattern.
+            ("acme/[platform", "acme/[platform", true),
+            // Case counts (registry packages are lowercased before they are matched).
+            ("Acme/*", "acme/platform/aws", false),
+        ];
+        for (pattern, package, want) in cases {
+            assert_eq!(
+                in_release(&[(*pattern).to_string()], package),
+                *want,
+                "{pattern} ~ {package}"
+            );
+        }
+        // Any of the release's patterns.
+        let two = ["corp/*".to_string(), "acme/platform/*".to_string()];
+        assert!(in_release(&two, "acme/platform/aws"));
+        assert!(!in_release(&two, "other/platform/aws"));
+        assert!(!in_release(&[], "acme/platform/aws"));
     }
 }

@@ -170,9 +170,21 @@ pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> Str
             place.push_str(&format!(" and {more} more"));
         }
     }
-    out.push_str(&place);
+    // One comment line whatever the plan's names hold: control characters (a newline would end
+    // the comment) are written as escapes.
+    for c in place.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
     out.push('\n');
-    out.push_str(&format!("resource \"{type_name}\" {{\n"));
+    // The label through the writer's string encoder: a type name from the plan is data.
+    out.push_str(&format!(
+        "resource {} {{\n",
+        ward_repo::write::quoted(type_name)
+    ));
     out.push_str("  rationale  = \"TODO: why these costs\"\n");
     out.push_str("  holds_data = false      # true: destroying or replacing it loses data\n");
     out.push_str("  identity   = [\"id\"]     # attributes that are new after a replacement\n");
@@ -183,7 +195,8 @@ pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> Str
     if let Some(s) = seen {
         for a in &s.attributes {
             out.push_str(&format!(
-                "  attribute \"{a}\" {{\n    impact = \"in-place\" # changed by this plan: none, free, in-place, interrupt, replace or data-loss\n  }}\n"
+                "  attribute {} {{\n    impact = \"in-place\" # changed by this plan: none, free, in-place, interrupt, replace or data-loss\n  }}\n",
+                ward_repo::write::quoted(a)
             ));
         }
     }
@@ -194,6 +207,37 @@ pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A type name or address from a hostile plan cannot break out of the label or the comment:
+    /// the block, parsed back, is one `resource` block labelled with the name as given.
+    #[test]
+    #[allow(clippy::panic)]
+    fn a_hostile_type_name_stays_one_label() {
+        for name in [
+            "a\" {}\nresource \"evil",
+            "x\ny",
+            "${file(\"/etc/passwd\")}",
+            "%{ if true }x%{ endif }",
+            "back\\slash\\",
+            "tab\tand\r",
+        ] {
+            let mut seen = Seen::default();
+            seen.add(
+                &format!("{name}.n[\"k\\nresource \\\"z\\\" {{}}\n\"]"),
+                Action::Create,
+                &[],
+            );
+            let text = suggestion(name, &["config\nresource \"y\" {}"], Some(&seen));
+            let body = ward_hcl::parse_body(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let blocks: Vec<_> = body.blocks().collect();
+            assert_eq!(blocks.len(), 1, "{text}");
+            assert_eq!(body.attributes().count(), 0, "{text}");
+            assert_eq!(blocks[0].ident.as_str(), "resource");
+            let labels: Vec<&str> = blocks[0].labels.iter().map(|l| l.as_str()).collect();
+            assert_eq!(labels, [name], "{text}");
+            assert_eq!(blocks[0].body.attributes().count(), 7, "{text}");
+        }
+    }
 
     #[test]
     fn every_documented_reason_has_words() {

@@ -72,7 +72,8 @@ fn write_body(out: &mut String, body: &Body, depth: usize) {
                             let _ = write!(out, " {}", i.as_str());
                         }
                         BlockLabel::String(l) => {
-                            let _ = write!(out, " {}", string(l.as_str()));
+                            out.push(' ');
+                            out.push_str(&quoted(l.as_str()));
                         }
                     }
                 }
@@ -133,6 +134,13 @@ fn indent(out: &mut String, depth: usize) {
 /// A string literal (escaped when printed: never a template).
 pub fn string(s: &str) -> Expression {
     Expression::from(s)
+}
+
+/// `s` as the writer prints a string literal or a block label: quoted, with quotes,
+/// backslashes, control characters, `${` and `%{` escaped, so it stays one string wherever the
+/// text is pasted (ward-classify's paste-ready `resource` blocks label theirs with it).
+pub fn quoted(s: &str) -> String {
+    string(s).to_string()
 }
 
 /// The expression `text` (an address such as `module.m.a_b.c["k"]`, `each.value`, a function

@@ -11,6 +11,7 @@ use ward_import::{adoption, inventory, Budget};
 use ward_report::format::Command as Report;
 use ward_report::{Exit, Format};
 use ward_terraform::binary::{self, Binary};
+use ward_terraform::{OpenError, OpenOptions, Workspace};
 
 fn after_help() -> String {
     let codes = Exit::help_line(&[Exit::Pass, Exit::Fail, Exit::Usage], |e| match e {
@@ -180,6 +181,26 @@ fn binaries(b: &BinaryArgs) -> Result<Vec<Binary>, CliError> {
     crate::context::binaries(b.terraform.as_ref(), b.tofu.as_ref(), path.as_deref())
 }
 
+/// The pin of `root`'s block in `ward.hcl`, if any.
+fn pin_of(root: &Path, config: Option<&ward_config::Config>) -> Option<ward_config::Pin> {
+    config.and_then(|c| {
+        let key = adoption::root_key(Some(c), root);
+        c.roots
+            .iter()
+            .find(|r| r.name == key)
+            .and_then(|r| r.pin.clone())
+    })
+}
+
+/// Why no binary could be chosen for `root`, as `ward import` says it.
+fn choose_error(root: &Path, e: binary::ChooseError) -> CliError {
+    match e {
+        binary::ChooseError::Evidence(e) => CliError::new(e),
+        binary::ChooseError::Select(e) => CliError::new(format!("{}: {e}", root.display()))
+            .hint("pass --terraform PATH or --tofu PATH"),
+    }
+}
+
 /// The binary for `root` among `found` ([`binaries`]): `--terraform`/`--tofu`, else by evidence
 /// among those on PATH.
 fn choose_binary(
@@ -187,19 +208,30 @@ fn choose_binary(
     root: &Path,
     config: Option<&ward_config::Config>,
 ) -> Result<Binary, CliError> {
-    let pin = config.and_then(|c| {
-        let key = adoption::root_key(Some(c), root);
-        c.roots
-            .iter()
-            .find(|r| r.name == key)
-            .and_then(|r| r.pin.clone())
-    });
-    let sel = binary::choose(root, pin.as_ref(), found).map_err(|e| match e {
-        binary::ChooseError::Evidence(e) => CliError::new(e),
-        binary::ChooseError::Select(e) => CliError::new(format!("{}: {e}", root.display()))
-            .hint("pass --terraform PATH or --tofu PATH"),
-    })?;
+    let pin = pin_of(root, config);
+    let sel = binary::choose(root, pin.as_ref(), found).map_err(|e| choose_error(root, e))?;
     Ok(sel.binary)
+}
+
+/// The workspace of `root`, its binary chosen among `found` as [`choose_binary`] chooses it, run
+/// directly (`ward import` never goes through `terragrunt`); `opened` words an error opening it.
+fn open_workspace(
+    found: &[Binary],
+    root: &Path,
+    config: Option<&ward_config::Config>,
+    opts: &OpenOptions<'_>,
+    opened: impl FnOnce(String) -> CliError,
+) -> Result<Workspace, CliError> {
+    let pin = pin_of(root, config);
+    let direct = OpenOptions {
+        direct: true,
+        ..opts.clone()
+    };
+    match Workspace::open(root, pin.as_ref(), found, &direct) {
+        Ok((ws, _)) => Ok(ws),
+        Err(OpenError::Choose(e)) => Err(choose_error(root, e)),
+        Err(OpenError::Workspace { error, .. }) => Err(opened(error.to_string())),
+    }
 }
 
 fn open_store(db: Option<&Path>) -> Result<ward_store::Store, CliError> {
@@ -376,9 +408,8 @@ fn pull_other_roots(a: &CheckArgs) -> Result<Vec<ward_import::check::ManagedIds>
             Some(f) => f,
             slot @ None => slot.insert(binaries(&a.bin)?),
         };
-        let bin = choose_binary(found, &dir, Some(&config))?;
-        let ws = ward_terraform::Workspace::new(&bin, &dir, Duration::from_secs(a.timeout))
-            .map_err(|e| fail(e.to_string()))?;
+        let opts = OpenOptions::new(Duration::from_secs(a.timeout));
+        let ws = open_workspace(found, &dir, Some(&config), &opts, fail)?;
         let pulled = ws.state_pull().map_err(|e| fail(e.to_string()))?;
         if pulled.info.is_none() {
             continue; // no state yet: it manages nothing
@@ -408,10 +439,17 @@ fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
         return Err(CliError::new(format!("{}: no saved plan here", a.plan.display()))
             .hint("give the file `terraform plan -out FILE` wrote, the plan whose JSON passed `ward import check`"));
     }
-    let bin = choose_binary(&binaries(&a.bin)?, &a.root, config.as_ref())?;
-    let ws = ward_terraform::Workspace::new(&bin, &a.root, Duration::from_secs(a.timeout))
-        .map_err(|e| CliError::new(e.to_string()))?
-        .allow_env(a.allow_env.clone());
+    let opts = OpenOptions {
+        allow: &a.allow_env,
+        ..OpenOptions::new(Duration::from_secs(a.timeout))
+    };
+    let ws = open_workspace(
+        &binaries(&a.bin)?,
+        &a.root,
+        config.as_ref(),
+        &opts,
+        CliError::new,
+    )?;
     let key = adoption::root_key(config.as_ref(), &a.root);
     let mut store = open_store(a.store.db.as_deref())?;
     let now = ward_time::Clock::System.now_rfc3339();

@@ -278,24 +278,22 @@ pub fn config_dir(dir: &Path) -> Result<PathBuf, TfError> {
         return Ok(dir.to_path_buf());
     }
     let cache = dir.join(".terragrunt-cache");
-    let mut found = Vec::new();
-    let mut todo = vec![(cache.clone(), 0usize)];
-    while let Some((d, depth)) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            // Symlinks are not followed: the walk stays inside the cache.
-            if !e.file_type().is_ok_and(|t| t.is_dir()) {
-                continue;
-            }
-            if e.file_name() == ".terraform" {
-                found.push(d.clone());
-            } else if depth < 12 {
-                todo.push((e.path(), depth + 1));
-            }
-        }
-    }
+    // Directories at most `READ` below the cache are searched for a `.terraform` directory;
+    // nothing below a `.terraform` is. The walk follows no symlink (it stays inside the cache),
+    // enters the directories other walks skip, and passes over a part it cannot read.
+    const READ: usize = 12;
+    let terraform = OsStr::new(".terraform");
+    let mut found: Vec<PathBuf> = ward_repo::walk::Walk::new(&cache)
+        .skip_dirs(false)
+        .filter_entry(move |e| {
+            let in_terraform = e.path().parent().and_then(Path::file_name) == Some(terraform);
+            !in_terraform && (e.depth() <= READ || e.file_name() == terraform)
+        })
+        .into_iter()
+        .flatten()
+        .filter(|e| e.depth() > 0 && e.is_dir() && e.file_name() == terraform)
+        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+        .collect();
     found.sort();
     found.dedup();
     let problem = |message: String| TfError::Output {
@@ -1161,6 +1159,55 @@ esac"#,
         // A root with .tf files beside terragrunt.hcl runs directly.
         std::fs::write(unit.join("main.tf"), "").unwrap();
         assert_eq!(runner_for(&unit, &env, None).unwrap(), Runner::Direct);
+    }
+
+    /// `config_dir`: a root with `.tf` files is itself; a Terragrunt unit is the one directory
+    /// under its `.terragrunt-cache` holding a `.terraform/` directory, found at most 12
+    /// directories down, never inside a `.terraform/`, through a symlink, or from a file named
+    /// `.terraform`; none or several is an error saying so.
+    #[test]
+    fn config_dir_is_the_one_initialised_copy_in_the_unit_cache() {
+        let d = tempfile::tempdir().unwrap();
+        let mkdir = |p: &Path| std::fs::create_dir_all(p).unwrap();
+        let root = d.path().join("root");
+        mkdir(&root);
+        std::fs::write(root.join("main.tf"), "").unwrap();
+        assert_eq!(config_dir(&root).unwrap(), root);
+
+        let unit = d.path().join("unit");
+        mkdir(&unit);
+        std::fs::write(unit.join("terragrunt.hcl"), "terraform {}\n").unwrap();
+        let none = config_dir(&unit).unwrap_err().to_string();
+        assert!(none.contains("no initialised working copy"), "{none}");
+
+        let cache = unit.join(".terragrunt-cache");
+        let copy = cache.join("h1/h2/modules/app");
+        mkdir(&copy.join(".terraform/modules/m/.terraform"));
+        mkdir(&cache.join("h1/other"));
+        std::fs::write(cache.join("h1/other/.terraform"), "").unwrap();
+        let outside = d.path().join("outside");
+        mkdir(&outside.join("x/.terraform"));
+        std::os::unix::fs::symlink(&outside, cache.join("h1/link")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.join("x/.terraform"),
+            cache.join("h1/other/.terraform2"),
+        )
+        .unwrap();
+        // A directory 12 below the cache is read (d1/2/.../12 below); one 13 below is not.
+        let at13 = (2..=13).fold(cache.join("deep"), |p, i| p.join(i.to_string()));
+        mkdir(&at13.join(".terraform"));
+        assert_eq!(config_dir(&unit).unwrap(), copy);
+
+        let at12 = (2..=12).fold(cache.join("d1"), |p, i| p.join(i.to_string()));
+        mkdir(&at12.join(".terraform"));
+        let two = config_dir(&unit).unwrap_err().to_string();
+        assert!(two.contains("2 initialised working copies"), "{two}");
+        std::fs::remove_dir_all(cache.join("d1")).unwrap();
+
+        // The cache itself may be a link (Terragrunt's cache elsewhere): it is read through.
+        std::fs::rename(&cache, d.path().join("cache")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("cache"), &cache).unwrap();
+        assert_eq!(config_dir(&unit).unwrap(), copy);
     }
 
     /// `Workspace::open` chooses, then opens: no binary to choose is [`OpenError::Choose`] with

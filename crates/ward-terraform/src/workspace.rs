@@ -153,8 +153,9 @@ pub enum Runner {
 /// environment the commands run with) when it sets one, else `path`, the `PATH` ward runs with as
 /// its caller read it (ward reads no environment here; `None`: unset). A unit without a
 /// `terragrunt` is [`TfError::NoTerragrunt`]. The one place this is decided: `ward drift` and
-/// `ward stack` both open their workspaces through [`Workspace::for_root`], which calls it, and
-/// `ward stack` calls it before a run to refuse such a root before anything changes.
+/// `ward stack` both open their workspaces through [`Workspace::open`] (then
+/// [`Workspace::for_root`], which calls it), and `ward stack` calls it before a run to refuse
+/// such a root before anything changes.
 pub fn runner_for(
     dir: &Path,
     env: &[(String, String)],

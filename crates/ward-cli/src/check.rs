@@ -148,11 +148,12 @@ pub fn execute(args: &CheckArgs, stderr: &mut dyn Write) -> Result<Output, Exit>
         None => ward_time::Clock::System.today(),
     };
     // ward.hcl: --config, else the first one walking up from DIR to the repository root.
-    let config = match ward_config::discover(args.config.as_deref(), &args.path)
-        .and_then(|f| f.as_ref().map(ward_config::Config::load_found).transpose())
-    {
+    let config = match crate::context::read_config(args.config.as_deref(), &args.path) {
         Ok(c) => c,
-        Err(e) => return Err(usage_error(&e.to_string())),
+        Err(e) => {
+            let _ = writeln!(stderr, "{e}");
+            return Err(Exit::Usage);
+        }
     };
     let knowledge = match ward_config::knowledge(config.as_ref()) {
         Ok(k) => k,

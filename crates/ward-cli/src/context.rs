@@ -36,7 +36,8 @@ pub fn search_path() -> Option<OsString> {
 
 /// `ward.hcl`: `explicit` when given (it must exist), else the first one walking up from
 /// `start` to the repository root; `None` when there is none. The one place ward-cli finds and
-/// reads it for a command that needs no knowledge (`ward import`, the history's location).
+/// reads it: [`Context::load`] from the working directory, `ward check` from DIR, `ward drift`
+/// from `--repo`, `ward import` and the history's location.
 pub fn read_config(explicit: Option<&Path>, start: &Path) -> Result<Option<Config>, CliError> {
     let found = ward_config::discover(explicit, start)?;
     Ok(found

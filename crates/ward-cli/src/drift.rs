@@ -171,11 +171,7 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         ward_drift::notify::check_url(url).map_err(CliError::new)?;
     }
     // ward.hcl: --config, else the first walking up from the repository directory.
-    let found = ward_config::discover(a.config.as_deref(), &a.repo)?;
-    let config = found
-        .as_ref()
-        .map(ward_config::Config::load_found)
-        .transpose()?;
+    let config = crate::context::read_config(a.config.as_deref(), &a.repo)?;
     let knowledge = ward_config::knowledge(config.as_ref())
         .map_err(|e| CliError::new(format!("cannot load ward's knowledge: {e}")))?;
     let path = crate::context::search_path();

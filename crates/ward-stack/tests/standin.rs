@@ -793,3 +793,36 @@ fn a_pre_destroy_that_refuses_stops_the_teardown_before_anything_is_destroyed() 
     assert_eq!(r.exit, Exit::ApprovalRequired, "{}", text(&r));
     assert_eq!(r.roots[0].outcome, RootOutcome::ApprovalRequired);
 }
+
+/// A Terragrunt unit (a `terragrunt.hcl`, no `.tf` of its own) runs through the `terragrunt`
+/// found on the `PATH` the caller gave (`Options::path`), here a stand-in that hands the
+/// command to the `--tf-path` binary.
+#[test]
+fn a_terragrunt_unit_runs_through_the_terragrunt_on_the_callers_path() {
+    let s = Stack::with(
+        "root \"unit\" {\n  path  = \"unit\"\n  layer = \"base\"\n  site \"dc0\" {}\n}\n",
+        &["unit"],
+    );
+    std::fs::remove_file(s.repo().join("unit/main.tf")).unwrap();
+    std::fs::write(
+        s.repo().join("unit/terragrunt.hcl"),
+        "terraform {\n  source = \"../net\"\n}\n",
+    )
+    .unwrap();
+    let bin = s.tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tg = bin.join("terragrunt");
+    std::fs::write(
+        &tg,
+        "#!/bin/sh\ntf=\"\"\nwhile [ $# -gt 0 ]; do\n  case \"$1\" in\n    --tf-path) tf=\"$2\"; shift 2 ;;\n    --) shift; break ;;\n    *) shift ;;\n  esac\ndone\nexec \"$tf\" \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&tg, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut opts = s.opts();
+    opts.path = Some(bin.into_os_string());
+    let r = ward_stack::plan(&opts, &env).unwrap();
+    assert_eq!(r.exit, Exit::Pass, "{}", text(&r));
+    let unit = r.roots.iter().find(|x| x.root == "unit").unwrap();
+    assert_eq!(unit.outcome, RootOutcome::Changes, "{}", text(&r));
+    assert!(s.calls("unit").contains(&"plan".to_string()));
+}

@@ -52,8 +52,10 @@ pub struct BinaryArgs {
 /// Where the adoption is recorded.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DbArgs {
-    /// The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// The history (a SQLite file or a postgres:// URL), where the adoption is recorded and
+    /// `ward gate` reads it (default: `history { url }` in ward.hcl, else
+    /// $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
 }
 
@@ -234,22 +236,18 @@ fn open_workspace(
     }
 }
 
-fn open_store(db: Option<&Path>) -> Result<ward_store::Store, CliError> {
-    let path = db
-        .map(Path::to_path_buf)
-        .or_else(|| crate::context::BaseDirs::from_env().history())
-        .ok_or_else(|| {
-            CliError::new(
-                "no location for the history database: neither XDG_STATE_HOME nor HOME is set",
-            )
-            .hint("pass --db FILE")
-        })?;
-    ward_store::Store::open(&path).map_err(|e| {
-        CliError::new(format!(
-            "cannot open the history database {}: {e}",
-            path.display()
-        ))
-    })
+/// The history the adoption is recorded in: the one every command chooses the same way
+/// ([`crate::context::history_location`]: `--db`, a SQLite file or a PostgreSQL URL, else
+/// `history { url }` in ward.hcl, else the default file), so `ward gate` reads the adoption where
+/// `ward import` wrote it.
+fn open_store(
+    db: Option<&Path>,
+    config: Option<&ward_config::Config>,
+) -> Result<ward_store::Store, CliError> {
+    let location =
+        crate::context::history_location(db, config).map_err(|e| CliError::new(e.to_string()))?;
+    ward_store::Store::open_location(&location)
+        .map_err(|e| CliError::new(format!("cannot open the history database {location}: {e}")))
 }
 
 fn read_inventory(path: &Path) -> Result<ward_import::Inventory, CliError> {
@@ -276,7 +274,7 @@ fn plan(a: PlanArgs) -> Result<Exit, CliError> {
     // An accepted root goes back into adoption only when asked: done silently, every managed
     // change in it would be refused by `ward gate` from then on.
     let key = adoption::root_key(config.as_ref(), &a.root);
-    let mut store = open_store(a.store.db.as_deref())?;
+    let mut store = open_store(a.store.db.as_deref(), config.as_ref())?;
     if let adoption::Adoption::Accepted(acc) = adoption::status(&store, &key)
         .map_err(|e| CliError::new(format!("cannot read the adoption of {key}: {e}")))?
     {
@@ -451,7 +449,7 @@ fn accept(a: AcceptArgs) -> Result<Exit, CliError> {
         CliError::new,
     )?;
     let key = adoption::root_key(config.as_ref(), &a.root);
-    let mut store = open_store(a.store.db.as_deref())?;
+    let mut store = open_store(a.store.db.as_deref(), config.as_ref())?;
     let now = ward_time::Clock::System.now_rfc3339();
     let planfile = std::fs::canonicalize(&a.plan).unwrap_or_else(|_| a.plan.clone());
     let report = ward_import::accept::run(

@@ -66,7 +66,9 @@ fn hold(cmd: Cmd, step: Step) -> (Hold, &'static str) {
         (Cmd::Apply, Step::Plan) => (Hang("net plan apply#1"), "net/default"),
         (Cmd::Apply, Step::Gate) => (Lock("net show apply#1"), "net/default"),
         (Cmd::Apply, Step::Apply) => (Hang("net apply apply#1"), "net/default"),
-        (Cmd::Apply, Step::Journal) => (Lock("net show check#1"), "net/default"),
+        // The plan after the apply is its last command: it plans no changes, so nothing is
+        // shown (`show -json` runs only for a plan with changes).
+        (Cmd::Apply, Step::Journal) => (Lock("net plan check#1"), "net/default"),
         (Cmd::Apply, Step::NextRoot) => (Hang("app init#1"), "app/default"),
         // The resume checks `net` again first.
         (Cmd::Apply, Step::Approval) => (Hang("net init#1"), "net/default"),

@@ -314,7 +314,7 @@ complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcom
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l tofu -d 'OpenTofu executable to use' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
-complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l db -d 'The history (a SQLite file or a postgres:// URL), where the adoption is recorded and `ward gate` reads it (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -l readopt -d 'Adopt more objects into a root that was already accepted: puts it back into adoption, where `ward gate` refuses every change but imports until the next `ward import accept`'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
@@ -350,7 +350,7 @@ never\t'Never colour'"
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l terraform -d 'Terraform executable to use (default: chosen by evidence among those on PATH)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l tofu -d 'OpenTofu executable to use' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l config -d '`ward.hcl` to use instead of the one found from the current directory' -r -F
-complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l db -d 'The history database (default: $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
+complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -l db -d 'The history (a SQLite file or a postgres:// URL), where the adoption is recorded and `ward gate` reads it (default: `history { url }` in ward.hcl, else $XDG_STATE_HOME/ward/drift.sqlite or ~/.local/state/ward/drift.sqlite)' -r -F
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from accept" -s V -l version -d 'Print version'
 complete -c ward -n "__fish_ward_using_subcommand import; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Write the imports for an inventory: import blocks, or `terraform import` commands'

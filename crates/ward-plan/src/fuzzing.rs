@@ -58,7 +58,8 @@ pub fn skip_value(data: &[u8]) -> Result<(), String> {
 /// The body of the `entry` fuzz target: a `resource_changes` entry read in one pass over its
 /// bytes (the walk's way when nothing needs its whole values) against the seeds that read it
 /// otherwise: whatever the one pass reads, the seeds read to the same length and the same
-/// model. The first byte gives how many containers are open around it (0 to 129), the rest is
+/// model; and the same text as a `prior_state` resource, read in one pass against the walk's
+/// key-by-key read. The first byte gives how many containers are open around it (0 to 129), the rest is
 /// the text (not UTF-8: nothing to check, the reader refuses it before). `Err` says what
 /// differs.
 pub fn entry(data: &[u8]) -> Result<(), String> {
@@ -68,7 +69,9 @@ pub fn entry(data: &[u8]) -> Result<(), String> {
     let Ok(text) = std::str::from_utf8(rest) else {
         return Ok(());
     };
-    crate::walk::agrees_with_seeds(text, u32::from(first % 130))
+    let depth = u32::from(first % 130);
+    crate::walk::agrees_with_seeds(text, depth)?;
+    crate::walk::state_resource_agrees_with_walk(text, depth)
 }
 
 fn longest_string(v: &serde_json::Value) -> usize {

@@ -998,19 +998,63 @@ fn top_key<R: Read>(
 
 /// One `prior_state` module: its resources one at a time, its child modules recursively
 /// (bounded by [`MAX_DEPTH`]).
+/// The `prior_state` resource object at the walker's position: in one pass over its bytes
+/// ([`entry::state_resource`]) when that pass is sure of it, else key by key, its `values`
+/// (most of its bytes) skipped in one pass.
+fn walked_state_resource<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateResource, Fail> {
+    let json = &w.buf[w.pos..w.checked];
+    if let Some((r, len)) = entry::state_resource(json, w.depth, w.budget) {
+        w.pos += len;
+        return Ok(r);
+    }
+    state_resource_by_keys(w)
+}
+
+/// [`walked_state_resource`] key by key, through the walk.
+fn state_resource_by_keys<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateResource, Fail> {
+    let mut r = parse::RawStateResource::default();
+    w.object(&mut |w, key| match key {
+        "mode" => w.parse_one().map(|v| r.mode = v),
+        "type" => w.parse_one().map(|v| r.type_name = v),
+        "provider_name" => w.parse_one().map(|v| r.provider_name = v),
+        _ => w.skip(),
+    })?;
+    Ok(r)
+}
+
+/// The body of the `entry` fuzz target's second half and of the property test: whatever
+/// [`entry::state_resource`] reads of `text` (inside `depth` open containers), the walk reads
+/// key by key too, to the same length and the same fields. `Err` says what differs.
+pub(crate) fn state_resource_agrees_with_walk(text: &str, depth: u32) -> Result<(), String> {
+    let budget = crate::long::VALUE_BUDGET;
+    let Some((fast, len)) = entry::state_resource(text.as_bytes(), depth, budget) else {
+        return Ok(());
+    };
+    let mut w = Walker::new(text.as_bytes(), Decode::Plain, 0);
+    w.depth = depth;
+    let slow = w
+        .peek_some()
+        .and_then(|_| state_resource_by_keys(&mut w))
+        .map_err(|e| format!("{text:?}: read in one pass, refused by the walk: {e:?}"))?;
+    let key = |r: &parse::RawStateResource| {
+        (r.mode.clone(), r.type_name.clone(), r.provider_name.clone())
+    };
+    if (len, key(&fast)) != (w.pos, key(&slow)) {
+        return Err(format!(
+            "{text:?}: {len} bytes and {:?} in one pass, {} and {:?} by the walk",
+            key(&fast),
+            w.pos,
+            key(&slow)
+        ));
+    }
+    Ok(())
+}
+
 fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
     w.object(&mut |w, key| match (key, w.peek_some()?) {
         ("resources", b'[') => w.array(&mut |w| {
             let r = if w.peek_some()? == b'{' {
-                // Walked: its `values` (most of its bytes) are skipped in one pass.
-                let mut r = parse::RawStateResource::default();
-                w.object(&mut |w, key| match key {
-                    "mode" => w.parse_one().map(|v| r.mode = v),
-                    "type" => w.parse_one().map(|v| r.type_name = v),
-                    "provider_name" => w.parse_one().map(|v| r.provider_name = v),
-                    _ => w.skip(),
-                })?;
-                r
+                walked_state_resource(w)?
             } else {
                 w.parse_one()?
             };
@@ -1746,5 +1790,100 @@ mod tests {
             "{}",
             w.buf.capacity()
         );
+    }
+
+    #[test]
+    fn a_state_resource_is_read_in_one_pass_as_the_walk_reads_it() {
+        let plain = r#"{"address":"a.b","mode":"managed","type":"a","name":"b","index":0,
+            "provider_name":"registry.terraform.io/x/a","schema_version":1,
+            "values":{"id":"x","tags":{"k":"v"},"list":[1,2.5e3,null,true]},
+            "sensitive_values":{},"depends_on":["c.d"]}, "#;
+        for text in [plain, r#"{"mode":null,"type":"a"}"#, r#"{}"#] {
+            assert!(entry::state_resource(text.as_bytes(), 3, 1 << 20).is_some());
+            state_resource_agrees_with_walk(text, 3).unwrap();
+        }
+        let (r, len) = entry::state_resource(plain.as_bytes(), 3, 1 << 20).unwrap();
+        assert_eq!(&plain[len..], ", ");
+        assert_eq!(
+            (
+                r.mode.as_deref(),
+                r.type_name.as_deref(),
+                r.provider_name.as_deref()
+            ),
+            (
+                Some("managed"),
+                Some("a"),
+                Some("registry.terraform.io/x/a")
+            )
+        );
+        // Left to the walk, which words the error or decodes the key: a key twice (at the
+        // resource's level and deep in its values), a key with an escape, bad JSON, cut short,
+        // longer than the budget, too deep.
+        for text in [
+            r#"{"mode":"managed","mode":"data","type":"a"}"#,
+            r#"{"type":"a","values":{"x":1,"x":2}}"#,
+            r#"{"typ\u0065":"a"}"#,
+            r#"{"type":"a","values":01}"#,
+            r#"{"type":"a","values":{"x":tru"#,
+            r#"{"type":"a","mode":5}"#,
+        ] {
+            assert!(
+                entry::state_resource(text.as_bytes(), 3, 1 << 20).is_none(),
+                "{text}"
+            );
+        }
+        assert!(entry::state_resource(plain.as_bytes(), 3, 100).is_none());
+        assert!(entry::state_resource(plain.as_bytes(), MAX_DEPTH - 2, 1 << 20).is_none());
+        assert!(entry::state_resource(plain.as_bytes(), MAX_DEPTH - 3, 1 << 20).is_some());
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 3000,
+            .. proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Whatever the one pass reads of a state resource (shuffled known keys and others,
+        /// values from the reader's generated JSON, perhaps a byte replaced), the walk reads
+        /// key by key the same.
+        #[test]
+        fn a_state_resource_in_one_pass_agrees_with_the_walk(
+            members in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "mode", "type", "provider_name", "values", "index", "other",
+                    ]),
+                    proptest::prop_oneof![
+                        3 => crate::unique::tests::text(),
+                        1 => proptest::sample::select(vec![
+                            "\"managed\"", "\"a\"", "null", "0", "[1e999]", "\"\\ud800\"",
+                        ]).prop_map(str::to_string),
+                    ],
+                ),
+                0..6,
+            ),
+            broken in proptest::option::of((0u16.., 0u8..128)),
+            depth in proptest::prop_oneof![0u32..4, 118u32..129],
+        ) {
+            let mut text = format!(
+                "{{{}}}, ",
+                members
+                    .iter()
+                    .map(|(k, v)| format!("\"{k}\":{v}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            if let Some((at, byte)) = broken {
+                let at = usize::from(at) % text.len();
+                if text.is_char_boundary(at) && text.is_char_boundary(at + 1) {
+                    text.replace_range(at..at + 1, &char::from(byte).to_string());
+                }
+            }
+            if let Err(e) = state_resource_agrees_with_walk(&text, depth) {
+                proptest::prop_assert!(false, "{}", e);
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@
 
 use super::opening_brackets;
 use crate::input::MAX_DEPTH;
-use crate::parse::{self, Actions, ModeText, RawChange, RawImporting, RawInner};
+use crate::parse::{self, Actions, ModeText, RawChange, RawImporting, RawInner, RawStateResource};
 use crate::unique::{UValue, Unique};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Deserialize;
@@ -54,6 +54,32 @@ pub(crate) fn read(json: &[u8], depth: u32, budget: usize) -> Option<(RawChange,
         return None;
     }
     Some((raw, c.i))
+}
+
+/// A `prior_state` resource at the start of `json` (an object, no whitespace before it), nested
+/// inside `depth` open arrays and objects, read in one pass over its bytes: its `mode`, `type`
+/// and `provider_name` (all the reader keeps of it), every other value (its `values`, most of
+/// its bytes) checked and skipped with its keys, as the walk reads it key by key
+/// ([`super::walked_state_resource`]), without the walk's framing of each key and value. `None`
+/// when the walk must read it (a key twice or with an escape, bad JSON, too deep, longer than
+/// `budget` bytes, cut by the buffer's end), which words and places every error as before.
+pub(crate) fn state_resource(
+    json: &[u8],
+    depth: u32,
+    budget: usize,
+) -> Option<(RawStateResource, usize)> {
+    let mut c = Cursor { json, i: 0, depth };
+    let mut r = RawStateResource::default();
+    c.object(&mut |c, key| {
+        match key {
+            b"mode" => r.mode = c.small()?,
+            b"type" => r.type_name = c.small()?,
+            b"provider_name" => r.provider_name = c.small()?,
+            _ => c.skip()?,
+        }
+        Some(())
+    })?;
+    (c.i <= budget).then_some((r, c.i))
 }
 
 /// The position in the entry's bytes and the arrays and objects open around it.

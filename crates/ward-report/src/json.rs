@@ -352,9 +352,8 @@ pub struct Stream<W: Write> {
     w: W,
     /// How many changes were written.
     written: usize,
+    /// A record as written, indented for its place.
     buf: Vec<u8>,
-    /// A record as written: `buf` indented for its place.
-    indented: Vec<u8>,
     /// The first write error: nothing is written after it, and [`Stream::finish`] returns it.
     error: Option<std::io::Error>,
     /// The verdicts [`Stream::keep_or_count`] counted instead of returning.
@@ -380,7 +379,6 @@ impl<W: Write> Stream<W> {
             w,
             written: 0,
             buf: Vec::new(),
-            indented: Vec::new(),
             error: None,
             counted: Counted::new(),
         };
@@ -439,29 +437,22 @@ impl<W: Write> Stream<W> {
         if self.error.is_some() {
             return;
         }
-        self.buf.clear();
-        // Serializing into a Vec fails only if serializing does, and it cannot (see render).
-        if let Err(e) = serde_json::to_writer_pretty(&mut self.buf, &change(v)) {
-            self.error = Some(e.into());
-            return;
-        }
         let lead: &[u8] = if self.written == 0 {
             b"\n    "
         } else {
             b",\n    "
         };
-        self.written += 1;
-        // Each change sits two levels deep: two more spaces per level on every line after the
-        // first (strings never hold a raw newline). Indented in memory, then written at once.
-        self.indented.clear();
-        self.indented.extend_from_slice(lead);
-        for (n, line) in self.buf.split(|b| *b == b'\n').enumerate() {
-            if n > 0 {
-                self.indented.extend_from_slice(b"\n    ");
-            }
-            self.indented.extend_from_slice(line);
+        self.buf.clear();
+        self.buf.extend_from_slice(lead);
+        // Each change sits two levels deep: serialized already indented, then written at once.
+        // Serializing into a Vec fails only if serializing does, and it cannot (see render).
+        let mut ser = serde_json::Serializer::with_formatter(&mut self.buf, Indented::at(2));
+        if let Err(e) = change(v).serialize(&mut ser) {
+            self.error = Some(e.into());
+            return;
         }
-        if let Err(e) = self.w.write_all(&self.indented) {
+        self.written += 1;
+        if let Err(e) = self.w.write_all(&self.buf) {
             self.error = Some(e);
         }
     }
@@ -509,6 +500,99 @@ impl<W: Write> Stream<W> {
         self.w.write_all(tail.get(1..).unwrap_or_default())?;
         self.w.write_all(b"\n")?;
         Ok(self.w)
+    }
+}
+
+/// serde_json's pretty layout (two spaces a level, `": "` after a key) for a value that sits
+/// `depth` levels deep in the document: every line after its first is indented for that place.
+/// `Indented::at(0)` writes what `serde_json::to_writer_pretty` writes.
+#[derive(Debug)]
+struct Indented {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Indented {
+    fn at(depth: usize) -> Indented {
+        Indented {
+            depth,
+            has_value: false,
+        }
+    }
+
+    /// A new line (after a comma when `comma`) and the indentation of the current depth.
+    fn line<W: ?Sized + Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
+        const SPACES: [u8; 64] = [b' '; 64];
+        w.write_all(if comma { b",\n" } else { b"\n" })?;
+        let mut n = 2 * self.depth;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -736,5 +820,50 @@ pub fn render(a: &Assessment, outcome: &Outcome) -> String {
             "{{\"schema_version\":{SCHEMA_VERSION},\"error\":{}}}\n",
             serde_json::Value::String(e.to_string())
         ),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::Indented;
+    use proptest::prelude::*;
+    use serde::Serialize;
+    use serde_json::Value;
+
+    /// Any JSON value: nested arrays and objects (empty ones too), strings with escapes.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            ".{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(".{0,6}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn indented(v: &Value, depth: usize) -> String {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, Indented::at(depth));
+        v.serialize(&mut ser).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    proptest! {
+        /// `Indented::at(depth)` is serde_json's pretty layout with every line after the first
+        /// indented by `depth` levels: what the stream wrote before by re-indenting it.
+        #[test]
+        fn indented_is_pretty_shifted(v in value(), depth in 0usize..40) {
+            let pretty = serde_json::to_string_pretty(&v).unwrap();
+            let shifted = pretty.replace('\n', &format!("\n{}", "  ".repeat(depth)));
+            prop_assert_eq!(indented(&v, depth), shifted);
+        }
     }
 }

@@ -379,6 +379,9 @@ mod tests {
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":01}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"]}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":tru"#,
+            // A control character in a string, a string cut short.
+            "{\"address\":\"a\u{1}b\",\"type\":\"a\",\"change\":{\"actions\":[\"no-op\"]}}",
+            r#"{"address":"a.b","type":"a.b"#,
             // Read by the seeds with `Unique` (a key neither the entry nor its change knows):
             // a number out of range, a lone surrogate, as serde_json refuses them when it
             // reads a value (it skips them where the seeds only skip). The first was found by

@@ -317,9 +317,17 @@ pub(crate) fn content_input_of<'a>(
         .map(|(address, deposed, content)| (address, deposed, content.map(|h| &h.bytes()[..])))
         .collect();
     v.sort();
+    content_input_sorted(v.into_iter())
+}
+
+/// [`content_input_of`] over changes already in its order: by address, deposed key, then
+/// content fingerprint (`None` first, then by its bytes), as [`content_order`] sorts them.
+pub(crate) fn content_input_sorted<'a>(
+    changes: impl Iterator<Item = (&'a str, Option<&'a str>, Option<&'a [u8]>)>,
+) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"ward-content-v1");
-    for (address, deposed, content) in v {
+    for (address, deposed, content) in changes {
         for part in [
             Some(address.as_bytes()),
             deposed.map(str::as_bytes),
@@ -336,6 +344,17 @@ pub(crate) fn content_input_of<'a>(
         }
     }
     h.finalize().into()
+}
+
+/// The order [`content_input_sorted`] takes the changes in.
+pub(crate) fn content_order<'a>(
+    a: (&'a str, Option<&'a str>, Option<&'a HiddenDigest>),
+    b: (&'a str, Option<&'a str>, Option<&'a HiddenDigest>),
+) -> std::cmp::Ordering {
+    fn bytes(h: Option<&HiddenDigest>) -> Option<&[u8]> {
+        h.map(|h| &h.bytes()[..])
+    }
+    (a.0, a.1, bytes(a.2)).cmp(&(b.0, b.1, bytes(b.2)))
 }
 
 fn argon2(input: &[u8], salt: &[u8]) -> Option<[u8; 32]> {

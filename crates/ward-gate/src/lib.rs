@@ -635,9 +635,10 @@ fn required(verdicts: &[&Verdict], ctx: &GateContext<'_>, report: &mut GateRepor
     let mut used = vec![false; ctx.approvals.approvals.len()];
     let mut unchecked_signatures = false;
 
-    // Which changes need an approval, first: the report's entries are large (about 560 bytes
-    // each, 8,392 of them on the 500 MB bench plan), and a vector grown by doubling would hold
-    // its last two buffers at once at the end of the run, when memory peaks (#35 item 2).
+    // Which changes need an approval, first: the report's entries are large (each with its
+    // change's material, digest and approve command; 8,392 of them on the 500 MB bench plan),
+    // and a vector grown by doubling would copy its last buffers at the end of the run, when
+    // memory peaks (#35 item 2).
     let needing: Vec<(&Verdict, Vec<Because>)> = verdicts
         .iter()
         .filter_map(|v| {

@@ -15,7 +15,8 @@
 //! characters alone still fails `ward verify`.
 
 use crate::digest::{
-    content_binding_of, content_input_of, digest_text, record_digest_bytes, sign_without_signature,
+    content_binding_of, content_input_of, content_input_sorted, content_order, digest_text,
+    record_digest_bytes, sign_without_signature,
 };
 use crate::error::GateError;
 use crate::Outcome;
@@ -110,6 +111,9 @@ pub(crate) struct Entry {
     pub(crate) action: Action,
     pub(crate) digest: [u8; 32],
     content: Option<ward_model::HiddenDigest>,
+    /// Counts the entries alive on this thread (tests: none when the binding is computed).
+    #[cfg(test)]
+    _live: tests::Live,
 }
 
 impl Entry {
@@ -128,6 +132,22 @@ impl Entry {
                 other.action.as_terraform(),
                 &other.digest,
             ))
+    }
+
+    /// The order [`crate::digest::content_input_sorted`] takes the changes in.
+    fn content_order(&self, other: &Entry) -> std::cmp::Ordering {
+        content_order(
+            (
+                &self.address,
+                self.deposed.as_deref(),
+                self.content.as_ref(),
+            ),
+            (
+                &other.address,
+                other.deposed.as_deref(),
+                other.content.as_ref(),
+            ),
+        )
     }
 
     fn into_change(self) -> RecordedChange {
@@ -164,6 +184,8 @@ impl Digests {
             action: c.action,
             digest: record_digest_bytes(c, key),
             content: c.content.clone(),
+            #[cfg(test)]
+            _live: tests::Live::new(),
         });
     }
 
@@ -246,7 +268,18 @@ pub fn build_with(
         Some(_) => None,
         None => content_binding_of(&digests.content_input()),
     };
-    let mut r = GateRecord {
+    let mut r = head(plan, plan_name, outcome);
+    r.changes = digests.into_changes();
+    r.content = content;
+    if let Some(k) = key {
+        r.signature = Some(r.compute_signature(k));
+    }
+    r
+}
+
+/// A record of `plan` without its changes, binding or signature.
+fn head(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
+    GateRecord {
         version: 1,
         plan: plan_name.to_string(),
         product: serde_json::to_value(plan.product)
@@ -255,15 +288,118 @@ pub fn build_with(
             .unwrap_or_else(|| "unknown".into()),
         terraform_version: plan.terraform_version.clone(),
         outcome,
-        changes: digests.into_changes(),
-        content,
+        changes: Vec::new(),
+        content: None,
         reviews: None,
         signature: None,
-    };
-    if let Some(k) = key {
-        r.signature = Some(r.compute_signature(k));
     }
-    r
+}
+
+/// Writes the keyless record of a plan read change by change ([`build_with`] without a key,
+/// with `reviews`, then [`save`]: the same file but for the salted `content` line) holding
+/// less: the changes are written from `digests` as they are, never built as
+/// [`RecordedChange`]s, and dropped before the record's binding is computed, so Argon2id's
+/// 64 MiB ([`crate::digest::CONTENT_M_COST`]) is not taken while every change's entry is held
+/// (#35 item 2). The fields are written in [`GateRecord`]'s order: `content` follows `changes`.
+pub fn save_keyless(
+    path: &Path,
+    plan: &Plan,
+    mut digests: Digests,
+    plan_name: &str,
+    outcome: Outcome,
+    reviews: Option<ReviewBinding>,
+) -> Result<(), GateError> {
+    for c in &plan.changes {
+        digests.add(c, None);
+    }
+    // Sorted in place, for the binding's input and then as the record lists them.
+    digests.entries.sort_unstable_by(Entry::content_order);
+    let input = content_input_sorted(digests.entries.iter().map(|e| {
+        (
+            &*e.address,
+            e.deposed.as_deref(),
+            e.content.as_ref().map(|h| &h.bytes()[..]),
+        )
+    }));
+    digests.entries.sort_unstable_by(Entry::record_order);
+    let mut head = head(plan, plan_name, outcome);
+    head.reviews = reviews;
+    let streamed = Streamed {
+        head: &head,
+        entries: std::cell::RefCell::new(digests.entries),
+        input,
+    };
+    crate::write_atomic_with(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, &streamed).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
+/// A keyless record as [`save_keyless`] writes it: `head`'s fields, the changes from
+/// `entries` (taken and dropped once written), and the binding of `input`, computed then.
+struct Streamed<'a> {
+    head: &'a GateRecord,
+    entries: std::cell::RefCell<Vec<Entry>>,
+    input: [u8; 32],
+}
+
+impl Serialize for Streamed<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        /// One change, as [`RecordedChange`] serializes.
+        struct Change<'e>(&'e Entry);
+        impl Serialize for Change<'_> {
+            fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+                let e = self.0;
+                let mut s = ser.serialize_struct("RecordedChange", 4)?;
+                s.serialize_field("address", &*e.address)?;
+                match &e.deposed {
+                    Some(d) => s.serialize_field("deposed", &**d)?,
+                    None => s.skip_field("deposed")?,
+                }
+                s.serialize_field("action", e.action.as_terraform())?;
+                s.serialize_field("digest", &digest_text(&e.digest))?;
+                s.end()
+            }
+        }
+        fn optional<S: SerializeStruct, T: Serialize>(
+            s: &mut S,
+            name: &'static str,
+            v: Option<&T>,
+        ) -> Result<(), S::Error> {
+            match v {
+                Some(v) => s.serialize_field(name, v),
+                None => s.skip_field(name),
+            }
+        }
+        let h = self.head;
+        let mut s = ser.serialize_struct("GateRecord", 9)?;
+        s.serialize_field("version", &h.version)?;
+        s.serialize_field("plan", &h.plan)?;
+        s.serialize_field("product", &h.product)?;
+        optional(&mut s, "terraform_version", h.terraform_version.as_ref())?;
+        s.serialize_field("outcome", &h.outcome)?;
+        let entries = self.entries.take();
+        s.serialize_field("changes", &Seq(&entries, Change))?;
+        // Written: what was kept of every change goes before Argon2id takes its memory.
+        drop(entries);
+        #[cfg(test)]
+        tests::at_binding();
+        let content = content_binding_of(&self.input);
+        optional(&mut s, "content", content.as_ref())?;
+        optional(&mut s, "reviews", h.reviews.as_ref())?;
+        optional(&mut s, "signature", h.signature.as_ref())?;
+        s.end()
+    }
+}
+
+/// A slice serialized as a sequence of `f` of each item.
+struct Seq<'a, T, F>(&'a [T], F);
+
+impl<'a, T, U: Serialize, F: Fn(&'a T) -> U> Serialize for Seq<'a, T, F> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.0.iter().map(&self.1))
+    }
 }
 
 /// Writes a record.
@@ -358,4 +494,99 @@ pub struct BoundRequirement {
     pub from: Vec<String>,
     /// How many distinct approvers.
     pub count: u64,
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// [`Entry`]s alive on this thread.
+        static LIVE: Cell<usize> = const { Cell::new(0) };
+        /// How many were alive when the keyless binding was last computed.
+        static AT_BINDING: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    /// One [`Entry`] alive, counted.
+    #[derive(Debug)]
+    pub(super) struct Live;
+
+    impl Live {
+        pub(super) fn new() -> Self {
+            LIVE.with(|l| l.set(l.get() + 1));
+            Live
+        }
+    }
+
+    impl Drop for Live {
+        fn drop(&mut self) {
+            LIVE.with(|l| l.set(l.get() - 1));
+        }
+    }
+
+    /// Called by [`Streamed`] just before Argon2id.
+    pub(super) fn at_binding() {
+        AT_BINDING.with(|a| a.set(Some(LIVE.with(Cell::get))));
+    }
+
+    /// A plan of `n` updates of a sensitive value, read change by change into [`Digests`].
+    fn read(n: usize) -> (Plan, Digests) {
+        let change = |i: usize| {
+            format!(
+                r#"{{"address":"fakecloud_volume.v[{i}]","mode":"managed","type":"fakecloud_volume","name":"v","index":{i},"provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":["update"],"before":{{"password":"old","size":{i}}},"after":{{"password":"new{i}","size":1}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{"password":true}}}}}}"#
+            )
+        };
+        let changes: Vec<String> = (0..n).rev().map(change).collect();
+        let text = format!(
+            r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}]}}"#,
+            changes.join(",")
+        );
+        let mut d = Digests::new();
+        let mut each = |c: ResourceChange| d.add(&c, None);
+        let (plan, _) = ward_plan::read_reader_with(
+            text.as_bytes(),
+            "plan.json",
+            ward_plan::ReadOptions::default(),
+            Some(&mut each),
+        )
+        .unwrap();
+        (plan, d)
+    }
+
+    /// The keyless record written as the plan was read holds no change's entry while Argon2id
+    /// takes its 64 MiB, and is the record [`build_with`] builds (the same bytes as [`save`]
+    /// writes) but for the salted binding, which verifies the same plan.
+    #[test]
+    fn the_keyless_record_drops_every_entry_before_its_binding() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rec.json");
+        let (plan, d) = read(50);
+        assert_eq!(LIVE.with(Cell::get), 50);
+        save_keyless(&path, &plan, d, "plan.json", Outcome::Pass, None).unwrap();
+        assert_eq!(
+            AT_BINDING.with(Cell::get),
+            Some(0),
+            "entries alive at the binding"
+        );
+        let (plan, d) = read(50);
+        let want = build_with(&plan, d, "plan.json", Outcome::Pass, None);
+        let got = load(&path).unwrap();
+        assert_eq!(got.changes.len(), 50);
+        let same = GateRecord {
+            content: got.content.clone(),
+            ..want
+        };
+        assert_eq!(got, same);
+        let again = dir.path().join("again.json");
+        save(&again, &same).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&again).unwrap(),
+            std::fs::read_to_string(&path).unwrap()
+        );
+        let (plan, d) = read(50);
+        let v = crate::verify::compare_digests(&got, &plan, d, None);
+        assert!(v.ok, "{v:?}");
+    }
 }

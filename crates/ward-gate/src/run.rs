@@ -598,17 +598,36 @@ pub fn gate_reviewed(
     let bound = reviews.and_then(|r| crate::verify_reviews::binding(r, &report, &l.policy));
     if let Some(path) = &opts.record {
         let digests = l.digests.take().unwrap_or_default();
-        let mut rec = record::build_with(
-            &l.plan,
-            digests,
-            &opts.inputs.plan,
-            report.outcome,
-            key.as_deref(),
-        );
-        if reviews.is_some() {
-            crate::verify_reviews::bind(&mut rec, bound.clone(), key.as_deref());
+        match key.as_deref() {
+            Some(k) => {
+                let mut rec = record::build_with(
+                    &l.plan,
+                    digests,
+                    &opts.inputs.plan,
+                    report.outcome,
+                    Some(k),
+                );
+                if reviews.is_some() {
+                    crate::verify_reviews::bind(&mut rec, bound.clone(), Some(k));
+                }
+                record::save(path, &rec)?;
+            }
+            None => {
+                // The keyless record's Argon2id takes 64 MiB: what the gate decided on is not
+                // needed any more, and goes first (#35 item 2).
+                drop(objects);
+                drop(file);
+                drop((l.assessment, l.objects, l.imports, l.refused_lines));
+                record::save_keyless(
+                    path,
+                    &l.plan,
+                    digests,
+                    &opts.inputs.plan,
+                    report.outcome,
+                    bound.clone(),
+                )?;
+            }
         }
-        record::save(path, &rec)?;
     }
     let exit = report.outcome.exit();
     // The decision, in the history, before anyone acts on it.

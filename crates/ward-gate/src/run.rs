@@ -965,13 +965,14 @@ pub fn verify_with_env(opts: &VerifyOptions, env: Env<'_>) -> Result<Verified, G
     verify_record(opts, env).map(|(v, _)| v)
 }
 
-/// [`verify_with_env`], and the gate record it read (for [`verify_with_reviews`]).
+/// [`verify_with_env`], and the gate record it read without its changes (for
+/// [`verify_with_reviews`]: compared, they were dropped).
 fn verify_record(
     opts: &VerifyOptions,
     env: Env<'_>,
 ) -> Result<(Verified, record::GateRecord), GateError> {
     let key = key(env)?;
-    let rec = record::load(&opts.record)?;
+    let mut rec = record::load(&opts.record)?;
     let binary = opts
         .binary
         .clone()
@@ -993,7 +994,8 @@ fn verify_record(
     };
     // Read change by change: only each change's digest is kept.
     let (plan, digests) = verify::show_json_digests(&at, key.as_deref())?;
-    let v = verify::compare_digests(&rec, &plan, digests, key.as_deref());
+    // The record's changes are compared, then dropped (the reviews' re-check reads the rest).
+    let v = verify::compare_taking(&mut rec, &plan, digests, key.as_deref());
     let notes = match (&key, &rec.signature) {
         (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],
         (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)")],

@@ -16,6 +16,7 @@ use crate::error::GateError;
 use crate::record::{Digests, GateRecord, RecordedChange};
 use crate::Outcome;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -66,6 +67,40 @@ pub fn compare_keyed(record: &GateRecord, plan: &Plan, key: Option<&[u8]>) -> Ve
 pub fn compare_digests(
     record: &GateRecord,
     plan: &Plan,
+    digests: Digests,
+    key: Option<&[u8]>,
+) -> VerifyReport {
+    let signature = signature_difference(record, key);
+    let changes = Cow::Borrowed(&record.changes[..]);
+    compare_parts(record, changes, signature, plan, digests, key)
+}
+
+/// [`compare_digests`] taking the record's changes out of `record` (left without them), so
+/// that they are dropped, with the saved plan's digests, before the keyless binding's Argon2id
+/// takes its 64 MiB (#35 item 2).
+pub(crate) fn compare_taking(
+    record: &mut GateRecord,
+    plan: &Plan,
+    digests: Digests,
+    key: Option<&[u8]>,
+) -> VerifyReport {
+    let signature = signature_difference(record, key);
+    let changes = Cow::Owned(std::mem::take(&mut record.changes));
+    compare_parts(record, changes, signature, plan, digests, key)
+}
+
+/// Why the record's signature does not hold under `key` (none without a key).
+fn signature_difference(record: &GateRecord, key: Option<&[u8]>) -> Option<String> {
+    key.and_then(|k| record.check_signature(k).err())
+}
+
+/// [`compare_digests`] of `record` whose changes are `changes` (`record.changes` is not read),
+/// `signature` what [`signature_difference`] said of it.
+fn compare_parts(
+    record: &GateRecord,
+    changes: Cow<'_, [RecordedChange]>,
+    signature: Option<String>,
+    plan: &Plan,
     mut digests: Digests,
     key: Option<&[u8]>,
 ) -> VerifyReport {
@@ -76,11 +111,7 @@ pub fn compare_digests(
     // without the key needs it).
     let content = (key.is_none() && record.signature.is_none()).then(|| digests.content_input());
     let mut diffs = Vec::new();
-    if let Some(k) = key {
-        if let Err(e) = record.check_signature(k) {
-            diffs.push(e);
-        }
-    }
+    diffs.extend(signature);
     if record.outcome != Outcome::Pass {
         diffs.push(format!(
             "the gate did not pass this plan (recorded outcome: {}); gate it again until it passes",
@@ -88,11 +119,12 @@ pub fn compare_digests(
         ));
     }
     let before_changes = diffs.len();
-    let changes = digests.len();
-    compare_changes(record, &digests, &mut diffs);
-    // What was kept of the saved plan's changes is not needed any more: the keyless binding's
-    // check below takes Argon2id's memory.
+    let compared = digests.len();
+    compare_changes(&changes, &digests, &mut diffs);
+    // What was kept of the saved plan's changes and (when taken) the record's are not needed
+    // any more: the keyless binding's check below takes Argon2id's memory.
     drop(digests);
+    drop(changes);
     if let Some(content) = content.filter(|_| diffs.len() == before_changes) {
         // Every shown change matches: what is left is what the model does not show.
         diffs.extend(hidden_difference(record, &content));
@@ -108,20 +140,20 @@ pub fn compare_digests(
         ok: diffs.is_empty(),
         gated_outcome: record.outcome,
         differences: diffs,
-        changes,
+        changes: compared,
     }
 }
 
 /// Each difference between the record's changes and the saved plan's (`digests`), in the
 /// record's address order, then the saved plan's changes never gated.
-fn compare_changes(record: &GateRecord, digests: &Digests, diffs: &mut Vec<String>) {
+fn compare_changes(record: &[RecordedChange], digests: &Digests, diffs: &mut Vec<String>) {
     // Keyed by reference: a copy of every address would be a third copy of the plan's
     // addresses beside the record's and the saved plan's (#35 item 2); the saved plan's digests
     // are compared as bytes, written as text only in a difference.
     fn key_of(c: &RecordedChange) -> (&str, Option<&str>) {
         (c.address.as_str(), c.deposed.as_deref())
     }
-    let a: BTreeMap<_, _> = record.changes.iter().map(|c| (key_of(c), c)).collect();
+    let a: BTreeMap<_, _> = record.iter().map(|c| (key_of(c), c)).collect();
     // Of two changes at one key (not a plan Terraform writes), the last in the record's order
     // is compared, as when the saved plan's changes were sorted into a record first.
     let mut b: BTreeMap<_, &crate::record::Entry> = BTreeMap::new();

@@ -57,6 +57,12 @@ impl AttrPath {
     /// True when the path displays as `text` (`self.to_string() == text`), without building
     /// the string: the display is compared piece by piece as it is written.
     pub fn displays_as(&self, text: &str) -> bool {
+        self.strip_display(text) == Some("")
+    }
+
+    /// `text` after the path's display when `text` starts with it
+    /// (`text.strip_prefix(&self.to_string())`), without building the string.
+    pub fn strip_display<'t>(&self, text: &'t str) -> Option<&'t str> {
         struct Rest<'t>(&'t str);
         impl fmt::Write for Rest<'_> {
             fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -70,7 +76,8 @@ impl AttrPath {
             }
         }
         let mut rest = Rest(text);
-        fmt::Write::write_fmt(&mut rest, format_args!("{self}")).is_ok() && rest.0.is_empty()
+        fmt::Write::write_fmt(&mut rest, format_args!("{self}")).ok()?;
+        Some(rest.0)
     }
 
     /// True when `self` equals `prefix` or lies inside it.
@@ -158,5 +165,34 @@ mod tests {
         }
         // Each path displays as exactly one of the texts.
         assert_eq!(matched, paths.len());
+    }
+
+    #[test]
+    fn strip_display_is_strip_prefix_of_the_string() {
+        let paths = [
+            AttrPath::dotted("network.ip"),
+            AttrPath(vec![PathStep::Key("a.b".into()), PathStep::Index(3)]),
+            AttrPath(vec![]),
+        ];
+        let texts = [
+            "network.ip` costs",
+            "network.ip",
+            "network.i",
+            "network",
+            "[\"a.b\"][3]: x",
+            "[\"a.b\"][",
+            "",
+            "x",
+        ];
+        let mut stripped = 0;
+        for p in &paths {
+            for t in texts {
+                let want = t.strip_prefix(p.to_string().as_str());
+                assert_eq!(p.strip_display(t), want, "{p} {t}");
+                stripped += usize::from(want.is_some());
+            }
+        }
+        // The first path strips two texts, the second one, the empty path every text.
+        assert_eq!(stripped, 2 + 1 + texts.len());
     }
 }

@@ -244,6 +244,7 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = Cow<'_, str
         .iter()
         .any(|a| a.why.is_some() && attribute_shown(v, a));
     let per = v.decided_by.as_ref().map(|r| format!(" (per {r})"));
+    let per_suffix = per.clone();
     let gloss = format!(" it costs {}: {}", v.impact, v.impact.meaning());
     v.explanation
         .iter()
@@ -259,13 +260,12 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = Cow<'_, str
                     .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
             !shown_elsewhere
         })
-        .map(move |l| match &v.decided_by {
-            Some(r) => match l.strip_suffix(&format!(" (per {r})")) {
+        .map(
+            move |l| match per_suffix.as_deref().and_then(|p| l.strip_suffix(p)) {
                 Some(rest) => Cow::Owned(rest.to_string()),
                 None => Cow::Borrowed(l.as_str()),
             },
-            None => Cow::Borrowed(l.as_str()),
-        })
+        )
 }
 
 /// `replacing it costs replace: destroyed (and perhaps recreated) … (per RULE)`: a line that
@@ -290,7 +290,7 @@ fn forcing_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
         && v.attributes.iter().any(|a| {
             a.forces_replacement
                 && attribute_shown(v, a)
-                && line.starts_with(&format!("`{}` forces replacement", a.change.path))
+                && after_path(line, a).is_some_and(|r| r.starts_with("` forces replacement"))
         })
 }
 
@@ -300,8 +300,16 @@ fn cost_line_of_a_shown_attribute(v: &Verdict, line: &str) -> bool {
     line.starts_with('`')
         && v.attributes.iter().any(|a| {
             attribute_shown(v, a)
-                && line.starts_with(&format!("`{}` costs {}: ", a.change.path, a.impact))
+                && after_path(line, a)
+                    .and_then(|r| r.strip_prefix("` costs "))
+                    .and_then(|r| r.strip_prefix(a.impact.as_str()))
+                    .is_some_and(|r| r.starts_with(": "))
         })
+}
+
+/// The line after its opening `` ` `` and the attribute's path, when it starts so.
+fn after_path<'l>(line: &'l str, a: &ward_classify::AttrVerdict) -> Option<&'l str> {
+    a.change.path.strip_display(line.strip_prefix('`')?)
 }
 
 /// The explanation already names the identity that changes or is lost (`new identity: …`,

@@ -483,13 +483,21 @@ pub struct RuleRef {
 impl fmt::Display for RuleRef {
     /// `aws@2026.11.0:aws_instance[instance_type]` or `ward.hcl:12:fakecloud_volume`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Piece by piece through `write_str`: `write!` would pad each piece.
         match &self.origin {
-            RuleOrigin::Pack { name, version } => write!(f, "{name}@{version}:")?,
-            RuleOrigin::User { file, line } => write!(f, "{file}:{line}:")?,
+            RuleOrigin::Pack { name, version } => {
+                f.write_str(name)?;
+                f.write_str("@")?;
+                f.write_str(version)?;
+            }
+            RuleOrigin::User { file, line } => write!(f, "{file}:{line}")?,
         }
+        f.write_str(":")?;
         f.write_str(&self.type_name)?;
         if let Some(a) = &self.attribute {
-            write!(f, "[{a}]")?;
+            f.write_str("[")?;
+            f.write_str(a)?;
+            f.write_str("]")?;
         }
         Ok(())
     }

@@ -164,7 +164,8 @@ fn attribute_items(
 }
 
 fn full_entry(g: Group, v: &Verdict) -> String {
-    let mut out = String::new();
+    // Most entries fit: grown from empty, a string is moved several times on its way there.
+    let mut out = String::with_capacity(1024);
     let addr = addr_html(v);
     // The summary says why, once: the attribute that forces the replacement, else the first
     // reason the block would print, else the deciding attribute's reason. The block then leaves

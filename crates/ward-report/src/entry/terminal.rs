@@ -16,7 +16,8 @@ use ward_model::Impact;
 /// For [`crate::Keep`].
 pub(crate) fn entry(color: bool, expand: Expand, g: Group, v: &Verdict) -> String {
     let p = Painter { color };
-    let mut out = String::new();
+    // Most entries fit: grown from empty, a string is moved several times on its way there.
+    let mut out = String::with_capacity(1024);
     match g {
         Group::Class(Impact::None | Impact::Free) => row(
             &mut out,

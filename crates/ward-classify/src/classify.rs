@@ -3,6 +3,7 @@
 use crate::explain::{action_line, paths, reason_line, Seen};
 use crate::{Fact, Verdict};
 use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
 use std::sync::Arc;
 use ward_model::{Action, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
@@ -79,10 +80,13 @@ impl Rules {
 }
 
 fn per<R: std::borrow::Borrow<RuleRef>>(rule: &Option<R>) -> String {
-    match rule.as_ref().map(|r| r.borrow()) {
-        Some(r) => format!(" (per {r})"),
-        None => String::new(),
+    let mut out = String::new();
+    if let Some(r) = rule.as_ref().map(|r| r.borrow()) {
+        // Room for most rule references: grown from format!'s guess, the string moves twice.
+        out.reserve(64);
+        let _ = write!(out, " (per {r})");
     }
+    out
 }
 
 /// True when a changed path and a `replace_paths` entry overlap (one lies inside the other).

@@ -1,6 +1,7 @@
 //! Plain words: action reasons, actions and values as explanations print them.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use ward_model::{Action, AttrChange, AttrPath, PathStep, Product, Shown};
 
 /// The longest rendering of one value inside an explanation (characters); longer ones end in `…`.
@@ -87,18 +88,27 @@ pub fn action_line(action: Action) -> &'static str {
 
 /// A value for an explanation: sensitive values are only ever `(sensitive)`.
 pub fn value(v: &Shown) -> String {
+    let mut out = String::new();
+    push_value(&mut out, v);
+    out
+}
+
+/// [`value`] written at the end of `out`: a known value's first [`MAX_VALUE_CHARS`] characters,
+/// then `…` when there were more.
+fn push_value(out: &mut String, v: &Shown) {
     match v {
-        Shown::Sensitive => "(sensitive)".to_string(),
-        Shown::Unknown => "(known after apply)".to_string(),
-        Shown::Absent => "null".to_string(),
+        Shown::Sensitive => out.push_str("(sensitive)"),
+        Shown::Unknown => out.push_str("(known after apply)"),
+        Shown::Absent => out.push_str("null"),
         Shown::Known(j) => {
-            let s = j.to_string();
-            if s.chars().count() > MAX_VALUE_CHARS {
-                let mut out: String = s.chars().take(MAX_VALUE_CHARS).collect();
+            let start = out.len();
+            let _ = write!(out, "{j}");
+            let cut = out
+                .get(start..)
+                .and_then(|s| s.char_indices().nth(MAX_VALUE_CHARS));
+            if let Some((at, _)) = cut {
+                out.truncate(start + at);
                 out.push('…');
-                out
-            } else {
-                s
             }
         }
     }
@@ -106,7 +116,12 @@ pub fn value(v: &Shown) -> String {
 
 /// `before → after`.
 pub fn before_after(c: &AttrChange) -> String {
-    format!("{} → {}", value(&c.before), value(&c.after))
+    // Written into one string: two values and the arrow, most under 64 bytes.
+    let mut out = String::with_capacity(64);
+    push_value(&mut out, &c.before);
+    out.push_str(" → ");
+    push_value(&mut out, &c.after);
+    out
 }
 
 /// `a, b, c`.
@@ -207,6 +222,25 @@ pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A known value is cut after [`MAX_VALUE_CHARS`] characters (not bytes), with `…`; one of
+    /// exactly that many is whole; `before_after` cuts each side on its own.
+    #[test]
+    fn values_are_cut_by_characters() {
+        let known = |s: &str| Shown::Known(serde_json::Value::String(s.to_string()));
+        // Quoted: the string's 118 characters and its two quotes are 120.
+        let whole = "é".repeat(MAX_VALUE_CHARS - 2);
+        assert_eq!(value(&known(&whole)), format!("\"{whole}\""));
+        let long = format!("{whole}x");
+        assert_eq!(value(&known(&long)), format!("\"{whole}x…"));
+        let change = AttrChange {
+            path: AttrPath::dotted("a"),
+            before: known(&long),
+            after: Shown::Sensitive,
+            hidden: None,
+        };
+        assert_eq!(before_after(&change), format!("\"{whole}x… → (sensitive)"));
+    }
 
     /// A type name or address from a hostile plan cannot break out of the label or the comment:
     /// the block, parsed back, is one `resource` block labelled with the name as given.

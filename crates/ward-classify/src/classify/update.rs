@@ -5,6 +5,7 @@ use super::diff::attr_forces_replacement;
 use super::{is_identity, overlaps, per, Lines};
 use crate::explain::{before_after, paths};
 use crate::{AttrVerdict, Verdict};
+use std::fmt::Write as _;
 use std::sync::Arc;
 use ward_model::{AttrChange, AttrPath, Impact, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Direction, Moved, Resolved};
@@ -93,23 +94,17 @@ fn attribute_cost_lines(attributes: &[AttrVerdict], r: &Resolved<'_>, lines: &mu
         if a.impact <= Impact::Free {
             continue;
         }
-        let why = a
-            .why
-            .as_deref()
-            .map(|w| format!(" — {w}"))
-            .unwrap_or_default();
         let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
-        say!(
-            lines,
-            format!(
-                "`{}` costs {}: {}{}{}",
-                a.change.path,
-                a.impact,
-                before_after(&a.change),
-                why,
-                per(&rule)
-            )
-        );
+        // `path` costs class: before → after — why (per rule), written into one string.
+        let mut line = String::with_capacity(160);
+        let _ = write!(line, "`{}` costs {}: ", a.change.path, a.impact);
+        line.push_str(&before_after(&a.change));
+        if let Some(w) = &a.why {
+            line.push_str(" — ");
+            line.push_str(w);
+        }
+        line.push_str(&per(&rule));
+        say!(lines, line);
     }
 }
 

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use ward_classify::explain::{plain_reason_line, reason_line};
 use ward_classify::{Assessment, AttrVerdict, Fact, KnowledgeUsed, Verdict};
-use ward_model::{Impact, Product, Shown};
+use ward_model::{AttrPath, Impact, Product, Shown};
 use ward_rules::{RuleOrigin, RuleRef};
 
 /// The version of the JSON report schema this crate writes. Version 2 (from 1): changes in the
@@ -175,7 +175,8 @@ impl<'a> From<&'a Shown> for ValueJson<'a> {
 #[derive(Debug, Serialize)]
 pub struct RuleJson<'a> {
     /// The display form, e.g. `aws@2026.11.0:aws_instance[instance_type]`.
-    pub id: String,
+    #[serde(serialize_with = "display")]
+    pub id: &'a RuleRef,
     /// `pack` or `user`.
     pub origin: &'static str,
     /// Pack name (origin `pack`).
@@ -208,7 +209,7 @@ impl<'a> From<&'a RuleRef> for RuleJson<'a> {
             }
         };
         RuleJson {
-            id: r.to_string(),
+            id: r,
             origin,
             pack,
             version,
@@ -223,8 +224,8 @@ impl<'a> From<&'a RuleRef> for RuleJson<'a> {
 /// A changed attribute.
 #[derive(Debug, Serialize)]
 pub struct AttributeJson<'a> {
-    /// Display path, e.g. `root_block_device[0].volume_size`.
-    pub path: String,
+    /// Display path, e.g. `root_block_device[0].volume_size` (a JSON string).
+    pub path: &'a AttrPath,
     /// Before.
     pub before: ValueJson<'a>,
     /// After.
@@ -308,8 +309,8 @@ pub struct ChangeJson<'a> {
     pub attributes: Vec<AttributeJson<'a>>,
     /// How many more attributes a create sets or a delete removes than `attributes` lists.
     pub attributes_left_out: usize,
-    /// Identity attribute paths that change.
-    pub identity_changes: Vec<String>,
+    /// Identity attribute paths that change (JSON strings).
+    pub identity_changes: Vec<&'a AttrPath>,
     /// The object holds data.
     pub holds_data: bool,
     /// The rule that says the type overwrites state that exists outside this root (an
@@ -630,6 +631,12 @@ pub struct CoverageJson<'a> {
     pub unclassified: Vec<UnclassifiedJson<'a>>,
 }
 
+/// Serializes a value as the string its `Display` writes, written straight into the report
+/// (no string built first).
+fn display<T: std::fmt::Display, S: serde::Serializer>(t: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(t)
+}
+
 fn mode_str(m: ward_model::Mode) -> &'static str {
     match m {
         ward_model::Mode::Managed => "managed",
@@ -665,7 +672,7 @@ fn change(v: &Verdict) -> ChangeJson<'_> {
         explanation: explanation(v),
         attributes: v.attributes.iter().map(attribute).collect(),
         attributes_left_out: v.attributes_left_out,
-        identity_changes: v.identity_changes.iter().map(|p| p.to_string()).collect(),
+        identity_changes: v.identity_changes.iter().collect(),
         holds_data: v.holds_data,
         overwrites: v.overwrites.as_deref().map(RuleJson::from),
         facts: facts.into_iter().map(FactJson::from).collect(),
@@ -700,7 +707,7 @@ fn explanation(v: &Verdict) -> Vec<Cow<'_, str>> {
 
 fn attribute(a: &AttrVerdict) -> AttributeJson<'_> {
     AttributeJson {
-        path: a.change.path.to_string(),
+        path: &a.change.path,
         before: (&a.change.before).into(),
         after: (&a.change.after).into(),
         impact: a.impact.as_str(),

@@ -596,6 +596,12 @@ pub fn gate_reviewed(
     };
     // The review approvals used: for `ward verify` to re-check (#37), and for the history row.
     let bound = reviews.and_then(|r| crate::verify_reviews::binding(r, &report, &l.policy));
+    // What the gate decided on is not needed any more, and goes before what comes at the end
+    // of the run, when memory peaks: the keyless record's Argon2id (64 MiB) and the history's
+    // row of every change needing approval (#35 item 2).
+    drop(objects);
+    drop(file);
+    drop((l.assessment, l.objects, l.imports, l.refused_lines));
     if let Some(path) = &opts.record {
         let digests = l.digests.take().unwrap_or_default();
         match key.as_deref() {
@@ -613,11 +619,6 @@ pub fn gate_reviewed(
                 record::save(path, &rec)?;
             }
             None => {
-                // The keyless record's Argon2id takes 64 MiB: what the gate decided on is not
-                // needed any more, and goes first (#35 item 2).
-                drop(objects);
-                drop(file);
-                drop((l.assessment, l.objects, l.imports, l.refused_lines));
                 record::save_keyless(
                     path,
                     &l.plan,

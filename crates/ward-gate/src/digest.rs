@@ -175,8 +175,17 @@ pub fn bind(key: &[u8], hidden: &HiddenDigest) -> Option<String> {
 /// `hmac-sha256:<hex>` of `bytes` under `key` (`None` only if HMAC refused the key, which it
 /// never does: callers fail closed on it).
 pub fn hmac_hex(key: &[u8], bytes: &[u8]) -> Option<String> {
+    hmac_hex_with(key, |update| update(bytes))
+}
+
+/// [`hmac_hex`] of the bytes `feed` hands over piece by piece (a large input, such as a gate
+/// record's canonical JSON, is never held whole).
+pub(crate) fn hmac_hex_with(
+    key: &[u8],
+    feed: impl FnOnce(&mut dyn FnMut(&[u8])),
+) -> Option<String> {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).ok()?;
-    mac.update(bytes);
+    feed(&mut |b: &[u8]| mac.update(b));
     Some(format!(
         "hmac-sha256:{}",
         HEXLOWER.encode(&mac.finalize().into_bytes())

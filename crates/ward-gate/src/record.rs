@@ -15,8 +15,8 @@
 //! characters alone still fails `ward verify`.
 
 use crate::digest::{
-    content_binding_of, content_input_of, content_input_sorted, content_order, digest_text,
-    record_digest_bytes, sign_without_signature,
+    canonical_bytes, content_binding_of, content_input_of, content_input_sorted, content_order,
+    digest_text, hmac_hex_with, record_digest_bytes,
 };
 use crate::error::GateError;
 use crate::Outcome;
@@ -71,9 +71,49 @@ pub struct GateRecord {
 }
 
 impl GateRecord {
-    /// The signature this record should carry under `key`.
+    /// The signature this record should carry under `key`:
+    /// [`crate::digest::sign_without_signature`] of the record, its canonical JSON fed to the
+    /// HMAC change by change. `changes` is the first key in canonical order, so the text is
+    /// `{"changes":[` and each change's canonical JSON, then the rest of the record's canonical
+    /// object: the same bytes as the whole record's, without the JSON value of every change
+    /// held at once (several times the record's size: #35 item 2).
     pub fn compute_signature(&self, key: &[u8]) -> String {
-        sign_without_signature(serde_json::to_value(self).unwrap_or_default(), key)
+        let rest = GateRecord {
+            version: self.version,
+            plan: self.plan.clone(),
+            product: self.product.clone(),
+            terraform_version: self.terraform_version.clone(),
+            outcome: self.outcome,
+            changes: Vec::new(),
+            content: self.content.clone(),
+            reviews: self.reviews.clone(),
+            signature: None,
+        };
+        let mut rest = serde_json::to_value(&rest).unwrap_or_default();
+        if let serde_json::Value::Object(m) = &mut rest {
+            m.remove("changes");
+        }
+        let rest = canonical_bytes(&rest);
+        hmac_hex_with(key, |update| {
+            update(b"{\"changes\":[");
+            for (i, c) in self.changes.iter().enumerate() {
+                if i > 0 {
+                    update(b",");
+                }
+                update(&canonical_bytes(
+                    &serde_json::to_value(c).unwrap_or_default(),
+                ));
+            }
+            update(b"]");
+            match rest.strip_prefix(b"{") {
+                Some(tail) if tail != b"}" => {
+                    update(b",");
+                    update(tail);
+                }
+                _ => update(b"}"),
+            }
+        })
+        .unwrap_or_default()
     }
 
     /// Whether the signature holds under `key`: `Ok` when it does, else what is wrong.
@@ -588,5 +628,46 @@ mod tests {
         let (plan, d) = read(50);
         let v = crate::verify::compare_digests(&got, &plan, d, None);
         assert!(v.ok, "{v:?}");
+    }
+
+    /// The signature fed change by change is the HMAC of the whole record's canonical JSON,
+    /// as ward has always signed it: records signed before still verify.
+    #[test]
+    fn the_streamed_signature_is_the_whole_records() {
+        let whole = |r: &GateRecord| {
+            crate::digest::sign_without_signature(serde_json::to_value(r).unwrap(), b"k")
+        };
+        let (plan, d) = read(3);
+        let mut r = build_with(&plan, d, "plan.json", Outcome::Pass, Some(b"k"));
+        assert_eq!(r.signature.clone().unwrap(), whole(&r));
+        r.changes[1].deposed = Some("0a1b".into());
+        r.terraform_version = None;
+        r.content = Some("argon2id-v19-m65536-t3-p1:00:00".into());
+        r.reviews = Some(ReviewBinding {
+            source: "github:o/r#1".into(),
+            forge: "https://api.example".into(),
+            head: "abc".into(),
+            root: Some("big".into()),
+            comment_author: None,
+            allow_author: true,
+            expiry_seconds: Some(60),
+            changes: vec![BoundChange {
+                address: "a.b".into(),
+                deposed: None,
+                impact: Impact::DataLoss,
+                digest: "sha256:00".into(),
+                requires: vec![BoundRequirement {
+                    name: "dba".into(),
+                    from: vec!["@o/dba".into()],
+                    count: 2,
+                }],
+                approved_by: "x".into(),
+                approved_at: "2026-12-05T00:00:00Z".into(),
+            }],
+        });
+        r.signature = Some("hmac-sha256:ignored".into());
+        assert_eq!(r.compute_signature(b"k"), whole(&r));
+        r.changes.clear();
+        assert_eq!(r.compute_signature(b"k"), whole(&r));
     }
 }

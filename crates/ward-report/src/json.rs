@@ -523,15 +523,20 @@ impl Indented {
 
     /// A new line (after a comma when `comma`) and the indentation of the current depth.
     fn line<W: ?Sized + Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
-        const SPACES: [u8; 64] = [b' '; 64];
-        w.write_all(if comma { b",\n" } else { b"\n" })?;
-        let mut n = 2 * self.depth;
-        while n > 0 {
-            let k = n.min(SPACES.len());
-            w.write_all(&SPACES[..k])?;
-            n -= k;
+        /// A comma, a line feed and the indentation of up to 31 levels: one write for most.
+        const LINE: &[u8; 64] =
+            b",\n                                                              ";
+        let from = usize::from(!comma);
+        match LINE.get(from..2 + 2 * self.depth) {
+            Some(line) => w.write_all(line),
+            None => {
+                w.write_all(LINE.get(from..2).unwrap_or_default())?;
+                for _ in 0..self.depth {
+                    w.write_all(b"  ")?;
+                }
+                Ok(())
+            }
         }
-        Ok(())
     }
 
     fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {

@@ -33,7 +33,13 @@ const SLACK_CHARS: usize = 24;
 pub(crate) fn show_value_parts(v: &Shown) -> (String, Option<String>) {
     match v {
         Shown::Known(j) => {
-            let text = terminal(&j.to_string()).into_owned();
+            // The value's text as it is when nothing needed escaping, not a copy of it.
+            let raw = j.to_string();
+            let escaped = match terminal(&raw) {
+                Cow::Owned(e) => Some(e),
+                Cow::Borrowed(_) => None,
+            };
+            let text = escaped.unwrap_or(raw);
             let total = text.chars().count();
             // Cutting fewer characters than the note takes says nothing: such a value is whole.
             if total <= MAX_VALUE_CHARS + SLACK_CHARS {

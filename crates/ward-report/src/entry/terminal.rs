@@ -103,7 +103,8 @@ pub(crate) fn attribute_lines(out: &mut String, g: Group, v: &Verdict, ind: &str
     }
     let attrs = crate::text::listed_attributes(v);
     for at in &attrs.shown {
-        let path = terminal(&at.change.path.to_string()).into_owned();
+        let path = at.change.path.to_string();
+        let path = terminal(&path);
         match crate::text::Side::of(v.action) {
             crate::text::Side::Sets => {
                 let _ = writeln!(out, "{ind}+ {path} = {}", show_value(&at.change.after));

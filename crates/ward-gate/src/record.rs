@@ -73,55 +73,33 @@ pub struct GateRecord {
 impl GateRecord {
     /// The signature this record should carry under `key`:
     /// [`crate::digest::sign_without_signature`] of the record, its canonical JSON fed to the
-    /// HMAC change by change. `changes` is the first key in canonical order, so the text is
-    /// `{"changes":[` and each change's canonical JSON, then the rest of the record's canonical
-    /// object: the same bytes as the whole record's, without the JSON value of every change
-    /// held at once (several times the record's size: #35 item 2).
+    /// HMAC change by change ([`sign`]), without the JSON value of every change held at once
+    /// (several times the record's size: #35 item 2).
     pub fn compute_signature(&self, key: &[u8]) -> String {
-        let rest = GateRecord {
-            version: self.version,
-            plan: self.plan.clone(),
-            product: self.product.clone(),
-            terraform_version: self.terraform_version.clone(),
-            outcome: self.outcome,
-            changes: Vec::new(),
-            content: self.content.clone(),
-            reviews: self.reviews.clone(),
-            signature: None,
-        };
-        let mut rest = serde_json::to_value(&rest).unwrap_or_default();
-        if let serde_json::Value::Object(m) = &mut rest {
-            m.remove("changes");
-        }
-        let rest = canonical_bytes(&rest);
-        hmac_hex_with(key, |update| {
-            update(b"{\"changes\":[");
-            for (i, c) in self.changes.iter().enumerate() {
-                if i > 0 {
-                    update(b",");
-                }
-                update(&canonical_bytes(
-                    &serde_json::to_value(c).unwrap_or_default(),
-                ));
-            }
-            update(b"]");
-            match rest.strip_prefix(b"{") {
-                Some(tail) if tail != b"}" => {
-                    update(b",");
-                    update(tail);
-                }
-                _ => update(b"}"),
+        sign(self, key, |each| {
+            for c in &self.changes {
+                each(&Canonical {
+                    action: &c.action,
+                    address: &c.address,
+                    deposed: c.deposed.as_deref(),
+                    digest: &c.digest,
+                });
             }
         })
-        .unwrap_or_default()
     }
 
     /// Whether the signature holds under `key`: `Ok` when it does, else what is wrong.
     pub fn check_signature(&self, key: &[u8]) -> Result<(), String> {
+        self.signature_is(|| self.compute_signature(key))
+    }
+
+    /// [`GateRecord::check_signature`] against the signature `want` computes (called only when
+    /// the record carries one).
+    pub(crate) fn signature_is(&self, want: impl FnOnce() -> String) -> Result<(), String> {
         match &self.signature {
             None => Err("the gate record is not signed, but WARD_APPROVAL_KEY is set: gate the plan again with the key set (`ward gate PLAN --record FILE`)".into()),
             Some(sig) => {
-                let want = self.compute_signature(key);
+                let want = want();
                 if !want.is_empty() && crate::digest::constant_time_eq(sig.as_bytes(), want.as_bytes()) {
                     Ok(())
                 } else {
@@ -130,6 +108,69 @@ impl GateRecord {
             }
         }
     }
+}
+
+/// One change's canonical JSON: its keys sorted, as [`crate::digest::canonical_bytes`] writes
+/// a [`RecordedChange`].
+#[derive(Serialize)]
+pub(crate) struct Canonical<'a> {
+    action: &'a str,
+    address: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deposed: Option<&'a str>,
+    digest: &'a str,
+}
+
+/// HMAC-SHA256 under `key` of the canonical JSON of `head` (its `changes` and `signature` not
+/// read) whose changes `changes` hands over in the record's order. `changes` is the first key
+/// in canonical order, so the text is `{"changes":[` and each change's canonical JSON, then the
+/// rest of the record's canonical object: the same bytes as the whole record's.
+pub(crate) fn sign(
+    head: &GateRecord,
+    key: &[u8],
+    changes: impl FnOnce(&mut dyn FnMut(&Canonical<'_>)),
+) -> String {
+    let rest = GateRecord {
+        version: head.version,
+        plan: head.plan.clone(),
+        product: head.product.clone(),
+        terraform_version: head.terraform_version.clone(),
+        outcome: head.outcome,
+        changes: Vec::new(),
+        content: head.content.clone(),
+        reviews: head.reviews.clone(),
+        signature: None,
+    };
+    let mut rest = serde_json::to_value(&rest).unwrap_or_default();
+    if let serde_json::Value::Object(m) = &mut rest {
+        m.remove("changes");
+    }
+    let rest = canonical_bytes(&rest);
+    hmac_hex_with(key, |update| {
+        update(b"{\"changes\":[");
+        let (mut first, mut text) = (true, Vec::new());
+        changes(&mut |c| {
+            if !first {
+                update(b",");
+            }
+            first = false;
+            text.clear();
+            // Strings only: writing them into memory does not fail.
+            if serde_json::to_writer(&mut text, c).is_err() {
+                text = b"null".to_vec();
+            }
+            update(&text);
+        });
+        update(b"]");
+        match rest.strip_prefix(b"{") {
+            Some(tail) if tail != b"}" => {
+                update(b",");
+                update(tail);
+            }
+            _ => update(b"}"),
+        }
+    })
+    .unwrap_or_default()
 }
 
 /// What the gate record and `ward verify` keep of each change, computed as the reader hands it
@@ -159,7 +200,7 @@ pub(crate) struct Entry {
 impl Entry {
     /// The order the record lists its changes in ([`RecordedChange`]'s: address, deposed key,
     /// action as Terraform spells it, digest; hex compares as its bytes do).
-    fn record_order(&self, other: &Entry) -> std::cmp::Ordering {
+    pub(crate) fn record_order(&self, other: &Entry) -> std::cmp::Ordering {
         (
             &self.address,
             &self.deposed,
@@ -190,6 +231,16 @@ impl Entry {
         )
     }
 
+    /// Its canonical JSON's fields, the digest written as `digest` (its text).
+    fn canonical<'a>(&'a self, digest: &'a str) -> Canonical<'a> {
+        Canonical {
+            action: self.action.as_terraform(),
+            address: &self.address,
+            deposed: self.deposed.as_deref(),
+            digest,
+        }
+    }
+
     fn into_change(self) -> RecordedChange {
         RecordedChange {
             address: self.address.into_string(),
@@ -216,14 +267,15 @@ impl Digests {
     }
 
     /// One change: its record digest (bound to its raw values under `key` when there is one)
-    /// and its content fingerprint.
+    /// and, without a key, its content fingerprint (the keyless binding's input; under a key the
+    /// digest binds it, and it is not kept).
     pub fn add(&mut self, c: &ResourceChange, key: Option<&[u8]>) {
         self.entries.push(Entry {
             address: c.address.as_str().into(),
             deposed: c.deposed.as_deref().map(Into::into),
             action: c.action,
             digest: record_digest_bytes(c, key),
-            content: c.content.clone(),
+            content: c.content.clone().filter(|_| key.is_none()),
             #[cfg(test)]
             _live: tests::Live::new(),
         });
@@ -231,8 +283,8 @@ impl Digests {
 
     /// What was kept of each change, in the order given (`ward verify` compares them with the
     /// record without building a [`RecordedChange`] of each).
-    pub(crate) fn entries(&self) -> &[Entry] {
-        &self.entries
+    pub(crate) fn into_entries(self) -> Vec<Entry> {
+        self.entries
     }
 
     /// How many changes.
@@ -344,26 +396,53 @@ fn head(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
 pub fn save_keyless(
     path: &Path,
     plan: &Plan,
-    mut digests: Digests,
+    digests: Digests,
     plan_name: &str,
     outcome: Outcome,
     reviews: Option<ReviewBinding>,
 ) -> Result<(), GateError> {
+    save_streamed(path, plan, digests, plan_name, outcome, reviews, None)
+}
+
+/// Writes the record of a plan read change by change as [`save_keyless`] does, under `key`
+/// when there is one: then the same file as [`build_with`] under the key with `reviews`
+/// ([`crate::verify_reviews::bind`]), then [`save`], byte for byte, its signature fed to the
+/// HMAC from `digests` ([`sign`]) and its changes written from them, never built as
+/// [`RecordedChange`]s (#35 item 2).
+pub fn save_streamed(
+    path: &Path,
+    plan: &Plan,
+    mut digests: Digests,
+    plan_name: &str,
+    outcome: Outcome,
+    reviews: Option<ReviewBinding>,
+    key: Option<&[u8]>,
+) -> Result<(), GateError> {
     for c in &plan.changes {
-        digests.add(c, None);
+        digests.add(c, key);
     }
-    // Sorted in place, for the binding's input and then as the record lists them.
-    digests.entries.sort_unstable_by(Entry::content_order);
-    let input = content_input_sorted(digests.entries.iter().map(|e| {
-        (
-            &*e.address,
-            e.deposed.as_deref(),
-            e.content.as_ref().map(|h| &h.bytes()[..]),
-        )
-    }));
+    // Sorted in place, for the keyless binding's input and then as the record lists them.
+    let input = key.is_none().then(|| {
+        digests.entries.sort_unstable_by(Entry::content_order);
+        content_input_sorted(digests.entries.iter().map(|e| {
+            (
+                &*e.address,
+                e.deposed.as_deref(),
+                e.content.as_ref().map(|h| &h.bytes()[..]),
+            )
+        }))
+    });
     digests.entries.sort_unstable_by(Entry::record_order);
     let mut head = head(plan, plan_name, outcome);
     head.reviews = reviews;
+    if let Some(k) = key {
+        let entries = &digests.entries;
+        head.signature = Some(sign(&head, k, |each| {
+            for e in entries {
+                each(&e.canonical(&digest_text(&e.digest)));
+            }
+        }));
+    }
     let streamed = Streamed {
         head: &head,
         entries: std::cell::RefCell::new(digests.entries),
@@ -375,12 +454,12 @@ pub fn save_keyless(
     })
 }
 
-/// A keyless record as [`save_keyless`] writes it: `head`'s fields, the changes from
-/// `entries` (taken and dropped once written), and the binding of `input`, computed then.
+/// A record as [`save_streamed`] writes it: `head`'s fields, the changes from `entries` (taken
+/// and dropped once written), and (keyless) the binding of `input`, computed then.
 struct Streamed<'a> {
     head: &'a GateRecord,
     entries: std::cell::RefCell<Vec<Entry>>,
-    input: [u8; 32],
+    input: Option<[u8; 32]>,
 }
 
 impl Serialize for Streamed<'_> {
@@ -425,7 +504,7 @@ impl Serialize for Streamed<'_> {
         drop(entries);
         #[cfg(test)]
         tests::at_binding();
-        let content = content_binding_of(&self.input);
+        let content = self.input.as_ref().and_then(content_binding_of);
         optional(&mut s, "content", content.as_ref())?;
         optional(&mut s, "reviews", h.reviews.as_ref())?;
         optional(&mut s, "signature", h.signature.as_ref())?;
@@ -453,26 +532,194 @@ pub fn save(path: &Path, r: &GateRecord) -> Result<(), GateError> {
 
 /// Reads a record.
 pub fn load(path: &Path) -> Result<GateRecord, GateError> {
+    read_record(path, |r: &GateRecord| r.version)
+}
+
+/// Reads a record as `R` ([`GateRecord`], or [`load_kept`]'s compact form of it), refusing any
+/// version but 1.
+fn read_record<R: serde::de::DeserializeOwned>(
+    path: &Path,
+    version: impl Fn(&R) -> u32,
+) -> Result<R, GateError> {
     let file = std::fs::File::open(path).map_err(|e| GateError::Io {
         path: path.display().to_string(),
         action: "read the gate record (written by `ward gate --record FILE`)",
         source: e,
     })?;
     // Read as it is parsed: the text of a large plan's record is not held beside the record.
-    let r: GateRecord = serde_json::from_reader(std::io::BufReader::new(file)).map_err(|e| {
+    let r: R = serde_json::from_reader(std::io::BufReader::new(file)).map_err(|e| {
         GateError::Verify(format!(
             "{}: not a ward gate record ({e}); write one with `ward gate PLAN --record FILE`",
             path.display()
         ))
     })?;
-    if r.version != 1 {
+    if version(&r) != 1 {
         return Err(GateError::Verify(format!(
             "{}: gate record version {} is not supported (expected 1)",
             path.display(),
-            r.version
+            version(&r)
         )));
     }
     Ok(r)
+}
+
+/// Reads a record for `ward verify`: its changes kept compact ([`Kept`], in the file's order)
+/// beside the rest of the record (its `changes` empty), never the text of every change at once
+/// (#35 item 2). The same errors as [`load`], the same record.
+pub(crate) fn load_kept(path: &Path) -> Result<(GateRecord, Vec<Kept>), GateError> {
+    mod compact {
+        use super::{kept_changes, Kept, Outcome, ReviewBinding};
+        use serde::Deserialize;
+
+        /// [`super::GateRecord`] with its changes kept compact: the same name, fields and
+        /// order, so serde's messages are the same.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub(super) struct GateRecord {
+            pub(super) version: u32,
+            pub(super) plan: String,
+            pub(super) product: String,
+            #[serde(default)]
+            pub(super) terraform_version: Option<String>,
+            pub(super) outcome: Outcome,
+            #[serde(deserialize_with = "kept_changes")]
+            pub(super) changes: Vec<Kept>,
+            #[serde(default)]
+            pub(super) content: Option<String>,
+            #[serde(default)]
+            pub(super) reviews: Option<ReviewBinding>,
+            #[serde(default)]
+            pub(super) signature: Option<String>,
+        }
+    }
+    let r = read_record(path, |r: &compact::GateRecord| r.version)?;
+    let head = GateRecord {
+        version: r.version,
+        plan: r.plan,
+        product: r.product,
+        terraform_version: r.terraform_version,
+        outcome: r.outcome,
+        changes: Vec::new(),
+        content: r.content,
+        reviews: r.reviews,
+        signature: r.signature,
+    };
+    Ok((head, r.changes))
+}
+
+/// A record's `changes`, each read as a [`RecordedChange`] (the same errors) and kept as a
+/// [`Kept`] at once.
+fn kept_changes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Kept>, D::Error> {
+    struct Changes;
+    impl<'de> serde::de::Visitor<'de> for Changes {
+        type Value = Vec<Kept>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<Kept>, A::Error> {
+            let mut kept = Vec::new();
+            while let Some(c) = seq.next_element::<RecordedChange>()? {
+                kept.push(Kept::from(c));
+            }
+            kept.shrink_to_fit();
+            Ok(kept)
+        }
+    }
+    d.deserialize_seq(Changes)
+}
+
+/// One change of a gate record as `ward verify` keeps it: like the gate's [`Entry`], the action
+/// as its enum and the digest as its 32 bytes when the record spells them as ward writes them,
+/// else (an edited record) as written, so that every message and the signature see the record's
+/// own text.
+#[derive(Debug)]
+pub(crate) struct Kept {
+    pub(crate) address: Box<str>,
+    pub(crate) deposed: Option<Box<str>>,
+    action: Spelled<Action>,
+    digest: Spelled<[u8; 32]>,
+}
+
+/// A value as ward spells it, or (not a spelling ward writes) the text as written.
+#[derive(Debug)]
+enum Spelled<T> {
+    Known(T),
+    Other(Box<str>),
+}
+
+impl Kept {
+    /// The action as the record spells it.
+    pub(crate) fn action(&self) -> &str {
+        match &self.action {
+            Spelled::Known(a) => a.as_terraform(),
+            Spelled::Other(t) => t,
+        }
+    }
+
+    /// Whether the record's action is `a`.
+    pub(crate) fn action_is(&self, a: Action) -> bool {
+        matches!(self.action, Spelled::Known(k) if k == a)
+    }
+
+    /// The digest as the record spells it.
+    pub(crate) fn digest(&self) -> std::borrow::Cow<'_, str> {
+        match &self.digest {
+            Spelled::Known(d) => digest_text(d).into(),
+            Spelled::Other(t) => (&**t).into(),
+        }
+    }
+
+    /// Whether the record's digest is `d` (its text that of `d`).
+    pub(crate) fn digest_is(&self, d: &[u8; 32]) -> bool {
+        matches!(&self.digest, Spelled::Known(k) if k == d)
+    }
+
+    /// The canonical JSON of this change, as the signature covers it.
+    pub(crate) fn canonical<'a>(&'a self, digest: &'a str) -> Canonical<'a> {
+        Canonical {
+            action: self.action(),
+            address: &self.address,
+            deposed: self.deposed.as_deref(),
+            digest,
+        }
+    }
+}
+
+impl From<RecordedChange> for Kept {
+    fn from(c: RecordedChange) -> Kept {
+        let action = match Action::ALL
+            .into_iter()
+            .find(|a| a.as_terraform() == c.action)
+        {
+            Some(a) => Spelled::Known(a),
+            None => Spelled::Other(c.action.into()),
+        };
+        let bytes = c
+            .digest
+            .strip_prefix("sha256:")
+            .and_then(|hex| data_encoding::HEXLOWER.decode(hex.as_bytes()).ok())
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .filter(|b| digest_text(b) == c.digest);
+        let digest = match bytes {
+            Some(b) => Spelled::Known(b),
+            None => Spelled::Other(c.digest.into()),
+        };
+        Kept {
+            address: c.address.into(),
+            deposed: c.deposed.map(Into::into),
+            action,
+            digest,
+        }
+    }
+}
+
+impl From<&RecordedChange> for Kept {
+    fn from(c: &RecordedChange) -> Kept {
+        Kept::from(c.clone())
+    }
 }
 
 /// What a gate record says of the reviews that approved its changes (`ward gate
@@ -573,9 +820,24 @@ mod tests {
 
     /// A plan of `n` updates of a sensitive value, read change by change into [`Digests`].
     fn read(n: usize) -> (Plan, Digests) {
+        read_with(n, None, false)
+    }
+
+    /// A plan of `n` changes, every third a deposed object at the address before it.
+    fn read_deposed(n: usize, key: Option<&[u8]>) -> (Plan, Digests) {
+        read_with(n, key, true)
+    }
+
+    /// A plan of `n` updates of a sensitive value (with `deposed`, every third a deposed object
+    /// at the address before it), read change by change into [`Digests`] under `key`.
+    fn read_with(n: usize, key: Option<&[u8]>, deposed: bool) -> (Plan, Digests) {
         let change = |i: usize| {
+            let (at, deposed) = match i % 3 {
+                2 if deposed => (i - 1, format!(r#""deposed":"0a{i}","#)),
+                _ => (i, String::new()),
+            };
             format!(
-                r#"{{"address":"fakecloud_volume.v[{i}]","mode":"managed","type":"fakecloud_volume","name":"v","index":{i},"provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":["update"],"before":{{"password":"old","size":{i}}},"after":{{"password":"new{i}","size":1}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{"password":true}}}}}}"#
+                r#"{{"address":"fakecloud_volume.v[{at}]","mode":"managed","type":"fakecloud_volume","name":"v","index":{at},{deposed}"provider_name":"registry.terraform.io/ward/fakecloud","change":{{"actions":["update"],"before":{{"password":"old","size":{i}}},"after":{{"password":"new{i}","size":1}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{"password":true}}}}}}"#
             )
         };
         let changes: Vec<String> = (0..n).rev().map(change).collect();
@@ -584,7 +846,7 @@ mod tests {
             changes.join(",")
         );
         let mut d = Digests::new();
-        let mut each = |c: ResourceChange| d.add(&c, None);
+        let mut each = |c: ResourceChange| d.add(&c, key);
         let (plan, _) = ward_plan::read_reader_with(
             text.as_bytes(),
             "plan.json",
@@ -593,6 +855,148 @@ mod tests {
         )
         .unwrap();
         (plan, d)
+    }
+
+    /// The keyed record written from the entries is, byte for byte, the record [`build_with`]
+    /// signs and [`crate::verify_reviews::bind`] binds reviews into, then [`save`] writes.
+    #[test]
+    fn the_keyed_record_is_written_from_the_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let binding = ReviewBinding {
+            source: "github:o/r#1".into(),
+            forge: "https://api.example".into(),
+            head: "abc".into(),
+            root: None,
+            comment_author: None,
+            allow_author: false,
+            expiry_seconds: None,
+            changes: Vec::new(),
+        };
+        for reviews in [None, Some(binding)] {
+            let streamed = dir.path().join("streamed.json");
+            let (plan, d) = read_deposed(9, Some(b"k"));
+            let outcome = Outcome::ApprovalRequired;
+            save_streamed(
+                &streamed,
+                &plan,
+                d,
+                "p",
+                outcome,
+                reviews.clone(),
+                Some(b"k"),
+            )
+            .unwrap();
+            let (plan, d) = read_deposed(9, Some(b"k"));
+            let mut want = build_with(&plan, d, "p", outcome, Some(b"k"));
+            crate::verify_reviews::bind(&mut want, reviews, Some(b"k"));
+            let whole = dir.path().join("whole.json");
+            save(&whole, &want).unwrap();
+            let text = std::fs::read_to_string(&streamed).unwrap();
+            assert!(text.contains(r#""deposed": "0a2""#), "{text}");
+            assert_eq!(text, std::fs::read_to_string(&whole).unwrap());
+            assert!(load(&streamed).unwrap().check_signature(b"k").is_ok());
+        }
+    }
+
+    /// `ward verify`'s compact reading of a record refuses what [`load`] refuses, with the same
+    /// message, and keeps what it reads.
+    #[test]
+    fn a_record_read_compact_is_the_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rec.json");
+        let (plan, d) = read_deposed(6, None);
+        let good = serde_json::to_string(&build_with(&plan, d, "p", Outcome::Pass, None)).unwrap();
+        let change = r#"{"address":"a.b","action":"create","digest":"sha256:00"}"#;
+        let head = r#""version":1,"plan":"p","product":"terraform","outcome":"pass""#;
+        let bad = [
+            "".to_string(),
+            "[]".into(),
+            "{}".into(),
+            "7".into(),
+            format!(r#"{{{head},"changes":[{change}],"extra":1}}"#),
+            format!(r#"{{{head},"changes":[{change},{{"address":"x"}}]}}"#),
+            format!(
+                r#"{{{head},"changes":[{{"address":"x","action":"create","digest":"d","more":1}}]}}"#
+            ),
+            format!(r#"{{{head},"changes":{{}}}}"#),
+            format!(r#"{{{head},"changes":["a"]}}"#),
+            format!(r#"{{{head},"changes":[{change}],"changes":[]}}"#),
+            format!(r#"{{{head}}}"#),
+            format!(r#"{{{head},"changes":[{change}]"#),
+            good.replace(r#""version":1"#, r#""version":2"#),
+        ];
+        for text in bad {
+            std::fs::write(&path, &text).unwrap();
+            let want = load(&path).unwrap_err().to_string();
+            let got = load_kept(&path).map(|_| ()).unwrap_err().to_string();
+            assert_eq!(got, want, "{text}");
+        }
+        std::fs::write(&path, &good).unwrap();
+        let whole = load(&path).unwrap();
+        let (rest, kept) = load_kept(&path).unwrap();
+        assert_eq!(
+            rest,
+            GateRecord {
+                changes: Vec::new(),
+                ..whole.clone()
+            }
+        );
+        assert_eq!(kept.len(), 6);
+        for (k, c) in kept.iter().zip(&whole.changes) {
+            let want = Canonical {
+                action: &c.action,
+                address: &c.address,
+                deposed: c.deposed.as_deref(),
+                digest: &c.digest,
+            };
+            let got = serde_json::to_string(&k.canonical(&k.digest())).unwrap();
+            assert_eq!(got, serde_json::to_string(&want).unwrap());
+        }
+    }
+
+    /// `ward verify` on a record read compact gives the report [`crate::verify::compare_digests`]
+    /// gives on the whole record, for records edited every way a difference can show: another
+    /// digest, a digest or action not as ward spells it, another action, a renamed, duplicated
+    /// or removed change, out of order; with the key (the signature over the edited text) and
+    /// without.
+    #[test]
+    fn a_record_read_compact_verifies_as_the_whole_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rec.json");
+        let edits: [fn(&mut GateRecord); 9] = [
+            |_| {},
+            |r| r.changes[1].digest = format!("sha256:{}", "0".repeat(64)),
+            |r| r.changes[2].digest = r.changes[2].digest.to_uppercase().replace("SHA", "sha"),
+            |r| r.changes[3].action = "explode".into(),
+            |r| r.changes[0].action = "delete".into(),
+            |r| r.changes[4].address = "zzz.renamed".into(),
+            |r| {
+                let mut dup = r.changes[2].clone();
+                dup.digest = format!("sha256:{}", "1".repeat(64));
+                r.changes.push(dup);
+            },
+            |r| {
+                r.changes.remove(5);
+            },
+            |r| r.changes.swap(0, 7),
+        ];
+        for key in [None, Some(&b"k"[..])] {
+            for (i, edit) in edits.iter().enumerate() {
+                let (plan, d) = read_deposed(9, key);
+                let mut r = build_with(&plan, d, "p", Outcome::Pass, key);
+                edit(&mut r);
+                save(&path, &r).unwrap();
+                let (plan, d) = read_deposed(9, key);
+                let want = crate::verify::compare_digests(&load(&path).unwrap(), &plan, d, key);
+                let (rest, kept) = load_kept(&path).unwrap();
+                let (plan, d) = read_deposed(9, key);
+                let got = crate::verify::compare_kept(&rest, kept, &plan, d, key);
+                assert_eq!(got, want, "edit {i}, key {key:?}");
+                // Out of order only: what is compared is the same, but not what was signed.
+                let same = i == 0 || (i == 8 && key.is_none());
+                assert_eq!(got.ok, same, "edit {i}: {got:?}");
+            }
+        }
     }
 
     /// The keyless record written as the plan was read holds no change's entry while Argon2id

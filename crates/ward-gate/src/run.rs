@@ -604,31 +604,17 @@ pub fn gate_reviewed(
     drop((l.assessment, l.objects, l.imports, l.refused_lines));
     if let Some(path) = &opts.record {
         let digests = l.digests.take().unwrap_or_default();
-        match key.as_deref() {
-            Some(k) => {
-                let mut rec = record::build_with(
-                    &l.plan,
-                    digests,
-                    &opts.inputs.plan,
-                    report.outcome,
-                    Some(k),
-                );
-                if reviews.is_some() {
-                    crate::verify_reviews::bind(&mut rec, bound.clone(), Some(k));
-                }
-                record::save(path, &rec)?;
-            }
-            None => {
-                record::save_keyless(
-                    path,
-                    &l.plan,
-                    digests,
-                    &opts.inputs.plan,
-                    report.outcome,
-                    bound.clone(),
-                )?;
-            }
-        }
+        // Written from the compact entries: signed (with the key) or bound (without) as they
+        // are, never built as the record's text of every change (#35 item 2).
+        record::save_streamed(
+            path,
+            &l.plan,
+            digests,
+            &opts.inputs.plan,
+            report.outcome,
+            bound.clone(),
+            key.as_deref(),
+        )?;
     }
     let exit = report.outcome.exit();
     // The decision, in the history, before anyone acts on it.
@@ -973,7 +959,8 @@ fn verify_record(
     env: Env<'_>,
 ) -> Result<(Verified, record::GateRecord), GateError> {
     let key = key(env)?;
-    let mut rec = record::load(&opts.record)?;
+    // The record's changes kept compact, not as text (#35 item 2).
+    let (rec, kept) = record::load_kept(&opts.record)?;
     let binary = opts
         .binary
         .clone()
@@ -996,7 +983,7 @@ fn verify_record(
     // Read change by change: only each change's digest is kept.
     let (plan, digests) = verify::show_json_digests(&at, key.as_deref())?;
     // The record's changes are compared, then dropped (the reviews' re-check reads the rest).
-    let v = verify::compare_taking(&mut rec, &plan, digests, key.as_deref());
+    let v = verify::compare_kept(&rec, kept, &plan, digests, key.as_deref());
     let notes = match (&key, &rec.signature) {
         (None, Some(_)) => vec![format!("note: the gate record is signed, but {KEY_VAR} is not set: its signature was not checked")],
         (None, None) => vec![format!("note: the gate record is not signed: set {KEY_VAR} for `ward gate --record` and `ward verify` to detect edits of the record (without the key, its salted Argon2id binding ties it to every value of the plan; see `ward docs gate`)")],

@@ -13,11 +13,10 @@
 
 use crate::digest::digest_text;
 use crate::error::GateError;
-use crate::record::{Digests, GateRecord, RecordedChange};
+use crate::record::{Digests, Entry, GateRecord, Kept};
 use crate::Outcome;
 use serde::Serialize;
-use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::cmp::Ordering;
 use std::path::Path;
 use std::time::Duration;
 use ward_model::{Exit, Plan};
@@ -70,35 +69,41 @@ pub fn compare_digests(
     digests: Digests,
     key: Option<&[u8]>,
 ) -> VerifyReport {
-    let signature = signature_difference(record, key);
-    let changes = Cow::Borrowed(&record.changes[..]);
-    compare_parts(record, changes, signature, plan, digests, key)
+    let signature = key.and_then(|k| record.check_signature(k).err());
+    let kept = record.changes.iter().map(Kept::from).collect();
+    compare_parts(record, kept, signature, plan, digests, key)
 }
 
-/// [`compare_digests`] taking the record's changes out of `record` (left without them), so
-/// that they are dropped, with the saved plan's digests, before the keyless binding's Argon2id
-/// takes its 64 MiB (#35 item 2).
-pub(crate) fn compare_taking(
-    record: &mut GateRecord,
+/// [`compare_digests`] of a record read by [`crate::record::load_kept`]: `record` without its
+/// changes, and its changes `kept` (in the file's order), which are compared and dropped, with
+/// the saved plan's digests, before the keyless binding's Argon2id takes its 64 MiB (#35 item
+/// 2). The signature is checked over `kept` as the record lists them.
+pub(crate) fn compare_kept(
+    record: &GateRecord,
+    kept: Vec<Kept>,
     plan: &Plan,
     digests: Digests,
     key: Option<&[u8]>,
 ) -> VerifyReport {
-    let signature = signature_difference(record, key);
-    let changes = Cow::Owned(std::mem::take(&mut record.changes));
-    compare_parts(record, changes, signature, plan, digests, key)
+    let signature = key.and_then(|k| {
+        record
+            .signature_is(|| {
+                crate::record::sign(record, k, |each| {
+                    for c in &kept {
+                        each(&c.canonical(&c.digest()));
+                    }
+                })
+            })
+            .err()
+    });
+    compare_parts(record, kept, signature, plan, digests, key)
 }
 
-/// Why the record's signature does not hold under `key` (none without a key).
-fn signature_difference(record: &GateRecord, key: Option<&[u8]>) -> Option<String> {
-    key.and_then(|k| record.check_signature(k).err())
-}
-
-/// [`compare_digests`] of `record` whose changes are `changes` (`record.changes` is not read),
-/// `signature` what [`signature_difference`] said of it.
+/// [`compare_digests`] of `record` whose changes are `kept` (`record.changes` is not read),
+/// `signature` what is wrong with its signature.
 fn compare_parts(
     record: &GateRecord,
-    changes: Cow<'_, [RecordedChange]>,
+    kept: Vec<Kept>,
     signature: Option<String>,
     plan: &Plan,
     mut digests: Digests,
@@ -120,11 +125,8 @@ fn compare_parts(
     }
     let before_changes = diffs.len();
     let compared = digests.len();
-    compare_changes(&changes, &digests, &mut diffs);
-    // What was kept of the saved plan's changes and (when taken) the record's are not needed
-    // any more: the keyless binding's check below takes Argon2id's memory.
-    drop(digests);
-    drop(changes);
+    // Both lists are dropped here: the keyless binding's check below takes Argon2id's memory.
+    compare_changes(kept, digests.into_entries(), &mut diffs);
     if let Some(content) = content.filter(|_| diffs.len() == before_changes) {
         // Every shown change matches: what is left is what the model does not show.
         diffs.extend(hidden_difference(record, &content));
@@ -144,72 +146,90 @@ fn compare_parts(
     }
 }
 
-/// Each difference between the record's changes and the saved plan's (`digests`), in the
-/// record's address order, then the saved plan's changes never gated.
-fn compare_changes(record: &[RecordedChange], digests: &Digests, diffs: &mut Vec<String>) {
-    // Keyed by reference: a copy of every address would be a third copy of the plan's
-    // addresses beside the record's and the saved plan's (#35 item 2); the saved plan's digests
-    // are compared as bytes, written as text only in a difference.
-    fn key_of(c: &RecordedChange) -> (&str, Option<&str>) {
-        (c.address.as_str(), c.deposed.as_deref())
+/// Each difference between the record's changes and the saved plan's (`entries`), in the
+/// record's address order, then the saved plan's changes never gated: both sorted in place by
+/// address and deposed key and compared in one merge (no map over either, no copy of an
+/// address: #35 item 2). Of two changes at one key (not a plan Terraform writes, nor a record
+/// ward writes), the record's last in its file is compared, and the saved plan's last in the
+/// record's order, as when the saved plan's changes were sorted into a record first.
+fn compare_changes(mut record: Vec<Kept>, mut entries: Vec<Entry>, diffs: &mut Vec<String>) {
+    fn key_of(c: &Kept) -> (&str, Option<&str>) {
+        (&c.address, c.deposed.as_deref())
     }
-    let a: BTreeMap<_, _> = record.iter().map(|c| (key_of(c), c)).collect();
-    // Of two changes at one key (not a plan Terraform writes), the last in the record's order
-    // is compared, as when the saved plan's changes were sorted into a record first.
-    let mut b: BTreeMap<_, &crate::record::Entry> = BTreeMap::new();
-    for e in digests.entries() {
-        let k = (&*e.address, e.deposed.as_deref());
-        match b.get(&k) {
-            Some(had)
-                if (had.action.as_terraform(), &had.digest)
-                    > (e.action.as_terraform(), &e.digest) => {}
-            _ => {
-                b.insert(k, e);
-            }
-        }
+    fn entry_key(e: &Entry) -> (&str, Option<&str>) {
+        (&e.address, e.deposed.as_deref())
     }
-    let name = |(addr, dep): &(&str, Option<&str>)| match dep {
+    // A record ward wrote is already in this order; an edited one is sorted stably, so the
+    // last of a key in the file stays last.
+    if !record.is_sorted_by(|a, b| key_of(a) <= key_of(b)) {
+        record.sort_by(|a, b| key_of(a).cmp(&key_of(b)));
+    }
+    entries.sort_unstable_by(Entry::record_order);
+    let name = |(addr, dep): (&str, Option<&str>)| match dep {
         Some(d) => format!("{addr} (deposed {d})"),
         None => addr.to_string(),
     };
-    for (k, x) in &a {
-        let Some(y) = b.get(k) else {
-            diffs.push(format!(
-                "{}: gated ({}), absent from the saved plan",
-                name(k),
-                x.action
-            ));
-            continue;
+    let mut a = last_of_each(&record, |x, y| key_of(x) == key_of(y)).peekable();
+    let mut b = last_of_each(&entries, |x, y| entry_key(x) == entry_key(y)).peekable();
+    let mut never = Vec::new();
+    loop {
+        let order = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some(x), Some(y)) => key_of(x).cmp(&entry_key(y)),
         };
-        let action = y.action.as_terraform();
-        if action != x.action {
-            diffs.push(format!(
-                "{}: gated as {}, the saved plan does {}",
-                name(k),
-                x.action,
-                action
-            ));
-            continue;
-        }
-        let digest = digest_text(&y.digest);
-        if digest != x.digest {
-            diffs.push(format!(
-                "{}: the change differs from the gated one ({} ≠ {})",
-                name(k),
-                digest,
-                x.digest
-            ));
+        match order {
+            Ordering::Less => {
+                let Some(x) = a.next() else { break };
+                diffs.push(format!(
+                    "{}: gated ({}), absent from the saved plan",
+                    name(key_of(x)),
+                    x.action()
+                ));
+            }
+            Ordering::Greater => {
+                let Some(y) = b.next() else { break };
+                never.push(format!(
+                    "{}: in the saved plan ({}), never gated",
+                    name(entry_key(y)),
+                    y.action.as_terraform()
+                ));
+            }
+            Ordering::Equal => {
+                let (Some(x), Some(y)) = (a.next(), b.next()) else {
+                    break;
+                };
+                if !x.action_is(y.action) {
+                    diffs.push(format!(
+                        "{}: gated as {}, the saved plan does {}",
+                        name(key_of(x)),
+                        x.action(),
+                        y.action.as_terraform()
+                    ));
+                } else if !x.digest_is(&y.digest) {
+                    diffs.push(format!(
+                        "{}: the change differs from the gated one ({} ≠ {})",
+                        name(key_of(x)),
+                        digest_text(&y.digest),
+                        x.digest()
+                    ));
+                }
+            }
         }
     }
-    for (k, y) in &b {
-        if !a.contains_key(k) {
-            diffs.push(format!(
-                "{}: in the saved plan ({}), never gated",
-                name(k),
-                y.action.as_terraform()
-            ));
-        }
-    }
+    diffs.extend(never);
+}
+
+/// The last item of each run of `same` items in `v`.
+fn last_of_each<'a, T>(
+    v: &'a [T],
+    same: impl Fn(&T, &T) -> bool + 'a,
+) -> impl Iterator<Item = &'a T> + 'a {
+    v.iter()
+        .enumerate()
+        .filter(move |&(i, x)| v.get(i + 1).is_none_or(|next| !same(x, next)))
+        .map(|(_, x)| x)
 }
 
 /// Without the key, an unsigned record binds the plan's raw values through

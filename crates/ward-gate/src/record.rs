@@ -179,10 +179,33 @@ pub(crate) fn sign(
 /// the digest as its 32 bytes: a [`RecordedChange`] is built from it only when the record is),
 /// and the reader's content fingerprint, which only the keyless [`GateRecord::content`] binding
 /// uses.
+///
+/// `ward gate --record` writes them to an owner-only scratch file as they come instead
+/// ([`Digests::spilled_in`]) and reads them back ([`Digests::read_back`]) once the gate has
+/// dropped what it decided on: the entries (about 24 MB on the 500 MB plan) are not held beside
+/// the gate's own peak (#35 item 2).
 #[derive(Debug, Default)]
 pub struct Digests {
     entries: Vec<Entry>,
+    /// Where the entries go while the plan is read, when they are spilled.
+    spill: Option<Spill>,
 }
+
+/// The scratch file [`Digests`] writes its entries to: unlinked as soon as it is created, so
+/// that it is gone on every way out of the process, and written buffered, each entry as its
+/// address, deposed key, action, digest and content fingerprint (strings length-prefixed,
+/// optional fields behind a flag byte).
+#[derive(Debug)]
+struct Spill {
+    file: std::io::BufWriter<std::fs::File>,
+    /// How many entries it holds (the list read back is allocated once, at its size).
+    count: usize,
+    /// The first write that failed: the entries are read back only without one.
+    failed: Option<std::io::Error>,
+}
+
+/// What a failure of the scratch file says it was doing.
+const SPILL: &str = "use the scratch file of the gate record's entries in";
 
 /// One change as [`Digests`] keeps it.
 #[derive(Debug)]
@@ -270,6 +293,22 @@ impl Digests {
     /// and, without a key, its content fingerprint (the keyless binding's input; under a key the
     /// digest binds it, and it is not kept).
     pub fn add(&mut self, c: &ResourceChange, key: Option<&[u8]>) {
+        if let Some(s) = &mut self.spill {
+            if s.failed.is_none() {
+                let content = c.content.as_ref().filter(|_| key.is_none());
+                let wrote = spill_entry(
+                    &mut s.file,
+                    &c.address,
+                    c.deposed.as_deref(),
+                    c.action,
+                    &record_digest_bytes(c, key),
+                    content.map(ward_model::HiddenDigest::bytes),
+                );
+                s.failed = wrote.err();
+                s.count += 1;
+            }
+            return;
+        }
         self.entries.push(Entry {
             address: c.address.as_str().into(),
             deposed: c.deposed.as_deref().map(Into::into),
@@ -281,13 +320,76 @@ impl Digests {
         });
     }
 
+    /// None yet, each change [`Digests::add`]ed written to a new owner-only (0600) scratch file
+    /// in `dir` (which must not hold one already), until [`Digests::read_back`].
+    pub(crate) fn spilled_in(dir: &Path) -> Result<Self, GateError> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = dir.join("ward-gate-record-entries");
+        let io = |source| GateError::Io {
+            path: dir.display().to_string(),
+            action: SPILL,
+            source,
+        };
+        // A new file (never through a symlink: `create_new`), removed at once: only this
+        // process's handle keeps it.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(io)?;
+        std::fs::remove_file(&path).map_err(io)?;
+        Ok(Digests {
+            entries: Vec::new(),
+            spill: Some(Spill {
+                file: std::io::BufWriter::with_capacity(64 * 1024, file),
+                count: 0,
+                failed: None,
+            }),
+        })
+    }
+
+    /// The spilled entries read back into memory (in the order added), the scratch file
+    /// closed; as it is when nothing was spilled. A write to the scratch file that failed is
+    /// this error: never a record missing changes.
+    pub(crate) fn read_back(self) -> Result<Self, GateError> {
+        use std::io::{BufRead, Seek, Write};
+        let Some(spill) = self.spill else {
+            return Ok(self);
+        };
+        let io = |source| GateError::Io {
+            path: "the scratch directory".into(),
+            action: SPILL,
+            source,
+        };
+        if let Some(e) = spill.failed {
+            return Err(io(e));
+        }
+        let mut file = spill.file.into_inner().map_err(|e| io(e.into_error()))?;
+        file.flush().map_err(io)?;
+        file.rewind().map_err(io)?;
+        let mut r = std::io::BufReader::with_capacity(64 * 1024, file);
+        // At its size at once: grown by doubling, the list would be copied as it grew and
+        // take a quarter more than it needs (#35 item 2).
+        let mut entries = Vec::with_capacity(spill.count);
+        entries.extend(self.entries);
+        while !r.fill_buf().map_err(io)?.is_empty() {
+            entries.push(read_entry(&mut r).map_err(io)?);
+        }
+        Ok(Digests {
+            entries,
+            spill: None,
+        })
+    }
+
     /// What was kept of each change, in the order given (`ward verify` compares them with the
     /// record without building a [`RecordedChange`] of each).
     pub(crate) fn into_entries(self) -> Vec<Entry> {
         self.entries
     }
 
-    /// How many changes.
+    /// How many changes (in memory: none of those spilled before [`Digests::read_back`]).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -314,6 +416,76 @@ impl Digests {
         self.entries.sort_unstable_by(Entry::record_order);
         self.entries.into_iter().map(Entry::into_change).collect()
     }
+}
+
+/// Writes one [`Digests`] entry to its scratch file ([`read_entry`] reads it).
+fn spill_entry(
+    w: &mut impl std::io::Write,
+    address: &str,
+    deposed: Option<&str>,
+    action: Action,
+    digest: &[u8; 32],
+    content: Option<&[u8; 32]>,
+) -> std::io::Result<()> {
+    fn text(w: &mut impl std::io::Write, t: &str) -> std::io::Result<()> {
+        let len = u32::try_from(t.len()).map_err(std::io::Error::other)?;
+        w.write_all(&len.to_le_bytes())?;
+        w.write_all(t.as_bytes())
+    }
+    text(w, address)?;
+    w.write_all(&[u8::from(deposed.is_some())])?;
+    if let Some(d) = deposed {
+        text(w, d)?;
+    }
+    let code = Action::ALL.iter().position(|a| *a == action).unwrap_or(0);
+    w.write_all(&[u8::try_from(code).unwrap_or(0)])?;
+    w.write_all(digest)?;
+    w.write_all(&[u8::from(content.is_some())])?;
+    if let Some(c) = content {
+        w.write_all(c)?;
+    }
+    Ok(())
+}
+
+/// Reads back one entry [`spill_entry`] wrote.
+fn read_entry(r: &mut impl std::io::Read) -> std::io::Result<Entry> {
+    fn bytes<const N: usize>(r: &mut impl std::io::Read) -> std::io::Result<[u8; N]> {
+        let mut b = [0u8; N];
+        r.read_exact(&mut b)?;
+        Ok(b)
+    }
+    fn text(r: &mut impl std::io::Read) -> std::io::Result<Box<str>> {
+        let len = u32::from_le_bytes(bytes(r)?) as usize;
+        let mut t = vec![0u8; len];
+        r.read_exact(&mut t)?;
+        String::from_utf8(t)
+            .map(String::into_boxed_str)
+            .map_err(std::io::Error::other)
+    }
+    let address = text(r)?;
+    let deposed = match bytes::<1>(r)? {
+        [0] => None,
+        _ => Some(text(r)?),
+    };
+    let [code] = bytes::<1>(r)?;
+    let action = Action::ALL
+        .get(usize::from(code))
+        .copied()
+        .ok_or_else(|| std::io::Error::other("an entry with no action"))?;
+    let digest = bytes::<32>(r)?;
+    let content = match bytes::<1>(r)? {
+        [0] => None,
+        _ => Some(ward_model::HiddenDigest::new(bytes::<32>(r)?)),
+    };
+    Ok(Entry {
+        address,
+        deposed,
+        action,
+        digest,
+        content,
+        #[cfg(test)]
+        _live: tests::Live::new(),
+    })
 }
 
 /// Every change of a plan with its full digest, sorted.
@@ -831,6 +1003,17 @@ mod tests {
     /// A plan of `n` updates of a sensitive value (with `deposed`, every third a deposed object
     /// at the address before it), read change by change into [`Digests`] under `key`.
     fn read_with(n: usize, key: Option<&[u8]>, deposed: bool) -> (Plan, Digests) {
+        read_into(n, key, deposed, Digests::new(), false)
+    }
+
+    /// [`read_with`] into `d`, with each change's content fingerprint when `content`.
+    fn read_into(
+        n: usize,
+        key: Option<&[u8]>,
+        deposed: bool,
+        mut d: Digests,
+        content: bool,
+    ) -> (Plan, Digests) {
         let change = |i: usize| {
             let (at, deposed) = match i % 3 {
                 2 if deposed => (i - 1, format!(r#""deposed":"0a{i}","#)),
@@ -845,16 +1028,92 @@ mod tests {
             r#"{{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{}]}}"#,
             changes.join(",")
         );
-        let mut d = Digests::new();
         let mut each = |c: ResourceChange| d.add(&c, key);
         let (plan, _) = ward_plan::read_reader_with(
             text.as_bytes(),
             "plan.json",
-            ward_plan::ReadOptions::default(),
+            ward_plan::ReadOptions {
+                content,
+                ..ward_plan::ReadOptions::default()
+            },
             Some(&mut each),
         )
         .unwrap();
         (plan, d)
+    }
+
+    /// An entry's fields: address, deposed key, action, digest, content fingerprint.
+    type Fields = (String, Option<String>, Action, [u8; 32], Option<[u8; 32]>);
+
+    /// Each entry's fields, for comparing lists of them.
+    fn fields(d: Digests) -> Vec<Fields> {
+        d.into_entries()
+            .into_iter()
+            .map(|e| {
+                let content = e.content.as_ref().map(|h| *h.bytes());
+                (
+                    e.address.into(),
+                    e.deposed.map(Into::into),
+                    e.action,
+                    e.digest,
+                    content,
+                )
+            })
+            .collect()
+    }
+
+    /// The entries spilled to the scratch file read back as they were added, deposed keys,
+    /// actions and content fingerprints included, with the key and without; the file is
+    /// owner-only and leaves nothing in its directory.
+    #[test]
+    fn spilled_entries_read_back_the_same_from_a_private_file_left_nowhere() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        for key in [None, Some(&b"k"[..])] {
+            let (_, kept) = read_into(50, key, true, Digests::new(), true);
+            let spilled = Digests::spilled_in(dir.path()).unwrap();
+            let file = spilled.spill.as_ref().unwrap().file.get_ref();
+            let mode = file.metadata().unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+            let (_, spilled) = read_into(50, key, true, spilled, true);
+            assert!(spilled.entries.is_empty());
+            let back = spilled.read_back().unwrap();
+            assert!(back.spill.is_none());
+            let want = fields(kept);
+            assert_eq!(want.iter().filter(|f| f.1.is_some()).count(), 16);
+            assert_eq!(want.iter().all(|f| f.4.is_some()), key.is_none());
+            assert_eq!(fields(back), want);
+            let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+            assert!(left.is_empty(), "{left:?}");
+        }
+    }
+
+    /// A write to the scratch file that fails fails the read back, with what was being done:
+    /// never a record missing changes.
+    #[test]
+    fn a_failed_spill_write_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("read-only");
+        std::fs::write(&path, "").unwrap();
+        let d = Digests {
+            entries: Vec::new(),
+            spill: Some(Spill {
+                file: std::io::BufWriter::with_capacity(16, std::fs::File::open(&path).unwrap()),
+                count: 0,
+                failed: None,
+            }),
+        };
+        let (_, mut d) = read_into(5, None, false, d, true);
+        // The file writable again by the end: the error is the write that failed.
+        if let Some(s) = &mut d.spill {
+            *s.file.get_mut() = tempfile::tempfile().unwrap();
+        }
+        let e = d.read_back().unwrap_err().to_string();
+        assert!(
+            e.starts_with("cannot use the scratch file of the gate record's entries in")
+                && e.contains("Bad file descriptor"),
+            "{e}"
+        );
     }
 
     /// The keyed record written from the entries is, byte for byte, the record [`build_with`]

@@ -289,6 +289,9 @@ struct Want<'a> {
     /// Read the approvals file before the plan, and keep the verdict of every change at an
     /// address it names (the gate says why an approval it does not use is unused).
     approvals: bool,
+    /// Where the gate record's entries are spilled while the plan is read (see
+    /// [`record::Digests::spilled_in`]); `None`: a new private scratch directory.
+    scratch: Option<&'a Path>,
 }
 
 /// A verdict slimmed to what the gate decides on and reports, as the reader hands its change
@@ -372,7 +375,10 @@ fn load(
     let named = |v: &ward_classify::Verdict| names.contains(v.address.as_str());
     // The slim verdicts drop their explanations: none is written.
     let mut assessor = ward_classify::Assessor::new(setup.knowledge).terse();
-    let mut digests = want.record.map(|_| record::Digests::new());
+    let mut digests = match want.record {
+        Some(_) => Some(spilled(want.scratch)?),
+        None => None,
+    };
     let mut imports = crate::adoption::Imports::default();
     let mut refused_lines = Vec::new();
     let mut position = 0usize;
@@ -413,6 +419,24 @@ fn load(
         approvals_path,
         protection,
     })
+}
+
+/// The gate record's entries, written to an owner-only scratch file in `dir` (none: a new
+/// private scratch directory, removed at once: the file is unlinked as it is created) while the
+/// plan is read.
+fn spilled(dir: Option<&Path>) -> Result<record::Digests, GateError> {
+    match dir {
+        Some(d) => record::Digests::spilled_in(d),
+        None => {
+            let scratch =
+                ward_exec::ScratchDir::new("ward-gate-").map_err(|source| GateError::Io {
+                    path: "the temporary directory".into(),
+                    action: "create a scratch directory for the gate record's entries in",
+                    source,
+                })?;
+            record::Digests::spilled_in(scratch.path())
+        }
+    }
 }
 
 /// The protection that holds for this run: the policy's, the root's `prevent_destroy` found in
@@ -523,6 +547,18 @@ pub fn gate_reviewed(
     env: Env<'_>,
     reviews: Option<&crate::review::Settle<'_>>,
 ) -> Result<GateRun, GateError> {
+    gate_in(opts, setup, plan, env, reviews, None)
+}
+
+/// [`gate_reviewed`], the record's entries spilled in `scratch` (see [`Want::scratch`]).
+fn gate_in(
+    opts: &GateOptions,
+    setup: &Setup<'_>,
+    plan: Option<ReadPlan<'_>>,
+    env: Env<'_>,
+    reviews: Option<&crate::review::Settle<'_>>,
+    scratch: Option<&Path>,
+) -> Result<GateRun, GateError> {
     let now = setup.clock.now();
     let key = key(env)?;
     let want = Want {
@@ -531,6 +567,7 @@ pub fn gate_reviewed(
         approve_every: opts.binding.every_change,
         address: None,
         approvals: true,
+        scratch,
     };
     let mut l = load(&opts.inputs, setup, plan, want)?;
     let cwd = setup.cwd;
@@ -603,7 +640,8 @@ pub fn gate_reviewed(
     drop(file);
     drop((l.assessment, l.objects, l.imports, l.refused_lines));
     if let Some(path) = &opts.record {
-        let digests = l.digests.take().unwrap_or_default();
+        // Read back from the scratch file only now, the gate's own memory dropped.
+        let digests = l.digests.take().unwrap_or_default().read_back()?;
         // Written from the compact entries: signed (with the key) or bound (without) as they
         // are, never built as the record's text of every change (#35 item 2).
         record::save_streamed(
@@ -657,6 +695,7 @@ pub fn approve(
         approve_every: opts.binding.every_change,
         address: Some(opts.address.trim()),
         approvals: false,
+        scratch: None,
     };
     let l = load(&opts.inputs, setup, None, want)?;
     // Without --expires: the policy's approval_expiry (default 7 days; "never" for none).
@@ -1139,6 +1178,7 @@ mod tests {
                 approve_every: false,
                 address,
                 approvals: false,
+                scratch: None,
             };
             let l = load(&inputs, setup, None, want).unwrap();
             let v = l
@@ -1215,6 +1255,7 @@ mod tests {
                 approve_every: false,
                 address: None,
                 approvals: true,
+                scratch: None,
             };
             let l = load(&inputs, setup, None, want).unwrap();
             // The unclassified update is unclassified, so kept for neither class nor destroy.
@@ -1269,6 +1310,54 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let clock = ward_time::Clock::Fixed("2026-12-04T00:00:00Z".parse().unwrap());
         with_setup(dir.path(), clock, |setup| gate_given(dir.path(), setup));
+    }
+
+    /// A gate run that writes a record spills its entries into the scratch directory given and
+    /// leaves nothing there: after a run that writes the record (with the key and without) and
+    /// after one that ends in an error once the plan was read (an approvals file that is not
+    /// JSON).
+    #[test]
+    fn a_gate_run_leaves_nothing_in_its_scratch_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let clock = ward_time::Clock::Fixed("2026-12-04T00:00:00Z".parse().unwrap());
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/plans");
+        let record = dir.path().join("rec.json");
+        let opts = GateOptions {
+            inputs: Inputs {
+                plan: examples.join("replace.json").display().to_string(),
+                approvals: Some(dir.path().join("approvals.json")),
+                allow_unclassified: true,
+                ..Inputs::default()
+            },
+            record: Some(record.clone()),
+            no_record_protection: true,
+            ..GateOptions::default()
+        };
+        let left = || std::fs::read_dir(scratch.path()).unwrap().count();
+        with_setup(dir.path(), clock, |setup| {
+            for key in [None, Some("k")] {
+                let env = |name: &str| (name == KEY_VAR).then(|| key.map(str::to_string)).flatten();
+                gate_in(&opts, setup, None, &env, None, Some(scratch.path())).unwrap();
+                assert!(std::fs::read_to_string(&record)
+                    .unwrap()
+                    .contains("\"changes\""));
+                assert_eq!(left(), 0);
+                std::fs::remove_file(&record).unwrap();
+            }
+            std::fs::write(dir.path().join("approvals.json"), "not json").unwrap();
+            let e = gate_in(
+                &opts,
+                setup,
+                None,
+                &|_: &str| None,
+                None,
+                Some(scratch.path()),
+            );
+            assert!(e.is_err(), "{e:?}");
+            assert!(!record.exists());
+            assert_eq!(left(), 0);
+        });
     }
 
     fn gate_given(dir: &Path, setup: &Setup<'_>) {

@@ -437,8 +437,13 @@ fn spill_entry(
     if let Some(d) = deposed {
         text(w, d)?;
     }
-    let code = Action::ALL.iter().position(|a| *a == action).unwrap_or(0);
-    w.write_all(&[u8::try_from(code).unwrap_or(0)])?;
+    // An action missing from `Action::ALL` is an error, never written as another action.
+    let code = Action::ALL
+        .iter()
+        .position(|a| *a == action)
+        .and_then(|i| u8::try_from(i).ok())
+        .ok_or_else(|| std::io::Error::other("an action the record's entries cannot hold"))?;
+    w.write_all(&[code])?;
     w.write_all(digest)?;
     w.write_all(&[u8::from(content.is_some())])?;
     if let Some(c) = content {

@@ -157,7 +157,7 @@ fn compare_changes(mut record: Vec<Kept>, mut entries: Vec<Entry>, diffs: &mut V
         (&c.address, c.deposed.as_deref())
     }
     fn entry_key(e: &Entry) -> (&str, Option<&str>) {
-        (&e.address, e.deposed.as_deref())
+        (e.address(), e.deposed())
     }
     // A record ward wrote is already in this order; an edited one is sorted stably, so the
     // last of a key in the file stays last.

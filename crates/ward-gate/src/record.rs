@@ -73,7 +73,7 @@ pub struct GateRecord {
 impl GateRecord {
     /// The signature this record should carry under `key`:
     /// [`crate::digest::sign_without_signature`] of the record, its canonical JSON fed to the
-    /// HMAC change by change ([`sign`]), without the JSON value of every change held at once
+    /// HMAC change by change (`sign`), without the JSON value of every change held at once
     /// (several times the record's size: #35 item 2).
     pub fn compute_signature(&self, key: &[u8]) -> String {
         sign(self, key, |each| {
@@ -181,7 +181,7 @@ pub(crate) fn sign(
 /// uses.
 ///
 /// `ward gate --record` writes them to an owner-only scratch file as they come instead
-/// ([`Digests::spilled_in`]) and reads them back ([`Digests::read_back`]) once the gate has
+/// (`Digests::spilled_in`) and reads them back (`Digests::read_back`) once the gate has
 /// dropped what it decided on: the entries (about 24 MB on the 500 MB plan) are not held beside
 /// the gate's own peak (#35 item 2).
 #[derive(Debug, Default)]
@@ -427,7 +427,7 @@ impl Digests {
         self.entries
     }
 
-    /// How many changes (in memory: none of those spilled before [`Digests::read_back`]).
+    /// How many changes (in memory: none of those spilled before `Digests::read_back`).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -595,28 +595,14 @@ fn head(plan: &Plan, plan_name: &str, outcome: Outcome) -> GateRecord {
     }
 }
 
-/// Writes the keyless record of a plan read change by change ([`build_with`] without a key,
-/// with `reviews`, then [`save`]: the same file but for the salted `content` line) holding
-/// less: the changes are written from `digests` as they are, never built as
-/// [`RecordedChange`]s, and dropped before the record's binding is computed, so Argon2id's
-/// 64 MiB ([`crate::digest::CONTENT_M_COST`]) is not taken while every change's entry is held
-/// (#35 item 2). The fields are written in [`GateRecord`]'s order: `content` follows `changes`.
-pub fn save_keyless(
-    path: &Path,
-    plan: &Plan,
-    digests: Digests,
-    plan_name: &str,
-    outcome: Outcome,
-    reviews: Option<ReviewBinding>,
-) -> Result<(), GateError> {
-    save_streamed(path, plan, digests, plan_name, outcome, reviews, None)
-}
-
-/// Writes the record of a plan read change by change as [`save_keyless`] does, under `key`
-/// when there is one: then the same file as [`build_with`] under the key with `reviews`
-/// ([`crate::verify_reviews::bind`]), then [`save`], byte for byte, its signature fed to the
-/// HMAC from `digests` ([`sign`]) and its changes written from them, never built as
-/// [`RecordedChange`]s (#35 item 2).
+/// Writes the record of a plan read change by change, the same file as [`build_with`] with
+/// `reviews` ([`crate::verify_reviews::bind`]) then [`save`] (without a key, the same but for
+/// the salted `content` line), holding less: the changes are written from `digests` as they
+/// are, never built as [`RecordedChange`]s; under `key` the signature is fed to the HMAC from
+/// them (`sign`); without one they are dropped before the record's binding is computed, so
+/// Argon2id's 64 MiB ([`crate::digest::CONTENT_M_COST`]) is not taken while every change's
+/// entry is held (#35 item 2). The fields are written in [`GateRecord`]'s order: `content`
+/// follows `changes`.
 pub fn save_streamed(
     path: &Path,
     plan: &Plan,
@@ -1303,7 +1289,7 @@ mod tests {
         let path = dir.path().join("rec.json");
         let (plan, d) = read(50);
         assert_eq!(LIVE.with(Cell::get), 50);
-        save_keyless(&path, &plan, d, "plan.json", Outcome::Pass, None).unwrap();
+        save_streamed(&path, &plan, d, "plan.json", Outcome::Pass, None, None).unwrap();
         assert_eq!(
             AT_BINDING.with(Cell::get),
             Some(0),

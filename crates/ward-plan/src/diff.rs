@@ -7,7 +7,9 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+#[cfg(test)]
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fmt;
 use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
 
@@ -321,10 +323,34 @@ fn leaves(
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct RawKey<'a>(Cow<'a, str>);
 
-impl RawKey<'_> {
+impl<'a> RawKey<'a> {
     /// The key.
     pub(crate) fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// A key without escapes, as it stands in the input.
+    pub(crate) fn borrowed(key: &'a str) -> Self {
+        RawKey(Cow::Borrowed(key))
+    }
+}
+
+/// The text of a raw top-level value: serde_json's raw value, or the span of a side the one
+/// pass checked ([`crate::parse::reduce`]'s `RawObject`).
+pub(crate) trait RawText {
+    /// The value's JSON text.
+    fn text(&self) -> &str;
+}
+
+impl RawText for &RawValue {
+    fn text(&self) -> &str {
+        self.get()
+    }
+}
+
+impl RawText for &str {
+    fn text(&self) -> &str {
+        self
     }
 }
 
@@ -347,23 +373,24 @@ impl<'de> Deserialize<'de> for RawKey<'de> {
     }
 }
 
-/// [`changed`] for two objects given as their top-level attributes, raw: an attribute whose
+/// [`changed`] for two objects given as their top-level attributes, raw, each sorted by name
+/// and each name once (a map's or a sorted list's entries): an attribute whose
 /// bytes are the same on both sides, with nothing under it marked unknown, is unchanged
 /// (equal bytes are equal values, and the sensitive masks only hide values that change) and
 /// is not parsed; every other attribute is parsed and diffed as [`changed`] does. The caller
 /// checks that neither the whole `after` is unknown nor a whole side sensitive (the cases
 /// [`walk`] decides at the top, before it descends).
-pub(crate) fn changed_lazy(
-    before: &BTreeMap<RawKey<'_>, &RawValue>,
-    after: &BTreeMap<RawKey<'_>, &RawValue>,
+pub(crate) fn changed_lazy<'m, 'k: 'm, V: RawText + 'm>(
+    before: impl IntoIterator<Item = (&'m RawKey<'k>, &'m V)>,
+    after: impl IntoIterator<Item = (&'m RawKey<'k>, &'m V)>,
     unknown: Mask,
     bsens: Mask,
     asens: Mask,
 ) -> Result<Vec<AttrChange>, serde_json::Error> {
     let mut out = Vec::new();
     let mut path = Vec::new();
-    // Both maps are sorted by name: one merge of the two visits every name once, in order.
-    let (mut bs, mut as_) = (before.iter().peekable(), after.iter().peekable());
+    // Both sides are sorted by name: one merge of the two visits every name once, in order.
+    let (mut bs, mut as_) = (before.into_iter().peekable(), after.into_iter().peekable());
     loop {
         let order = match (bs.peek(), as_.peek()) {
             (None, None) => break,
@@ -387,12 +414,12 @@ pub(crate) fn changed_lazy(
         let (b, a) = (b.map(|(_, v)| v), a.map(|(_, v)| v));
         let u = unknown.key(k);
         if let (Some(b), Some(a)) = (b, a) {
-            if b.get() == a.get() && !u.any() {
+            if b.text() == a.text() && !u.any() {
                 continue;
             }
         }
-        let parse = |r: Option<&&RawValue>| {
-            r.map(|r| serde_json::from_str::<Value>(r.get()))
+        let parse = |r: Option<&V>| {
+            r.map(|r| serde_json::from_str::<Value>(r.text()))
                 .transpose()
         };
         let (b, a) = (parse(b)?, parse(a)?);

@@ -8,6 +8,7 @@
 //! stored. Memory is bounded by the largest single entry plus the model itself.
 
 use crate::diff::{self, Mask, Sides};
+use crate::unique::valid::Member;
 use crate::unique::{KeyText, Seen, UValue, Unique};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;

@@ -152,6 +152,11 @@ pub(crate) struct RawInner {
     /// (Checked JSON: serde_json's raw value's text, or what [`crate::walk`] checked.)
     pub(crate) before_raw: Option<Box<str>>,
     pub(crate) after_raw: Option<Box<str>>,
+    /// The top-level members of `before_raw` and `after_raw` (spans in their text) when the
+    /// one pass ([`crate::walk`]) checked them as objects: [`super::reduce::lazy_objects`]
+    /// reads them without parsing the sides again. `None` where the seeds read the entry.
+    pub(crate) before_members: Option<Box<[Member]>>,
+    pub(crate) after_members: Option<Box<[Member]>>,
     pub(crate) replace_paths: Option<Vec<Vec<Value>>>,
     pub(crate) importing: Option<RawImporting>,
     /// Fingerprints of before, after, after_unknown, before_sensitive, after_sensitive.

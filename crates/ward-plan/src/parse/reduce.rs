@@ -211,8 +211,14 @@ fn changed_of(
         }
         _ if !diffed(Some(action)) => (Vec::new(), 0),
         (Some(before), Some(after)) => (
-            diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
-                .map_err(|e| malformed_side(address, &e))?,
+            diff::changed_lazy(
+                before.iter().map(|(k, v)| (k, v)),
+                after.iter().map(|(k, v)| (k, v)),
+                masks.0,
+                masks.1,
+                masks.2,
+            )
+            .map_err(|e| malformed_side(address, &e))?,
             0,
         ),
         _ => (
@@ -257,7 +263,7 @@ pub(crate) fn whole_object(
         (Some(raw), _) => raw
             .iter()
             .map(|(k, r)| {
-                serde_json::from_str::<Value>(r.get())
+                serde_json::from_str::<Value>(r)
                     .map(|v| (k.as_str(), std::borrow::Cow::Owned(v)))
                     .map_err(|e| malformed_side(address, &e))
             })
@@ -343,7 +349,7 @@ pub(crate) fn before_scalars(before: Option<&Value>, mask: Option<&Value>) -> Ve
 /// A top-level value of a destroyed object, parsed or raw.
 pub(crate) enum Scalar<'a> {
     Value(&'a Value),
-    Raw(&'a RawValue),
+    Raw(&'a str),
 }
 
 impl<'a> Scalar<'a> {
@@ -357,11 +363,11 @@ impl<'a> Scalar<'a> {
         match self {
             Scalar::Value(v) => Some(v),
             Scalar::Raw(raw) => {
-                let first = raw.get().as_bytes().first()?;
+                let first = raw.as_bytes().first()?;
                 if !starts.contains(first) {
                     return None;
                 }
-                *slot = Some(serde_json::from_str::<Value>(raw.get()).ok()?);
+                *slot = Some(serde_json::from_str::<Value>(raw).ok()?);
                 slot.as_ref()
             }
         }
@@ -401,8 +407,9 @@ pub(crate) fn before_scalars_of<'a>(
     out
 }
 
-/// The top-level attributes of a lazily read side, by name.
-pub(crate) type RawObject<'a> = BTreeMap<diff::RawKey<'a>, &'a RawValue>;
+/// The top-level attributes of a lazily read side, sorted by name (each once): each value's
+/// JSON text.
+pub(crate) type RawObject<'a> = Vec<(diff::RawKey<'a>, &'a str)>;
 
 /// For an entry read lazily ([`Entry::lazy`]): parses the raw sides into `change.before` and
 /// `change.after` unless they can be read attribute by attribute: for a diffed change (`diff`),
@@ -448,15 +455,37 @@ pub(crate) fn lazy_objects<'a>(
     address: &str,
     change: &'a RawInner,
 ) -> Result<LazyObjects<'a>, Semantic> {
-    let side = |r: Option<&'a str>| {
-        r.map(serde_json::from_str::<RawObject<'a>>)
-            .transpose()
+    let side = |r: Option<&'a str>, members: Option<&[Member]>| {
+        let Some(r) = r else {
+            return Ok(None);
+        };
+        if let Some(object) = members.and_then(|m| spanned(r, m)) {
+            return Ok(Some(object));
+        }
+        serde_json::from_str::<BTreeMap<diff::RawKey<'a>, &'a RawValue>>(r)
+            .map(|m| Some(m.into_iter().map(|(k, v)| (k, v.get())).collect()))
             .map_err(|e| malformed_side(address, &e))
     };
     Ok((
-        side(change.before_raw.as_deref())?,
-        side(change.after_raw.as_deref())?,
+        side(
+            change.before_raw.as_deref(),
+            change.before_members.as_deref(),
+        )?,
+        side(change.after_raw.as_deref(), change.after_members.as_deref())?,
     ))
+}
+
+/// The object `text` as its top-level `members` (spans in it, as the one pass found them,
+/// each key once) give it, without parsing it again; `None` for a span out of it.
+fn spanned<'a>(text: &'a str, members: &[Member]) -> Option<RawObject<'a>> {
+    let span = |(a, b): (u32, u32)| text.get(a as usize..b as usize);
+    let mut object = Vec::with_capacity(members.len());
+    for m in members {
+        object.push((diff::RawKey::borrowed(span(m.key)?), span(m.value)?));
+    }
+    // Terraform writes the attributes sorted: then this only checks it.
+    object.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Some(object)
 }
 
 /// A side that serde_json accepted as raw JSON but could not read again: not expected (the

@@ -29,17 +29,55 @@ use std::collections::HashSet;
 /// would be needed). `json` is valid UTF-8 (the walk's checked buffer, or a `str`): only the
 /// JSON grammar is checked here.
 pub(crate) fn value(json: &[u8], levels: u32) -> Option<usize> {
+    with_scratch(|s| scan(json, levels, s))
+}
+
+/// `f` with this thread's scratch lists, kept from one call to the next as first_repeat's
+/// lists are: most skipped values are small, and fresh lists for each would cost as much as
+/// the scan.
+#[inline]
+fn with_scratch<T>(f: impl Fn(&mut Scratch) -> T) -> T {
     thread_local! {
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
-    // Kept from one call to the next, as first_repeat's lists are: most skipped values are
-    // small, and fresh lists for each would cost as much as the scan.
     SCRATCH
         .try_with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => scan(json, levels, &mut scratch),
-            Err(_) => scan(json, levels, &mut Scratch::default()),
+            Ok(mut scratch) => f(&mut scratch),
+            Err(_) => f(&mut Scratch::default()),
         })
-        .unwrap_or_else(|_| scan(json, levels, &mut Scratch::default()))
+        .unwrap_or_else(|_| f(&mut Scratch::default()))
+}
+
+/// A top-level member of an object [`members`] checked: the spans of its key's text (between
+/// the quotes, without escapes) and of its value, in the object's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Member {
+    pub(crate) key: (u32, u32),
+    pub(crate) value: (u32, u32),
+}
+
+/// [`value`] for the value at the start of `json`, and when it is an object, its top-level
+/// members in their order (what serde_json would read again of it as a map of raw values;
+/// the keys hold no escape, [`value`] refuses those). `None` as [`value`] says it, or when a
+/// span does not fit a `u32`.
+pub(crate) fn members(json: &[u8], levels: u32) -> Option<(usize, Option<Box<[Member]>>)> {
+    with_scratch(|s| {
+        s.record = json.first() == Some(&b'{');
+        let len = scan(json, levels, s);
+        let record = std::mem::take(&mut s.record);
+        let len = len?;
+        if !record {
+            return Some((len, None));
+        }
+        let mut members = Vec::with_capacity(s.members.len());
+        for &(k0, k1, v0, v1) in &s.members {
+            members.push(Member {
+                key: (u32::try_from(k0).ok()?, u32::try_from(k1).ok()?),
+                value: (u32::try_from(v0).ok()?, u32::try_from(v1).ok()?),
+            });
+        }
+        Some((len, Some(members.into_boxed_slice())))
+    })
 }
 
 /// The open arrays and objects, and the keys of each open object so far.
@@ -51,6 +89,24 @@ struct Scratch {
     objects: Vec<(usize, Option<HashSet<Vec<u8>>>)>,
     /// A key of an open object: its tag, and its text's span in the input.
     keys: Vec<(u64, usize, usize)>,
+    /// Whether the top-level object's members are recorded in `members`.
+    record: bool,
+    /// The top-level object's members so far: its key's span, its value's span (the value's
+    /// end set when the member ends).
+    members: Vec<(usize, usize, usize, usize)>,
+}
+
+impl Scratch {
+    /// The member of the top-level object being read ends at `end` (the value's last byte
+    /// and one).
+    #[inline]
+    fn member_ends(&mut self, end: usize) {
+        if self.record && self.open.len() == 1 {
+            if let Some(m) = self.members.last_mut() {
+                m.3 = end;
+            }
+        }
+    }
 }
 
 /// Steps over JSON whitespace.
@@ -66,6 +122,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
     s.open.clear();
     s.objects.clear();
     s.keys.clear();
+    s.members.clear();
     if !matches!(json.first(), Some(b'{' | b'[' | b'"')) {
         return None;
     }
@@ -104,6 +161,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
             let Some(&top) = s.open.last() else {
                 return Some(i);
             };
+            let end = i;
             i = ws(json, i);
             match (*json.get(i)?, top) {
                 (b',', None) => {
@@ -111,6 +169,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
                     break;
                 }
                 (b',', Some(_)) => {
+                    s.member_ends(end);
                     i = key(json, ws(json, i + 1), s)?;
                     break;
                 }
@@ -119,6 +178,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
                     i += 1;
                 }
                 (b'}', Some(_)) => {
+                    s.member_ends(end);
                     s.open.pop();
                     if let Some((start, _)) = s.objects.pop() {
                         s.keys.truncate(start);
@@ -179,7 +239,11 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
     if json.get(colon) != Some(&b':') {
         return None;
     }
-    Some(ws(json, colon + 1))
+    let at = ws(json, colon + 1);
+    if s.record && s.open.len() == 1 {
+        s.members.push((i + 1, end, at, at));
+    }
+    Some(at)
 }
 
 const ONES: u64 = u64::MAX / 255;
@@ -365,6 +429,46 @@ pub(crate) fn agrees_with_serde(text: &str, levels: u32) -> Result<(), String> {
     if want.is_some_and(|len| !escaped_key(&text.as_bytes()[..len])) && got != want {
         return Err(format!("{text:?}: refused, serde_json skips {want:?}"));
     }
+    members_agree_with_serde(text, levels)
+}
+
+/// Whatever [`members`] accepts, [`value`] accepts with the same length; and the members it
+/// hands over of an object are the keys and raw value texts serde_json reads of the same bytes
+/// as a map of raw values (the reader's way before, [`crate::parse::reduce`]'s fallback).
+/// `Err` says what differs.
+pub(crate) fn members_agree_with_serde(text: &str, levels: u32) -> Result<(), String> {
+    let got = members(text.as_bytes(), levels);
+    let len = value(text.as_bytes(), levels);
+    if got.as_ref().map(|g| g.0) != len {
+        return Err(format!("{text:?}: members {got:?}, value {len:?}"));
+    }
+    let Some((len, members)) = got else {
+        return Ok(());
+    };
+    let object = text.starts_with('{');
+    let Some(members) = members else {
+        if object {
+            return Err(format!("{text:?}: an object without members"));
+        }
+        return Ok(());
+    };
+    if !object {
+        return Err(format!("{text:?}: members of a value that is no object"));
+    }
+    let side = &text[..len];
+    let span = |(a, b): (u32, u32)| side.get(a as usize..b as usize);
+    let mut spans = members
+        .iter()
+        .map(|m| Some((span(m.key)?, span(m.value)?)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| format!("{text:?}: a span out of the value: {members:?}"))?;
+    spans.sort_unstable();
+    let map: std::collections::BTreeMap<crate::diff::RawKey<'_>, &serde_json::value::RawValue> =
+        serde_json::from_str(side).map_err(|e| format!("{text:?}: serde_json: {e}"))?;
+    let want: Vec<(&str, &str)> = map.iter().map(|(k, v)| (k.as_str(), v.get())).collect();
+    if spans != want {
+        return Err(format!("{text:?}: members {spans:?}, serde_json {want:?}"));
+    }
     Ok(())
 }
 
@@ -460,6 +564,86 @@ mod tests {
             }
             chars.into_iter().collect()
         })
+    }
+
+    /// An object of distinct keys without escapes (some past the scan's first few, which it
+    /// keeps in a list, then in a set), its values generated JSON or leaves, any whitespace
+    /// around every token; perhaps followed by more text.
+    fn object() -> impl Strategy<Value = String> {
+        let ws = prop::sample::select(vec!["", "", " ", "\n  ", "\t", "\r\n"]);
+        let value = prop_oneof![
+            1 => super::super::tests::text(),
+            6 => prop::sample::select(vec!["0", "-1.5e3", "1e999", "\"\\ud800\"", "[]", "{}", "\"\""])
+                .prop_map(str::to_string),
+        ];
+        let member = (
+            ws.clone(),
+            0u8..64,
+            ws.clone(),
+            ws.clone(),
+            value,
+            ws.clone(),
+        );
+        (
+            prop::collection::vec(member, 0..40),
+            ws,
+            prop::sample::select(vec!["", ", 1", "}", " ]"]),
+        )
+            .prop_map(|(members, w, tail)| {
+                let mut seen = HashSet::new();
+                let members: Vec<String> = members
+                    .into_iter()
+                    .filter(|m| seen.insert(m.1))
+                    .map(|(a, k, b, c, v, d)| {
+                        let k = match k {
+                            0 => String::new(),
+                            1 => "é".to_string(),
+                            2 => "0123456789abcdefX".to_string(),
+                            3 => "{a}:[,]".to_string(),
+                            k => format!("k{k}"),
+                        };
+                        format!("{a}\"{k}\"{b}:{c}{v}{d}")
+                    })
+                    .collect();
+                format!("{{{}{w}}}{tail}", members.join(","))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+
+        /// The members handed over of an object are what serde_json reads of it as a map of
+        /// raw values (keys and value texts), and the object is accepted whenever its values
+        /// hold no key twice and no escaped key.
+        #[test]
+        fn the_members_are_what_serde_json_reads_of_the_object(
+            text in object(),
+            levels in prop_oneof![1u32..4, 126u32..129],
+        ) {
+            prop_assert_eq!(members_agree_with_serde(&text, levels), Ok(()));
+            prop_assert_eq!(agrees_with_serde(&text, levels), Ok(()));
+        }
+    }
+
+    /// Most generated objects are accepted with their members, so the property above tests
+    /// something.
+    #[test]
+    fn most_generated_objects_hand_over_their_members() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = object();
+        let (mut handed, mut many) = (0, 0);
+        for _ in 0..2000 {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            if let Some((_, Some(m))) = members(text.as_bytes(), 128) {
+                handed += 1;
+                many += usize::from(m.len() > super::super::LINEAR);
+            }
+        }
+        assert!(
+            handed > 600 && many > 150,
+            "{handed} handed over, {many} with many keys"
+        );
     }
 
     proptest! {

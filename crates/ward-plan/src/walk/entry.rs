@@ -17,6 +17,7 @@
 use super::opening_brackets;
 use crate::input::MAX_DEPTH;
 use crate::parse::{self, Actions, ModeText, RawChange, RawImporting, RawInner, RawStateResource};
+use crate::unique::valid::Member;
 use crate::unique::{UValue, Unique};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Deserialize;
@@ -81,6 +82,9 @@ pub(crate) fn state_resource(
     })?;
     (c.i <= budget).then_some((r, c.i))
 }
+
+/// A raw side: its text (`None` for `null`), and its top-level members when it is an object.
+type Side = (Option<Box<str>>, Option<Box<[Member]>>);
 
 /// The position in the entry's bytes and the arrays and objects open around it.
 struct Cursor<'a> {
@@ -203,14 +207,19 @@ impl<'a> Cursor<'a> {
     /// check reads nothing past it: the same bytes are the same value, with the same verdict
     /// and length (the unit test and the property below hold it to that).
     fn len_like(&mut self, prior: Option<(usize, usize)>) -> Option<usize> {
-        if let Some(prior) = prior.and_then(|(a, b)| self.json.get(a..b)) {
-            if matches!(prior.first(), Some(b'{' | b'[' | b'"'))
-                && self.json.get(self.i..)?.starts_with(prior)
-            {
-                return Some(prior.len());
-            }
+        match self.repeats(prior) {
+            Some(len) => Some(len),
+            None => self.len(),
         }
-        self.len()
+    }
+
+    /// The length of `prior` when the value at the position repeats it (see
+    /// [`Cursor::len_like`]).
+    fn repeats(&self, prior: Option<(usize, usize)>) -> Option<usize> {
+        let prior = prior.and_then(|(a, b)| self.json.get(a..b))?;
+        (matches!(prior.first(), Some(b'{' | b'[' | b'"'))
+            && self.json.get(self.i..)?.starts_with(prior))
+        .then_some(prior.len())
     }
 
     /// [`Cursor::skip`] by [`Cursor::len_like`]; the value's span.
@@ -227,15 +236,25 @@ impl<'a> Cursor<'a> {
         self.small::<Unique>().map(|_| ())
     }
 
-    /// The value at the position as raw JSON (`None` inside for `null`, as serde_json reads
-    /// an `Option<Box<RawValue>>`), checked.
-    fn raw(&mut self, prior: Option<(usize, usize)>) -> Option<Option<Box<str>>> {
-        let (start, end) = self.skip_like(prior)?;
-        let text = &self.json[start..end];
+    /// The value at the position as raw JSON (`None` for `null`, as serde_json reads an
+    /// `Option<Box<RawValue>>`), checked as [`Cursor::skip_like`] checks it; and when it is an
+    /// object, its top-level members, found by the same pass (or those of `prior`, given with
+    /// them, when it repeats it), so that they are not parsed again.
+    fn raw(&mut self, prior: Option<(usize, usize)>, members: Option<&[Member]>) -> Option<Side> {
+        let start = self.i;
+        let (len, members) = match self.repeats(prior) {
+            Some(len) => (len, members.map(Box::from)),
+            None if self.next()? == b'{' => {
+                crate::unique::valid::members(self.json.get(start..)?, MAX_DEPTH - self.depth)?
+            }
+            None => (self.len()?, None),
+        };
+        self.i += len;
+        let text = self.json.get(start..self.i)?;
         if text == b"null" {
-            return Some(None);
+            return Some((None, None));
         }
-        Some(Some(std::str::from_utf8(text).ok()?.into()))
+        Some((Some(std::str::from_utf8(text).ok()?.into()), members))
     }
 
     /// The `change` object, read as [`parse::Body`] reads it lazily.
@@ -283,12 +302,12 @@ impl<'a> Cursor<'a> {
                     }) =>
                 {
                     let start = c.i;
-                    let raw = c.raw(if key == b"after" { before } else { None })?;
                     if key == b"before" {
+                        (inner.before_raw, inner.before_members) = c.raw(None, None)?;
                         before = Some((start, c.i));
-                        inner.before_raw = raw;
                     } else {
-                        inner.after_raw = raw;
+                        (inner.after_raw, inner.after_members) =
+                            c.raw(before, inner.before_members.as_deref())?;
                     }
                     return Some(());
                 }

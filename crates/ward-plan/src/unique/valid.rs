@@ -17,7 +17,7 @@
 //! compares the keys of each object, which is what the reader needs from one pass. serde_json
 //! itself can skip a value only by parsing it, and says nothing of repeated keys.
 
-use super::{tag, LINEAR};
+use super::LINEAR;
 use serde::de::IgnoredAny;
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -197,11 +197,17 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
     if json.get(i) != Some(&b'"') {
         return None;
     }
-    let (end, escaped) = string(json, i + 1)?;
-    // A key with an escape would be compared decoded: left to the careful way.
-    if escaped {
-        return None;
-    }
+    let (end, t) = match plain_key(json, i + 1) {
+        Some(found) => found,
+        None => {
+            let (end, escaped) = string(json, i + 1)?;
+            // A key with an escape would be compared decoded: left to the careful way.
+            if escaped {
+                return None;
+            }
+            (end, key_tag(json.get(i + 1..end)?))
+        }
+    };
     let text = &json[i + 1..end];
     let (start, many) = s.objects.last_mut()?;
     let start = *start;
@@ -212,7 +218,6 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
             }
         }
         None => {
-            let t = tag(text);
             if s.keys[start..]
                 .iter()
                 .any(|&(other, a, b)| other == t && &json[a..b] == text)
@@ -248,6 +253,67 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
 
 const ONES: u64 = u64::MAX / 255;
 
+/// The high bit of each byte of `w` (eight bytes of a string, first byte lowest) that ends or
+/// interrupts a plain string: a quote, a backslash or a control character. Only the lowest is
+/// exact (a borrow can mark a byte above it).
+#[inline]
+fn stops(w: u64) -> u64 {
+    let ctrl = w.wrapping_sub(ONES * 0x20) & !w;
+    let q = w ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let b = w ^ (ONES * u64::from(b'\\'));
+    let backslash = b.wrapping_sub(ONES) & !b;
+    (ctrl | quote | backslash) & (ONES << 7)
+}
+
+/// The closing quote of the key whose text starts at `from` and its [`key_tag`], read eight
+/// bytes at a time, when the text holds no escape or control character and its quote is at
+/// least eight bytes before the slice's end; `None` otherwise (the careful way decides). Most
+/// keys are found in one or two words, with their tag from the words already read.
+#[inline]
+fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
+    let mut at = from;
+    loop {
+        let w = u64::from_le_bytes(*json.get(at..)?.first_chunk::<8>()?);
+        let hits = stops(w);
+        if hits == 0 {
+            at += 8;
+            continue;
+        }
+        let end = at + (hits.trailing_zeros() / 8) as usize;
+        if *json.get(end)? != b'"' {
+            return None;
+        }
+        let n = end - from;
+        if n < 8 {
+            // The first word holds the whole text, and bytes after it.
+            return Some((end, (w & ((1u64 << (8 * n)) - 1)) | ((n as u64) << 56)));
+        }
+        return Some((end, key_tag(json.get(from..end)?)));
+    }
+}
+
+/// A key's tag in the lists of [`Scratch`]: equal keys have equal tags, and most different
+/// keys of one object different ones. A key under eight bytes is its bytes (first lowest) and
+/// its length, whole; a longer one its first and last eight bytes and its length, mixed.
+#[inline]
+fn key_tag(key: &[u8]) -> u64 {
+    let n = key.len();
+    match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+        (Some(&head), Some(&tail)) => {
+            u64::from_le_bytes(head)
+                ^ u64::from_le_bytes(tail).rotate_left(29)
+                ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+        _ => {
+            key.iter()
+                .rev()
+                .fold(0u64, |tag, &b| (tag << 8) | u64::from(b))
+                | ((n as u64) << 56)
+        }
+    }
+}
+
 /// The closing quote of the string whose text starts at `from`, and whether it holds an
 /// escape, when every byte of it is allowed (no control character) and every escape is one
 /// serde_json accepts (`\uXXXX` with four hex digits, a lone surrogate included, as it skips a
@@ -259,15 +325,8 @@ fn string(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
         while let Some(word) = json.get(from..from + 8) {
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(word);
-            let w = u64::from_le_bytes(bytes);
-            let ctrl = w.wrapping_sub(ONES * 0x20) & !w;
-            let q = w ^ (ONES * u64::from(b'"'));
-            let quote = q.wrapping_sub(ONES) & !q;
-            let b = w ^ (ONES * u64::from(b'\\'));
-            let backslash = b.wrapping_sub(ONES) & !b;
-            // Only the lowest hit is exact (a borrow can mark a byte above it): it is the one
-            // taken.
-            let hits = (ctrl | quote | backslash) & (ONES << 7);
+            // Only the lowest hit is exact: it is the one taken.
+            let hits = stops(u64::from_le_bytes(bytes));
             if hits != 0 {
                 from += (hits.trailing_zeros() / 8) as usize;
                 break;

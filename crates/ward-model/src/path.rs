@@ -92,21 +92,30 @@ fn is_ident(k: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-impl fmt::Display for AttrPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl AttrPath {
+    /// Writes what `Display` writes into any writer (a `Formatter`, or one that escapes as it
+    /// goes), each piece through `write_str`: without a `Formatter` in between, a plain path
+    /// costs its own pieces alone (ward-report's JSON record writes one for each attribute).
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
         for (i, step) in self.0.iter().enumerate() {
             match step {
                 PathStep::Key(k) if is_ident(k) => {
                     if i > 0 {
-                        f.write_str(".")?;
+                        w.write_str(".")?;
                     }
-                    f.write_str(k)?;
+                    w.write_str(k)?;
                 }
-                PathStep::Key(k) => write!(f, "[{}]", serde_json::Value::String(k.clone()))?,
-                PathStep::Index(n) => write!(f, "[{n}]")?,
+                PathStep::Key(k) => write!(w, "[{}]", serde_json::Value::String(k.clone()))?,
+                PathStep::Index(n) => write!(w, "[{n}]")?,
             }
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for AttrPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

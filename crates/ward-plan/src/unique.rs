@@ -444,8 +444,11 @@ fn zero_bytes(word: u64) -> u64 {
     !(((word & LOW7) + LOW7) | word | LOW7)
 }
 
-/// A key's tag: its first and last eight bytes and its length, mixed. Equal keys have equal
-/// tags; most different keys of one object have different ones.
+/// A key's tag: equal keys have equal tags, and most different keys of one object different
+/// ones. A key under eight bytes is its bytes (first lowest) and its length, whole (what
+/// [`valid`]'s key scan takes from the word it read the key in); a longer one its first and
+/// last eight bytes and its length, mixed.
+#[inline]
 fn tag(key: &[u8]) -> u64 {
     let n = key.len();
     match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
@@ -454,11 +457,20 @@ fn tag(key: &[u8]) -> u64 {
                 ^ u64::from_le_bytes(tail).rotate_left(29)
                 ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         }
-        // Shorter: its bytes and its length, whole.
-        _ => key
-            .iter()
-            .fold((n as u64) << 56, |tag, &b| (tag << 8) | u64::from(b)),
+        _ => short_tag(
+            key.iter()
+                .rev()
+                .fold(0u64, |tag, &b| (tag << 8) | u64::from(b)),
+            n,
+        ),
     }
+}
+
+/// The tag of a key under eight bytes: `bytes` (the key's, first lowest, nothing above them)
+/// and its length `n`.
+#[inline]
+fn short_tag(bytes: u64, n: usize) -> u64 {
+    bytes | ((n as u64) << 56)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! compares the keys of each object, which is what the reader needs from one pass. serde_json
 //! itself can skip a value only by parsing it, and says nothing of repeated keys.
 
-use super::LINEAR;
+use super::{short_tag, tag, LINEAR};
 use serde::de::IgnoredAny;
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -205,7 +205,7 @@ fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
             if escaped {
                 return None;
             }
-            (end, key_tag(json.get(i + 1..end)?))
+            (end, tag(json.get(i + 1..end)?))
         }
     };
     let text = &json[i + 1..end];
@@ -266,7 +266,7 @@ fn stops(w: u64) -> u64 {
     (ctrl | quote | backslash) & (ONES << 7)
 }
 
-/// The closing quote of the key whose text starts at `from` and its [`key_tag`], read eight
+/// The closing quote of the key whose text starts at `from` and its [`tag`], read eight
 /// bytes at a time, when the text holds no escape or control character and its quote is at
 /// least eight bytes before the slice's end; `None` otherwise (the careful way decides). Most
 /// keys are found in one or two words, with their tag from the words already read.
@@ -287,30 +287,9 @@ fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
         let n = end - from;
         if n < 8 {
             // The first word holds the whole text, and bytes after it.
-            return Some((end, (w & ((1u64 << (8 * n)) - 1)) | ((n as u64) << 56)));
+            return Some((end, short_tag(w & ((1u64 << (8 * n)) - 1), n)));
         }
-        return Some((end, key_tag(json.get(from..end)?)));
-    }
-}
-
-/// A key's tag in the lists of [`Scratch`]: equal keys have equal tags, and most different
-/// keys of one object different ones. A key under eight bytes is its bytes (first lowest) and
-/// its length, whole; a longer one its first and last eight bytes and its length, mixed.
-#[inline]
-fn key_tag(key: &[u8]) -> u64 {
-    let n = key.len();
-    match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
-        (Some(&head), Some(&tail)) => {
-            u64::from_le_bytes(head)
-                ^ u64::from_le_bytes(tail).rotate_left(29)
-                ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        }
-        _ => {
-            key.iter()
-                .rev()
-                .fold(0u64, |tag, &b| (tag << 8) | u64::from(b))
-                | ((n as u64) << 56)
-        }
+        return Some((end, tag(json.get(from..end)?)));
     }
 }
 

@@ -16,10 +16,12 @@
 
 use super::opening_brackets;
 use crate::input::MAX_DEPTH;
-use crate::parse::{self, Actions, ModeText, RawChange, RawImporting, RawInner, RawStateResource};
+use crate::parse::{
+    self, Actions, ModeText, ModeVisitor, RawChange, RawImporting, RawInner, RawStateResource,
+};
 use crate::unique::valid::Member;
 use crate::unique::{UValue, Unique};
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::{DeserializeOwned, IgnoredAny, Visitor};
 use serde::Deserialize;
 use ward_model::Action;
 
@@ -35,16 +37,22 @@ pub(crate) fn read(json: &[u8], depth: u32, budget: usize) -> Option<(RawChange,
     let mut raw = RawChange::default();
     c.object(&mut |c, key| {
         match key {
-            b"address" => raw.address = c.small()?,
-            b"previous_address" => raw.previous_address = c.small()?,
-            b"module_address" => raw.module_address = c.small()?,
-            b"mode" => raw.mode = c.small::<Option<ModeText>>()?,
-            b"type" => raw.type_name = c.small()?,
-            b"name" => raw.name = c.small()?,
+            b"address" => raw.address = c.text()?,
+            b"previous_address" => raw.previous_address = c.text()?,
+            b"module_address" => raw.module_address = c.text()?,
+            b"mode" => {
+                raw.mode = match c.plain() {
+                    // What the seeds' `ModeText` makes of the same text.
+                    Some(text) => Some(ModeVisitor.visit_str::<serde_json::Error>(text).ok()?),
+                    None => c.small::<Option<ModeText>>()?,
+                }
+            }
+            b"type" => raw.type_name = c.text()?,
+            b"name" => raw.name = c.text()?,
             b"index" => raw.index = c.small::<Option<UValue>>()?.map(|v| v.0),
-            b"provider_name" => raw.provider_name = c.small()?,
-            b"deposed" => raw.deposed = c.small()?,
-            b"action_reason" => raw.action_reason = c.small()?,
+            b"provider_name" => raw.provider_name = c.text()?,
+            b"deposed" => raw.deposed = c.text()?,
+            b"action_reason" => raw.action_reason = c.text()?,
             b"change" => raw.change = Some(c.change()?),
             // Read as the seeds read it: a number out of range or a lone surrogate is refused.
             _ => c.unknown()?,
@@ -73,9 +81,9 @@ pub(crate) fn state_resource(
     let mut r = RawStateResource::default();
     c.object(&mut |c, key| {
         match key {
-            b"mode" => r.mode = c.small()?,
-            b"type" => r.type_name = c.small()?,
-            b"provider_name" => r.provider_name = c.small()?,
+            b"mode" => r.mode = c.text()?,
+            b"type" => r.type_name = c.text()?,
+            b"provider_name" => r.provider_name = c.text()?,
             _ => c.skip()?,
         }
         Some(())
@@ -163,6 +171,33 @@ impl<'a> Cursor<'a> {
         self.i += 1;
         self.ws();
         Some(key)
+    }
+
+    /// The plain string at the position (no escape, no control character): its text, the
+    /// position moved past it. `None`, the position kept, for anything else (serde_json
+    /// reads it).
+    fn plain(&mut self) -> Option<&'a str> {
+        if self.next()? != b'"' {
+            return None;
+        }
+        let rest = self.json.get(self.i + 1..)?;
+        let len = memchr::memchr2(b'"', b'\\', rest)?;
+        let text = rest.get(..len)?;
+        if rest.get(len) != Some(&b'"') || text.iter().any(|&b| b < 0x20) {
+            return None;
+        }
+        let text = std::str::from_utf8(text).ok()?;
+        self.i += len + 2;
+        Some(text)
+    }
+
+    /// The value at the position as the seeds read an optional string: a plain string
+    /// without serde_json ([`Cursor::plain`]), anything else by [`Cursor::small`].
+    fn text(&mut self) -> Option<Option<String>> {
+        match self.plain() {
+            Some(text) => Some(Some(text.to_owned())),
+            None => self.small(),
+        }
     }
 
     /// The value at the position parsed by serde_json as a `T` (the type the seeds read it
@@ -413,6 +448,11 @@ mod tests {
             r#"{"address":"a.b","type":"a","change":{"actions":["update"],"before":{"x":"y"},"after":{"x":"y"}}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":"x","after":"xy"}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":12,"after":123}}"#,
+            // Strings read without serde_json, or by it (an escape, null): a mode it knows,
+            // one it does not, an address with escapes, non-ASCII text.
+            r#"{"address":"data.a.b","mode":"data","type":"a","name":"b","change":{"actions":["read"]}}"#,
+            r#"{"address":"a.b","mode":"bogus","type":"a","change":{"actions":["no-op"]}}"#,
+            r#"{"address":"a[\"k\u00e9\"]","mode":null,"type":"a","name":"b\/c","provider_name":"é","change":{"actions":["no-op"]}}"#,
         ] {
             let (fast, len) = read(text.as_bytes(), 2, 1 << 20).expect(text);
             let (slow, slow_len) = seeds(text).unwrap();

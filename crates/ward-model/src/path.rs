@@ -76,7 +76,8 @@ impl AttrPath {
             }
         }
         let mut rest = Rest(text);
-        fmt::Write::write_fmt(&mut rest, format_args!("{self}")).ok()?;
+        // Each piece straight to `write_str`, without a `Formatter` in between.
+        self.write_to(&mut rest).ok()?;
         Some(rest.0)
     }
 

@@ -102,7 +102,13 @@ fn push_value(out: &mut String, v: &Shown) {
         Shown::Absent => out.push_str("null"),
         Shown::Known(j) => {
             let start = out.len();
-            let _ = write!(out, "{j}");
+            // serde_json's own writer: the same text as `Display`, without a `Formatter`.
+            match serde_json::to_string(j) {
+                Ok(text) => out.push_str(&text),
+                Err(_) => {
+                    let _ = write!(out, "{j}");
+                }
+            }
             let cut = out
                 .get(start..)
                 .and_then(|s| s.char_indices().nth(MAX_VALUE_CHARS));
@@ -118,18 +124,28 @@ fn push_value(out: &mut String, v: &Shown) {
 pub fn before_after(c: &AttrChange) -> String {
     // Written into one string: two values and the arrow, most under 64 bytes.
     let mut out = String::with_capacity(64);
-    push_value(&mut out, &c.before);
-    out.push_str(" → ");
-    push_value(&mut out, &c.after);
+    push_before_after(&mut out, c);
     out
+}
+
+/// [`before_after`] written at the end of `out`.
+pub(crate) fn push_before_after(out: &mut String, c: &AttrChange) {
+    push_value(out, &c.before);
+    out.push_str(" → ");
+    push_value(out, &c.after);
 }
 
 /// `a, b, c`.
 pub fn paths(ps: &[AttrPath]) -> String {
-    ps.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    // Each path written into the one string: no string per path, no join.
+    let mut out = String::new();
+    for (i, p) in ps.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = p.write_to(&mut out);
+    }
+    out
 }
 
 /// How many addresses a suggestion names before it says how many more.
@@ -222,6 +238,32 @@ pub fn suggestion(type_name: &str, seen_in: &[&str], seen: Option<&Seen>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `paths` is each path's display joined with `, `: none, one, keys that need quoting,
+    /// indices.
+    #[test]
+    fn paths_are_their_displays_joined() {
+        let lists = [
+            vec![],
+            vec![AttrPath::dotted("id")],
+            vec![
+                AttrPath::dotted("network.0.ip"),
+                AttrPath(vec![
+                    PathStep::Key("tags".into()),
+                    PathStep::Key("kubernetes.io/role".into()),
+                ]),
+                AttrPath::dotted("arn"),
+            ],
+        ];
+        for ps in &lists {
+            let joined: Vec<String> = ps.iter().map(ToString::to_string).collect();
+            assert_eq!(paths(ps), joined.join(", "));
+        }
+        assert_eq!(
+            paths(&lists[2]),
+            r#"network[0].ip, tags["kubernetes.io/role"], arn"#
+        );
+    }
 
     /// A known value is cut after [`MAX_VALUE_CHARS`] characters (not bytes), with `…`; one of
     /// exactly that many is whole; `before_after` cuts each side on its own.

@@ -42,17 +42,26 @@ pub(super) fn destroy(
 /// What identifies a destroyed object: its last known plain values at the top-level identity
 /// attributes (`id` always counts), `name=value` joined with `; `, in name order.
 pub(super) fn destroyed_object(c: &ResourceChange, identity: &[AttrPath]) -> Option<String> {
-    let parts: Vec<String> = c
-        .before_scalars
-        .iter()
-        .filter(|(k, _)| k == "id" || identity.iter().any(|p| p.displays_as(k)))
-        .filter_map(|(k, v)| match v {
-            serde_json::Value::String(s) if !s.is_empty() => Some(format!("{k}={s}")),
-            serde_json::Value::Bool(b) => Some(format!("{k}={b}")),
-            _ => None,
-        })
-        .collect();
-    (!parts.is_empty()).then(|| parts.join("; "))
+    // Written into one string, each part with `push_str`: no string per part, no join.
+    let mut out = String::new();
+    for (k, v) in &c.before_scalars {
+        if !(k == "id" || identity.iter().any(|p| p.displays_as(k))) {
+            continue;
+        }
+        let value = match v {
+            serde_json::Value::String(s) if !s.is_empty() => s.as_str(),
+            serde_json::Value::Bool(true) => "true",
+            serde_json::Value::Bool(false) => "false",
+            _ => continue,
+        };
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(k);
+        out.push('=');
+        out.push_str(value);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Whether destroying the object takes a final snapshot, read from its last known values at the

@@ -3,9 +3,8 @@
 
 use super::diff::attr_forces_replacement;
 use super::{is_identity, overlaps, per, Lines};
-use crate::explain::{before_after, paths};
+use crate::explain::{before_after, paths, push_before_after};
 use crate::{AttrVerdict, Verdict};
-use std::fmt::Write as _;
 use std::sync::Arc;
 use ward_model::{AttrChange, AttrPath, Impact, ResourceChange, Shown};
 use ward_rules::{Cost, Decision, Direction, Moved, Resolved};
@@ -97,8 +96,12 @@ fn attribute_cost_lines(attributes: &[AttrVerdict], r: &Resolved<'_>, lines: &mu
         let rule = a.rule.clone().or_else(|| r.cost(Cost::OnUpdate).rule);
         // `path` costs class: before → after — why (per rule), written into one string.
         let mut line = String::with_capacity(160);
-        let _ = write!(line, "`{}` costs {}: ", a.change.path, a.impact);
-        line.push_str(&before_after(&a.change));
+        line.push('`');
+        let _ = a.change.path.write_to(&mut line);
+        line.push_str("` costs ");
+        line.push_str(a.impact.as_str());
+        line.push_str(": ");
+        push_before_after(&mut line, &a.change);
         if let Some(w) = &a.why {
             line.push_str(" — ");
             line.push_str(w);

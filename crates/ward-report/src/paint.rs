@@ -20,6 +20,16 @@ impl Painter {
         }
     }
 
+    /// [`Painter::paint`] appended to `out`, without a string of its own.
+    pub(crate) fn push(&self, out: &mut String, style: Style, text: &str) {
+        if self.color {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{style}{text}{style:#}");
+        } else {
+            out.push_str(text);
+        }
+    }
+
     pub(crate) fn group_style(g: Group) -> Style {
         let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
         match g {
@@ -65,5 +75,28 @@ impl Painter {
 
     pub(crate) fn bold(&self, text: &str) -> String {
         self.paint(Style::new().bold(), text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Appending paints exactly what [`Painter::paint`] returns, colour on or off, after
+    /// what `out` already holds.
+    #[test]
+    fn push_appends_what_paint_returns() {
+        for color in [false, true] {
+            let p = Painter { color };
+            for style in [Style::new().bold(), Style::new().dimmed(), Style::new()] {
+                let mut out = String::from("x ");
+                p.push(&mut out, style, "decided by a@1:t");
+                assert_eq!(out, format!("x {}", p.paint(style, "decided by a@1:t")));
+            }
+        }
+        assert_eq!(
+            Painter { color: true }.paint(Style::new().bold(), "a"),
+            "\u{1b}[1ma\u{1b}[0m"
+        );
     }
 }

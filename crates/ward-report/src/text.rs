@@ -3,6 +3,7 @@
 use crate::escape::terminal;
 use crate::outcome::thousands;
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use ward_classify::{Assessment, AttrVerdict, Fact, Verdict};
 use ward_model::{Action, Impact, Product, Shown};
 use ward_rules::RuleOrigin;
@@ -15,11 +16,19 @@ pub(crate) const MAX_VALUE_CHARS: usize = 80;
 /// and bidi or line-separator characters escaped), `(sensitive)`, `(known after apply)`, `null`.
 /// Never the value behind `Sensitive`. A value longer than [`MAX_VALUE_CHARS`] is cut, and the
 /// cut said: `"abc… 1,234 more characters`.
+#[cfg(test)]
 pub(crate) fn show_value(v: &Shown) -> String {
+    let mut out = String::new();
+    push_value(&mut out, v);
+    out
+}
+
+/// [`show_value`] appended to `out`.
+pub(crate) fn push_value(out: &mut String, v: &Shown) {
     let (head, cut) = show_value_parts(v);
-    match cut {
-        Some(c) => format!("{head}{c}"),
-        None => head,
+    out.push_str(&head);
+    if let Some(c) = cut {
+        out.push_str(&c);
     }
 }
 
@@ -34,7 +43,8 @@ pub(crate) fn show_value_parts(v: &Shown) -> (String, Option<String>) {
     match v {
         Shown::Known(j) => {
             // The value's text as it is when nothing needed escaping, not a copy of it.
-            let raw = j.to_string();
+            // serde_json's own writer: the same text as `Display`, without a `Formatter`.
+            let raw = serde_json::to_string(j).unwrap_or_else(|_| j.to_string());
             let escaped = match terminal(&raw) {
                 Cow::Owned(e) => Some(e),
                 Cow::Borrowed(_) => None,
@@ -249,29 +259,36 @@ pub(crate) fn explanation_lines(v: &Verdict) -> impl Iterator<Item = Cow<'_, str
         .attributes
         .iter()
         .any(|a| a.why.is_some() && attribute_shown(v, a));
-    let per = v.decided_by.as_ref().map(|r| format!(" (per {r})"));
-    let per_suffix = per.clone();
-    let gloss = format!(" it costs {}: {}", v.impact, v.impact.meaning());
-    v.explanation
-        .iter()
-        .filter(move |l| {
-            let shown_elsewhere = l.as_str() == action
-                || l.starts_with("identity changes: ")
-                || (attr_reason && l.starts_with("rule rationale: "))
-                || glosses_the_class(l, &gloss, per.as_deref())
-                || forcing_line_of_a_shown_attribute(v, l)
-                || cost_line_of_a_shown_attribute(v, l)
-                || v.attributes
-                    .iter()
-                    .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
-            !shown_elsewhere
+    let per = v.decided_by.as_ref().map(|r| {
+        // Sized for most rule references: grown from empty, the string moves several times.
+        let mut per = String::with_capacity(80);
+        let _ = write!(per, " (per {r})");
+        per
+    });
+    let meaning = v.impact.meaning();
+    let mut gloss = String::with_capacity(16 + meaning.len());
+    gloss.push_str(" it costs ");
+    gloss.push_str(v.impact.as_str());
+    gloss.push_str(": ");
+    gloss.push_str(meaning);
+    v.explanation.iter().filter_map(move |l| {
+        let shown_elsewhere = l.as_str() == action
+            || l.starts_with("identity changes: ")
+            || (attr_reason && l.starts_with("rule rationale: "))
+            || glosses_the_class(l, &gloss, per.as_deref())
+            || forcing_line_of_a_shown_attribute(v, l)
+            || cost_line_of_a_shown_attribute(v, l)
+            || v.attributes
+                .iter()
+                .any(|a| a.why.as_deref() == Some(l.as_str()) && attribute_shown(v, a));
+        if shown_elsewhere {
+            return None;
+        }
+        Some(match per.as_deref().and_then(|p| l.strip_suffix(p)) {
+            Some(rest) => Cow::Owned(rest.to_string()),
+            None => Cow::Borrowed(l.as_str()),
         })
-        .map(
-            move |l| match per_suffix.as_deref().and_then(|p| l.strip_suffix(p)) {
-                Some(rest) => Cow::Owned(rest.to_string()),
-                None => Cow::Borrowed(l.as_str()),
-            },
-        )
+    })
 }
 
 /// `replacing it costs replace: destroyed (and perhaps recreated) … (per RULE)`: a line that
@@ -343,8 +360,11 @@ pub(crate) fn attribute_why(at: &ward_classify::AttrVerdict) -> Option<&str> {
     let why = at.why.as_deref()?;
     let why = match at.forces_replacement {
         true => {
-            let said = format!("forces replacement, which costs {}", at.impact);
-            match why.strip_prefix(&said) {
+            // `forces replacement, which costs {impact}`, matched piece by piece.
+            let said = why
+                .strip_prefix("forces replacement, which costs ")
+                .and_then(|r| r.strip_prefix(at.impact.as_str()));
+            match said {
                 Some(rest) => rest.strip_prefix("; ").unwrap_or(rest),
                 None => why,
             }

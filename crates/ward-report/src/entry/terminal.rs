@@ -6,7 +6,7 @@ use crate::group::Group;
 use crate::options::Expand;
 use crate::outcome::plural;
 use crate::paint::Painter;
-use crate::text::{fact_words, full_address, mentioned, show_value, sorted_facts};
+use crate::text::{fact_words, full_address, mentioned, push_value, sorted_facts};
 use std::fmt::Write as _;
 use ward_classify::Verdict;
 use ward_model::Impact;
@@ -33,17 +33,18 @@ pub(crate) fn entry(color: bool, expand: Expand, g: Group, v: &Verdict) -> Strin
 /// [`crate::kept`] finds a verdict's `action_reason` line in a block by this form, to word it
 /// for OpenTofu without rendering the block again.
 pub(crate) fn explanation_line(out: &mut String, line: &str) {
-    let _ = writeln!(out, "    {}", terminal(line));
+    out.push_str("    ");
+    out.push_str(&terminal(line));
+    out.push('\n');
 }
 
 pub(crate) fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
-    let _ = writeln!(
-        out,
-        "{}  {}  {}",
-        p.tag(g),
-        p.bold(&full_address(v)),
-        v.action.describe()
-    );
+    out.push_str(&p.tag(g));
+    out.push_str("  ");
+    p.push(out, anstyle::Style::new().bold(), &full_address(v));
+    out.push_str("  ");
+    out.push_str(v.action.describe());
+    out.push('\n');
     let ind = "    ";
     if g == Group::Unknown && v.explanation.is_empty() {
         let _ = writeln!(
@@ -78,11 +79,15 @@ pub(crate) fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     }
     match &v.decided_by {
         Some(r) => {
-            let _ = writeln!(
-                out,
-                "{ind}{}",
-                p.dim(&format!("decided by {}", terminal(&r.to_string())))
-            );
+            // The rule written once into a string sized for most, then escaped.
+            let mut rule = String::with_capacity(64);
+            let _ = write!(rule, "{r}");
+            let mut said = String::with_capacity(rule.len() + 16);
+            said.push_str("decided by ");
+            said.push_str(&terminal(&rule));
+            out.push_str(ind);
+            p.push(out, anstyle::Style::new().dimmed(), &said);
+            out.push('\n');
         }
         None if g != Group::Unknown => {
             let _ = writeln!(out, "{ind}{}", p.dim("decided by ward's defaults"));
@@ -102,40 +107,56 @@ pub(crate) fn attribute_lines(out: &mut String, g: Group, v: &Verdict, ind: &str
         return;
     }
     let attrs = crate::text::listed_attributes(v);
+    let side = crate::text::Side::of(v.action);
+    // Each path written into one buffer without a `Formatter`, then escaped; each line
+    // appended piece by piece.
+    let mut buf = String::new();
     for at in &attrs.shown {
-        let path = at.change.path.to_string();
-        let path = terminal(&path);
-        match crate::text::Side::of(v.action) {
-            crate::text::Side::Sets => {
-                let _ = writeln!(out, "{ind}+ {path} = {}", show_value(&at.change.after));
-                continue;
-            }
-            crate::text::Side::Removes => {
-                let _ = writeln!(out, "{ind}- {path} = {}", show_value(&at.change.before));
+        buf.clear();
+        let _ = at.change.path.write_to(&mut buf);
+        let path = terminal(&buf);
+        out.push_str(ind);
+        match side {
+            crate::text::Side::Sets | crate::text::Side::Removes => {
+                let (mark, value) = match side {
+                    crate::text::Side::Sets => ("+ ", &at.change.after),
+                    _ => ("- ", &at.change.before),
+                };
+                out.push_str(mark);
+                out.push_str(&path);
+                out.push_str(" = ");
+                push_value(out, value);
+                out.push('\n');
                 continue;
             }
             crate::text::Side::Changes => {}
         }
-        let mut tags = Vec::new();
-        if g != Group::Class(at.impact) {
-            tags.push(at.impact.as_str());
+        out.push_str("~ ");
+        out.push_str(&path);
+        out.push_str(": ");
+        push_value(out, &at.change.before);
+        out.push_str(" → ");
+        push_value(out, &at.change.after);
+        let other_class = g != Group::Class(at.impact);
+        if other_class || at.forces_replacement {
+            out.push_str("  [");
+            if other_class {
+                out.push_str(at.impact.as_str());
+            }
+            if at.forces_replacement {
+                if other_class {
+                    out.push_str(", ");
+                }
+                out.push_str("forces replacement");
+            }
+            out.push(']');
         }
-        if at.forces_replacement {
-            tags.push("forces replacement");
-        }
-        let tags = if tags.is_empty() {
-            String::new()
-        } else {
-            format!("  [{}]", tags.join(", "))
-        };
-        let _ = writeln!(
-            out,
-            "{ind}~ {path}: {} → {}{tags}",
-            show_value(&at.change.before),
-            show_value(&at.change.after),
-        );
+        out.push('\n');
         if let Some(why) = crate::text::attribute_why(at) {
-            let _ = writeln!(out, "{ind}    {}", terminal(why));
+            out.push_str(ind);
+            out.push_str("    ");
+            out.push_str(&terminal(why));
+            out.push('\n');
         }
     }
     if attrs.more > 0 {

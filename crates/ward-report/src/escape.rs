@@ -39,8 +39,8 @@ pub fn is_unsafe(c: char) -> bool {
 /// Text for one terminal line: every [`is_unsafe`] character shown as a visible escape (`\n`,
 /// `\t`, `\u{1b}`, `\u{202e}`), a backslash kept as is.
 pub fn terminal(s: &str) -> Cow<'_, str> {
-    // Printable ASCII is never unsafe: most text is that, checked a byte at a time.
-    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(is_unsafe) {
+    // Checked a byte at a time, without decoding characters: most text is safe.
+    if !has_unsafe(s) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -52,6 +52,39 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// True when some character of `s` [`is_unsafe`] (`s.chars().any(is_unsafe)`), read from its
+/// UTF-8 bytes: C0 and DEL are single bytes, C1 is `C2 80`–`C2 9F`, U+061C `D8 9C`, U+200E/F
+/// `E2 80 8E`/`8F`, U+2028–U+202E `E2 80 A8`–`AE`, U+2066–U+2069 `E2 81 A6`–`A9`. A lead byte
+/// is never a continuation byte, so no character is mistaken for another.
+fn has_unsafe(s: &str) -> bool {
+    let b = s.as_bytes();
+    // Printable ASCII is never unsafe: most text is that, checked a byte at a time.
+    if b.iter().all(|c| (0x20..0x7f).contains(c)) {
+        return false;
+    }
+    // Otherwise only the bytes an unsafe character starts with need a closer look.
+    let starts = |c: &u8| *c < 0x20 || matches!(c, 0x7f | 0xc2 | 0xd8 | 0xe2);
+    let mut from = 0;
+    while let Some(at) = b.get(from..).and_then(|r| r.iter().position(starts)) {
+        let i = from + at;
+        let next = |k: usize| b.get(i + k).copied();
+        let found = match b.get(i) {
+            Some(0xc2) => matches!(next(1), Some(0x80..=0x9f)),
+            Some(0xd8) => next(1) == Some(0x9c),
+            Some(0xe2) => matches!(
+                (next(1), next(2)),
+                (Some(0x80), Some(0x8e | 0x8f | 0xa8..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+            ),
+            _ => true,
+        };
+        if found {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
 }
 
 /// Appends one terminal line to `out`: `line` with every [`is_unsafe`] character escaped (so a
@@ -77,26 +110,60 @@ macro_rules! term_line {
 /// Plain Markdown text that renders as exactly these characters, on one line, with no structure
 /// of its own (see the module documentation).
 pub fn md_text(s: &str) -> String {
-    let s = terminal(s);
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '!'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
+    push_md_text(&mut out, s);
+    out
+}
+
+/// [`md_text`] appended to `out`. The characters it backslash-escapes are ASCII, so they are
+/// found byte by byte and the text between them is copied whole.
+fn push_md_text(out: &mut String, s: &str) {
+    let s = terminal(s);
+    let start = out.len();
+    let mut rest: &str = &s;
+    while let Some(at) = rest.bytes().position(|b| {
+        matches!(
+            b,
+            b'\\'
+                | b'`'
+                | b'*'
+                | b'_'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'|'
+                | b'~'
+                | b'&'
+                | b'#'
+                | b'!'
+        )
+    }) {
+        // `at` is an ASCII byte: one character, one byte, at a character boundary.
+        let (Some((before, from)), Some((special, after))) = (
+            rest.split_at_checked(at),
+            rest.get(at..).and_then(|r| r.split_at_checked(1)),
+        ) else {
+            break;
+        };
+        debug_assert_eq!(from.len(), special.len() + after.len());
+        out.push_str(before);
+        out.push('\\');
+        out.push_str(special);
+        rest = after;
     }
+    out.push_str(rest);
     // A list item or a setext underline at the start of a line: `- x`, `+ x`, `= x`, `1. x`.
-    let digits = out.chars().take_while(char::is_ascii_digit).count();
-    let mut rest = out[digits..].chars();
-    match (rest.next(), rest.next()) {
-        (Some('-' | '+' | '='), _) if digits == 0 => out.insert(0, '\\'),
-        (Some('.' | ')'), None | Some(' ' | '\t')) if digits > 0 => out.insert(digits, '\\'),
+    let piece = out.get(start..).unwrap_or("");
+    let digits = piece.chars().take_while(char::is_ascii_digit).count();
+    let mut tail = piece.get(digits..).unwrap_or("").chars();
+    match (tail.next(), tail.next()) {
+        (Some('-' | '+' | '='), _) if digits == 0 => out.insert(start, '\\'),
+        (Some('.' | ')'), None | Some(' ' | '\t')) if digits > 0 => {
+            out.insert(start + digits, '\\')
+        }
         _ => {}
     }
-    out
 }
 
 /// An inline code span that survives any content: [`terminal`] escapes, a fence longer than any
@@ -134,15 +201,20 @@ pub fn md_rich_cell(s: &str) -> String {
 }
 
 fn rich(s: &str, code: fn(&str) -> String) -> String {
-    let parts: Vec<&str> = s.split('`').collect();
-    if parts.len() % 2 == 0 {
+    // An even number of parts: an odd number of backticks.
+    if s.split('`').count() % 2 == 0 {
         return md_text(s);
     }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| if i % 2 == 1 { code(p) } else { md_text(p) })
-        .collect()
+    // Every part appended to one string (no string per text part, no Vec of parts).
+    let mut out = String::with_capacity(s.len() + 16);
+    for (i, p) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push_str(&code(p));
+        } else {
+            push_md_text(&mut out, p);
+        }
+    }
+    out
 }
 
 /// An inline code span for a GFM table cell: [`md_code`] with every `|` escaped, which GFM
@@ -231,6 +303,73 @@ pub fn html(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte scan finds exactly the characters [`is_unsafe`] names: every character, alone
+    /// and between others.
+    #[test]
+    fn has_unsafe_is_any_unsafe_character() {
+        let mut unsafe_chars = 0;
+        for c in (0..=0x10ffff_u32).filter_map(char::from_u32) {
+            let (alone, inside) = (c.to_string(), format!("aé{c}→b"));
+            assert_eq!(has_unsafe(&alone), is_unsafe(c), "{:x}", c as u32);
+            assert_eq!(has_unsafe(&inside), is_unsafe(c), "{:x}", c as u32);
+            unsafe_chars += usize::from(is_unsafe(c));
+        }
+        // C0 and DEL and C1 (65), U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9.
+        assert_eq!(unsafe_chars, 65 + 1 + 2 + 2 + 5 + 4);
+        assert!(!has_unsafe("plain ünïcode — ←→ \\u{2028}"));
+    }
+
+    /// `md_text` is the character-by-character escape it always was (backslash before each
+    /// special character, then the line-start markers), whatever surrounds the specials.
+    #[test]
+    fn md_text_escapes_each_special_character() {
+        fn one_by_one(s: &str) -> String {
+            let mut out = String::new();
+            for c in terminal(s).chars() {
+                if "\\`*_[]<>|~&#!".contains(c) {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            let digits = out.chars().take_while(char::is_ascii_digit).count();
+            let mut rest = out[digits..].chars();
+            match (rest.next(), rest.next()) {
+                (Some('-' | '+' | '='), _) if digits == 0 => out.insert(0, '\\'),
+                (Some('.' | ')'), None | Some(' ' | '\t')) if digits > 0 => {
+                    out.insert(digits, '\\')
+                }
+                _ => {}
+            }
+            out
+        }
+        let texts = [
+            "",
+            "a",
+            "*",
+            "**é*",
+            "é_x_→",
+            "a\\b",
+            "[x](y)",
+            "<b>&amp;",
+            "|~#!",
+            "- x",
+            "+",
+            "=",
+            "1. x",
+            "12)",
+            "1.5",
+            "3.\t",
+            "x\n*",
+            "`a`",
+            "a`b`c",
+            "é\u{202e}*",
+        ];
+        for t in texts {
+            assert_eq!(md_text(t), one_by_one(t), "{t:?}");
+        }
+        assert_eq!(md_rich("- `a*`*b"), "\\- `a*`\\*b");
+    }
 
     #[test]
     fn examples() {

@@ -304,10 +304,18 @@ impl Keep {
             let slot = if g == Group::Class(Impact::None) && !self.expand.none {
                 Slot::default()
             } else {
-                let e = self.entry(g, &mut v);
-                match self.texts.push(&e.main, e.tofu.as_deref()) {
+                // The block's text goes into `texts` as rendered: boxed (a reallocation to
+                // its length) only when it is kept whole in `big`.
+                let main = crate::entry::terminal::entry(self.color, self.expand, g, &v);
+                let tofu = terminal_tofu(&main, &v);
+                match self.texts.push(&main, tofu.as_deref()) {
                     Some(slot) => slot,
                     None => {
+                        let e = Entry {
+                            main: main.into_boxed_str(),
+                            tofu,
+                            brief: Box::default(),
+                        };
                         self.big.insert(self.slots.len(), e);
                         Slot {
                             start: u32::MAX,
@@ -362,11 +370,10 @@ impl Keep {
         }
     }
 
+    /// Markdown: the verdict's entries (the terminal's are rendered in [`Keep::keep`]).
     fn entry(&self, g: Group, v: &mut Verdict) -> Entry {
         let main = self.main(g, v);
-        let tofu = if self.format == Format::Terminal {
-            terminal_tofu(&main, v)
-        } else if v.action_reason.is_some() {
+        let tofu = if v.action_reason.is_some() {
             let before = v.explanation.clone();
             v.reword_reason(Product::OpenTofu);
             (v.explanation != before).then(|| self.main(g, v))
@@ -382,13 +389,9 @@ impl Keep {
         Entry { main, tofu, brief }
     }
 
+    /// Markdown: the detailed entry.
     fn main(&self, g: Group, v: &Verdict) -> Box<str> {
-        match self.format {
-            Format::Terminal => crate::entry::terminal::entry(self.color, self.expand, g, v),
-            Format::Markdown => crate::entry::markdown::entry(g, v, self.expand),
-            Format::Json | Format::Sarif | Format::Junit => String::new(),
-        }
-        .into_boxed_str()
+        crate::entry::markdown::entry(g, v, self.expand).into_boxed_str()
     }
 
     /// How many verdicts were kept (Markdown: dropped ones included).

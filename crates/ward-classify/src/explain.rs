@@ -55,16 +55,31 @@ pub fn reason_line(product: Product, reason: &str) -> String {
         Product::OpenTofu => "OpenTofu",
         Product::Terraform | Product::Unknown => "Terraform",
     };
-    format!("{who}: {}", plain_reason_line(reason))
+    // Sized and pushed: `format!` would grow the string from its guess.
+    let words = reason_words(reason);
+    let mut out = String::with_capacity(who.len() + reason.len() + 8 + words.map_or(0, str::len));
+    out.push_str(who);
+    out.push_str(": ");
+    push_plain_reason(&mut out, reason, words);
+    out
 }
 
 /// [`reason_line`] without the product's name: `replace_because_cannot_update — the provider
 /// cannot change this in place`. For a report written before the product is known (the JSON
 /// report, which names the product in its `plan` section).
 pub fn plain_reason_line(reason: &str) -> String {
-    match reason_words(reason) {
-        Some(words) => format!("{reason} — {words}"),
-        None => reason.to_string(),
+    let words = reason_words(reason);
+    let mut out = String::with_capacity(reason.len() + 8 + words.map_or(0, str::len));
+    push_plain_reason(&mut out, reason, words);
+    out
+}
+
+/// [`plain_reason_line`] appended to `out`, with the reason's `words`.
+fn push_plain_reason(out: &mut String, reason: &str, words: Option<&str>) {
+    out.push_str(reason);
+    if let Some(words) = words {
+        out.push_str(" — ");
+        out.push_str(words);
     }
 }
 

@@ -439,24 +439,44 @@ pub fn sha256_json(v: &Value) -> String {
 
 /// The canonical serialization: object keys sorted at every level, compact.
 pub fn canonical_bytes(v: &Value) -> Vec<u8> {
-    serde_json::to_vec(&canonical(v)).unwrap_or_default()
+    // Writing into memory does not fail; should it, the empty text is what it always gave.
+    let mut out = Vec::new();
+    match serde_json::to_writer(&mut out, &Sorted(v)) {
+        Ok(()) => out,
+        Err(_) => Vec::new(),
+    }
 }
 
-fn canonical(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = serde_json::Map::new();
-            for k in keys {
-                if let Some(x) = m.get(k) {
-                    out.insert(k.clone(), canonical(x));
+/// A JSON value serialized with its object keys sorted at every level, as it is (no copy of
+/// it is made): the same bytes as `serde_json` writes of the value rebuilt with sorted keys.
+/// `serde_json`'s map keeps its keys sorted unless a crate turns on its `preserve_order`
+/// feature; the keys are sorted here either way.
+struct Sorted<'a>(&'a Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Object(m) => {
+                let mut keys: Vec<(&String, &Value)> = m.iter().collect();
+                if !keys.is_sorted_by(|a, b| a.0 <= b.0) {
+                    keys.sort_by(|a, b| a.0.cmp(b.0));
                 }
+                let mut map = s.serialize_map(Some(keys.len()))?;
+                for (k, x) in keys {
+                    map.serialize_entry(k, &Sorted(x))?;
+                }
+                map.end()
             }
-            Value::Object(out)
+            Value::Array(a) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for x in a {
+                    seq.serialize_element(&Sorted(x))?;
+                }
+                seq.end()
+            }
+            other => other.serialize(s),
         }
-        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
-        other => other.clone(),
     }
 }
 
@@ -466,4 +486,52 @@ fn canonical(v: &Value) -> Value {
 pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     use subtle::ConstantTimeEq;
     a.ct_eq(b).into()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    /// What [`canonical_bytes`] wrote before it serialized the value in place: a copy rebuilt
+    /// with its keys inserted in sorted order, written by `serde_json`.
+    fn rebuilt(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = serde_json::Map::new();
+                for k in keys {
+                    out.insert(k.clone(), rebuilt(&m[k.as_str()]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(rebuilt).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn canonical_bytes_are_the_sorted_copy_written_out() {
+        let v = json!({
+            "zeta": [3, -1, 1.5, 1e300, u64::MAX, i64::MIN, null, true, false],
+            "alpha": {"b": {"d": [], "c": {}}, "a": "quote \" slash \\ nl \n tab \t \u{1} é 😀"},
+            "": [{"y": 1, "x": [{"k2": 2, "k1": 1}]}],
+            "Beta": "",
+            "beta": 0.0
+        });
+        let bytes = canonical_bytes(&v);
+        assert_eq!(bytes, serde_json::to_vec(&rebuilt(&v)).unwrap());
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            r#"{"":[{"x":[{"k1":1,"k2":2}],"y":1}],"Beta":"","alpha":{"a":"quote \" slash \\ nl \n tab \t \u0001 é 😀","b":{"c":{},"d":[]}},"beta":0.0,"zeta":[3,-1,1.5,1e+300,18446744073709551615,-9223372036854775808,null,true,false]}"#
+        );
+        for scalar in [json!(null), json!("s"), json!(7), json!([]), json!({})] {
+            assert_eq!(
+                canonical_bytes(&scalar),
+                serde_json::to_vec(&scalar).unwrap()
+            );
+        }
+    }
 }

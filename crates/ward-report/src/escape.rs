@@ -170,22 +170,31 @@ fn push_md_text(out: &mut String, s: &str) {
 /// run of backticks inside, padded when the content starts or ends with a backtick or a space.
 pub fn md_code(s: &str) -> String {
     let s = terminal(s);
+    // Backticks are ASCII: counted byte by byte (no byte of another character is one).
     let mut longest = 0;
     let mut run = 0;
-    for c in s.chars() {
-        if c == '`' {
+    for b in s.bytes() {
+        if b == b'`' {
             run += 1;
             longest = longest.max(run);
         } else {
             run = 0;
         }
     }
-    let fence = "`".repeat(longest + 1);
-    if longest > 0 || s.starts_with(' ') || s.ends_with(' ') || s.is_empty() {
-        format!("{fence} {s} {fence}")
-    } else {
-        format!("{fence}{s}{fence}")
+    let fence = longest + 1;
+    let pad = longest > 0 || s.starts_with(' ') || s.ends_with(' ') || s.is_empty();
+    // Sized and pushed: the fence, the padding, the text, the padding, the fence.
+    let mut out = String::with_capacity(s.len() + 2 * fence + 2);
+    out.extend(std::iter::repeat_n('`', fence));
+    if pad {
+        out.push(' ');
     }
+    out.push_str(&s);
+    if pad {
+        out.push(' ');
+    }
+    out.extend(std::iter::repeat_n('`', fence));
+    out
 }
 
 /// Text that may hold `code spans` (explanations, rule reasons): the spans stay code (made safe

@@ -2,13 +2,10 @@
 //! `after_unknown` and the sensitive masks. No sensitive value leaves this module.
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
-use serde_json::value::RawValue;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-#[cfg(test)]
-use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::fmt;
 use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
@@ -335,25 +332,6 @@ impl<'a> RawKey<'a> {
     }
 }
 
-/// The text of a raw top-level value: serde_json's raw value, or the span of a side the one
-/// pass checked ([`crate::parse::reduce`]'s `RawObject`).
-pub(crate) trait RawText {
-    /// The value's JSON text.
-    fn text(&self) -> &str;
-}
-
-impl RawText for &RawValue {
-    fn text(&self) -> &str {
-        self.get()
-    }
-}
-
-impl RawText for &str {
-    fn text(&self) -> &str {
-        self
-    }
-}
-
 impl<'de> Deserialize<'de> for RawKey<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -374,15 +352,15 @@ impl<'de> Deserialize<'de> for RawKey<'de> {
 }
 
 /// [`changed`] for two objects given as their top-level attributes, raw, each sorted by name
-/// and each name once (a map's or a sorted list's entries): an attribute whose
+/// and each name once (`crate::parse::reduce`'s `RawObject`): an attribute whose
 /// bytes are the same on both sides, with nothing under it marked unknown, is unchanged
 /// (equal bytes are equal values, and the sensitive masks only hide values that change) and
 /// is not parsed; every other attribute is parsed and diffed as [`changed`] does. The caller
 /// checks that neither the whole `after` is unknown nor a whole side sensitive (the cases
 /// [`walk`] decides at the top, before it descends).
-pub(crate) fn changed_lazy<'m, 'k: 'm, V: RawText + 'm>(
-    before: impl IntoIterator<Item = (&'m RawKey<'k>, &'m V)>,
-    after: impl IntoIterator<Item = (&'m RawKey<'k>, &'m V)>,
+pub(crate) fn changed_lazy(
+    before: &[(RawKey<'_>, &str)],
+    after: &[(RawKey<'_>, &str)],
     unknown: Mask,
     bsens: Mask,
     asens: Mask,
@@ -390,7 +368,7 @@ pub(crate) fn changed_lazy<'m, 'k: 'm, V: RawText + 'm>(
     let mut out = Vec::new();
     let mut path = Vec::new();
     // Both sides are sorted by name: one merge of the two visits every name once, in order.
-    let (mut bs, mut as_) = (before.into_iter().peekable(), after.into_iter().peekable());
+    let (mut bs, mut as_) = (before.iter().peekable(), after.iter().peekable());
     loop {
         let order = match (bs.peek(), as_.peek()) {
             (None, None) => break,
@@ -414,14 +392,11 @@ pub(crate) fn changed_lazy<'m, 'k: 'm, V: RawText + 'm>(
         let (b, a) = (b.map(|(_, v)| v), a.map(|(_, v)| v));
         let u = unknown.key(k);
         if let (Some(b), Some(a)) = (b, a) {
-            if b.text() == a.text() && !u.any() {
+            if b == a && !u.any() {
                 continue;
             }
         }
-        let parse = |r: Option<&V>| {
-            r.map(|r| serde_json::from_str::<Value>(r.text()))
-                .transpose()
-        };
+        let parse = |r: Option<&&str>| r.map(|r| serde_json::from_str::<Value>(r)).transpose();
         let (b, a) = (parse(b)?, parse(a)?);
         path.push(PathStep::Key(k.to_string()));
         walk(
@@ -669,10 +644,9 @@ mod tests {
     /// [`changed_lazy`] over the raw top-level attributes of `b` and `a`.
     fn lazy(b: &Value, a: &Value, u: &Value, bs: &Value, as_: &Value) -> Vec<AttrChange> {
         let (b, a) = (b.to_string(), a.to_string());
-        let bm: BTreeMap<RawKey, &RawValue> = serde_json::from_str(&b).unwrap();
-        let am: BTreeMap<RawKey, &RawValue> = serde_json::from_str(&a).unwrap();
         let m = |v| Mask::of(Some(v));
-        changed_lazy(&bm, &am, m(u), m(bs), m(as_)).unwrap()
+        let raw = |t| crate::parse::raw_object(t).unwrap();
+        changed_lazy(&raw(&b), &raw(&a), m(u), m(bs), m(as_)).unwrap()
     }
 
     #[test]
@@ -725,8 +699,8 @@ mod tests {
             &json!({}),
         );
         let (b, a) = (r#"{"n":10,"m":1.0}"#, r#"{"n":10,"m":1.00}"#);
-        let bm: BTreeMap<RawKey, &RawValue> = serde_json::from_str(b).unwrap();
-        let am: BTreeMap<RawKey, &RawValue> = serde_json::from_str(a).unwrap();
+        let raw = |t| crate::parse::raw_object(t).unwrap();
+        let (bm, am) = (raw(b), raw(a));
         let none = changed_lazy(&bm, &am, Mask::Clear, Mask::Clear, Mask::Clear).unwrap();
         assert!(none.is_empty());
         assert_eq!(got.len(), 1);

@@ -211,14 +211,8 @@ fn changed_of(
         }
         _ if !diffed(Some(action)) => (Vec::new(), 0),
         (Some(before), Some(after)) => (
-            diff::changed_lazy(
-                before.iter().map(|(k, v)| (k, v)),
-                after.iter().map(|(k, v)| (k, v)),
-                masks.0,
-                masks.1,
-                masks.2,
-            )
-            .map_err(|e| malformed_side(address, &e))?,
+            diff::changed_lazy(before, after, masks.0, masks.1, masks.2)
+                .map_err(|e| malformed_side(address, &e))?,
             0,
         ),
         _ => (
@@ -462,8 +456,8 @@ pub(crate) fn lazy_objects<'a>(
         if let Some(object) = members.and_then(|m| spanned(r, m)) {
             return Ok(Some(object));
         }
-        serde_json::from_str::<BTreeMap<diff::RawKey<'a>, &'a RawValue>>(r)
-            .map(|m| Some(m.into_iter().map(|(k, v)| (k, v.get())).collect()))
+        raw_object(r)
+            .map(Some)
             .map_err(|e| malformed_side(address, &e))
     };
     Ok((
@@ -473,6 +467,13 @@ pub(crate) fn lazy_objects<'a>(
         )?,
         side(change.after_raw.as_deref(), change.after_members.as_deref())?,
     ))
+}
+
+/// The object `text`'s top-level members as serde_json reads them, sorted by name: the way a
+/// side is read when the one pass handed over none.
+pub(crate) fn raw_object(text: &str) -> Result<RawObject<'_>, serde_json::Error> {
+    serde_json::from_str::<BTreeMap<diff::RawKey<'_>, &RawValue>>(text)
+        .map(|m| m.into_iter().map(|(k, v)| (k, v.get())).collect())
 }
 
 /// The object `text` as its top-level `members` (spans in it, as the one pass found them,

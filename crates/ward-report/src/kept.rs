@@ -380,12 +380,7 @@ impl Keep {
         } else {
             None
         };
-        let brief = match self.format {
-            Format::Markdown => {
-                crate::entry::markdown::brief_entry(v, self.expand).into_boxed_str()
-            }
-            Format::Terminal | Format::Json | Format::Sarif | Format::Junit => Box::default(),
-        };
+        let brief = crate::entry::markdown::brief_entry(v, self.expand).into_boxed_str();
         Entry { main, tofu, brief }
     }
 

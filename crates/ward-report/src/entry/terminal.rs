@@ -79,14 +79,13 @@ pub(crate) fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
     }
     match &v.decided_by {
         Some(r) => {
-            // The rule written once into a string sized for most, then escaped.
-            let mut rule = String::with_capacity(64);
-            let _ = write!(rule, "{r}");
-            let mut said = String::with_capacity(rule.len() + 16);
+            // Written once into a string sized for most, then escaped (its first words need
+            // no escape).
+            let mut said = String::with_capacity(80);
             said.push_str("decided by ");
-            said.push_str(&terminal(&rule));
+            let _ = write!(said, "{r}");
             out.push_str(ind);
-            p.push(out, anstyle::Style::new().dimmed(), &said);
+            p.push(out, anstyle::Style::new().dimmed(), &terminal(&said));
             out.push('\n');
         }
         None if g != Group::Unknown => {

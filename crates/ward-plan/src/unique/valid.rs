@@ -83,11 +83,11 @@ pub(crate) fn members(json: &[u8], levels: u32) -> Option<(usize, Option<Box<[Me
 /// The open arrays and objects, and the keys of each open object so far.
 #[derive(Default)]
 struct Scratch {
-    /// One per open container: `None` an array, `Some(i)` the object `objects[i]`.
-    open: Vec<Option<usize>>,
-    /// An open object: where its keys start in `keys`, or their set once it has many.
-    objects: Vec<(usize, Option<HashSet<Vec<u8>>>)>,
-    /// A key of an open object: its tag, and its text's span in the input.
+    /// The open containers around the innermost one (which [`scan`] keeps in a local).
+    open: Vec<Open>,
+    /// The key sets of the open objects that have many keys, innermost last.
+    sets: Vec<HashSet<Vec<u8>>>,
+    /// A key of an open object with few keys: its tag, and its text's span in the input.
     keys: Vec<(u64, usize, usize)>,
     /// Whether the top-level object's members are recorded in `members`.
     record: bool,
@@ -96,17 +96,18 @@ struct Scratch {
     members: Vec<(usize, usize, usize, usize)>,
 }
 
-impl Scratch {
-    /// The member of the top-level object being read ends at `end` (the value's last byte
-    /// and one).
-    #[inline]
-    fn member_ends(&mut self, end: usize) {
-        if self.record && self.open.len() == 1 {
-            if let Some(m) = self.members.last_mut() {
-                m.3 = end;
-            }
-        }
-    }
+/// An open array or object.
+#[derive(Clone, Copy)]
+struct Open {
+    /// An object (else an array).
+    object: bool,
+    /// Its keys are in the last of [`Scratch::sets`], not in [`Scratch::keys`].
+    many: bool,
+    /// Where its keys start in [`Scratch::keys`].
+    from: usize,
+    /// One bit for each of its keys, picked by the key's tag: a key whose bit is clear is not
+    /// in the object yet, so most keys are compared with none of the others.
+    seen: u64,
 }
 
 /// Steps over JSON whitespace.
@@ -120,19 +121,32 @@ fn ws(json: &[u8], mut i: usize) -> usize {
 
 fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
     s.open.clear();
-    s.objects.clear();
+    s.sets.clear();
     s.keys.clear();
     s.members.clear();
     if !matches!(json.first(), Some(b'{' | b'[' | b'"')) {
         return None;
     }
+    let levels = levels as usize;
+    // The innermost open container, and how many are open (`cur` means nothing at 0).
+    let mut cur = Open {
+        object: false,
+        many: false,
+        from: 0,
+        seen: 0,
+    };
+    let mut depth = 0usize;
     let mut i = 0usize;
     loop {
-        // A value starts at `i` (after whitespace).
+        // A value starts at `i`, or whitespace before it.
         match *json.get(i)? {
             b'"' => i = string(json, i + 1)?.0 + 1,
+            b' ' | b'\n' | b'\r' | b'\t' => {
+                i = ws(json, i);
+                continue;
+            }
             open @ (b'{' | b'[') => {
-                if s.open.len() >= levels as usize {
+                if depth >= levels {
                     return None;
                 }
                 i = ws(json, i + 1);
@@ -140,12 +154,18 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
                 if *json.get(i)? == open + 2 {
                     i += 1;
                 } else {
-                    if open == b'{' {
-                        s.open.push(Some(s.objects.len()));
-                        s.objects.push((s.keys.len(), None));
-                        i = key(json, i, s)?;
-                    } else {
-                        s.open.push(None);
+                    if depth > 0 {
+                        s.open.push(cur);
+                    }
+                    depth += 1;
+                    cur = Open {
+                        object: open == b'{',
+                        many: false,
+                        from: s.keys.len(),
+                        seen: 0,
+                    };
+                    if cur.object {
+                        i = key(json, i, s, &mut cur, depth)?;
                     }
                     continue;
                 }
@@ -158,97 +178,138 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
         }
         // After a value: a comma and the next, or the end of containers.
         loop {
-            let Some(&top) = s.open.last() else {
+            if depth == 0 {
                 return Some(i);
-            };
+            }
             let end = i;
-            i = ws(json, i);
-            match (*json.get(i)?, top) {
-                (b',', None) => {
-                    i = ws(json, i + 1);
-                    break;
-                }
-                (b',', Some(_)) => {
-                    s.member_ends(end);
-                    i = key(json, ws(json, i + 1), s)?;
-                    break;
-                }
-                (b']', None) => {
-                    s.open.pop();
+            let mut next = *json.get(i)?;
+            if matches!(next, b' ' | b'\n' | b'\r' | b'\t') {
+                i = ws(json, i);
+                next = *json.get(i)?;
+            }
+            match (next, cur.object) {
+                (b',', false) => {
                     i += 1;
+                    break;
                 }
-                (b'}', Some(_)) => {
-                    s.member_ends(end);
-                    s.open.pop();
-                    if let Some((start, _)) = s.objects.pop() {
-                        s.keys.truncate(start);
+                (b',', true) => {
+                    member_ends(s, depth, end);
+                    i = key(json, ws(json, i + 1), s, &mut cur, depth)?;
+                    break;
+                }
+                (b']', false) => {}
+                (b'}', true) => {
+                    member_ends(s, depth, end);
+                    if cur.many {
+                        s.sets.pop();
                     }
-                    i += 1;
+                    s.keys.truncate(cur.from);
                 }
                 _ => return None,
+            }
+            i += 1;
+            depth -= 1;
+            if depth > 0 {
+                cur = s.open.pop()?;
             }
         }
     }
 }
 
-/// The key at `i` of the innermost open object, its `:` and the whitespace after it: where its
-/// value starts. `None` when it is not a plain string, or the object already holds it.
-fn key(json: &[u8], i: usize, s: &mut Scratch) -> Option<usize> {
+/// The member of the top-level object being read ends at `end` (the value's last byte and
+/// one), when the top-level object's members are recorded and `depth` is its.
+#[inline]
+fn member_ends(s: &mut Scratch, depth: usize, end: usize) {
+    if s.record && depth == 1 {
+        if let Some(m) = s.members.last_mut() {
+            m.3 = end;
+        }
+    }
+}
+
+/// The key at `i` of the innermost open object `cur` (`depth` deep) and its `:`: where its
+/// value starts, or whitespace before it (none before a top-level member's value, whose span
+/// is recorded). `None` when it is not a plain string, or the object already holds it.
+#[inline(always)]
+fn key(json: &[u8], i: usize, s: &mut Scratch, cur: &mut Open, depth: usize) -> Option<usize> {
     if json.get(i) != Some(&b'"') {
         return None;
     }
     let (end, t) = match plain_key(json, i + 1) {
         Some(found) => found,
-        None => {
-            let (end, escaped) = string(json, i + 1)?;
-            // A key with an escape would be compared decoded: left to the careful way.
-            if escaped {
-                return None;
-            }
-            (end, tag(json.get(i + 1..end)?))
-        }
+        None => escaped_or_near_end(json, i + 1)?,
     };
-    let text = &json[i + 1..end];
-    let (start, many) = s.objects.last_mut()?;
-    let start = *start;
-    match many {
-        Some(set) => {
-            if !set.insert(text.to_vec()) {
-                return None;
-            }
+    if cur.many {
+        let set = s.sets.last_mut()?;
+        if !set.insert(json.get(i + 1..end)?.to_vec()) {
+            return None;
         }
-        None => {
-            if s.keys[start..]
-                .iter()
-                .any(|&(other, a, b)| other == t && &json[a..b] == text)
-            {
-                return None;
-            }
-            if s.keys.len() - start < LINEAR {
-                s.keys.push((t, i + 1, end));
-            } else {
-                // Many keys: a set of their texts from here on.
-                let mut set: HashSet<Vec<u8>> = s.keys[start..]
-                    .iter()
-                    .map(|&(_, a, b)| json[a..b].to_vec())
-                    .collect();
-                set.insert(text.to_vec());
-                s.keys.truncate(start);
-                if let Some(level) = s.objects.last_mut() {
-                    level.1 = Some(set);
-                }
-            }
+    } else {
+        // Fibonacci hashing: the tag's top six bits, mixed, pick the key's bit.
+        let bit = 1u64 << (t.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58);
+        if cur.seen & bit != 0 && repeats(json, &s.keys[cur.from..], t, i + 1, end) {
+            return None;
+        }
+        cur.seen |= bit;
+        if s.keys.len() - cur.from < LINEAR {
+            s.keys.push((t, i + 1, end));
+        } else {
+            many_keys(json, s, cur, i + 1, end);
         }
     }
-    let colon = ws(json, end + 1);
+    let mut colon = end + 1;
     if json.get(colon) != Some(&b':') {
+        colon = ws(json, colon);
+        if json.get(colon) != Some(&b':') {
+            return None;
+        }
+    }
+    // The value after it, or whitespace before the value (which the scan steps over).
+    if s.record && depth == 1 {
+        let at = ws(json, colon + 1);
+        s.members.push((i + 1, end, at, at));
+        return Some(at);
+    }
+    Some(colon + 1)
+}
+
+/// A key [`plain_key`] did not find: its closing quote and [`tag`] when it is a plain string
+/// after all (its quote near the slice's end); `None` when it holds an escape (its decoded
+/// text would be compared: left to the careful way) or is no string.
+#[cold]
+#[inline(never)]
+fn escaped_or_near_end(json: &[u8], from: usize) -> Option<(usize, u64)> {
+    let (end, escaped) = string(json, from)?;
+    if escaped {
         return None;
     }
-    let at = ws(json, colon + 1);
-    if s.record && s.open.len() == 1 {
-        s.members.push((i + 1, end, at, at));
-    }
-    Some(at)
+    Some((end, tag(json.get(from..end)?)))
+}
+
+/// Whether one of `keys` (an object's so far) has the tag `t` and the text at `a..b`.
+#[cold]
+#[inline(never)]
+fn repeats(json: &[u8], keys: &[(u64, usize, usize)], t: u64, a: usize, b: usize) -> bool {
+    let Some(text) = json.get(a..b) else {
+        return true;
+    };
+    keys.iter()
+        .any(|&(other, x, y)| other == t && json.get(x..y) == Some(text))
+}
+
+/// The object `cur` has many keys: they go into a set of their texts, with the one at `a..b`,
+/// and are compared by hash from here on.
+#[cold]
+#[inline(never)]
+fn many_keys(json: &[u8], s: &mut Scratch, cur: &mut Open, a: usize, b: usize) {
+    let mut set: HashSet<Vec<u8>> = s.keys[cur.from..]
+        .iter()
+        .map(|&(_, x, y)| json[x..y].to_vec())
+        .collect();
+    set.insert(json[a..b].to_vec());
+    s.keys.truncate(cur.from);
+    s.sets.push(set);
+    cur.many = true;
 }
 
 const ONES: u64 = u64::MAX / 255;
@@ -270,7 +331,7 @@ fn stops(w: u64) -> u64 {
 /// bytes at a time, when the text holds no escape or control character and its quote is at
 /// least eight bytes before the slice's end; `None` otherwise (the careful way decides). Most
 /// keys are found in one or two words, with their tag from the words already read.
-#[inline]
+#[inline(always)]
 fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
     let mut at = from;
     loop {
@@ -297,6 +358,7 @@ fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
 /// escape, when every byte of it is allowed (no control character) and every escape is one
 /// serde_json accepts (`\uXXXX` with four hex digits, a lone surrogate included, as it skips a
 /// string).
+#[inline(always)]
 fn string(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     loop {

@@ -568,27 +568,29 @@ impl<'k> Resolved<'k> {
     /// be among the changes.
     pub fn attribute(&self, path: &AttrPath) -> Option<AttrDecision> {
         for r in &self.rules {
-            let related: Vec<(&AttrRule, Relation)> = r
-                .attributes
-                .iter()
-                .filter_map(|a| a.compiled.relation(path).map(|rel| (a, rel)))
-                .collect();
-            if related.is_empty() {
+            // The longest covering entry, then the most literal; ties keep file order (the
+            // later of two equal keys wins, so the line is compared reversed).
+            let order = |a: &AttrRule| {
+                (
+                    a.compiled.len(),
+                    a.compiled.literals(),
+                    std::cmp::Reverse(a.line),
+                )
+            };
+            let mut related = false;
+            let mut best_cover: Option<&AttrRule> = None;
+            for a in &r.attributes {
+                let Some(rel) = a.compiled.relation(path) else {
+                    continue;
+                };
+                related = true;
+                if rel == Relation::Covers && best_cover.is_none_or(|b| order(a) >= order(b)) {
+                    best_cover = Some(a);
+                }
+            }
+            if !related {
                 continue;
             }
-            let best_cover = related
-                .iter()
-                .filter(|(_, rel)| *rel == Relation::Covers)
-                .map(|(a, _)| *a)
-                // Longest, then most literal; ties keep file order (max_by_key keeps the last,
-                // so compare with the line reversed).
-                .max_by_key(|a| {
-                    (
-                        a.compiled.len(),
-                        a.compiled.literals(),
-                        std::cmp::Reverse(a.line),
-                    )
-                });
             let mut best: Option<AttrDecision> = best_cover.map(|a| AttrDecision {
                 impact: a.impact,
                 why: a.why.clone(),
@@ -599,8 +601,8 @@ impl<'k> Resolved<'k> {
                 .as_ref()
                 .map_or_else(|| self.cost(Cost::OnUpdate).value, |d| d.impact);
             let mut top = base;
-            for (a, rel) in &related {
-                if *rel == Relation::Inside && a.impact > top {
+            for a in &r.attributes {
+                if a.impact > top && a.compiled.relation(path) == Some(Relation::Inside) {
                     top = a.impact;
                     best = Some(AttrDecision {
                         impact: a.impact,

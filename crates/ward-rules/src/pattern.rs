@@ -140,30 +140,24 @@ impl Pattern {
 
     /// How this pattern relates to `path` (indices in the path are ignored), if at all.
     pub(crate) fn relation(&self, path: &AttrPath) -> Option<Relation> {
-        let keys: Vec<&str> = path
-            .0
-            .iter()
-            .filter_map(|s| match s {
-                PathStep::Key(k) => Some(k.as_str()),
-                PathStep::Index(_) => None,
-            })
-            .collect();
-        let n = keys.len().min(self.segs.len());
-        let same = self.segs[..n]
-            .iter()
-            .zip(&keys[..n])
-            .all(|(seg, key)| match seg {
-                Seg::Any => true,
-                Seg::Key(k) => k == key,
-            });
-        if !same {
-            return None;
+        // Compared step by step, without collecting the path's keys: this runs for every
+        // attribute entry of a type's rules, for every changed attribute of a plan.
+        let mut keys = path.0.iter().filter_map(|s| match s {
+            PathStep::Key(k) => Some(k.as_str()),
+            PathStep::Index(_) => None,
+        });
+        for seg in &self.segs {
+            let Some(key) = keys.next() else {
+                // The path ends first, and agrees so far.
+                return Some(Relation::Inside);
+            };
+            if let Seg::Key(k) = seg {
+                if k != key {
+                    return None;
+                }
+            }
         }
-        if self.segs.len() <= keys.len() {
-            Some(Relation::Covers)
-        } else {
-            Some(Relation::Inside)
-        }
+        Some(Relation::Covers)
     }
 }
 

@@ -5,8 +5,8 @@ use crate::format::Format;
 use crate::group::{group_of, Counted, Group};
 use crate::options::{Expand, RenderOptions};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{BuildHasher, RandomState};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher;
 use ward_classify::explain::reason_line;
 use ward_classify::Verdict;
 use ward_model::{Impact, Product};
@@ -115,8 +115,8 @@ struct Texts {
     lines: Vec<Line>,
     /// Stored lines by the hash of their text. Two lines with one hash: the later is stored
     /// again, unindexed (the text decides, never the hash).
-    index: HashMap<u64, u32>,
-    hasher: RandomState,
+    index: foldhash::HashMap<u64, u32>,
+    hasher: foldhash::fast::RandomState,
     /// The entries' line numbers, one entry after the other.
     ids: Vec<u32>,
 }

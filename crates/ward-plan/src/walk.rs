@@ -38,6 +38,12 @@ const BLOCK: usize = 256 << 10;
 /// longer one is walked child by child, so that it is never held whole.
 pub(crate) const SKIP_WHOLE: usize = 1 << 20;
 
+/// How much of the buffer [`Walker::skip`] lets the one-pass check read before it frames the
+/// value instead: a value longer than this (a section, a module's resources) would be read up to
+/// the buffer's end and refused there as cut, at every level of its nesting, before the framed
+/// way reads it again. Almost every value skipped is far shorter (a resource, an attribute).
+const FIRST_TRY: usize = 64 << 10;
+
 /// Why the walk stopped. The caller turns it into a [`crate::PlanError`].
 #[derive(Debug)]
 pub(crate) enum Fail {
@@ -755,18 +761,20 @@ impl<R: Read> Walker<R> {
     /// Checks and skips the value at the position without keeping it.
     pub(crate) fn skip(&mut self) -> Result<(), Fail> {
         // One pass over its bytes checks it as JSON, for its depth and for a repeated key
-        // (`unique::valid`); only a value that pass is not sure of (or one the buffer cuts) is
-        // checked by serde_json and then scanned for a repeated key, which words the error.
+        // (`unique::valid`), reading at most `FIRST_TRY` bytes. A value that pass is not sure
+        // of, or one longer (cut by the buffer or by that limit), is framed: checked again by
+        // that pass when it is whole in the buffer, else by serde_json and then scanned for a
+        // repeated key, which words the error; one longer than `SKIP_WHOLE` is walked member
+        // by member. (serde_json is not tried on the unframed rest of the buffer first: it
+        // would refuse a cut value only at the buffer's end.)
         self.peek_some()?;
         let levels = MAX_DEPTH - self.depth;
-        if let Some(len) = crate::unique::valid::value(&self.buf[self.pos..self.checked], levels) {
+        let end = self.checked.min(self.pos.saturating_add(FIRST_TRY));
+        if let Some(len) = crate::unique::valid::value(&self.buf[self.pos..end], levels) {
             if len <= self.budget {
                 self.pos += len;
                 return Ok(());
             }
-        }
-        if let Some((_, len)) = self.try_one::<IgnoredAny>()? {
-            return self.unique_behind(len);
         }
         match self.frame(SKIP_WHOLE)? {
             Some(len) => {
@@ -1545,6 +1553,31 @@ mod tests {
                 w.buf.capacity(),
                 text.len()
             );
+        }
+    }
+
+    /// A skipped value longer than the one pass's first try and shorter than `SKIP_WHOLE` is
+    /// framed and checked whole: accepted when it is valid, and a key it repeats at its end is
+    /// found where it is.
+    #[test]
+    fn a_value_past_the_first_try_is_framed_and_checked_whole() {
+        let member = r#"{"k": "0123456789abcdef", "n": [1, 2, 3]}"#;
+        let list = vec![member; 3 * FIRST_TRY / member.len()].join(", ");
+        for tail in ["", r#", "a": 1, "a": 2"#] {
+            let text = format!(
+                r#"{{"format_version": "1.2", "zz": {{"list": [{list}]{tail}}}, "resource_changes": []}}"#
+            );
+            assert!(text.len() > 2 * FIRST_TRY && text.len() < SKIP_WHOLE);
+            let mut w = walker(text.as_bytes());
+            let got = document(&mut w, &mut Acc::default(), None);
+            match (tail.is_empty(), got) {
+                (true, Ok(())) => {}
+                (false, Err(Fail::Duplicate { offset, .. })) => {
+                    let second = text.rfind(r#""a""#).unwrap() as u64;
+                    assert_eq!(offset, second);
+                }
+                (_, other) => panic!("{tail:?}: {other:?}"),
+            }
         }
     }
 

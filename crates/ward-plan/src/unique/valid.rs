@@ -29,7 +29,7 @@ use std::collections::HashSet;
 /// would be needed). `json` is valid UTF-8 (the walk's checked buffer, or a `str`): only the
 /// JSON grammar is checked here.
 pub(crate) fn value(json: &[u8], levels: u32) -> Option<usize> {
-    with_scratch(|s| scan(json, levels, s))
+    with_scratch(|s| scan::<false>(json, levels, s))
 }
 
 /// `f` with this thread's scratch lists, kept from one call to the next as first_repeat's
@@ -62,13 +62,10 @@ pub(crate) struct Member {
 /// span does not fit a `u32`.
 pub(crate) fn members(json: &[u8], levels: u32) -> Option<(usize, Option<Box<[Member]>>)> {
     with_scratch(|s| {
-        s.record = json.first() == Some(&b'{');
-        let len = scan(json, levels, s);
-        let record = std::mem::take(&mut s.record);
-        let len = len?;
-        if !record {
-            return Some((len, None));
+        if json.first() != Some(&b'{') {
+            return Some((scan::<false>(json, levels, s)?, None));
         }
+        let len = scan::<true>(json, levels, s)?;
         let mut members = Vec::with_capacity(s.members.len());
         for &(k0, k1, v0, v1) in &s.members {
             members.push(Member {
@@ -89,10 +86,8 @@ struct Scratch {
     sets: Vec<HashSet<Vec<u8>>>,
     /// A key of an open object with few keys: its tag, and its text's span in the input.
     keys: Vec<(u64, usize, usize)>,
-    /// Whether the top-level object's members are recorded in `members`.
-    record: bool,
-    /// The top-level object's members so far: its key's span, its value's span (the value's
-    /// end set when the member ends).
+    /// The top-level object's members so far, when [`scan`] records them: its key's span, its
+    /// value's span (the value's end set when the member ends).
     members: Vec<(usize, usize, usize, usize)>,
 }
 
@@ -119,7 +114,9 @@ fn ws(json: &[u8], mut i: usize) -> usize {
     i
 }
 
-fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
+/// [`value`]'s scan; with `RECORD`, the top-level object's members go to
+/// [`Scratch::members`] (a separate copy of the scan: the other has no such step at all).
+fn scan<const RECORD: bool>(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
     s.open.clear();
     s.sets.clear();
     s.keys.clear();
@@ -165,7 +162,7 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
                         seen: 0,
                     };
                     if cur.object {
-                        i = key(json, i, s, &mut cur, depth)?;
+                        i = key::<RECORD>(json, i, s, &mut cur, depth)?;
                     }
                     continue;
                 }
@@ -193,13 +190,13 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
                     break;
                 }
                 (b',', true) => {
-                    member_ends(s, depth, end);
-                    i = key(json, ws(json, i + 1), s, &mut cur, depth)?;
+                    member_ends::<RECORD>(s, depth, end);
+                    i = key::<RECORD>(json, ws(json, i + 1), s, &mut cur, depth)?;
                     break;
                 }
                 (b']', false) => {}
                 (b'}', true) => {
-                    member_ends(s, depth, end);
+                    member_ends::<RECORD>(s, depth, end);
                     if cur.many {
                         s.sets.pop();
                     }
@@ -219,8 +216,8 @@ fn scan(json: &[u8], levels: u32, s: &mut Scratch) -> Option<usize> {
 /// The member of the top-level object being read ends at `end` (the value's last byte and
 /// one), when the top-level object's members are recorded and `depth` is its.
 #[inline]
-fn member_ends(s: &mut Scratch, depth: usize, end: usize) {
-    if s.record && depth == 1 {
+fn member_ends<const RECORD: bool>(s: &mut Scratch, depth: usize, end: usize) {
+    if RECORD && depth == 1 {
         if let Some(m) = s.members.last_mut() {
             m.3 = end;
         }
@@ -231,7 +228,13 @@ fn member_ends(s: &mut Scratch, depth: usize, end: usize) {
 /// value starts, or whitespace before it (none before a top-level member's value, whose span
 /// is recorded). `None` when it is not a plain string, or the object already holds it.
 #[inline(always)]
-fn key(json: &[u8], i: usize, s: &mut Scratch, cur: &mut Open, depth: usize) -> Option<usize> {
+fn key<const RECORD: bool>(
+    json: &[u8],
+    i: usize,
+    s: &mut Scratch,
+    cur: &mut Open,
+    depth: usize,
+) -> Option<usize> {
     if json.get(i) != Some(&b'"') {
         return None;
     }
@@ -265,7 +268,7 @@ fn key(json: &[u8], i: usize, s: &mut Scratch, cur: &mut Open, depth: usize) -> 
         }
     }
     // The value after it, or whitespace before the value (which the scan steps over).
-    if s.record && depth == 1 {
+    if RECORD && depth == 1 {
         let at = ws(json, colon + 1);
         s.members.push((i + 1, end, at, at));
         return Some(at);

@@ -299,7 +299,7 @@ impl<R: Read> Walker<R> {
         if self.bad.is_some() {
             return;
         }
-        match std::str::from_utf8(&self.buf[self.checked..]) {
+        match simdutf8::compat::from_utf8(&self.buf[self.checked..]) {
             Ok(_) => self.checked = self.buf.len(),
             Err(e) => {
                 let at = self.checked + e.valid_up_to();

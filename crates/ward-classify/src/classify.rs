@@ -2,7 +2,7 @@
 
 use crate::explain::{action_line, paths, reason_line, Seen};
 use crate::{Fact, Verdict};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use ward_model::{Action, AttrPath, Impact, Mode, Product, ResourceChange, Shown};
@@ -14,7 +14,7 @@ use ward_rules::{Cost, Decision, Knowledge, Resolved, RuleRef, Target};
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     /// The interned type and provider names.
-    names: HashSet<Arc<str>>,
+    names: foldhash::HashSet<Arc<str>>,
     /// What the plan's changes showed of each unclassified type, for the coverage suggestions.
     pub(crate) seen: BTreeMap<String, Seen>,
     /// Terse: verdicts without explanations (see `Assessor::terse`).

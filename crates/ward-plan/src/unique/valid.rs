@@ -330,6 +330,29 @@ fn stops(w: u64) -> u64 {
     (ctrl | quote | backslash) & (ONES << 7)
 }
 
+/// The closing quote of the plain string whose text starts at `from` (no escape and no control
+/// character before it), read eight bytes at a time; `None` for any other string, or when the
+/// slice ends first.
+#[inline]
+pub(crate) fn plain_end(json: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(word) = json.get(from..).and_then(<[u8]>::first_chunk::<8>) {
+        let hits = stops(u64::from_le_bytes(*word));
+        if hits != 0 {
+            // The lowest hit is exact: the first quote, backslash or control character.
+            from += (hits.trailing_zeros() / 8) as usize;
+            return (json.get(from) == Some(&b'"')).then_some(from);
+        }
+        from += 8;
+    }
+    loop {
+        match *json.get(from)? {
+            b'"' => return Some(from),
+            b'\\' | 0..=0x1f => return None,
+            _ => from += 1,
+        }
+    }
+}
+
 /// The closing quote of the key whose text starts at `from` and its [`tag`], read eight
 /// bytes at a time, when the text holds no escape or control character and its quote is at
 /// least eight bytes before the slice's end; `None` otherwise (the careful way decides). Most
@@ -630,6 +653,34 @@ mod tests {
     }
 
     use proptest::prelude::*;
+
+    /// What [`plain_end`] stands for: the first quote or backslash, which must be a quote, and
+    /// no control character before it (the cursor's way before it).
+    fn plain_end_by_bytes(json: &[u8], from: usize) -> Option<usize> {
+        let rest = json.get(from..)?;
+        let len = memchr::memchr2(b'"', b'\\', rest)?;
+        (rest[len] == b'"' && rest[..len].iter().all(|&b| b >= 0x20)).then_some(from + len)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+
+        /// Any bytes, the stops anywhere in or after the eight-byte words: found as the byte
+        /// scan finds them.
+        #[test]
+        fn plain_end_is_the_first_stop_when_it_is_a_quote(
+            bytes in prop::collection::vec(
+                prop_oneof![
+                    12 => Just(b'a'),
+                    1 => prop::sample::select(vec![b'"', b'\\', 0x01, 0x1f, 0x20, 0x7f, 0xc3, 0xa9]),
+                ],
+                0..40,
+            ),
+            from in 0usize..4,
+        ) {
+            prop_assert_eq!(plain_end(&bytes, from), plain_end_by_bytes(&bytes, from));
+        }
+    }
 
     /// Valid JSON as [`super::super::tests`] generates it (few keys, so that objects repeat
     /// some; escapes, whitespace, quotes anywhere in 8-byte words), then perhaps broken: a byte

@@ -158,12 +158,9 @@ impl<'a> Cursor<'a> {
             return None;
         }
         let start = self.i + 1;
-        let len = memchr::memchr2(b'"', b'\\', self.json.get(start..)?)?;
-        let key = &self.json[start..start + len];
-        if self.json[start + len] != b'"' || key.iter().any(|&b| b < 0x20) {
-            return None;
-        }
-        self.i = start + len + 1;
+        let end = crate::unique::valid::plain_end(self.json, start)?;
+        let key = self.json.get(start..end)?;
+        self.i = end + 1;
         self.ws();
         if self.next()? != b':' {
             return None;
@@ -180,14 +177,9 @@ impl<'a> Cursor<'a> {
         if self.next()? != b'"' {
             return None;
         }
-        let rest = self.json.get(self.i + 1..)?;
-        let len = memchr::memchr2(b'"', b'\\', rest)?;
-        let text = rest.get(..len)?;
-        if rest.get(len) != Some(&b'"') || text.iter().any(|&b| b < 0x20) {
-            return None;
-        }
-        let text = std::str::from_utf8(text).ok()?;
-        self.i += len + 2;
+        let end = crate::unique::valid::plain_end(self.json, self.i + 1)?;
+        let text = std::str::from_utf8(self.json.get(self.i + 1..end)?).ok()?;
+        self.i = end + 1;
         Some(text)
     }
 

@@ -14,9 +14,10 @@
 //! byte is still checked: UTF-8 as each block arrives (the first bad byte is reported, with its
 //! offset, when the walk reaches it), nesting depth by the scan (at most [`MAX_DEPTH`] levels,
 //! the offset of the bracket that passes it; an entry parsed in one pass is scanned only when
-//! it holds more brackets than levels are left), JSON syntax by serde_json on each slice (skipped
-//! values included) and by the walk on the punctuation between them. Line and column are only
-//! computed when an error needs them.
+//! it holds more brackets than levels are left), JSON syntax by the one-pass check
+//! ([`crate::unique::valid`]: skipped values, an entry's sides) or by serde_json on each slice it
+//! parses (and on whatever that check is unsure of, which words the error), and by the walk on
+//! the punctuation between them. Line and column are only computed when an error needs them.
 
 use crate::input::MAX_DEPTH;
 use crate::long::{Long, FORGED};

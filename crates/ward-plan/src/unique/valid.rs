@@ -330,25 +330,33 @@ fn stops(w: u64) -> u64 {
     (ctrl | quote | backslash) & (ONES << 7)
 }
 
-/// The closing quote of the plain string whose text starts at `from` (no escape and no control
-/// character before it), read eight bytes at a time; `None` for any other string, or when the
-/// slice ends first.
-#[inline]
-pub(crate) fn plain_end(json: &[u8], mut from: usize) -> Option<usize> {
-    while let Some(word) = json.get(from..).and_then(<[u8]>::first_chunk::<8>) {
-        let hits = stops(u64::from_le_bytes(*word));
+/// From `from`, eight bytes at a time: where the first quote, backslash or control character
+/// is, or where fewer than eight bytes are left (the caller reads those one by one).
+#[inline(always)]
+fn to_stop(json: &[u8], mut from: usize) -> usize {
+    while let Some(word) = json.get(from..from + 8) {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        // Only the lowest hit is exact: it is the one taken.
+        let hits = stops(u64::from_le_bytes(bytes));
         if hits != 0 {
-            // The lowest hit is exact: the first quote, backslash or control character.
-            from += (hits.trailing_zeros() / 8) as usize;
-            return (json.get(from) == Some(&b'"')).then_some(from);
+            return from + (hits.trailing_zeros() / 8) as usize;
         }
         from += 8;
     }
+    from
+}
+
+/// The closing quote of the plain string whose text starts at `from` (no escape and no control
+/// character before it); `None` for any other string, or when the slice ends first.
+#[inline]
+pub(crate) fn plain_end(json: &[u8], from: usize) -> Option<usize> {
+    let mut at = to_stop(json, from);
     loop {
-        match *json.get(from)? {
-            b'"' => return Some(from),
+        match *json.get(at)? {
+            b'"' => return Some(at),
             b'\\' | 0..=0x1f => return None,
-            _ => from += 1,
+            _ => at += 1,
         }
     }
 }
@@ -356,7 +364,8 @@ pub(crate) fn plain_end(json: &[u8], mut from: usize) -> Option<usize> {
 /// The closing quote of the key whose text starts at `from` and its [`tag`], read eight
 /// bytes at a time, when the text holds no escape or control character and its quote is at
 /// least eight bytes before the slice's end; `None` otherwise (the careful way decides). Most
-/// keys are found in one or two words, with their tag from the words already read.
+/// keys are found in one or two words, with their tag from the words already read (which is
+/// why it does not go through [`to_stop`]).
 #[inline(always)]
 fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
     let mut at = from;
@@ -388,19 +397,8 @@ fn plain_key(json: &[u8], from: usize) -> Option<(usize, u64)> {
 fn string(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     loop {
-        // Eight bytes at a time: the first quote, backslash or control character.
-        while let Some(word) = json.get(from..from + 8) {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(word);
-            // Only the lowest hit is exact: it is the one taken.
-            let hits = stops(u64::from_le_bytes(bytes));
-            if hits != 0 {
-                from += (hits.trailing_zeros() / 8) as usize;
-                break;
-            }
-            from += 8;
-        }
-        // The last few bytes, or the byte found.
+        from = to_stop(json, from);
+        // The byte found, or the last few bytes.
         loop {
             match *json.get(from)? {
                 b'"' => return Some((from, escaped)),

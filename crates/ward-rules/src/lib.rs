@@ -568,8 +568,8 @@ impl<'k> Resolved<'k> {
     /// be among the changes.
     pub fn attribute(&self, path: &AttrPath) -> Option<AttrDecision> {
         for r in &self.rules {
-            // The longest covering entry, then the most literal; ties keep file order (the
-            // later of two equal keys wins, so the line is compared reversed).
+            // The longest covering entry, then the most literal, then the first in the file
+            // (its line compared reversed; of two equal keys the later wins).
             let order = |a: &AttrRule| {
                 (
                     a.compiled.len(),
@@ -577,15 +577,19 @@ impl<'k> Resolved<'k> {
                     std::cmp::Reverse(a.line),
                 )
             };
-            let mut related = false;
+            let (mut related, mut deeper) = (false, false);
             let mut best_cover: Option<&AttrRule> = None;
             for a in &r.attributes {
                 let Some(rel) = a.compiled.relation(path) else {
                     continue;
                 };
                 related = true;
-                if rel == Relation::Covers && best_cover.is_none_or(|b| order(a) >= order(b)) {
-                    best_cover = Some(a);
+                match rel {
+                    Relation::Covers if best_cover.is_none_or(|b| order(a) >= order(b)) => {
+                        best_cover = Some(a);
+                    }
+                    Relation::Covers => {}
+                    Relation::Inside => deeper = true,
                 }
             }
             if !related {
@@ -601,7 +605,9 @@ impl<'k> Resolved<'k> {
                 .as_ref()
                 .map_or_else(|| self.cost(Cost::OnUpdate).value, |d| d.impact);
             let mut top = base;
-            for a in &r.attributes {
+            // Entries deeper than the path, when the first pass met one (it kept none of them).
+            let deeper = if deeper { &r.attributes[..] } else { &[] };
+            for a in deeper {
                 if a.impact > top && a.compiled.relation(path) == Some(Relation::Inside) {
                     top = a.impact;
                     best = Some(AttrDecision {

@@ -227,6 +227,9 @@ struct Lazy {
     origins: Vec<Option<RuleOrigin>>,
     /// Distinct types of `src.entries`: (type, first entry, count), sorted by type.
     types: Vec<(&'static str, usize, usize)>,
+    /// Each of `types` by its name, made on the first lookup: a plan's every change looks its
+    /// type up, and a binary search over thousands of names compared a dozen of them each time.
+    index: OnceLock<foldhash::HashMap<&'static str, usize>>,
     /// Per distinct type, its rules once read (sorted by precedence), or why they did not load.
     slots: Vec<OnceLock<Result<Vec<Rule>, RulesError>>>,
     /// The packs' text, each chunk inflated once.
@@ -299,10 +302,14 @@ fn whole_text(f: &embedded::File) -> Result<String, RulesError> {
 impl Lazy {
     /// The pack rules of one type, reading them on first use.
     fn rules(&self, type_name: &str) -> Option<&Result<Vec<Rule>, RulesError>> {
-        let at = self
-            .types
-            .binary_search_by(|(t, _, _)| (*t).cmp(type_name))
-            .ok()?;
+        let at = *self
+            .index
+            .get_or_init(|| {
+                let mut index = foldhash::HashMap::default();
+                index.extend(self.types.iter().enumerate().map(|(i, (t, _, _))| (*t, i)));
+                index
+            })
+            .get(type_name)?;
         let (_, first, count) = *self.types.get(at)?;
         let slot = self.slots.get(at)?;
         Some(slot.get_or_init(|| self.read(first, count)))
@@ -819,6 +826,7 @@ impl Knowledge {
             origins,
             slots: (0..types.len()).map(|_| OnceLock::new()).collect(),
             types,
+            index: OnceLock::new(),
             texts,
         });
         k.sort();

@@ -211,7 +211,15 @@ impl Texts {
         let ids = self.ids.get(from..from + n).unwrap_or(&[]);
         match ids {
             [one] => Cow::Borrowed(self.line(*one)),
-            _ => Cow::Owned(ids.iter().map(|id| self.line(*id)).collect()),
+            _ => {
+                // Sized once: collected line by line, the text grew (and moved) several times.
+                let len = ids.iter().map(|id| self.line(*id).len()).sum();
+                let mut text = String::with_capacity(len);
+                for id in ids {
+                    text.push_str(self.line(*id));
+                }
+                Cow::Owned(text)
+            }
         }
     }
 }

@@ -146,8 +146,14 @@ impl Texts {
     /// is stored without being indexed.
     fn push_lines(&mut self, text: &str) -> Option<u32> {
         let mut n = 0u32;
-        for (i, line) in text.split_inclusive('\n').enumerate() {
-            let id = if i == 0 {
+        let mut rest = text;
+        // Line by line as `split_inclusive('\n')` cuts them, each end found by memchr (a line
+        // feed is one byte: every cut is at a character's boundary).
+        while !rest.is_empty() {
+            let cut = memchr::memchr(b'\n', rest.as_bytes()).map_or(rest.len(), |k| k + 1);
+            let (line, after) = rest.split_at_checked(cut)?;
+            rest = after;
+            let id = if n == 0 {
                 self.store(line)?
             } else {
                 let hash = self.hasher.hash_one(line);

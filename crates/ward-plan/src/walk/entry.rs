@@ -128,11 +128,16 @@ impl<'a> Cursor<'a> {
         }
         let mut seen: [&[u8]; KEYS] = [&[]; KEYS];
         let mut n = 0usize;
+        // One bit per key, picked by its length and last byte: a key whose bit is clear is
+        // not among those seen, and is compared with none of them.
+        let mut bits = 0u64;
         loop {
             let key = self.key()?;
-            if n == KEYS || seen[..n].contains(&key) {
+            let bit = 1u64 << ((key.len() ^ usize::from(key.last().copied().unwrap_or(0))) & 63);
+            if n == KEYS || (bits & bit != 0 && seen[..n].contains(&key)) {
                 return None;
             }
+            bits |= bit;
             seen[n] = key;
             n += 1;
             each(self, key)?;

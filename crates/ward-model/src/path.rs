@@ -88,9 +88,11 @@ impl AttrPath {
 }
 
 fn is_ident(k: &str) -> bool {
-    let mut chars = k.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    // Byte by byte: every byte of a character beyond ASCII fails both tests, as the character
+    // itself does, so no decoding is needed.
+    let mut bytes = k.bytes();
+    matches!(bytes.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_')
+        && bytes.all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
 }
 
 impl AttrPath {
@@ -129,6 +131,41 @@ impl Serialize for AttrPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key is written bare exactly when its characters are an identifier's: letters beyond
+    /// ASCII (`é`, `ä`, a CJK character), digits beyond ASCII and marks quote it.
+    #[test]
+    fn a_key_is_bare_only_when_every_character_is_an_identifiers() {
+        let chars = |k: &str| {
+            let mut chars = k.chars();
+            matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        for k in [
+            "",
+            "a",
+            "_",
+            "-",
+            "a-b_c9",
+            "9a",
+            "é",
+            "aé",
+            "a\u{e9}",
+            "é-",
+            "ab\u{300}",
+            "名前",
+            "a名",
+            "a.b",
+            "a b",
+            "a\u{ff10}",
+            "A\u{7f}",
+            "z\u{80}",
+        ] {
+            assert_eq!(is_ident(k), chars(k), "{k:?}");
+        }
+        assert!(is_ident("ebs_block_device-2"));
+        assert!(!is_ident("aé"));
+    }
 
     #[test]
     fn display() {

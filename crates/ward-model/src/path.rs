@@ -57,6 +57,12 @@ impl AttrPath {
     /// True when the path displays as `text` (`self.to_string() == text`), without building
     /// the string: the display is compared piece by piece as it is written.
     pub fn displays_as(&self, text: &str) -> bool {
+        // A path of one plain key (most identity paths) displays as the key itself.
+        if let [PathStep::Key(k)] = self.0.as_slice() {
+            if is_ident(k) {
+                return k == text;
+            }
+        }
         self.strip_display(text) == Some("")
     }
 
@@ -187,6 +193,7 @@ mod tests {
     fn a_path_displays_as_its_string() {
         let paths = [
             AttrPath::dotted("id"),
+            AttrPath(vec![PathStep::Key("kubernetes.io/role".into())]),
             AttrPath::dotted("network.ip"),
             AttrPath(vec![PathStep::Key("a.b".into())]),
             AttrPath(vec![PathStep::Key("x".into()), PathStep::Index(3)]),
@@ -196,6 +203,8 @@ mod tests {
             "id",
             "i",
             "idx",
+            "kubernetes.io/role",
+            "[\"kubernetes.io/role\"]",
             "network.ip",
             "network",
             "a.b",

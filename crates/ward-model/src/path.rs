@@ -94,12 +94,33 @@ impl AttrPath {
 }
 
 fn is_ident(k: &str) -> bool {
-    // Byte by byte: every byte of a character beyond ASCII fails both tests, as the character
-    // itself does, so no decoding is needed.
+    // Byte by byte, each looked up in [`IDENT`]: every byte of a character beyond ASCII fails
+    // both tests, as the character itself does, so no decoding is needed.
     let mut bytes = k.bytes();
-    matches!(bytes.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_')
-        && bytes.all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+    matches!(bytes.next(), Some(c) if IDENT[usize::from(c)] & STARTS != 0)
+        && bytes.all(|c| IDENT[usize::from(c)] & GOES_ON != 0)
 }
+
+/// [`IDENT`]'s bit for a byte an identifier may start with: an ASCII letter or `_`.
+const STARTS: u8 = 1;
+/// [`IDENT`]'s bit for a byte an identifier may go on with: those, an ASCII digit or `-`.
+const GOES_ON: u8 = 2;
+
+/// Per byte, which of [`STARTS`] and [`GOES_ON`] it is.
+const IDENT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            t[b] = STARTS | GOES_ON;
+        } else if c.is_ascii_digit() || c == b'-' {
+            t[b] = GOES_ON;
+        }
+        b += 1;
+    }
+    t
+};
 
 impl AttrPath {
     /// Writes what `Display` writes into any writer (a `Formatter`, or one that escapes as it
@@ -168,6 +189,12 @@ mod tests {
             "z\u{80}",
         ] {
             assert_eq!(is_ident(k), chars(k), "{k:?}");
+        }
+        // Every ASCII character, first and after a letter.
+        for c in (0u8..128).map(char::from) {
+            for k in [c.to_string(), format!("a{c}")] {
+                assert_eq!(is_ident(&k), chars(&k), "{k:?}");
+            }
         }
         assert!(is_ident("ebs_block_device-2"));
         assert!(!is_ident("aé"));

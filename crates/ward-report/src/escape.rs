@@ -115,30 +115,25 @@ pub fn md_text(s: &str) -> String {
     out
 }
 
+/// The bytes [`push_md_text`] backslash-escapes, looked up one load a byte.
+const MD_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = b"\\`*_[]<>|~&#!";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// [`md_text`] appended to `out`. The characters it backslash-escapes are ASCII, so they are
 /// found byte by byte and the text between them is copied whole.
 fn push_md_text(out: &mut String, s: &str) {
     let s = terminal(s);
     let start = out.len();
     let mut rest: &str = &s;
-    while let Some(at) = rest.bytes().position(|b| {
-        matches!(
-            b,
-            b'\\'
-                | b'`'
-                | b'*'
-                | b'_'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'|'
-                | b'~'
-                | b'&'
-                | b'#'
-                | b'!'
-        )
-    }) {
+    while let Some(at) = rest.bytes().position(|b| MD_SPECIAL[usize::from(b)]) {
         // `at` is an ASCII byte: one character, one byte, at a character boundary.
         let (Some((before, from)), Some((special, after))) = (
             rest.split_at_checked(at),
@@ -211,7 +206,7 @@ pub fn md_rich_cell(s: &str) -> String {
 
 fn rich(s: &str, code: fn(&str) -> String) -> String {
     // An even number of parts: an odd number of backticks.
-    if s.split('`').count() % 2 == 0 {
+    if memchr::memchr_iter(b'`', s.as_bytes()).count() % 2 == 1 {
         return md_text(s);
     }
     // Every part appended to one string (no string per text part, no Vec of parts).

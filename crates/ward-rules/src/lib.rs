@@ -34,6 +34,7 @@ use rule::RulePaths;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use ward_model::{AttrPath, Impact};
 
@@ -227,9 +228,12 @@ struct Lazy {
     origins: Vec<Option<RuleOrigin>>,
     /// Distinct types of `src.entries`: (type, first entry, count), sorted by type.
     types: Vec<(&'static str, usize, usize)>,
-    /// Each of `types` by its name, made on the first lookup: a plan's every change looks its
-    /// type up, and a binary search over thousands of names compared a dozen of them each time.
+    /// Each of `types` by its name, made once [`SEARCH_FIRST`] lookups have searched `types`:
+    /// a plan's every change looks its type up, and a binary search over thousands of names
+    /// compares a dozen of them each time.
     index: OnceLock<foldhash::HashMap<&'static str, usize>>,
+    /// Lookups made so far without `index`.
+    searched: Searched,
     /// Per distinct type, its rules once read (sorted by precedence), or why they did not load.
     slots: Vec<OnceLock<Result<Vec<Rule>, RulesError>>>,
     /// The packs' text, each chunk inflated once.
@@ -299,17 +303,40 @@ fn whole_text(f: &embedded::File) -> Result<String, RulesError> {
     })
 }
 
+/// How many lookups search [`Lazy::types`] before [`Lazy::index`] is made.
+const SEARCH_FIRST: usize = 512;
+
+/// A count of lookups, shared by the threads that look types up.
+#[derive(Debug, Default)]
+struct Searched(AtomicUsize);
+
+impl Clone for Searched {
+    fn clone(&self) -> Self {
+        Searched(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
 impl Lazy {
     /// The pack rules of one type, reading them on first use.
     fn rules(&self, type_name: &str) -> Option<&Result<Vec<Rule>, RulesError>> {
-        let at = *self
-            .index
-            .get_or_init(|| {
+        let index = match self.index.get() {
+            Some(index) => Some(index),
+            // A small plan's few lookups search the sorted list: making the map costs about
+            // as much as a thousand of them, and would lengthen every short run's start.
+            None if self.searched.0.fetch_add(1, Ordering::Relaxed) < SEARCH_FIRST => None,
+            None => Some(self.index.get_or_init(|| {
                 let mut index = foldhash::HashMap::default();
                 index.extend(self.types.iter().enumerate().map(|(i, (t, _, _))| (*t, i)));
                 index
-            })
-            .get(type_name)?;
+            })),
+        };
+        let at = match index {
+            Some(index) => *index.get(type_name)?,
+            None => self
+                .types
+                .binary_search_by(|(t, _, _)| (*t).cmp(type_name))
+                .ok()?,
+        };
         let (_, first, count) = *self.types.get(at)?;
         let slot = self.slots.get(at)?;
         Some(slot.get_or_init(|| self.read(first, count)))
@@ -827,6 +854,7 @@ impl Knowledge {
             slots: (0..types.len()).map(|_| OnceLock::new()).collect(),
             types,
             index: OnceLock::new(),
+            searched: Searched::default(),
             texts,
         });
         k.sort();

@@ -105,6 +105,32 @@ fn the_lazy_builtin_reads_every_entry_as_the_whole_load_does() {
     assert_reads_as_the_whole_load(&lazy, &whole);
 }
 
+/// A type's rules are the same whether its lookup searched the sorted types (the first
+/// [`SEARCH_FIRST`]) or went through the map made after them; a type no pack names has none
+/// either way.
+#[test]
+fn a_type_is_found_the_same_before_and_after_the_index_is_made() {
+    let k = Knowledge::builtin().unwrap();
+    let lazy = k.lazy.as_ref().unwrap();
+    let names: Vec<&str> = lazy.types.iter().map(|(t, _, _)| *t).collect();
+    assert!(names.len() > SEARCH_FIRST, "{} types", names.len());
+    let found = |t: &str| {
+        k.rules_for(t)
+            .map(|r| r.selector.clone())
+            .collect::<Vec<_>>()
+    };
+    let searched: Vec<_> = names.iter().map(|t| found(t)).collect();
+    assert!(
+        lazy.index.get().is_some(),
+        "the index is made past the first lookups"
+    );
+    let indexed: Vec<_> = names.iter().map(|t| found(t)).collect();
+    assert_eq!(searched, indexed);
+    assert!(searched.iter().all(|r| !r.is_empty()));
+    assert!(found("no_such_type_in_any_pack").is_empty());
+    assert!(found("").is_empty());
+}
+
 /// The lazy load gives every pack, type and rule (in order, with its rank) the whole load does.
 fn assert_reads_as_the_whole_load(lazy: &Knowledge, whole: &Knowledge) {
     assert_eq!(lazy.pack_details(), whole.pack_details());

@@ -116,7 +116,7 @@ fn a_type_is_found_the_same_before_and_after_the_index_is_made() {
     assert!(names.len() > SEARCH_FIRST, "{} types", names.len());
     let found = |t: &str| {
         k.rules_for(t)
-            .map(|r| r.selector.clone())
+            .map(|r| (r.type_name.clone(), r.line, r.selector.clone()))
             .collect::<Vec<_>>()
     };
     let searched: Vec<_> = names.iter().map(|t| found(t)).collect();
@@ -126,7 +126,11 @@ fn a_type_is_found_the_same_before_and_after_the_index_is_made() {
     );
     let indexed: Vec<_> = names.iter().map(|t| found(t)).collect();
     assert_eq!(searched, indexed);
-    assert!(searched.iter().all(|r| !r.is_empty()));
+    // Each type's rules are its own.
+    for (t, rules) in names.iter().zip(&searched) {
+        assert!(!rules.is_empty(), "{t}");
+        assert!(rules.iter().all(|(name, _, _)| name == t), "{t}: {rules:?}");
+    }
     assert!(found("no_such_type_in_any_pack").is_empty());
     assert!(found("").is_empty());
 }

@@ -30,6 +30,7 @@ use std::borrow::Cow;
 use std::io::{self, Read};
 use ward_model::ResourceChange;
 
+mod block;
 mod entry;
 pub(crate) use entry::agrees_with_seeds;
 
@@ -104,13 +105,18 @@ pub(crate) struct Walker<R: Read> {
     /// them (for offsets of bad sequences).
     raw: Vec<u8>,
     raw_done: u64,
-    buf: Vec<u8>,
+    /// The text read and checked (UTF-8): the walk never looks past it, and the one-pass
+    /// readers ([`entry`]) take their keys and strings from it without checking them again.
+    buf: String,
+    /// Bytes read after `buf` and not checked yet (`pending[..pending_len]`: a character cut
+    /// by a block's end, or what follows a byte that is not UTF-8). The vector keeps its
+    /// length from one read to the next, so a read does not first write zeros over it.
+    pending: Vec<u8>,
+    pending_len: usize,
     /// The walk's position in `buf`.
     pos: usize,
     /// The offset of `buf[0]` in the (decoded) text.
     start: u64,
-    /// `buf[..checked]` is valid UTF-8: the walk never looks past it.
-    checked: usize,
     /// The first byte that is not UTF-8, once seen.
     bad: Option<u64>,
     eof: bool,
@@ -136,10 +142,11 @@ impl<R: Read> Walker<R> {
             decode,
             raw: Vec::new(),
             raw_done: offset,
-            buf: Vec::with_capacity(BLOCK),
+            buf: String::with_capacity(BLOCK),
+            pending: Vec::new(),
+            pending_len: 0,
             pos: 0,
             start: offset,
-            checked: 0,
             bad: None,
             eof: false,
             lines: 0,
@@ -177,13 +184,13 @@ impl<R: Read> Walker<R> {
 
     /// The offset of the end of what was read (the end of the input once it is all read).
     pub(crate) fn total(&self) -> u64 {
-        self.offset_at(self.buf.len())
+        self.offset_at(self.buf.len() + self.pending_len)
     }
 
     /// 1-based line and column (in bytes) of `offset`, when it is still in the buffer.
     pub(crate) fn line_col(&self, offset: u64) -> (u64, u64) {
         let upto = self.index_of(offset).min(self.buf.len());
-        let head = &self.buf[..upto];
+        let head = &self.buf.as_bytes()[..upto];
         let n = memchr::memchr_iter(b'\n', head).count() as u64;
         let line_start = match memchr::memrchr(b'\n', head) {
             Some(i) => self.offset_at(i + 1),
@@ -203,15 +210,15 @@ impl<R: Read> Walker<R> {
         if self.pos > 0 && self.pos >= self.buf.len() / 2 {
             self.release();
         }
-        let before = self.checked;
-        while self.checked == before {
+        let before = self.buf.len();
+        while self.buf.len() == before {
             if self.eof {
                 return Ok(false);
             }
             self.read_block()?;
             self.validate();
             if let Some(bad) = self.bad {
-                if self.checked == before {
+                if self.buf.len() == before {
                     return Err(Fail::Utf8(bad));
                 }
             }
@@ -219,7 +226,7 @@ impl<R: Read> Walker<R> {
         // A string written as a stand-in for a long value (see `crate::long`) was not written
         // by Terraform or OpenTofu: refused, so that no short string poses as a long one.
         let from = before.saturating_sub(FORGED.len() - 1).max(self.pos);
-        if let Some(k) = memchr::memmem::find(&self.buf[from..self.checked], FORGED) {
+        if let Some(k) = memchr::memmem::find(&self.buf.as_bytes()[from..], FORGED) {
             return Err(Fail::Data {
                 offset: self.offset_at(from + k),
                 what: "a string that starts as ward's stand-in for a value too long to show \
@@ -233,7 +240,11 @@ impl<R: Read> Walker<R> {
 
     /// Drops `buf[..pos]`, counting its lines.
     fn release(&mut self) {
-        let gone = &self.buf[..self.pos];
+        // (The position is always between characters, after a value or whitespace.)
+        if !self.buf.is_char_boundary(self.pos) {
+            return;
+        }
+        let gone = &self.buf.as_bytes()[..self.pos];
         self.lines += memchr::memchr_iter(b'\n', gone).count() as u64;
         if let Some(i) = memchr::memrchr(b'\n', gone) {
             self.line_start = self.offset_at(i + 1);
@@ -247,77 +258,14 @@ impl<R: Read> Walker<R> {
         // The edits released are counted in the new start; the others move with the buffer.
         self.buf.drain(..self.pos);
         self.start = start;
-        self.checked -= self.pos;
         self.pos = 0;
-    }
-
-    fn read_block(&mut self) -> Result<(), Fail> {
-        match &mut self.decode {
-            Decode::Plain => {
-                let old = self.buf.len();
-                self.buf.resize(old + BLOCK, 0);
-                let n = read_some(&mut self.src, &mut self.buf[old..])?;
-                self.buf.truncate(old + n);
-                if n == 0 {
-                    self.eof = true;
-                }
-            }
-            Decode::Utf16(decoder) => {
-                let old = self.raw.len();
-                self.raw.resize(old + BLOCK, 0);
-                let n = read_some(&mut self.src, &mut self.raw[old..])?;
-                self.raw.truncate(old + n);
-                let last = n == 0;
-                let out = self.buf.len();
-                let room = decoder
-                    .max_utf8_buffer_length_without_replacement(self.raw.len())
-                    .unwrap_or(3 * self.raw.len() + 16);
-                self.buf.resize(out + room, 0);
-                let (result, read, written) = decoder.decode_to_utf8_without_replacement(
-                    &self.raw,
-                    &mut self.buf[out..],
-                    last,
-                );
-                self.buf.truncate(out + written);
-                if let encoding_rs::DecoderResult::Malformed(bad, after) = result {
-                    // The bad sequence and what followed it are within what was read.
-                    let back = u64::from(after) + u64::from(bad);
-                    let at = (self.raw_done + read as u64).saturating_sub(back);
-                    return Err(Fail::Utf16(at));
-                }
-                self.raw.drain(..read);
-                self.raw_done += read as u64;
-                if last {
-                    self.eof = true;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Extends `checked` over the new bytes, stopping at the first one that is not UTF-8.
-    fn validate(&mut self) {
-        if self.bad.is_some() {
-            return;
-        }
-        match simdutf8::compat::from_utf8(&self.buf[self.checked..]) {
-            Ok(_) => self.checked = self.buf.len(),
-            Err(e) => {
-                let at = self.checked + e.valid_up_to();
-                self.checked = at;
-                // A character cut by the block's end is completed by the next block.
-                if e.error_len().is_some() || self.eof {
-                    self.bad = Some(self.offset_at(at));
-                }
-            }
-        }
     }
 
     /// Skips whitespace; the next byte, without taking it (`None` at the end of the input).
     pub(crate) fn peek(&mut self) -> Result<Option<u8>, Fail> {
         loop {
-            while self.pos < self.checked {
-                match self.buf[self.pos] {
+            while self.pos < self.buf.len() {
+                match self.buf.as_bytes()[self.pos] {
                     b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
                     b => return Ok(Some(b)),
                 }
@@ -374,9 +322,9 @@ impl<R: Read> Walker<R> {
         let mut plain = true;
         loop {
             let base = self.pos;
-            let lim = self.checked;
+            let lim = self.buf.len();
             let budget = self.budget;
-            let buf = &self.buf[..lim];
+            let buf = self.buf.as_bytes();
             let mut i = base + rel;
             let mut closed = None;
             while i < lim {
@@ -458,14 +406,18 @@ impl<R: Read> Walker<R> {
     /// stand-in takes its place, unless its bytes are not a valid string (left for serde_json
     /// to say so). The buffer index after its closing quote.
     fn close_long(&mut self, at: usize, close: usize, long: &mut Option<Long>) -> usize {
-        match crate::long::safe_end(&self.buf[at..close]) {
-            Some(n) if at + n == close => {
+        match crate::long::safe_end(&self.buf.as_bytes()[at..close]) {
+            // (Its text is whole characters: it starts and ends between them.)
+            Some(n)
+                if at + n == close
+                    && self.buf.is_char_boundary(at)
+                    && self.buf.is_char_boundary(close) =>
+            {
                 let mut whole = long.take().unwrap_or_else(Long::new);
-                whole.take(&self.buf[at..close]);
+                whole.take(&self.buf.as_bytes()[at..close]);
                 let stand_in = whole.stand_in();
                 let removed = close - at;
-                self.buf.splice(at..close, stand_in.bytes());
-                self.checked = self.checked + stand_in.len() - removed;
+                self.buf.replace_range(at..close, &stand_in);
                 self.edits
                     .push((at + stand_in.len(), removed as i64 - stand_in.len() as i64));
                 at + stand_in.len() + 1
@@ -481,16 +433,16 @@ impl<R: Read> Walker<R> {
     /// into `long` and released; how many bytes were released. `None` when its bytes are not
     /// a valid string (it is then left whole, for serde_json to say so).
     fn release_long(&mut self, at: usize, end: usize, long: &mut Option<Long>) -> Option<usize> {
-        match crate::long::safe_end(&self.buf[at..end]) {
-            Some(n) => {
+        match crate::long::safe_end(&self.buf.as_bytes()[at..end]) {
+            // (Whole characters: they start and end between them.)
+            Some(n) if self.buf.is_char_boundary(at) && self.buf.is_char_boundary(at + n) => {
                 long.get_or_insert_with(Long::new)
-                    .take(&self.buf[at..at + n]);
+                    .take(&self.buf.as_bytes()[at..at + n]);
                 self.buf.drain(at..at + n);
-                self.checked -= n;
                 self.edits.push((at, n as i64));
                 Some(n)
             }
-            None => {
+            _ => {
                 *long = None;
                 None
             }
@@ -501,7 +453,7 @@ impl<R: Read> Walker<R> {
     /// or a byte is not UTF-8): serde_json says whether the text before that is already not
     /// JSON (an unbalanced quote makes the scan run on), which is then the first error.
     fn explain(&self, fail: Fail) -> Fail {
-        let rest = &self.buf[self.pos..self.checked];
+        let rest = &self.buf.as_bytes()[self.pos..];
         let mut de = serde_json::Deserializer::from_slice(rest);
         match IgnoredAny::deserialize(&mut de) {
             Err(e) if e.classify() != serde_json::error::Category::Eof => {
@@ -518,9 +470,9 @@ impl<R: Read> Walker<R> {
     fn frame_scalar(&mut self) -> Result<usize, Fail> {
         let mut rel = 0usize;
         loop {
-            let end = self.checked;
+            let end = self.buf.len();
             while self.pos + rel < end {
-                match self.buf[self.pos + rel] {
+                match self.buf.as_bytes()[self.pos + rel] {
                     b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'['
                     | b'{' => return Ok(rel.max(1)),
                     _ => rel += 1,
@@ -538,7 +490,7 @@ impl<R: Read> Walker<R> {
         len: usize,
         f: impl FnOnce(&mut serde_json::Deserializer<SliceRead<'_>>) -> serde_json::Result<T>,
     ) -> Result<T, Fail> {
-        let slice = &self.buf[self.pos..self.pos + len];
+        let slice = &self.buf.as_bytes()[self.pos..self.pos + len];
         let mut de = serde_json::Deserializer::from_slice(slice);
         let out = f(&mut de).and_then(|v| de.end().map(|()| v));
         match out {
@@ -551,7 +503,7 @@ impl<R: Read> Walker<R> {
             // follows it says which error that is, as in one pass over the whole input: read
             // a few bytes past it (not past a bad byte) and ask serde_json again.
             Err(e) if e.classify() == serde_json::error::Category::Eof => {
-                while self.checked - self.pos < len + 8 {
+                while self.buf.len() - self.pos < len + 8 {
                     if !matches!(self.more(), Ok(true)) {
                         break;
                     }
@@ -585,7 +537,7 @@ impl<R: Read> Walker<R> {
         if !matches!(first, b'{' | b'[' | b'"') {
             return Ok(None);
         }
-        let rest = &self.buf[self.pos..self.checked];
+        let rest = &self.buf.as_bytes()[self.pos..];
         let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<T>();
         let Some(Ok(v)) = stream.next() else {
             return Ok(None);
@@ -618,7 +570,7 @@ impl<R: Read> Walker<R> {
     /// Maps serde_json's error inside the slice at the position to the input's offsets.
     fn slice_error(&self, e: &serde_json::Error, len: usize) -> Fail {
         use serde_json::error::Category;
-        let slice = &self.buf[self.pos..self.pos + len];
+        let slice = &self.buf.as_bytes()[self.pos..self.pos + len];
         let mut at = 0usize;
         for _ in 1..e.line() {
             match memchr::memchr(b'\n', &slice[at..]) {
@@ -747,7 +699,7 @@ impl<R: Read> Walker<R> {
     /// holds a key twice.
     fn unique_behind(&self, len: usize) -> Result<(), Fail> {
         let start = self.pos - len;
-        match crate::unique::first_repeat(&self.buf[start..self.pos]) {
+        match crate::unique::first_repeat(&self.buf.as_bytes()[start..self.pos]) {
             None => Ok(()),
             Some((at, key)) => Err(Fail::Duplicate {
                 offset: self.offset_at(start + at),
@@ -770,8 +722,9 @@ impl<R: Read> Walker<R> {
         // would refuse a cut value only at the buffer's end.)
         self.peek_some()?;
         let levels = MAX_DEPTH - self.depth;
-        let end = self.checked.min(self.pos.saturating_add(FIRST_TRY));
-        if let Some(len) = crate::unique::valid::value(&self.buf[self.pos..end], levels) {
+        let end = self.buf.len().min(self.pos.saturating_add(FIRST_TRY));
+        if let Some(len) = crate::unique::valid::value(&self.buf.as_bytes()[self.pos..end], levels)
+        {
             if len <= self.budget {
                 self.pos += len;
                 return Ok(());
@@ -779,7 +732,7 @@ impl<R: Read> Walker<R> {
         }
         match self.frame(SKIP_WHOLE)? {
             Some(len) => {
-                let framed = &self.buf[self.pos..self.pos + len];
+                let framed = &self.buf.as_bytes()[self.pos..self.pos + len];
                 if crate::unique::valid::value(framed, levels) == Some(len) {
                     self.pos += len;
                     return Ok(());
@@ -840,8 +793,11 @@ fn walked_entry<R: Read>(
     content: bool,
 ) -> Result<parse::RawChange, Fail> {
     if !keep_before && !content && w.peek_some()? == b'{' {
-        let json = &w.buf[w.pos..w.checked];
-        if let Some((raw, len)) = entry::read(json, w.depth, w.budget) {
+        let read = w
+            .buf
+            .get(w.pos..)
+            .and_then(|text| entry::read(text, w.depth, w.budget));
+        if let Some((raw, len)) = read {
             w.pos += len;
             return Ok(raw);
         }
@@ -870,17 +826,6 @@ impl<'de> Deserialize<'de> for OwnedKey {
                 Cow::Borrowed(key)
             },
         ))
-    }
-}
-
-/// Reads into `buf`, retrying on interruption.
-fn read_some<R: Read>(src: &mut R, buf: &mut [u8]) -> Result<usize, Fail> {
-    loop {
-        match src.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Fail::Io(e)),
-        }
     }
 }
 
@@ -1011,8 +956,11 @@ fn top_key<R: Read>(
 /// ([`entry::state_resource`]) when that pass is sure of it, else key by key, its `values`
 /// (most of its bytes) skipped in one pass.
 fn walked_state_resource<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateResource, Fail> {
-    let json = &w.buf[w.pos..w.checked];
-    if let Some((r, len)) = entry::state_resource(json, w.depth, w.budget) {
+    let read = w
+        .buf
+        .get(w.pos..)
+        .and_then(|text| entry::state_resource(text, w.depth, w.budget));
+    if let Some((r, len)) = read {
         w.pos += len;
         return Ok(r);
     }
@@ -1036,7 +984,7 @@ fn state_resource_by_keys<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateR
 /// key by key too, to the same length and the same fields. `Err` says what differs.
 pub(crate) fn state_resource_agrees_with_walk(text: &str, depth: u32) -> Result<(), String> {
     let budget = crate::long::VALUE_BUDGET;
-    let Some((fast, len)) = entry::state_resource(text.as_bytes(), depth, budget) else {
+    let Some((fast, len)) = entry::state_resource(text, depth, budget) else {
         return Ok(());
     };
     let mut w = Walker::new(text.as_bytes(), Decode::Plain, 0);
@@ -1833,10 +1781,10 @@ mod tests {
             "values":{"id":"x","tags":{"k":"v"},"list":[1,2.5e3,null,true]},
             "sensitive_values":{},"depends_on":["c.d"]}, "#;
         for text in [plain, r#"{"mode":null,"type":"a"}"#, r#"{}"#] {
-            assert!(entry::state_resource(text.as_bytes(), 3, 1 << 20).is_some());
+            assert!(entry::state_resource(text, 3, 1 << 20).is_some());
             state_resource_agrees_with_walk(text, 3).unwrap();
         }
-        let (r, len) = entry::state_resource(plain.as_bytes(), 3, 1 << 20).unwrap();
+        let (r, len) = entry::state_resource(plain, 3, 1 << 20).unwrap();
         assert_eq!(&plain[len..], ", ");
         assert_eq!(
             (
@@ -1861,14 +1809,11 @@ mod tests {
             r#"{"type":"a","values":{"x":tru"#,
             r#"{"type":"a","mode":5}"#,
         ] {
-            assert!(
-                entry::state_resource(text.as_bytes(), 3, 1 << 20).is_none(),
-                "{text}"
-            );
+            assert!(entry::state_resource(text, 3, 1 << 20).is_none(), "{text}");
         }
-        assert!(entry::state_resource(plain.as_bytes(), 3, 100).is_none());
-        assert!(entry::state_resource(plain.as_bytes(), MAX_DEPTH - 2, 1 << 20).is_none());
-        assert!(entry::state_resource(plain.as_bytes(), MAX_DEPTH - 3, 1 << 20).is_some());
+        assert!(entry::state_resource(plain, 3, 100).is_none());
+        assert!(entry::state_resource(plain, MAX_DEPTH - 2, 1 << 20).is_none());
+        assert!(entry::state_resource(plain, MAX_DEPTH - 3, 1 << 20).is_some());
     }
 
     use proptest::strategy::Strategy as _;

@@ -32,11 +32,11 @@ const KEYS: usize = 32;
 /// The entry at the start of `json` (an object, no whitespace before it), nested inside
 /// `depth` open arrays and objects, when this pass reads it: the entry, as the seeds read it
 /// lazily, and its length (at most `budget` bytes). `None` when the seeds must read it.
-pub(crate) fn read(json: &[u8], depth: u32, budget: usize) -> Option<(RawChange, usize)> {
-    let mut c = Cursor { json, i: 0, depth };
+pub(crate) fn read(text: &str, depth: u32, budget: usize) -> Option<(RawChange, usize)> {
+    let mut c = Cursor::new(text, depth);
     let mut raw = RawChange::default();
     c.object(&mut |c, key| {
-        match key {
+        match key.as_bytes() {
             b"address" => raw.address = c.text()?,
             b"previous_address" => raw.previous_address = c.text()?,
             b"module_address" => raw.module_address = c.text()?,
@@ -73,14 +73,14 @@ pub(crate) fn read(json: &[u8], depth: u32, budget: usize) -> Option<(RawChange,
 /// when the walk must read it (a key twice or with an escape, bad JSON, too deep, longer than
 /// `budget` bytes, cut by the buffer's end), which words and places every error as before.
 pub(crate) fn state_resource(
-    json: &[u8],
+    text: &str,
     depth: u32,
     budget: usize,
 ) -> Option<(RawStateResource, usize)> {
-    let mut c = Cursor { json, i: 0, depth };
+    let mut c = Cursor::new(text, depth);
     let mut r = RawStateResource::default();
     c.object(&mut |c, key| {
-        match key {
+        match key.as_bytes() {
             b"mode" => r.mode = c.text()?,
             b"type" => r.type_name = c.text()?,
             b"provider_name" => r.provider_name = c.text()?,
@@ -96,12 +96,24 @@ type Side = (Option<Box<str>>, Option<Box<[Member]>>);
 
 /// The position in the entry's bytes and the arrays and objects open around it.
 struct Cursor<'a> {
+    /// The text's bytes, which the scans read.
     json: &'a [u8],
+    /// The text, from which keys and strings are taken without checking their bytes again.
+    text: &'a str,
     i: usize,
     depth: u32,
 }
 
 impl<'a> Cursor<'a> {
+    fn new(text: &'a str, depth: u32) -> Self {
+        Cursor {
+            json: text.as_bytes(),
+            text,
+            i: 0,
+            depth,
+        }
+    }
+
     fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.json.get(self.i) {
             self.i += 1;
@@ -114,7 +126,7 @@ impl<'a> Cursor<'a> {
 
     /// The object at the position, its keys one by one to `each` (on the value, whitespace
     /// skipped): `None` for a key twice, a key that is not a plain string, bad punctuation.
-    fn object(&mut self, each: &mut dyn FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    fn object(&mut self, each: &mut dyn FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
         if self.next()? != b'{' || self.depth + 1 > MAX_DEPTH {
             return None;
         }
@@ -126,14 +138,15 @@ impl<'a> Cursor<'a> {
             self.depth -= 1;
             return Some(());
         }
-        let mut seen: [&[u8]; KEYS] = [&[]; KEYS];
+        let mut seen: [&str; KEYS] = [""; KEYS];
         let mut n = 0usize;
         // One bit per key, picked by its length and last byte: a key whose bit is clear is
         // not among those seen, and is compared with none of them.
         let mut bits = 0u64;
         loop {
             let key = self.key()?;
-            let bit = 1u64 << ((key.len() ^ usize::from(key.last().copied().unwrap_or(0))) & 63);
+            let last = key.as_bytes().last().copied().unwrap_or(0);
+            let bit = 1u64 << ((key.len() ^ usize::from(last)) & 63);
             if n == KEYS || (bits & bit != 0 && seen[..n].contains(&key)) {
                 return None;
             }
@@ -158,13 +171,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// A key without escapes or control characters, its `:` and the whitespace after it.
-    fn key(&mut self) -> Option<&'a [u8]> {
+    fn key(&mut self) -> Option<&'a str> {
         if self.next()? != b'"' {
             return None;
         }
         let start = self.i + 1;
         let end = crate::unique::valid::plain_end(self.json, start)?;
-        let key = self.json.get(start..end)?;
+        let key = self.text.get(start..end)?;
         self.i = end + 1;
         self.ws();
         if self.next()? != b':' {
@@ -183,7 +196,7 @@ impl<'a> Cursor<'a> {
             return None;
         }
         let end = crate::unique::valid::plain_end(self.json, self.i + 1)?;
-        let text = std::str::from_utf8(self.json.get(self.i + 1..end)?).ok()?;
+        let text = self.text.get(self.i + 1..end)?;
         self.i = end + 1;
         Some(text)
     }
@@ -281,7 +294,7 @@ impl<'a> Cursor<'a> {
                 // `object` refuses a key twice, as the seeds do.
                 self.object(&mut |c, key| {
                     let v = c.build()?;
-                    map.insert(std::str::from_utf8(key).ok()?.to_owned(), v);
+                    map.insert(key.to_owned(), v);
                     Some(())
                 })?;
                 Value::Object(map)
@@ -340,11 +353,12 @@ impl<'a> Cursor<'a> {
     /// The value at the position parsed by serde_json as a `T` (the type the seeds read it
     /// as), when it nests no deeper than the walk allows.
     fn small<T: DeserializeOwned>(&mut self) -> Option<T> {
-        let rest = self.json.get(self.i..)?;
-        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<T>();
+        let rest = self.text.get(self.i..)?;
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<T>();
         let v = stream.next()?.ok()?;
         let len = stream.byte_offset();
-        if (self.depth as usize).saturating_add(opening_brackets(&rest[..len])) > MAX_DEPTH as usize
+        if (self.depth as usize).saturating_add(opening_brackets(rest.as_bytes().get(..len)?))
+            > MAX_DEPTH as usize
         {
             return None;
         }
@@ -359,8 +373,8 @@ impl<'a> Cursor<'a> {
         match rest.first()? {
             b'{' | b'[' | b'"' => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
             _ => {
-                let mut stream =
-                    serde_json::Deserializer::from_slice(rest).into_iter::<IgnoredAny>();
+                let rest = self.text.get(self.i..)?;
+                let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
                 stream.next()?.ok()?;
                 Some(stream.byte_offset())
             }
@@ -422,11 +436,11 @@ impl<'a> Cursor<'a> {
             None => (self.len()?, None),
         };
         self.i += len;
-        let text = self.json.get(start..self.i)?;
-        if text == b"null" {
+        let text = self.text.get(start..self.i)?;
+        if text == "null" {
             return Some((None, None));
         }
-        Some((Some(std::str::from_utf8(text).ok()?.into()), members))
+        Some((Some(text.into()), members))
     }
 
     /// The `change` object, read as [`parse::Body`] reads it lazily.
@@ -438,6 +452,7 @@ impl<'a> Cursor<'a> {
         // repeats them (every no-op's does).
         let (mut before, mut before_sensitive) = (None, None);
         self.object(&mut |c, key| {
+            let key = key.as_bytes();
             let diff = action.is_none_or(parse::diffed);
             let destroys = action.flatten().is_some_and(Action::destroys);
             let creates = action.flatten().is_some_and(parse::creates);
@@ -522,7 +537,7 @@ fn seeds(text: &str) -> Option<(RawChange, usize)> {
 /// `text` (inside `depth` open containers), the seeds read too, to the same length and the
 /// same model (or the same problem). `Err` says what differs.
 pub(crate) fn agrees_with_seeds(text: &str, depth: u32) -> Result<(), String> {
-    let Some((fast, len)) = read(text.as_bytes(), depth, crate::long::VALUE_BUDGET) else {
+    let Some((fast, len)) = read(text, depth, crate::long::VALUE_BUDGET) else {
         return Ok(());
     };
     // The seeds' own depth limit is the walk's from the entry down.
@@ -591,7 +606,7 @@ mod tests {
             r#"{"address":"a.b","mode":"bogus","type":"a","change":{"actions":["no-op"]}}"#,
             r#"{"address":"a[\"k\u00e9\"]","mode":null,"type":"a","name":"b\/c","provider_name":"é","change":{"actions":["no-op"]}}"#,
         ] {
-            let (fast, len) = read(text.as_bytes(), 2, 1 << 20).expect(text);
+            let (fast, len) = read(text, 2, 1 << 20).expect(text);
             let (slow, slow_len) = seeds(text).unwrap();
             assert_eq!(len, slow_len, "{text}");
             assert_eq!(
@@ -629,7 +644,7 @@ mod tests {
             r#"{"address":"a.b","type":"a","x":"\ud800","change":{"actions":["no-op"]}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"x":{"y":"\udc00"}}}"#,
         ] {
-            assert!(read(text.as_bytes(), 2, 1 << 20).is_none(), "{text}");
+            assert!(read(text, 2, 1 << 20).is_none(), "{text}");
         }
         // An `after` repeating a `before` the seeds refuse (a key twice, a lone surrogate
         // skipped but refused by the unknown key's reading) is refused with it.
@@ -638,14 +653,14 @@ mod tests {
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":[1],"after":[1]1}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":"x","after":"x}}"#,
         ] {
-            assert!(read(text.as_bytes(), 2, 1 << 20).is_none(), "{text}");
+            assert!(read(text, 2, 1 << 20).is_none(), "{text}");
         }
         let ok = r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":[[[1]]]}}"#;
-        assert!(read(ok.as_bytes(), 2, 1 << 20).is_some());
+        assert!(read(ok, 2, 1 << 20).is_some());
         // Too deep for the walk, longer than the budget.
-        assert!(read(ok.as_bytes(), MAX_DEPTH - 4, 1 << 20).is_none());
-        assert!(read(ok.as_bytes(), MAX_DEPTH - 5, 1 << 20).is_some());
-        assert!(read(ok.as_bytes(), 2, ok.len() - 1).is_none());
+        assert!(read(ok, MAX_DEPTH - 4, 1 << 20).is_none());
+        assert!(read(ok, MAX_DEPTH - 5, 1 << 20).is_some());
+        assert!(read(ok, 2, ok.len() - 1).is_none());
     }
 
     use proptest::prelude::*;
@@ -810,7 +825,7 @@ mod tests {
             }
             let alone = crate::unique::valid::value(before.as_bytes(), MAX_DEPTH - 4);
             if how == 0 && alone == Some(before.len()) {
-                prop_assert!(read(text.as_bytes(), 2, 1 << 20).is_some(), "{}", text);
+                prop_assert!(read(&text, 2, 1 << 20).is_some(), "{}", text);
             }
         }
     }
@@ -821,11 +836,7 @@ mod tests {
     /// serde_json.
     fn kept_as_serde(text: &str) -> Result<bool, String> {
         let whole = format!("{text}}}");
-        let cursor = || Cursor {
-            json: whole.as_bytes(),
-            i: 0,
-            depth: 1,
-        };
+        let cursor = || Cursor::new(&whole, 1);
         // The object around the value takes it only when its `}` follows.
         let closes = |c: &mut Cursor| {
             c.ws();
@@ -974,7 +985,7 @@ mod tests {
             let text = strategy.new_tree(&mut runner).unwrap().current();
             if seeds(&text).is_some() {
                 both += 1;
-                if read(text.as_bytes(), 2, 1 << 20).is_some() {
+                if read(&text, 2, 1 << 20).is_some() {
                     fast += 1;
                 }
             }

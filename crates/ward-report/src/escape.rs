@@ -60,8 +60,8 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
 /// is never a continuation byte, so no character is mistaken for another.
 fn has_unsafe(s: &str) -> bool {
     let b = s.as_bytes();
-    // Printable ASCII is never unsafe: most text is that, checked a byte at a time.
-    if b.iter().all(|c| (0x20..0x7f).contains(c)) {
+    // Printable ASCII is never unsafe: most text is that.
+    if printable_ascii(b) {
         return false;
     }
     // Otherwise only the bytes an unsafe character starts with need a closer look.
@@ -85,6 +85,22 @@ fn has_unsafe(s: &str) -> bool {
         from = i + 1;
     }
     false
+}
+
+/// True when every byte of `b` is printable ASCII (`0x20` to `0x7e`), checked eight bytes at
+/// a time: a byte is out of that range exactly when the byte, the byte plus one or the byte
+/// minus `0x20` has its top bit set. A carry or borrow between bytes starts only at a byte
+/// that is itself out of range, so the word's answer is exact.
+fn printable_ascii(b: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const TOP: u64 = ONES * 0x80;
+    let mut words = b.chunks_exact(8);
+    words.by_ref().all(|w| {
+        <[u8; 8]>::try_from(w).is_ok_and(|w| {
+            let x = u64::from_le_bytes(w);
+            (x | x.wrapping_add(ONES) | x.wrapping_sub(ONES * 0x20)) & TOP == 0
+        })
+    }) && words.remainder().iter().all(|c| (0x20..0x7f).contains(c))
 }
 
 /// Appends one terminal line to `out`: `line` with every [`is_unsafe`] character escaped (so a
@@ -322,6 +338,30 @@ mod tests {
         // C0 and DEL and C1 (65), U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9.
         assert_eq!(unsafe_chars, 65 + 1 + 2 + 2 + 5 + 4);
         assert!(!has_unsafe("plain ünïcode — ←→ \\u{2028}"));
+    }
+
+    /// The eight-bytes-at-a-time check says exactly whether every byte is printable ASCII,
+    /// whatever byte stands wherever in a word, beside any other.
+    #[test]
+    fn printable_ascii_is_every_byte_printable() {
+        for b in 0..=u8::MAX {
+            for at in 0..17 {
+                for fill in [b' ', b'~', b'a'] {
+                    let mut bytes = vec![fill; 17];
+                    bytes[at] = b;
+                    let printable = (0x20..0x7f).contains(&b);
+                    assert_eq!(printable_ascii(&bytes), printable, "{b:#x} at {at}");
+                    // Beside a byte just out of range on either side.
+                    for out in [0x1f, 0x7f] {
+                        bytes[(at + 1) % 17] = out;
+                        assert!(
+                            !printable_ascii(&bytes),
+                            "{b:#x} at {at}, {out:#x} after it"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// `md_text` is the character-by-character escape it always was (backslash before each

@@ -396,7 +396,7 @@ pub(crate) fn changed_lazy(
                 continue;
             }
         }
-        let parse = |r: Option<&&str>| r.map(|r| serde_json::from_str::<Value>(r)).transpose();
+        let parse = |r: Option<&&str>| r.map(|r| crate::walk::value_of(r)).transpose();
         let (b, a) = (parse(b)?, parse(a)?);
         path.push(PathStep::Key(k.to_string()));
         walk(

@@ -32,7 +32,9 @@ use ward_model::ResourceChange;
 
 mod block;
 mod entry;
+
 pub(crate) use entry::agrees_with_seeds;
+pub(crate) use entry::value_of;
 
 /// How much is read at a time.
 const BLOCK: usize = 256 << 10;

@@ -257,7 +257,7 @@ pub(crate) fn whole_object(
         (Some(raw), _) => raw
             .iter()
             .map(|(k, r)| {
-                serde_json::from_str::<Value>(r)
+                crate::walk::value_of(r)
                     .map(|v| (k.as_str(), std::borrow::Cow::Owned(v)))
                     .map_err(|e| malformed_side(address, &e))
             })
@@ -361,7 +361,7 @@ impl<'a> Scalar<'a> {
                 if !starts.contains(first) {
                     return None;
                 }
-                *slot = Some(serde_json::from_str::<Value>(raw).ok()?);
+                *slot = Some(crate::walk::value_of(raw).ok()?);
                 slot.as_ref()
             }
         }
@@ -432,7 +432,7 @@ pub(crate) fn settle_sides(
         return Ok(());
     }
     let parse = |r: Option<Box<str>>| {
-        r.map(|r| serde_json::from_str::<Value>(&r))
+        r.map(|r| crate::walk::value_of(&r))
             .transpose()
             .map_err(|e| malformed_side(address, &e))
     };

@@ -91,6 +91,25 @@ pub(crate) fn state_resource(
     (c.i <= budget).then_some((r, c.i))
 }
 
+/// The JSON value `text` holds (whitespace around it allowed), as `serde_json::from_str`
+/// reads it as a `Value`: built by the cursor where its bytes are plain (see
+/// [`Cursor::kept`]), else by serde_json. The raw values the reader keeps (a side's top-level
+/// members, an update's changed attributes) are read this way: most are a short string or
+/// number, which serde_json's deserializer and visitors cost several times the building of.
+/// (Nested deeper than 100 levels, which serde_json's own limit is near, it goes to
+/// serde_json too.)
+pub(crate) fn value_of(text: &str) -> serde_json::Result<serde_json::Value> {
+    let mut c = Cursor::new(text, MAX_DEPTH - 100);
+    c.ws();
+    if let Some(v) = c.build() {
+        c.ws();
+        if c.i == text.len() {
+            return Ok(v);
+        }
+    }
+    serde_json::from_str(text)
+}
+
 /// A raw side: its text (`None` for `null`), and its top-level members when it is an object.
 type Side = (Option<Box<str>>, Option<Box<[Member]>>);
 
@@ -779,6 +798,18 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+
+        #[test]
+        fn a_raw_value_is_read_as_serde_json_reads_it(
+            text in kept_value(),
+            ws in 0usize..3,
+            tail in prop::sample::select(vec!["", "", " ", " 1", "x", ",", "}"]),
+        ) {
+            let text = format!("{}{text}{}{tail}", " ".repeat(ws), "\n".repeat(ws));
+            let ours = value_of(&text).map_err(|e| e.to_string());
+            let theirs = serde_json::from_str::<serde_json::Value>(&text).map_err(|e| e.to_string());
+            prop_assert_eq!(ours, theirs, "{:?}", text);
+        }
 
         #[test]
         fn every_kept_value_is_built_as_serde_json_builds_it(text in kept_value()) {

@@ -60,47 +60,47 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
 /// is never a continuation byte, so no character is mistaken for another.
 fn has_unsafe(s: &str) -> bool {
     let b = s.as_bytes();
-    // Printable ASCII is never unsafe: most text is that.
-    if printable_ascii(b) {
-        return false;
-    }
-    // Otherwise only the bytes an unsafe character starts with need a closer look.
-    let starts = |c: &u8| *c < 0x20 || matches!(c, 0x7f | 0xc2 | 0xd8 | 0xe2);
-    let mut from = 0;
-    while let Some(at) = b.get(from..).and_then(|r| r.iter().position(starts)) {
-        let i = from + at;
-        let next = |k: usize| b.get(i + k).copied();
-        let found = match b.get(i) {
-            Some(0xc2) => matches!(next(1), Some(0x80..=0x9f)),
-            Some(0xd8) => next(1) == Some(0x9c),
-            Some(0xe2) => matches!(
-                (next(1), next(2)),
-                (Some(0x80), Some(0x8e | 0x8f | 0xa8..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
-            ),
-            _ => true,
-        };
-        if found {
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        // Printable ASCII is never unsafe: most text is that, passed eight bytes at a time.
+        if let Some(w) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+            if printable_word(u64::from_le_bytes(*w)) {
+                i += 8;
+                continue;
+            }
+        }
+        // Only the bytes an unsafe character starts with need a closer look.
+        if (c < 0x20 || matches!(c, 0x7f | 0xc2 | 0xd8 | 0xe2)) && unsafe_at(b, i) {
             return true;
         }
-        from = i + 1;
+        i += 1;
     }
     false
 }
 
-/// True when every byte of `b` is printable ASCII (`0x20` to `0x7e`), checked eight bytes at
-/// a time: a byte is out of that range exactly when the byte, the byte plus one or the byte
-/// minus `0x20` has its top bit set. A carry or borrow between bytes starts only at a byte
-/// that is itself out of range, so the word's answer is exact.
-fn printable_ascii(b: &[u8]) -> bool {
+/// Whether the character that starts at `b[i]` (a byte [`has_unsafe`] looks closer at) is
+/// unsafe.
+fn unsafe_at(b: &[u8], i: usize) -> bool {
+    let next = |k: usize| b.get(i + k).copied();
+    match b.get(i) {
+        Some(0xc2) => matches!(next(1), Some(0x80..=0x9f)),
+        Some(0xd8) => next(1) == Some(0x9c),
+        Some(0xe2) => matches!(
+            (next(1), next(2)),
+            (Some(0x80), Some(0x8e | 0x8f | 0xa8..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => true,
+    }
+}
+
+/// True when each of the eight bytes of `x` is printable ASCII (`0x20` to `0x7e`): a byte is
+/// out of that range exactly when the byte, the byte plus one or the byte minus `0x20` has its
+/// top bit set. A carry or borrow between bytes starts only at a byte that is itself out of
+/// range, so the word's answer is exact.
+#[inline]
+fn printable_word(x: u64) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const TOP: u64 = ONES * 0x80;
-    let mut words = b.chunks_exact(8);
-    words.by_ref().all(|w| {
-        <[u8; 8]>::try_from(w).is_ok_and(|w| {
-            let x = u64::from_le_bytes(w);
-            (x | x.wrapping_add(ONES) | x.wrapping_sub(ONES * 0x20)) & TOP == 0
-        })
-    }) && words.remainder().iter().all(|c| (0x20..0x7f).contains(c))
+    (x | x.wrapping_add(ONES) | x.wrapping_sub(ONES * 0x20)) & (ONES * 0x80) == 0
 }
 
 /// Appends one terminal line to `out`: `line` with every [`is_unsafe`] character escaped (so a
@@ -333,6 +333,11 @@ mod tests {
             let (alone, inside) = (c.to_string(), format!("aé{c}→b"));
             assert_eq!(has_unsafe(&alone), is_unsafe(c), "{:x}", c as u32);
             assert_eq!(has_unsafe(&inside), is_unsafe(c), "{:x}", c as u32);
+            // After and before whole words of printable ASCII, at every place in a word.
+            for pad in 7..=9 {
+                let long = format!("{}{c}{}", "a".repeat(pad), "b".repeat(pad));
+                assert_eq!(has_unsafe(&long), is_unsafe(c), "{:x} at {pad}", c as u32);
+            }
             unsafe_chars += usize::from(is_unsafe(c));
         }
         // C0 and DEL and C1 (65), U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9.
@@ -340,24 +345,21 @@ mod tests {
         assert!(!has_unsafe("plain ünïcode — ←→ \\u{2028}"));
     }
 
-    /// The eight-bytes-at-a-time check says exactly whether every byte is printable ASCII,
-    /// whatever byte stands wherever in a word, beside any other.
+    /// The word check says exactly whether every byte is printable ASCII, whatever byte stands
+    /// wherever in the word, beside any other.
     #[test]
-    fn printable_ascii_is_every_byte_printable() {
+    fn printable_word_is_every_byte_printable() {
+        let word = |bytes: [u8; 8]| printable_word(u64::from_le_bytes(bytes));
         for b in 0..=u8::MAX {
-            for at in 0..17 {
+            for at in 0..8 {
                 for fill in [b' ', b'~', b'a'] {
-                    let mut bytes = vec![fill; 17];
+                    let mut bytes = [fill; 8];
                     bytes[at] = b;
-                    let printable = (0x20..0x7f).contains(&b);
-                    assert_eq!(printable_ascii(&bytes), printable, "{b:#x} at {at}");
+                    assert_eq!(word(bytes), (0x20..0x7f).contains(&b), "{b:#x} at {at}");
                     // Beside a byte just out of range on either side.
                     for out in [0x1f, 0x7f] {
-                        bytes[(at + 1) % 17] = out;
-                        assert!(
-                            !printable_ascii(&bytes),
-                            "{b:#x} at {at}, {out:#x} after it"
-                        );
+                        bytes[(at + 1) % 8] = out;
+                        assert!(!word(bytes), "{b:#x} at {at}, {out:#x} after it");
                     }
                 }
             }

@@ -64,7 +64,7 @@ pub(crate) use created::Created;
 use destroy::{
     access_removed_lines, destroy, destroyed_object, final_snapshot_line, grants_access_line,
 };
-use diff::{diff_lines, diffed, unjudged_diff, whole_object};
+use diff::{diff_lines, diffed, unjudged_diff, whole_object, whole_object_taking};
 use overwrites::{modifies, overwrites, Kind};
 use update::{attributes, forces_replacement, identity_line, update};
 
@@ -109,6 +109,40 @@ fn is_identity(path: &AttrPath, identity: &[AttrPath]) -> bool {
 
 /// Classifies one change. `drift`: the change is from `resource_drift` (made outside Terraform).
 pub(crate) fn verdict(
+    c: &ResourceChange,
+    k: &Knowledge,
+    product: Product,
+    drift: bool,
+    rules: &mut Rules,
+) -> Verdict {
+    let mut v = judged(c, k, product, drift, rules);
+    if c.mode == Mode::Managed {
+        whole_object(c, &mut v);
+    }
+    v
+}
+
+/// [`verdict`] of a change the caller has no further use for: what a create sets or a delete
+/// removes is moved into the verdict's attributes, not copied (most of a create's or a delete's
+/// verdict, and a copy of each path and value cost as much as the rest of its classification).
+pub(crate) fn verdict_taking(
+    c: ResourceChange,
+    k: &Knowledge,
+    product: Product,
+    drift: bool,
+    rules: &mut Rules,
+) -> Verdict {
+    let mut v = judged(&c, k, product, drift, rules);
+    if c.mode == Mode::Managed {
+        whole_object_taking(c, &mut v);
+    }
+    v
+}
+
+/// [`verdict`] but for a create's or a delete's attributes ([`whole_object`]), which the caller
+/// adds: every managed resource's verdict gets them, whether a rule covers its type or not, and
+/// nothing here reads or writes them.
+fn judged(
     c: &ResourceChange,
     k: &Knowledge,
     product: Product,
@@ -186,8 +220,6 @@ pub(crate) fn verdict(
             replace(c, &r, identity, &rules.created, &mut v, &mut lines);
         }
     }
-    // What a create sets or a delete removes, at the class the change was given.
-    whole_object(c, &mut v);
     // Reasons for deletes and reads; replacements printed theirs right after the impact.
     if !c.action.is_replace() {
         if let Some(reason) = &c.action_reason {
@@ -254,7 +286,8 @@ fn unclassified(
         say!(lines, reason_line(product, reason));
     }
     diff_lines(c, &mut lines);
-    whole_object(c, &mut v);
+    // (A create's or delete's own attributes are added after: `unjudged_diff` lists an
+    // update's, and never a create's or a delete's.)
     unjudged_diff(c, &mut v);
     fact_lines(&v.facts, &mut lines);
     v.explanation = lines.done();

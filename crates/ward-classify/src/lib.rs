@@ -403,14 +403,13 @@ impl<'k> Assessor<'k> {
         change: ResourceChange,
         keep: impl FnOnce(Verdict) -> Option<Verdict>,
     ) {
-        let v = classify::verdict(
-            &change,
+        let v = classify::verdict_taking(
+            change,
             self.knowledge,
             Product::Unknown,
             false,
             &mut self.rules,
         );
-        drop(change);
         let position = self.given;
         self.given += 1;
         // What the coverage gate needs of the verdict, should `keep` drop it.

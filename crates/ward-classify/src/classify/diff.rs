@@ -26,8 +26,13 @@ impl AttrVerdict {
         impact: Impact,
         forces_replacement: bool,
     ) -> AttrVerdict {
+        AttrVerdict::taking(change.clone(), impact, forces_replacement)
+    }
+
+    /// [`AttrVerdict::without_rule`] of a change the caller gives up.
+    pub(crate) fn taking(change: AttrChange, impact: Impact, forces_replacement: bool) -> Self {
         AttrVerdict {
-            change: change.clone(),
+            change,
             impact,
             rule: None,
             why: None,
@@ -70,6 +75,19 @@ pub(super) fn whole_object(c: &ResourceChange, v: &mut Verdict) {
         .map(|ch| AttrVerdict::without_rule(ch, v.impact, false))
         .collect();
     v.attributes_left_out = c.changed_left_out;
+}
+
+/// [`whole_object`], the attributes moved out of `c`.
+pub(super) fn whole_object_taking(c: ResourceChange, v: &mut Verdict) {
+    if diffed(&c).len() == c.changed.len() {
+        return;
+    }
+    v.attributes_left_out = c.changed_left_out;
+    v.attributes = c
+        .changed
+        .into_iter()
+        .map(|ch| AttrVerdict::taking(ch, v.impact, false))
+        .collect();
 }
 
 /// The attribute diff of a change no rule classifies: the reviewer decides from it.

@@ -146,24 +146,13 @@ impl<'a> Cursor<'a> {
     /// The object at the position, its keys one by one to `each` (on the value, whitespace
     /// skipped): `None` for a key twice, a key that is not a plain string, bad punctuation.
     fn object(&mut self, each: &mut dyn FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
-        if self.next()? != b'{' || self.depth + 1 > MAX_DEPTH {
-            return None;
-        }
-        self.depth += 1;
-        self.i += 1;
-        self.ws();
-        if self.next()? == b'}' {
-            self.i += 1;
-            self.depth -= 1;
-            return Some(());
-        }
         let mut seen: [&str; KEYS] = [""; KEYS];
         let mut n = 0usize;
         // One bit per key, picked by its length and last byte: a key whose bit is clear is
         // not among those seen, and is compared with none of them.
         let mut bits = 0u64;
-        loop {
-            let key = self.key()?;
+        self.items(b'{', |c| {
+            let key = c.key()?;
             let last = key.as_bytes().last().copied().unwrap_or(0);
             let bit = 1u64 << ((key.len() ^ usize::from(last)) & 63);
             if n == KEYS || (bits & bit != 0 && seen[..n].contains(&key)) {
@@ -172,14 +161,38 @@ impl<'a> Cursor<'a> {
             bits |= bit;
             seen[n] = key;
             n += 1;
-            each(self, key)?;
+            each(c, key)
+        })
+    }
+
+    /// The array or object at the position (`open` is `[` or `{`), its items one by one to
+    /// `each` (on the item, whitespace skipped; for an object, on its key): `None` for bad
+    /// punctuation, or one level too many. The one loop [`Cursor::object`] and
+    /// [`Cursor::array`] share.
+    #[inline(always)]
+    fn items(&mut self, open: u8, mut each: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        if self.next()? != open || self.depth + 1 > MAX_DEPTH {
+            return None;
+        }
+        // `]` and `}` are two after `[` and `{`.
+        let close = open + 2;
+        self.depth += 1;
+        self.i += 1;
+        self.ws();
+        if self.next()? == close {
+            self.i += 1;
+            self.depth -= 1;
+            return Some(());
+        }
+        loop {
+            each(self)?;
             self.ws();
             match self.next()? {
                 b',' => {
                     self.i += 1;
                     self.ws();
                 }
-                b'}' => {
+                b if b == close => {
                     self.i += 1;
                     self.depth -= 1;
                     return Some(());
@@ -275,33 +288,7 @@ impl<'a> Cursor<'a> {
     /// The array at the position, its items one by one to `each` (on the item, whitespace
     /// skipped): `None` for bad punctuation, or one level too many.
     fn array(&mut self, each: &mut dyn FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        if self.next()? != b'[' || self.depth + 1 > MAX_DEPTH {
-            return None;
-        }
-        self.depth += 1;
-        self.i += 1;
-        self.ws();
-        if self.next()? == b']' {
-            self.i += 1;
-            self.depth -= 1;
-            return Some(());
-        }
-        loop {
-            each(self)?;
-            self.ws();
-            match self.next()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    self.depth -= 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        self.items(b'[', each)
     }
 
     /// [`Cursor::kept`]'s building: `None` where serde_json must read the value.

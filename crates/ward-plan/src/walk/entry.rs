@@ -261,6 +261,22 @@ impl<'a> Cursor<'a> {
         self.small::<Option<UValue>>().map(|v| v.map(|v| v.0))
     }
 
+    /// A mask (`after_unknown`, `before_sensitive`, `after_sensitive`) as [`Cursor::kept`]
+    /// reads it, less what marks nothing ([`Cursor::built`]), which every reading of a
+    /// mask takes as it takes the whole ([`crate::diff::Mask`], `contains_true`): a mask
+    /// marking nothing is `None`, as an absent one. Terraform writes every object's and
+    /// list's shape into its masks (`"tags": {}`, `"ebs_block_device": []`, `[false, false]`)
+    /// and marks a few leaves: that shape was built, a map entry and an allocation each, to be
+    /// read as nothing (issue 35, item 1).
+    fn mask(&mut self) -> Option<Option<serde_json::Value>> {
+        let (start, depth) = (self.i, self.depth);
+        if let Some(v) = self.built::<true>() {
+            return Some(marks(&v).then_some(v));
+        }
+        (self.i, self.depth) = (start, depth);
+        self.small::<Option<UValue>>().map(|v| v.map(|v| v.0))
+    }
+
     /// `actions` as the seeds read it: a list of one or two words ward knows read here, any
     /// other value by [`Cursor::small`] (every entry has the list, and serde_json's visitors
     /// cost more than the words).
@@ -293,25 +309,50 @@ impl<'a> Cursor<'a> {
 
     /// [`Cursor::kept`]'s building: `None` where serde_json must read the value.
     fn build(&mut self) -> Option<serde_json::Value> {
+        self.built::<false>()
+    }
+
+    /// [`Cursor::build`], and with `MASK` [`Cursor::mask`]'s: an object's members that mark
+    /// nothing (`false`, `null`, or an array or object holding no other value) left out, an
+    /// array's such items `false` where a later item marks something (the items keep their
+    /// places) and left out after the last that does, and an array or object that marks
+    /// nothing `false`. Any other value is a mark (`true`, or one ward does not know, which it
+    /// takes as `true`), built as it is.
+    fn built<const MASK: bool>(&mut self) -> Option<serde_json::Value> {
         use serde_json::Value;
         Some(match self.next()? {
             b'{' => {
                 let mut map = serde_json::Map::new();
                 // `object` refuses a key twice, as the seeds do.
                 self.object(&mut |c, key| {
-                    let v = c.build()?;
-                    map.insert(key.to_owned(), v);
+                    let v = c.built::<MASK>()?;
+                    if !MASK || marks(&v) {
+                        map.insert(key.to_owned(), v);
+                    }
                     Some(())
                 })?;
-                Value::Object(map)
+                if MASK && map.is_empty() {
+                    Value::Bool(false)
+                } else {
+                    Value::Object(map)
+                }
             }
             b'[' => {
-                let mut items = Vec::new();
+                let (mut items, mut n) = (Vec::new(), 0usize);
                 self.array(&mut |c| {
-                    items.push(c.build()?);
+                    let v = c.built::<MASK>()?;
+                    if !MASK || marks(&v) {
+                        items.resize(n, Value::Bool(false));
+                        items.push(v);
+                    }
+                    n += 1;
                     Some(())
                 })?;
-                Value::Array(items)
+                if MASK && items.is_empty() {
+                    Value::Bool(false)
+                } else {
+                    Value::Array(items)
+                }
             }
             b'"' => Value::String(self.plain()?.to_owned()),
             b't' => self.word(b"true", Value::Bool(true))?,
@@ -512,7 +553,10 @@ impl<'a> Cursor<'a> {
                 _ => return c.unknown(),
             };
             if keep {
-                *slot = c.kept()?;
+                *slot = match key {
+                    b"before" | b"after" => c.kept()?,
+                    _ => c.mask()?,
+                };
                 return Some(());
             }
             let span = c.skip_like(match key {
@@ -529,6 +573,12 @@ impl<'a> Cursor<'a> {
         })?;
         Some(inner)
     }
+}
+
+/// Whether a mask [`Cursor::built`] built marks something: anything but `false` and
+/// `null` (an array or object that marks nothing is built as `false`).
+fn marks(v: &serde_json::Value) -> bool {
+    !matches!(v, serde_json::Value::Null | serde_json::Value::Bool(false))
 }
 
 /// What the seeds read of the entry at the start of `text` (lazily, as the walk reads them),
@@ -621,6 +671,36 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A mask is built without what marks nothing, and read as the whole: an item that marks
+    /// nothing keeps its place before one that marks something (else the mark would move to
+    /// another item), and what the seeds read of the same entry is the same model.
+    #[test]
+    fn a_mask_is_kept_without_what_marks_nothing() {
+        let text = r#"{"address":"a.b","type":"a","change":{"actions":["update"],
+            "before":{"l":[{"x":"a"},{"x":"b"},{"x":"c"}],"t":{"k":"v"},"p":"old","q":1},
+            "after":{"l":[{"x":"a"},{"x":"B"},{"x":"C"}],"t":{"k":"w"},"p":"new","q":2},
+            "after_unknown":{"l":[{},{},{}],"t":{},"q":false},
+            "before_sensitive":{"l":[{},{"x":true},[]],"t":{"k":false},"p":null,"q":"yes"},
+            "after_sensitive":{"l":[false,{"x":true},{}],"t":{},"e":[],"p":true}}}"#;
+        agrees_with_seeds(text, 2).unwrap();
+        let read = || read(text, 2, 1 << 20).unwrap().0;
+        let model = parse::reduce(read()).unwrap();
+        let shown: Vec<String> = model.changed.iter().map(|a| format!("{a:?}")).collect();
+        assert!(shown.iter().any(|a| a.contains("\"C\"")), "{shown:?}");
+        assert!(!shown.iter().any(|a| a.contains("\"B\"")), "{shown:?}");
+        let fast = read();
+        let inner = fast.change.as_ref().unwrap();
+        assert_eq!(inner.after_unknown, None);
+        assert_eq!(
+            inner.before_sensitive,
+            Some(serde_json::json!({"l": [false, {"x": true}], "q": "yes"}))
+        );
+        assert_eq!(
+            inner.after_sensitive,
+            Some(serde_json::json!({"l": [false, {"x": true}], "p": true}))
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the small values kept for explanations.
 
 use super::*;
+use std::borrow::Cow;
 
 pub(crate) fn parse_mode(mode: &str) -> Option<Mode> {
     match mode {
@@ -253,18 +254,18 @@ pub(crate) fn whole_object(
             Mask::of(change.before_sensitive.as_ref()),
         )
     };
-    let entries: Vec<(&str, std::borrow::Cow<'_, Value>)> = match (raw, value) {
+    let entries: Vec<(&str, Cow<'_, Value>)> = match (raw, value) {
         (Some(raw), _) => raw
             .iter()
             .map(|(k, r)| {
                 crate::walk::value_of(r)
-                    .map(|v| (k.as_str(), std::borrow::Cow::Owned(v)))
+                    .map(|v| (k.as_str(), Cow::Owned(v)))
                     .map_err(|e| malformed_side(address, &e))
             })
             .collect::<Result<_, _>>()?,
         (None, Some(Value::Object(m))) => m
             .iter()
-            .map(|(k, v)| (k.as_str(), std::borrow::Cow::Borrowed(v)))
+            .map(|(k, v)| (k.as_str(), Cow::Borrowed(v)))
             .collect(),
         (None, _) => Vec::new(),
     };
@@ -297,11 +298,10 @@ pub(crate) fn after_scalars_of<'a>(
     };
     let mut out: Vec<(String, Shown)> = Vec::new();
     for (k, v) in entries {
-        let mut parsed = None;
-        let Some(v) = v.scalar(b"tf\"-0123456789", &mut parsed) else {
+        let Some(v) = v.scalar(b"tf\"-0123456789") else {
             continue;
         };
-        let small = match v {
+        let small = match v.as_ref() {
             Value::Bool(_) | Value::Number(_) => true,
             Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
             _ => false,
@@ -309,11 +309,12 @@ pub(crate) fn after_scalars_of<'a>(
         if marked(k) {
             // A long string is a value too, never shown; a null is no value (and the raw and the
             // parsed readings of one object agree on it).
-            if small || matches!(v, Value::String(_)) {
+            if small || matches!(v.as_ref(), Value::String(_)) {
                 out.push((k.to_string(), Shown::Sensitive));
             }
         } else if small {
-            out.push((k.to_string(), Shown::Known(v.clone())));
+            // A raw value was parsed for this: it moves, a parsed one is copied.
+            out.push((k.to_string(), Shown::Known(v.into_owned())));
         }
     }
     if let Some(Value::Object(unknown)) = &change.after_unknown {
@@ -347,22 +348,18 @@ pub(crate) enum Scalar<'a> {
 }
 
 impl<'a> Scalar<'a> {
-    /// The value, a raw one parsed into `slot` only when its first byte is one of `starts`
-    /// (the kinds of scalar wanted); `None` for a raw value of another kind or that does not
-    /// parse.
-    fn scalar<'s>(self, starts: &[u8], slot: &'s mut Option<Value>) -> Option<&'s Value>
-    where
-        'a: 's,
-    {
+    /// The value, a raw one parsed (and then owned) only when its first byte is one of
+    /// `starts` (the kinds of scalar wanted); `None` for a raw value of another kind or that
+    /// does not parse.
+    fn scalar(self, starts: &[u8]) -> Option<Cow<'a, Value>> {
         match self {
-            Scalar::Value(v) => Some(v),
+            Scalar::Value(v) => Some(Cow::Borrowed(v)),
             Scalar::Raw(raw) => {
                 let first = raw.as_bytes().first()?;
                 if !starts.contains(first) {
                     return None;
                 }
-                *slot = Some(crate::walk::value_of(raw).ok()?);
-                slot.as_ref()
+                Some(Cow::Owned(crate::walk::value_of(raw).ok()?))
             }
         }
     }
@@ -383,17 +380,16 @@ pub(crate) fn before_scalars_of<'a>(
         if marked {
             continue;
         }
-        let mut parsed = None;
-        let Some(v) = v.scalar(b"tf\"", &mut parsed) else {
+        let Some(v) = v.scalar(b"tf\"") else {
             continue;
         };
-        let small = match v {
+        let small = match v.as_ref() {
             Value::Bool(_) => true,
             Value::String(s) => s.chars().count() <= ward_model::MAX_KEPT_STRING,
             _ => false,
         };
         if small {
-            out.push((k.to_string(), v.clone()));
+            out.push((k.to_string(), v.into_owned()));
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));

@@ -6,7 +6,6 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 use std::fmt;
 use ward_model::{AttrChange, AttrPath, HiddenDigest, PathStep, Shown};
 
@@ -46,6 +45,20 @@ impl<'a> Mask<'a> {
             Mask::Part(Value::Array(a)) => Mask::of(a.get(i)),
             _ => Mask::Clear,
         }
+    }
+
+    /// The keys of an object mask that mark something at or below them, in the mask's order
+    /// (sorted), each with no value (for a merge with an object's own keys, see [`union`]).
+    fn marked_keys<T>(self) -> impl Iterator<Item = (&'a str, Option<T>)> {
+        let object = match self {
+            Mask::Part(Value::Object(m)) => Some(m),
+            _ => None,
+        };
+        object
+            .into_iter()
+            .flatten()
+            .filter(|(_, v)| contains_true(v))
+            .map(|(k, _)| (k.as_str(), None))
     }
 
     /// True when anything at or below this point is marked.
@@ -163,9 +176,8 @@ pub(crate) struct Sides<'a> {
 /// Every path whose value changes, sorted.
 pub(crate) fn changed(sides: &Sides) -> Vec<AttrChange> {
     let mut out = Vec::new();
-    let mut path = Vec::new();
     walk(
-        &mut path,
+        None,
         sides.before,
         sides.after,
         sides.after_unknown,
@@ -205,33 +217,21 @@ pub(crate) fn object_values(whole: &Whole<'_>, max: usize) -> (Vec<AttrChange>, 
         creates: whole.creates,
     };
     if matches!(whole.sensitive, Mask::All) {
-        out.push(&[], Shown::Sensitive);
+        out.push(None, Shown::Sensitive);
         return (out.kept, out.more);
     }
-    let mut path = Vec::new();
-    let mut names: BTreeSet<&str> = whole.entries.iter().map(|(k, _)| *k).collect();
-    if let Mask::Part(Value::Object(m)) = whole.unknown {
-        names.extend(
-            m.iter()
-                .filter(|(_, v)| contains_true(v))
-                .map(|(k, _)| k.as_str()),
-        );
-    }
-    for name in names {
-        let v = whole
-            .entries
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.as_ref());
-        path.push(PathStep::Key(name.to_string()));
+    // Both lists are sorted by name, each name once: one merge visits every name once, in
+    // order, with its value.
+    let entries = whole.entries.iter().map(|(k, v)| (*k, Some(v.as_ref())));
+    for (name, v) in union(entries, whole.unknown.marked_keys()) {
+        let node = Node::key(name, None);
         leaves(
-            &mut path,
+            Some(&node),
             v,
             whole.unknown.key(name),
             whole.sensitive.key(name),
             &mut out,
         );
-        path.pop();
     }
     out.kept.sort_by(|a, b| a.path.cmp(&b.path));
     out.kept.shrink_to_fit();
@@ -247,7 +247,7 @@ struct Leaves {
 }
 
 impl Leaves {
-    fn push(&mut self, path: &[PathStep], shown: Shown) {
+    fn push(&mut self, path: Option<&Node>, shown: Shown) {
         if self.kept.len() >= self.max {
             self.more += 1;
             return;
@@ -258,7 +258,7 @@ impl Leaves {
             (shown, Shown::Absent)
         };
         self.kept.push(AttrChange {
-            path: AttrPath(path.to_vec()),
+            path: attr_path(path),
             before,
             after,
             hidden: None,
@@ -268,7 +268,7 @@ impl Leaves {
 
 /// Depth is bounded by the JSON parser's recursion limit (128), so plain recursion is safe.
 fn leaves(
-    path: &mut Vec<PathStep>,
+    path: Option<&Node>,
     v: Option<&Value>,
     unknown: Mask,
     sensitive: Mask,
@@ -290,25 +290,22 @@ fn leaves(
             }
         }
         Some(Value::Object(m)) => {
-            let mut names: BTreeSet<&str> = m.keys().map(String::as_str).collect();
-            if let Mask::Part(Value::Object(u)) = unknown {
-                names.extend(
-                    u.iter()
-                        .filter(|(_, v)| contains_true(v))
-                        .map(|(k, _)| k.as_str()),
-                );
-            }
-            for k in names {
-                path.push(PathStep::Key(k.to_string()));
-                leaves(path, m.get(k), unknown.key(k), sensitive.key(k), out);
-                path.pop();
+            let values = m.iter().map(|(k, v)| (k.as_str(), Some(v)));
+            for (k, v) in union(values, unknown.marked_keys()) {
+                let node = Node::key(k, path);
+                leaves(Some(&node), v, unknown.key(k), sensitive.key(k), out);
             }
         }
         Some(Value::Array(a)) if a.iter().any(|e| e.is_object()) || unknown.any() => {
             for (i, e) in a.iter().enumerate() {
-                path.push(PathStep::Index(i as u64));
-                leaves(path, Some(e), unknown.index(i), sensitive.index(i), out);
-                path.pop();
+                let node = Node::index(i, path);
+                leaves(
+                    Some(&node),
+                    Some(e),
+                    unknown.index(i),
+                    sensitive.index(i),
+                    out,
+                );
             }
         }
         Some(Value::Array(a)) if a.is_empty() => {}
@@ -366,7 +363,6 @@ pub(crate) fn changed_lazy(
     asens: Mask,
 ) -> Result<Vec<AttrChange>, serde_json::Error> {
     let mut out = Vec::new();
-    let mut path = Vec::new();
     // Both sides are sorted by name: one merge of the two visits every name once, in order.
     let (mut bs, mut as_) = (before.iter().peekable(), after.iter().peekable());
     loop {
@@ -398,9 +394,9 @@ pub(crate) fn changed_lazy(
         }
         let parse = |r: Option<&&str>| r.map(|r| crate::walk::value_of(r)).transpose();
         let (b, a) = (parse(b)?, parse(a)?);
-        path.push(PathStep::Key(k.to_string()));
+        let node = Node::key(k, None);
         walk(
-            &mut path,
+            Some(&node),
             b.as_ref(),
             a.as_ref(),
             u,
@@ -408,11 +404,82 @@ pub(crate) fn changed_lazy(
             asens.key(k),
             &mut out,
         );
-        path.pop();
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out.shrink_to_fit();
     Ok(out)
+}
+
+/// A step of the path being walked, on the stack with the steps above it: the walk keeps no
+/// path of its own (whose keys it would copy at each step and drop at the next), and a kept
+/// change's [`AttrPath`] is built from it once ([`attr_path`]).
+struct Node<'p> {
+    step: Step<'p>,
+    up: Option<&'p Node<'p>>,
+}
+
+enum Step<'p> {
+    Key(&'p str),
+    Index(u64),
+}
+
+impl<'p> Node<'p> {
+    fn key(key: &'p str, up: Option<&'p Node<'p>>) -> Self {
+        Node {
+            step: Step::Key(key),
+            up,
+        }
+    }
+
+    fn index(i: usize, up: Option<&'p Node<'p>>) -> Self {
+        Node {
+            step: Step::Index(i as u64),
+            up,
+        }
+    }
+}
+
+/// The path from the top to `at` (the top itself when `None`).
+fn attr_path(at: Option<&Node>) -> AttrPath {
+    let mut depth = 0;
+    let mut n = at;
+    while let Some(node) = n {
+        depth += 1;
+        n = node.up;
+    }
+    let mut steps = Vec::with_capacity(depth);
+    let mut n = at;
+    while let Some(node) = n {
+        steps.push(match node.step {
+            Step::Key(k) => PathStep::Key(k.to_string()),
+            Step::Index(i) => PathStep::Index(i),
+        });
+        n = node.up;
+    }
+    steps.reverse();
+    AttrPath(steps)
+}
+
+/// The names of two lists sorted by name, each name once in each, in order and each once,
+/// with what each list gives of it (the first's when both have it). What a merge of two
+/// `serde_json::Map`s' keys (sorted: a `BTreeMap`) or of a side's sorted attributes gives.
+fn union<'a, T: Copy>(
+    a: impl Iterator<Item = (&'a str, T)>,
+    b: impl Iterator<Item = (&'a str, T)>,
+) -> impl Iterator<Item = (&'a str, T)> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) => match x.0.cmp(y.0) {
+            Ordering::Less => a.next(),
+            Ordering::Greater => b.next(),
+            Ordering::Equal => {
+                b.next();
+                a.next()
+            }
+        },
+        (Some(_), None) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 fn non_null(v: Option<&Value>) -> Option<&Value> {
@@ -421,7 +488,7 @@ fn non_null(v: Option<&Value>) -> Option<&Value> {
 
 /// Depth is bounded by the JSON parser's recursion limit (128), so plain recursion is safe.
 fn walk(
-    path: &mut Vec<PathStep>,
+    path: Option<&Node>,
     before: Option<&Value>,
     after: Option<&Value>,
     unknown: Mask,
@@ -431,10 +498,10 @@ fn walk(
 ) {
     let before = non_null(before);
     let after = non_null(after);
-    let mut push = |path: &Vec<PathStep>, b: Shown, a: Shown| {
+    let mut push = |path: Option<&Node>, b: Shown, a: Shown| {
         let hidden = hidden_digest(before, after, &b, &a);
         out.push(AttrChange {
-            path: AttrPath(path.clone()),
+            path: attr_path(path),
             before: b,
             after: a,
             hidden,
@@ -459,26 +526,28 @@ fn walk(
     }
     match (before, after) {
         (Some(Value::Object(b)), Some(Value::Object(a))) => {
-            let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
-            for k in keys {
-                path.push(PathStep::Key(k.clone()));
+            let keys = union(
+                b.keys().map(|k| (k.as_str(), ())),
+                a.keys().map(|k| (k.as_str(), ())),
+            );
+            for (k, ()) in keys {
+                let node = Node::key(k, path);
                 walk(
-                    path,
-                    b.get(k.as_str()),
-                    a.get(k.as_str()),
+                    Some(&node),
+                    b.get(k),
+                    a.get(k),
                     unknown.key(k),
                     bsens.key(k),
                     asens.key(k),
                     out,
                 );
-                path.pop();
             }
         }
         (Some(Value::Array(b)), Some(Value::Array(a))) if b.len() == a.len() => {
             for (i, (bv, av)) in b.iter().zip(a.iter()).enumerate() {
-                path.push(PathStep::Index(i as u64));
+                let node = Node::index(i, path);
                 walk(
-                    path,
+                    Some(&node),
                     Some(bv),
                     Some(av),
                     unknown.index(i),
@@ -486,7 +555,6 @@ fn walk(
                     asens.index(i),
                     out,
                 );
-                path.pop();
             }
         }
         _ => {
@@ -514,6 +582,32 @@ mod tests {
         .into_iter()
         .map(|c| (c.path.to_string(), c.before, c.after))
         .collect()
+    }
+
+    /// The merge of two sorted lists gives each name once, in order, with the first list's
+    /// value where both have it; and a `serde_json::Map` iterates its keys sorted (the
+    /// merges over maps rely on it: serde_json's `preserve_order` would break them).
+    #[test]
+    fn the_union_of_two_sorted_lists_is_sorted_and_each_name_once() {
+        let a = [("a", 1), ("c", 1), ("d", 1)];
+        let b = [("b", 2), ("c", 2), ("e", 2)];
+        let got: Vec<(&str, i32)> = union(a.into_iter(), b.into_iter()).collect();
+        assert_eq!(got, [("a", 1), ("b", 2), ("c", 1), ("d", 1), ("e", 2)]);
+        assert_eq!(union(b.into_iter(), [].into_iter()).count(), 3);
+        assert_eq!(union([].into_iter(), a.into_iter()).count(), 3);
+        let m = json!({"z": 1, "a": 2, "m": 3, "aa": 4});
+        let keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["a", "aa", "m", "z"]);
+        // A nested object's keys on one side only, and on both, each once.
+        let got = run(
+            json!({"o": {"a": 1, "c": 3}}),
+            json!({"o": {"b": 2, "c": 4}}),
+            json!({}),
+            json!({}),
+            json!({}),
+        );
+        let paths: Vec<&str> = got.iter().map(|(p, _, _)| p.as_str()).collect();
+        assert_eq!(paths, ["o.a", "o.b", "o.c"]);
     }
 
     #[test]

@@ -119,9 +119,17 @@ pub fn refusal(c: &ResourceChange) -> String {
 }
 
 /// [`refusal`] from a change's address and action (what a caller that did not keep the change
-/// kept of it).
+/// kept of it). Built in one allocation of its exact length: `ward gate` makes one for every
+/// change an adoption would refuse, before it knows whether the root is being adopted, and
+/// keeps it boxed (no reallocation to shrink it).
 pub fn refusal_line(address: &str, action: Action) -> String {
-    format!("{address} ({})", action.as_terraform())
+    let action = action.as_terraform();
+    let mut line = String::with_capacity(address.len() + action.len() + 3);
+    line.push_str(address);
+    line.push_str(" (");
+    line.push_str(action);
+    line.push(')');
+    line
 }
 
 #[cfg(test)]

@@ -82,4 +82,11 @@ fn a_plan_of_imports_only_is_refused_nothing() {
         refusal_line("x.y", ward_model::Action::Delete),
         "x.y (delete)"
     );
+    // Its exact length, so that boxing it does not reallocate (the gate boxes one a change).
+    let line = refusal_line(
+        "module.m[\"é\"].x.y",
+        ward_model::Action::ReplaceCreateFirst,
+    );
+    assert_eq!(line, "module.m[\"é\"].x.y (create,delete)");
+    assert_eq!(line.capacity(), line.len());
 }

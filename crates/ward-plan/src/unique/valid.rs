@@ -448,6 +448,21 @@ fn string(json: &[u8], mut from: usize) -> Option<(usize, bool)> {
     }
 }
 
+/// The length of the number or literal (`true`, `false`, `null`) at the start of `json`, as
+/// serde_json skips it ([`number`], [`literal`]); `None` for anything else, or when the slice
+/// ends in it (a number may go on). What follows it is the caller's to check: serde_json's
+/// skip of a value in a stream refuses a letter or a digit right after it, which no caller
+/// accepts there either (each wants whitespace, a comma or a closing bracket).
+pub(crate) fn scalar(json: &[u8]) -> Option<usize> {
+    match json.first()? {
+        b't' => literal(json, 0, b"true"),
+        b'f' => literal(json, 0, b"false"),
+        b'n' => literal(json, 0, b"null"),
+        b'-' | b'0'..=b'9' => number(json, 0),
+        _ => None,
+    }
+}
+
 /// The end of `word` (`true`, `false`, `null`) at `i`.
 fn literal(json: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     (json.get(i..i + word.len())? == word).then_some(i + word.len())
@@ -673,6 +688,63 @@ mod tests {
         assert_eq!(value(all.as_bytes(), 128), Some(all.len()));
         let again = format!("{{{}, \"k57\": 0}}", many.join(", "));
         assert_eq!(value(again.as_bytes(), 128), None);
+    }
+
+    /// A number or literal is skipped as serde_json skips it in a stream (followed by a comma
+    /// or a bracket, as in an object), and refused, by itself or by what its caller accepts
+    /// after it, where serde_json refuses it.
+    #[test]
+    fn a_scalar_is_skipped_as_serde_json_skips_it() {
+        for text in [
+            "0",
+            "-0",
+            "12",
+            "-1.5e+3",
+            "1E9",
+            "0.0",
+            "1e999",
+            "123456789012345678901234567890",
+            "true",
+            "false",
+            "null",
+            "01",
+            "-",
+            "1.",
+            "1e",
+            "1e+",
+            ".5",
+            "+1",
+            "tru",
+            "nul",
+            "fals",
+            "truex",
+            "nullx",
+            "1x",
+            "-01",
+            "--1",
+            "\"s\"",
+            "[1]",
+            "{}",
+            "x",
+        ] {
+            for tail in [",", "}", " ]"] {
+                let whole = format!("{text}{tail}");
+                let mut stream =
+                    serde_json::Deserializer::from_str(&whole).into_iter::<IgnoredAny>();
+                let want = match stream.next() {
+                    Some(Ok(_)) => Some(stream.byte_offset()),
+                    _ => None,
+                };
+                let want = want.filter(|_| !matches!(whole.as_bytes()[0], b'"' | b'[' | b'{'));
+                // What a caller accepts after it: whitespace, a comma, a closing bracket.
+                let ends =
+                    |n: &usize| matches!(whole.as_bytes().get(*n), Some(b' ' | b',' | b'}' | b']'));
+                assert_eq!(scalar(whole.as_bytes()).filter(ends), want, "{whole:?}");
+            }
+        }
+        // Cut by the slice's end: unsure, so `None` (serde_json reads `12` at an input's end).
+        assert_eq!(scalar(b"12"), None);
+        assert_eq!(scalar(b"true"), Some(4));
     }
 
     use proptest::prelude::*;

@@ -414,17 +414,18 @@ impl<'a> Cursor<'a> {
     }
 
     /// The length of the value at the position, checked (a container or string in one pass
-    /// with its keys, a number or literal by serde_json).
+    /// with its keys, a number or literal as serde_json skips it).
     fn len(&mut self) -> Option<usize> {
         let rest = self.json.get(self.i..)?;
         match rest.first()? {
             b'{' | b'[' | b'"' => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
-            _ => {
+            _ => crate::unique::valid::scalar(rest).or_else(|| {
+                // Unsure (at the slice's end) or refused: serde_json's word.
                 let rest = self.text.get(self.i..)?;
                 let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
                 stream.next()?.ok()?;
                 Some(stream.byte_offset())
-            }
+            }),
         }
     }
 

@@ -952,30 +952,36 @@ fn top_key<R: Read>(
     }
 }
 
-/// One `prior_state` module: its resources one at a time, its child modules recursively
-/// (bounded by [`MAX_DEPTH`]).
-/// The `prior_state` resource object at the walker's position: in one pass over its bytes
-/// ([`entry::state_resource`]) when that pass is sure of it, else key by key, its `values`
-/// (most of its bytes) skipped in one pass.
-fn walked_state_resource<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateResource, Fail> {
+/// The `prior_state` resource object at the walker's position, its type kept in `acc`
+/// ([`parse::state_resource`]): read in one pass over its bytes ([`entry::state_resource`],
+/// its strings borrowed from the buffer) when that pass is sure of it, else key by key, its
+/// `values` (most of its bytes) skipped in one pass.
+fn walked_state_resource<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
     let read = w
         .buf
         .get(w.pos..)
         .and_then(|text| entry::state_resource(text, w.depth, w.budget));
     if let Some((r, len)) = read {
+        // Kept before the walk moves on: its strings are borrowed from the buffer.
+        parse::state_resource(acc, r);
         w.pos += len;
-        return Ok(r);
+        return Ok(());
     }
-    state_resource_by_keys(w)
+    let r = state_resource_by_keys(w)?;
+    parse::state_resource(acc, r);
+    Ok(())
 }
 
 /// [`walked_state_resource`] key by key, through the walk.
-fn state_resource_by_keys<R: Read>(w: &mut Walker<R>) -> Result<parse::RawStateResource, Fail> {
+fn state_resource_by_keys<R: Read>(
+    w: &mut Walker<R>,
+) -> Result<parse::RawStateResource<'static>, Fail> {
     let mut r = parse::RawStateResource::default();
+    let owned = |v: Option<String>| v.map(std::borrow::Cow::Owned);
     w.object(&mut |w, key| match key {
-        "mode" => w.parse_one().map(|v| r.mode = v),
-        "type" => w.parse_one().map(|v| r.type_name = v),
-        "provider_name" => w.parse_one().map(|v| r.provider_name = v),
+        "mode" => w.parse_one().map(|v| r.mode = owned(v)),
+        "type" => w.parse_one().map(|v| r.type_name = owned(v)),
+        "provider_name" => w.parse_one().map(|v| r.provider_name = owned(v)),
         _ => w.skip(),
     })?;
     Ok(r)
@@ -995,9 +1001,9 @@ pub(crate) fn state_resource_agrees_with_walk(text: &str, depth: u32) -> Result<
         .peek_some()
         .and_then(|_| state_resource_by_keys(&mut w))
         .map_err(|e| format!("{text:?}: read in one pass, refused by the walk: {e:?}"))?;
-    let key = |r: &parse::RawStateResource| {
-        (r.mode.clone(), r.type_name.clone(), r.provider_name.clone())
-    };
+    fn key(r: &parse::RawStateResource<'_>) -> [Option<String>; 3] {
+        [&r.mode, &r.type_name, &r.provider_name].map(|s| s.as_deref().map(str::to_string))
+    }
     if (len, key(&fast)) != (w.pos, key(&slow)) {
         return Err(format!(
             "{text:?}: {len} bytes and {:?} in one pass, {} and {:?} by the walk",
@@ -1009,16 +1015,18 @@ pub(crate) fn state_resource_agrees_with_walk(text: &str, depth: u32) -> Result<
     Ok(())
 }
 
+/// One `prior_state` module: its resources one at a time, its child modules recursively
+/// (bounded by [`MAX_DEPTH`]).
 fn state_module<R: Read>(w: &mut Walker<R>, acc: &mut Acc) -> Result<(), Fail> {
     w.object(&mut |w, key| match (key, w.peek_some()?) {
         ("resources", b'[') => w.array(&mut |w| {
-            let r = if w.peek_some()? == b'{' {
-                walked_state_resource(w)?
+            if w.peek_some()? == b'{' {
+                walked_state_resource(w, acc)
             } else {
-                w.parse_one()?
-            };
-            parse::state_resource(acc, r);
-            Ok(())
+                let r = w.parse_one()?;
+                parse::state_resource(acc, r);
+                Ok(())
+            }
         }),
         ("resources", _) => {
             w.parse_value(|de| Opt(List(parse::StateResources { acc: &mut *acc })).deserialize(de))

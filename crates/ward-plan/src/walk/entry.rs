@@ -23,6 +23,7 @@ use crate::unique::valid::Member;
 use crate::unique::{UValue, Unique};
 use serde::de::{DeserializeOwned, IgnoredAny, Visitor};
 use serde::Deserialize;
+use std::borrow::Cow;
 use ward_model::Action;
 
 /// The most keys an entry or its `change` may hold for this path (Terraform writes about a
@@ -76,14 +77,14 @@ pub(crate) fn state_resource(
     text: &str,
     depth: u32,
     budget: usize,
-) -> Option<(RawStateResource, usize)> {
+) -> Option<(RawStateResource<'_>, usize)> {
     let mut c = Cursor::new(text, depth);
     let mut r = RawStateResource::default();
     c.object(&mut |c, key| {
         match key.as_bytes() {
-            b"mode" => r.mode = c.text()?,
-            b"type" => r.type_name = c.text()?,
-            b"provider_name" => r.provider_name = c.text()?,
+            b"mode" => r.mode = c.borrowed_text()?,
+            b"type" => r.type_name = c.borrowed_text()?,
+            b"provider_name" => r.provider_name = c.borrowed_text()?,
             _ => c.skip()?,
         }
         Some(())
@@ -239,6 +240,14 @@ impl<'a> Cursor<'a> {
         match self.plain() {
             Some(text) => Some(Some(text.to_owned())),
             None => self.small(),
+        }
+    }
+
+    /// [`Cursor::text`], a plain string borrowed from the text.
+    fn borrowed_text(&mut self) -> Option<Option<Cow<'a, str>>> {
+        match self.plain() {
+            Some(text) => Some(Some(Cow::Borrowed(text))),
+            None => self.small::<Option<String>>().map(|s| s.map(Cow::Owned)),
         }
     }
 

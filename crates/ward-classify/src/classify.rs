@@ -334,10 +334,7 @@ fn delete(
 ) {
     let d = r.cost(Cost::OnDelete);
     destroy(d, holds, v, lines, "destroying");
-    // A terse verdict leaves out what only a report reads (see `Assessor::terse`).
-    if lines.on {
-        v.identity_changes = identity.to_vec();
-    }
+    v.identity_changes = identity.to_vec();
     if !v.identity_changes.is_empty() && v.impact > Impact::Free {
         say!(
             lines,
@@ -382,10 +379,8 @@ fn replace(
             a.why = Some(format!("forces replacement, which costs {}{was}", v.impact));
         }
     }
-    if lines.on {
-        v.identity_changes = identity.to_vec();
-        identity_line(c, &v.identity_changes, lines);
-    }
+    v.identity_changes = identity.to_vec();
+    identity_line(c, &v.identity_changes, lines);
     final_snapshot_line(c, r, lines);
     grants_access_line(c, r, lines);
     access_removed_lines(c, r, lines);

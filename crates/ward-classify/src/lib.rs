@@ -371,10 +371,8 @@ impl<'k> Assessor<'k> {
     }
 
     /// The same assessor, classifying without explanations: every verdict's `explanation` is
-    /// empty, and so is its `identity_changes` (the identity paths a report names, copied from
-    /// the knowledge for every delete and replacement); the rest is the same. For a caller that
-    /// never prints them (`ward gate`), which saves formatting sentences and copying paths for
-    /// every change.
+    /// empty, the rest is the same. For a caller that never prints them (`ward gate`), which
+    /// saves formatting sentences for every change.
     pub fn terse(mut self) -> Self {
         self.rules.terse = true;
         self

@@ -74,9 +74,8 @@ fn opentofu_wording_is_applied_once_the_product_is_known() {
     );
 }
 
-/// A terse assessor's verdicts are the full ones without their explanations and identity
-/// changes (drift included), on every plan fixture and on the corpus when `WARD_CORPUS` names
-/// it.
+/// A terse assessor's verdicts are the full ones without their explanations (drift included),
+/// on every plan fixture and on the corpus when `WARD_CORPUS` names it.
 #[test]
 fn terse_verdicts_are_the_full_ones_without_explanations() {
     let k = ward_rules::Knowledge::builtin().unwrap();
@@ -84,7 +83,8 @@ fn terse_verdicts_are_the_full_ones_without_explanations() {
     if let Some(c) = std::env::var_os("WARD_CORPUS") {
         dirs.push(Path::new(&c).join("plans"));
     }
-    let (mut checked, mut explained, mut identified) = (0, 0, 0);
+    let mut checked = 0;
+    let mut explained = 0;
     for dir in dirs {
         for path in plan_files(&dir) {
             let Ok(whole) = ward_plan::read_file(&path) else {
@@ -100,18 +100,13 @@ fn terse_verdicts_are_the_full_ones_without_explanations() {
             let got = assessor.finish(&rest, &Options::default());
             for v in want.verdicts.iter_mut().chain(want.drift.iter_mut()) {
                 explained += usize::from(!v.explanation.is_empty());
-                identified += usize::from(!v.identity_changes.is_empty());
                 v.explanation.clear();
-                v.identity_changes.clear();
             }
             assert_eq!(got, want, "{}", path.display());
             checked += 1;
         }
     }
-    assert!(
-        checked > 0 && explained > 0 && identified > 0,
-        "no plan fixture read"
-    );
+    assert!(checked > 0 && explained > 0, "no plan fixture read");
 }
 
 /// A verdict `add_kept` drops is not in the assessment but still counts for the coverage gate,

@@ -70,10 +70,6 @@ pub(super) fn update(
             format!("{free} more attribute change(s) cost nothing (free)")
         );
     }
-    if !lines.on {
-        // A terse verdict leaves out what only a report reads (see `Assessor::terse`).
-        return;
-    }
     v.identity_changes = v
         .attributes
         .iter()

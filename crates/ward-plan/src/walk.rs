@@ -977,11 +977,10 @@ fn state_resource_by_keys<R: Read>(
     w: &mut Walker<R>,
 ) -> Result<parse::RawStateResource<'static>, Fail> {
     let mut r = parse::RawStateResource::default();
-    let owned = |v: Option<String>| v.map(std::borrow::Cow::Owned);
     w.object(&mut |w, key| match key {
-        "mode" => w.parse_one().map(|v| r.mode = owned(v)),
-        "type" => w.parse_one().map(|v| r.type_name = owned(v)),
-        "provider_name" => w.parse_one().map(|v| r.provider_name = owned(v)),
+        "mode" => w.parse_one().map(|v| r.mode = v),
+        "type" => w.parse_one().map(|v| r.type_name = v),
+        "provider_name" => w.parse_one().map(|v| r.provider_name = v),
         _ => w.skip(),
     })?;
     Ok(r)
@@ -1001,8 +1000,8 @@ pub(crate) fn state_resource_agrees_with_walk(text: &str, depth: u32) -> Result<
         .peek_some()
         .and_then(|_| state_resource_by_keys(&mut w))
         .map_err(|e| format!("{text:?}: read in one pass, refused by the walk: {e:?}"))?;
-    fn key(r: &parse::RawStateResource<'_>) -> [Option<String>; 3] {
-        [&r.mode, &r.type_name, &r.provider_name].map(|s| s.as_deref().map(str::to_string))
+    fn key<'r>(r: &'r parse::RawStateResource<'_>) -> [Option<&'r str>; 3] {
+        [&r.mode, &r.type_name, &r.provider_name].map(Option::as_deref)
     }
     if (len, key(&fast)) != (w.pos, key(&slow)) {
         return Err(format!(

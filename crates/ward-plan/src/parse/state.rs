@@ -117,11 +117,11 @@ impl<'de> Fields<'de> for RawStateResource<'static> {
     type Out = Self;
     const WHAT: &'static str = "struct RawStateResource";
     fn field<A: MapAccess<'de>>(&mut self, key: &'static str, map: &mut A) -> Result<(), A::Error> {
-        let owned = |s: Option<String>| s.map(Cow::Owned);
+        // serde reads a `Cow` owned, as it reads a `String`.
         match key {
-            "mode" => self.mode = owned(map.next_value()?),
-            "type" => self.type_name = owned(map.next_value()?),
-            "provider_name" => self.provider_name = owned(map.next_value()?),
+            "mode" => self.mode = map.next_value()?,
+            "type" => self.type_name = map.next_value()?,
+            "provider_name" => self.provider_name = map.next_value()?,
             _ => map.next_value_seed(Unique)?,
         }
         Ok(())

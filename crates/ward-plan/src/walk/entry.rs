@@ -234,20 +234,18 @@ impl<'a> Cursor<'a> {
         Some(text)
     }
 
-    /// The value at the position as the seeds read an optional string: a plain string
-    /// without serde_json ([`Cursor::plain`]), anything else by [`Cursor::small`].
+    /// [`Cursor::borrowed_text`], owned.
     fn text(&mut self) -> Option<Option<String>> {
-        match self.plain() {
-            Some(text) => Some(Some(text.to_owned())),
-            None => self.small(),
-        }
+        self.borrowed_text().map(|s| s.map(Cow::into_owned))
     }
 
-    /// [`Cursor::text`], a plain string borrowed from the text.
+    /// The value at the position as the seeds read an optional string: a plain string
+    /// without serde_json ([`Cursor::plain`]), borrowed from the text; anything else by
+    /// [`Cursor::small`].
     fn borrowed_text(&mut self) -> Option<Option<Cow<'a, str>>> {
         match self.plain() {
             Some(text) => Some(Some(Cow::Borrowed(text))),
-            None => self.small::<Option<String>>().map(|s| s.map(Cow::Owned)),
+            None => self.small(),
         }
     }
 
@@ -258,29 +256,18 @@ impl<'a> Cursor<'a> {
     /// for each key cost about twice the building (issue 35, item 1). What is built here
     /// is the value serde_json builds of the same bytes (the `entry` fuzz target and the
     /// property test compare the whole entry with the seeds' reading).
-    fn kept(&mut self) -> Option<Option<serde_json::Value>> {
+    ///
+    /// With `MASK`, a mask (`after_unknown`, `before_sensitive`, `after_sensitive`) less what
+    /// marks nothing ([`Cursor::built`]), which every reading of a mask takes as it takes the
+    /// whole ([`crate::diff::Mask`], `contains_true`): a mask marking nothing is `None`, as an
+    /// absent one. Terraform writes every object's and list's shape into its masks (`"tags":
+    /// {}`, `"ebs_block_device": []`, `[false, false]`) and marks a few leaves: that shape was
+    /// built, a map entry and an allocation each, to be read as nothing.
+    fn kept<const MASK: bool>(&mut self) -> Option<Option<serde_json::Value>> {
         let (start, depth) = (self.i, self.depth);
-        if let Some(v) = self.build() {
-            return Some(match v {
-                serde_json::Value::Null => None,
-                v => Some(v),
-            });
-        }
-        (self.i, self.depth) = (start, depth);
-        self.small::<Option<UValue>>().map(|v| v.map(|v| v.0))
-    }
-
-    /// A mask (`after_unknown`, `before_sensitive`, `after_sensitive`) as [`Cursor::kept`]
-    /// reads it, less what marks nothing ([`Cursor::built`]), which every reading of a
-    /// mask takes as it takes the whole ([`crate::diff::Mask`], `contains_true`): a mask
-    /// marking nothing is `None`, as an absent one. Terraform writes every object's and
-    /// list's shape into its masks (`"tags": {}`, `"ebs_block_device": []`, `[false, false]`)
-    /// and marks a few leaves: that shape was built, a map entry and an allocation each, to be
-    /// read as nothing (issue 35, item 1).
-    fn mask(&mut self) -> Option<Option<serde_json::Value>> {
-        let (start, depth) = (self.i, self.depth);
-        if let Some(v) = self.built::<true>() {
-            return Some(marks(&v).then_some(v));
+        if let Some(v) = self.built::<MASK>() {
+            let kept = if MASK { marks(&v) } else { !v.is_null() };
+            return Some(kept.then_some(v));
         }
         (self.i, self.depth) = (start, depth);
         self.small::<Option<UValue>>().map(|v| v.map(|v| v.0))
@@ -316,12 +303,12 @@ impl<'a> Cursor<'a> {
         self.items(b'[', each)
     }
 
-    /// [`Cursor::kept`]'s building: `None` where serde_json must read the value.
+    /// [`Cursor::kept`]'s building of a side: `None` where serde_json must read the value.
     fn build(&mut self) -> Option<serde_json::Value> {
         self.built::<false>()
     }
 
-    /// [`Cursor::build`], and with `MASK` [`Cursor::mask`]'s: an object's members that mark
+    /// [`Cursor::build`], and with `MASK` a mask's ([`Cursor::kept`]): an object's members that mark
     /// nothing (`false`, `null`, or an array or object holding no other value) left out, an
     /// array's such items `false` where a later item marks something (the items keep their
     /// places) and left out after the last that does, and an array or object that marks
@@ -564,8 +551,8 @@ impl<'a> Cursor<'a> {
             };
             if keep {
                 *slot = match key {
-                    b"before" | b"after" => c.kept()?,
-                    _ => c.mask()?,
+                    b"before" | b"after" => c.kept::<false>()?,
+                    _ => c.kept::<true>()?,
                 };
                 return Some(());
             }
@@ -953,7 +940,7 @@ mod tests {
         let mut b = cursor();
         let built = b.build().is_some() && closes(&mut b);
         let mut c = cursor();
-        let fast = c.kept();
+        let fast = c.kept::<false>();
         let end = c.i;
         let fast = fast.filter(|_| closes(&mut c));
         let mut stream = serde_json::Deserializer::from_str(&whole).into_iter::<Option<UValue>>();

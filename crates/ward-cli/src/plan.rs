@@ -142,11 +142,11 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         allow_errored: args.allow_errored,
     };
     let (assessment, outcome) = if args.format == Format::Json {
-        json(&args, &knowledge, &classify, &gate)?
+        json(&args, &render, &knowledge, &classify, &gate)?
     } else {
         let mut keep = ward_report::Keep::new(&render);
         let a = ward_classify::pipeline::assess_read(
-            |f| read(&args.plan, f),
+            |f| read(&args.plan, read_options(&render), f),
             &knowledge,
             &classify,
             &gate,
@@ -170,18 +170,24 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
     Ok(outcome.exit)
 }
 
-/// `ward plan` never looks at the content fingerprints (only keyed approval digests do).
-const READ: ward_plan::ReadOptions = ward_plan::ReadOptions {
-    content: false,
-    objects: false,
-};
+/// What `ward plan` reads of the plan for `render`: never the content fingerprints (only keyed
+/// approval digests look at them), and what a delete removes only when the report shows it.
+fn read_options(render: &RenderOptions) -> ward_plan::ReadOptions {
+    ward_plan::ReadOptions {
+        content: false,
+        objects: false,
+        removed: render.shows_removed(),
+    }
+}
 
-/// Reads the plan at `arg` (`-`: standard input), handing each change to `f` as it is read.
+/// Reads the plan at `arg` (`-`: standard input) as `options` says, handing each change to `f`
+/// as it is read.
 fn read(
     arg: &str,
+    options: ward_plan::ReadOptions,
     f: &mut dyn FnMut(ward_model::ResourceChange),
 ) -> Result<ward_model::Plan, ward_plan::PlanError> {
-    ward_plan::read_with(arg, READ, Some(f)).map(|(plan, _)| plan)
+    ward_plan::read_with(arg, options, Some(f)).map(|(plan, _)| plan)
 }
 
 fn notes(notes: &[String]) {
@@ -195,6 +201,7 @@ fn notes(notes: &[String]) {
 /// written stays (a document cut off, not valid JSON), beyond the part still buffered.
 fn json(
     args: &Args,
+    render: &RenderOptions,
     knowledge: &ward_rules::Knowledge,
     classify: &ward_classify::Options,
     gate: &GateOptions,
@@ -204,7 +211,7 @@ fn json(
     let written = output::stream(args.output.as_deref(), |w| {
         let mut stream = ward_report::json::Stream::start(knowledge, w);
         let assessed = ward_classify::pipeline::assess_read(
-            |f| read(&args.plan, f),
+            |f| read(&args.plan, read_options(render), f),
             knowledge,
             classify,
             gate,

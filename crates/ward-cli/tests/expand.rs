@@ -92,3 +92,39 @@ fn a_class_above_free_cannot_be_expanded() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not a class that can be expanded"), "{err}");
 }
+
+/// A `free` delete lists what it removes when `free` is expanded, in the terminal and Markdown
+/// reports, and only then (the reader leaves a delete's attributes out for a report that shows
+/// none of them: #35 item 1); the JSON report always carries them.
+#[test]
+fn an_expanded_free_delete_lists_what_it_removes() {
+    let t = tempfile::tempdir().unwrap();
+    let top = t.path().join("repo");
+    std::fs::create_dir_all(top.join(".git")).unwrap();
+    let plan = top.join("plan.json");
+    std::fs::write(
+        &plan,
+        r#"{"format_version":"1.2","terraform_version":"1.9.5","resource_changes":[
+ {"address":"null_resource.old","mode":"managed","type":"null_resource","name":"old",
+  "provider_name":"registry.terraform.io/hashicorp/null",
+  "change":{"actions":["delete"],"before":{"id":"1234","triggers":{"build":"41"}},
+   "after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":false}}]}"#,
+    )
+    .unwrap();
+    let plan = plan.display().to_string();
+    let ward = |args: &[&str]| {
+        let mut all = vec!["plan", plan.as_str()];
+        all.extend_from_slice(args);
+        let o = run(&top, &all, t.path());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
+        text(&o)
+    };
+    let line = "        - triggers.build = \"41\"\n";
+    assert!(!ward(&[]).contains(line));
+    assert!(ward(&["--expand", "free"]).contains(line));
+    let md = "- `triggers.build` was `\"41\"`";
+    assert!(!ward(&["--format", "markdown"]).contains(md));
+    assert!(ward(&["--expand", "free", "--format", "markdown"]).contains(md));
+    let json = ward(&["--format", "json"]);
+    assert!(json.contains(r#""path": "triggers.build""#), "{json}");
+}

@@ -293,6 +293,7 @@ fn plan_json(
     let options = ward_plan::ReadOptions {
         content: false,
         objects: false,
+        removed: true,
     };
     ws.read_plan(&plan_file, options).map_err(|e| {
         let why = match e {

@@ -352,10 +352,13 @@ fn load(
     if want.approve_every {
         policy.approve = Impact::ALL.iter().copied().collect();
     }
-    // One read of the plan; the guards' objects come from the same pass.
+    // One read of the plan; the guards' objects come from the same pass. What a delete
+    // removes decides nothing and is never shown: only a guard is told it, and a record's
+    // digest covers every field of a change.
     let options = ward_plan::ReadOptions {
         content: want.content,
         objects: !policy.guards.is_empty(),
+        removed: !policy.guards.is_empty() || want.record.is_some(),
     };
     let keep = |v: &ward_classify::Verdict| match want.address {
         Some(a) if is_pattern(a) => glob_match(a, &v.address),

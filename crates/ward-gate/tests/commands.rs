@@ -322,6 +322,16 @@ fn an_approval_recorded_before_the_policy_needed_it_binds_what_decides_the_chang
     assert_eq!(attrs[0]["path"], "size");
 }
 
+/// What each guard the report lists printed.
+fn guards_told(report: &serde_json::Value) -> Vec<&str> {
+    report["guards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["stdout"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn a_guard_is_told_the_last_values_of_the_object_it_watches() {
     let t = T::new(
@@ -330,12 +340,7 @@ fn a_guard_is_told_the_last_values_of_the_object_it_watches() {
     let out = t.gate("replace.json").unwrap();
     assert_eq!(out.exit.code(), 0, "{}", out.stdout);
     let r = json(&out);
-    let told: Vec<&str> = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["stdout"].as_str().unwrap())
-        .collect();
+    let told = guards_told(&r);
     // `name` does not change: only the destroyed object's values tell it.
     assert_eq!(
         told,
@@ -344,6 +349,26 @@ fn a_guard_is_told_the_last_values_of_the_object_it_watches() {
             "fakecloud_instance.web[1] web-1 02:fc:1a:ae:cc:61"
         ]
     );
+}
+
+/// A guard on a delete is told every leaf of the object destroyed (`tags.env` under `tags`), not
+/// only its top-level values: the gate reads what a delete removes when a guard may be told it,
+/// and only then (#35 item 1).
+#[test]
+fn a_guard_on_a_delete_is_told_the_leaves_of_the_object_destroyed() {
+    let t = T::new(
+        "guard \"volume-idle\" {\n  types   = [\"fakecloud_volume\"]\n  actions = [\"delete\"]\n  command = [\"sh\", \"-c\", \"echo \\\"$WARD_ADDRESS $WARD_ATTR_NAME $WARD_ATTR_TAGS_ENV\\\"\"]\n}\n",
+    );
+    // Guards run once every change that needs an approval has one.
+    t.approve("destroy.json", |_| {}).unwrap();
+    t.approve("destroy.json", |o| {
+        o.address = "fakecloud_bucket.backups".into()
+    })
+    .unwrap();
+    let out = t.gate("destroy.json").unwrap();
+    let r = json(&out);
+    let told = guards_told(&r);
+    assert_eq!(told, ["fakecloud_volume.db_data db-data prod"], "{r}");
 }
 
 #[test]

@@ -62,6 +62,7 @@ fn whole_gate(
         ward_plan::ReadOptions {
             content: true,
             objects: true,
+            removed: true,
         },
         None,
     )

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         let options = ward_plan::ReadOptions {
             content: false,
             objects: false,
+            removed: true,
         };
         return match ward_plan::read_with(path, options, Some(&mut count)).map(|(p, _)| p) {
             Ok(plan) => {
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
     let options = ward_plan::ReadOptions {
         content: !light,
         objects: false,
+        removed: true,
     };
     let plan = match ward_plan::read_with(path, options, None).map(|(p, _)| p) {
         Ok(p) => p,

@@ -118,6 +118,16 @@ pub struct ReadOptions {
     /// Collect the [`BeforeObjects`] of every `resource_changes` entry that destroys an
     /// object, in the same pass. Off by default.
     pub objects: bool,
+    /// Build what a delete removes: [`ResourceChange::changed`] of a `delete` entry, every leaf
+    /// of its `before` (as a create's is every leaf of its `after`). Nothing in a delete's
+    /// classification reads it; a report that lists it does (the JSON report always, the
+    /// terminal and Markdown reports with `--expand`), a guard told a change's attributes does,
+    /// and so does a change's full digest (every field of the change: a gate record). A caller
+    /// that needs none of these turns it off: a delete's `changed` is then empty and its
+    /// `changed_left_out` 0, the rest of the change the same (`before_scalars` too), and a
+    /// delete costs about half as much to read. `resource_drift` entries are built whole
+    /// either way. On by default.
+    pub removed: bool,
 }
 
 impl Default for ReadOptions {
@@ -125,6 +135,7 @@ impl Default for ReadOptions {
         ReadOptions {
             content: true,
             objects: false,
+            removed: true,
         }
     }
 }
@@ -141,6 +152,7 @@ pub fn read_with(
     let mut acc = Acc {
         objects: options.objects.then(BeforeObjects::new),
         skip_content: !options.content,
+        skip_removed: !options.removed,
         ..Acc::default()
     };
     let source = if arg == "-" {
@@ -284,6 +296,7 @@ pub fn read_reader_with<R: Read>(
     let mut acc = Acc {
         objects: options.objects.then(BeforeObjects::new),
         skip_content: !options.content,
+        skip_removed: !options.removed,
         ..Acc::default()
     };
     let plan = read_acc(reader, source_name, on_change, &mut acc)?;
@@ -304,6 +317,7 @@ pub fn read_reader_budgeted<R: Read>(
     let mut acc = Acc {
         objects: options.objects.then(BeforeObjects::new),
         skip_content: !options.content,
+        skip_removed: !options.removed,
         budget: Some(value_budget),
         ..Acc::default()
     };

@@ -77,6 +77,9 @@ pub(crate) struct Acc {
     pub stop: bool,
     /// When set, no content fingerprint is computed ([`ResourceChange::content`] is `None`).
     pub skip_content: bool,
+    /// When set, a delete's [`ResourceChange::changed`] is not built (see
+    /// [`crate::ReadOptions::removed`]).
+    pub skip_removed: bool,
     /// When set, the top-level `before` attributes of every object a `resource_changes` entry
     /// destroys (see [`crate::BeforeObjects`]) are collected here.
     pub objects: Option<crate::BeforeObjects>,

@@ -234,7 +234,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
         "WARD_CORPUS={}: too few files",
         root.display()
     );
-    let (mut same_plans, mut same_errors) = (0, 0);
+    let (mut same_plans, mut same_errors, mut removed) = (0, 0, 0);
     for file in &files {
         let path = root.join(file);
         let bytes = std::fs::read(&path).unwrap();
@@ -251,16 +251,25 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                 assert_eq!(&streamed, plan, "{file}: streamed and whole models differ");
                 let (objects_plan, _) = with_objects.unwrap_or_else(|e| panic!("{file}: {e}"));
                 assert_eq!(&objects_plan, plan, "{file}: the objects pass differs");
-                // Without content fingerprints: the same model, `content` left unset.
+                // Without content fingerprints nor what a delete removes (`ward plan`'s
+                // terminal report): the same model, `content` left unset and a delete's
+                // `changed` empty.
                 let light = ward_plan::ReadOptions {
                     content: false,
                     objects: false,
+                    removed: false,
                 };
                 let (mut light, _) = ward_plan::read_with(arg, light, None).unwrap();
                 assert!(light.changes.iter().all(|c| c.content.is_none()), "{file}");
                 assert!(plan.changes.iter().all(|c| c.content.is_some()), "{file}");
                 for (l, c) in light.changes.iter_mut().zip(&plan.changes) {
                     l.content.clone_from(&c.content);
+                    if c.action == ward_model::Action::Delete {
+                        assert!(l.changed.is_empty() && l.changed_left_out == 0, "{file}");
+                        removed += c.changed.len();
+                        l.changed.clone_from(&c.changed);
+                        l.changed_left_out = c.changed_left_out;
+                    }
                 }
                 for (l, c) in light.drift.iter_mut().zip(&plan.drift) {
                     l.content.clone_from(&c.content);
@@ -291,6 +300,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                 let light = ward_plan::ReadOptions {
                     content: false,
                     objects: false,
+                    removed: true,
                 };
                 let light = ward_plan::read_with(arg, light, None)
                     .map(|_| ())
@@ -307,5 +317,9 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
         }
     }
     assert!(same_plans > 150, "only {same_plans} plans compared");
+    assert!(
+        removed > 50,
+        "only {removed} attributes of deletes left out"
+    );
     println!("{same_plans} plans and {same_errors} refused files agree");
 }

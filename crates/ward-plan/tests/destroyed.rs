@@ -74,3 +74,31 @@ fn nothing_is_kept_of_a_wholly_sensitive_object_or_one_that_is_not_destroyed() {
     assert!(scalars(&doc(&["delete"], json!(true))).is_empty());
     assert!(scalars(&doc(&["update"], json!({}))).is_empty());
 }
+
+/// Read without what a delete removes (`ReadOptions::removed` off), a delete's `changed` is
+/// empty and nothing else of it differs; a replacement's and a create's are built as before.
+#[test]
+fn a_delete_read_without_what_it_removes_keeps_the_rest() {
+    let mask = json!({"pw": true});
+    for actions in [
+        &["delete"][..],
+        &["delete", "create"],
+        &["create", "delete"],
+    ] {
+        let data = doc(actions, mask.clone());
+        let plan = read_reader(data.as_slice(), "plan.json").unwrap();
+        let without = ReadOptions {
+            removed: false,
+            ..ReadOptions::default()
+        };
+        let (mut light, _) = read_reader_with(data.as_slice(), "plan.json", without, None).unwrap();
+        let (whole, got) = (&plan.changes[0], &mut light.changes[0]);
+        assert!(!whole.changed.is_empty(), "{actions:?}");
+        if actions == ["delete"] {
+            assert!(got.changed.is_empty() && got.changed_left_out == 0);
+            got.changed.clone_from(&whole.changed);
+            got.changed_left_out = whole.changed_left_out;
+        }
+        assert_eq!(light, plan, "{actions:?}");
+    }
+}

@@ -63,6 +63,7 @@ fn readings_by(text: &str, budget: usize, steps: &[usize]) -> Vec<Plan> {
         let options = ReadOptions {
             content,
             objects: false,
+            removed: true,
         };
         for &step in steps {
             let reader = Trickle {

@@ -34,6 +34,7 @@ fn same(path: &Path) {
         ReadOptions {
             content: false,
             objects: true,
+            removed: true,
         },
     ] {
         assert_eq!(
@@ -111,6 +112,7 @@ fn many_batches_arrive_whole_and_in_order() {
         ReadOptions {
             content: true,
             objects: true,
+            removed: true,
         },
     )
     .expect("read");

@@ -55,6 +55,21 @@ impl Expand {
     }
 }
 
+impl RenderOptions {
+    /// Whether the report shows what a delete removes (the delete's attributes, every leaf of
+    /// the object destroyed): the JSON report always; the terminal and Markdown reports only
+    /// for the changes `--expand` lists with their attributes (a delete above `free` shows what
+    /// it destroys and why, not each attribute), so only when they expand a class. A caller
+    /// that reads the plan for this report alone need not build them
+    /// (`ward_plan::ReadOptions::removed`).
+    pub fn shows_removed(&self) -> bool {
+        match self.format {
+            Format::Terminal | Format::Markdown => self.expand.free || self.expand.none,
+            Format::Json | Format::Sarif | Format::Junit => true,
+        }
+    }
+}
+
 impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
@@ -62,6 +77,39 @@ impl Default for RenderOptions {
             color: false,
             markdown_limit: DEFAULT_MARKDOWN_LIMIT,
             expand: Expand::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON report always shows what a delete removes; the terminal and Markdown reports
+    /// only when they expand a class.
+    #[test]
+    fn what_a_delete_removes_is_shown_by_json_and_by_expanded_reports() {
+        let with = |format, expand| RenderOptions {
+            format,
+            expand,
+            ..RenderOptions::default()
+        };
+        let free = Expand {
+            free: true,
+            none: false,
+        };
+        let none = Expand {
+            free: false,
+            none: true,
+        };
+        assert!(with(Format::Json, Expand::default()).shows_removed());
+        for format in [Format::Terminal, Format::Markdown] {
+            assert!(
+                !with(format, Expand::default()).shows_removed(),
+                "{format:?}"
+            );
+            assert!(with(format, free).shows_removed(), "{format:?}");
+            assert!(with(format, none).shows_removed(), "{format:?}");
         }
     }
 }

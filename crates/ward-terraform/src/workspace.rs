@@ -577,6 +577,7 @@ impl Workspace {
         let options = ward_plan::ReadOptions {
             content: true,
             objects: true,
+            removed: true,
         };
         let shown = self.show_read(&path, name, options, None)?;
         Ok(SavedPlan {
@@ -1317,6 +1318,7 @@ esac"#,
         let options = ward_plan::ReadOptions {
             content: false,
             objects: false,
+            removed: true,
         };
         let plan = ws.read_plan(&path, options).unwrap();
         assert_eq!(plan.terraform_version.as_deref(), Some("1.9.0"));
@@ -1364,6 +1366,7 @@ esac"#,
         let only = ward_plan::ReadOptions {
             content: false,
             objects: false,
+            removed: true,
         };
         let shown = ws
             .show_read(
@@ -1387,6 +1390,7 @@ esac"#,
         let both = ward_plan::ReadOptions {
             content: true,
             objects: true,
+            removed: true,
         };
         let again = ws
             .show_read(

@@ -61,7 +61,7 @@ pub(crate) fn take_change(
     if acc.objects.is_some() {
         collect_object(acc, &mut raw);
     }
-    match reduce(raw) {
+    match reduce_with(raw, !acc.skip_removed) {
         Ok(rc) => {
             note_provider(acc, &rc.provider_name);
             if let Some(sink) = sink {

@@ -35,6 +35,12 @@ pub(crate) fn mode_from_address(address: &str) -> Mode {
 }
 
 pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
+    reduce_with(raw, true)
+}
+
+/// [`reduce`]; without `removed`, a delete's `changed` is left empty (see
+/// [`crate::ReadOptions::removed`]).
+pub(crate) fn reduce_with(raw: RawChange, removed: bool) -> Result<ResourceChange, Semantic> {
     let RawChange {
         address,
         previous_address,
@@ -66,7 +72,10 @@ pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
     let lazy = lazy_objects(&address, &change)?;
     let before_scalars = before_scalars_for(action, &change, &lazy);
     let after_scalars = after_scalars_for(action, &change, &lazy);
-    let (changed, changed_left_out) = changed_of(&address, action, &change, &lazy)?;
+    let (changed, changed_left_out) = match action {
+        Action::Delete if !removed => (Vec::new(), 0),
+        _ => changed_of(&address, action, &change, &lazy)?,
+    };
 
     Ok(ResourceChange {
         address,

@@ -177,6 +177,7 @@ fn read_options(render: &RenderOptions) -> ward_plan::ReadOptions {
         content: false,
         objects: false,
         removed: render.shows_removed(),
+        pipelined: true,
     }
 }
 

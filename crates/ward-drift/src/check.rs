@@ -294,6 +294,7 @@ fn plan_json(
         content: false,
         objects: false,
         removed: true,
+        pipelined: true,
     };
     ws.read_plan(&plan_file, options).map_err(|e| {
         let why = match e {

@@ -354,11 +354,16 @@ fn load(
     }
     // One read of the plan; the guards' objects come from the same pass. What a delete
     // removes decides nothing and is never shown: only a guard is told it, and a record's
-    // digest covers every field of a change.
+    // digest covers every field of a change. On the caller's thread unless a record is
+    // written: classifying a change for the gate costs little next to reading it, and a
+    // reading thread's hand-over cost more CPU time than it saved; a record's digest of every
+    // change (its whole model, serialized and hashed) is work enough to overlap with reading
+    // (docs/performance.md, "Item 1, round 10").
     let options = ward_plan::ReadOptions {
         content: want.content,
         objects: !policy.guards.is_empty(),
         removed: !policy.guards.is_empty() || want.record.is_some(),
+        pipelined: want.record.is_some(),
     };
     let keep = |v: &ward_classify::Verdict| match want.address {
         Some(a) if is_pattern(a) => glob_match(a, &v.address),

@@ -63,6 +63,7 @@ fn whole_gate(
             content: true,
             objects: true,
             removed: true,
+            pipelined: true,
         },
         None,
     )

@@ -34,6 +34,7 @@ fn main() -> ExitCode {
             content: false,
             objects: false,
             removed: true,
+            pipelined: true,
         };
         return match ward_plan::read_with(path, options, Some(&mut count)).map(|(p, _)| p) {
             Ok(plan) => {
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         content: !light,
         objects: false,
         removed: true,
+        pipelined: true,
     };
     let plan = match ward_plan::read_with(path, options, None).map(|(p, _)| p) {
         Ok(p) => p,

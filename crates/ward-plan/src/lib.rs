@@ -56,8 +56,11 @@
 //! changes ahead of the callback), so that reading and what the caller does with each change
 //! overlap on a second core; the changes, their order and the errors are those of a read on the
 //! caller's thread (on a machine, or under a CPU quota, of one core it reads on the caller's
-//! thread). [`ReadOptions::content`] turns off the content
-//! fingerprint, most of the reading time, for callers that never use it. `scripts/bench`
+//! thread, and so it does when [`ReadOptions::pipelined`] is off, as `ward gate` reads unless
+//! it writes a record).
+//! [`ReadOptions::content`] turns off the content fingerprint, most of the reading time, for
+//! callers that never use it, and [`ReadOptions::removed`] the leaves of what a delete removes,
+//! for callers that never show them. `scripts/bench`
 //! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
 //! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts, with the
@@ -128,6 +131,13 @@ pub struct ReadOptions {
     /// delete costs about half as much to read. `resource_drift` entries are built whole
     /// either way. On by default.
     pub removed: bool,
+    /// With a callback for each change ([`read_with`]'s `on_change`), read on a thread of its
+    /// own while the caller's thread handles the changes, when the process may run on a second
+    /// core: reading overlaps what the caller does with each change. A caller that does little
+    /// with a change next to reading it (`ward gate` without a record) turns it off: the
+    /// hand-over then costs more CPU time than the overlap saves, and saves no wall time. On by
+    /// default.
+    pub pipelined: bool,
 }
 
 impl Default for ReadOptions {
@@ -136,6 +146,7 @@ impl Default for ReadOptions {
             content: true,
             objects: false,
             removed: true,
+            pipelined: true,
         }
     }
 }
@@ -168,7 +179,7 @@ pub fn read_with(
         Source::File(file, name)
     };
     let plan = match on_change {
-        Some(sink) if second_core() => read_pipelined(source, sink, &mut acc)?,
+        Some(sink) if options.pipelined && second_core() => read_pipelined(source, sink, &mut acc)?,
         sink => source.read(sink, &mut acc)?,
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))

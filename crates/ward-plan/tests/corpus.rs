@@ -258,6 +258,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                     content: false,
                     objects: false,
                     removed: false,
+                    pipelined: true,
                 };
                 let (mut light, _) = ward_plan::read_with(arg, light, None).unwrap();
                 assert!(light.changes.iter().all(|c| c.content.is_none()), "{file}");
@@ -301,6 +302,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                     content: false,
                     objects: false,
                     removed: true,
+                    pipelined: true,
                 };
                 let light = ward_plan::read_with(arg, light, None)
                     .map(|_| ())

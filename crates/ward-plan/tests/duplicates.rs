@@ -42,11 +42,13 @@ fn every_reading(text: &str) -> Vec<Result<ward_model::Plan, PlanError>> {
             content: false,
             objects: false,
             removed: true,
+            pipelined: true,
         },
         ReadOptions {
             content: true,
             objects: true,
             removed: true,
+            pipelined: true,
         },
     ];
     let mut out = vec![read_reader(text.as_bytes(), "plan.json")];

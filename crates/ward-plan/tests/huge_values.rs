@@ -64,6 +64,7 @@ fn readings_by(text: &str, budget: usize, steps: &[usize]) -> Vec<Plan> {
             content,
             objects: false,
             removed: true,
+            pipelined: true,
         };
         for &step in steps {
             let reader = Trickle {

@@ -35,6 +35,7 @@ fn same(path: &Path) {
             content: false,
             objects: true,
             removed: true,
+            pipelined: true,
         },
     ] {
         assert_eq!(
@@ -113,6 +114,7 @@ fn many_batches_arrive_whole_and_in_order() {
             content: true,
             objects: true,
             removed: true,
+            pipelined: true,
         },
     )
     .expect("read");
@@ -234,7 +236,11 @@ fn changes_are_handed_over_while_the_plan_is_read() {
 /// of large changes (16 KiB each, 300 of them): the reader reads ahead of a busy caller only
 /// when it runs on a thread of its own. `ahead` is what must be reached (or not) in `wait`.
 #[cfg(target_os = "linux")]
-fn written_while_the_first_change_is_held(ahead: usize, wait: std::time::Duration) -> usize {
+fn written_while_the_first_change_is_held(
+    ahead: usize,
+    wait: std::time::Duration,
+    options: ReadOptions,
+) -> usize {
     use std::io::Write;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
@@ -269,7 +275,7 @@ fn written_while_the_first_change_is_held(ahead: usize, wait: std::time::Duratio
     let mut n = 0;
     read_with(
         fifo.to_str().expect("utf-8"),
-        ReadOptions::default(),
+        options,
         Some(&mut |_| {
             n += 1;
             if held.is_none() {
@@ -303,7 +309,11 @@ fn the_reader_runs_ahead_of_a_busy_caller_only_with_a_second_core() {
         .filter(|&i| cpus.is_set(i).unwrap_or(false))
         .collect();
     if allowed.len() > 1 && std::thread::available_parallelism().map_or(0, |n| n.get()) > 1 {
-        let reached = written_while_the_first_change_is_held(AHEAD, Duration::from_secs(30));
+        let reached = written_while_the_first_change_is_held(
+            AHEAD,
+            Duration::from_secs(30),
+            ReadOptions::default(),
+        );
         assert!(
             reached >= AHEAD,
             "with {} CPUs the reader read only {reached} bytes ahead of a busy caller",
@@ -316,12 +326,34 @@ fn the_reader_runs_ahead_of_a_busy_caller_only_with_a_second_core() {
         let mut set = CpuSet::new();
         set.set(allowed[0]).expect("a CPU");
         sched_setaffinity(Pid::from_raw(0), &set).expect("pin this thread");
-        written_while_the_first_change_is_held(AHEAD, Duration::from_secs(1))
+        written_while_the_first_change_is_held(
+            AHEAD,
+            Duration::from_secs(1),
+            ReadOptions::default(),
+        )
     })
     .join()
     .expect("pinned read");
     assert!(
         one < AHEAD,
         "on one CPU the reader read {one} bytes ahead of the caller: it ran on a thread of its own"
+    );
+}
+
+/// Not pipelined (`ReadOptions::pipelined` off, as `ward gate` reads), the reader reads on the
+/// caller's thread whatever the CPUs: nothing is read while the callback runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_that_is_not_pipelined_never_runs_ahead_of_the_caller() {
+    const AHEAD: usize = 3 << 19; // 1.5 MiB
+    let options = ReadOptions {
+        pipelined: false,
+        ..ReadOptions::default()
+    };
+    let reached =
+        written_while_the_first_change_is_held(AHEAD, std::time::Duration::from_secs(1), options);
+    assert!(
+        reached < AHEAD,
+        "not pipelined, the reader read {reached} bytes ahead of the caller: it ran on a thread of its own"
     );
 }

@@ -42,6 +42,7 @@ pub(crate) fn count(
             content: false,
             objects: false,
             removed: true,
+            pipelined: true,
         };
         ws.show_read(planfile, name, only, Some(&mut |ch| add(&mut c, &ch)))
             .map_err(|e| e.to_string())?;

@@ -578,6 +578,7 @@ impl Workspace {
             content: true,
             objects: true,
             removed: true,
+            pipelined: true,
         };
         let shown = self.show_read(&path, name, options, None)?;
         Ok(SavedPlan {
@@ -1319,6 +1320,7 @@ esac"#,
             content: false,
             objects: false,
             removed: true,
+            pipelined: true,
         };
         let plan = ws.read_plan(&path, options).unwrap();
         assert_eq!(plan.terraform_version.as_deref(), Some("1.9.0"));
@@ -1367,6 +1369,7 @@ esac"#,
             content: false,
             objects: false,
             removed: true,
+            pipelined: true,
         };
         let shown = ws
             .show_read(
@@ -1391,6 +1394,7 @@ esac"#,
             content: true,
             objects: true,
             removed: true,
+            pipelined: true,
         };
         let again = ws
             .show_read(

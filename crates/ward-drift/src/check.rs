@@ -293,8 +293,7 @@ fn plan_json(
     let options = ward_plan::ReadOptions {
         content: false,
         objects: false,
-        removed: true,
-        pipelined: true,
+        ..ward_plan::ReadOptions::default()
     };
     ws.read_plan(&plan_file, options).map_err(|e| {
         let why = match e {

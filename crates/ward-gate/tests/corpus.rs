@@ -62,8 +62,7 @@ fn whole_gate(
         ward_plan::ReadOptions {
             content: true,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         },
         None,
     )

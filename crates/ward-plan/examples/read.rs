@@ -33,8 +33,7 @@ fn main() -> ExitCode {
         let options = ward_plan::ReadOptions {
             content: false,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         return match ward_plan::read_with(path, options, Some(&mut count)).map(|(p, _)| p) {
             Ok(plan) => {
@@ -57,8 +56,7 @@ fn main() -> ExitCode {
     let options = ward_plan::ReadOptions {
         content: !light,
         objects: false,
-        removed: true,
-        pipelined: true,
+        ..ward_plan::ReadOptions::default()
     };
     let plan = match ward_plan::read_with(path, options, None).map(|(p, _)| p) {
         Ok(p) => p,

@@ -301,8 +301,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                 let light = ward_plan::ReadOptions {
                     content: false,
                     objects: false,
-                    removed: true,
-                    pipelined: true,
+                    ..ward_plan::ReadOptions::default()
                 };
                 let light = ward_plan::read_with(arg, light, None)
                     .map(|_| ())

@@ -41,14 +41,12 @@ fn every_reading(text: &str) -> Vec<Result<ward_model::Plan, PlanError>> {
         ReadOptions {
             content: false,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         },
         ReadOptions {
             content: true,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         },
     ];
     let mut out = vec![read_reader(text.as_bytes(), "plan.json")];

@@ -63,8 +63,7 @@ fn readings_by(text: &str, budget: usize, steps: &[usize]) -> Vec<Plan> {
         let options = ReadOptions {
             content,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         };
         for &step in steps {
             let reader = Trickle {

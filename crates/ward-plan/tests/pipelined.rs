@@ -34,8 +34,7 @@ fn same(path: &Path) {
         ReadOptions {
             content: false,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         },
     ] {
         assert_eq!(
@@ -113,8 +112,7 @@ fn many_batches_arrive_whole_and_in_order() {
         ReadOptions {
             content: true,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         },
     )
     .expect("read");

@@ -56,8 +56,7 @@ fn planned_scalars_are_kept_with_their_masks_whatever_the_reading() {
         let options = ReadOptions {
             content,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ReadOptions::default()
         };
         let (p, _) = ward_plan::read_with(arg, options, None).unwrap();
         for c in &p.changes {

@@ -41,8 +41,7 @@ pub(crate) fn count(
         let only = ward_plan::ReadOptions {
             content: false,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         ws.show_read(planfile, name, only, Some(&mut |ch| add(&mut c, &ch)))
             .map_err(|e| e.to_string())?;

@@ -577,8 +577,7 @@ impl Workspace {
         let options = ward_plan::ReadOptions {
             content: true,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         let shown = self.show_read(&path, name, options, None)?;
         Ok(SavedPlan {
@@ -1319,8 +1318,7 @@ esac"#,
         let options = ward_plan::ReadOptions {
             content: false,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         let plan = ws.read_plan(&path, options).unwrap();
         assert_eq!(plan.terraform_version.as_deref(), Some("1.9.0"));
@@ -1368,8 +1366,7 @@ esac"#,
         let only = ward_plan::ReadOptions {
             content: false,
             objects: false,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         let shown = ws
             .show_read(
@@ -1393,8 +1390,7 @@ esac"#,
         let both = ward_plan::ReadOptions {
             content: true,
             objects: true,
-            removed: true,
-            pipelined: true,
+            ..ward_plan::ReadOptions::default()
         };
         let again = ws
             .show_read(

@@ -52,8 +52,8 @@
 //! than 1 MiB was refused as invalid JSON before (the skip took it for an array).
 //! [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`] hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
 //! then holds one change at a time. [`read_with`] with a callback reads on a thread of its own
-//! and hands the changes over in small batches through a bounded channel (at most about a hundred
-//! changes ahead of the callback), so that reading and what the caller does with each change
+//! and hands the changes over in batches through a bounded channel (at most about 770 changes
+//! ahead of the callback), so that reading and what the caller does with each change
 //! overlap on a second core; the changes, their order and the errors are those of a read on the
 //! caller's thread (on a machine, or under a CPU quota, of one core it reads on the caller's
 //! thread, and so it does when [`ReadOptions::pipelined`] is off, as `ward gate` reads unless
@@ -212,13 +212,18 @@ fn second_core() -> bool {
     std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
-/// Changes per hand-over between the reading thread and the caller's (see [`read_pipelined`]):
-/// enough that the channel costs nothing per change, few enough that a batch is small.
-const BATCH: usize = 32;
+/// Changes per hand-over between the reading thread and the caller's (see [`read_pipelined`]).
+/// Each hand-over the caller waits for wakes a sleeping thread, and on two cores that, not the
+/// channel, is what a small batch costs: with 32 changes a batch, `ward plan` on the 60 MB bench
+/// plan (25,684 changes) switched threads about 550 times and spent 216 ms of CPU time; with
+/// 256, about 100 times and 200 ms, and it ends sooner (143 ms against 158 ms wall; stop 52,
+/// docs/performance.md). Large enough that hand-overs are rare, small enough that the changes in
+/// flight are a few megabytes on the largest plans.
+const BATCH: usize = 256;
 
 /// Batches in flight between the reading thread and the caller's: with [`BATCH`], what bounds
-/// the changes read ahead of the caller (about 130 with the batch being filled and the one
-/// being handed over: under a megabyte on the largest plans).
+/// the changes read ahead of the caller (about 770 with the batch being filled and the one
+/// being handed over: 1.4 MB more peak memory than 32 a batch on the 500 MB bench plan).
 const BATCHES_AHEAD: usize = 2;
 
 /// Reads `source` on a thread of its own while the caller's thread runs `sink` on each change,

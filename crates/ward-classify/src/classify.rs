@@ -30,16 +30,24 @@ struct Lines {
     lines: Vec<String>,
 }
 
+/// Room for the lines of most explanations: they are grown once, not from one line up, and not
+/// shrunk at the end (a report renders the explanation and drops it; a verdict held whole keeps
+/// a few unused slots).
+const LINES: usize = 8;
+
 impl Lines {
     fn new(on: bool) -> Lines {
         Lines {
             on,
-            lines: Vec::new(),
+            lines: if on {
+                Vec::with_capacity(LINES)
+            } else {
+                Vec::new()
+            },
         }
     }
 
-    fn done(mut self) -> Vec<String> {
-        self.lines.shrink_to_fit();
+    fn done(self) -> Vec<String> {
         self.lines
     }
 }

@@ -206,15 +206,27 @@ impl Texts {
             .unwrap_or("")
     }
 
-    /// The slot's text worded for `product`.
-    fn get(&self, s: Slot, product: Product) -> Cow<'_, str> {
+    /// The numbers of the slot's lines worded for `product`.
+    fn ids(&self, s: Slot, product: Product) -> &[u32] {
         let (start, main) = (s.start as usize, s.main as usize);
         let (from, n) = if product == Product::OpenTofu && s.tofu > 0 {
             (start + main, s.tofu as usize - 1)
         } else {
             (start, main)
         };
-        let ids = self.ids.get(from..from + n).unwrap_or(&[]);
+        self.ids.get(from..from + n).unwrap_or(&[])
+    }
+
+    /// Appends the slot's text worded for `product` to `out`, line by line.
+    fn push_to(&self, s: Slot, product: Product, out: &mut String) {
+        for id in self.ids(s, product) {
+            out.push_str(self.line(*id));
+        }
+    }
+
+    /// The slot's text worded for `product`.
+    fn get(&self, s: Slot, product: Product) -> Cow<'_, str> {
+        let ids = self.ids(s, product);
         match ids {
             [one] => Cow::Borrowed(self.line(*one)),
             _ => {
@@ -441,6 +453,27 @@ pub(crate) enum Held<'k> {
 }
 
 impl<'k> Kept<'k> {
+    /// The terminal report's [`Kept::held`] written into `out`: the entry of the assessment's
+    /// verdict `i` appended line by line (not gathered into a string of its own first), nothing
+    /// when it has none; `false` when the verdict was not kept (it is whole: [`Held::Whole`]).
+    pub(crate) fn push_terminal(&self, i: usize, v: &Verdict, out: &mut String) -> bool {
+        let Some(&at) = self.order.get(i).filter(|at| **at < self.keep.seen) else {
+            return false;
+        };
+        if self.keep.format == Format::Markdown {
+            if let Held::Entry(text, _) = self.held(i, v) {
+                out.push_str(&text);
+            }
+            return true;
+        }
+        match (self.keep.slots.get(at), self.keep.big.get(&at)) {
+            (_, Some(e)) => out.push_str(e.worded(self.product)),
+            (Some(s), None) => self.keep.texts.push_to(*s, self.product, out),
+            (None, None) => {}
+        }
+        true
+    }
+
     /// What the keep holds for the assessment's verdict `i` (`v`).
     pub(crate) fn held(&self, i: usize, v: &Verdict) -> Held<'k> {
         let Some(&at) = self.order.get(i).filter(|at| **at < self.keep.seen) else {

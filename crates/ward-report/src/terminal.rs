@@ -3,7 +3,7 @@
 use crate::entry::terminal::entry;
 use crate::escape::terminal;
 use crate::group::{class_counts, grouped_indexed, total, Counted, Group};
-use crate::kept::{Held, Kept};
+use crate::kept::Kept;
 use crate::options::Expand;
 use crate::outcome::{plural, thousands};
 use crate::outcome::{Exit, Outcome};
@@ -70,10 +70,8 @@ pub(crate) fn write_terminal<W: std::io::Write>(
             let Some(v) = a.verdicts.get(i) else {
                 continue;
             };
-            match kept.map_or(Held::Whole, |k| k.held(i, v)) {
-                Held::Entry(text, _) => out.push_str(&text),
-                Held::Whole => out.push_str(&entry(color, expand, g, v)),
-                Held::Dropped => {}
+            if !kept.is_some_and(|k| k.push_terminal(i, v, &mut out)) {
+                out.push_str(&entry(color, expand, g, v));
             }
             if out.len() >= 1 << 16 {
                 w.write_all(out.as_bytes())?;

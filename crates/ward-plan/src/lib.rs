@@ -52,8 +52,8 @@
 //! than 1 MiB was refused as invalid JSON before (the skip took it for an array).
 //! [`read_path_or_stdin_each`], [`read_reader_each`] and [`read_with`] hand each change to a callback instead of keeping it (as `ward plan` reads): the reader
 //! then holds one change at a time. [`read_with`] with a callback reads on a thread of its own
-//! and hands the changes over in batches through a bounded channel (at most about 770 changes
-//! ahead of the callback), so that reading and what the caller does with each change
+//! and hands the changes over in batches through a bounded channel (at most about a thousand
+//! changes ahead of the callback), so that reading and what the caller does with each change
 //! overlap on a second core; the changes, their order and the errors are those of a read on the
 //! caller's thread (on a machine, or under a CPU quota, of one core it reads on the caller's
 //! thread, and so it does when [`ReadOptions::pipelined`] is off, as `ward gate` reads unless
@@ -221,9 +221,11 @@ fn second_core() -> bool {
 /// flight are a few megabytes on the largest plans.
 const BATCH: usize = 256;
 
-/// Batches in flight between the reading thread and the caller's: with [`BATCH`], what bounds
-/// the changes read ahead of the caller (about 770 with the batch being filled and the one
-/// being handed over: 1.4 MB more peak memory than 32 a batch on the 500 MB bench plan).
+/// Batches handed over and waiting between the reading thread and the caller's: with the one
+/// being filled and the one the caller works through, four batches of [`BATCH`] bound the
+/// changes read ahead of the caller (1,024). On the 500 MB bench plan that is 1.5 to 2 MB more
+/// peak memory than 32 a batch for the plan formats, and up to 5 MB for a keyed `ward gate
+/// --record`, whose deletes carry what they remove.
 const BATCHES_AHEAD: usize = 2;
 
 /// Reads `source` on a thread of its own while the caller's thread runs `sink` on each change,

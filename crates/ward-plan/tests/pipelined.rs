@@ -292,7 +292,7 @@ fn written_while_the_first_change_is_held(
 }
 
 /// With a second core the reader runs ahead of a caller busy with a change, by the batches in
-/// flight (three of 256 changes: the whole plan here, 4.7 MiB); with one core (this thread
+/// flight (up to four of 256 changes: the whole plan here, 4.7 MiB); with one core (this thread
 /// pinned to one CPU, which `available_parallelism` reports) it reads on the caller's thread,
 /// so nothing is read while the callback runs: the pipe's buffer and the reader's block (under
 /// 1 MiB) at most.

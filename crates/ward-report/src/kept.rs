@@ -223,23 +223,6 @@ impl Texts {
             out.push_str(self.line(*id));
         }
     }
-
-    /// The slot's text worded for `product`.
-    fn get(&self, s: Slot, product: Product) -> Cow<'_, str> {
-        let ids = self.ids(s, product);
-        match ids {
-            [one] => Cow::Borrowed(self.line(*one)),
-            _ => {
-                // Sized once: collected line by line, the text grew (and moved) several times.
-                let len = ids.iter().map(|id| self.line(*id).len()).sum();
-                let mut text = String::with_capacity(len);
-                for id in ids {
-                    text.push_str(self.line(*id));
-                }
-                Cow::Owned(text)
-            }
-        }
-    }
 }
 
 impl Entry {
@@ -482,7 +465,11 @@ impl<'k> Kept<'k> {
         if self.keep.format != Format::Markdown {
             return match (self.keep.slots.get(at), self.keep.big.get(&at)) {
                 (_, Some(e)) => Held::Entry(Cow::Borrowed(e.worded(self.product)), ""),
-                (Some(s), None) => Held::Entry(self.keep.texts.get(*s, self.product), ""),
+                (Some(s), None) => {
+                    let mut text = String::new();
+                    self.keep.texts.push_to(*s, self.product, &mut text);
+                    Held::Entry(Cow::Owned(text), "")
+                }
                 (None, None) => Held::Dropped,
             };
         }
@@ -497,6 +484,13 @@ impl<'k> Kept<'k> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// The slot's text as the terminal report writes it ([`Texts::push_to`]).
+    fn text(t: &Texts, s: Slot, product: Product) -> String {
+        let mut out = String::new();
+        t.push_to(s, product, &mut out);
+        out
+    }
 
     /// Every wording comes back whole, whatever the two share: nothing, a prefix, a suffix,
     /// one inside the other, multi-byte characters at the edges.
@@ -516,9 +510,9 @@ mod tests {
         let mut t = Texts::default();
         let slots: Vec<Slot> = cases.iter().map(|(m, o)| t.push(m, *o).unwrap()).collect();
         for ((m, o), s) in cases.iter().zip(slots) {
-            assert_eq!(t.get(s, Product::Terraform), *m);
-            assert_eq!(t.get(s, Product::Unknown), *m);
-            assert_eq!(t.get(s, Product::OpenTofu), o.unwrap_or(m));
+            assert_eq!(text(&t, s, Product::Terraform), *m);
+            assert_eq!(text(&t, s, Product::Unknown), *m);
+            assert_eq!(text(&t, s, Product::OpenTofu), o.unwrap_or(m));
         }
     }
 
@@ -532,9 +526,9 @@ mod tests {
         let c = t.push("c", None).unwrap();
         let chunks: Vec<(u32, u32)> = t.lines.iter().map(|l| (l.chunk, l.start)).collect();
         assert_eq!(chunks, [(0, 0), (1, 0), (2, 0)]);
-        assert_eq!(t.get(b, Product::Terraform), long);
-        assert_eq!(t.get(c, Product::Terraform), "c");
-        assert_eq!(t.get(a, Product::Terraform), "a");
+        assert_eq!(text(&t, b, Product::Terraform), long);
+        assert_eq!(text(&t, c, Product::Terraform), "c");
+        assert_eq!(text(&t, a, Product::Terraform), "a");
     }
 
     /// A line seen in an earlier entry is stored once, wherever it comes in the entry, except
@@ -551,7 +545,7 @@ mod tests {
         ];
         let slots: Vec<Slot> = entries.iter().map(|e| t.push(e, None).unwrap()).collect();
         for (e, s) in entries.iter().zip(&slots) {
-            assert_eq!(t.get(*s, Product::OpenTofu), *e);
+            assert_eq!(text(&t, *s, Product::OpenTofu), *e);
         }
         let stored: Vec<&str> = (0..t.lines.len() as u32).map(|i| t.line(i)).collect();
         assert_eq!(

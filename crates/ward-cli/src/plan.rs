@@ -141,12 +141,13 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         fail_on: args.fail_on.or(settings.fail_on),
         allow_errored: args.allow_errored,
     };
+    let reading = read_options(&render);
     let (assessment, outcome) = if args.format == Format::Json {
-        json(&args, &render, &knowledge, &classify, &gate)?
+        json(&args, reading, &knowledge, &classify, &gate)?
     } else {
         let mut keep = ward_report::Keep::new(&render);
         let a = ward_classify::pipeline::assess_read(
-            |f| read(&args.plan, read_options(&render), f),
+            |f| read(&args.plan, reading, f),
             &knowledge,
             &classify,
             &gate,
@@ -202,7 +203,7 @@ fn notes(notes: &[String]) {
 /// written stays (a document cut off, not valid JSON), beyond the part still buffered.
 fn json(
     args: &Args,
-    render: &RenderOptions,
+    reading: ward_plan::ReadOptions,
     knowledge: &ward_rules::Knowledge,
     classify: &ward_classify::Options,
     gate: &GateOptions,
@@ -212,7 +213,7 @@ fn json(
     let written = output::stream(args.output.as_deref(), |w| {
         let mut stream = ward_report::json::Stream::start(knowledge, w);
         let assessed = ward_classify::pipeline::assess_read(
-            |f| read(&args.plan, read_options(render), f),
+            |f| read(&args.plan, reading, f),
             knowledge,
             classify,
             gate,

@@ -160,12 +160,7 @@ pub fn read_with(
     options: ReadOptions,
     on_change: Option<&mut dyn FnMut(ResourceChange)>,
 ) -> Result<(Plan, BeforeObjects), PlanError> {
-    let mut acc = Acc {
-        objects: options.objects.then(BeforeObjects::new),
-        skip_content: !options.content,
-        skip_removed: !options.removed,
-        ..Acc::default()
-    };
+    let mut acc = Acc::for_options(options);
     let source = if arg == "-" {
         Source::Stdin
     } else {
@@ -311,12 +306,7 @@ pub fn read_reader_with<R: Read>(
     options: ReadOptions,
     on_change: Option<&mut dyn FnMut(ResourceChange)>,
 ) -> Result<(Plan, BeforeObjects), PlanError> {
-    let mut acc = Acc {
-        objects: options.objects.then(BeforeObjects::new),
-        skip_content: !options.content,
-        skip_removed: !options.removed,
-        ..Acc::default()
-    };
+    let mut acc = Acc::for_options(options);
     let plan = read_acc(reader, source_name, on_change, &mut acc)?;
     Ok((plan, acc.objects.take().unwrap_or_default()))
 }
@@ -333,11 +323,8 @@ pub fn read_reader_budgeted<R: Read>(
     on_change: Option<&mut dyn FnMut(ResourceChange)>,
 ) -> Result<(Plan, BeforeObjects), PlanError> {
     let mut acc = Acc {
-        objects: options.objects.then(BeforeObjects::new),
-        skip_content: !options.content,
-        skip_removed: !options.removed,
         budget: Some(value_budget),
-        ..Acc::default()
+        ..Acc::for_options(options)
     };
     let plan = read_acc(reader, source_name, on_change, &mut acc)?;
     Ok((plan, acc.objects.take().unwrap_or_default()))

@@ -476,6 +476,17 @@ pub(crate) fn drift_entry(acc: &mut Acc, n: usize, v: Value) {
 pub(crate) const REBUILT: &str = "rebuilt";
 
 impl Acc {
+    /// Nothing collected yet, for a read as `options` asks (the one place that turns read
+    /// options into what the walk checks as it goes).
+    pub(crate) fn for_options(options: crate::ReadOptions) -> Acc {
+        Acc {
+            objects: options.objects.then(crate::BeforeObjects::new),
+            skip_content: !options.content,
+            skip_removed: !options.removed,
+            ..Acc::default()
+        }
+    }
+
     /// One note per (section, reason): what was skipped or rebuilt, naming at most five items.
     pub(crate) fn context_notes(&self) -> Vec<String> {
         self.context

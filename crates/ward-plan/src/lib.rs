@@ -37,7 +37,7 @@
 //!
 //! The input is read in 256 KiB blocks into one buffer and walked (the `walk` module): the
 //! root object, `resource_changes` and `resource_drift` one entry at a time, `prior_state` down
-//! to each resource, and any skipped array or object longer than 1 MiB child by child. Each
+//! to each resource, and any skipped array or object longer than 64 KiB child by child. Each
 //! entry is located with a structural scan (strings jumped with `memchr`) and parsed by
 //! serde_json from that one slice; what the walk is past is released. `planned_values`, the
 //! values in `prior_state`, `variables` and unknown keys are checked (JSON syntax, UTF-8,

@@ -151,7 +151,8 @@ fn a_value_within_the_budget_is_read_as_it_is() {
 
 #[test]
 fn a_long_value_in_a_skipped_section_is_skipped_within_the_budget() {
-    // Longer than the part of a skipped section the walk checks as one slice (1 MiB).
+    // Longer than the value budget, and than the part of a skipped section the walk checks as
+    // one slice (64 KiB).
     let long = format!(r#""{}""#, "x".repeat(3 << 20));
     let text = plan(
         r#"{"a": 1}"#,
@@ -163,6 +164,16 @@ fn a_long_value_in_a_skipped_section_is_skipped_within_the_budget() {
         assert_eq!(read.changes.len(), 1);
     }
     // And with the budget ward reads with.
+    let read = ward_plan::read_reader(text.as_bytes(), "plan.json").unwrap();
+    assert_eq!(read.changes.len(), 1);
+    // A string longer than a skipped container's slice (64 KiB) and within that budget: the
+    // container is walked child by child, the string framed whole.
+    let long = format!(r#""{}""#, "x".repeat(300 << 10));
+    let text = plan(
+        r#"{"a": 1}"#,
+        r#"{"a": 2}"#,
+        &format!(r#", "variables": {{"v": {{"value": {long}}}}}, "zz": [{long}]"#),
+    );
     let read = ward_plan::read_reader(text.as_bytes(), "plan.json").unwrap();
     assert_eq!(read.changes.len(), 1);
 }

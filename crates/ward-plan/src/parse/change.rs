@@ -113,9 +113,14 @@ pub(crate) fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
 }
 
 pub(crate) fn note_provider(acc: &mut Acc, provider: &str) {
+    // Called for every change and state resource: once a host is noted, its search is not
+    // made again (an OpenTofu address is still never taken for Terraform's).
+    if acc.opentofu_host && acc.terraform_host {
+        return;
+    }
     if provider.contains("registry.opentofu.org/") {
         acc.opentofu_host = true;
-    } else if provider.contains("registry.terraform.io/") {
+    } else if !acc.terraform_host && provider.contains("registry.terraform.io/") {
         acc.terraform_host = true;
     }
 }

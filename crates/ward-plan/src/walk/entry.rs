@@ -414,7 +414,13 @@ impl<'a> Cursor<'a> {
     fn len(&mut self) -> Option<usize> {
         let rest = self.json.get(self.i..)?;
         match rest.first()? {
-            b'{' | b'[' | b'"' => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
+            // A plain string (most skipped strings: an address, a name) ends at its closing
+            // quote; the one pass, with its lists, is for containers and escapes.
+            b'"' => match crate::unique::valid::plain_end(rest, 1) {
+                Some(end) => Some(end + 1),
+                None => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
+            },
+            b'{' | b'[' => crate::unique::valid::value(rest, MAX_DEPTH - self.depth),
             _ => crate::unique::valid::scalar(rest).or_else(|| {
                 // Unsure (at the slice's end) or refused: serde_json's word.
                 let rest = self.text.get(self.i..)?;

@@ -5,10 +5,12 @@ use crate::output::{self, ColorChoice};
 use clap::ValueEnum;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use ward_classify::outcome::GateOptions;
 use ward_model::Impact;
 use ward_report::format::Command;
 use ward_report::{Exit, Expand, Format, RenderOptions, DEFAULT_MARKDOWN_LIMIT};
+use ward_rules::Knowledge;
 
 /// Arguments of `ward plan`.
 #[derive(Debug, clap::Args)]
@@ -141,7 +143,8 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
         fail_on: args.fail_on.or(settings.fail_on),
         allow_errored: args.allow_errored,
     };
-    let reading = read_options(&render);
+    let knowledge = Arc::new(knowledge);
+    let reading = read_options(&render, &knowledge);
     let (assessment, outcome) = if args.format == Format::Json {
         json(&args, reading, &knowledge, &classify, &gate)?
     } else {
@@ -172,12 +175,19 @@ pub fn run(args: Args) -> Result<Exit, CliError> {
 }
 
 /// What `ward plan` reads of the plan for `render`: never the content fingerprints (only keyed
-/// approval digests look at them), and what a delete removes only when the report shows it.
-fn read_options(render: &RenderOptions) -> ward_plan::ReadOptions {
+/// approval digests look at them), what a delete removes only when the report shows it, and
+/// what a create sets only when the report shows it or its type's create may cost more than
+/// free or overwrite what exists (the classifier reads it then, and the report lists it).
+fn read_options(render: &RenderOptions, knowledge: &Arc<Knowledge>) -> ward_plan::ReadOptions {
+    let created = (!render.shows_created()).then(|| {
+        let knowledge = Arc::clone(knowledge);
+        ward_plan::CreatedLeaves::when(move |type_name| knowledge.create_may_cost(type_name))
+    });
     ward_plan::ReadOptions {
         content: false,
         objects: false,
         removed: render.shows_removed(),
+        created,
         pipelined: true,
     }
 }

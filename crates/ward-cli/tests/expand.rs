@@ -66,6 +66,31 @@ fn each_expand_value_lists_its_class() {
     );
 }
 
+/// A create that costs more than free lists what it sets without `--expand`: the reader builds
+/// a create's attributes for `ward plan` only where its type's rules may make it cost, and a
+/// user rule raising a type's create cost is one of those. A free create lists them only when
+/// expanded.
+#[test]
+fn a_costly_create_lists_what_it_sets_and_a_free_one_only_when_expanded() {
+    const SETS: &str = "    + name = \"logs\"\n    + tags.env = \"prod\"\n";
+    let costly = plan(
+        "resource \"fakecloud_bucket\" {\n  on_create = \"interrupt\"\n}\n",
+        &[],
+    );
+    let costly = text(&costly);
+    assert!(
+        costly.contains("INTERRUPT  fakecloud_bucket.logs  create\n") && costly.contains(SETS),
+        "{costly}"
+    );
+    let free = text(&plan("", &[]));
+    assert!(
+        free.contains("    fakecloud_bucket.logs  create\n") && !free.contains("+ name = \"logs\""),
+        "{free}"
+    );
+    let expanded = text(&plan("", &["--expand", "free"]));
+    assert!(expanded.contains("+ name = \"logs\""), "{expanded}");
+}
+
 #[test]
 fn the_plan_block_sets_the_default_and_the_flag_overrides_it() {
     let block = "plan {\n  expand = [\"free\"]\n}\n";

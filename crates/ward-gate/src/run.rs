@@ -363,6 +363,7 @@ fn load(
         content: want.content,
         objects: !policy.guards.is_empty(),
         removed: !policy.guards.is_empty() || want.record.is_some(),
+        created: None,
         pipelined: want.record.is_some(),
     };
     let keep = |v: &ward_classify::Verdict| match want.address {

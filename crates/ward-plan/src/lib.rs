@@ -59,8 +59,9 @@
 //! thread, and so it does when [`ReadOptions::pipelined`] is off, as `ward gate` reads unless
 //! it writes a record).
 //! [`ReadOptions::content`] turns off the content fingerprint, most of the reading time, for
-//! callers that never use it, and [`ReadOptions::removed`] the leaves of what a delete removes,
-//! for callers that never show them. `scripts/bench`
+//! callers that never use it, [`ReadOptions::removed`] the leaves of what a delete removes,
+//! for callers that never show them, and [`ReadOptions::created`] those of what a create sets,
+//! but for the resource types a caller says need them. `scripts/bench`
 //! measures the reader with `ward plan` and `ward gate`; docs/performance.md has the figures.
 //!
 //! Nesting deeper than 128 levels is refused everywhere, also in the skipped parts, with the
@@ -110,8 +111,31 @@ use ward_model::{FormatVersion, Plan, Product, ResourceChange};
 /// has none). What liveness guards are told about the object they guard.
 pub type BeforeObjects = BTreeMap<(String, Option<String>), BTreeMap<String, serde_json::Value>>;
 
+/// Which creates' leaves a read builds ([`ReadOptions::created`]): true for a resource type
+/// whose creates need them.
+#[derive(Clone)]
+pub struct CreatedLeaves(std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl CreatedLeaves {
+    /// Builds a create's leaves when `wants` says so of its resource type (it is asked on the
+    /// thread that reads, once for each create).
+    pub fn when(wants: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        CreatedLeaves(std::sync::Arc::new(wants))
+    }
+
+    pub(crate) fn wants(&self, type_name: &str) -> bool {
+        (self.0)(type_name)
+    }
+}
+
+impl std::fmt::Debug for CreatedLeaves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CreatedLeaves(..)")
+    }
+}
+
 /// What a read computes beyond the model's shown values (see [`read_with`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// Compute each change's content fingerprint ([`ResourceChange::content`]): a SHA-256 tree
     /// over every raw value of its `change` object, which keyed approval digests bind to. It is
@@ -131,6 +155,15 @@ pub struct ReadOptions {
     /// delete costs about half as much to read. `resource_drift` entries are built whole
     /// either way. On by default.
     pub removed: bool,
+    /// Build what a create sets, [`ResourceChange::changed`] of a `create` entry (every leaf of
+    /// its `after`), only for the creates this says want it; `None` (the default): for every
+    /// create. A create's classification reads it only for a type that `overwrites` or
+    /// `modifies` an existing object; the terminal and Markdown reports list it for a create
+    /// that costs more than free or overwrites, or with `--expand free`; the JSON report, a
+    /// guard and a change's full digest always read it. A create left out has an empty
+    /// `changed` and `changed_left_out` 0, the rest of the change the same (`after_scalars`
+    /// too). `resource_drift` entries are built whole either way.
+    pub created: Option<CreatedLeaves>,
     /// With a callback for each change ([`read_with`]'s `on_change`), read on a thread of its
     /// own while the caller's thread handles the changes, when the process may run on a second
     /// core: reading overlaps what the caller does with each change. A caller that does little
@@ -146,6 +179,7 @@ impl Default for ReadOptions {
             content: true,
             objects: false,
             removed: true,
+            created: None,
             pipelined: true,
         }
     }
@@ -160,6 +194,7 @@ pub fn read_with(
     options: ReadOptions,
     on_change: Option<&mut dyn FnMut(ResourceChange)>,
 ) -> Result<(Plan, BeforeObjects), PlanError> {
+    let pipelined = options.pipelined;
     let mut acc = Acc::for_options(options);
     let source = if arg == "-" {
         Source::Stdin
@@ -174,7 +209,7 @@ pub fn read_with(
         Source::File(file, name)
     };
     let plan = match on_change {
-        Some(sink) if options.pipelined && second_core() => read_pipelined(source, sink, &mut acc)?,
+        Some(sink) if pipelined && second_core() => read_pipelined(source, sink, &mut acc)?,
         sink => source.read(sink, &mut acc)?,
     };
     Ok((plan, acc.objects.take().unwrap_or_default()))

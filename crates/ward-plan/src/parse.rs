@@ -80,6 +80,9 @@ pub(crate) struct Acc {
     /// When set, a delete's [`ResourceChange::changed`] is not built (see
     /// [`crate::ReadOptions::removed`]).
     pub skip_removed: bool,
+    /// When set, a create's [`ResourceChange::changed`] is built only for the types it wants
+    /// (see [`crate::ReadOptions::created`]).
+    pub created: Option<crate::CreatedLeaves>,
     /// When set, the top-level `before` attributes of every object a `resource_changes` entry
     /// destroys (see [`crate::BeforeObjects`]) are collected here.
     pub objects: Option<crate::BeforeObjects>,
@@ -483,6 +486,7 @@ impl Acc {
             objects: options.objects.then(crate::BeforeObjects::new),
             skip_content: !options.content,
             skip_removed: !options.removed,
+            created: options.created,
             ..Acc::default()
         }
     }

@@ -234,7 +234,7 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
         "WARD_CORPUS={}: too few files",
         root.display()
     );
-    let (mut same_plans, mut same_errors, mut removed) = (0, 0, 0);
+    let (mut same_plans, mut same_errors, mut removed, mut set) = (0, 0, 0, 0);
     for file in &files {
         let path = root.join(file);
         let bytes = std::fs::read(&path).unwrap();
@@ -251,13 +251,15 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                 assert_eq!(&streamed, plan, "{file}: streamed and whole models differ");
                 let (objects_plan, _) = with_objects.unwrap_or_else(|e| panic!("{file}: {e}"));
                 assert_eq!(&objects_plan, plan, "{file}: the objects pass differs");
-                // Without content fingerprints nor what a delete removes (`ward plan`'s
-                // terminal report): the same model, `content` left unset and a delete's
-                // `changed` empty.
+                // Without content fingerprints nor what a delete removes nor what a create
+                // sets (`ward plan`'s terminal report, for types whose creates cost nothing):
+                // the same model, `content` left unset and a delete's and a create's `changed`
+                // empty.
                 let light = ward_plan::ReadOptions {
                     content: false,
                     objects: false,
                     removed: false,
+                    created: Some(ward_plan::CreatedLeaves::when(|_| false)),
                     pipelined: true,
                 };
                 let (mut light, _) = ward_plan::read_with(arg, light, None).unwrap();
@@ -268,6 +270,15 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
                     if c.action == ward_model::Action::Delete {
                         assert!(l.changed.is_empty() && l.changed_left_out == 0, "{file}");
                         removed += c.changed.len();
+                        l.changed.clone_from(&c.changed);
+                        l.changed_left_out = c.changed_left_out;
+                    }
+                    if matches!(
+                        c.action,
+                        ward_model::Action::Create | ward_model::Action::CreateThenForget
+                    ) {
+                        assert!(l.changed.is_empty() && l.changed_left_out == 0, "{file}");
+                        set += c.changed.len();
                         l.changed.clone_from(&c.changed);
                         l.changed_left_out = c.changed_left_out;
                     }
@@ -322,5 +333,6 @@ fn the_walking_reader_agrees_with_a_whole_document_parse_on_every_corpus_file() 
         removed > 50,
         "only {removed} attributes of deletes left out"
     );
+    assert!(set > 50, "only {set} attributes of creates left out");
     println!("{same_plans} plans and {same_errors} refused files agree");
 }

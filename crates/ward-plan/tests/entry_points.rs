@@ -91,7 +91,7 @@ fn content_off_leaves_the_fingerprint_out_and_the_rest_unchanged() {
         content: false,
         ..ReadOptions::default()
     };
-    let (by_path, _) = read_with(&path, off, None).unwrap();
+    let (by_path, _) = read_with(&path, off.clone(), None).unwrap();
     assert_eq!(by_path, expected);
     let (by_reader, _) = read_reader_with(&plan_bytes()[..], &path, off, None).unwrap();
     assert_eq!(by_reader, expected);
@@ -106,7 +106,7 @@ fn objects_are_collected_by_every_reader_that_is_asked() {
         ..ReadOptions::default()
     };
     let (by_reader, objects) =
-        read_reader_with(&plan_bytes()[..], &path, with_objects, None).unwrap();
+        read_reader_with(&plan_bytes()[..], &path, with_objects.clone(), None).unwrap();
     assert_eq!(by_reader, plan);
     let (by_path, same) = read_with(&path, with_objects, None).unwrap();
     assert_eq!(by_path, plan);

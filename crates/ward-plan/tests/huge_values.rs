@@ -70,8 +70,9 @@ fn readings_by(text: &str, budget: usize, steps: &[usize]) -> Vec<Plan> {
                 rest: text.as_bytes(),
                 step,
             };
-            let (plan, _) = read_reader_budgeted(reader, "plan.json", options, budget, None)
-                .unwrap_or_else(|e| panic!("content {content}, step {step}: {e}"));
+            let (plan, _) =
+                read_reader_budgeted(reader, "plan.json", options.clone(), budget, None)
+                    .unwrap_or_else(|e| panic!("content {content}, step {step}: {e}"));
             out.push(plan);
         }
     }

@@ -119,7 +119,7 @@ fn updates_and_replacements_get_a_diff_creates_and_deletes_their_whole_object() 
             ..ReadOptions::default()
         },
     ] {
-        let (plan, _) = read_reader_with(&data[..], "plan.json", options, None).unwrap();
+        let (plan, _) = read_reader_with(&data[..], "plan.json", options.clone(), None).unwrap();
         let counts: Vec<usize> = plan.changes.iter().map(|c| c.changed.len()).collect();
         assert_eq!(counts, [1, 1, 1, 1, 1, 0, 0, 0], "{options:?}");
         // What the create sets and what the delete removes, not a diff of the two sides.

@@ -38,7 +38,7 @@ fn same(path: &Path) {
         },
     ] {
         assert_eq!(
-            pipelined(path, options),
+            pipelined(path, options.clone()),
             here(path, options),
             "{}",
             path.display()

@@ -68,6 +68,16 @@ impl RenderOptions {
             Format::Json | Format::Sarif | Format::Junit => true,
         }
     }
+
+    /// Whether the report lists what every create sets (its attributes): the JSON report
+    /// always; the terminal and Markdown reports list a create's only when it costs more than
+    /// free or overwrites what exists, which its type's rules decide (a caller asks the
+    /// knowledge which types those may be), or when they expand a class. A caller that reads
+    /// the plan for this report alone builds the others' only for those types
+    /// (`ward_plan::ReadOptions::created`).
+    pub fn shows_created(&self) -> bool {
+        self.shows_removed()
+    }
 }
 
 impl Default for RenderOptions {

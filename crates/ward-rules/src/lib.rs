@@ -1074,6 +1074,20 @@ impl Knowledge {
         self.rules_for(type_name)
             .any(|r| r.covers_type(type_name, provider))
     }
+
+    /// Whether creating an object of the type may cost more than `free` or take over or change
+    /// an object that exists (`overwrites`, `modifies`), under any rule for the type, whatever
+    /// narrows it: what a create sets matters to its verdict (`modifies` and `overwrites` read
+    /// it) and to a report that lists a costly create's attributes. False for a type no rule
+    /// names (its creates are unclassified, costing nothing ward can tell) and for one whose
+    /// rules all leave creating it at the default ([`defaults::ON_CREATE`], free).
+    pub fn create_may_cost(&self, type_name: &str) -> bool {
+        self.rules_for(type_name).any(|r| {
+            r.on_create.is_some_and(|i| i > defaults::ON_CREATE)
+                || r.overwrites.is_some()
+                || r.modifies.is_some()
+        })
+    }
 }
 
 /// Two iterators of rules, each sorted by rank, as one sorted by rank.

@@ -312,6 +312,37 @@ fn a_lazy_load_refuses_two_entries_with_one_selector_and_two_packs_with_one_name
     }
 }
 
+/// A create may cost only where a rule for its type says more than free, or overwrites or
+/// modifies: the packs' and a user's, narrowed or not; never for a type no rule names.
+#[test]
+fn a_create_may_cost_where_a_rule_for_its_type_says_so() {
+    let mut k = Knowledge::builtin().unwrap();
+    for (t, may) in [
+        ("snowflake_execute", true),                 // on_create = "data-loss"
+        ("aws_iam_user_group_membership", true),     // modifies
+        ("alicloud_ecs_disk_default_kms_key", true), // overwrites
+        ("aws_s3_bucket", false),                    // created free
+        ("null_resource", false),
+        ("no_such_type", false),
+    ] {
+        assert_eq!(k.create_may_cost(t), may, "{t}");
+    }
+    let user = UserRules::parse(
+        "ward.hcl",
+        r#"resource "null_resource" {
+  module    = "module.m"
+  on_create = "interrupt"
+}
+resource "aws_s3_bucket" {
+  on_create = "none"
+}"#,
+    )
+    .unwrap();
+    k.add_user_rules(&user);
+    assert!(k.create_may_cost("null_resource"));
+    assert!(!k.create_may_cost("aws_s3_bucket"));
+}
+
 #[test]
 fn the_lazy_builtin_reads_only_the_types_looked_up() {
     let k = Knowledge::builtin().unwrap();

@@ -365,7 +365,7 @@ guard "image-known" {
         let mut asked = Vec::new();
         let mut read = |o: ward_plan::ReadOptions,
                         f: &mut dyn FnMut(ward_model::ResourceChange)| {
-            asked.push(o);
+            asked.push(o.clone());
             ward_plan::read_with(&moved, o, Some(f)).map_err(|e| e.to_string())
         };
         let rec = Recorded {

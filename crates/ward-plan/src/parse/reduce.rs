@@ -35,12 +35,17 @@ pub(crate) fn mode_from_address(address: &str) -> Mode {
 }
 
 pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
-    reduce_with(raw, true)
+    reduce_with(raw, true, true)
 }
 
 /// [`reduce`]; without `removed`, a delete's `changed` is left empty (see
-/// [`crate::ReadOptions::removed`]).
-pub(crate) fn reduce_with(raw: RawChange, removed: bool) -> Result<ResourceChange, Semantic> {
+/// [`crate::ReadOptions::removed`]), and without `created`, a create's (see
+/// [`crate::ReadOptions::created`]).
+pub(crate) fn reduce_with(
+    raw: RawChange,
+    removed: bool,
+    created: bool,
+) -> Result<ResourceChange, Semantic> {
     let RawChange {
         address,
         previous_address,
@@ -74,6 +79,7 @@ pub(crate) fn reduce_with(raw: RawChange, removed: bool) -> Result<ResourceChang
     let after_scalars = after_scalars_for(action, &change, &lazy);
     let (changed, changed_left_out) = match action {
         Action::Delete if !removed => (Vec::new(), 0),
+        Action::Create | Action::CreateThenForget if !created => (Vec::new(), 0),
         _ => changed_of(&address, action, &change, &lazy)?,
     };
 

@@ -483,7 +483,15 @@ pub struct RuleRef {
 impl fmt::Display for RuleRef {
     /// `aws@2026.11.0:aws_instance[instance_type]` or `ward.hcl:12:fakecloud_volume`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Piece by piece through `write_str`: `write!` would pad each piece.
+        self.write_to(f)
+    }
+}
+
+impl RuleRef {
+    /// Writes what `Display` writes into any writer (a `Formatter`, or one that escapes as it
+    /// goes), piece by piece through `write_str`: without a `Formatter` in between, a reference
+    /// costs its pieces alone (ward-report's JSON record writes one for most changes).
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, f: &mut W) -> fmt::Result {
         match &self.origin {
             RuleOrigin::Pack { name, version } => {
                 f.write_str(name)?;

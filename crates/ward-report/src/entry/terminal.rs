@@ -83,7 +83,7 @@ pub(crate) fn detailed(out: &mut String, p: &Painter, g: Group, v: &Verdict) {
             // no escape).
             let mut said = String::with_capacity(80);
             said.push_str("decided by ");
-            let _ = write!(said, "{r}");
+            let _ = r.write_to(&mut said);
             out.push_str(ind);
             p.push(out, anstyle::Style::new().dimmed(), &terminal(&said));
             out.push('\n');

@@ -9,7 +9,6 @@
 use super::{explanation, mode_str, FactJson, Indented, RuleJson, ValueJson};
 use crate::outcome::cost_unknown;
 use serde::Serialize;
-use std::fmt::Display;
 use std::io;
 use ward_classify::{AttrVerdict, Fact, Verdict};
 use ward_model::{AttrPath, Shown};
@@ -179,10 +178,10 @@ impl std::fmt::Write for Escaping<'_> {
     }
 }
 
-/// What a rule displays as, as a JSON string.
-fn displayed(out: &mut Vec<u8>, t: &dyn Display) -> io::Result<()> {
+/// What a rule displays as, as a JSON string (its `Display`, written piece by piece).
+fn displayed(out: &mut Vec<u8>, r: &RuleRef) -> io::Result<()> {
     out.push(b'"');
-    std::fmt::Write::write_fmt(&mut Escaping(out), format_args!("{t}"))
+    r.write_to(&mut Escaping(out))
         .map_err(|_| io::Error::other("a rule could not be displayed"))?;
     out.push(b'"');
     Ok(())

@@ -61,11 +61,7 @@ pub(crate) fn take_change(
     if acc.objects.is_some() {
         collect_object(acc, &mut raw);
     }
-    let created = match &acc.created {
-        None => true,
-        Some(wants) => wants.wants(raw.type_name.as_deref().unwrap_or_default()),
-    };
-    match reduce_with(raw, !acc.skip_removed, created) {
+    match reduce_with(raw, !acc.skip_removed, acc.created.as_ref()) {
         Ok(rc) => {
             note_provider(acc, &rc.provider_name);
             if let Some(sink) = sink {

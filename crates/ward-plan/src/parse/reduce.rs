@@ -35,16 +35,16 @@ pub(crate) fn mode_from_address(address: &str) -> Mode {
 }
 
 pub(crate) fn reduce(raw: RawChange) -> Result<ResourceChange, Semantic> {
-    reduce_with(raw, true, true)
+    reduce_with(raw, true, None)
 }
 
 /// [`reduce`]; without `removed`, a delete's `changed` is left empty (see
-/// [`crate::ReadOptions::removed`]), and without `created`, a create's (see
-/// [`crate::ReadOptions::created`]).
+/// [`crate::ReadOptions::removed`]), and a create's when `created` does not want its type (see
+/// [`crate::ReadOptions::created`]; asked of creates alone).
 pub(crate) fn reduce_with(
     raw: RawChange,
     removed: bool,
-    created: bool,
+    created: Option<&crate::CreatedLeaves>,
 ) -> Result<ResourceChange, Semantic> {
     let RawChange {
         address,
@@ -79,7 +79,11 @@ pub(crate) fn reduce_with(
     let after_scalars = after_scalars_for(action, &change, &lazy);
     let (changed, changed_left_out) = match action {
         Action::Delete if !removed => (Vec::new(), 0),
-        Action::Create | Action::CreateThenForget if !created => (Vec::new(), 0),
+        Action::Create | Action::CreateThenForget
+            if created.is_some_and(|wants| !wants.wants(&type_name)) =>
+        {
+            (Vec::new(), 0)
+        }
         _ => changed_of(&address, action, &change, &lazy)?,
     };
 

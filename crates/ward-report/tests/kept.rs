@@ -86,6 +86,41 @@ fn same_bytes_as_the_whole_verdicts_in_any_keeping_order() {
     }
 }
 
+/// The Markdown report fitted to any limit is the same from kept entries as from the whole
+/// verdicts: every limit from the least to past the whole report, so that each entry's block
+/// is at some limit the last one shown (a kept block the report can never show is not
+/// rendered, and must weigh no more than the block would).
+#[test]
+fn markdown_at_every_limit_is_the_same_from_kept_entries() {
+    for (a, orders) in keeping_cases() {
+        let o = evaluate(&a, &gate());
+        let whole_len = whole(
+            &a,
+            &o,
+            &RenderOptions {
+                format: Format::Markdown,
+                markdown_limit: usize::MAX,
+                ..RenderOptions::default()
+            },
+        )
+        .chars()
+        .count();
+        let mut limit = ward_report::MIN_MARKDOWN_LIMIT;
+        while limit <= (whole_len + 200).min(30_000) {
+            let opts = RenderOptions {
+                format: Format::Markdown,
+                markdown_limit: limit,
+                ..RenderOptions::default()
+            };
+            let want = whole(&a, &o, &opts);
+            for order in &orders {
+                assert_eq!(kept(&a, &o, &opts, order), want, "limit {limit}");
+            }
+            limit += 89;
+        }
+    }
+}
+
 #[test]
 fn opentofu_reason_lines_are_reworded() {
     let reason = "replace_because_cannot_update";

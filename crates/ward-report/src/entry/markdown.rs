@@ -58,13 +58,7 @@ pub(crate) fn brief_entry(v: &Verdict, expand: Expand) -> String {
 /// classes, and for an expanded `free` or `none` change that has attributes to list; nothing
 /// for the others (they are listed brief).
 pub(crate) fn entry(g: Group, v: &Verdict, expand: Expand) -> String {
-    if matches!(
-        g,
-        Group::Unknown
-            | Group::Class(
-                Impact::DataLoss | Impact::Replace | Impact::Interrupt | Impact::InPlace
-            )
-    ) {
+    if is_block(g) {
         full_entry(g, v)
     } else if (expand.expands(g) || crate::text::overwriting_create(v))
         && crate::text::lists_attributes(v, true)
@@ -163,6 +157,40 @@ fn attribute_items(
     }
 }
 
+/// Whether a change of group `g` gets the `<details>` block ([`full_entry`]): the detailed
+/// classes.
+pub(crate) fn is_block(g: Group) -> bool {
+    matches!(
+        g,
+        Group::Unknown
+            | Group::Class(
+                Impact::DataLoss | Impact::Replace | Impact::Interrupt | Impact::InPlace
+            )
+    )
+}
+
+/// The fewest characters [`full_entry`] writes for `v` in group `g`, in either wording: its
+/// fixed text, the group's name, the address (and deposed key) and the action's words, each at
+/// least as long escaped, without the summary's reason or any line of the block.
+pub(crate) fn least_block_chars(g: Group, v: &Verdict) -> usize {
+    const FIXED: usize = "<details><summary><b>".len()
+        + "</b> ".len()
+        + "<code>".len()
+        + "</code>".len()
+        + ": ".len()
+        + "</summary>\n\n".len()
+        + "\n</details>\n\n".len();
+    let deposed = v
+        .deposed
+        .as_deref()
+        .map_or(0, |k| " (deposed ".len() + k.chars().count() + ")".len());
+    FIXED
+        + g.name().chars().count()
+        + v.address.chars().count()
+        + deposed
+        + v.action.describe().chars().count()
+}
+
 fn full_entry(g: Group, v: &Verdict) -> String {
     // Most entries fit: grown from empty, a string is moved several times on its way there.
     let mut out = String::with_capacity(1024);
@@ -254,5 +282,51 @@ pub(crate) fn addr_code(v: &Verdict) -> String {
     match &v.deposed {
         Some(k) => format!("{} (deposed {})", code(&v.address), md(k)),
         None => code(&v.address),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ward_model::Action;
+
+    /// A block is never shorter than [`least_block_chars`] says, whatever its address, deposed
+    /// key, action and group: the Markdown keep weighs a block it does not render by it.
+    #[test]
+    fn a_block_is_at_least_as_long_as_its_least() {
+        let addresses = [
+            "a.b",
+            "aws_instance.web[\"`````\"]",
+            "x.y[\"<&>\\\"é\u{202e}\"]",
+            "module.m[\"a b\"].google_thing.z[12]",
+            "",
+        ];
+        let actions = [
+            Action::Create,
+            Action::Update,
+            Action::Delete,
+            Action::ReplaceDeleteFirst,
+            Action::ReplaceCreateFirst,
+        ];
+        let groups = [
+            Group::Unknown,
+            Group::Class(Impact::DataLoss),
+            Group::Class(Impact::Replace),
+            Group::Class(Impact::Interrupt),
+            Group::Class(Impact::InPlace),
+        ];
+        for address in addresses {
+            for deposed in [None, Some("0a1b2c3d"), Some("*_*`<>&")] {
+                for action in actions {
+                    for g in groups {
+                        let mut v = Verdict::new(address, "t", "p", action, Impact::Replace);
+                        v.deposed = deposed.map(String::from);
+                        let block = full_entry(g, &v).chars().count();
+                        let least = least_block_chars(g, &v);
+                        assert!(least <= block, "{least} > {block}: {g:?} {v:?}");
+                    }
+                }
+            }
+        }
     }
 }

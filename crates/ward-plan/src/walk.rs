@@ -800,12 +800,13 @@ fn walked_entry<R: Read>(
     w: &mut Walker<R>,
     keep_before: bool,
     content: bool,
+    raw_creates: bool,
 ) -> Result<parse::RawChange, Fail> {
     if !keep_before && !content && w.peek_some()? == b'{' {
         let read = w
             .buf
             .get(w.pos..)
-            .and_then(|text| entry::read(text, w.depth, w.budget));
+            .and_then(|text| entry::read(text, w.depth, w.budget, raw_creates));
         if let Some((raw, len)) = read {
             w.pos += len;
             return Ok(raw);
@@ -886,8 +887,10 @@ fn top_key<R: Read>(
             acc.keys.insert(key);
             let keep_before = acc.objects.is_some();
             let content = !acc.skip_content;
+            // A read that builds few creates' leaves keeps their sides raw.
+            let raw_creates = acc.created.is_some();
             w.array(&mut |w| {
-                let raw = walked_entry(w, keep_before, content)?;
+                let raw = walked_entry(w, keep_before, content, raw_creates)?;
                 parse::take_change(
                     acc,
                     sink.as_mut()

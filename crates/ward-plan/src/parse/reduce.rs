@@ -441,7 +441,10 @@ pub(crate) fn settle_sides(
             && !whole(change.before_sensitive.as_ref())
             && !whole(change.after_sensitive.as_ref())
     } else {
-        object(&change.before_raw) && change.after_raw.is_none()
+        // A delete's last values, or what a create sets (read raw for a read that builds few
+        // creates' leaves).
+        (object(&change.before_raw) && change.after_raw.is_none())
+            || (object(&change.after_raw) && change.before_raw.is_none())
     };
     if by_attribute {
         return Ok(());

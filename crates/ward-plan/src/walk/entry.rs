@@ -33,7 +33,15 @@ const KEYS: usize = 32;
 /// The entry at the start of `json` (an object, no whitespace before it), nested inside
 /// `depth` open arrays and objects, when this pass reads it: the entry, as the seeds read it
 /// lazily, and its length (at most `budget` bytes). `None` when the seeds must read it.
-pub(crate) fn read(text: &str, depth: u32, budget: usize) -> Option<(RawChange, usize)> {
+/// With `raw_creates`, a create's `after` is kept raw with its top-level members (as an
+/// update's sides are), not built: for a read that builds a create's leaves for few types
+/// ([`crate::ReadOptions::created`]), its planned scalars are all that is read of most.
+pub(crate) fn read(
+    text: &str,
+    depth: u32,
+    budget: usize,
+    raw_creates: bool,
+) -> Option<(RawChange, usize)> {
     let mut c = Cursor::new(text, depth);
     let mut raw = RawChange::default();
     c.object(&mut |c, key| {
@@ -54,7 +62,7 @@ pub(crate) fn read(text: &str, depth: u32, budget: usize) -> Option<(RawChange, 
             b"provider_name" => raw.provider_name = c.text()?,
             b"deposed" => raw.deposed = c.text()?,
             b"action_reason" => raw.action_reason = c.text()?,
-            b"change" => raw.change = Some(c.change()?),
+            b"change" => raw.change = Some(c.change(raw_creates)?),
             // Read as the seeds read it: a number out of range or a lone surrogate is refused.
             _ => c.unknown()?,
         }
@@ -493,8 +501,9 @@ impl<'a> Cursor<'a> {
         Some((Some(text.into()), members))
     }
 
-    /// The `change` object, read as [`parse::Body`] reads it lazily.
-    fn change(&mut self) -> Option<RawInner> {
+    /// The `change` object, read as [`parse::Body`] reads it lazily (with `raw_creates`, a
+    /// create's `after` raw, see [`read`]).
+    fn change(&mut self, raw_creates: bool) -> Option<RawInner> {
         let mut inner = RawInner::default();
         // The action, once `actions` is read (`Some(None)`: a list ward does not know).
         let mut action: Option<Option<Action>> = None;
@@ -532,10 +541,13 @@ impl<'a> Cursor<'a> {
                     };
                     return Some(());
                 }
-                // Raw: an update's or replacement's sides, a delete's last values.
+                // Raw: an update's or replacement's sides, a delete's last values (and with
+                // `raw_creates`, what a create sets).
                 b"before" | b"after"
                     if action.is_some_and(|a| {
-                        parse::diffed(a) || (key == b"before" && a == Some(Action::Delete))
+                        parse::diffed(a)
+                            || (key == b"before" && a == Some(Action::Delete))
+                            || (raw_creates && key == b"after" && a.is_some_and(parse::creates))
                     }) =>
                 {
                     let start = c.i;
@@ -596,7 +608,15 @@ fn seeds(text: &str) -> Option<(RawChange, usize)> {
 /// `text` (inside `depth` open containers), the seeds read too, to the same length and the
 /// same model (or the same problem). `Err` says what differs.
 pub(crate) fn agrees_with_seeds(text: &str, depth: u32) -> Result<(), String> {
-    let Some((fast, len)) = read(text, depth, crate::long::VALUE_BUDGET) else {
+    for raw_creates in [false, true] {
+        agrees_with_seeds_reading(text, depth, raw_creates)?;
+    }
+    Ok(())
+}
+
+/// [`agrees_with_seeds`] for one way of reading a create's `after`.
+fn agrees_with_seeds_reading(text: &str, depth: u32, raw_creates: bool) -> Result<(), String> {
+    let Some((fast, len)) = read(text, depth, crate::long::VALUE_BUDGET, raw_creates) else {
         return Ok(());
     };
     // The seeds' own depth limit is the walk's from the entry down.
@@ -665,14 +685,16 @@ mod tests {
             r#"{"address":"a.b","mode":"bogus","type":"a","change":{"actions":["no-op"]}}"#,
             r#"{"address":"a[\"k\u00e9\"]","mode":null,"type":"a","name":"b\/c","provider_name":"é","change":{"actions":["no-op"]}}"#,
         ] {
-            let (fast, len) = read(text, 2, 1 << 20).expect(text);
-            let (slow, slow_len) = seeds(text).unwrap();
-            assert_eq!(len, slow_len, "{text}");
-            assert_eq!(
-                format!("{:?}", parse::reduce(fast)),
-                format!("{:?}", parse::reduce(slow)),
-                "{text}"
-            );
+            for raw_creates in [false, true] {
+                let (fast, len) = read(text, 2, 1 << 20, raw_creates).expect(text);
+                let (slow, slow_len) = seeds(text).unwrap();
+                assert_eq!(len, slow_len, "{text}");
+                assert_eq!(
+                    format!("{:?}", parse::reduce(fast)),
+                    format!("{:?}", parse::reduce(slow)),
+                    "{text}"
+                );
+            }
         }
     }
 
@@ -688,7 +710,7 @@ mod tests {
             "before_sensitive":{"l":[{},{"x":true},[]],"t":{"k":false},"p":null,"q":"yes"},
             "after_sensitive":{"l":[false,{"x":true},{}],"t":{},"e":[],"p":true}}}"#;
         agrees_with_seeds(text, 2).unwrap();
-        let read = || read(text, 2, 1 << 20).unwrap().0;
+        let read = || read(text, 2, 1 << 20, false).unwrap().0;
         let model = parse::reduce(read()).unwrap();
         let shown: Vec<String> = model.changed.iter().map(|a| format!("{a:?}")).collect();
         assert!(shown.iter().any(|a| a.contains("\"C\"")), "{shown:?}");
@@ -733,7 +755,7 @@ mod tests {
             r#"{"address":"a.b","type":"a","x":"\ud800","change":{"actions":["no-op"]}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"x":{"y":"\udc00"}}}"#,
         ] {
-            assert!(read(text, 2, 1 << 20).is_none(), "{text}");
+            assert!(read(text, 2, 1 << 20, false).is_none(), "{text}");
         }
         // An `after` repeating a `before` the seeds refuse (a key twice, a lone surrogate
         // skipped but refused by the unknown key's reading) is refused with it.
@@ -742,14 +764,14 @@ mod tests {
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":[1],"after":[1]1}}"#,
             r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":"x","after":"x}}"#,
         ] {
-            assert!(read(text, 2, 1 << 20).is_none(), "{text}");
+            assert!(read(text, 2, 1 << 20, false).is_none(), "{text}");
         }
         let ok = r#"{"address":"a.b","type":"a","change":{"actions":["no-op"],"before":[[[1]]]}}"#;
-        assert!(read(ok, 2, 1 << 20).is_some());
+        assert!(read(ok, 2, 1 << 20, false).is_some());
         // Too deep for the walk, longer than the budget.
-        assert!(read(ok, MAX_DEPTH - 4, 1 << 20).is_none());
-        assert!(read(ok, MAX_DEPTH - 5, 1 << 20).is_some());
-        assert!(read(ok, 2, ok.len() - 1).is_none());
+        assert!(read(ok, MAX_DEPTH - 4, 1 << 20, false).is_none());
+        assert!(read(ok, MAX_DEPTH - 5, 1 << 20, false).is_some());
+        assert!(read(ok, 2, ok.len() - 1, false).is_none());
     }
 
     use proptest::prelude::*;
@@ -926,7 +948,7 @@ mod tests {
             }
             let alone = crate::unique::valid::value(before.as_bytes(), MAX_DEPTH - 4);
             if how == 0 && alone == Some(before.len()) {
-                prop_assert!(read(&text, 2, 1 << 20).is_some(), "{}", text);
+                prop_assert!(read(&text, 2, 1 << 20, false).is_some(), "{}", text);
             }
         }
     }
@@ -1086,7 +1108,7 @@ mod tests {
             let text = strategy.new_tree(&mut runner).unwrap().current();
             if seeds(&text).is_some() {
                 both += 1;
-                if read(&text, 2, 1 << 20).is_some() {
+                if read(&text, 2, 1 << 20, false).is_some() {
                     fast += 1;
                 }
             }

@@ -44,6 +44,12 @@ pub struct Keep {
     ranked: BTreeMap<RankKey, Entry>,
     /// Markdown: the characters of the brief entries in `ranked`.
     brief_chars: usize,
+    /// Markdown: the sum of the entries' `shown` in `ranked`.
+    shown_chars: usize,
+    /// Markdown: the first key of `ranked` at which the entries' `shown`, summed from the
+    /// first, pass the limit, and that sum (see [`Keep::never_detailed`]); `None` while they do
+    /// not.
+    cut: Option<(RankKey, usize)>,
     /// Markdown: the limit.
     limit: usize,
     /// How many verdicts were kept (dropped ones included).
@@ -273,6 +279,8 @@ impl Keep {
             big: BTreeMap::new(),
             ranked: BTreeMap::new(),
             brief_chars: 0,
+            shown_chars: 0,
+            cut: None,
             limit: opts.markdown_limit,
             seen: 0,
             origins: BTreeSet::new(),
@@ -375,13 +383,21 @@ impl Keep {
             None => self.entry(g, v),
         };
         self.brief_chars += entry.brief.chars().count();
-        self.ranked.insert(key, entry);
+        self.shown_chars += entry.shown;
+        let shown = entry.shown;
+        self.ranked.insert(key.clone(), entry);
+        self.move_cut(&key, shown);
         while let Some(last) = self.ranked.last_entry() {
             let chars = last.get().brief.chars().count();
             if self.brief_chars - chars <= self.limit {
                 break;
             }
             self.brief_chars -= chars;
+            self.shown_chars -= last.get().shown;
+            // The entries before the cut are never dropped before it.
+            if self.cut.as_ref().is_some_and(|(cut, _)| cut == last.key()) {
+                self.cut = None;
+            }
             last.remove();
         }
     }
@@ -415,7 +431,7 @@ impl Keep {
     /// Markdown: when the detailed block of the verdict (ranked at `key`) can never be shown,
     /// the fewest characters it would have. Showing it shows every entry ranked before it
     /// detailed as well (the report makes the last entries brief first), so when those entries
-    /// at their shortest and this block at its shortest already pass the limit, no report
+    /// at their shortest already pass the limit ([`Keep::cut`] is before `key`), no report
     /// that fits holds it. Entries ranked before it stay while it stays (the last go first),
     /// and more may come before it, never fewer. The 60 MB bench plan's 4,687 blocks were
     /// rendered for a report that fits none (about 27,000 instructions each).
@@ -423,15 +439,49 @@ impl Keep {
         if !crate::entry::markdown::is_block(g) {
             return None;
         }
-        let least = crate::entry::markdown::least_block_chars(g, v);
-        let mut chars = least;
-        for (_, e) in self.ranked.range(..key.clone()) {
-            chars += e.shown;
-            if chars > self.limit {
-                return Some(least);
+        // One ranked before the cut is rendered, even where the entries before it and its
+        // least would pass the limit: finding that out walked the kept entries for every block,
+        // and at a limit that holds most of a large plan it took most of the run (the 500 MB
+        // bench plan at 20,000,000 characters: 15.6 s, against 2.6 s).
+        let (cut, _) = self.cut.as_ref()?;
+        (key > cut).then(|| crate::entry::markdown::least_block_chars(g, v))
+    }
+
+    /// Markdown: keeps [`Keep::cut`] the first key at which the kept entries' `shown`, summed,
+    /// pass the limit, once the entry at `key` (`shown` characters at its shortest) is kept.
+    /// It only moves towards the first entry, a step for each entry it passes; it is found by
+    /// a walk from the first entry when there is none (at first, and once it was dropped).
+    fn move_cut(&mut self, key: &RankKey, shown: usize) {
+        match &mut self.cut {
+            Some((cut, sum)) if key < cut => {
+                *sum += shown;
+                // While the entries before the cut pass the limit alone, it moves back.
+                while let Some((before, at)) = self
+                    .ranked
+                    .range(..cut.clone())
+                    .next_back()
+                    .zip(self.ranked.get(cut))
+                {
+                    if *sum - at.shown <= self.limit {
+                        break;
+                    }
+                    *sum -= at.shown;
+                    *cut = before.0.clone();
+                }
             }
+            Some(_) => {}
+            None if self.shown_chars > self.limit => {
+                let mut sum = 0;
+                for (k, e) in &self.ranked {
+                    sum += e.shown;
+                    if sum > self.limit {
+                        self.cut = Some((k.clone(), sum));
+                        break;
+                    }
+                }
+            }
+            None => {}
         }
-        None
     }
 
     /// Markdown: the verdict's brief entry, and in place of its block one of `least`

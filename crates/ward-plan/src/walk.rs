@@ -1514,7 +1514,6 @@ mod tests {
                 !what.starts_with("a skipped"),
                 "{what}: {read} read"
             );
-            eprintln!("CAP {what} {} {}", w.buf.capacity(), w.buf.len());
             // What the module says stays bounded (an entry, or at most `SKIP_WHOLE` of a
             // skipped container, and a block), with the buffer's growth by doubling.
             assert!(

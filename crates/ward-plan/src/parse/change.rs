@@ -113,8 +113,9 @@ pub(crate) fn collect_object(acc: &mut Acc, raw: &mut RawChange) {
 }
 
 pub(crate) fn note_provider(acc: &mut Acc, provider: &str) {
-    // Called for every change and state resource: once a host is noted, its search is not
-    // made again (an OpenTofu address is still never taken for Terraform's).
+    // Called for every change and state resource: once both hosts are noted nothing is
+    // searched, and once Terraform's is, it is not searched again (an OpenTofu address is
+    // still never taken for Terraform's).
     if acc.opentofu_host && acc.terraform_host {
         return;
     }

@@ -138,30 +138,13 @@ impl AttrPath {
                 PathStep::Key(k) => write!(w, "[{}]", serde_json::Value::String(k.clone()))?,
                 PathStep::Index(n) => {
                     w.write_str("[")?;
-                    w.write_str(decimal(*n, &mut [0u8; 20]))?;
+                    w.write_str(itoa::Buffer::new().format(*n))?;
                     w.write_str("]")?;
                 }
             }
         }
         Ok(())
     }
-}
-
-/// `n` in decimal, written into the end of `buf`: what `Display` writes of it, without a
-/// `Formatter` (a list index in every path of a list's leaves).
-fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &str {
-    // Twenty digits hold every `u64`.
-    let mut at = buf.len();
-    while let Some(slot) = at.checked_sub(1).and_then(|i| buf.get_mut(i)) {
-        *slot = b'0' + (n % 10) as u8;
-        at -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    std::str::from_utf8(buf.get(at..).unwrap_or_default()).unwrap_or_default()
 }
 
 impl fmt::Display for AttrPath {
@@ -191,7 +174,6 @@ mod tests {
         }
         ns.push(p);
         for n in ns {
-            assert_eq!(decimal(n, &mut [0u8; 20]), n.to_string());
             let path = AttrPath(vec![PathStep::Key("list".into()), PathStep::Index(n)]);
             assert_eq!(path.to_string(), format!("list[{n}]"));
         }

@@ -152,20 +152,9 @@ fn boolean(out: &mut Vec<u8>, b: bool) {
     out.extend_from_slice(if b { b"true" } else { b"false" });
 }
 
-/// A whole number in decimal, as serde_json writes it.
+/// A whole number in decimal, as serde_json writes it (with the same itoa).
 fn number(out: &mut Vec<u8>, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    for d in digits.iter_mut().rev() {
-        *d = b'0' + (n % 10) as u8;
-        at -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(digits.get(at..).unwrap_or_default());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Escapes what a `Display` writes, piece by piece, as serde_json's `collect_str` does.
